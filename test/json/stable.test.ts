@@ -1,0 +1,45 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { stableJSON, compactJSON, JsonNumber, dictionary, formatFloat } from "../../src/json/stable.js";
+import { goQuote, goFields } from "../../src/json/goquote.js";
+
+test("StableJSON indents like Go's MarshalIndent and ends with a newline", () => {
+  assert.equal(stableJSON({ a: [], b: {}, c: [1, "x"] }), '{\n  "a": [],\n  "b": {},\n  "c": [\n    1,\n    "x"\n  ]\n}\n');
+});
+
+test("plain objects keep field order; dictionaries and Maps sort keys by UTF-8 bytes", () => {
+  const d = dictionary<number>();
+  d["b"] = 1;
+  d["a"] = 2;
+  d["\u{1F600}"] = 3;
+  d["\uFF21"] = 4;
+  assert.equal(compactJSON({ z: 1, a: d }), '{"z":1,"a":{"a":2,"b":1,"\uFF21":4,"\u{1F600}":3}}');
+  assert.equal(compactJSON(new Map([["10", 1], ["9", 2]])), '{"10":1,"9":2}');
+});
+
+test("strings are escaped as Go does: HTML characters, U+2028/9, \\b \\f, controls in lower-case hex", () => {
+  assert.equal(compactJSON("<a & b>\u2028\u2029\b\f\u0001\u007f\u00e9\"\\"), '"\\u003ca \\u0026 b\\u003e\\u2028\\u2029\\b\\f\\u0001\u007f\u00e9\\"\\\\"');
+  assert.equal(compactJSON("\ud800x"), '"\\ufffdx"');
+});
+
+test("numbers: Go float formatting and literal JSON numbers verbatim", () => {
+  assert.equal(formatFloat(1), "1");
+  assert.equal(formatFloat(0.5), "0.5");
+  assert.equal(formatFloat(11 / 14), "0.7857142857142857");
+  assert.equal(formatFloat(1e21), "1e+21");
+  assert.equal(formatFloat(1.5e-7), "1.5e-7");
+  assert.equal(formatFloat(-0), "-0");
+  assert.throws(() => formatFloat(NaN), /unsupported value: NaN/);
+  assert.equal(compactJSON([new JsonNumber("9007199254740993"), new JsonNumber("1.50"), new JsonNumber("1E5")]), "[9007199254740993,1.50,1E5]");
+});
+
+test("cycles are refused", () => {
+  const a: unknown[] = [];
+  a.push(a);
+  assert.throws(() => stableJSON(a), /cycle detected in result model/);
+});
+
+test("goQuote follows strconv.Quote", () => {
+  assert.equal(goQuote('a"b\\c\n\t\u0000\u007f é \u00a0 \u{1F600}'), '"a\\"b\\\\c\\n\\t\\x00\\x7f é \\u00a0 \u{1F600}"');
+  assert.deepEqual(goFields("  item\u00a0create\t<name> \u2003x "), ["item", "create", "<name>", "x"]);
+});
