@@ -1,0 +1,150 @@
+// hcp benchmarks: MCP tools/call overhead over a raw spawn, server start-up against `node -e 0`, validating 1,000 packs.
+
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadPacks } from "../src/pack/load.js";
+import { ms, ratio, report, stats, timeCommands, timeSync } from "./lib.js";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const HCP = join(REPO, "dist/src/cli/hcp.js");
+const PROBE_PACK = join(REPO, "test/fixtures/packs/hcp-probe");
+const PROBE = join(REPO, "test/fixtures/bin/probe.mjs");
+
+const elapsed = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+
+/** Spawn to exit of the probe with the argv of the pack's `quick` verb. */
+function rawSpawn(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(PROBE, ["run", "print:ok"], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on("error", reject);
+    child.on("close", () => resolve(elapsed(start)));
+  });
+}
+
+/** Spawn of `hcp serve --mcp` to its answer to `initialize`. */
+function serverStart(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, [HCP, "serve", "--mcp", PROBE_PACK], { stdio: ["pipe", "pipe", "ignore"] });
+    let out = "";
+    child.on("error", reject);
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      out += c;
+      if (out.includes("\n")) {
+        const ms = elapsed(start);
+        child.stdin.end();
+        child.kill();
+        resolve(ms);
+      }
+    });
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } };
+    child.stdin.write(JSON.stringify(init) + "\n");
+  });
+}
+
+async function callOverhead(runs: number): Promise<void> {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", PROBE_PACK], env: process.env as Record<string, string> }));
+  const calls: number[] = [];
+  const raws: number[] = [];
+  try {
+    for (let i = 0; i < runs + 3; i++) {
+      const start = process.hrtime.bigint();
+      const r = await client.callTool({ name: "hcp-probe_quick", arguments: {} });
+      const t = elapsed(start);
+      if (r.isError) throw new Error(`hcp-probe_quick failed: ${JSON.stringify(r.content)}`);
+      const raw = await rawSpawn();
+      if (i >= 3) {
+        calls.push(t);
+        raws.push(raw);
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  const c = stats(calls);
+  const r = stats(raws);
+  report(`MCP tools/call of a trivial verb against a raw spawn of the same program, ${runs} interleaved runs`, [
+    ["raw spawn (baseline)", `p50 ${ms(r.p50)}  p95 ${ms(r.p95)}`],
+    ["tools/call via hcp serve --mcp", `p50 ${ms(c.p50)}  p95 ${ms(c.p95)}`],
+    ["overhead", `p50 +${ms(c.p50 - r.p50)}  p95 +${ms(c.p95 - r.p95)}  (${ratio(c.p50, r.p50)} at p50)`],
+  ]);
+}
+
+async function startup(runs: number): Promise<void> {
+  const starts: number[] = [];
+  for (let i = 0; i < runs + 2; i++) {
+    const t = await serverStart();
+    if (i >= 2) starts.push(t);
+  }
+  const node = timeCommands({ node: [process.execPath, "-e", "0"] }, runs)["node"]!;
+  const s = stats(starts);
+  report(`MCP server start-up, p50 of ${runs} runs`, [
+    ["node -e 0, spawn to exit (baseline)", ms(node.p50)],
+    ["hcp serve --mcp, spawn to initialize answered", `${ms(s.p50)}  +${ms(s.p50 - node.p50)} over node (aim: within 150 ms)`],
+  ]);
+}
+
+/** A folder of `count` packs: a wrap surface with six verbs, a policy and a HARNESS.md each. */
+function generatePacks(count: number): string {
+  const dir = mkdtempSync(join(tmpdir(), "hcp-bench-"));
+  for (let i = 0; i < count; i++) {
+    const id = `pack-${i}`;
+    const root = join(dir, id);
+    mkdirSync(root);
+    const verbs: Record<string, unknown> = {};
+    const policy: Record<string, unknown> = {};
+    for (let v = 0; v < 6; v++) {
+      verbs[`group.verb${v}`] = {
+        description: `Verb ${v} of pack ${i}.`,
+        cli: ["tool", "group", `verb${v}`, "{{name}}", "--limit={{limit}}"],
+        args: { type: "object", properties: { name: { type: "string" }, limit: { type: "integer" } }, required: ["name"], additionalProperties: false },
+        policy: v % 2 === 0 ? "read" : "write",
+      };
+      policy[`group.verb${v}`] = v % 3 === 0 ? { policy: "write", confirm: true } : v % 2 === 0 ? "read" : "write";
+    }
+    const surface = { id, name: `Pack ${i}`, kind: "wrap", cliBin: "tool", binding: { mode: "user", hub: "none" }, wrap: { bin: "tool" }, verbs };
+    writeFileSync(join(root, "surface.json"), JSON.stringify(surface, null, 2));
+    writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: id, default: "deny", verbs: policy }, null, 2));
+    writeFileSync(join(root, "HARNESS.md"), `---\nname: ${id}\ndescription: Pack ${i} for the benchmark.\n---\n\n# Pack ${i}\n`);
+  }
+  return dir;
+}
+
+function validation(count: number): void {
+  const dir = generatePacks(count);
+  try {
+    const floor = timeSync(() => {
+      for (const name of readdirSync(dir)) {
+        JSON.parse(readFileSync(join(dir, name, "surface.json"), "utf8"));
+        JSON.parse(readFileSync(join(dir, name, "policy.json"), "utf8"));
+        readFileSync(join(dir, name, "HARNESS.md"), "utf8");
+      }
+    }, 5, 1);
+    let invalid = 0;
+    const validate = timeSync(() => {
+      invalid = loadPacks([dir]).filter((p) => !p.ok).length;
+    }, 5, 1);
+    if (invalid > 0) throw new Error(`${invalid} generated packs do not validate`);
+    report(`Validating a folder of ${count} packs (hcp validate in-process via loadPacks), p50 of 5 runs`, [
+      ["read + JSON.parse of the same files (floor)", ms(floor.p50)],
+      ["loadPacks", `${ms(validate.p50)}  ${ratio(validate.p50, floor.p50)} of the floor`],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function run(): Promise<void> {
+  await callOverhead(30);
+  await startup(15);
+  validation(1000);
+}

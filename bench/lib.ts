@@ -1,0 +1,52 @@
+// Timing helpers for the benchmarks: medians and percentiles of repeated runs, and child start-up times.
+
+import { spawnSync } from "node:child_process";
+
+export interface Stats {
+  p50: number;
+  p95: number;
+  runs: number;
+}
+
+export function stats(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { p50: at(0.5), p95: at(0.95), runs: sorted.length };
+}
+
+/** Milliseconds per call of fn, over `runs` calls after `warmup` unmeasured ones. */
+export function timeSync(fn: () => void, runs: number, warmup = 3): Stats {
+  for (let i = 0; i < warmup; i++) fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    fn();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return stats(samples);
+}
+
+/** Wall-clock milliseconds from spawn to exit of a command, interleaving the commands so noise hits all alike. */
+export function timeCommands(commands: Record<string, string[]>, runs: number): Record<string, Stats> {
+  const samples: Record<string, number[]> = {};
+  for (const name of Object.keys(commands)) samples[name] = [];
+  for (let i = 0; i < runs + 2; i++) {
+    for (const [name, [file, ...args]] of Object.entries(commands)) {
+      const start = process.hrtime.bigint();
+      const result = spawnSync(file!, args, { stdio: ["ignore", "ignore", "pipe"] });
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (result.status !== 0) throw new Error(`${name}: exit ${result.status}: ${result.stderr.toString()}`);
+      if (i >= 2) samples[name]!.push(ms);
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, s]) => [name, stats(s)]));
+}
+
+export function report(title: string, rows: [label: string, value: string][]): void {
+  console.log(`\n${title}`);
+  const width = Math.max(...rows.map(([label]) => label.length));
+  for (const [label, value] of rows) console.log(`  ${label.padEnd(width)}  ${value}`);
+}
+
+export const ms = (n: number) => `${n.toFixed(2)} ms`;
+export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;

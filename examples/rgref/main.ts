@@ -1,0 +1,5 @@
+// rgref's entry point: run the reference CLI against the real process.
+
+import { newApp } from "./app.js";
+
+await newApp().main();

@@ -1,0 +1,64 @@
+// `rungrad skill`: writes .agents/README.md and .agents/skills/<tool>/SKILL.md from a manifest.
+
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { AgentMetaDocument } from "../../agentmeta/types.js";
+import { renderSkill } from "../../skill/index.js";
+import { CliError } from "../errors.js";
+
+export type FileAction = "create" | "overwrite" | "unchanged";
+
+export interface PlannedFile {
+  path: string;
+  action: FileAction;
+}
+
+export interface SkillOptions {
+  out: string;
+  force: boolean;
+  dryRun: boolean;
+  includeShort: boolean;
+}
+
+/**
+ * Plans, then writes. Nothing is written when any existing file differs and
+ * --force is absent, so a refusal never leaves a partial result.
+ */
+export async function writeSkill(doc: AgentMetaDocument, options: SkillOptions): Promise<PlannedFile[]> {
+  const files = renderSkill(doc, { includeShort: options.includeShort });
+  const planned = await Promise.all(
+    files.map(async (file) => ({ ...file, action: await actionFor(join(options.out, file.path), file.content) })),
+  );
+  const conflicts = planned.filter((f) => f.action === "overwrite");
+  if (conflicts.length > 0 && !options.force && !options.dryRun) {
+    const names = conflicts.map((f) => join(options.out, f.path)).join(", ");
+    throw new CliError(`refusing to overwrite ${names}: it differs from the generated file (use --force to replace it)`);
+  }
+  if (!options.dryRun) {
+    for (const file of planned) {
+      if (file.action === "unchanged") continue;
+      const target = join(options.out, file.path);
+      await mkdir(dirname(target), { recursive: true });
+      // Write beside the target, then rename: a reader never sees half a file.
+      const temp = `${target}.${process.pid}.tmp`;
+      await writeFile(temp, file.content, { mode: 0o644 });
+      await rename(temp, target);
+    }
+  }
+  return planned.map(({ path, action }) => ({ path, action }));
+}
+
+async function actionFor(target: string, content: string): Promise<FileAction> {
+  try {
+    return (await readFile(target, "utf8")) === content ? "unchanged" : "overwrite";
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return "create";
+    throw new CliError(`read ${target}: ${(err as Error).message}`);
+  }
+}
+
+export function renderPlan(planned: PlannedFile[], out: string, dryRun: boolean): string {
+  const lines = planned.map((f) => `  ${join(out, f.path)} (${f.action})`);
+  const head = dryRun ? `DRY RUN: would write ${planned.filter((f) => f.action !== "unchanged").length} files` : "Skill files";
+  return [head, ...lines, ...(dryRun ? ["  no changes were made"] : [])].join("\n") + "\n";
+}

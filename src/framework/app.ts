@@ -1,0 +1,415 @@
+// App: builds the command tree from rungrad metadata, parses with commander, runs the pre-run pipeline and maps errors to exit codes once.
+
+import { Command as Commander, CommanderError, Option as CommanderOption } from "commander";
+import { dictionary, stableJSON } from "../json/stable.js";
+import type { Manifest, ValidManifest } from "../manifest/types.js";
+import { validateManifest } from "../manifest/validate.js";
+import { detectMachineOutput, normalizeBoolArgs, type FlagNames } from "./argv.js";
+import { streamLines, type LineSource } from "./choose.js";
+import { CommandNode, type ArgsRule, type CommandSpec } from "./command.js";
+import { defaultConfigPath, loadCredential, resolveRuntime, type ResolutionConfig } from "./config.js";
+import { Context, type GlobalState, type RunIO, type RunState } from "./context.js";
+import { classifyExit, errorDetails, errorMessage, FlagParseError, SurfaceError, UnknownCommandError, UsageError } from "./errors.js";
+import type { FlagDef } from "./flags.js";
+import { renderHelp, type Group } from "./help.js";
+import { buildManifest, encodeExtensionsAnnotation } from "./manifest.js";
+import { Redactor } from "./redact.js";
+import { globalFlags, normalizeSurface, reservedNames, type NormalizedSurface, type SurfaceConfig } from "./surface.js";
+
+export interface AppConfig {
+  name: string;
+  short: string;
+  long?: string;
+  version: string;
+  /** Environment variable holding the credential. */
+  envVar?: string;
+  /** Default credential profile. */
+  profile?: string;
+  /** --plain, --jq, --template, --include-meta, --no-color, --no-ansi, --no-pager and their guards. */
+  advancedOutput?: boolean;
+  /** --profile, --auth-file and service flags with flag > env > config > default precedence. */
+  resolution?: ResolutionConfig;
+  surface?: SurfaceConfig;
+  /** Root examples (Cobra's root Example). */
+  examples?: string[];
+  groups?: Group[];
+}
+
+/** The result of one parse: which command, its operands, and its parsed flags. */
+interface Selection {
+  node: CommandNode;
+  cmd: Commander;
+  args: string[];
+}
+
+const SHELLS = ["bash", "fish", "powershell", "zsh"];
+
+export class App {
+  readonly root: CommandNode;
+  private readonly surface: NormalizedSurface;
+  private readonly reserved: Set<string>;
+  private readonly endpoint: CommandNode | null = null;
+
+  constructor(readonly config: AppConfig) {
+    this.surface = normalizeSurface(config.surface);
+    this.reserved = reservedNames(this.surface);
+    this.root = new CommandNode({ use: config.name, short: config.short, long: config.long ?? "", examples: config.examples ?? [] });
+    const taken = ["help", ...(this.surface.version === "rungrad" ? ["version"] : [])];
+    this.root.persistent = globalFlags(this.surface, config.advancedOutput ?? false, config.resolution, config.surface?.globalFlags?.bindings, taken);
+    this.root.add(new CommandNode({ use: "help [command]", short: "Help about any command" }, "help"));
+    if (this.surface.completion === "rungrad") {
+      const completion = new CommandNode({ use: "completion", short: "Generate the autocompletion script for the specified shell" }, "completion");
+      for (const sh of SHELLS) {
+        completion.add(new CommandNode({ use: sh, short: `Generate the autocompletion script for ${sh}`, run: () => {
+          throw new UsageError(`completion scripts are not available for ${sh}`);
+        } }, "completion"));
+      }
+      this.root.add(completion);
+    }
+    if (this.surface.endpoint.mode !== "disabled") {
+      this.endpoint = new CommandNode({ use: this.surface.endpoint.name, short: "Print the rungrad manifest", hidden: true, run: () => undefined }, "endpoint");
+      this.root.add(this.endpoint);
+    }
+  }
+
+  /** Registers top-level commands (and their subtrees). */
+  addCommand(...specs: CommandSpec[]): this {
+    for (const spec of specs) {
+      const node = this.build(spec);
+      if (this.reserved.has(node.name)) throw new SurfaceError(`rungrad: "${node.name}" is a reserved framework command name and cannot be registered`);
+      this.root.add(node);
+    }
+    return this;
+  }
+
+  private build(spec: CommandSpec): CommandNode {
+    const node = new CommandNode(spec);
+    node.extensionsAnnotation = encodeExtensionsAnnotation(spec.extensions);
+    for (const child of spec.commands ?? []) node.add(this.build(child));
+    return node;
+  }
+
+  /** The manifest of this app, from the same tree that renders help. */
+  manifestDocument(): Manifest {
+    return buildManifest(this.root, this.config.version, this.config.examples ?? [], this.surface.version === "rungrad");
+  }
+
+  /** manifestDocument, validated with validateManifest (throws its typed errors). */
+  manifestDocumentChecked(): ValidManifest {
+    const m = this.manifestDocument();
+    validateManifest(m);
+    return m;
+  }
+
+  /** Runs against the real process: exit code in process.exitCode. */
+  async main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+    let lines: LineSource | undefined;
+    const io: RunIO = {
+      stdin: process.stdin,
+      stdout: (s) => void process.stdout.write(s),
+      stderr: (s) => void process.stderr.write(s),
+      stdinIsTTY: process.stdin.isTTY === true,
+      stdoutIsTTY: process.stdout.isTTY === true,
+      stderrIsTTY: process.stderr.isTTY === true,
+      env: process.env,
+    };
+    io.lines = () => (lines ??= streamLines(process.stdin));
+    process.exitCode = await this.run(argv, io);
+    if (lines) process.stdin.destroy();
+  }
+
+  /** Parses and executes argv; returns the exit code (errors already rendered on stderr). */
+  async run(argv: readonly string[], io: RunIO): Promise<number> {
+    const state: RunState = {
+      io,
+      flags: emptyGlobals(),
+      redactor: new Redactor(),
+      jqActive: false,
+      templateActive: false,
+      metaActive: false,
+      resolved: null,
+      credential: null,
+    };
+    let parsed = false;
+    try {
+      if (this.endpoint && argv[0] === this.endpoint.name) return await this.emitManifest(io);
+      const names = this.flagNames();
+      const { args, explicitFalse } = normalizeBoolArgs(argv, names);
+      let selection: Selection | null = null;
+      const program = this.commander(io, (s) => (selection = s));
+      try {
+        await program.parseAsync(args, { from: "user" });
+      } catch (err) {
+        if (err instanceof CommanderError) return this.commanderFailure(err);
+        throw err;
+      }
+      const sel = selection as Selection | null;
+      if (!sel) return 0;
+      const { node, cmd } = sel;
+      if (node.kind === "endpoint") return await this.emitManifest(io);
+      state.flags = this.readGlobals(program, explicitFalse);
+      parsed = true;
+      if (!node.runnable) {
+        if (sel.args.length > 0 && !node.parent) throw new UnknownCommandError(sel.args[0]!, node.commandPath());
+        io.stdout(this.helpText(node));
+        return 0;
+      }
+      const locals = readFlags(cmd, node.flags, explicitFalse);
+      checkArgs(node.spec.args ?? "any", sel.args, node);
+      const missing = node.flags.filter((f) => f.required && !locals.changed.has(f.name)).map((f) => `"${f.name}"`);
+      if (missing.length > 0) throw new UsageError(`required flag(s) ${missing.join(", ")} not set`);
+      await this.guardOutputMode(node, state, program);
+      await this.prepare(node, state);
+      await node.spec.run!(new Context(node, sel.args, locals.values, node.flags, state, locals.changed));
+      return 0;
+    } catch (err) {
+      return this.renderError(err, argv, parsed, state);
+    }
+  }
+
+  private flagNames(): FlagNames {
+    const bools = new Set<string>();
+    const values = new Set<string>();
+    const shortValues = new Set<string>();
+    const visit = (n: CommandNode, defs: readonly FlagDef[]) => {
+      for (const f of defs) {
+        if (f.type === "bool") bools.add(f.name);
+        else {
+          values.add(f.name);
+          if (f.shorthand) shortValues.add(f.shorthand);
+        }
+      }
+      n.children.forEach((c) => visit(c, c.flags));
+    };
+    visit(this.root, [...this.root.persistent, ...this.root.flags]);
+    return { bools, values, shortValues };
+  }
+
+  /** The commander program mirroring the tree; actions only record the selection. */
+  private commander(io: RunIO, select: (s: Selection) => void): Commander {
+    const make = (node: CommandNode, parent: Commander | null): Commander => {
+      const cmd = parent ? parent.command(node.name, { hidden: node.hidden }) : new Commander(node.name);
+      if (!parent) {
+        cmd.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: () => undefined, outputError: () => undefined });
+        if (this.surface.version === "rungrad") cmd.version(`${node.name} version ${this.config.version}`, "-v, --version", `version for ${node.name}`);
+        for (const f of node.persistent) cmd.addOption(commanderOption(f));
+      }
+      cmd.helpOption("-h, --help", `help for ${node.name}`);
+      cmd.configureHelp({ formatHelp: () => this.helpText(node) });
+      cmd.allowExcessArguments(true);
+      for (const f of node.flags) cmd.addOption(commanderOption(f));
+      cmd.action(function (this: Commander) {
+        select({ node, cmd: this, args: [...this.args] });
+      });
+      for (const child of node.children) if (child.kind !== "help") make(child, cmd);
+      return cmd;
+    };
+    return make(this.root, null);
+  }
+
+  private helpText(node: CommandNode): string {
+    const examples = node.parent ? (node.spec.examples ?? []) : (this.config.examples ?? []);
+    return renderHelp(node, { groups: this.config.groups ?? [], version: this.surface.version === "rungrad" }, examples);
+  }
+
+  private commanderFailure(err: CommanderError): number {
+    if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return 0;
+    throw translateCommanderError(err);
+  }
+
+  /** Global identities read back from the parsed root, whatever their names. */
+  private readGlobals(program: Commander, explicitFalse: ReadonlySet<string>): GlobalState {
+    const { values, changed } = readFlags(program, this.root.persistent, explicitFalse);
+    const g = emptyGlobals();
+    const byId = new Map(this.root.persistent.map((f) => [f.id!, f]));
+    const val = (id: string) => (byId.has(id) ? values.get(byId.get(id)!.name) : undefined);
+    const was = (id: string) => byId.has(id) && changed.has(byId.get(id)!.name);
+    g.json = val("json") === true;
+    g.dryRun = val("dry-run") === true;
+    g.noPrompt = val("no-prompt") === true;
+    g.quiet = val("quiet") === true;
+    g.config = String(val("config") ?? "");
+    g.plain = val("plain") === true;
+    g.jq = was("jq") ? String(val("jq")) : null;
+    g.template = was("template") ? String(val("template")) : null;
+    g.includeMeta = val("include-meta") === true;
+    g.noColor = val("no-color") === true;
+    g.noAnsi = val("no-ansi") === true;
+    g.noPager = val("no-pager") === true;
+    g.profile = String(val("profile") ?? "");
+    g.authFile = String(val("auth-file") ?? "");
+    for (const s of this.config.resolution?.services ?? []) {
+      const id = `service:${s.name}`;
+      g.services[s.name] = was(id) ? String(val(id)) : undefined;
+    }
+    return g;
+  }
+
+  /** The advanced-output guards of §f, before auth and before the handler. */
+  private async guardOutputMode(node: CommandNode, state: RunState, _program: Commander): Promise<void> {
+    if (!(this.config.advancedOutput ?? false)) return;
+    const f = state.flags;
+    const jqSet = f.jq !== null;
+    const tmplSet = f.template !== null;
+    const path = node.commandPath();
+    const modes = node.outputModes;
+    if (jqSet && tmplSet) throw new UsageError("--jq and --template cannot be combined");
+    if (f.plain && (f.json || jqSet || tmplSet || f.includeMeta)) throw new UsageError("--plain cannot be combined with --json, --jq, --template, or --include-meta");
+    if (f.plain && !modes.includes("plain")) throw new UsageError(`"${path}" does not support --plain. Run "${path} --help" for supported output modes.`);
+    if ((jqSet || tmplSet) && !modes.includes("jq") && !modes.includes("template")) {
+      throw new UsageError(`"${path}" does not support --jq or --template because it has no stable JSON output. Run "${path} --help" for supported output modes.`);
+    }
+    if (f.includeMeta) {
+      if (!(node.spec.supportsMeta ?? false)) throw new UsageError(`"${path}" does not support --include-meta. Run "${path} --help" for supported output modes.`);
+      if (!(f.json || jqSet || tmplSet)) throw new UsageError("--include-meta requires --json, --jq, or --template");
+      if (f.dryRun) throw new UsageError("--include-meta cannot be combined with --dry-run");
+    }
+    const transform = jqSet || tmplSet ? await import("./transform.js") : null;
+    if (jqSet) {
+      await transform!.validateJq(f.jq!);
+      state.jqActive = true;
+    }
+    if (tmplSet) {
+      transform!.parseTemplate(f.template!);
+      state.templateActive = true;
+    }
+    state.metaActive = f.includeMeta;
+  }
+
+  /** Config/profile/service resolution, then the credential for requires-auth commands. */
+  private async prepare(node: CommandNode, state: RunState): Promise<void> {
+    const { env } = state.io;
+    const f = state.flags;
+    let credentialsPath: string;
+    let profile = this.config.profile ?? "";
+    if (this.config.resolution) {
+      state.resolved = await resolveRuntime({
+        tool: this.config.name,
+        env,
+        resolution: this.config.resolution,
+        defaultProfile: profile,
+        flags: { config: f.config, profile: f.profile, authFile: f.authFile, services: f.services },
+      });
+      credentialsPath = state.resolved.authFilePath;
+      profile = state.resolved.profile;
+    } else {
+      const configPath = f.config || defaultConfigPath(this.config.name, env);
+      credentialsPath = configPath.replace(/[^/\\]*$/, "credentials.json");
+    }
+    if (!(node.spec.requiresAuth ?? false)) return;
+    state.credential = loadCredential(this.config.envVar, env, credentialsPath, profile);
+    state.redactor.add(state.credential.token);
+  }
+
+  private async emitManifest(io: RunIO): Promise<number> {
+    const manifest = this.manifestDocument();
+    const render = this.surface.endpoint.render;
+    const text = render ? await render({ manifest, commandPath: `${this.root.name} ${this.surface.endpoint.name}` }) : stableJSON(manifest);
+    io.stdout(text);
+    return 0;
+  }
+
+  /** The one error exit: classify once, then `Error: <msg>` or the machine JSON body on stderr. */
+  private renderError(err: unknown, argv: readonly string[], parsed: boolean, state: RunState): number {
+    const code = classifyExit(err);
+    const rawMode = err instanceof FlagParseError || err instanceof UnknownCommandError || !parsed;
+    const machine = this.surface.globalFlags === "disabled" ? false
+      : rawMode ? detectMachineOutput(argv, this.machineNames(), this.config.advancedOutput ?? false, this.flagNames())
+      : state.flags.json || ((this.config.advancedOutput ?? false) && (state.flags.jq !== null || state.flags.template !== null));
+    const msg = errorMessage(err);
+    if (machine) {
+      const body = dictionary<unknown>();
+      body["error"] = msg;
+      body["exit_code"] = code;
+      Object.assign(body, errorDetails(err) ?? {});
+      state.io.stderr(state.redactor.json(stableJSON(body)));
+    } else {
+      state.io.stderr("Error: " + state.redactor.text(msg) + "\n");
+    }
+    return code;
+  }
+
+  private machineNames() {
+    const name = (id: string) => this.root.persistent.find((f) => f.id === id && !f.hidden)?.name ?? (this.surface.globalFlags === "host" ? "\0" : id);
+    return { json: name("json"), jq: name("jq"), template: name("template") };
+  }
+}
+
+function emptyGlobals(): GlobalState {
+  return {
+    json: false, dryRun: false, noPrompt: false, quiet: false, config: "", plain: false, jq: null, template: null,
+    includeMeta: false, noColor: false, noAnsi: false, noPager: false, profile: "", authFile: "", services: {},
+  };
+}
+
+function commanderOption(f: FlagDef): CommanderOption {
+  const flags = `${f.shorthand ? `-${f.shorthand}, ` : ""}--${f.name}${f.type === "bool" ? "" : " <value>"}`;
+  const opt = new CommanderOption(flags, f.usage);
+  if (f.hidden) opt.hideHelp();
+  if (f.type === "stringArray") opt.argParser((v: string, prev: unknown) => [...(Array.isArray(prev) ? prev : []), v]);
+  if (f.type === "int") {
+    opt.argParser((v: string) => {
+      if (!/^[+-]?\d+$/.test(v)) throw new FlagParseError(`invalid argument "${v}" for "--${f.name}" flag: strconv.ParseInt: parsing "${v}": invalid syntax`);
+      return Number(v);
+    });
+  }
+  return opt;
+}
+
+/** A flag set's values by name and the names given on the command line. */
+function readFlags(cmd: Commander, defs: readonly FlagDef[], explicitFalse: ReadonlySet<string>) {
+  const values = new Map<string, unknown>();
+  const changed = new Set<string>();
+  for (const f of defs) {
+    const opt = cmd.options.find((o) => o.long === `--${f.name}`);
+    const attr = opt ? opt.attributeName() : f.name;
+    const raw = cmd.getOptionValue(attr) as unknown;
+    const fromCli = cmd.getOptionValueSource(attr) === "cli";
+    let v: unknown = fromCli ? (opt?.negate ? raw === false : raw) : f.defaultValue;
+    if (f.type === "stringArray" && fromCli && Array.isArray(raw) && raw === f.defaultValue) v = [];
+    if (explicitFalse.has(f.name)) {
+      v = false;
+      changed.add(f.name);
+    }
+    if (fromCli) changed.add(f.name);
+    values.set(f.name, v);
+  }
+  return { values, changed };
+}
+
+/** Cobra's positional-argument validators and texts. */
+function checkArgs(rule: ArgsRule, args: string[], node: CommandNode): void {
+  const n = args.length;
+  if (rule === "any") return;
+  if (rule === "none") {
+    if (n > 0) throw new UsageError(`unknown command "${args[0]}" for "${node.commandPath()}"`);
+  } else if ("exact" in rule) {
+    if (n !== rule.exact) throw new UsageError(`accepts ${rule.exact} arg(s), received ${n}`);
+  } else if ("min" in rule) {
+    if (n < rule.min) throw new UsageError(`requires at least ${rule.min} arg(s), only received ${n}`);
+  } else if ("max" in rule) {
+    if (n > rule.max) throw new UsageError(`accepts at most ${rule.max} arg(s), received ${n}`);
+  } else if (n < rule.range[0] || n > rule.range[1]) {
+    throw new UsageError(`accepts between ${rule.range[0]} and ${rule.range[1]} arg(s), received ${n}`);
+  }
+}
+
+/** commander's parse failures in pflag's words. */
+function translateCommanderError(err: CommanderError): Error {
+  const quoted = /'([^']*)'/.exec(err.message)?.[1] ?? "";
+  switch (err.code) {
+    case "commander.unknownOption": {
+      const token = quoted.split("=")[0]!;
+      if (token.startsWith("--")) return new FlagParseError(`unknown flag: ${token}`);
+      return new FlagParseError(`unknown shorthand flag: '${token.slice(1, 2)}' in ${token}`);
+    }
+    case "commander.optionMissingArgument": {
+      const long = /--[\w-]+/.exec(quoted)?.[0] ?? quoted;
+      return new FlagParseError(`flag needs an argument: ${long}`);
+    }
+    case "commander.unknownCommand":
+      return new UnknownCommandError(quoted, "");
+    default:
+      return new FlagParseError(err.message.replace(/^error: /, ""));
+  }
+}

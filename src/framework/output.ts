@@ -1,0 +1,206 @@
+// Result renderers with Go rungrad's bytes: dry-run previews, tables, mutation summaries, {data, meta}, control-byte sanitising.
+
+import { dictionary, stableJSON } from "../json/stable.js";
+
+/** Styling for human output: ANSI+Color styles labels; Sanitize strips control bytes. */
+export interface TerminalMode {
+  ansi: boolean;
+  color: boolean;
+  sanitize: boolean;
+}
+export const PLAIN_MODE: TerminalMode = { ansi: false, color: false, sanitize: false };
+
+const RESET = "\x1b[0m";
+const DRY_RUN_STYLE = "\x1b[1;33m";
+const MUTATION_STYLE = "\x1b[1;32m";
+const styled = (m: TerminalMode): boolean => m.ansi && m.color;
+
+/** One named value of a previewed request; secret values print as `***`. */
+export interface Field {
+  name: string;
+  value: string;
+  secret?: boolean;
+}
+
+/** A write that would happen under --dry-run. */
+export interface DryRunPreview {
+  method: string;
+  path: string;
+  query?: Field[];
+  body?: Field[];
+  idempotency?: string;
+}
+
+const display = (f: Field): string => (f.secret ? "***" : f.value);
+
+function fieldMap(fields: Field[] | undefined): Record<string, string> | undefined {
+  if (!fields || fields.length === 0) return undefined;
+  const out = dictionary<string>();
+  for (const f of fields) out[f.name] = display(f);
+  return out;
+}
+
+/** The machine value of a preview: `{"dry_run": true, "method", "path", "query"?, "body"?, "idempotency"?}`. */
+export function previewModel(p: DryRunPreview): Record<string, unknown> {
+  return {
+    dry_run: true,
+    method: p.method,
+    path: p.path,
+    query: fieldMap(p.query),
+    body: fieldMap(p.body),
+    idempotency: p.idempotency || undefined,
+  };
+}
+
+/** StableJSON of the preview (secret fields as `***`). */
+export function previewJSON(p: DryRunPreview): string {
+  return stableJSON(previewModel(p));
+}
+
+/** `DRY RUN: would METHOD path`, query/body/idempotency lines, `  no changes were made`. */
+export function previewText(p: DryRunPreview, mode: TerminalMode = PLAIN_MODE): string {
+  const label = styled(mode) ? DRY_RUN_STYLE + "DRY RUN" + RESET : "DRY RUN";
+  let s = `${label}: would ${p.method.toUpperCase()} ${p.path}\n`;
+  if (p.query && p.query.length > 0) s += "  query:\n" + p.query.map((f) => `    ${f.name} = ${display(f)}\n`).join("");
+  if (p.body && p.body.length > 0) s += "  body:\n" + p.body.map((f) => `    ${f.name} = ${display(f)}\n`).join("");
+  if (p.idempotency) s += `  idempotency: ${p.idempotency}\n`;
+  return s + "  no changes were made\n";
+}
+
+/** The outcome of a write; JSON drops empty fields (Go omitempty). */
+export interface MutationSummary {
+  action: string;
+  resource: string;
+  name?: string;
+  id?: string;
+  fields?: Record<string, string>;
+  notes?: string[];
+}
+
+/** The wire model of a summary, in Go's field order without empty fields. */
+export function mutationModel(m: MutationSummary): Record<string, unknown> {
+  const fields = m.fields && Object.keys(m.fields).length > 0 ? Object.assign(dictionary<string>(), m.fields) : undefined;
+  return {
+    action: m.action,
+    resource: m.resource,
+    name: m.name || undefined,
+    id: m.id || undefined,
+    fields,
+    notes: m.notes && m.notes.length > 0 ? m.notes : undefined,
+  };
+}
+
+/** `Created item gamma`, `Deleted item (1)`, then sorted fields and notes. */
+export function mutationText(m: MutationSummary, mode: TerminalMode = PLAIN_MODE): string {
+  let head = styled(mode) && m.action ? MUTATION_STYLE + m.action + RESET : m.action;
+  if (m.resource) head += " " + m.resource;
+  if (m.name) head += " " + (/[ \t]/.test(m.name) ? `"${m.name}"` : m.name);
+  if (m.id) head += ` (${m.id})`;
+  let s = head + "\n";
+  for (const k of Object.keys(m.fields ?? {}).sort()) s += `  ${k}: ${m.fields![k]}\n`;
+  for (const n of m.notes ?? []) s += `  ${n}\n`;
+  return s;
+}
+
+/** A table rendered like Go's tabwriter(minwidth 0, tabwidth 2, padding 2, ' '). */
+export function tableText(columns: string[], rows: string[][], empty = "No results."): string {
+  if (rows.length === 0) return empty + "\n";
+  const lines = columns.length > 0 ? [columns, ...rows] : rows;
+  const widths: number[] = [];
+  for (const cells of lines) cells.slice(0, -1).forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, [...c].length)));
+  return lines.map((cells) => cells.map((c, i) => (i < cells.length - 1 ? c + " ".repeat(widths[i]! + 2 - [...c].length) : c)).join("") + "\n").join("");
+}
+
+/** Response metadata of the `{data, meta}` envelope; field order is the wire order. */
+export interface Meta {
+  request_id?: string;
+  request_ids?: string[];
+  pagination?: {
+    page?: number;
+    per_page?: number;
+    total_pages?: number;
+    total_items?: number;
+    next_cursor?: string;
+    prev_cursor?: string;
+    has_more?: boolean;
+  };
+  rate_limit?: { limit?: number; remaining?: number; reset?: number; raw?: Record<string, string> };
+  retry?: { attempts?: number; waits_ms?: number[] };
+  idempotency?: { key?: string; replayed?: boolean };
+  extra?: Record<string, unknown>;
+}
+
+/** A Go map: sorted keys, omitted when empty. */
+const dict = (o: Record<string, unknown> | undefined) => (o && Object.keys(o).length > 0 ? Object.assign(dictionary<unknown>(), o) : undefined);
+
+/** The meta object in wire order; maps (raw, extra) sort their keys. */
+export function metaModel(m: Meta = {}): Record<string, unknown> {
+  const p = m.pagination;
+  const r = m.rate_limit;
+  return {
+    request_id: m.request_id || undefined,
+    request_ids: m.request_ids && m.request_ids.length > 0 ? m.request_ids : undefined,
+    pagination: p && {
+      page: p.page,
+      per_page: p.per_page,
+      total_pages: p.total_pages,
+      total_items: p.total_items,
+      next_cursor: p.next_cursor || undefined,
+      prev_cursor: p.prev_cursor || undefined,
+      has_more: p.has_more,
+    },
+    rate_limit: r && { limit: r.limit, remaining: r.remaining, reset: r.reset, raw: dict(r.raw) },
+    retry: m.retry && { attempts: m.retry.attempts || undefined, waits_ms: m.retry.waits_ms?.length ? m.retry.waits_ms : undefined },
+    idempotency: m.idempotency && { key: m.idempotency.key || undefined, replayed: m.idempotency.replayed },
+    extra: dict(m.extra),
+  };
+}
+
+/** Removes ANSI sequences and control bytes (keeping tab and newline); a removed run becomes one space. */
+export function sanitizeControl(s: string): string {
+  let out = "";
+  const sep = () => {
+    const last = out[out.length - 1];
+    if (last !== " " && last !== "\t" && last !== "\n") out += " ";
+  };
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    let next = -1;
+    if (c === 0x1b) {
+      const d = s[i + 1];
+      if (d === "[") next = csiEnd(s, i + 2);
+      else if (d === "]" || d === "P" || d === "^" || d === "_" || d === "X") next = stringControlEnd(s, i + 2);
+      else next = Math.min(s.length, i + 2);
+    } else if (c === 0x9b) next = csiEnd(s, i + 1);
+    else if (c === 0x9d) next = stringControlEnd(s, i + 1);
+    else if (c === 0x0d && s[i + 1] === "\n") {
+      i++;
+      continue;
+    } else if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || c === 0x7f || (c >= 0x80 && c <= 0x9f)) next = i + 1;
+    if (next < 0) {
+      out += s[i];
+      i++;
+      continue;
+    }
+    sep();
+    i = s[next] === " " ? next + 1 : next;
+  }
+  return out;
+}
+
+function csiEnd(s: string, i: number): number {
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x40 && c <= 0x7e) return i + 1;
+  }
+  return s.length;
+}
+
+function stringControlEnd(s: string, i: number): number {
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x07 || c === 0x9c) return i + 1;
+    if (c === 0x1b && s[i + 1] === "\\") return i + 2;
+  }
+  return s.length;
+}

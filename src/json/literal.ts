@@ -1,0 +1,517 @@
+// A JSON reader with Go encoding/json's grammar and error texts that keeps number literals verbatim.
+//
+// Values come back as: strings, booleans, null, JsonNumber (the literal text), arrays, and
+// dictionaries (null-prototype objects, so "__proto__" is an ordinary key and StableJSON
+// sorts their keys like a Go map). Duplicate keys can be rejected at any depth.
+//
+// Two dialects of error text exist in Go and both are reproduced:
+// - "unmarshal": json.Unmarshal's scanner (`unexpected end of JSON input`, nesting limit 10000);
+// - "decoder": a json.Decoder read through Token() (`EOF`, `unexpected EOF`, no nesting limit,
+//   and a bare `invalid character 'x'` right after `{`).
+
+import { goQuote } from "./goquote.js";
+import { JsonNumber, dictionary } from "./stable.js";
+
+export type JsonDialect = "unmarshal" | "decoder";
+
+/** Malformed JSON; the message is Go's text for the same input. */
+export class JsonSyntaxError extends Error {
+  override name = "JsonSyntaxError";
+  /** Offset in UTF-16 code units where the problem was seen. */
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+/** An object key seen twice; `path` is the dotted/indexed location (`a.b[0].c`). */
+export class JsonDuplicateKeyError extends Error {
+  override name = "JsonDuplicateKeyError";
+  constructor(readonly path: string) {
+    super(`duplicate key ${goQuote(path)}`);
+  }
+}
+
+/** Go's scanner refuses the 10001st nested container. */
+const MAX_NESTING_DEPTH = 10000;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const NINE = 0x39;
+
+function isDigit(c: number): boolean {
+  return c >= ZERO && c <= NINE;
+}
+
+function isValueStart(c: number): boolean {
+  return c === LBRACE || c === LBRACKET || c === QUOTE || c === MINUS || isDigit(c) || c === 0x74 || c === 0x66 || c === 0x6e;
+}
+
+function hexValue(c: number): number {
+  if (c >= ZERO && c <= NINE) return c - ZERO;
+  if (c >= 0x61 && c <= 0x66) return c - 0x61 + 10;
+  if (c >= 0x41 && c <= 0x46) return c - 0x41 + 10;
+  return -1;
+}
+
+/** Go's quoteChar: the offending byte as a quoted character ('x', '\n', '"', '\''). */
+function quoteChar(byte: number): string {
+  if (byte === 0x27) return "'\\''";
+  if (byte === QUOTE) return "'\"'";
+  return "'" + goQuote(String.fromCharCode(byte)).slice(1, -1) + "'";
+}
+
+/** The first UTF-8 byte of the character at `i` (Go's scanner works on bytes). */
+function firstByteAt(text: string, i: number): number {
+  const cp = text.codePointAt(i)!;
+  if (cp < 0x80) return cp;
+  if (cp < 0x800) return 0xc0 | (cp >> 6);
+  if (cp >= 0xd800 && cp <= 0xdfff) return 0xef; // a lone surrogate encodes as U+FFFD
+  if (cp < 0x10000) return 0xe0 | (cp >> 12);
+  return 0xf0 | (cp >> 18);
+}
+
+const ESCAPES: Record<number, string> = {
+  0x22: '"',
+  0x5c: "\\",
+  0x2f: "/",
+  0x62: "\b",
+  0x66: "\f",
+  0x6e: "\n",
+  0x72: "\r",
+  0x74: "\t",
+};
+
+/**
+ * A position in JSON text with Go-compatible token primitives. The typed manifest decoder
+ * drives it field by field; readValue/skipValue walk whole values without recursion.
+ */
+export class JsonCursor {
+  pos = 0;
+  private readonly end: number;
+  private readonly decoder: boolean;
+
+  constructor(
+    readonly text: string,
+    dialect: JsonDialect = "unmarshal",
+  ) {
+    this.end = text.length;
+    this.decoder = dialect === "decoder";
+  }
+
+  /** Skips JSON whitespace (space, tab, CR, LF); returns the next code unit, or -1 at the end. */
+  skipSpace(): number {
+    const text = this.text;
+    let i = this.pos;
+    while (i < this.end) {
+      const c = text.charCodeAt(i);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) {
+        this.pos = i;
+        return c;
+      }
+      i++;
+    }
+    this.pos = i;
+    return -1;
+  }
+
+  /** Moves to the first code unit of the next value and returns it; throws if no value starts there. */
+  valueStart(): number {
+    const c = this.skipSpace();
+    if (c === -1) throw this.endBetweenTokens();
+    if (!isValueStart(c)) throw this.invalid("looking for beginning of value");
+    return c;
+  }
+
+  /** Consumes the `{` or `[` at the cursor; `depth` is the new container's nesting level (top = 1). */
+  open(depth: number): void {
+    if (!this.decoder && depth > MAX_NESTING_DEPTH) throw this.invalid("exceeded max depth");
+    this.pos++;
+  }
+
+  /** Right after `{`: the first key, or null once `}` is consumed. Call colon() after a key. */
+  firstKey(): string | null {
+    return this.firstMember() ? this.readString() : null;
+  }
+
+  /** After a member's value: the next key, or null once `}` is consumed. Call colon() after a key. */
+  nextKey(): string | null {
+    return this.nextMember() ? this.readString() : null;
+  }
+
+  /**
+   * Right after `{`: true if a member follows (cursor on its key's `"`), false once `}` is consumed.
+   * Lets a caller try tryLiteral() on the key before falling back to readString().
+   */
+  firstMember(): boolean {
+    const c = this.skipSpace();
+    if (c === QUOTE) return true;
+    if (c === RBRACE) {
+      this.pos++;
+      return false;
+    }
+    if (c === -1) throw this.endBetweenTokens();
+    throw this.invalid(this.decoder ? "" : "looking for beginning of object key string");
+  }
+
+  /** After a member's value: true if another member follows (cursor on its key's `"`), false once `}` is consumed. */
+  nextMember(): boolean {
+    let c = this.skipSpace();
+    if (c === RBRACE) {
+      this.pos++;
+      return false;
+    }
+    if (c !== COMMA) {
+      if (c === -1) throw this.endBetweenTokens();
+      throw this.invalid("after object key:value pair");
+    }
+    this.pos++;
+    c = this.skipSpace();
+    if (c === QUOTE) return true;
+    if (c === -1) throw this.endBetweenTokens();
+    throw this.invalid("looking for beginning of object key string");
+  }
+
+  /** Consumes `literal` if the text continues with exactly it (e.g. a quoted key `"path"`). */
+  tryLiteral(literal: string): boolean {
+    if (!this.text.startsWith(literal, this.pos)) return false;
+    this.pos += literal.length;
+    return true;
+  }
+
+  /** Consumes the `:` after a key. */
+  colon(): void {
+    const c = this.skipSpace();
+    if (c === COLON) {
+      this.pos++;
+      return;
+    }
+    if (c === -1) throw this.endBetweenTokens();
+    throw this.invalid("after object key");
+  }
+
+  /** Right after `[`: true if an element follows, false once `]` is consumed. */
+  firstElement(): boolean {
+    if (this.skipSpace() !== RBRACKET) return true;
+    this.pos++;
+    return false;
+  }
+
+  /** After an element: true if another follows (its `,` consumed), false once `]` is consumed. */
+  nextElement(): boolean {
+    const c = this.skipSpace();
+    if (c === COMMA) {
+      this.pos++;
+      return true;
+    }
+    if (c === RBRACKET) {
+      this.pos++;
+      return false;
+    }
+    if (c === -1) throw this.endBetweenTokens();
+    throw this.invalid("after array element");
+  }
+
+  /** Reads the string literal at the cursor (which is on its `"`), decoding escapes as Go does. */
+  readString(): string {
+    const text = this.text;
+    const start = this.pos + 1;
+    for (let i = start; i < this.end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) {
+        this.pos = i + 1;
+        return text.slice(start, i);
+      }
+      if (c === BACKSLASH || c < 0x20) return this.readEscapedString(start, i);
+    }
+    this.pos = this.end;
+    throw this.endInsideValue();
+  }
+
+  private readEscapedString(start: number, from: number): string {
+    const text = this.text;
+    let out = "";
+    let chunk = start;
+    let i = from;
+    while (i < this.end) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) {
+        this.pos = i + 1;
+        return out + text.slice(chunk, i);
+      }
+      if (c < 0x20) {
+        this.pos = i;
+        throw this.invalid("in string literal");
+      }
+      if (c !== BACKSLASH) {
+        i++;
+        continue;
+      }
+      out += text.slice(chunk, i);
+      const e = i + 1 < this.end ? text.charCodeAt(i + 1) : -1;
+      if (e === 0x75) {
+        const unit = this.hex4(i + 2);
+        i += 6;
+        if (unit >= 0xd800 && unit <= 0xdfff) {
+          // Go pairs a high surrogate with an immediately following \u low surrogate; anything else is U+FFFD.
+          const low = unit <= 0xdbff && text.charCodeAt(i) === BACKSLASH && text.charCodeAt(i + 1) === 0x75 ? this.peekHex4(i + 2) : -1;
+          if (low >= 0xdc00 && low <= 0xdfff) {
+            out += String.fromCharCode(unit, low);
+            i += 6;
+          } else {
+            out += "\ufffd";
+          }
+        } else {
+          out += String.fromCharCode(unit);
+        }
+      } else {
+        const decoded = ESCAPES[e];
+        if (decoded === undefined) {
+          this.pos = i + 1;
+          throw this.invalid("in string escape code");
+        }
+        out += decoded;
+        i += 2;
+      }
+      chunk = i;
+    }
+    this.pos = this.end;
+    throw this.endInsideValue();
+  }
+
+  /** Four hex digits at `at`, or a syntax error at the first bad one. */
+  private hex4(at: number): number {
+    let v = 0;
+    for (let k = at; k < at + 4; k++) {
+      const h = k < this.end ? hexValue(this.text.charCodeAt(k)) : -1;
+      if (h < 0) {
+        this.pos = k;
+        throw this.invalid("in \\u hexadecimal character escape");
+      }
+      v = v * 16 + h;
+    }
+    return v;
+  }
+
+  /** Four hex digits at `at`, or -1 if they are not there (no error: the main loop reports it later). */
+  private peekHex4(at: number): number {
+    let v = 0;
+    for (let k = at; k < at + 4; k++) {
+      const h = k < this.end ? hexValue(this.text.charCodeAt(k)) : -1;
+      if (h < 0) return -1;
+      v = v * 16 + h;
+    }
+    return v;
+  }
+
+  /** Reads the number literal at the cursor and returns its text. */
+  readNumber(): string {
+    const text = this.text;
+    const start = this.pos;
+    let i = start;
+    let c = text.charCodeAt(i);
+    if (c === MINUS) {
+      c = text.charCodeAt(++i);
+      if (!isDigit(c)) return this.numberError(i, "in numeric literal");
+    }
+    if (c === ZERO) {
+      c = text.charCodeAt(++i);
+    } else {
+      while (isDigit(c)) c = text.charCodeAt(++i);
+    }
+    if (c === 0x2e) {
+      c = text.charCodeAt(++i);
+      if (!isDigit(c)) return this.numberError(i, "after decimal point in numeric literal");
+      while (isDigit(c)) c = text.charCodeAt(++i);
+    }
+    if (c === 0x65 || c === 0x45) {
+      c = text.charCodeAt(++i);
+      if (c === 0x2b || c === MINUS) c = text.charCodeAt(++i);
+      if (!isDigit(c)) return this.numberError(i, "in exponent of numeric literal");
+      while (isDigit(c)) c = text.charCodeAt(++i);
+    }
+    this.pos = i;
+    return text.slice(start, i);
+  }
+
+  private numberError(at: number, context: string): never {
+    this.pos = at;
+    throw this.invalid(context);
+  }
+
+  /** Reads `true`, `false` or `null` at the cursor. */
+  readWord(): boolean | null {
+    const c = this.text.charCodeAt(this.pos);
+    const word = c === 0x74 ? "true" : c === 0x66 ? "false" : "null";
+    for (let k = 1; k < word.length; k++) {
+      if (this.text.charCodeAt(this.pos + k) !== word.charCodeAt(k)) {
+        this.pos += k;
+        throw this.invalid(`in literal ${word} (expecting ${quoteChar(word.charCodeAt(k))})`);
+      }
+    }
+    this.pos += word.length;
+    return word === "null" ? null : word === "true";
+  }
+
+  /** After the top-level value only whitespace may follow (json.Unmarshal's rule). */
+  finish(): void {
+    if (this.skipSpace() !== -1) throw this.invalid("after top-level value");
+  }
+
+  /** Reads the next token and prints it as Go's %v prints a json.Token: `{`, `[`, strings raw, numbers verbatim, `<nil>`. */
+  tokenText(): string {
+    const c = this.valueStart();
+    if (c === LBRACE || c === LBRACKET) {
+      this.pos++;
+      return String.fromCharCode(c);
+    }
+    const v = this.scalar(c);
+    return v === null ? "<nil>" : String(v);
+  }
+
+  /** Reads one whole value. `depth` = containers already open around it. */
+  readValue(depth = 0, rejectDuplicates = false): unknown {
+    return this.walk(depth, true, rejectDuplicates);
+  }
+
+  /** Checks one whole value's syntax without building it. */
+  skipValue(depth = 0): void {
+    this.walk(depth, false, false);
+  }
+
+  private scalar(c: number): string | boolean | null | JsonNumber {
+    if (c === QUOTE) return this.readString();
+    if (c === MINUS || isDigit(c)) return new JsonNumber(this.readNumber());
+    return this.readWord();
+  }
+
+  /** An explicit-stack walk, so deep nesting cannot overflow the call stack. */
+  private walk(depth: number, build: boolean, unique: boolean): unknown {
+    const containers: (Record<string, unknown> | unknown[] | null)[] = [];
+    const keys: (string | null)[] = []; // the current key of an object level, null for an array level
+    let c = this.valueStart();
+    for (;;) {
+      let value: unknown;
+      if (c === LBRACE) {
+        this.open(depth + containers.length + 1);
+        const object = build ? dictionary<unknown>() : null;
+        const key = this.firstKey();
+        if (key !== null) {
+          this.colon();
+          containers.push(object);
+          keys.push(key);
+          c = this.valueStart();
+          continue;
+        }
+        value = object;
+      } else if (c === LBRACKET) {
+        this.open(depth + containers.length + 1);
+        const array = build ? [] : null;
+        if (this.firstElement()) {
+          containers.push(array);
+          keys.push(null);
+          c = this.valueStart();
+          continue;
+        }
+        value = array;
+      } else {
+        const scalar = this.scalar(c);
+        value = build ? scalar : null;
+      }
+      // Attach the finished value to its parents, closing every container that ends here.
+      for (;;) {
+        const n = containers.length;
+        if (n === 0) return value;
+        const container = containers[n - 1]!;
+        const key = keys[n - 1]!;
+        if (key !== null) {
+          if (build) (container as Record<string, unknown>)[key] = value;
+          const next = this.nextKey();
+          if (next !== null) {
+            if (unique && next in (container as object)) throw new JsonDuplicateKeyError(this.pathOf(containers, keys, next));
+            this.colon();
+            keys[n - 1] = next;
+            c = this.valueStart();
+            break;
+          }
+        } else {
+          if (build) (container as unknown[]).push(value);
+          if (this.nextElement()) {
+            c = this.valueStart();
+            break;
+          }
+        }
+        containers.pop();
+        keys.pop();
+        value = container;
+      }
+    }
+  }
+
+  /** The dotted/indexed label of a key being read: `a.b`, `a[2].c` (an empty parent adds no dot). */
+  private pathOf(containers: readonly unknown[], keys: readonly (string | null)[], last: string): string {
+    let label = "";
+    for (let i = 0; i < keys.length; i++) {
+      const key = i === keys.length - 1 ? last : keys[i];
+      if (key === null) label += `[${(containers[i] as unknown[]).length}]`;
+      else label = label === "" ? key! : label + "." + key;
+    }
+    return label;
+  }
+
+  /** `invalid character 'x' <context>` for the character at the cursor (inside a value at the end: Go's EOF texts). */
+  private invalid(context: string): JsonSyntaxError {
+    const suffix = context === "" ? "" : " " + context;
+    if (this.pos >= this.end) {
+      // Go feeds a space to the scanner at the end of input; a decoder reports the truncated value instead.
+      return new JsonSyntaxError(this.decoder ? "unexpected EOF" : "invalid character ' '" + suffix, this.pos);
+    }
+    return new JsonSyntaxError("invalid character " + quoteChar(firstByteAt(this.text, this.pos)) + suffix, this.pos);
+  }
+
+  private endBetweenTokens(): JsonSyntaxError {
+    return new JsonSyntaxError(this.decoder ? "EOF" : "unexpected end of JSON input", this.pos);
+  }
+
+  private endInsideValue(): JsonSyntaxError {
+    return new JsonSyntaxError(this.decoder ? "unexpected EOF" : "unexpected end of JSON input", this.pos);
+  }
+}
+
+/**
+ * Parses a whole JSON document like json.Unmarshal into `any` with UseNumber, but with
+ * dictionaries and JsonNumber. Syntax errors anywhere win over a duplicate key.
+ */
+export function parseJSONLiteral(text: string, options: { rejectDuplicates?: boolean } = {}): unknown {
+  const cursor = new JsonCursor(text);
+  try {
+    const value = cursor.readValue(0, options.rejectDuplicates ?? false);
+    cursor.finish();
+    return value;
+  } catch (err) {
+    throw err instanceof JsonDuplicateKeyError ? (findSyntaxError(text) ?? err) : err;
+  }
+}
+
+/** The syntax error json.Unmarshal's validity check reports for `text`, or null if it is well-formed. */
+export function findSyntaxError(text: string): JsonSyntaxError | null {
+  const cursor = new JsonCursor(text);
+  try {
+    cursor.skipValue();
+    cursor.finish();
+    return null;
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) return err;
+    throw err;
+  }
+}

@@ -1,0 +1,181 @@
+// The pack loader: the only module doing I/O. Reads surface.json, policy.json and HARNESS.md and validates them.
+
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { parseHarness } from "./harness.js";
+import { IssueSink, hasErrors } from "./issues.js";
+import { parsePolicy } from "./policy.js";
+import { parseSurface } from "./surface.js";
+import type { LoadedPack, PackFile, PackHarness } from "./types.js";
+
+/** Loads one pack from its folder or from the path of its surface.json. Never throws. */
+export function loadPack(path: string): LoadedPack {
+  const given = resolve(path);
+  const isFile = statOf(given)?.isFile() === true;
+  const root = isFile ? dirname(given) : given;
+  const surfacePath = isFile ? given : join(root, "surface.json");
+  const surfaceSink = new IssueSink("surface.json");
+  const surfaceDoc = readJson(surfacePath, surfaceSink, true);
+
+  let surface: LoadedPack["surface"] = null;
+  let meta: LoadedPack["meta"] = null;
+  const issues = surfaceSink.issues;
+  if (surfaceDoc.ok) {
+    const r = parseSurface(surfaceDoc.value);
+    surface = r.surface;
+    meta = r.meta;
+    issues.push(...r.issues);
+  }
+
+  const policySink = new IssueSink("policy.json");
+  const policyDoc = readJson(join(root, "policy.json"), policySink, false);
+  let policy: LoadedPack["policy"] = null;
+  issues.push(...policySink.issues);
+  // Without a surface the absence of policy.json is not worth a warning.
+  if (policyDoc.ok && (policyDoc.value !== undefined || surface !== null)) {
+    const r = parsePolicy(policyDoc.value, surface);
+    policy = r.policy;
+    issues.push(...r.issues);
+  }
+
+  let harness: PackHarness | null = null;
+  const harnessSink = new IssueSink("HARNESS.md");
+  const text = readText(join(root, "HARNESS.md"), harnessSink, false);
+  if (text !== undefined) {
+    const r = parseHarness(text);
+    harness = r.harness;
+    issues.push(...r.issues);
+  } else if (surface?.harness !== undefined) {
+    harness = { frontmatter: null, body: surface.harness, source: "inline" };
+  } else if (surface !== null && surface.skill_url === undefined && harnessSink.issues.length === 0) {
+    harnessSink.warn("not_conforming", "", "no HARNESS.md, inline harness or skill_url: agents get no Skill text for this pack");
+  }
+  issues.push(...harnessSink.issues);
+  // The surface_id check reports against surface.json; keep file order surface, policy, HARNESS.
+  const order: Record<PackFile, number> = { "surface.json": 0, "policy.json": 1, "HARNESS.md": 2 };
+  issues.sort((a, b) => order[a.file] - order[b.file]);
+  return { root, surfacePath, surface, meta, policy, harness, issues, ok: !hasErrors(issues) };
+}
+
+/**
+ * Loads packs from paths that are each a pack folder, a surface.json path, or a pack directory
+ * (a folder whose immediate subfolders holding a surface.json are packs, in name order).
+ * A pack id loaded twice is an error on the later pack. Never throws.
+ */
+export function loadPacks(paths: readonly string[]): LoadedPack[] {
+  const packs: LoadedPack[] = [];
+  for (const p of paths) {
+    const abs = resolve(p);
+    const st = statOf(abs);
+    if (st === undefined || st.isFile() || existsSync(join(abs, "surface.json"))) {
+      packs.push(loadPack(abs));
+      continue;
+    }
+    const subs = listDirs(abs).filter((d) => existsSync(join(abs, d, "surface.json")));
+    if (subs.length === 0) packs.push(loadPack(abs)); // reports the missing surface.json
+    for (const d of subs) packs.push(loadPack(join(abs, d)));
+  }
+  const seen = new Map<string, string>();
+  for (const pack of packs) {
+    const id = pack.surface?.id;
+    if (id === undefined) continue;
+    const first = seen.get(id);
+    if (first === undefined) seen.set(id, pack.root);
+    else {
+      pack.issues.push({ severity: "error", code: "invalid_meta", path: "id", message: `pack id ${JSON.stringify(id)} is already loaded from ${first}`, file: "surface.json" });
+      pack.ok = false;
+    }
+  }
+  return packs;
+}
+
+function statOf(path: string): ReturnType<typeof statSync> | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function listDirs(path: string): string[] {
+  try {
+    return readdirSync(path, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith("."))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** File text, or undefined: an io error, except a missing optional file which is silently absent. */
+function readText(path: string, sink: IssueSink, required: boolean): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (!required && code === "ENOENT") return undefined;
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : e instanceof Error ? e.message : String(e);
+    sink.error("io", "", `cannot read ${basename(path)}: ${why}`);
+    return undefined;
+  }
+}
+
+type JsonRead = { ok: true; value: unknown } | { ok: false };
+
+/** A JSON file's value; `undefined` value when an optional file is absent. */
+function readJson(path: string, sink: IssueSink, required: boolean): JsonRead {
+  const before = sink.issues.length;
+  const text = readText(path, sink, required);
+  if (text === undefined) return sink.issues.length > before ? { ok: false } : { ok: true, value: undefined };
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    return { ok: true, value: JSON.parse(src) };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const { line, column } = lineColumn(src, jsonErrorOffset(src, message));
+    sink.error("io", "", `invalid JSON at line ${line}, column ${column}: ${message}`);
+    return { ok: false };
+  }
+}
+
+/**
+ * The offset of JSON.parse's failure: the position it reports, else found by bisection —
+ * prefixes before the bad character fail only with "end of input" (or parse).
+ */
+export function jsonErrorOffset(src: string, message: string): number {
+  const m = /at position (\d+)/.exec(message);
+  if (m) return Number(m[1]);
+  const bad = (n: number): boolean => {
+    try {
+      JSON.parse(src.slice(0, n));
+      return false;
+    } catch (e) {
+      const text = e instanceof Error ? e.message : "";
+      const at = /at position (\d+)/.exec(text);
+      if (at) return Number(at[1]) < n;
+      return !/end of JSON input/i.test(text);
+    }
+  };
+  let lo = 0;
+  let hi = src.length;
+  if (!bad(hi)) return src.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (bad(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return Math.max(0, lo - 1);
+}
+
+function lineColumn(src: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let last = -1;
+  for (let i = 0; i < offset && i < src.length; i++) {
+    if (src.charCodeAt(i) === 10) {
+      line++;
+      last = i;
+    }
+  }
+  return { line, column: offset - last };
+}

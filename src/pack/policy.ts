@@ -1,0 +1,177 @@
+// policy.json (hcp.md §4): strict validation against its surface, and the effective policy of a verb. Pure.
+
+import { IssueSink, isObject, keyed, prop, show } from "./issues.js";
+import { PLACEHOLDER_NAME } from "./placeholders.js";
+import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  type EffectivePolicy,
+  type Issue,
+  type PolicyDocument,
+  type PolicyLevel,
+  type PolicyVerbEntry,
+  type Surface,
+} from "./types.js";
+
+const LEVELS: readonly PolicyLevel[] = ["read", "write", "deny"];
+const TOP = ["surface_id", "default", "verbs", "pass_through", "limits", "env"];
+const ENTRY = ["policy", "confirm", "timeout_ms", "max_output_bytes"];
+const LIMITS = ["timeout_ms", "max_output_bytes"];
+
+export interface PolicyResult {
+  /** Null when the document is absent or has any error. */
+  policy: PolicyDocument | null;
+  issues: Issue[];
+}
+
+/** Every issue of a parsed policy.json (`undefined` = no policy.json) checked against its surface. Never throws. */
+export function validatePolicy(doc: unknown, surface: Surface | null): Issue[] {
+  return parsePolicy(doc, surface).issues;
+}
+
+/**
+ * Validates policy.json. The `surface_id` mismatch is reported against surface.json `id`
+ * with code missing_verb (§3.7); every other issue concerns policy.json. Unknown verb keys
+ * are checked only when the surface is known.
+ */
+export function parsePolicy(doc: unknown, surface: Surface | null): PolicyResult {
+  const sink = new IssueSink("policy.json");
+  if (doc === undefined) {
+    sink.warn("policy", "", "no policy.json: each verb's policy hint applies, write where there is none");
+    return { policy: null, issues: sink.issues };
+  }
+  if (!isObject(doc)) {
+    sink.error("policy", "", `policy.json must be a JSON object, got ${show(doc)}`);
+    return { policy: null, issues: sink.issues };
+  }
+  for (const k of Object.keys(doc)) {
+    if (!TOP.includes(k)) sink.error("policy", prop("", k), `unknown field ${JSON.stringify(k)} in policy.json`);
+  }
+  if (typeof doc.surface_id !== "string" || doc.surface_id === "") {
+    sink.error("policy", "surface_id", `surface_id must be a non-empty string, got ${show(doc.surface_id)}`);
+  } else if (surface !== null && doc.surface_id !== surface.id) {
+    sink.issues.push({
+      severity: "error",
+      code: "missing_verb",
+      path: "id",
+      message: `id ${JSON.stringify(surface.id)} does not match policy surface_id ${JSON.stringify(doc.surface_id)}`,
+      file: "surface.json",
+    });
+  }
+  level(doc.default, "default", sink);
+  level(doc.pass_through, "pass_through", sink);
+  if (doc.verbs !== undefined) {
+    if (!isObject(doc.verbs)) sink.error("policy", "verbs", `verbs must be an object, got ${show(doc.verbs)}`);
+    else {
+      for (const [key, entry] of Object.entries(doc.verbs)) {
+        const path = keyed("verbs", key);
+        if (surface !== null && !Object.hasOwn(surface.verbs, key)) {
+          sink.error("missing_verb", path, `verb ${JSON.stringify(key)} is not declared in surface.json`);
+        }
+        if (isObject(entry)) {
+          for (const k of Object.keys(entry)) {
+            if (!ENTRY.includes(k)) sink.error("policy", prop(path, k), `unknown field ${JSON.stringify(k)} in a verb policy`);
+          }
+          if (entry.policy === undefined) sink.error("policy", `${path}.policy`, "policy is required");
+          else level(entry.policy, `${path}.policy`, sink);
+          if (entry.confirm !== undefined && typeof entry.confirm !== "boolean") {
+            sink.error("policy", `${path}.confirm`, `confirm must be a boolean, got ${show(entry.confirm)}`);
+          }
+          positive(entry.timeout_ms, `${path}.timeout_ms`, sink);
+          positive(entry.max_output_bytes, `${path}.max_output_bytes`, sink);
+        } else {
+          level(entry, path, sink);
+        }
+      }
+    }
+  }
+  if (doc.limits !== undefined) {
+    if (!isObject(doc.limits)) sink.error("policy", "limits", `limits must be an object, got ${show(doc.limits)}`);
+    else {
+      for (const k of Object.keys(doc.limits)) {
+        if (!LIMITS.includes(k)) sink.error("policy", prop("limits", k), `unknown field ${JSON.stringify(k)} in limits`);
+      }
+      positive(doc.limits.timeout_ms, "limits.timeout_ms", sink);
+      positive(doc.limits.max_output_bytes, "limits.max_output_bytes", sink);
+    }
+  }
+  if (doc.env !== undefined) {
+    if (!Array.isArray(doc.env)) sink.error("policy", "env", `env must be an array of variable names, got ${show(doc.env)}`);
+    else {
+      doc.env.forEach((name, i) => {
+        if (typeof name !== "string" || !PLACEHOLDER_NAME.test(name)) {
+          sink.error("policy", `env[${i}]`, `env entries must be variable names matching ${PLACEHOLDER_NAME.source}, got ${show(name)}`);
+        }
+      });
+    }
+  }
+  if (sink.hasErrorsSince(0)) return { policy: null, issues: sink.issues };
+  const policy = doc as unknown as PolicyDocument;
+  if (surface !== null) hintContradictions(policy, surface, sink);
+  return { policy, issues: sink.issues };
+}
+
+function level(v: unknown, path: string, sink: IssueSink): void {
+  if (v !== undefined && !(LEVELS as readonly unknown[]).includes(v)) {
+    sink.error("policy", path, `${path === "" ? "policy" : path} must be read, write or deny, got ${show(v)}`);
+  }
+}
+
+function positive(v: unknown, path: string, sink: IssueSink): void {
+  if (v !== undefined && !(typeof v === "number" && Number.isSafeInteger(v) && v > 0)) {
+    sink.error("policy", path, `${path} must be a positive integer, got ${show(v)}`);
+  }
+}
+
+/** A verb hint that policy.json overrides with another allowing level (deny is never a contradiction). */
+function hintContradictions(policy: PolicyDocument, surface: Surface, sink: IssueSink): void {
+  for (const [key, verb] of Object.entries(surface.verbs)) {
+    if (verb.policy === undefined) continue;
+    const entry = policy.verbs && Object.hasOwn(policy.verbs, key) ? policy.verbs[key] : undefined;
+    const lvl = entry === undefined ? policy.default : typeof entry === "string" ? entry : entry.policy;
+    if (lvl === undefined || lvl === "deny" || lvl === verb.policy) continue;
+    const path = entry === undefined ? "default" : keyed("verbs", key);
+    sink.warn("policy", path, `surface.json hints ${JSON.stringify(verb.policy)} for verb ${JSON.stringify(key)} but policy.json says ${JSON.stringify(lvl)}`);
+  }
+}
+
+/**
+ * The effective policy of a verb (§4): policy.json entry, else its `default`, else the verb's
+ * hint, else write. Limits: entry, else policy.json `limits`, else 60000 ms and 1 MiB.
+ * A verb the surface does not declare is denied.
+ */
+export function effectivePolicy(pack: { surface: Surface | null; policy: PolicyDocument | null }, verbKey: string): EffectivePolicy {
+  const { surface, policy } = pack;
+  const limits = {
+    timeout_ms: policy?.limits?.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    max_output_bytes: policy?.limits?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+  };
+  const verb = surface !== null && Object.hasOwn(surface.verbs, verbKey) ? surface.verbs[verbKey] : undefined;
+  if (verb === undefined) return { policy: "deny", confirm: false, ...limits, source: "fallback" };
+  const raw = policy?.verbs && Object.hasOwn(policy.verbs, verbKey) ? policy.verbs[verbKey] : undefined;
+  if (raw !== undefined) {
+    const entry: PolicyVerbEntry = typeof raw === "string" ? { policy: raw } : raw;
+    return {
+      policy: entry.policy,
+      confirm: entry.confirm ?? false,
+      timeout_ms: entry.timeout_ms ?? limits.timeout_ms,
+      max_output_bytes: entry.max_output_bytes ?? limits.max_output_bytes,
+      source: "policy",
+    };
+  }
+  if (policy?.default !== undefined) return { policy: policy.default, confirm: false, ...limits, source: "default" };
+  if (verb.policy !== undefined) return { policy: verb.policy, confirm: false, ...limits, source: "hint" };
+  return { policy: "write", confirm: false, ...limits, source: "fallback" };
+}
+
+/** The policy of pass_through invocations: policy.json `pass_through`, default deny; pack-wide limits. */
+export function passThroughPolicy(pack: { policy: PolicyDocument | null }): EffectivePolicy {
+  const p = pack.policy;
+  return {
+    policy: p?.pass_through ?? "deny",
+    confirm: false,
+    timeout_ms: p?.limits?.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    max_output_bytes: p?.limits?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    source: p?.pass_through !== undefined ? "policy" : "fallback",
+  };
+}

@@ -1,0 +1,115 @@
+// Credential hubs (§9): which variables a pack's binding adds to the child environment, and which values to redact.
+
+import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { HarnessBinding } from "../pack/types.js";
+import { CredentialError } from "./errors.js";
+
+/** Credential variables for the child; their values are the secrets to redact. */
+export interface Credentials {
+  readonly env: Readonly<Record<string, string>>;
+  readonly secrets: readonly string[];
+}
+
+export const NO_CREDENTIALS: Credentials = Object.freeze({ env: Object.freeze({}), secrets: Object.freeze([]) });
+
+export interface CredentialOptions {
+  /** The runtime's environment: `HCP_CREDENTIALS` and `HOME` are read from it. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The local credential file: `$HCP_CREDENTIALS`, else `~/.config/hcp/credentials.json`. */
+export function credentialFilePath(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const explicit = env["HCP_CREDENTIALS"];
+  if (explicit) return explicit;
+  return join(env["HOME"] || homedir(), ".config", "hcp", "credentials.json");
+}
+
+/**
+ * Loads the credentials a binding asks for. `mode: mock`, hubs `none` and `public`, and no binding
+ * load nothing; `keyring` is not available in this runtime; `local-credential` reads the family's
+ * entry (the family defaults to the pack id) from the credential file.
+ */
+export function loadCredentials(binding: HarnessBinding | undefined, packId: string, opts: CredentialOptions = {}): Credentials {
+  if (binding === undefined || binding.mode === "mock") return NO_CREDENTIALS;
+  switch (binding.hub) {
+    case undefined:
+    case "none":
+    case "public":
+      return NO_CREDENTIALS;
+    case "keyring":
+      throw new CredentialError(
+        "credentials_unavailable",
+        `pack ${JSON.stringify(packId)} uses binding hub keyring, but no system keyring is available to this runtime; use hub local-credential or binding mode mock`,
+      );
+    case "local-credential":
+      return readLocalCredentials(credentialFilePath(opts.env), binding.family ?? packId);
+  }
+}
+
+/** Reads one family from a credential file that only its owner can read. */
+export function readLocalCredentials(path: string, family: string): Credentials {
+  let text: string;
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CredentialError(
+      "credentials_unavailable",
+      code === "ENOENT"
+        ? `credential file ${path} does not exist; create it (mode 0600) with {"${family}": {"env": {...}}} or set HCP_CREDENTIALS`
+        : `cannot open credential file ${path}: ${code ?? String(e)}`,
+    );
+  }
+  try {
+    // fstat the opened file, not the path, so the checked file is the file read.
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new CredentialError("credentials_invalid", `credential file ${path} is not a regular file`);
+    if ((st.mode & 0o077) !== 0) {
+      throw new CredentialError(
+        "credentials_insecure",
+        `credential file ${path} has mode ${(st.mode & 0o777).toString(8).padStart(4, "0")}; only its owner may read it (chmod 600 ${path})`,
+      );
+    }
+    const uid = process.getuid?.();
+    if (uid !== undefined && st.uid !== uid) {
+      throw new CredentialError("credentials_insecure", `credential file ${path} is owned by uid ${st.uid}, not by this user (uid ${uid})`);
+    }
+    text = readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    // The parser's message quotes the text, which holds secrets: say only what is wrong.
+    throw new CredentialError("credentials_invalid", `credential file ${path} is not valid JSON`);
+  }
+  if (!isPlainObject(doc)) throw new CredentialError("credentials_invalid", `credential file ${path} must hold a JSON object of families`);
+  const entry = Object.hasOwn(doc, family) ? doc[family] : undefined;
+  if (entry === undefined) {
+    throw new CredentialError("credentials_unavailable", `credential file ${path} has no entry for family ${JSON.stringify(family)}`);
+  }
+  const where = `credential file ${path}: family ${JSON.stringify(family)}`;
+  if (!isPlainObject(entry) || !isPlainObject(entry["env"])) {
+    throw new CredentialError("credentials_invalid", `${where} must be {"env": {NAME: value}}`);
+  }
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(entry["env"])) {
+    if (!ENV_NAME.test(name)) throw new CredentialError("credentials_invalid", `${where}: ${JSON.stringify(name)} is not a variable name`);
+    if (typeof value !== "string" || value.includes("\0")) {
+      throw new CredentialError("credentials_invalid", `${where}: the value of ${name} must be a string without NUL`);
+    }
+    env[name] = value;
+  }
+  return { env, secrets: Object.values(env).filter((v) => v !== "") };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,63 @@
+// Typed runtime errors: one class, stable codes, so every transport maps them once.
+
+/** Every code a runtime error can carry. */
+export type RuntimeErrorCode =
+  // argv templates and substitution (§6.2)
+  | "invalid_template"
+  | "missing_argument"
+  | "flag_injection"
+  | "nul_in_argument"
+  | "invalid_argument"
+  // verb resolution and arguments (§6.1, §6.3)
+  | "invalid_pack"
+  | "unknown_verb"
+  | "program_not_found"
+  | "not_executable"
+  | "invalid_args"
+  // policy and confirmation (§4, §7)
+  | "denied"
+  | "write_not_allowed"
+  | "confirmation_required"
+  | "confirmation_mismatch"
+  // pass-through (§6.6)
+  | "subcommand_not_allowed"
+  | "too_many_arguments"
+  // credentials (§9)
+  | "credentials_unavailable"
+  | "credentials_insecure"
+  | "credentials_invalid"
+  // the process (§6.4)
+  | "spawn_failed"
+  | "cancelled";
+
+/** An error of the runtime: `code` is stable, `message` is for people. */
+export class RuntimeError extends Error {
+  override name = "RuntimeError";
+  constructor(
+    readonly code: RuntimeErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** The wire form transports send: `{code, message}`. */
+  toJSON(): { code: RuntimeErrorCode; message: string } {
+    return { code: this.code, message: this.message };
+  }
+}
+
+/** An argv template that is malformed, or arguments that cannot be substituted into it safely. */
+export class ArgvError extends RuntimeError {
+  override name = "ArgvError";
+}
+
+/** A credential hub that cannot supply credentials, or a credential file that is unsafe or malformed. */
+export class CredentialError extends RuntimeError {
+  override name = "CredentialError";
+}
+
+/** Shows a value in a message: JSON-quoted, cut to 40 characters so messages stay short. */
+export function showValue(value: string): string {
+  const cut = value.length > 40 ? value.slice(0, 40) + "…" : value;
+  return JSON.stringify(cut);
+}

@@ -1,0 +1,275 @@
+// Executes pack verbs (§6, §7): resolve, validate, check policy and confirmation, run, redact.
+
+import type { ValidateFunction } from "ajv";
+import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
+import { compileSchema } from "../pack/schema.js";
+import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb } from "../pack/types.js";
+import { deriveArgsSchema, substitute, type Args } from "./argv.js";
+import { loadCredentials } from "./credentials.js";
+import { childEnv } from "./env.js";
+import { RuntimeError } from "./errors.js";
+import { checkConfirmation, planId, type Plan } from "./plan.js";
+import { runProcess } from "./process.js";
+import { redact, redactText, redactTruncatedTail, secretSet, type SecretSet } from "./redact.js";
+import { resolveProgram } from "./resolve.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface PlanOptions {
+  /** Whether write verbs may run (`--allow-write`). */
+  readonly allowWrite?: boolean;
+  /** The runtime's environment (PATH, HOME, policy `env` names, HCP_CREDENTIALS); process.env by default. */
+  readonly env?: Env;
+}
+
+export interface ExecuteOptions extends PlanOptions {
+  /** Return the plan and its plan_id; run nothing. */
+  readonly dryRun?: boolean;
+  /** The plan_id confirming a confirm-gated verb. */
+  readonly confirm?: string;
+  /** Aborting kills the process group; the call then rejects with `cancelled`. */
+  readonly signal?: AbortSignal;
+  /** Written to the child's stdin (closed otherwise). */
+  readonly stdin?: string;
+  /** The child's working directory; the runtime's own by default. */
+  readonly cwd?: string;
+}
+
+/** The §6.5 result. `verb` is null for pass-through. Credential values are masked everywhere. */
+export interface ExecResult {
+  pack: string;
+  verb: string | null;
+  argv: string[];
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: boolean;
+  duration_ms: number;
+  stdout: string;
+  stderr: string;
+  stdout_bytes: number;
+  stderr_bytes: number;
+  stdout_truncated: boolean;
+  stderr_truncated: boolean;
+  json?: unknown;
+}
+
+export interface DryRun {
+  plan: Plan;
+  plan_id: string;
+}
+
+/** A pack that may run: loaded without errors. */
+function usableSurface(pack: LoadedPack): Surface {
+  if (!pack.ok || pack.surface === null) {
+    const first = pack.issues.find((i) => i.severity === "error");
+    throw new RuntimeError(
+      "invalid_pack",
+      `pack at ${pack.root} has validation errors and cannot run${first ? `: ${first.file}: ${first.path}: ${first.message}` : ""}`,
+    );
+  }
+  return pack.surface;
+}
+
+function verbOf(surface: Surface, verbKey: string): SurfaceVerb {
+  const verb = Object.hasOwn(surface.verbs, verbKey) ? surface.verbs[verbKey] : undefined;
+  if (verb === undefined) throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(surface.id)} has no verb ${JSON.stringify(verbKey)}`);
+  return verb;
+}
+
+function notExecutable(surface: Surface): RuntimeError | undefined {
+  if (surface.kind === "openapi") {
+    return new RuntimeError("not_executable", `pack ${JSON.stringify(surface.id)} is an openapi pack: running openapi verbs is not implemented yet`);
+  }
+  if (surface.kind === "sense_only") {
+    return new RuntimeError("not_executable", `pack ${JSON.stringify(surface.id)} is sense_only: it has nothing to execute, only stimulus triggers`);
+  }
+  return undefined;
+}
+
+/** Refuses what policy forbids: deny always, write without allowWrite. */
+function checkPolicy(policy: EffectivePolicy, what: string, opts: PlanOptions): void {
+  if (policy.policy === "deny") throw new RuntimeError("denied", `${what} is denied by policy`);
+  if (policy.policy === "write" && !opts.allowWrite) {
+    throw new RuntimeError("write_not_allowed", `${what} writes; the runtime must be started with writes allowed (--allow-write)`);
+  }
+}
+
+/** The program and argv template of a verb (§6.1). */
+function commandOf(surface: Surface, verbKey: string, verb: SurfaceVerb): { bin: string; template: string[]; allowVerb: boolean } {
+  if (surface.kind === "wrap" && surface.wrap !== undefined) {
+    if (verb.cli !== undefined) return { bin: surface.wrap.bin, template: verb.cli.slice(1), allowVerb: false };
+    return { bin: surface.wrap.bin, template: surface.wrap.argv_template ?? ["{{verb}}"], allowVerb: true };
+  }
+  const program = verb.cli?.[0];
+  if (program === undefined) {
+    throw new RuntimeError("not_executable", `verb ${JSON.stringify(verbKey)} of pack ${JSON.stringify(surface.id)} has no cli to run`);
+  }
+  if (program.includes("{{") || program.includes("}}")) {
+    throw new RuntimeError("not_executable", `verb ${JSON.stringify(verbKey)}: the program cli[0] must be literal, not a placeholder`);
+  }
+  return { bin: program, template: verb.cli!.slice(1), allowVerb: false };
+}
+
+/** The JSON Schema a verb's arguments are validated against: its `args`, else the one derived from its template (§6.3). */
+export function argsSchemaOf(pack: LoadedPack, verbKey: string): Record<string, unknown> {
+  const surface = usableSurface(pack);
+  const verb = verbOf(surface, verbKey);
+  if (verb.args !== undefined) return verb.args;
+  const unrunnable = notExecutable(surface);
+  if (unrunnable) return { type: "object" };
+  const { template, allowVerb } = commandOf(surface, verbKey, verb);
+  return deriveArgsSchema(template, { allowVerb });
+}
+
+const validators = new WeakMap<SurfaceVerb, ValidateFunction>();
+
+function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVerb, args: unknown): Args {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    throw new RuntimeError("invalid_args", `arguments of verb ${JSON.stringify(verbKey)} must be a JSON object`);
+  }
+  let validate = validators.get(verb);
+  if (validate === undefined) {
+    const compiled = compileSchema(argsSchemaOf(pack, verbKey));
+    if (!compiled.ok) throw new RuntimeError("invalid_args", `verb ${JSON.stringify(verbKey)}: its args schema does not compile: ${compiled.error}`);
+    validate = compiled.validate;
+    validators.set(verb, validate);
+  }
+  if (!validate(args)) {
+    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`);
+    throw new RuntimeError("invalid_args", `invalid arguments for verb ${JSON.stringify(verbKey)}: ${problems.join("; ")}`);
+  }
+  return args as Args;
+}
+
+function planPolicy(p: EffectivePolicy): Plan["policy"] {
+  return { policy: p.policy, confirm: p.confirm, timeout_ms: p.timeout_ms, max_output_bytes: p.max_output_bytes };
+}
+
+/** Checks everything short of running and returns the verb's plan (§7). Throws RuntimeError. */
+export function planVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions = {}): DryRun {
+  const surface = usableSurface(pack);
+  const unrunnable = notExecutable(surface);
+  if (unrunnable) throw unrunnable;
+  const verb = verbOf(surface, verbKey);
+  const policy = effectivePolicy(pack, verbKey);
+  checkPolicy(policy, `verb ${JSON.stringify(verbKey)} of pack ${JSON.stringify(surface.id)}`, opts);
+  const valid = validateArgs(pack, verbKey, verb, args);
+  const { bin, template, allowVerb } = commandOf(surface, verbKey, verb);
+  const tail = substitute(template, valid, { allowVerb, verb: verbKey });
+  const program = resolveProgram(bin, pack.root, (opts.env ?? process.env)["PATH"]);
+  const plan: Plan = { pack: surface.id, verb: verbKey, argv: [program, ...tail], policy: planPolicy(policy) };
+  return { plan, plan_id: planId(plan) };
+}
+
+/** Runs a verb, or returns its plan on a dry run. Confirm-gated verbs need the plan's id. */
+export async function executeVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
+  const planned = planVerb(pack, verbKey, args, opts);
+  if (opts.dryRun) return planned;
+  if (planned.plan.policy.confirm) checkConfirmation(planned.plan, opts.confirm);
+  return runPlan(pack, planned.plan, opts);
+}
+
+/** Plans a pass-through invocation (§6.6): argv is the subcommand and its arguments, after the bin. */
+export function planPassThrough(pack: LoadedPack, argv: readonly string[], opts: PlanOptions = {}): DryRun {
+  const surface = usableSurface(pack);
+  const name = JSON.stringify(surface.id);
+  if (surface.kind !== "wrap" || surface.wrap === undefined || surface.pass_through === undefined) {
+    throw new RuntimeError("not_executable", `pack ${name} declares no pass_through`);
+  }
+  const policy = passThroughPolicy(pack);
+  checkPolicy(policy, `pass-through of pack ${name}`, opts);
+  const { allowedSubcommands, maxArgv } = surface.pass_through;
+  const sub = argv[0];
+  if (sub === undefined || !allowedSubcommands.includes(sub)) {
+    throw new RuntimeError(
+      "subcommand_not_allowed",
+      `${sub === undefined ? "pass-through needs a subcommand" : `subcommand ${JSON.stringify(sub)} is not allowed`}; pack ${name} allows ${allowedSubcommands.map((s) => JSON.stringify(s)).join(", ")}`,
+    );
+  }
+  if (argv.length > maxArgv) {
+    throw new RuntimeError("too_many_arguments", `pass-through of pack ${name} takes at most ${maxArgv} arguments after the program, got ${argv.length}`);
+  }
+  if (argv.some((a) => a.includes("\0"))) throw new RuntimeError("nul_in_argument", "a pass-through argument must not contain NUL");
+  const program = resolveProgram(surface.wrap.bin, pack.root, (opts.env ?? process.env)["PATH"]);
+  const plan: Plan = { pack: surface.id, verb: null, argv: [program, ...argv], policy: planPolicy(policy) };
+  return { plan, plan_id: planId(plan) };
+}
+
+/** Runs a pass-through invocation, or returns its plan on a dry run. */
+export async function runPassThrough(pack: LoadedPack, argv: readonly string[], opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
+  const planned = planPassThrough(pack, argv, opts);
+  if (opts.dryRun) return planned;
+  return runPlan(pack, planned.plan, opts);
+}
+
+/** True when a result of executeVerb or runPassThrough is a dry run's plan. */
+export function isDryRun(r: ExecResult | DryRun): r is DryRun {
+  return "plan_id" in r;
+}
+
+/** Masks secrets in captured text, including a secret's beginning left at a truncation cut. */
+function maskStream(text: string, truncated: boolean, secrets: SecretSet): string {
+  const masked = redactText(text, secrets);
+  return truncated ? redactTruncatedTail(masked, secrets) : masked;
+}
+
+/** Runs a checked plan with the child environment of §6.4 and masks credentials in the result. */
+async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions): Promise<ExecResult> {
+  const surface = usableSurface(pack);
+  const parent = opts.env ?? process.env;
+  // The loader has already given a control-plane binding its default mode (mothership).
+  const mode = surface.binding?.mode;
+  const credentials = loadCredentials(surface.binding, surface.id, { env: parent });
+  const env = childEnv({
+    parent,
+    policyEnv: pack.policy?.env,
+    agentEnv: surface.wrap?.agent_env,
+    packId: surface.id,
+    verb: plan.verb ?? undefined,
+    bindingMode: mode,
+    bindingFamily: surface.binding?.family,
+    credentials: credentials.env,
+  });
+  const [file, ...args] = plan.argv as [string, ...string[]];
+  const r = await runProcess({
+    file,
+    args,
+    env,
+    cwd: opts.cwd,
+    stdin: opts.stdin,
+    timeoutMs: plan.policy.timeout_ms,
+    maxOutputBytes: plan.policy.max_output_bytes,
+    signal: opts.signal,
+  });
+  if (r.cancelled) throw new RuntimeError("cancelled", `${plan.verb === null ? "pass-through" : `verb ${JSON.stringify(plan.verb)}`} was cancelled; its process group was killed`);
+  const secrets = secretSet(credentials.secrets);
+  const result: ExecResult = {
+    pack: plan.pack,
+    verb: plan.verb,
+    argv: redact(plan.argv, secrets) as string[],
+    exit_code: r.exit_code,
+    signal: r.signal,
+    timed_out: r.timed_out,
+    duration_ms: r.duration_ms,
+    stdout: maskStream(r.stdout, r.stdout_truncated, secrets),
+    stderr: maskStream(r.stderr, r.stderr_truncated, secrets),
+    stdout_bytes: r.stdout_bytes,
+    stderr_bytes: r.stderr_bytes,
+    stdout_truncated: r.stdout_truncated,
+    stderr_truncated: r.stderr_truncated,
+  };
+  // Parse the raw text, then mask the value: a secret written with JSON escapes is masked after decoding.
+  const json = r.stdout_truncated ? undefined : parseJson(r.stdout);
+  if (json !== undefined) result.json = redact(json.value, secrets);
+  return result;
+}
+
+/** The value of a text that is exactly one JSON value (surrounding whitespace allowed). */
+function parseJson(text: string): { value: unknown } | undefined {
+  if (text.trim() === "") return undefined;
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}

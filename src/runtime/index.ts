@@ -1,0 +1,34 @@
+// The HCP runtime: argv templates, the child process and environment, credentials, plans, verb execution.
+
+export { RuntimeError, ArgvError, CredentialError, type RuntimeErrorCode } from "./errors.js";
+export {
+  parseTemplate,
+  templateIssues,
+  placeholdersOf,
+  deriveArgsSchema,
+  substitute,
+  type Args,
+  type Placeholder,
+  type TemplateIssue,
+  type TemplateOptions,
+  type TemplateToken,
+  type SubstituteOptions,
+} from "./argv.js";
+export { runProcess, type ProcessRequest, type ProcessResult } from "./process.js";
+export { childEnv, BASE_ENV_NAMES, type ChildEnvInput } from "./env.js";
+export { loadCredentials, readLocalCredentials, credentialFilePath, NO_CREDENTIALS, type Credentials, type CredentialOptions } from "./credentials.js";
+export { redact, redactText, redactTruncatedTail, secretSet, MASK, type SecretSet } from "./redact.js";
+export { planId, canonicalPlanJSON, checkConfirmation, type Plan, type PlanPolicy } from "./plan.js";
+export { resolveProgram } from "./resolve.js";
+export {
+  planVerb,
+  executeVerb,
+  planPassThrough,
+  runPassThrough,
+  argsSchemaOf,
+  isDryRun,
+  type ExecuteOptions,
+  type PlanOptions,
+  type ExecResult,
+  type DryRun,
+} from "./execute.js";

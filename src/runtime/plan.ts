@@ -1,0 +1,60 @@
+// Plans and plan-bound confirmation (§7): a plan's id is the SHA-256 of its canonical JSON. Pure.
+
+import { createHash } from "node:crypto";
+import { compactJSON, dictionary } from "../json/stable.js";
+import type { PolicyLevel } from "../pack/types.js";
+import { RuntimeError } from "./errors.js";
+
+/** The policy a plan runs under: the effective policy without its provenance. */
+export interface PlanPolicy {
+  policy: PolicyLevel;
+  confirm: boolean;
+  timeout_ms: number;
+  max_output_bytes: number;
+}
+
+/** What would run: the pack, the verb (null for pass-through), the full argv (program first) and its policy. */
+export interface Plan {
+  pack: string;
+  verb: string | null;
+  argv: string[];
+  policy: PlanPolicy;
+}
+
+/** A copy whose objects are all dictionaries, so compactJSON writes their keys sorted. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value === "object" && value !== null) {
+    const out = dictionary<unknown>();
+    for (const [k, v] of Object.entries(value)) out[k] = canonical(v);
+    return out;
+  }
+  return value;
+}
+
+/** The canonical JSON of a plan: compact, keys sorted by UTF-8 bytes at every level. */
+export function canonicalPlanJSON(plan: Plan): string {
+  return compactJSON(canonical(plan));
+}
+
+/** SHA-256 hex of the plan's canonical JSON. */
+export function planId(plan: Plan): string {
+  return createHash("sha256").update(canonicalPlanJSON(plan), "utf8").digest("hex");
+}
+
+/** Passes when `given` is this plan's id; otherwise throws `confirmation_required` or `confirmation_mismatch`. */
+export function checkConfirmation(plan: Plan, given: string | undefined): void {
+  const what = `${plan.verb === null ? "pass-through" : `verb ${JSON.stringify(plan.verb)}`} of pack ${JSON.stringify(plan.pack)}`;
+  if (given === undefined || given === "") {
+    throw new RuntimeError(
+      "confirmation_required",
+      `${what} needs confirmation: dry-run it to see its plan and plan_id, then run it again confirming that plan_id`,
+    );
+  }
+  if (given !== planId(plan)) {
+    throw new RuntimeError(
+      "confirmation_mismatch",
+      `confirmation ${JSON.stringify(given.slice(0, 80))} does not match the plan of ${what}: a confirmation only approves the exact plan it was issued for; dry-run again`,
+    );
+  }
+}

@@ -1,0 +1,33 @@
+// Finds the program of a verb (§6.1): `.`-prefixed and other relative paths against the pack root, bare names on PATH.
+
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { RuntimeError } from "./errors.js";
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves a program name to an absolute path. Absolute paths stay; paths with a slash
+ * (`./bin/x`, `../../bins/ledger.mjs`) resolve against the pack root and may leave it;
+ * bare names are searched on PATH, whose empty and relative entries are skipped (never the cwd).
+ * A path that does not exist is returned as is: starting it then fails with a clear spawn error.
+ */
+export function resolveProgram(bin: string, packRoot: string, path: string | undefined): string {
+  if (bin.includes("\0")) throw new RuntimeError("program_not_found", `program name ${JSON.stringify(bin)} contains NUL`);
+  if (isAbsolute(bin)) return bin;
+  if (bin.includes("/")) return resolve(packRoot, bin);
+  for (const dir of (path ?? "").split(delimiter)) {
+    if (dir === "" || !isAbsolute(dir)) continue;
+    const candidate = join(dir, bin);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  throw new RuntimeError("program_not_found", `program ${JSON.stringify(bin)} was not found on PATH`);
+}

@@ -1,0 +1,93 @@
+// The `cli` transport: one verb (or a pass-through) from command-line operands, its output and exit code.
+
+import { constants } from "node:os";
+import { stableJSON } from "../json/stable.js";
+import { loadPack } from "../pack/load.js";
+import { executeVerb, isDryRun, planVerb, runPassThrough, type DryRun, type ExecResult } from "../runtime/execute.js";
+import { TransportError, childExitCode } from "./errors.js";
+import { servable, type ServeOptions } from "./packs.js";
+import { outcome, renderPlan } from "./render.js";
+
+export interface CliRunRequest extends ServeOptions {
+  /** A pack folder or its surface.json. */
+  pack: string;
+  verb?: string;
+  /** The argv after `--`: a pass-through invocation. */
+  passThrough?: string[];
+  /** `k=v` (a string) or `k:=JSON` (any JSON value), later ones winning. */
+  arg?: string[];
+  /** A JSON object of arguments, under the `--arg` ones. */
+  args?: string;
+  dryRun?: boolean;
+  confirm?: string;
+  json?: boolean;
+  /** Asks a person to approve a confirm-gated plan; absent (no terminal, --no-prompt) never asks. */
+  prompt?: (plan: DryRun) => Promise<boolean>;
+  signal?: AbortSignal;
+}
+
+export interface CliOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** Builds the arguments object of `--args` and `--arg`. */
+export function cliArgs(args: string | undefined, arg: readonly string[] = []): Record<string, unknown> {
+  let out: Record<string, unknown> = {};
+  if (args !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(args);
+    } catch (e) {
+      throw new TransportError("usage", `--args is not valid JSON: ${(e as Error).message}`);
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new TransportError("usage", "--args must be a JSON object");
+    out = parsed as Record<string, unknown>;
+  }
+  for (const a of arg) {
+    const eq = a.indexOf("=");
+    if (eq <= 0) throw new TransportError("usage", `--arg ${JSON.stringify(a)}: expected NAME=VALUE or NAME:=JSON`);
+    const name = a.slice(0, eq);
+    const value = a.slice(eq + 1);
+    if (name.endsWith(":")) {
+      try {
+        out[name.slice(0, -1)] = JSON.parse(value);
+      } catch (e) {
+        throw new TransportError("usage", `--arg ${name}=: the value is not valid JSON: ${(e as Error).message}`);
+      }
+    } else {
+      out[name] = value;
+    }
+  }
+  return out;
+}
+
+/** Runs the request. Runtime and transport errors are thrown for the program to map once. */
+export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
+  const pack = servable(loadPack(req.pack), "cli", req);
+  const opts = { allowWrite: req.allowWrite, dryRun: req.dryRun, confirm: req.confirm, signal: req.signal };
+  let r: ExecResult | DryRun;
+  if (req.passThrough !== undefined) {
+    if (req.verb !== undefined) throw new TransportError("usage", "give either VERB or -- SUBCOMMAND…, not both");
+    if (req.arg?.length || req.args !== undefined) throw new TransportError("usage", "--arg and --args do not apply to a pass-through");
+    r = await runPassThrough(pack, req.passThrough, opts);
+  } else {
+    if (req.verb === undefined) throw new TransportError("usage", "a VERB (or -- SUBCOMMAND… for a pass-through) is required");
+    const args = cliArgs(req.args, req.arg);
+    let confirm = req.confirm;
+    if (!req.dryRun && confirm === undefined && req.prompt !== undefined) {
+      const planned = planVerb(pack, req.verb, args, opts);
+      if (planned.plan.policy.confirm && (await req.prompt(planned))) confirm = planned.plan_id;
+    }
+    r = await executeVerb(pack, req.verb, args, { ...opts, confirm });
+  }
+  if (isDryRun(r)) return { stdout: req.json ? stableJSON(r) : renderPlan(r), stderr: "", exitCode: 0 };
+  const exitCode = childExitCode(r, constants.signals);
+  if (req.json) return { stdout: stableJSON(r), stderr: "", exitCode };
+  const notes: string[] = [];
+  if (r.stdout_truncated) notes.push(`hcp: stdout truncated: ${r.stdout_bytes} bytes written, the rest dropped`);
+  if (r.stderr_truncated) notes.push(`hcp: stderr truncated: ${r.stderr_bytes} bytes written, the rest dropped`);
+  if (r.timed_out || r.signal !== null) notes.push(`hcp: ${r.verb === null ? "the pass-through" : `verb ${JSON.stringify(r.verb)}`} ${outcome(r)}`);
+  return { stdout: r.stdout, stderr: r.stderr + notes.map((n) => n + "\n").join(""), exitCode };
+}

@@ -1,0 +1,104 @@
+// The `json_exec` transport: newline-delimited JSON requests in, one response line each, run concurrently with a bound.
+
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import { compactJSON } from "../json/stable.js";
+import { executeVerb } from "../runtime/execute.js";
+import { TransportError, errorBody } from "./errors.js";
+import { findPack, type ServedPack, type ServeOptions } from "./packs.js";
+
+export interface ExecOptions extends ServeOptions {
+  /** Requests running at once; 8 by default. */
+  concurrency?: number;
+  /** Aborting kills every running child; their requests are answered `cancelled`. */
+  signal?: AbortSignal;
+}
+
+type RequestId = string | number | null;
+
+interface ExecRequest {
+  id: RequestId;
+  pack: string;
+  verb: string;
+  args: unknown;
+  dry_run?: boolean;
+  confirm?: string;
+  stdin?: string;
+}
+
+const FIELDS = new Set(["id", "pack", "verb", "args", "dry_run", "confirm", "stdin"]);
+
+/** The request id when it can be read from a parsed line (string or number), else null. */
+function idOf(v: unknown): RequestId {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
+  const id = (v as { id?: unknown }).id;
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+}
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (e) {
+    throw new TransportError("invalid_request", `the line is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+const bad = (msg: string) => new TransportError("invalid_request", msg);
+
+/** Checks one parsed line's shape; throws invalid_request naming the first problem. */
+export function checkRequest(v: unknown): ExecRequest {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw bad("a request must be a JSON object");
+  const r = v as Record<string, unknown>;
+  for (const k of Object.keys(r)) if (!FIELDS.has(k)) throw bad(`unknown request field ${JSON.stringify(k)}`);
+  if (idOf(r) === null) throw bad("id must be a string or a number");
+  if (typeof r["pack"] !== "string") throw bad("pack must be a string: the id of a loaded pack");
+  if (typeof r["verb"] !== "string") throw bad("verb must be a string");
+  if (r["args"] !== undefined && (typeof r["args"] !== "object" || r["args"] === null || Array.isArray(r["args"]))) throw bad("args must be a JSON object");
+  if (r["dry_run"] !== undefined && typeof r["dry_run"] !== "boolean") throw bad("dry_run must be a boolean");
+  if (r["confirm"] !== undefined && typeof r["confirm"] !== "string") throw bad("confirm must be a string (a plan_id)");
+  if (r["stdin"] !== undefined && typeof r["stdin"] !== "string") throw bad("stdin must be a string");
+  return { ...(r as unknown as ExecRequest), args: r["args"] ?? {} };
+}
+
+/** Answers one line: never throws; the response carries the request's id (null when unknowable). */
+export async function answer(packs: readonly ServedPack[], line: string, opts: ExecOptions): Promise<Record<string, unknown>> {
+  let id: RequestId = null;
+  try {
+    const parsed = parseLine(line);
+    id = idOf(parsed);
+    const req = checkRequest(parsed);
+    const pack = findPack(packs, req.pack);
+    const result = await executeVerb(pack, req.verb, req.args, {
+      allowWrite: opts.allowWrite,
+      dryRun: req.dry_run,
+      confirm: req.confirm,
+      stdin: req.stdin,
+      signal: opts.signal,
+    });
+    return { id, ok: true, result };
+  } catch (err) {
+    return { id, ok: false, error: errorBody(err) };
+  }
+}
+
+/** Serves requests from `input` until EOF, then waits for the running ones. Blank lines are skipped. */
+export async function serveExec(packs: readonly ServedPack[], input: Readable, output: Writable, opts: ExecOptions = {}): Promise<void> {
+  const limit = Math.max(1, opts.concurrency ?? 8);
+  const running = new Set<Promise<void>>();
+  const write = (response: Record<string, unknown>) =>
+    new Promise<void>((resolve) => {
+      if (output.write(compactJSON(response) + "\n")) resolve();
+      else output.once("drain", resolve);
+    });
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (line.trim() === "") continue;
+    // Wait for a free slot before reading on: the bound also holds back reading.
+    while (running.size >= limit) await Promise.race(running);
+    const task: Promise<void> = answer(packs, line, opts)
+      .then(write)
+      .finally(() => running.delete(task));
+    running.add(task);
+  }
+  await Promise.all(running);
+}

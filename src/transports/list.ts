@@ -1,0 +1,70 @@
+// `hcp list`: the packs, their verbs and effective policies, as a model and as text.
+
+import type { ServedPack, ServeOptions } from "./packs.js";
+import { runnable, verbsOf } from "./packs.js";
+
+export interface VerbListing {
+  verb: string;
+  description: string | null;
+  policy: "read" | "write" | "deny";
+  confirm: boolean;
+  timeout_ms: number;
+  max_output_bytes: number;
+  /** Where the policy came from: policy.json, its default, the verb's hint, or the fail-safe. */
+  source: string;
+  /** Whether it runs under the given options (confirmation aside). */
+  runnable: boolean;
+}
+
+export interface PackListing {
+  pack_id: string;
+  root: string;
+  kind: string;
+  plane: string;
+  binding_mode: string | null;
+  transports: string[];
+  verbs: VerbListing[];
+  pass_through: { policy: string; allowedSubcommands: string[]; maxArgv: number } | null;
+}
+
+export function listPacks(packs: readonly ServedPack[], opts: ServeOptions): { packs: PackListing[] } {
+  return {
+    packs: packs.map((pack) => {
+      const s = pack.surface;
+      return {
+        pack_id: s.id,
+        root: pack.root,
+        kind: s.kind,
+        plane: s.plane,
+        binding_mode: s.binding?.mode ?? null,
+        transports: s.transports ?? ["cli", "json_exec", "mcp"],
+        verbs: verbsOf(pack).map(({ key, verb, policy: p }) => ({
+          verb: key,
+          description: verb.description ?? null,
+          policy: p.policy,
+          confirm: p.confirm,
+          timeout_ms: p.timeout_ms,
+          max_output_bytes: p.max_output_bytes,
+          source: p.source,
+          runnable: runnable(p, opts),
+        })),
+        pass_through: s.pass_through ? { policy: pack.policy?.pass_through ?? "deny", ...s.pass_through } : null,
+      };
+    }),
+  };
+}
+
+export function renderList(listing: { packs: PackListing[] }): string {
+  const out: string[] = [];
+  for (const p of listing.packs) {
+    out.push(`${p.pack_id} (${p.kind}, ${p.plane} plane${p.binding_mode ? `, binding ${p.binding_mode}` : ""}; transports ${p.transports.join(", ")}) ${p.root}`);
+    const width = Math.max(0, ...p.verbs.map((v) => v.verb.length));
+    for (const v of p.verbs) {
+      const policy = `${v.policy}${v.confirm ? "+confirm" : ""}`.padEnd(13);
+      const note = v.policy === "deny" ? "  [never runs]" : v.runnable ? "" : "  [needs --allow-write]";
+      out.push(`  ${v.verb.padEnd(width)}  ${policy} ${v.description ?? ""}${note}`);
+    }
+    if (p.pass_through) out.push(`  -- ${p.pass_through.allowedSubcommands.join("|")} (pass-through, ${p.pass_through.policy}, at most ${p.pass_through.maxArgv} arguments)`);
+  }
+  return out.join("\n") + "\n";
+}

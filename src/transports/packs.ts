@@ -1,0 +1,103 @@
+// Which packs a transport may serve: loaded without errors, allowing that transport and plane; their verbs and Skill text.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { formatIssue } from "../pack/issues.js";
+import { loadPacks } from "../pack/load.js";
+import { effectivePolicy } from "../pack/policy.js";
+import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } from "../pack/types.js";
+import { RuntimeError } from "../runtime/errors.js";
+import { TransportError } from "./errors.js";
+
+export interface ServeOptions {
+  /** Whether write verbs may run (`--allow-write`). */
+  readonly allowWrite?: boolean;
+  /** Serve `plane: control` packs too (`--control-plane`). */
+  readonly controlPlane?: boolean;
+}
+
+/** A pack that loaded without errors. */
+export interface ServedPack extends LoadedPack {
+  surface: Surface;
+}
+
+/**
+ * Refuses a pack this transport may not serve: one with validation errors, one whose `transports`
+ * leave this transport out, a control-plane pack unless asked for (`transport` null: any transport).
+ */
+export function servable(pack: LoadedPack, transport: Transport | null, opts: ServeOptions = {}): ServedPack {
+  const surface = pack.surface;
+  if (!pack.ok || surface === null) {
+    const first = pack.issues.find((i) => i.severity === "error");
+    throw new RuntimeError(
+      "invalid_pack",
+      `pack at ${pack.root} has validation errors${first ? `: ${formatIssue(first)}` : ""} (see hcp validate ${pack.root})`,
+    );
+  }
+  const id = JSON.stringify(surface.id);
+  if (transport !== null && surface.transports !== undefined && !surface.transports.includes(transport)) {
+    throw new TransportError(
+      "transport_not_allowed",
+      `pack ${id} does not allow the ${transport} transport (its surface.json transports: ${surface.transports.join(", ") || "none"})`,
+    );
+  }
+  if (surface.plane === "control" && !opts.controlPlane) {
+    throw new TransportError("plane_not_allowed", `pack ${id} is a control-plane pack; it is served only with --control-plane`);
+  }
+  return pack as ServedPack;
+}
+
+/** Loads the packs of PACK|DIR paths for a transport; the first pack it may not serve is an error. */
+export function loadServed(paths: readonly string[], transport: Transport | null, opts: ServeOptions = {}): ServedPack[] {
+  if (paths.length === 0) throw new TransportError("usage", "give at least one pack folder or folder of packs");
+  return loadPacks(paths).map((p) => servable(p, transport, opts));
+}
+
+/** The pack with this id, or `unknown_pack`. */
+export function findPack(packs: readonly ServedPack[], id: string): ServedPack {
+  const pack = packs.find((p) => p.surface.id === id);
+  if (pack === undefined) {
+    const known = packs.map((p) => JSON.stringify(p.surface.id)).join(", ");
+    throw new TransportError("unknown_pack", `no pack ${JSON.stringify(id)} is loaded (loaded: ${known || "none"})`);
+  }
+  return pack;
+}
+
+export interface VerbEntry {
+  key: string;
+  verb: SurfaceVerb;
+  policy: EffectivePolicy;
+}
+
+/** Every verb of a pack with its effective policy, in surface order; `listable` drops the denied ones. */
+export function verbsOf(pack: ServedPack, listable = false): VerbEntry[] {
+  const out: VerbEntry[] = [];
+  for (const [key, verb] of Object.entries(pack.surface.verbs)) {
+    const policy = effectivePolicy(pack, key);
+    if (listable && policy.policy === "deny") continue;
+    out.push({ key, verb, policy });
+  }
+  return out;
+}
+
+/** Whether a verb's policy lets it run under these options (confirmation aside). */
+export function runnable(policy: EffectivePolicy, opts: ServeOptions): boolean {
+  return policy.policy === "read" || (policy.policy === "write" && opts.allowWrite === true);
+}
+
+/** The pack's Skill text (§5): HARNESS.md as written, else the inline `harness`; undefined when it has neither. */
+export function harnessText(pack: LoadedPack): string | undefined {
+  if (pack.harness === null) return undefined;
+  if (pack.harness.source === "inline") return pack.harness.body;
+  try {
+    return readFileSync(join(pack.root, "HARNESS.md"), "utf8");
+  } catch {
+    return pack.harness.body;
+  }
+}
+
+/** One line about the Skill: HARNESS.md's description, else the pack name. */
+export function harnessSummary(pack: ServedPack): string {
+  const d = pack.harness?.frontmatter?.description;
+  return typeof d === "string" && d.trim() !== "" ? d.trim() : (pack.surface.name ?? pack.surface.id);
+}

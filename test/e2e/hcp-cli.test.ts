@@ -1,0 +1,149 @@
+// The `hcp` program end to end: run (output, exit codes, dry run, pass-through), validate, meta, skill, list, init.
+
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { REPO, fixture } from "./helpers.js";
+import { PROBE_PACK, hcp, pack, tempDir } from "../transports/support.js";
+
+const LEDGER = fixture("examples/hcp/ledger");
+
+test("run: the child's output and exit code, 124 on timeout, usage and policy errors as `Error:` lines", async () => {
+  const [echo, fail, slow, denied, usage, badJson, refused] = await Promise.all([
+    hcp(["run", PROBE_PACK, "echo", "--arg", "message=a b", "--arg", "count:=3"]),
+    hcp(["run", PROBE_PACK, "fail"]),
+    hcp(["run", PROBE_PACK, "slow"]),
+    hcp(["run", PROBE_PACK, "hidden"]),
+    hcp(["run", PROBE_PACK]),
+    hcp(["run", PROBE_PACK, "echo", "--args", "{"]),
+    hcp(["run", PROBE_PACK, "write"]),
+  ]);
+  assert.equal(echo.code, 0);
+  assert.deepEqual((JSON.parse(echo.stdout) as { argv: string[] }).argv, ["echo", "a b", "--count=3"]);
+  assert.deepEqual([fail.code, fail.stdout], [3, "failing\n"]);
+  assert.equal(slow.code, 124);
+  assert.match(slow.stderr, /hcp: verb "slow" timed out/);
+  assert.deepEqual([denied.code, denied.stderr], [4, 'Error: verb "hidden" of pack "hcp-probe" is denied by policy\n']);
+  assert.equal(usage.code, 1);
+  assert.match(usage.stderr, /^Error: a VERB/);
+  assert.equal(badJson.code, 1);
+  assert.match(badJson.stderr, /^Error: --args is not valid JSON/);
+  assert.equal(refused.code, 4);
+  assert.match(refused.stderr, /--allow-write/);
+});
+
+test("run: a dry run prints the plan; --confirm runs it; pass-through after --", async () => {
+  const args = ["run", PROBE_PACK, "transfer", "--arg", "amount=3", "--arg", "payee=eve", "--allow-write"];
+  const dry = await hcp([...args, "--dry-run"]);
+  assert.equal(dry.code, 0);
+  const planId = /plan_id: ([0-9a-f]{64})/.exec(dry.stdout)![1]!;
+  assert.match(dry.stdout, /^DRY RUN: would run verb "transfer" of pack "hcp-probe"\n/);
+  const dryJson = JSON.parse((await hcp([...args, "--dry-run", "--json"])).stdout) as { plan_id: string; plan: { argv: string[] } };
+  assert.equal(dryJson.plan_id, planId);
+  const noPrompt = await hcp([...args, "--no-prompt"]);
+  assert.equal(noPrompt.code, 4);
+  const done = await hcp([...args, "--confirm", planId]);
+  assert.equal(done.code, 0, done.stderr);
+  assert.deepEqual((JSON.parse(done.stdout) as { argv: string[] }).argv, ["transfer", "3", "--to=eve"]);
+
+  const pt = await hcp(["run", PROBE_PACK, "--", "run", "print:passed", "exit:5"]);
+  assert.deepEqual([pt.code, pt.stdout], [5, "passed\n"]);
+  const notAllowed = await hcp(["run", PROBE_PACK, "--json", "--", "echo", "x"]);
+  assert.equal(notAllowed.code, 1);
+  assert.match(notAllowed.stderr, /"code": "subcommand_not_allowed"/);
+});
+
+test("validate: the ledger example has no error; invalid packs exit 1 with one line per issue; --json", async () => {
+  const ok = await hcp(["validate", LEDGER], { cwd: REPO });
+  assert.equal(ok.code, 0, ok.stdout);
+  assert.match(ok.stdout, /1 pack: 1 valid, 0 invalid; 0 errors, 2 warnings\n$/);
+
+  const bad = await hcp(["validate", pack("hcp-invalid"), PROBE_PACK], { cwd: REPO });
+  assert.equal(bad.code, 1);
+  assert.equal(
+    bad.stdout,
+    [
+      'test/fixtures/packs/hcp-invalid/surface.json: binding.colour: binding: unknown field "colour" in binding',
+      "test/fixtures/packs/hcp-invalid/surface.json: binding.mode: binding: control plane packs default Binding mothership",
+      "test/fixtures/packs/hcp-invalid/surface.json: wrap.bin: binding: wrap adapter requires wrap.bin",
+      "test/fixtures/packs/hcp-invalid/surface.json: verbs: wrap: wrap requires named commands or pass_through",
+      "2 packs: 1 valid, 1 invalid; 4 errors, 0 warnings",
+      "",
+    ].join("\n"),
+  );
+  const json = JSON.parse((await hcp(["validate", "--json", pack("hcp-invalid"), LEDGER], { cwd: REPO })).stdout) as {
+    packs: { path: string; ok: boolean; pack_id: string | null; issues: { code: string }[]; meta: { pack_id: string } | null }[];
+  };
+  assert.deepEqual(
+    json.packs.map((p) => [p.path, p.ok, p.pack_id, p.meta?.pack_id ?? null]),
+    [
+      ["test/fixtures/packs/hcp-invalid", false, null, null],
+      ["test/fixtures/examples/hcp/ledger", true, "ledger", "ledger"],
+    ],
+  );
+  assert.equal(json.packs[0]!.issues.length, 4);
+  const missing = await hcp(["validate", "/nonexistent/pack"]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stdout, /surface\.json: "": io: cannot read surface\.json: no such file/);
+});
+
+test("meta, skill and list", async () => {
+  const meta = await hcp(["meta", LEDGER]);
+  assert.equal(meta.code, 0);
+  assert.deepEqual(JSON.parse(meta.stdout), {
+    hcp: 1,
+    pack_id: "ledger",
+    adapter_kind: "wrap",
+    binding: { mode: "local", hub: "local-credential", family: "ledger" },
+    wrap: { bin: "../../bins/ledger.mjs", argv_template: ["{{verb}}"] },
+    plane: "runtime",
+    transports: ["cli", "json_exec"],
+  });
+  assert.match(meta.stdout, /^\{\n  "hcp": 1,\n  "pack_id": "ledger",\n  "adapter_kind": "wrap",/);
+  const invalidMeta = await hcp(["meta", pack("hcp-invalid")]);
+  assert.equal(invalidMeta.code, 1);
+
+  const skill = await hcp(["skill", PROBE_PACK]);
+  assert.equal(skill.stdout, readFileSync(join(PROBE_PACK, "HARNESS.md"), "utf8"));
+  const noSkill = await hcp(["skill", LEDGER]);
+  assert.equal(noSkill.code, 5);
+
+  const list = JSON.parse((await hcp(["list", "--json", PROBE_PACK])).stdout) as { packs: { verbs: { verb: string; policy: string; confirm: boolean; runnable: boolean }[] }[] };
+  const verbs = Object.fromEntries(list.packs[0]!.verbs.map((v) => [v.verb, [v.policy, v.confirm, v.runnable]]));
+  assert.deepEqual(verbs["transfer"], ["write", true, false]);
+  assert.deepEqual(verbs["hidden"], ["deny", false, false]);
+  assert.deepEqual(verbs["echo"], ["read", false, true]);
+  const text = await hcp(["list", PROBE_PACK, "--allow-write"]);
+  assert.match(text.stdout, /transfer +write\+confirm A gated write/);
+});
+
+test("init: a pack from the rgref manifest validates; a non-empty folder is refused unless --force", async () => {
+  const dir = tempDir();
+  const out = join(dir, "rgref");
+  const init = await hcp(["init", "--from-manifest", "examples/manifests/rgref.json", "--out", out]);
+  assert.equal(init.code, 0, init.stderr);
+  assert.deepEqual(readdirSync(out).sort(), ["HARNESS.md", "policy.json", "surface.json"]);
+  const check = await hcp(["validate", out]);
+  assert.equal(check.code, 0, check.stdout);
+  const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { kind: string; wrap: { bin: string } };
+  assert.equal(surface.kind, "wrap");
+
+  const busy = join(dir, "busy");
+  mkdirSync(busy);
+  writeFileSync(join(busy, "keep.txt"), "mine");
+  const refused = await hcp(["init", "--from-manifest", "examples/manifests/rgref.json", "--out", busy]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /^Error: refusing to write into .*busy: it is not empty/);
+  assert.deepEqual(readdirSync(busy), ["keep.txt"], "nothing written");
+  const forced = await hcp(["init", "--from-manifest", "-", "--out", busy, "--force"], { stdin: readFileSync(join(REPO, "examples/manifests/rgref.json"), "utf8") });
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.deepEqual(readdirSync(busy).sort(), ["HARNESS.md", "keep.txt", "policy.json", "surface.json"]);
+  assert.equal(readdirSync(dir).filter((n) => n.startsWith(".")).length, 0, "no staging folder left behind");
+
+  const both = await hcp(["init", "--out", join(dir, "x")]);
+  assert.equal(both.code, 1);
+  const broken = await hcp(["init", "--from-manifest", "-", "--out", join(dir, "y")], { stdin: "{" });
+  assert.equal(broken.code, 1);
+  assert.doesNotMatch(broken.stderr, /\n\s+at /);
+});

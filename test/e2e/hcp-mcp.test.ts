@@ -1,0 +1,171 @@
+// `hcp serve --mcp` through the SDK's Client over stdio: tools, annotations, calls, confirmation, elicitation, resources, cancellation.
+
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { test } from "node:test";
+import { PROBE_PACK, hcp, mcpClient, pack, tempDir } from "../transports/support.js";
+
+type Structured = Record<string, unknown> & { error?: { code: string; message: string } };
+
+test("tools/list: one tool per listable verb, annotations from policy, gated verbs take dry_run and confirm", async () => {
+  const { client } = await mcpClient([PROBE_PACK]);
+  try {
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    assert.deepEqual(
+      [...byName.keys()],
+      ["echo", "fail", "slow", "quick", "write", "transfer", "sleeper"].map((v) => `hcp-probe_${v}`),
+      "hidden (deny) is never listed",
+    );
+    assert.deepEqual(byName.get("hcp-probe_echo")!.annotations, { title: "Probe: echo", readOnlyHint: true, openWorldHint: false });
+    assert.deepEqual(byName.get("hcp-probe_write")!.annotations, { title: "Probe: write", readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    assert.deepEqual(byName.get("hcp-probe_transfer")!.annotations, { title: "Probe: transfer", readOnlyHint: false, destructiveHint: true, openWorldHint: false });
+    const gated = byName.get("hcp-probe_transfer")!.inputSchema as { properties: Record<string, unknown>; required: string[] };
+    assert.deepEqual(Object.keys(gated.properties), ["amount", "payee", "dry_run", "confirm"]);
+    assert.deepEqual(gated.required, ["amount", "payee"]);
+    assert.deepEqual(Object.keys((byName.get("hcp-probe_echo")!.inputSchema as { properties: object }).properties), ["message", "count"]);
+    assert.match(byName.get("hcp-probe_write")!.description ?? "", /without --allow-write/);
+    const instructions = client.getInstructions() ?? "";
+    assert.match(instructions, /hcp-probe: A probe CLI for transport tests/);
+    assert.match(instructions, /hcp:\/\/hcp-probe\/HARNESS\.md/);
+  } finally {
+    await client.close();
+  }
+});
+
+test("tools/call: results, validation errors and refusals are isError results; HARNESS.md is a resource", async () => {
+  const { client } = await mcpClient([PROBE_PACK]);
+  try {
+    const ok = await client.callTool({ name: "hcp-probe_echo", arguments: { message: "hello" } });
+    assert.equal(ok.isError, undefined);
+    const sc = ok.structuredContent as { json: { argv: string[] }; exit_code: number };
+    assert.deepEqual(sc.json.argv, ["echo", "hello"]);
+    assert.equal((ok.content as { text: string }[])[0]!.text.includes('"exit_code": 0'), true);
+
+    const invalid = await client.callTool({ name: "hcp-probe_echo", arguments: { message: 1, extra: true } });
+    assert.equal(invalid.isError, true);
+    assert.equal((invalid.structuredContent as Structured).error!.code, "invalid_args");
+
+    const failed = await client.callTool({ name: "hcp-probe_fail", arguments: {} });
+    assert.equal(failed.isError, true);
+    assert.equal((failed.structuredContent as { exit_code: number }).exit_code, 3);
+
+    const timedOut = await client.callTool({ name: "hcp-probe_slow", arguments: {} });
+    assert.equal(timedOut.isError, true);
+    assert.equal((timedOut.structuredContent as { timed_out: boolean }).timed_out, true);
+
+    const write = await client.callTool({ name: "hcp-probe_write", arguments: {} });
+    assert.equal(write.isError, true);
+    assert.equal((write.structuredContent as Structured).error!.code, "write_not_allowed");
+
+    await assert.rejects(client.callTool({ name: "hcp-probe_hidden", arguments: {} }), /unknown tool/);
+
+    const { resources } = await client.listResources();
+    assert.deepEqual(resources.map((r) => r.uri), ["hcp://hcp-probe/HARNESS.md"]);
+    const read = await client.readResource({ uri: "hcp://hcp-probe/HARNESS.md" });
+    assert.equal((read.contents[0] as { text: string }).text, readFileSync(join(PROBE_PACK, "HARNESS.md"), "utf8"));
+  } finally {
+    await client.close();
+  }
+});
+
+test("confirm-gated write without elicitation: refused without the plan_id or with a wrong one, run with the right one", async () => {
+  const { client } = await mcpClient([PROBE_PACK], { allowWrite: true });
+  try {
+    const args = { amount: "7", payee: "carol" };
+    const call = (extra: Record<string, unknown>) => client.callTool({ name: "hcp-probe_transfer", arguments: { ...args, ...extra } });
+    const code = (r: Awaited<ReturnType<typeof call>>) => (r.structuredContent as Structured).error?.code;
+    assert.equal(code(await call({})), "confirmation_required");
+    assert.equal(code(await call({ confirm: "f".repeat(64) })), "confirmation_mismatch");
+    const dry = await call({ dry_run: true });
+    assert.equal(dry.isError, undefined);
+    const planId = (dry.structuredContent as { plan_id: string }).plan_id;
+    // A plan_id approves only its own plan.
+    const other = await client.callTool({ name: "hcp-probe_transfer", arguments: { amount: "700", payee: "carol", confirm: planId } });
+    assert.equal(code(other), "confirmation_mismatch");
+    const done = await call({ confirm: planId });
+    assert.equal(done.isError, undefined);
+    assert.deepEqual((done.structuredContent as { json: { argv: string[] } }).json.argv, ["transfer", "7", "--to=carol"]);
+  } finally {
+    await client.close();
+  }
+});
+
+test("confirm-gated write with elicitation: the plan is shown; accept runs, decline refuses", async () => {
+  const asked: string[] = [];
+  let action: "accept" | "decline" = "accept";
+  const { client } = await mcpClient([PROBE_PACK], {
+    allowWrite: true,
+    elicit: (message) => {
+      asked.push(message);
+      return action === "accept" ? { action, content: {} } : { action };
+    },
+  });
+  try {
+    const accepted = await client.callTool({ name: "hcp-probe_transfer", arguments: { amount: "9", payee: "dan" } });
+    assert.equal(accepted.isError, undefined);
+    assert.deepEqual((accepted.structuredContent as { json: { argv: string[] } }).json.argv, ["transfer", "9", "--to=dan"]);
+    assert.match(asked[0]!, /verb "transfer" of pack "hcp-probe"/);
+    assert.match(asked[0]!, /"transfer","9","--to=dan"/);
+    assert.match(asked[0]!, /plan_id: [0-9a-f]{64}/);
+
+    action = "decline";
+    const declined = await client.callTool({ name: "hcp-probe_transfer", arguments: { amount: "9", payee: "dan" } });
+    assert.equal(declined.isError, true);
+    assert.equal((declined.structuredContent as Structured).error!.code, "confirmation_declined");
+    assert.equal(asked.length, 2);
+  } finally {
+    await client.close();
+  }
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("a cancelled call kills the verb's whole process group, grandchild included", async () => {
+  const dir = tempDir();
+  const { client } = await mcpClient([PROBE_PACK], { cwd: dir });
+  try {
+    const stop = new AbortController();
+    const call = client.callTool({ name: "hcp-probe_sleeper", arguments: {} }, undefined, { signal: stop.signal });
+    const files = [join(dir, "child.pid"), join(dir, "grandchild.pid")];
+    for (let i = 0; i < 200 && !files.every((f) => existsSync(f) && readFileSync(f, "utf8") !== ""); i++) await sleep(25);
+    const pids = files.map((f) => Number(readFileSync(f, "utf8")));
+    assert.ok(pids.every(alive), "both are running before the cancel");
+    stop.abort();
+    await assert.rejects(call);
+    for (let i = 0; i < 200 && pids.some(alive); i++) await sleep(25);
+    assert.deepEqual(pids.map(alive), [false, false]);
+    // The server is still serving.
+    const ok = await client.callTool({ name: "hcp-probe_quick", arguments: {} });
+    assert.equal((ok.structuredContent as { stdout: string }).stdout, "ok\n");
+  } finally {
+    await client.close();
+  }
+});
+
+test("start-up refusals: a pack excluding mcp, colliding tool names, an invalid pack, no --mcp", async () => {
+  const [cliOnly, collide, invalid, noMcp] = await Promise.all([
+    hcp(["serve", "--mcp", pack("hcp-cli-only")]),
+    hcp(["serve", "--mcp", pack("hcp-collide")]),
+    hcp(["serve", "--mcp", pack("hcp-invalid")]),
+    hcp(["serve", PROBE_PACK]),
+  ]);
+  assert.equal(cliOnly.code, 4);
+  assert.equal(cliOnly.stderr, 'Error: pack "hcp-cli-only" does not allow the mcp transport (its surface.json transports: cli)\n');
+  assert.equal(collide.code, 1);
+  assert.match(collide.stderr, /^Error: tool name hcp-collide_a_b is taken twice: by verb "a\.b" of pack "hcp-collide" and by verb "a_b"/);
+  assert.equal(invalid.code, 1);
+  assert.match(invalid.stderr, /^Error: pack at .*hcp-invalid has validation errors: surface\.json: binding\.colour: binding: /);
+  assert.equal(noMcp.code, 1);
+  assert.match(noMcp.stderr, /--mcp/);
+  for (const r of [cliOnly, collide, invalid, noMcp]) assert.doesNotMatch(r.stderr, /\n\s+at /, "no stack trace");
+});

@@ -1,0 +1,114 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, writeFile, readdir } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stableJSON } from "../../src/json/stable.js";
+import { fixture, rungrad } from "./helpers.js";
+
+const rgref = JSON.parse(readFileSync(fixture("examples/rungrad/rgref_reference.json"), "utf8"));
+const validation = JSON.parse(readFileSync(fixture("examples/rungrad/manifest_validate.json"), "utf8"));
+const caseText = (c: { manifest?: unknown; manifest_raw?: string }) => c.manifest_raw ?? JSON.stringify(c.manifest);
+
+test("rungrad agentmeta prints exactly the expected rgref document", async () => {
+  const r = await rungrad(["agentmeta", "examples/manifests/rgref.json"]);
+  assert.equal(r.stderr, "");
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, stableJSON(rgref.expect_agentmeta));
+});
+
+test("rungrad agentmeta reads standard input and --from-exe", async () => {
+  const expected = stableJSON(rgref.expect_agentmeta);
+  const fromStdin = await rungrad(["agentmeta", "-"], { stdin: rgref.expect_manifest_stable_json });
+  assert.equal(fromStdin.stdout, expected);
+  const fromExe = await rungrad(["agentmeta", "--from-exe", fixture("exe/prints-manifest.mjs")]);
+  assert.equal(fromExe.code, 0);
+  assert.equal(fromExe.stdout, expected);
+});
+
+test("rungrad agentmeta --from-exe reports a program without an endpoint (exit 2) and a missing program (exit 1)", async () => {
+  const failing = await rungrad(["agentmeta", "--from-exe", fixture("exe/fails.mjs")]);
+  assert.equal(failing.code, 2);
+  assert.match(failing.stderr, /^Error: .*fails\.mjs __rungrad_manifest: exit 3: Error: unknown command/);
+  assert.equal(failing.stdout, "");
+  const missing = await rungrad(["agentmeta", "--from-exe", "/nonexistent/tool"]);
+  assert.equal(missing.code, 1);
+  assert.equal(missing.stderr, "Error: run /nonexistent/tool: not found\n");
+});
+
+test("rungrad manifest fmt reproduces Go's endpoint bytes and drops unknown fields", async () => {
+  const same = await rungrad(["manifest", "fmt", "examples/manifests/rgref.json"]);
+  assert.equal(same.stdout, rgref.expect_manifest_stable_json);
+  const withExtra = JSON.stringify({ extra: 1, ...JSON.parse(rgref.expect_manifest_stable_json) });
+  const dropped = await rungrad(["manifest", "fmt", "-"], { stdin: withExtra });
+  assert.equal(dropped.stdout, rgref.expect_manifest_stable_json);
+});
+
+test("rungrad manifest validate: exit 0 for valid documents, exit 1 and the exact message otherwise", async () => {
+  for (const c of validation.cases) {
+    const r = await rungrad(["manifest", "validate", "-"], { stdin: caseText(c) });
+    if (c.expect_valid) {
+      assert.equal(r.code, 0, c.name);
+      assert.match(r.stdout, /^valid rungrad-manifest\/1: /, c.name);
+    } else {
+      assert.equal(r.code, 1, c.name);
+      assert.equal(r.stderr, `Error: ${c.expect_error ?? c.expect_decode_error}\n`, c.name);
+      assert.equal(r.stdout, "", c.name);
+    }
+  }
+});
+
+test("rungrad manifest validate --json: a report, or the machine error object on stderr", async () => {
+  const ok = await rungrad(["manifest", "validate", "--json", "examples/manifests/rgref.json"]);
+  assert.deepEqual(JSON.parse(ok.stdout), { valid: true, schema_version: "rungrad-manifest/1", tool_name: "rgref", tool_version: "v0.3.2", command_count: 8 });
+  const bad = await rungrad(["manifest", "validate", "--json", "-"], { stdin: "{}" });
+  assert.equal(bad.code, 1);
+  assert.equal(bad.stderr, '{\n  "error": "manifest is missing schema_version",\n  "exit_code": 1\n}\n');
+  const missing = await rungrad(["manifest", "validate", "--json", "no-such.json"]);
+  assert.equal(missing.code, 1);
+  assert.deepEqual(JSON.parse(missing.stderr), { error: "read no-such.json: no such file", exit_code: 1 });
+});
+
+test("rungrad usage errors exit 1 without a stack trace", async () => {
+  const r = await rungrad(["manifest", "validate"]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^Error: missing required argument 'file'\n$/);
+  const unknown = await rungrad(["frobnicate", "--json"]);
+  assert.equal(unknown.code, 1);
+  assert.equal(JSON.parse(unknown.stderr).exit_code, 1);
+});
+
+test("rungrad skill writes both files, keeps identical ones, refuses to overwrite a changed one without --force", async () => {
+  const out = await mkdtemp(join(tmpdir(), "rungrad-skill-"));
+  const dry = await rungrad(["skill", "examples/manifests/rgref.json", "--out", out, "--dry-run"]);
+  assert.equal(dry.code, 0);
+  assert.match(dry.stdout, /^DRY RUN: would write 2 files\n/);
+  assert.deepEqual(await readdir(out), []);
+
+  const first = await rungrad(["skill", "examples/manifests/rgref.json", "--out", out, "--json"]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.deepEqual(JSON.parse(first.stdout), {
+    dry_run: false,
+    files: [
+      { path: ".agents/README.md", action: "create" },
+      { path: ".agents/skills/rgref/SKILL.md", action: "create" },
+    ],
+  });
+  const skillPath = join(out, ".agents/skills/rgref/SKILL.md");
+  const skill = await readFile(skillPath, "utf8");
+  assert.match(skill, /^---\nname: rgref\n/);
+
+  const again = await rungrad(["skill", "examples/manifests/rgref.json", "--out", out, "--json"]);
+  assert.deepEqual(JSON.parse(again.stdout).files.map((f: { action: string }) => f.action), ["unchanged", "unchanged"]);
+
+  await writeFile(skillPath, "my own notes\n");
+  const refused = await rungrad(["skill", "examples/manifests/rgref.json", "--out", out]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /^Error: refusing to overwrite .*SKILL\.md: it differs from the generated file \(use --force to replace it\)\n$/);
+  assert.equal(await readFile(skillPath, "utf8"), "my own notes\n");
+
+  const forced = await rungrad(["skill", "examples/manifests/rgref.json", "--out", out, "--force"]);
+  assert.equal(forced.code, 0);
+  assert.equal(await readFile(skillPath, "utf8"), skill);
+});

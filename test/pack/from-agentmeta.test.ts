@@ -1,0 +1,128 @@
+// Packs generated from agentmeta documents (hcp.md §10): rgref and the rungrad CLI validate, verbs/policy/args as specified.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { AgentMetaDocument } from "../../src/agentmeta/types.js";
+import { effectivePolicy, packFromAgentMeta, packIdOf, parseHarness, parsePolicy, parseSurface, type GeneratedPack } from "../../src/pack/index.js";
+import { readFixtureJson } from "./helpers.js";
+
+// expect_agentmeta is exactly fromManifest(manifest) for these fixtures.
+const agentmeta = (file: string): AgentMetaDocument =>
+  (readFixtureJson(`examples/rungrad/${file}`) as { expect_agentmeta: AgentMetaDocument }).expect_agentmeta;
+
+/** Round-trips through JSON as a written pack would, and validates all three files. */
+function validate(g: GeneratedPack) {
+  const s = parseSurface(JSON.parse(JSON.stringify(g.surface)));
+  const p = parsePolicy(JSON.parse(JSON.stringify(g.policy)), s.surface);
+  const h = parseHarness(g.harness);
+  return { surface: s.surface!, policy: p.policy, issues: [...s.issues, ...p.issues, ...h.issues], harness: h.harness };
+}
+
+test("the rgref pack validates with no issue and has one verb per leaf command", () => {
+  const g = packFromAgentMeta(agentmeta("rgref_reference.json"), { bin: "./bin/rgref" });
+  const v = validate(g);
+  assert.deepEqual(v.issues, []);
+  assert.deepEqual(g.notes, []);
+  assert.equal(g.surface.id, "rgref");
+  assert.equal(g.surface.cliBin, "rgref");
+  assert.equal(g.surface.kind, "wrap");
+  assert.deepEqual(g.surface.wrap, { bin: "./bin/rgref" });
+  assert.deepEqual(Object.keys(g.surface.verbs), ["item.create", "item.delete", "item.get", "item.list", "update", "whoami"]);
+});
+
+test("rgref verbs: cli from the usage template, canonical --json --no-prompt, --confirm for destructive", () => {
+  const { verbs } = packFromAgentMeta(agentmeta("rgref_reference.json"), { bin: "rgref" }).surface;
+  assert.deepEqual(verbs["item.list"], {
+    description: "List items",
+    cli: ["rgref", "item", "list", "--json", "--no-prompt"],
+    args: { type: "object", properties: {}, additionalProperties: false },
+    policy: "read",
+  });
+  assert.deepEqual(verbs["item.get"]!.cli, ["rgref", "item", "get", "{{name}}", "--json", "--no-prompt"]);
+  assert.deepEqual(verbs["item.get"]!.args, { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false });
+  assert.deepEqual(verbs["item.create"]!.cli, ["rgref", "item", "create", "{{name}}", "--json", "--no-prompt"]);
+  assert.equal(verbs["item.create"]!.policy, "write");
+  assert.deepEqual(verbs["item.delete"]!.cli, ["rgref", "item", "delete", "{{name}}", "--json", "--no-prompt", "--confirm"]);
+  assert.deepEqual(Object.keys((verbs["item.delete"]!.args as { properties: object }).properties), ["name"], "--confirm is not an agent argument");
+  assert.deepEqual(verbs["update"]!.cli, ["rgref", "update", "--json", "--no-prompt", "--check={{check}}"]);
+  assert.deepEqual(verbs["update"]!.args, {
+    type: "object",
+    properties: { check: { type: "boolean", description: "Check for an update without installing it" } },
+    additionalProperties: false,
+  });
+});
+
+test("rgref policy: read unless mutating, destructive gets write + confirm", () => {
+  const g = packFromAgentMeta(agentmeta("rgref_reference.json"), { bin: "rgref" });
+  assert.deepEqual(g.policy, {
+    surface_id: "rgref",
+    default: "deny",
+    verbs: { "item.create": "write", "item.delete": { policy: "write", confirm: true }, "item.get": "read", "item.list": "read", update: "write", whoami: "read" },
+  });
+  const v = validate(g);
+  const eff = (k: string) => effectivePolicy(v, k);
+  assert.deepEqual([eff("item.delete").policy, eff("item.delete").confirm], ["write", true]);
+  assert.deepEqual([eff("item.list").policy, eff("item.list").confirm], ["read", false]);
+});
+
+test("the rungrad CLI pack: operands, string/bool/stringArray flags with - mapped to _", () => {
+  const g = packFromAgentMeta(agentmeta("rungrad_cli.json"), { bin: "/usr/local/bin/rungrad" });
+  assert.deepEqual(validate(g).issues, []);
+  assert.deepEqual(Object.keys(g.surface.verbs), ["new", "score"]);
+  const nw = g.surface.verbs["new"]!;
+  assert.deepEqual(nw.cli!.slice(0, 6), ["rungrad", "new", "{{name}}", "--json", "--no-prompt", "--description={{description}}"]);
+  assert.ok(nw.cli!.includes("--docs-label={{docs_label}}"));
+  const props = (nw.args as { properties: Record<string, { type: string; items?: unknown }> }).properties;
+  assert.deepEqual(props["name"], { type: "string" });
+  assert.equal(props["docs_label"]!.type, "string");
+  assert.equal(props["product_profile"]!.type, "boolean");
+  assert.deepEqual([props["example"]!.type, props["example"]!.items], ["array", { type: "string" }]);
+  assert.deepEqual((nw.args as { required: string[] }).required, ["name"]);
+  assert.deepEqual(g.policy.verbs, { new: "write", score: "read" });
+  assert.deepEqual(g.surface.verbs["score"]!.cli!.slice(0, 5), ["rungrad", "score", "{{target}}", "--json", "--no-prompt"]);
+});
+
+test("HARNESS.md: frontmatter name/description and the given skill's body", () => {
+  const doc = agentmeta("rgref_reference.json");
+  const plain = parseHarness(packFromAgentMeta(doc, { bin: "rgref" }).harness);
+  assert.deepEqual(plain.issues, []);
+  assert.equal(plain.harness.frontmatter?.name, "rgref");
+  assert.match(plain.harness.body, /`item\.delete` \(write\)/);
+  const skill = "---\nname: rgref\ndescription: 'Use rgref: items, updates.'\n---\n# rgref skill\n\nBody.\n";
+  const withSkill = parseHarness(packFromAgentMeta(doc, { bin: "rgref", skill }).harness);
+  assert.deepEqual(withSkill.issues, []);
+  assert.equal(withSkill.harness.frontmatter?.description, "Use rgref: items, updates.");
+  assert.equal(withSkill.harness.body, "\n# rgref skill\n\nBody.\n");
+});
+
+test("names that do not fit are cleaned or skipped and reported; a root-only tool gets one verb", () => {
+  assert.equal(packIdOf("My Tool!"), "my-tool-");
+  assert.equal(packIdOf("__"), "pack");
+  const base = agentmeta("rgref_reference.json");
+  const cmd = base.commands.find((c) => c.path.join(" ") === "item list")!;
+  const doc: AgentMetaDocument = {
+    ...base,
+    tool_name: "RgRef",
+    commands: [
+      { ...cmd, path: ["Item", "List"], usage_template: "RgRef Item List [filter] <ids>..." },
+      { ...cmd, path: ["item", "list"] },
+      { ...cmd, path: ["_"] },
+    ],
+  };
+  const g = packFromAgentMeta(doc, { bin: "rgref" });
+  assert.deepEqual(validate(g).issues, []);
+  assert.equal(g.surface.id, "rgref");
+  assert.deepEqual(Object.keys(g.surface.verbs), ["item.list"]);
+  assert.deepEqual(g.surface.verbs["item.list"]!.cli, ["RgRef", "Item", "List", "{{filter}}", "{{ids}}", "--json", "--no-prompt"]);
+  assert.deepEqual(g.surface.verbs["item.list"]!.args, {
+    type: "object",
+    properties: { filter: { type: "string" }, ids: { type: "array", items: { type: "string" }, minItems: 1 } },
+    required: ["ids"],
+    additionalProperties: false,
+  });
+  assert.equal(g.notes.length, 3, g.notes.join("\n"));
+  const root = base.commands.find((c) => c.is_root)!;
+  const only = packFromAgentMeta({ ...base, commands: [{ ...root, has_children: false }] }, { bin: "rgref" });
+  assert.deepEqual(Object.keys(only.surface.verbs), ["rgref"]);
+  assert.deepEqual(validate(only).issues, []);
+});

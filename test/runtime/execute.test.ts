@@ -1,0 +1,274 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, rmSync, symlinkSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { loadPack } from "../../src/pack/load.js";
+import type { LoadedPack } from "../../src/pack/types.js";
+import { executeVerb, planVerb, runPassThrough, argsSchemaOf, isDryRun, type ExecResult, type DryRun } from "../../src/runtime/execute.js";
+import { RuntimeError } from "../../src/runtime/errors.js";
+import { PROBE, alive, eventually, tempDir, writePack, writeCredentials } from "./support.js";
+
+const SECRET = 'tok-"9f8e\\7d6c';
+const credFile = writeCredentials({ probe: { env: { PROBE_TOKEN: SECRET } } });
+const gcFile = join(tempDir(), "gc.pid");
+
+/** The runtime's environment in these tests: PATH for the probe's shebang, a credential file, noise. */
+const ENV = {
+  PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+  HOME: "/home/tester",
+  HCP_CREDENTIALS: credFile,
+  UNRELATED_PARENT_VAR: "must-not-leak",
+  PROBE_HOME: "/srv/probe",
+};
+
+function load(root: string): LoadedPack {
+  const pack = loadPack(root);
+  assert.ok(pack.ok, JSON.stringify(pack.issues));
+  return pack;
+}
+
+const probePack = load(
+  writePack(
+    {
+      id: "probe",
+      kind: "wrap",
+      cliBin: "probe",
+      binding: { mode: "local", hub: "local-credential", family: "probe" },
+      wrap: { bin: PROBE, agent_env: { PROBE_MODE: "agent" } },
+      pass_through: { allowedSubcommands: ["run", "show"], maxArgv: 3 },
+      verbs: {
+        show: { description: "Echo.", cli: ["probe", "show", "{{target}}", "--format={{format}}"] },
+        tagged: {
+          description: "Typed args.",
+          cli: ["probe", "tag", "--", "{{names}}", "--n={{n}}"],
+          args: { type: "object", properties: { names: { type: "array", items: { type: "string" } }, n: { type: "integer" } }, required: ["names"], additionalProperties: false },
+        },
+        leak: { description: "Prints the credential.", cli: ["probe", "run", "env:PROBE_TOKEN", "print:the end"] },
+        slow: { description: "Outlives its timeout.", cli: ["probe", "run", `grandchild:60000:${gcFile}`, "sleep:60000"] },
+        flood: { description: "Floods.", cli: ["probe", "run", "out:5000000"] },
+        fail: { description: "Fails.", cli: ["probe", "run", "print:oops", "exit:7"] },
+        "setup.status": { description: "Uses the argv template." },
+        transfer: { description: "Gated.", cli: ["probe", "transfer", "{{amount}}", "--to={{payee}}"], policy: "write" },
+        remove: { description: "Plain write.", cli: ["probe", "rm", "{{path}}"], policy: "write" },
+        nuke: { description: "Denied.", cli: ["probe", "nuke"] },
+      },
+    },
+    {
+      surface_id: "probe",
+      default: "read",
+      verbs: {
+        transfer: { policy: "write", confirm: true },
+        remove: "write",
+        nuke: "deny",
+        slow: { policy: "read", timeout_ms: 1500 },
+        flood: { policy: "read", max_output_bytes: 1000 },
+      },
+      pass_through: "read",
+      env: ["PROBE_HOME"],
+    },
+  ),
+);
+
+async function run(verb: string, args: object = {}, opts: object = {}): Promise<ExecResult> {
+  const r = await executeVerb(probePack, verb, args, { env: ENV, ...opts });
+  assert.ok(!isDryRun(r));
+  return r;
+}
+
+async function rejects(p: Promise<unknown> | (() => unknown), code: string, message?: RegExp): Promise<void> {
+  const check = (e: unknown): boolean => {
+    assert.ok(e instanceof RuntimeError, String(e));
+    assert.equal(e.code, code, e.message);
+    if (message) assert.match(e.message, message);
+    return true;
+  };
+  if (typeof p === "function") assert.throws(p, check);
+  else await assert.rejects(p, check);
+}
+
+test("a read verb runs: the §6.5 result, argv from the template, stdout parsed as JSON", async () => {
+  const r = await run("show", { target: "a b; $(id)", format: "json" });
+  assert.deepEqual(Object.keys(r), [
+    "pack", "verb", "argv", "exit_code", "signal", "timed_out", "duration_ms", "stdout", "stderr",
+    "stdout_bytes", "stderr_bytes", "stdout_truncated", "stderr_truncated", "json",
+  ]);
+  assert.equal(r.pack, "probe");
+  assert.equal(r.verb, "show");
+  assert.deepEqual(r.argv, [PROBE, "show", "a b; $(id)", "--format=json"]);
+  assert.equal(r.exit_code, 0);
+  assert.deepEqual((r.json as { argv: string[] }).argv, ["show", "a b; $(id)", "--format=json"]);
+  const dropped = await run("show", { target: "x" });
+  assert.deepEqual(dropped.argv, [PROBE, "show", "x"]);
+});
+
+test("the child environment is minimal; a credential reaches the child but never the result", async () => {
+  const r = await run("show", { target: "x" });
+  const env = (r.json as { env: Record<string, string> }).env;
+  assert.deepEqual(env, {
+    PATH: ENV.PATH,
+    HOME: "/home/tester",
+    PROBE_HOME: "/srv/probe",
+    PROBE_MODE: "agent",
+    HCP_PACK_ID: "probe",
+    HCP_VERB: "show",
+    HCP_BINDING_MODE: "local",
+    HCP_BINDING_FAMILY: "probe",
+    PROBE_TOKEN: "***",
+  });
+  assert.ok(!r.stdout.includes("must-not-leak"));
+  // the child saw the real value (it printed it), the result shows only the mask
+  const leak = await run("leak");
+  assert.equal(leak.stdout, "***\nthe end\n");
+  const all = JSON.stringify([r, leak]);
+  for (const form of [SECRET, JSON.stringify(SECRET).slice(1, -1), "9f8e"]) assert.ok(!all.includes(form), form);
+  // an agent passing the secret as an argument does not see it echoed either
+  const echoed = await run("show", { target: SECRET });
+  assert.ok(!JSON.stringify(echoed).includes("9f8e"));
+  assert.deepEqual(echoed.argv, [PROBE, "show", "***"]);
+});
+
+test("a wrap verb without cli runs wrap.argv_template, {{verb}} split on dots", async () => {
+  const r = await run("setup.status");
+  assert.deepEqual((r.json as { argv: string[] }).argv, ["setup", "status"]);
+});
+
+test("arguments are validated against the verb's schema or the derived one", async () => {
+  const r = await run("tagged", { names: ["-a", "b c"], n: 3 });
+  assert.deepEqual(r.argv.slice(1), ["tag", "--", "-a", "b c", "--n=3"]);
+  await rejects(run("tagged", { names: ["a"], n: "3" }), "invalid_args", /\/n must be integer/);
+  await rejects(run("show", {}), "invalid_args", /must have required property 'target'/);
+  await rejects(run("show", { target: "x", extra: 1 }), "invalid_args", /additional properties/);
+  await rejects(run("show", { target: 5 }), "invalid_args", /must be string/);
+  await rejects(run("show", [] as unknown as object), "invalid_args", /JSON object/);
+  await rejects(run("show", { target: "-rf" }), "flag_injection");
+  await rejects(run("show", { target: "a\0b" }), "nul_in_argument");
+  assert.deepEqual(argsSchemaOf(probePack, "show"), {
+    type: "object",
+    properties: { target: { type: "string" }, format: { type: "string" } },
+    required: ["target"],
+    additionalProperties: false,
+  });
+});
+
+test("policy: deny never runs, write needs allowWrite, unknown verbs are refused", async () => {
+  await rejects(run("nuke"), "denied", /denied by policy/);
+  await rejects(run("remove", { path: "x" }), "write_not_allowed", /--allow-write/);
+  const ok = await run("remove", { path: "x" }, { allowWrite: true });
+  assert.equal(ok.exit_code, 0);
+  await rejects(run("nope"), "unknown_verb", /has no verb "nope"/);
+});
+
+test("confirmation is bound to the plan: dry run, refuse without or with another plan's id, run with it", async () => {
+  const args = { amount: "10", payee: "bob" };
+  const dry = (await executeVerb(probePack, "transfer", args, { env: ENV, allowWrite: true, dryRun: true })) as DryRun;
+  assert.ok(isDryRun(dry));
+  assert.deepEqual(dry.plan, {
+    pack: "probe",
+    verb: "transfer",
+    argv: [PROBE, "transfer", "10", "--to=bob"],
+    policy: { policy: "write", confirm: true, timeout_ms: 60000, max_output_bytes: 1048576 },
+  });
+  assert.equal(dry.plan_id, planVerb(probePack, "transfer", args, { env: ENV, allowWrite: true }).plan_id);
+  await rejects(run("transfer", args, { allowWrite: true }), "confirmation_required");
+  const other = planVerb(probePack, "transfer", { amount: "10", payee: "mallory" }, { env: ENV, allowWrite: true });
+  await rejects(run("transfer", args, { allowWrite: true, confirm: other.plan_id }), "confirmation_mismatch");
+  await rejects(run("transfer", { amount: "10", payee: "mallory" }, { allowWrite: true, confirm: dry.plan_id }), "confirmation_mismatch");
+  const r = await run("transfer", args, { allowWrite: true, confirm: dry.plan_id });
+  assert.equal(r.exit_code, 0);
+  await rejects(executeVerb(probePack, "transfer", args, { env: ENV, dryRun: true }), "write_not_allowed");
+});
+
+test("limits come from the effective policy: the timeout kills the group, output is capped", async () => {
+  const r = await run("slow");
+  assert.equal(r.timed_out, true);
+  assert.equal(r.exit_code, null);
+  assert.equal(r.signal, "SIGTERM");
+  const gc = Number(readFileSync(gcFile, "utf8"));
+  assert.ok(await eventually(() => !alive(gc)), `grandchild ${gc} survived`);
+  const f = await run("flood");
+  assert.equal(f.stdout.length, 1000);
+  assert.equal(f.stdout_bytes, 5_000_000);
+  assert.equal(f.stdout_truncated, true);
+  assert.equal(f.json, undefined);
+});
+
+test("failures are reported as results; cancellation kills the group and rejects", async () => {
+  const r = await run("fail");
+  assert.equal(r.exit_code, 7);
+  assert.equal(r.stdout, "oops\n");
+  rmSync(gcFile, { force: true });
+  const ac = new AbortController();
+  // Cancel once the grandchild exists, however slowly the machine starts the program.
+  void eventually(() => existsSync(gcFile), 30_000).then(() => ac.abort());
+  await rejects(run("slow", {}, { signal: ac.signal }), "cancelled");
+  const gc = Number(readFileSync(gcFile, "utf8"));
+  assert.ok(await eventually(() => !alive(gc)), `grandchild ${gc} survived`);
+});
+
+test("pass-through: allowed subcommands, at most maxArgv tokens, its own policy", async () => {
+  const r = (await runPassThrough(probePack, ["show", "--anything", "x"], { env: ENV })) as ExecResult;
+  assert.equal(r.verb, null);
+  assert.deepEqual((r.json as { argv: string[] }).argv, ["show", "--anything", "x"]);
+  assert.equal((r.json as { env: Record<string, string> }).env["HCP_VERB"], undefined);
+  await rejects(runPassThrough(probePack, ["rm", "x"], { env: ENV }), "subcommand_not_allowed", /"rm" is not allowed; pack "probe" allows "run", "show"/);
+  await rejects(runPassThrough(probePack, [], { env: ENV }), "subcommand_not_allowed");
+  await rejects(runPassThrough(probePack, ["show", "a", "b", "c"], { env: ENV }), "too_many_arguments");
+  await rejects(runPassThrough(probePack, ["show", "a\0"], { env: ENV }), "nul_in_argument");
+  const noPolicy = load(
+    writePack({ id: "pt", kind: "wrap", wrap: { bin: PROBE }, pass_through: { allowedSubcommands: ["show"], maxArgv: 2 }, verbs: {} }),
+  );
+  await rejects(runPassThrough(noPolicy, ["show"], { env: ENV }), "denied", /pass-through of pack "pt" is denied/);
+  await rejects(runPassThrough(load(writePack({ id: "np", kind: "wrap", wrap: { bin: PROBE }, verbs: { a: { description: "A.", cli: ["x"], policy: "read" } } })), ["a"], { env: ENV }), "not_executable");
+});
+
+test("programs: .-prefixed paths from the pack root, bare names on PATH, composite cli[0], clear errors", async () => {
+  const root = writePack({
+    id: "comp",
+    kind: "composite",
+    verbs: {
+      rel: { description: "Relative.", cli: ["./bin/probe.mjs", "rel"], policy: "read" },
+      onpath: { description: "On PATH.", cli: ["probe.mjs", "p"], policy: "read" },
+      missing: { description: "Missing.", cli: ["no-such-program-xyz"], policy: "read" },
+      gone: { description: "Missing file.", cli: ["./bin/gone"], policy: "read" },
+    },
+  });
+  mkdirSync(join(root, "bin"));
+  symlinkSync(PROBE, join(root, "bin", "probe.mjs"));
+  const pack = load(root);
+  const rel = (await executeVerb(pack, "rel", {}, { env: ENV })) as ExecResult;
+  assert.deepEqual(rel.argv, [join(root, "bin", "probe.mjs"), "rel"]);
+  assert.deepEqual((rel.json as { argv: string[] }).argv, ["rel"]);
+  const env = { ...ENV, PATH: `${dirname(PROBE)}:${ENV.PATH}` };
+  const onpath = (await executeVerb(pack, "onpath", {}, { env })) as ExecResult;
+  assert.equal(onpath.argv[0], PROBE);
+  await rejects(executeVerb(pack, "missing", {}, { env }), "program_not_found", /"no-such-program-xyz" was not found on PATH/);
+  await rejects(executeVerb(pack, "gone", {}, { env }), "spawn_failed", /ENOENT/);
+});
+
+test("openapi and sense_only packs are listed but not executable; invalid packs never run", async () => {
+  const api = load(writePack({ id: "api", kind: "openapi", openapi: { url: "https://example.com/openapi.json" }, verbs: { get: { description: "Get.", policy: "read" } } }));
+  await rejects(executeVerb(api, "get", {}, { env: ENV }), "not_executable", /openapi pack: running openapi verbs is not implemented yet/);
+  const sense = load(writePack({ id: "sense", kind: "sense_only", stimulusTriggers: [{ ref: "inbox" }], verbs: {} }));
+  await rejects(executeVerb(sense, "anything", {}, { env: ENV }), "not_executable", /sense_only: it has nothing to execute/);
+  const broken = loadPack(writePack({ id: "broken", kind: "wrap", wrap: { bin: PROBE }, verbs: { a: { description: "A.", cli: ["x"] } } }, { surface_id: "broken", verbs: { a: "read" }, bogus: true }));
+  assert.equal(broken.ok, false);
+  await rejects(executeVerb(broken, "a", {}, { env: ENV }), "invalid_pack", /validation errors/);
+});
+
+test("credential problems stop the run before anything starts; mock mode loads nothing", async () => {
+  const root = writePack(
+    { id: "cred", kind: "wrap", binding: { mode: "local", hub: "local-credential", family: "cred" }, wrap: { bin: PROBE }, verbs: { a: { description: "A.", cli: ["x"] } } },
+    { surface_id: "cred", default: "read" },
+  );
+  await rejects(executeVerb(load(root), "a", {}, { env: { ...ENV, HCP_CREDENTIALS: writeCredentials({ cred: { env: { T: "v" } } }, 0o644) } }), "credentials_insecure");
+  const mock = load(
+    writePack(
+      { id: "mock", kind: "wrap", binding: { mode: "mock", hub: "local-credential", family: "probe" }, wrap: { bin: PROBE }, verbs: { a: { description: "A.", cli: ["x"] } } },
+      { surface_id: "mock", default: "read" },
+    ),
+  );
+  const r = (await executeVerb(mock, "a", {}, { env: ENV })) as ExecResult;
+  const env = (r.json as { env: Record<string, string> }).env;
+  assert.equal(env["HCP_BINDING_MODE"], "mock");
+  assert.equal(env["PROBE_TOKEN"], undefined);
+});

@@ -1,0 +1,126 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { join } from "node:path";
+import { runProcess } from "../../src/runtime/process.js";
+import { RuntimeError } from "../../src/runtime/errors.js";
+import { PROBE, BASE_ENV, alive, eventually, tempDir } from "./support.js";
+
+const base = { file: PROBE, env: BASE_ENV, timeoutMs: 10_000, maxOutputBytes: 1 << 20 };
+
+test("argv arrives as given and the environment is exactly the one passed", async () => {
+  const r = await runProcess({ ...base, args: ["a b", "$(x)", ""] });
+  assert.equal(r.exit_code, 0);
+  assert.equal(r.signal, null);
+  assert.deepEqual(JSON.parse(r.stdout), { argv: ["a b", "$(x)", ""], env: BASE_ENV });
+  assert.equal(r.stdout_bytes, Buffer.byteLength(r.stdout));
+  assert.equal(r.stdout_truncated, false);
+});
+
+test("exit codes and signals are reported", async () => {
+  const r3 = await runProcess({ ...base, args: ["run", "print:bye", "exit:3"] });
+  assert.equal(r3.exit_code, 3);
+  assert.equal(r3.signal, null);
+  assert.equal(r3.stdout, "bye\n");
+  const rk = await runProcess({ ...base, args: ["run", "kill:SIGHUP"] });
+  assert.equal(rk.exit_code, null);
+  assert.equal(rk.signal, "SIGHUP");
+  assert.equal(rk.timed_out, false);
+});
+
+test("stdin is closed by default and delivered when given", async () => {
+  const none = await runProcess({ ...base, args: ["run", "stdin", "print:end"] });
+  assert.equal(none.stdout, "end\n");
+  const some = await runProcess({ ...base, args: ["run", "stdin"], stdin: "héllo\nworld" });
+  assert.equal(some.stdout, "héllo\nworld");
+});
+
+test("timeout kills the whole group, grandchild included", async () => {
+  const dir = tempDir();
+  const pidFile = join(dir, "gc.pid");
+  // Long enough for a loaded machine to start node and the grandchild before the timeout fires.
+  const r = await runProcess({ ...base, args: ["run", `grandchild:60000:${pidFile}`, "sleep:60000"], timeoutMs: 1500 });
+  assert.equal(r.timed_out, true);
+  assert.equal(r.signal, "SIGTERM");
+  assert.ok(r.duration_ms >= 1500 && r.duration_ms < 5000, `duration ${r.duration_ms}`);
+  const gc = Number(readFileSync(pidFile, "utf8"));
+  assert.ok(await eventually(() => !alive(gc)), `grandchild ${gc} survived`);
+});
+
+test("a program ignoring SIGTERM is killed with SIGKILL after the grace", async () => {
+  // The timeout leaves the program time to install its SIGTERM handler even on a loaded machine.
+  const r = await runProcess({ ...base, args: ["run", "ignore-term", "sleep:60000"], timeoutMs: 1500, killGraceMs: 300 });
+  assert.equal(r.timed_out, true);
+  assert.equal(r.signal, "SIGKILL");
+  assert.ok(r.duration_ms >= 1800 && r.duration_ms < 5000, `duration ${r.duration_ms}`);
+});
+
+test("a grandchild holding the pipes after the program exits is killed; the run does not hang", async () => {
+  const dir = tempDir();
+  const pidFile = join(dir, "gc.pid");
+  const r = await runProcess({ ...base, args: ["run", `grandchild:60000:${pidFile}`, "print:done", "exit:0"] });
+  assert.equal(r.exit_code, 0);
+  assert.equal(r.timed_out, false);
+  assert.equal(r.stdout, "done\n");
+  assert.ok(r.duration_ms < 3000, `duration ${r.duration_ms}`);
+  const gc = Number(readFileSync(pidFile, "utf8"));
+  assert.ok(await eventually(() => !alive(gc)), `grandchild ${gc} survived`);
+});
+
+test("a process that left the group but holds the pipes cannot hang the run", async () => {
+  const dir = tempDir();
+  const pidFile = join(dir, "esc.pid");
+  const r = await runProcess({ ...base, args: ["run", `escapee:60000:${pidFile}`, "print:done", "exit:0"], killGraceMs: 200 });
+  const escapee = Number(readFileSync(pidFile, "utf8"));
+  try {
+    assert.equal(r.exit_code, 0);
+    assert.equal(r.stdout, "done\n");
+    assert.ok(r.duration_ms < 3000, `duration ${r.duration_ms}`);
+  } finally {
+    process.kill(escapee, "SIGKILL");
+  }
+});
+
+test("an AbortSignal cancels: the group is killed and the result says cancelled", async () => {
+  const dir = tempDir();
+  const pidFile = join(dir, "gc.pid");
+  const ac = new AbortController();
+  // Cancel once the grandchild exists, however slowly the machine starts the program.
+  void eventually(() => existsSync(pidFile), 30_000).then(() => ac.abort());
+  const r = await runProcess({ ...base, args: ["run", `grandchild:60000:${pidFile}`, "sleep:60000"], signal: ac.signal });
+  assert.equal(r.cancelled, true);
+  assert.equal(r.timed_out, false);
+  assert.equal(r.signal, "SIGTERM");
+  const gc = Number(readFileSync(pidFile, "utf8"));
+  assert.ok(await eventually(() => !alive(gc)), `grandchild ${gc} survived`);
+  await assert.rejects(runProcess({ ...base, args: [], signal: ac.signal }), { code: "cancelled" });
+});
+
+test("output is capped per stream, counted past the cap, and memory stays bounded under a 100 MB flood", async () => {
+  const before = process.memoryUsage().rss;
+  const size = 100 * 1024 * 1024;
+  const r = await runProcess({ ...base, args: ["run", `out:${size}`, "err:5000"], maxOutputBytes: 1000, timeoutMs: 30_000 });
+  const growth = process.memoryUsage().rss - before;
+  assert.equal(r.exit_code, 0);
+  assert.equal(r.stdout_bytes, size);
+  assert.equal(r.stdout.length, 1000);
+  assert.equal(r.stdout_truncated, true);
+  assert.equal(r.stderr_bytes, 5000);
+  assert.equal(r.stderr.length, 1000);
+  assert.equal(r.stderr_truncated, true);
+  assert.ok(growth < 40 * 1024 * 1024, `RSS grew by ${growth} bytes`);
+});
+
+test("spawn failures are typed errors with clear messages", async () => {
+  await assert.rejects(runProcess({ ...base, file: "/nonexistent/prog", args: [] }), (e: unknown) => {
+    assert.ok(e instanceof RuntimeError);
+    assert.equal(e.code, "spawn_failed");
+    assert.match(e.message, /cannot start "\/nonexistent\/prog": .*ENOENT/);
+    return true;
+  });
+  const dir = tempDir();
+  const file = join(dir, "noexec.mjs");
+  writeFileSync(file, "#!/usr/bin/env node\n");
+  chmodSync(file, 0o644);
+  await assert.rejects(runProcess({ ...base, file, args: [] }), { code: "spawn_failed", message: /EACCES/ });
+});

@@ -1,0 +1,60 @@
+// Shared helpers of the runtime tests: the probe fixture, a base environment, process liveness.
+
+import { fileURLToPath } from "node:url";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** test/fixtures/bin/probe.mjs, found from dist/test/runtime/. */
+export const PROBE = fileURLToPath(new URL("../../../test/fixtures/bin/probe.mjs", import.meta.url));
+
+/** The smallest environment the probe needs (its shebang looks node up on PATH). */
+export const BASE_ENV: Record<string, string> = { PATH: process.env["PATH"] ?? "/usr/bin:/bin" };
+
+/** True while a process with this pid runs; a zombie (dead, not yet reaped by init) counts as gone. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) S ..."; the state follows the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until the predicate holds or the time is up; returns its last value. */
+export async function eventually(predicate: () => boolean, ms = 3000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (predicate()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return predicate();
+}
+
+export function tempDir(prefix = "hcp-runtime-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Writes a pack (surface.json, optional policy.json, a HARNESS.md) into a fresh folder and returns its root. */
+export function writePack(surface: object, policy?: object): string {
+  const root = tempDir("hcp-pack-");
+  writeFileSync(join(root, "surface.json"), JSON.stringify(surface, null, 2));
+  if (policy !== undefined) writeFileSync(join(root, "policy.json"), JSON.stringify(policy, null, 2));
+  const id = (surface as { id: string }).id;
+  writeFileSync(join(root, "HARNESS.md"), `---\nname: ${id}\ndescription: Test pack.\n---\n\nTest pack.\n`);
+  return root;
+}
+
+/** Writes a credential file with the given mode and returns its path. */
+export function writeCredentials(doc: object, mode = 0o600): string {
+  const file = join(tempDir("hcp-cred-"), "credentials.json");
+  writeFileSync(file, JSON.stringify(doc), { mode });
+  chmodSync(file, mode);
+  return file;
+}

@@ -1,0 +1,114 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { childEnv } from "../../src/runtime/env.js";
+import { redact, redactText, redactTruncatedTail } from "../../src/runtime/redact.js";
+import { loadCredentials, credentialFilePath } from "../../src/runtime/credentials.js";
+import { planId, canonicalPlanJSON, checkConfirmation, type Plan } from "../../src/runtime/plan.js";
+import { CredentialError, RuntimeError } from "../../src/runtime/errors.js";
+import { writeFileSync } from "node:fs";
+import { writeCredentials } from "./support.js";
+
+test("child env: allowlist from the parent, then policy env, agent_env, binding variables, credentials", () => {
+  const env = childEnv({
+    parent: { PATH: "/bin", HOME: "/h", SECRET_OF_PARENT: "x", LEDGER_HOME: "/l", LANG: undefined },
+    policyEnv: ["LEDGER_HOME", "NOT_SET"],
+    agentEnv: { MODE: "agent", PATH: "/pack/bin" },
+    packId: "ledger",
+    verb: "setup.status",
+    bindingMode: "local",
+    credentials: { TOKEN: "t" },
+  });
+  assert.deepEqual(env, {
+    PATH: "/pack/bin",
+    HOME: "/h",
+    LEDGER_HOME: "/l",
+    MODE: "agent",
+    HCP_PACK_ID: "ledger",
+    HCP_VERB: "setup.status",
+    HCP_BINDING_MODE: "local",
+    TOKEN: "t",
+  });
+});
+
+test("redaction: text, escaped JSON forms, Buffers, deep values and keys, truncated tails", () => {
+  const secrets = ["s3cr3t-value", 'q"uo\\te', ""];
+  assert.equal(redactText("a s3cr3t-value b s3cr3t-value", secrets), "a *** b ***");
+  assert.equal(redactText(JSON.stringify({ k: 'q"uo\\te' }), secrets), '{"k":"***"}');
+  assert.equal(redact(Buffer.from("x s3cr3t-value"), secrets), "x ***");
+  assert.deepEqual(redact({ list: ["s3cr3t-value", 1, null], ["s3cr3t-value"]: { deep: 'q"uo\\te!' } }, secrets), {
+    list: ["***", 1, null],
+    "***": { deep: "***!" },
+  });
+  assert.equal(redactText("nothing", []), "nothing");
+  assert.equal(redactTruncatedTail("output s3cr3t-v", secrets), "output ***");
+  assert.equal(redactTruncatedTail("output s3c", secrets), "output s3c");
+  const proto = redact(JSON.parse('{"__proto__": "s3cr3t-value"}'), secrets) as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(proto), Object.prototype);
+  assert.equal(Object.getOwnPropertyDescriptor(proto, "__proto__")?.value, "***");
+});
+
+test("credentials: hubs none/public/mock load nothing; keyring is a clear error", () => {
+  assert.deepEqual(loadCredentials(undefined, "p").env, {});
+  assert.deepEqual(loadCredentials({ hub: "none" }, "p").env, {});
+  assert.deepEqual(loadCredentials({ hub: "public" }, "p").env, {});
+  assert.deepEqual(loadCredentials({ mode: "mock", hub: "local-credential" }, "p", { env: { HCP_CREDENTIALS: "/nonexistent" } }).env, {});
+  assert.throws(() => loadCredentials({ hub: "keyring" }, "p"), (e: unknown) => {
+    assert.ok(e instanceof CredentialError);
+    assert.equal(e.code, "credentials_unavailable");
+    assert.match(e.message, /no system keyring is available/);
+    return true;
+  });
+  assert.equal(credentialFilePath({ HOME: "/home/u" }), "/home/u/.config/hcp/credentials.json");
+  assert.equal(credentialFilePath({ HOME: "/home/u", HCP_CREDENTIALS: "/c.json" }), "/c.json");
+});
+
+function expectRefused(file: string, family: string, code: string, message: RegExp): void {
+  assert.throws(() => loadCredentials({ hub: "local-credential", family }, "x", { env: { HCP_CREDENTIALS: file } }), (e: unknown) => {
+    assert.ok(e instanceof RuntimeError);
+    assert.equal(e.code, code);
+    assert.match(e.message, message);
+    assert.doesNotMatch(e.message, /tok-123/);
+    return true;
+  });
+}
+
+test("local-credential: the family's env, only from an owner-only file, with clear errors", () => {
+  const good = writeCredentials({ ledger: { env: { LEDGER_TOKEN: "tok-123" } } });
+  const creds = loadCredentials({ hub: "local-credential", family: "ledger" }, "x", { env: { HCP_CREDENTIALS: good } });
+  assert.deepEqual(creds, { env: { LEDGER_TOKEN: "tok-123" }, secrets: ["tok-123"] });
+  // the family defaults to the pack id
+  assert.deepEqual(loadCredentials({ hub: "local-credential" }, "ledger", { env: { HCP_CREDENTIALS: good } }).env, { LEDGER_TOKEN: "tok-123" });
+  expectRefused(writeCredentials({ ledger: { env: { LEDGER_TOKEN: "tok-123" } } }, 0o644), "ledger", "credentials_insecure", /mode 0644.*chmod 600/);
+  expectRefused(writeCredentials({ ledger: { env: { LEDGER_TOKEN: "tok-123" } } }, 0o640), "ledger", "credentials_insecure", /mode 0640/);
+  expectRefused(good, "other", "credentials_unavailable", /no entry for family "other"/);
+  expectRefused("/nonexistent/credentials.json", "ledger", "credentials_unavailable", /does not exist/);
+  expectRefused(writeCredentials({ ledger: { env: { "BAD-NAME": "tok-123" } } }), "ledger", "credentials_invalid", /not a variable name/);
+  expectRefused(writeCredentials({ ledger: { env: { T: 5 } } }), "ledger", "credentials_invalid", /must be a string/);
+  expectRefused(writeCredentials({ ledger: "tok-123" }), "ledger", "credentials_invalid", /must be \{"env"/);
+  // a file that is not JSON: the parser's message (which quotes the text) is not passed on
+  const broken = writeCredentials({});
+  writeFileSync(broken, '{"ledger": {"env": {"LEDGER_TOKEN": "tok-123"}}');
+  expectRefused(broken, "ledger", "credentials_invalid", /is not valid JSON$/);
+});
+
+test("plan ids: SHA-256 of canonical JSON with sorted keys; confirmation is bound to the exact plan", () => {
+  const plan: Plan = {
+    pack: "ledger",
+    verb: "transfer",
+    argv: ["/bin/ledger", "transfer", "10", "--to", "bob"],
+    policy: { policy: "write", confirm: true, timeout_ms: 10000, max_output_bytes: 1048576 },
+  };
+  assert.equal(
+    canonicalPlanJSON(plan),
+    '{"argv":["/bin/ledger","transfer","10","--to","bob"],"pack":"ledger","policy":{"confirm":true,"max_output_bytes":1048576,"policy":"write","timeout_ms":10000},"verb":"transfer"}',
+  );
+  const id = planId(plan);
+  assert.match(id, /^[0-9a-f]{64}$/);
+  // key order does not matter; any change of content does
+  assert.equal(planId({ verb: plan.verb, policy: plan.policy, argv: plan.argv, pack: plan.pack }), id);
+  assert.notEqual(planId({ ...plan, argv: [...plan.argv.slice(0, 4), "mallory"] }), id);
+  assert.doesNotThrow(() => checkConfirmation(plan, id));
+  assert.throws(() => checkConfirmation(plan, undefined), { code: "confirmation_required" });
+  assert.throws(() => checkConfirmation(plan, ""), { code: "confirmation_required" });
+  assert.throws(() => checkConfirmation(plan, "0".repeat(64)), { code: "confirmation_mismatch" });
+});
