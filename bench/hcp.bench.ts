@@ -19,7 +19,9 @@ const elapsed = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6
 function rawSpawn(): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(PROBE, ["run", "print:ok"], { stdio: ["ignore", "pipe", "pipe"], detached: true });
+    // The environment the runtime gives a child (§6.4), so both start the same program the same way.
+    const env = { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", HCP_PACK_ID: "hcp-probe", HCP_VERB: "quick", HCP_BINDING_MODE: "local" };
+    const child = spawn(PROBE, ["run", "print:ok"], { stdio: ["ignore", "pipe", "pipe"], detached: true, env });
     child.stdout.resume();
     child.stderr.resume();
     child.on("error", reject);
@@ -37,10 +39,10 @@ function serverStart(): Promise<number> {
     child.stdout.setEncoding("utf8").on("data", (c: string) => {
       out += c;
       if (out.includes("\n")) {
-        const ms = elapsed(start);
+        const took = elapsed(start);
         child.stdin.end();
         child.kill();
-        resolve(ms);
+        resolve(took);
       }
     });
     const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } };
@@ -79,7 +81,7 @@ async function callOverhead(runs: number): Promise<void> {
   ]);
 }
 
-async function startup(runs: number): Promise<void> {
+export async function startup(runs: number): Promise<void> {
   const starts: number[] = [];
   for (let i = 0; i < runs + 2; i++) {
     const t = await serverStart();
@@ -119,7 +121,7 @@ function generatePacks(count: number): string {
   return dir;
 }
 
-function validation(count: number): void {
+export function validation(count: number): void {
   const dir = generatePacks(count);
   try {
     const floor = timeSync(() => {

@@ -32,19 +32,20 @@ export class StableJSONError extends Error {
   override name = "StableJSONError";
 }
 
+const NEEDS_ESCAPE = /["\\<>&\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
+
 /** Go's json.MarshalIndent(v, "", "  ") + "\n". */
 export function stableJSON(value: unknown): string {
-  const out: string[] = [];
-  encode(value, out, "\n", new Set());
-  out.push("\n");
-  return out.join("");
+  const encoder = new Encoder(true);
+  encoder.encode(value, 0);
+  return encoder.out + "\n";
 }
 
 /** Go's json.Marshal(v): no whitespace, same escaping and key order. */
 export function compactJSON(value: unknown): string {
-  const out: string[] = [];
-  encode(value, out, null, new Set());
-  return out.join("");
+  const encoder = new Encoder(false);
+  encoder.encode(value, 0);
+  return encoder.out;
 }
 
 /** True for objects StableJSON treats as maps (sorted keys). */
@@ -81,83 +82,119 @@ export function compareBytes(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function encode(value: unknown, out: string[], indent: string | null, onPath: Set<object>): void {
-  switch (typeof value) {
-    case "string":
-      out.push(quoteJSON(value));
-      return;
-    case "boolean":
-      out.push(value ? "true" : "false");
-      return;
-    case "number":
-      out.push(formatFloat(value));
-      return;
-    case "bigint":
-      out.push(value.toString());
-      return;
-    case "undefined":
-      out.push("null");
-      return;
-    case "object":
-      break;
-    default:
-      throw new StableJSONError(`json: unsupported type: ${typeof value}`);
+/** Like Go, cycles are only looked for past this depth, so ordinary documents pay nothing for the check. */
+const START_DETECTING_CYCLES_AFTER = 1000;
+
+/** Separators per depth, built once: "\n" plus two spaces per level, and the same after "{", "[" and ",". */
+interface Separators {
+  close: string;
+  open: string;
+  next: string;
+}
+const INDENTED: Separators[] = [];
+const COMPACT: Separators = { close: "", open: "", next: "," };
+function indented(depth: number): Separators {
+  for (let d = INDENTED.length; d <= depth; d++) {
+    const line = "\n" + "  ".repeat(d);
+    const inner = line + "  ";
+    INDENTED.push({ close: line, open: inner, next: "," + inner });
   }
-  if (value === null) {
-    out.push("null");
-    return;
-  }
-  if (value instanceof JsonNumber) {
-    out.push(value.literal);
-    return;
-  }
-  if (onPath.has(value)) throw new StableJSONError("cycle detected in result model");
-  onPath.add(value);
-  const inner = indent === null ? null : indent + "  ";
-  if (Array.isArray(value)) {
-    if (value.length === 0) {
-      out.push("[]");
-    } else {
-      out.push("[");
-      value.forEach((item, i) => {
-        if (i > 0) out.push(",");
-        if (inner !== null) out.push(inner);
-        encode(item, out, inner, onPath);
-      });
-      if (indent !== null) out.push(indent);
-      out.push("]");
-    }
-  } else {
-    const entries = objectEntries(value);
-    if (entries.length === 0) {
-      out.push("{}");
-    } else {
-      out.push("{");
-      entries.forEach(([key, item], i) => {
-        if (i > 0) out.push(",");
-        if (inner !== null) out.push(inner);
-        out.push(quoteJSON(key), inner === null ? ":" : ": ");
-        encode(item, out, inner, onPath);
-      });
-      if (indent !== null) out.push(indent);
-      out.push("}");
-    }
-  }
-  onPath.delete(value);
+  return INDENTED[depth]!;
 }
 
-function objectEntries(value: object): [string, unknown][] {
-  if (value instanceof Map) {
-    const entries = [...value.entries()].map(([k, v]) => [String(k), v] as [string, unknown]);
-    return entries.sort((a, b) => compareBytes(a[0], b[0]));
+/** Appends to one string (V8 keeps it as a rope until it is read), so large documents make little garbage. */
+class Encoder {
+  out = "";
+  private readonly onPath = new Set<object>();
+  private readonly keyParts = new Map<string, string>();
+  constructor(private readonly indent: boolean) {}
+
+  encode(value: unknown, depth: number): void {
+    switch (typeof value) {
+      case "string":
+        if (NEEDS_ESCAPE.test(value)) this.out += quoteJSON(value);
+        else this.out += '"' + value + '"';
+        return;
+      case "boolean":
+        this.out += value ? "true" : "false";
+        return;
+      case "number":
+        this.out += formatFloat(value);
+        return;
+      case "bigint":
+        this.out += value.toString();
+        return;
+      case "undefined":
+        this.out += "null";
+        return;
+      case "object":
+        break;
+      default:
+        throw new StableJSONError(`json: unsupported type: ${typeof value}`);
+    }
+    if (value === null) {
+      this.out += "null";
+      return;
+    }
+    if (value instanceof JsonNumber) {
+      this.out += value.literal;
+      return;
+    }
+    const tracked = depth > START_DETECTING_CYCLES_AFTER;
+    if (tracked) {
+      if (this.onPath.has(value)) throw new StableJSONError("cycle detected in result model");
+      this.onPath.add(value);
+    }
+    const sep = this.indent ? indented(depth) : COMPACT;
+    if (Array.isArray(value)) {
+      if (value.length === 0) {
+        this.out += "[]";
+      } else {
+        this.out += "[" + sep.open;
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) this.out += sep.next;
+          this.encode(value[i], depth + 1);
+        }
+        this.out += sep.close + "]";
+      }
+    } else {
+      let record: Record<string, unknown>;
+      let keys: string[];
+      if (value instanceof Map) {
+        record = Object.create(null) as Record<string, unknown>;
+        for (const [k, v] of value) record[String(k)] = v;
+        keys = Object.keys(record).sort(compareBytes);
+      } else {
+        if (typeof (value as { toJSON?: unknown }).toJSON === "function") {
+          throw new StableJSONError("json: custom JSON marshaler unsupported");
+        }
+        record = value as Record<string, unknown>;
+        keys = Object.keys(record);
+        if (Object.getPrototypeOf(value) === null) keys.sort(compareBytes);
+      }
+      // Undefined members are skipped: Go's omitempty fields are modelled as absent keys.
+      let first = true;
+      for (const key of keys) {
+        const item = record[key];
+        if (item === undefined) continue;
+        this.out += (first ? "{" + sep.open : sep.next) + this.keyPart(key);
+        first = false;
+        this.encode(item, depth + 1);
+      }
+      this.out += first ? "{}" : sep.close + "}";
+    }
+    if (tracked) this.onPath.delete(value);
   }
-  if (typeof (value as { toJSON?: unknown }).toJSON === "function") {
-    throw new StableJSONError("json: custom JSON marshaler unsupported");
+
+  /** `"key": ` (or `"key":`), cached: documents repeat the same keys many times. */
+  private keyPart(key: string): string {
+    let part = this.keyParts.get(key);
+    if (part === undefined) {
+      part = quoteJSON(key) + (this.indent ? ": " : ":");
+      this.keyParts.set(key, part);
+    }
+    return part;
   }
-  // Go's omitempty fields are modelled as absent keys; undefined values are skipped like JSON.stringify does.
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  if (Object.getPrototypeOf(value) === null) entries.sort((a, b) => compareBytes(a[0], b[0]));
-  return entries;
 }
 
 /** Go's float64 encoding: shortest repr, exponent form below 1e-6 or from 1e21. */
@@ -176,8 +213,10 @@ function goFloatName(n: number): string {
 
 const HEX = "0123456789abcdef";
 
+
 /** A JSON string literal with Go's escaping (HTML-safe, U+2028/U+2029 escaped, invalid UTF-16 as U+FFFD). */
 export function quoteJSON(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
   let out = '"';
   let start = 0;
   for (let i = 0; i < s.length; i++) {

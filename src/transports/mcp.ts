@@ -1,5 +1,16 @@
 // The `mcp` transport: a stdio MCP server (the SDK's low-level Server) exposing verbs as tools and HARNESS.md as resources.
+// Import this module dynamically: the SDK is heavy and only `hcp serve --mcp` needs it.
 
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { stableJSON } from "../json/stable.js";
 import { executeVerb, isDryRun, planVerb, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { TransportError, errorBody } from "./errors.js";
@@ -54,12 +65,6 @@ export function instructionsOf(packs: readonly ServedPack[], tools: readonly Ver
 export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): Promise<void> {
   const tools = buildTools(packs, opts);
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const [{ Server }, { StdioServerTransport }, types] = await Promise.all([
-    import("@modelcontextprotocol/sdk/server/index.js"),
-    import("@modelcontextprotocol/sdk/server/stdio.js"),
-    import("@modelcontextprotocol/sdk/types.js"),
-  ]);
-  const { CallToolRequestSchema, ListToolsRequestSchema, ListResourcesRequestSchema, ReadResourceRequestSchema, McpError, ErrorCode } = types;
   const server = new Server(
     { name: "hcp", version: opts.version },
     { capabilities: { tools: {}, resources: {} }, instructions: instructionsOf(packs, tools, opts) },

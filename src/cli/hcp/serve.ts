@@ -20,8 +20,11 @@ export async function execCommand(paths: string[], opts: ServeOptions & { concur
 
 export async function serveCommand(paths: string[], opts: ServeOptions & { mcp?: boolean }): Promise<number> {
   if (!opts.mcp) throw new TransportError("usage", "hcp serve needs a transport: --mcp (the stdio MCP server)");
+  // Start loading the SDK first: its file reads overlap the packs' loading.
+  const mcp = import("../../transports/mcp.js");
+  mcp.catch(() => {});
   const packs = loadServed(paths, "mcp", opts);
-  const { serveMcp } = await import("../../transports/mcp.js");
+  const { serveMcp } = await mcp;
   await serveMcp(packs, { ...opts, version: PACKAGE_VERSION });
   return 0;
 }

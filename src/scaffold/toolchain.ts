@@ -1,0 +1,19 @@
+// This rungrad's version and its TypeScript toolchain, read once from its package.json: the generated project's dependency defaults.
+
+import { readFileSync } from "node:fs";
+
+interface PackageJSON {
+  version: string;
+  devDependencies?: Record<string, string>;
+}
+
+const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as PackageJSON;
+
+/** `^<version>` of the running rungrad. */
+export const DEFAULT_RUNGRAD_DEPENDENCY = `^${pkg.version}`;
+
+/** The generated project's devDependencies: the TypeScript and Node types rungrad itself builds with. */
+export const TOOLCHAIN: Readonly<Record<string, string>> = {
+  "@types/node": pkg.devDependencies?.["@types/node"] ?? "^20.0.0",
+  typescript: pkg.devDependencies?.["typescript"] ?? "^5.0.0",
+};

@@ -1,0 +1,45 @@
+// Pure parts of the transports: tool names, --arg parsing, exec request checks, the error mapping.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { RuntimeError } from "../../src/runtime/errors.js";
+import { cliArgs } from "../../src/transports/cli.js";
+import { TransportError, childExitCode, errorBody, exitCodeOf } from "../../src/transports/errors.js";
+import { checkRequest } from "../../src/transports/exec.js";
+import { MAX_TOOL_NAME, toolName } from "../../src/transports/tools.js";
+
+test("tool names: <pack>_<verb>, other characters as _, at most 64 characters", () => {
+  assert.equal(toolName("ledger", "setup.status"), "ledger_setup_status");
+  assert.equal(toolName("my.pack", "a-b_c"), "my_pack_a-b_c");
+  const long = toolName("p".repeat(60), "verb.long");
+  assert.equal(long.length, MAX_TOOL_NAME);
+  assert.match(long, /^[A-Za-z0-9_-]+$/);
+});
+
+test("--arg NAME=VALUE is a string, NAME:=JSON any value, over --args", () => {
+  assert.deepEqual(cliArgs('{"a": 1, "b": "x"}', ["b=y", "c:=[1,2]", "d=e=f", "n:=null"]), { a: 1, b: "y", c: [1, 2], d: "e=f", n: null });
+  assert.throws(() => cliArgs(undefined, ["novalue"]), (e: TransportError) => e.code === "usage");
+  assert.throws(() => cliArgs("[1]"), /--args must be a JSON object/);
+  assert.throws(() => cliArgs(undefined, ["x:=nope"]), /not valid JSON/);
+});
+
+test("exec requests: shape checked field by field, args defaulting to {}", () => {
+  assert.deepEqual(checkRequest({ id: 1, pack: "p", verb: "v" }), { id: 1, pack: "p", verb: "v", args: {} });
+  for (const v of [null, [], { pack: "p", verb: "v" }, { id: {}, pack: "p", verb: "v" }, { id: 1, verb: "v" }, { id: 1, pack: "p", verb: "v", dry_run: "yes" }, { id: 1, pack: "p", verb: "v", confirm: 1 }]) {
+    assert.throws(() => checkRequest(v), (e: TransportError) => e.code === "invalid_request", JSON.stringify(v));
+  }
+});
+
+test("errors: one {code, message} form and one exit code per code; internal errors carry no stack", () => {
+  assert.deepEqual(errorBody(new RuntimeError("denied", "no")), { code: "denied", message: "no" });
+  const internal = errorBody(new Error("boom\n    at somewhere"));
+  assert.deepEqual(internal, { code: "internal", message: "internal error: boom" });
+  assert.deepEqual(
+    ["invalid_args", "spawn_failed", "credentials_insecure", "write_not_allowed", "unknown_verb", "something_new"].map(exitCodeOf),
+    [1, 2, 3, 4, 5, 2],
+  );
+  const signals = { SIGTERM: 15, SIGKILL: 9 };
+  assert.equal(childExitCode({ exit_code: 7, signal: null, timed_out: false }, signals), 7);
+  assert.equal(childExitCode({ exit_code: null, signal: "SIGTERM", timed_out: true }, signals), 124);
+  assert.equal(childExitCode({ exit_code: null, signal: "SIGKILL", timed_out: false }, signals), 137);
+});
