@@ -1,19 +1,17 @@
 // The one place where the programs' errors become exit codes and stderr text.
 
+import { RungradError } from "../framework/errors.js";
 import { stableJSON } from "../json/stable.js";
 
 /** Exit codes of rungrad-spec/1: 1 usage, 2 runtime/upstream, 3 credentials, 4 forbidden, 5 not found, 6 rate limited. */
 export const EXIT_USAGE = 1;
 export const EXIT_RUNTIME = 2;
 
-/** An error a command reports to its user, with the exit code it maps to. */
-export class CliError extends Error {
+/** An error a command reports to its user, with the exit code it maps to (1 unless said otherwise). */
+export class CliError extends RungradError {
   override name = "CliError";
-  constructor(
-    message: string,
-    readonly exitCode: number = EXIT_USAGE,
-  ) {
-    super(message);
+  constructor(message: string, exitCode: number = EXIT_USAGE) {
+    super(exitCode, message);
   }
 }
 

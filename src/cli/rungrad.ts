@@ -1,110 +1,101 @@
 #!/usr/bin/env node
-// The `rungrad` program: manifest validation and formatting, agentmeta projection, skill files.
+// The `rungrad` program, built on our own framework: manifest validation and formatting,
+// agentmeta projection, repository skill files.
 
-import { Command, CommanderError } from "commander";
+import { App, type CommandSpec, type Context } from "../framework/index.js";
 import { stableJSON } from "../json/stable.js";
-import { CliError, EXIT_RUNTIME, EXIT_USAGE, formatError } from "./errors.js";
-import { formatText, projectText, readManifestText, renderValidation, validateText } from "./rungrad/documents.js";
+import { parseText, projectText, readManifestText, renderValidation, validateText, type ManifestSource } from "./rungrad/documents.js";
 import { PACKAGE_VERSION } from "./version.js";
 
-interface GlobalOptions {
-  json?: boolean;
-  dryRun?: boolean;
+const TABLE_JSON = ["table", "json"];
+const FROM_EXE = { name: "from-exe", usage: "Read the manifest from PROGRAM __rungrad_manifest", type: "string" } as const;
+
+/** FILE (or `-`) from the operands, or --from-exe where the command has it. */
+function source(ctx: Context, withExe = false): ManifestSource {
+  const fromExe = withExe && ctx.changed("from-exe") ? ctx.string("from-exe") : undefined;
+  return { file: ctx.args[0], fromExe };
 }
 
-function globals(cmd: Command): GlobalOptions {
-  return cmd.optsWithGlobals<GlobalOptions>();
+/** Prints a JSON document: its StableJSON bytes are both the human and the machine view. */
+async function writeDocument(ctx: Context, doc: unknown, text: string): Promise<void> {
+  await ctx.writeResult(doc, () => text);
 }
 
-function print(text: string): void {
-  process.stdout.write(text);
+const manifestCommand: CommandSpec = {
+  use: "manifest",
+  short: "Check and format rungrad-manifest/1 documents",
+  related: ["rungrad agentmeta"],
+  commands: [
+    {
+      use: "validate <file>",
+      short: "Validate a rungrad-manifest/1 document (FILE, or - for standard input)",
+      examples: ["rungrad manifest validate manifest.json", "mytool __rungrad_manifest | rungrad manifest validate - --json"],
+      related: ["rungrad manifest fmt"],
+      outputModes: TABLE_JSON,
+      args: { exact: 1 },
+      run: async (ctx) => {
+        const report = validateText(await readManifestText(source(ctx)));
+        await ctx.writeResult(report, () => renderValidation(report));
+      },
+    },
+    {
+      use: "fmt <file>",
+      short: "Print the canonical StableJSON of a manifest (wire order, unknown fields dropped)",
+      examples: ["rungrad manifest fmt manifest.json"],
+      related: ["rungrad manifest validate"],
+      outputModes: TABLE_JSON,
+      args: { exact: 1 },
+      run: async (ctx) => {
+        const manifest = parseText(await readManifestText(source(ctx)));
+        await writeDocument(ctx, manifest, stableJSON(manifest));
+      },
+    },
+  ],
+};
+
+const agentmetaCommand: CommandSpec = {
+  use: "agentmeta [file]",
+  short: "Project a manifest into a rungrad-agentmeta/1 document",
+  examples: ["rungrad agentmeta manifest.json", "rungrad agentmeta --from-exe ./mytool"],
+  related: ["rungrad skill", "rungrad manifest validate"],
+  outputModes: TABLE_JSON,
+  args: { max: 1 },
+  flags: [FROM_EXE],
+  run: async (ctx) => {
+    const doc = projectText(await readManifestText(source(ctx, true)));
+    await writeDocument(ctx, doc, stableJSON(doc));
+  },
+};
+
+const skillCommand: CommandSpec = {
+  use: "skill [file]",
+  short: "Write .agents/README.md and .agents/skills/<tool>/SKILL.md from a manifest",
+  examples: ["rungrad skill manifest.json --dry-run", "rungrad skill --from-exe ./mytool --out ."],
+  related: ["rungrad agentmeta"],
+  outputModes: TABLE_JSON,
+  mutates: true,
+  args: { max: 1 },
+  flags: [
+    FROM_EXE,
+    { name: "out", usage: "Repository root to write into", type: "string", default: "." },
+    { name: "force", usage: "Replace existing files that differ", type: "bool" },
+    { name: "include-short", usage: "Add each command's short text, sanitised to one line", type: "bool" },
+  ],
+  run: async (ctx) => {
+    const { writeSkill, renderPlan } = await import("./rungrad/skill.js");
+    const doc = projectText(await readManifestText(source(ctx, true)));
+    const out = ctx.string("out");
+    const planned = await writeSkill(doc, { out, force: ctx.bool("force"), dryRun: ctx.dryRun, includeShort: ctx.bool("include-short") });
+    await ctx.writeResult({ dry_run: ctx.dryRun, files: planned }, () => renderPlan(planned, out, ctx.dryRun));
+  },
+};
+
+export function newRungradApp(): App {
+  return new App({ name: "rungrad", short: "Build and score agent-ready CLIs", version: PACKAGE_VERSION }).addCommand(
+    agentmetaCommand,
+    manifestCommand,
+    skillCommand,
+  );
 }
 
-function buildProgram(): Command {
-  const program = new Command("rungrad")
-    .description("Build and score agent-ready CLIs")
-    .version(PACKAGE_VERSION, "--version", "Print the version")
-    .option("--json", "Output stable JSON instead of the human view")
-    .option("--dry-run", "Preview changes without performing them")
-    .option("--no-prompt", "Never block on an interactive prompt")
-    .option("--quiet", "Suppress non-essential output")
-    .option("--config <path>", "Path to the config file")
-    .exitOverride()
-    .configureOutput({ writeErr: () => {} })
-    .showHelpAfterError(false);
-
-  const manifest = program.command("manifest").description("Check and format rungrad-manifest/1 documents");
-  manifest
-    .command("validate")
-    .description("Validate a rungrad-manifest/1 document (FILE, or - for standard input)")
-    .argument("<file>", "manifest file, or - for standard input")
-    .action(async (file: string, _opts: unknown, cmd: Command) => {
-      const report = validateText(await readManifestText({ file }));
-      print(globals(cmd).json ? stableJSON(report) : renderValidation(report));
-    });
-  manifest
-    .command("fmt")
-    .description("Print the canonical StableJSON of a manifest (wire order, unknown fields dropped)")
-    .argument("<file>", "manifest file, or - for standard input")
-    .action(async (file: string) => {
-      print(formatText(await readManifestText({ file })));
-    });
-
-  program
-    .command("agentmeta")
-    .description("Project a manifest into a rungrad-agentmeta/1 document")
-    .argument("[file]", "manifest file, or - for standard input")
-    .option("--from-exe <program>", "Read the manifest from PROGRAM __rungrad_manifest")
-    .action(async (file: string | undefined, opts: { fromExe?: string }) => {
-      print(stableJSON(projectText(await readManifestText({ file, fromExe: opts.fromExe }))));
-    });
-
-  program
-    .command("skill")
-    .description("Write .agents/README.md and .agents/skills/<tool>/SKILL.md from a manifest")
-    .argument("[file]", "manifest file, or - for standard input")
-    .option("--from-exe <program>", "Read the manifest from PROGRAM __rungrad_manifest")
-    .option("--out <dir>", "Repository root to write into", ".")
-    .option("--force", "Replace existing files that differ")
-    .option("--include-short", "Add each command's short text, sanitised to one line")
-    .action(async (file: string | undefined, opts: { fromExe?: string; out: string; force?: boolean; includeShort?: boolean }, cmd: Command) => {
-      const { writeSkill, renderPlan } = await import("./rungrad/skill.js");
-      const doc = projectText(await readManifestText({ file, fromExe: opts.fromExe }));
-      const dryRun = globals(cmd).dryRun === true;
-      const planned = await writeSkill(doc, { out: opts.out, force: opts.force === true, dryRun, includeShort: opts.includeShort === true });
-      print(globals(cmd).json ? stableJSON({ dry_run: dryRun, files: planned }) : renderPlan(planned, opts.out, dryRun));
-    });
-  return program;
-}
-
-/** Machine-readable errors when --json appears before a `--` terminator (also for parse errors). */
-function wantsMachineErrors(argv: string[]): boolean {
-  for (const arg of argv) {
-    if (arg === "--") return false;
-    if (arg === "--json" || arg === "--json=true") return true;
-  }
-  return false;
-}
-
-async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
-  try {
-    await program.parseAsync(argv, { from: "user" });
-    return 0;
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.exitCode === 0) return 0;
-      process.stderr.write(formatError(err.message.replace(/^error: /, ""), EXIT_USAGE, wantsMachineErrors(argv)));
-      return EXIT_USAGE;
-    }
-    if (err instanceof CliError) {
-      process.stderr.write(formatError(err.message, err.exitCode, wantsMachineErrors(argv)));
-      return err.exitCode;
-    }
-    // An unexpected failure is still reported as one line, never a stack trace.
-    process.stderr.write(formatError(`internal error: ${(err as Error).message}`, EXIT_RUNTIME, wantsMachineErrors(argv)));
-    return EXIT_RUNTIME;
-  }
-}
-
-process.exitCode = await main(process.argv.slice(2));
+await newRungradApp().main();

@@ -36,16 +36,110 @@ const NEEDS_ESCAPE = /["\\<>&\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
 
 /** Go's json.MarshalIndent(v, "", "  ") + "\n". */
 export function stableJSON(value: unknown): string {
-  const encoder = new Encoder(true);
-  encoder.encode(value, 0);
-  return encoder.out + "\n";
+  return encodeNative(value, true) + "\n";
 }
 
 /** Go's json.Marshal(v): no whitespace, same escaping and key order. */
 export function compactJSON(value: unknown): string {
-  const encoder = new Encoder(false);
-  encoder.encode(value, 0);
-  return encoder.out;
+  return encodeNative(value, false);
+}
+
+// The bulk of a document goes through the engine's JSON.stringify (its indentation and
+// its escapes of quotes, backslashes and controls are Go's too); a replacer handles what
+// Go does differently, and the few values JSON.stringify cannot express (literal numbers,
+// -0, maps with integer-like keys, which JS objects would reorder) leave a marker that is
+// replaced afterwards by their exact text.
+
+/** Keys a JS object enumerates first, in numeric order, whatever the insertion order. */
+const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
+const isIndexKey = (key: string) => INDEX_KEY.test(key) && Number(key) < 4294967295;
+
+let markerSeed = 0;
+
+function encodeNative(value: unknown, indent: boolean): string {
+  // A per-call marker that no string in the value can spell: a NUL and a fresh random tag.
+  const tag = `\u0000${(++markerSeed).toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  const texts: string[] = [];
+  const maps: object[] = [];
+  const marker = (kind: "t" | "m", index: number) => `${tag}${kind}${index}`;
+
+  function replacer(this: Record<string, unknown>, key: string): unknown {
+    // `this[key]` is the value before any toJSON() ran: JsonNumber and marshalers are decided here.
+    const original = this[key];
+    switch (typeof original) {
+      case "number":
+        if (!Number.isFinite(original)) throw new StableJSONError(`json: unsupported value: ${goFloatName(original)}`);
+        if (Object.is(original, -0)) return marker("t", texts.push("-0") - 1);
+        return original;
+      case "bigint":
+        return marker("t", texts.push(original.toString()) - 1);
+      case "function":
+      case "symbol":
+        throw new StableJSONError(`json: unsupported type: ${typeof original}`);
+      case "object":
+        if (original === null || Array.isArray(original)) return original;
+        if (original instanceof JsonNumber) return marker("t", texts.push(original.literal) - 1);
+        if (original instanceof Map || Object.getPrototypeOf(original) === null) return sortedMap(original);
+        if (typeof (original as { toJSON?: unknown }).toJSON === "function") {
+          throw new StableJSONError("json: custom JSON marshaler unsupported");
+        }
+        return original;
+      default:
+        return original;
+    }
+  }
+
+  /** A map as an object with its keys in byte order, or a marker where JS would reorder them. */
+  function sortedMap(map: object): unknown {
+    const entries: [string, unknown][] = map instanceof Map ? [...map].map(([k, v]) => [String(k), v]) : Object.entries(map);
+    if (entries.some(([k]) => isIndexKey(k))) return marker("m", maps.push(map) - 1);
+    entries.sort((a, b) => compareBytes(a[0], b[0]));
+    const sorted = Object.create(null) as Record<string, unknown>;
+    for (const [k, v] of entries) sorted[k] = v;
+    return sorted;
+  }
+
+  let out: string | undefined;
+  try {
+    out = JSON.stringify(value, replacer, indent ? 2 : undefined) as string | undefined;
+  } catch (err) {
+    if (err instanceof TypeError && /circular/i.test(err.message)) throw new StableJSONError("cycle detected in result model");
+    throw err;
+  }
+  if (out === undefined) return "null";
+  out = goEscapes(out);
+  if (texts.length === 0 && maps.length === 0) return out;
+  const escapedTag = tag.replace("\u0000", "\\\\u0000");
+  return out.replace(new RegExp(`"${escapedTag}([tm])(\\d+)"`, "g"), (_, kind: string, index: string, offset: number) => {
+    if (kind === "t") return texts[Number(index)]!;
+    // The indentation of the marker's line is the depth the map is written at.
+    const lineStart = out!.lastIndexOf("\n", offset) + 1;
+    let spaces = 0;
+    while (out!.charCodeAt(lineStart + spaces) === 0x20) spaces++;
+    const depth = spaces / 2;
+    const encoder = new Encoder(indent);
+    encoder.encode(maps[Number(index)], depth);
+    return encoder.out;
+  });
+}
+
+const GO_ESCAPES: [string, string][] = [
+  ["<", "\\u003c"],
+  [">", "\\u003e"],
+  ["&", "\\u0026"],
+  ["\u2028", "\\u2028"],
+  ["\u2029", "\\u2029"],
+];
+const LONE_SURROGATE = /\\ud[89a-f]/;
+
+/** Go's escapes where JSON.stringify differs: HTML characters, U+2028/U+2029, lone surrogates as U+FFFD. */
+function goEscapes(json: string): string {
+  let out = json;
+  // Outside strings JSON has none of these characters, so replacing them everywhere is exact.
+  for (const [raw, escaped] of GO_ESCAPES) if (out.includes(raw)) out = out.replaceAll(raw, escaped);
+  // JSON.stringify writes a lone surrogate as \udXXX; a preceding even run of backslashes is text, not an escape.
+  if (LONE_SURROGATE.test(out)) out = out.replace(/(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g, "$1\\ufffd");
+  return out;
 }
 
 /** True for objects StableJSON treats as maps (sorted keys). */

@@ -73,10 +73,10 @@ test("rungrad manifest validate --json: a report, or the machine error object on
 test("rungrad usage errors exit 1 without a stack trace", async () => {
   const r = await rungrad(["manifest", "validate"]);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /^Error: missing required argument 'file'\n$/);
+  assert.equal(r.stderr, "Error: accepts 1 arg(s), received 0\n");
   const unknown = await rungrad(["frobnicate", "--json"]);
   assert.equal(unknown.code, 1);
-  assert.equal(JSON.parse(unknown.stderr).exit_code, 1);
+  assert.deepEqual(JSON.parse(unknown.stderr), { error: 'unknown command "frobnicate" for "rungrad"', exit_code: 1 });
 });
 
 test("rungrad skill writes both files, keeps identical ones, refuses to overwrite a changed one without --force", async () => {
@@ -111,4 +111,21 @@ test("rungrad skill writes both files, keeps identical ones, refuses to overwrit
   const forced = await rungrad(["skill", "examples/manifests/rgref.json", "--out", out, "--force"]);
   assert.equal(forced.code, 0);
   assert.equal(await readFile(skillPath, "utf8"), skill);
+});
+
+test("rungrad describes itself: its __rungrad_manifest validates and projects", async () => {
+  const manifest = await rungrad(["__rungrad_manifest"]);
+  assert.equal(manifest.code, 0);
+  const doc = JSON.parse(manifest.stdout);
+  assert.deepEqual(
+    doc.commands.map((c: { path: string[] }) => c.path.join(" ")),
+    ["", "agentmeta", "manifest", "manifest fmt", "manifest validate", "skill"].concat(doc.commands.some((c: { path: string[] }) => c.path[0] === "new") ? ["new"] : []).sort(),
+  );
+  const validated = await rungrad(["manifest", "validate", "-"], { stdin: manifest.stdout });
+  assert.equal(validated.code, 0, validated.stderr);
+  const projected = await rungrad(["agentmeta", "-"], { stdin: manifest.stdout });
+  assert.equal(projected.code, 0, projected.stderr);
+  const skill = JSON.parse(projected.stdout).commands.find((c: { path: string[] }) => c.path.join(" ") === "skill");
+  assert.equal(skill.dry_run_usage_template, "rungrad skill [file] --dry-run --json --no-prompt");
+  assert.equal(skill.machine_usage_template, "");
 });

@@ -43,3 +43,24 @@ test("goQuote follows strconv.Quote", () => {
   assert.equal(goQuote('a"b\\c\n\t\u0000\u007f é \u00a0 \u{1F600}'), '"a\\"b\\\\c\\n\\t\\x00\\x7f é \\u00a0 \u{1F600}"');
   assert.deepEqual(goFields("  item\u00a0create\t<name> \u2003x "), ["item", "create", "<name>", "x"]);
 });
+
+test("values JSON.stringify cannot express keep Go's bytes at any depth", () => {
+  const ints = dictionary<unknown>();
+  ints["10"] = 1;
+  ints["9"] = new JsonNumber("2.50");
+  ints["a"] = [-0, 1n];
+  const doc = { outer: [{ m: ints, n: new JsonNumber("1E5") }], tail: new Map<string, unknown>([["b", 1], ["a", { z: 1, y: 2 }]]) };
+  assert.equal(
+    stableJSON(doc),
+    '{\n  "outer": [\n    {\n      "m": {\n        "10": 1,\n        "9": 2.50,\n        "a": [\n          -0,\n          1\n        ]\n      },\n      "n": 1E5\n    }\n  ],\n  "tail": {\n    "a": {\n      "z": 1,\n      "y": 2\n    },\n    "b": 1\n  }\n}\n',
+  );
+  assert.equal(compactJSON(doc), '{"outer":[{"m":{"10":1,"9":2.50,"a":[-0,1]},"n":1E5}],"tail":{"a":{"z":1,"y":2},"b":1}}');
+});
+
+test("escapes: a literal backslash before 'ud800' is text; a lone surrogate becomes U+FFFD; markers cannot be forged", () => {
+  assert.equal(compactJSON(["\\ud800", "\\\ud800", "\u0000t0"]), '["\\\\ud800","\\\\\\ufffd","\\u0000t0"]');
+  assert.throws(() => stableJSON({ d: new Date(0) }), /custom JSON marshaler unsupported/);
+  assert.throws(() => stableJSON({ f: () => 1 }), /unsupported type: function/);
+  assert.throws(() => stableJSON({ n: Infinity }), /unsupported value: \+Inf/);
+  assert.equal(stableJSON(undefined), "null\n");
+});

@@ -2,7 +2,6 @@
 
 import { fromManifest } from "../../agentmeta/project.js";
 import type { AgentMetaDocument } from "../../agentmeta/types.js";
-import { stableJSON } from "../../json/stable.js";
 import { parseManifest } from "../../manifest/decode.js";
 import { ManifestError } from "../../manifest/errors.js";
 import type { Manifest, ValidManifest } from "../../manifest/types.js";
@@ -65,10 +64,11 @@ export function renderValidation(report: ValidationReport): string {
   return `valid ${report.schema_version}: ${report.tool_name}${version}, ${report.command_count} commands\n`;
 }
 
-/** The canonical form: wire field order, unknown fields dropped, extension literals kept. */
-export function formatText(text: string): string {
-  return stableJSON(decode(text));
+/** The decoded manifest, not validated: its StableJSON is the canonical form (wire order, unknown fields dropped, extension literals kept). */
+export function parseText(text: string): Manifest {
+  return decode(text);
 }
+
 
 export function projectText(text: string): AgentMetaDocument {
   const manifest = decode(text);

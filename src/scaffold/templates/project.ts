@@ -1,0 +1,38 @@
+// The generated package.json and tsconfig.json.
+
+import type { ScaffoldSettings } from "../options.js";
+import { TOOLCHAIN } from "../toolchain.js";
+
+const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
+
+export function packageJSON(s: ScaffoldSettings): string {
+  return json({
+    name: s.packageName,
+    version: "0.1.0",
+    description: s.description,
+    type: "module",
+    bin: { [s.name]: "dist/src/main.js" },
+    scripts: { build: "tsc -p tsconfig.json", test: "node --test dist/test/" },
+    engines: { node: ">=20" },
+    dependencies: { rungrad: s.rungradDependency },
+    devDependencies: { ...TOOLCHAIN },
+  });
+}
+
+export function tsconfigJSON(): string {
+  return json({
+    compilerOptions: {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      lib: ["ES2023"],
+      types: ["node"],
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      rootDir: ".",
+      outDir: "dist",
+      skipLibCheck: true,
+    },
+    include: ["src", "test"],
+  });
+}
