@@ -1,5 +1,8 @@
 // The rungrad library: the manifest, agentmeta and skill core, wire-compatible with Go rungrad.
-export { stableJSON, compactJSON, JsonNumber } from "./json/stable.js";
-export * from "./manifest/types.js";
-export * from "./manifest/errors.js";
-export * from "./agentmeta/types.js";
+// The framework is `rungrad/framework`; harness packs and their runtime are `rungrad/pack` and `rungrad/runtime`.
+
+export { stableJSON, compactJSON, JsonNumber, dictionary, StableJSONError } from "./json/stable.js";
+export { goQuote } from "./json/goquote.js";
+export * from "./manifest/index.js";
+export * from "./agentmeta/index.js";
+export * from "./skill/index.js";

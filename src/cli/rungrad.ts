@@ -5,6 +5,7 @@
 import { App, type CommandSpec, type Context } from "../framework/index.js";
 import { stableJSON } from "../json/stable.js";
 import { parseText, projectText, readManifestText, renderValidation, validateText, type ManifestSource } from "./rungrad/documents.js";
+import { newCommand } from "./rungrad/new.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 const TABLE_JSON = ["table", "json"];
@@ -94,6 +95,7 @@ export function newRungradApp(): App {
   return new App({ name: "rungrad", short: "Build and score agent-ready CLIs", version: PACKAGE_VERSION }).addCommand(
     agentmetaCommand,
     manifestCommand,
+    newCommand,
     skillCommand,
   );
 }

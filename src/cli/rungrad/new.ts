@@ -1,7 +1,8 @@
 // `rungrad new <name>`: scaffold a TypeScript CLI on the rungrad framework (§e), as a framework CommandSpec.
 
 import type { CommandSpec, Context } from "../../framework/index.js";
-import { generate, projectRoot, ScaffoldValidationError, writeProject, type ScaffoldOptions } from "../../scaffold/index.js";
+import { ScaffoldValidationError } from "../../scaffold/errors.js";
+import type { ScaffoldOptions } from "../../scaffold/index.js";
 
 /** Flags meaningful only with --product-profile, in the order the Changed gate reports them. */
 const PRODUCT_FLAGS = [
@@ -71,6 +72,8 @@ export const newCommand: CommandSpec = {
   ],
   run: async (ctx) => {
     const options = optionsFrom(ctx);
+    // The generator (templates, manifest, skill renderer) loads only when `new` runs.
+    const { generate, projectRoot, writeProject } = await import("../../scaffold/index.js");
     const dir = ctx.string("dir");
     if (ctx.dryRun) {
       const project = generate(options);

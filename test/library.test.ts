@@ -1,0 +1,36 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import {
+  decodeExtensions,
+  encodeExtensions,
+  fromManifest,
+  ManifestError,
+  parseManifest,
+  renderSkill,
+  stableJSON,
+  UnsupportedVersionError,
+  validateManifest,
+} from "rungrad";
+
+const rgref = JSON.parse(readFileSync(new URL("../../test/fixtures/examples/rungrad/rgref_reference.json", import.meta.url), "utf8"));
+
+test("the package root exposes the core: parse, validate, project, StableJSON, extensions, skills", () => {
+  const manifest = parseManifest(rgref.expect_manifest_stable_json);
+  assert.equal(stableJSON(manifest), rgref.expect_manifest_stable_json);
+  validateManifest(manifest);
+  const doc = fromManifest(manifest);
+  assert.equal(stableJSON(doc), stableJSON(rgref.expect_agentmeta));
+  assert.deepEqual(
+    renderSkill(doc).map((f) => f.path),
+    [".agents/README.md", ".agents/skills/rgref/SKILL.md"],
+  );
+  assert.equal(encodeExtensions(decodeExtensions('{"b.com/x":{"z":1.50,"a":true}}')!), '{"b.com/x":{"a":true,"z":1.50}}');
+});
+
+test("errors are typed and carry Go's exact text", () => {
+  assert.throws(() => fromManifest(parseManifest('{"schema_version":"rungrad-manifest/9"}')), (e: unknown) => {
+    return e instanceof UnsupportedVersionError && e instanceof ManifestError && e.message === 'unsupported manifest schema version "rungrad-manifest/9"';
+  });
+  assert.throws(() => validateManifest(parseManifest("{}")), { message: "manifest is missing schema_version" });
+});
