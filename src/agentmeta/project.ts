@@ -1,10 +1,10 @@
 // fromManifest: Go rungrad's agentmeta.FromManifest, the pure projection of a manifest into a rungrad-agentmeta/1 document.
 
-import { goFields, goQuote } from "../json/goquote.js";
+import { goQuote } from "../json/goquote.js";
 import { ManifestError } from "../manifest/errors.js";
 import { cloneExtensionSet } from "../manifest/extensions.js";
 import { SPEC_VERSION, type Flag, type Manifest, type ValidCommand } from "../manifest/types.js";
-import { pathLabel, validateManifest } from "../manifest/validate.js";
+import { isGoSpaceCode, pathLabel, validateManifest } from "../manifest/validate.js";
 import {
   AGENTMETA_SCHEMA_VERSION,
   CONFIRMATION_NOTE,
@@ -55,40 +55,74 @@ export function fromManifest(m: Manifest): AgentMetaDocument {
 
   const canonical = canonicalGlobals(m.global_flags);
   const machineGlobals = canonical.has("json") && canonical.has("no-prompt");
-  const parents = parentKeys(m.commands);
-  const commands = m.commands.map((c): AgentCommand => {
-    const { commandTemplate, usageTemplate } = templates(m.tool_name, c);
+  const dryRunGlobal = canonical.has("dry-run");
+  const source = m.commands;
+  const keys = pathKeys(source);
+  const parents = parentKeys(source, keys);
+  const toolName = m.tool_name;
+  const commands: AgentCommand[] = [];
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    const commandTemplate = commandOf(toolName, c.path);
+    const usageTemplate = usage(toolName, commandTemplate, c);
     const declaresJSON = c.output_modes.includes("json");
-    const head: Omit<AgentCommand, TailField> = {
-      path: c.path.slice(),
-      use: c.use,
-      short: c.short,
-      examples: c.examples.slice(),
-      related: c.related.slice(),
-      output_modes: c.output_modes.slice(),
-      local_flags: c.local_flags.map(cloneFlag),
-      required_local_flags: c.local_flags.filter((f) => f.required).map(cloneFlag),
-      requires_auth: c.requires_auth,
-      mutates: c.mutates,
-      supports_dry_run: c.supports_dry_run,
-      destructive: c.destructive,
-      requires_confirmation: c.requires_confirmation,
-      supports_meta: c.supports_meta,
-    };
-    // Go's omitempty drops both a nil and an empty extension set; the key goes here in wire order.
-    if (hasExtensions(c)) head.extensions = cloneExtensionSet(c.extensions);
-    const tail: Pick<AgentCommand, TailField> = {
-      is_root: c.path.length === 0,
-      has_children: parents.has(pathKey(c.path)),
-      command_template: commandTemplate,
-      usage_template: usageTemplate,
-      machine_usage_template: declaresJSON && machineGlobals && !c.mutates && !c.destructive ? usageTemplate + " --json --no-prompt" : "",
-      dry_run_usage_template:
-        c.supports_dry_run && canonical.has("dry-run") ? usageTemplate + " --dry-run" + (declaresJSON && machineGlobals ? " --json --no-prompt" : "") : "",
-      confirmation_note: c.requires_confirmation ? CONFIRMATION_NOTE : "",
-    };
-    return Object.assign(head, tail);
-  });
+    const localFlags = c.local_flags;
+    const required = localFlags.filter((f) => f.required).map(cloneFlag);
+    const machine = declaresJSON && machineGlobals && !c.mutates && !c.destructive ? usageTemplate + " --json --no-prompt" : "";
+    const dryRun = c.supports_dry_run && dryRunGlobal ? usageTemplate + " --dry-run" + (declaresJSON && machineGlobals ? " --json --no-prompt" : "") : "";
+    const note = c.requires_confirmation ? CONFIRMATION_NOTE : "";
+    // Two literals of fixed shape, in wire order: Go's omitempty drops both a nil and an empty extension set.
+    commands.push(
+      hasExtensions(c)
+        ? {
+            path: c.path.slice(),
+            use: c.use,
+            short: c.short,
+            examples: c.examples.slice(),
+            related: c.related.slice(),
+            output_modes: c.output_modes.slice(),
+            local_flags: localFlags.map(cloneFlag),
+            required_local_flags: required,
+            requires_auth: c.requires_auth,
+            mutates: c.mutates,
+            supports_dry_run: c.supports_dry_run,
+            destructive: c.destructive,
+            requires_confirmation: c.requires_confirmation,
+            supports_meta: c.supports_meta,
+            extensions: cloneExtensionSet(c.extensions),
+            is_root: c.path.length === 0,
+            has_children: parents.has(keys[i]!),
+            command_template: commandTemplate,
+            usage_template: usageTemplate,
+            machine_usage_template: machine,
+            dry_run_usage_template: dryRun,
+            confirmation_note: note,
+          }
+        : {
+            path: c.path.slice(),
+            use: c.use,
+            short: c.short,
+            examples: c.examples.slice(),
+            related: c.related.slice(),
+            output_modes: c.output_modes.slice(),
+            local_flags: localFlags.map(cloneFlag),
+            required_local_flags: required,
+            requires_auth: c.requires_auth,
+            mutates: c.mutates,
+            supports_dry_run: c.supports_dry_run,
+            destructive: c.destructive,
+            requires_confirmation: c.requires_confirmation,
+            supports_meta: c.supports_meta,
+            is_root: c.path.length === 0,
+            has_children: parents.has(keys[i]!),
+            command_template: commandTemplate,
+            usage_template: usageTemplate,
+            machine_usage_template: machine,
+            dry_run_usage_template: dryRun,
+            confirmation_note: note,
+          },
+    );
+  }
 
   return {
     schema_version: AGENTMETA_SCHEMA_VERSION,
@@ -106,51 +140,70 @@ function hasExtensions(c: ValidCommand): c is ValidCommand & { extensions: NonNu
   return false;
 }
 
-/** The command fields after `extensions` in wire order. */
-type TailField =
-  | "is_root"
-  | "has_children"
-  | "command_template"
-  | "usage_template"
-  | "machine_usage_template"
-  | "dry_run_usage_template"
-  | "confirmation_note";
-
-/** command_template (tool + path) and usage_template (plus the use fields after the first). */
-function templates(toolName: string, c: ValidCommand): { commandTemplate: string; usageTemplate: string } {
-  const fields = goFields(c.use);
-  if (fields.length === 0) throw new AgentMetaError(`manifest command ${pathLabel(c.path)} has empty use`);
+/**
+ * usage_template: `commandTemplate` plus the use fields (Go's strings.Fields) after the first,
+ * which must name the command (the tool name for root). One pass, no field array.
+ */
+function usage(toolName: string, commandTemplate: string, c: ValidCommand): string {
+  const use = c.use;
+  const n = use.length;
+  let i = 0;
+  while (i < n && isGoSpaceCode(use.charCodeAt(i))) i++;
+  if (i === n) throw new AgentMetaError(`manifest command ${pathLabel(c.path)} has empty use`);
+  let j = i;
+  while (j < n && !isGoSpaceCode(use.charCodeAt(j))) j++;
+  const first = use.slice(i, j);
   const expected = c.path.length === 0 ? toolName : c.path[c.path.length - 1]!;
-  if (fields[0] !== expected) {
-    throw new AgentMetaError(`manifest command ${pathLabel(c.path)} use first field ${goQuote(fields[0]!)} does not match ${goQuote(expected)}`);
+  if (first !== expected) {
+    throw new AgentMetaError(`manifest command ${pathLabel(c.path)} use first field ${goQuote(first)} does not match ${goQuote(expected)}`);
   }
-  let commandTemplate = toolName;
-  for (const seg of c.path) commandTemplate += " " + seg;
-  let usageTemplate = commandTemplate;
-  for (let i = 1; i < fields.length; i++) usageTemplate += " " + fields[i]!;
-  return { commandTemplate, usageTemplate };
+  let out = commandTemplate;
+  for (;;) {
+    while (j < n && isGoSpaceCode(use.charCodeAt(j))) j++;
+    if (j === n) return out;
+    i = j;
+    while (j < n && !isGoSpaceCode(use.charCodeAt(j))) j++;
+    out += " " + use.slice(i, j);
+  }
+}
+
+/** command_template: the tool name and the path, space-separated. */
+function commandOf(toolName: string, path: readonly string[]): string {
+  let out = toolName;
+  for (let i = 0; i < path.length; i++) out += " " + path[i]!;
+  return out;
+}
+
+/** Each command's path key (see segmentKey). */
+function pathKeys(commands: readonly ValidCommand[]): string[] {
+  const keys: string[] = [];
+  for (const c of commands) {
+    let key = "";
+    for (const seg of c.path) key += segmentKey(seg);
+    keys.push(key);
+  }
+  return keys;
 }
 
 /**
  * Keys of every strict prefix of every command path: a command has children
  * exactly when its own key is among them (Go's hasChildren, in linear time).
  */
-function parentKeys(commands: readonly ValidCommand[]): Set<string> {
-  const keys = new Set<string>();
-  for (const c of commands) {
-    let key = "";
-    for (const seg of c.path) {
-      keys.add(key);
-      key += segmentKey(seg);
+function parentKeys(commands: readonly ValidCommand[], keys: readonly string[]): Set<string> {
+  const parents = new Set<string>();
+  for (let i = 0; i < commands.length; i++) {
+    const path = commands[i]!.path;
+    if (path.length === 0) continue;
+    // The strict prefixes of a path are the prefixes of its parent's key, which ends one segment earlier.
+    const key = keys[i]!;
+    let end = key.length - segmentKey(path[path.length - 1]!).length;
+    parents.add(key.slice(0, end));
+    for (let k = path.length - 2; k >= 0; k--) {
+      end -= segmentKey(path[k]!).length;
+      parents.add(key.slice(0, end));
     }
   }
-  return keys;
-}
-
-function pathKey(path: readonly string[]): string {
-  let key = "";
-  for (const seg of path) key += segmentKey(seg);
-  return key;
+  return parents;
 }
 
 /**

@@ -1,21 +1,15 @@
 // The rungrad-agentmeta/1 document: an inventory of a CLI for agents, derived
 // purely from a validated manifest. Field order here is the wire order.
 
-import type { ExtensionSet } from "../manifest/types.js";
+import type { ExtensionSet, Flag } from "../manifest/types.js";
 
 export const AGENTMETA_SCHEMA_VERSION = "rungrad-agentmeta/1";
 
 export const CONFIRMATION_NOTE =
   "Require explicit user confirmation before executing this command and inspect product documentation for the confirmation mechanism.";
 
-export interface AgentFlag {
-  name: string;
-  shorthand: string;
-  usage: string;
-  default: string;
-  type: string;
-  required: boolean;
-}
+/** A flag as the manifest describes it; the document copies it field for field. */
+export type AgentFlag = Flag;
 
 export interface AgentCommand {
   path: string[];

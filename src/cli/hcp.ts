@@ -1,184 +1,128 @@
 #!/usr/bin/env node
-// The `hcp` program: HCP/1.1 harness packs — validate, meta, init, skill, list, and the run / exec / serve transports.
+// The `hcp` program, built on our own framework: HCP/1.1 harness packs — validate, meta, init, skill, list, and the run / exec / serve transports.
 
-import { Command, CommanderError } from "commander";
-import { stableJSON } from "../json/stable.js";
-import { errorBody, exitCodeOf } from "../transports/errors.js";
-import { CliError } from "./errors.js";
+import { App, OutputMode, type CommandSpec, type Context, type Handler } from "../framework/index.js";
+import { mapped } from "./hcp/errors.js";
+import { ALLOW_WRITE, CONTROL_PLANE } from "./hcp/flags.js";
 import { PACKAGE_VERSION } from "./version.js";
 
-const print = (text: string) => process.stdout.write(text);
-const collect = (value: string, previous: string[]) => [...previous, value];
+const HUMAN_JSON = [OutputMode.Human, OutputMode.JSON];
 
-/** The pass-through argv of `hcp run PACK -- SUB…`, cut off before commander parses the rest. */
-let passThrough: string[] | undefined;
-
-function buildProgram(setExit: (code: number) => void): Command {
-  const program = new Command("hcp")
-    .description("HCP/1.1 harness packs: validate them, derive their metadata, generate them, and serve their verbs")
-    .version(PACKAGE_VERSION, "--version", "Print the version")
-    .exitOverride()
-    .configureOutput({ writeErr: () => {} })
-    .showHelpAfterError(false);
-
-  program
-    .command("run")
-    .description("Run one verb of a pack (or `-- SUBCOMMAND…` for its pass-through) and exit with the child's exit code")
-    .argument("<pack>", "pack folder or its surface.json")
-    .argument("[verb]", "verb key")
-    .option("--arg <name=value>", "an argument: NAME=VALUE (a string) or NAME:=JSON (any JSON value); repeatable", collect, [])
-    .option("--args <json>", "the arguments as one JSON object (--arg entries win)")
-    .option("--dry-run", "print the plan and its plan_id; run nothing")
-    .option("--confirm <plan_id>", "confirm a confirm-gated verb with the plan_id of its dry run")
-    .option("--allow-write", "let write verbs run")
-    .option("--json", "print the result (§6.5) as StableJSON instead of the child's output")
-    .option("--no-prompt", "never ask on the terminal")
-    .option("--control-plane", "serve control-plane packs too")
-    .action(async (pack: string, verb: string | undefined, o: Record<string, unknown>) => {
-      const { runCommand } = await import("./hcp/run.js");
-      setExit(
-        await runCommand({
-          pack,
-          verb,
-          passThrough,
-          arg: o["arg"] as string[],
-          args: o["args"] as string | undefined,
-          dryRun: o["dryRun"] === true,
-          confirm: o["confirm"] as string | undefined,
-          allowWrite: o["allowWrite"] === true,
-          json: o["json"] === true,
-          noPrompt: o["prompt"] === false,
-          controlPlane: o["controlPlane"] === true,
-        }),
-      );
-    });
-
-  program
-    .command("exec")
-    .description("Serve newline-delimited JSON requests {id, pack, verb, args, dry_run?, confirm?, stdin?} on stdin, one response line each")
-    .argument("<packs...>", "pack folders or folders of packs")
-    .option("--concurrency <n>", "requests running at once", "8")
-    .option("--allow-write", "let write verbs run")
-    .option("--control-plane", "serve control-plane packs too")
-    .action(async (paths: string[], o: { concurrency: string; allowWrite?: boolean; controlPlane?: boolean }) => {
-      const { execCommand } = await import("./hcp/serve.js");
-      setExit(await execCommand(paths, o));
-    });
-
-  program
-    .command("serve")
-    .description("Serve packs to agents: --mcp runs a stdio MCP server")
-    .argument("<packs...>", "pack folders or folders of packs")
-    .option("--mcp", "the stdio MCP server")
-    .option("--allow-write", "let write verbs run")
-    .option("--control-plane", "serve control-plane packs too")
-    .action(async (paths: string[], o: { mcp?: boolean; allowWrite?: boolean; controlPlane?: boolean }) => {
-      const { serveCommand } = await import("./hcp/serve.js");
-      setExit(await serveCommand(paths, o));
-    });
-
-  program
-    .command("list")
-    .description("List packs, their verbs and effective policies")
-    .argument("<packs...>", "pack folders or folders of packs")
-    .option("--json", "StableJSON")
-    .option("--allow-write", "show write verbs as runnable")
-    .action(async (paths: string[], o: { json?: boolean; allowWrite?: boolean }) => {
-      const { listCommand } = await import("./hcp/packs.js");
-      print(listCommand(paths, o));
-    });
-
-  program
-    .command("validate")
-    .description("Validate packs: one line per issue and a summary; exit 1 when any pack has an error")
-    .argument("<paths...>", "pack folders, surface.json files or folders of packs")
-    .option("--json", "StableJSON: {packs: [{path, ok, pack_id, issues, meta}]}")
-    .action(async (paths: string[], o: { json?: boolean }) => {
-      const { validateCommand } = await import("./hcp/packs.js");
-      const report = validateCommand(paths, o);
-      print(report.text);
-      setExit(report.ok ? 0 : 1);
-    });
-
-  program
-    .command("meta")
-    .description("Print a pack's derived HarnessPackMeta as StableJSON")
-    .argument("<pack>", "pack folder or its surface.json")
-    .action(async (pack: string) => {
-      const { metaCommand } = await import("./hcp/packs.js");
-      print(metaCommand(pack));
-    });
-
-  program
-    .command("skill")
-    .description("Print a pack's HARNESS.md")
-    .argument("<pack>", "pack folder or its surface.json")
-    .action(async (pack: string) => {
-      const { skillCommand } = await import("./hcp/packs.js");
-      print(skillCommand(pack));
-    });
-
-  program
-    .command("init")
-    .description("Write a pack from a rungrad manifest (surface.json, policy.json, HARNESS.md)")
-    .option("--from-manifest <file>", "manifest file, or - for standard input")
-    .option("--from-exe <program>", "read the manifest from PROGRAM __rungrad_manifest")
-    .option("--bin <program>", "wrap.bin of the pack (default: the --from-exe program, else the tool name)")
-    .requiredOption("--out <dir>", "the pack folder to write")
-    .option("--force", "write into a non-empty folder, replacing the pack files")
-    .option("--json", "StableJSON: {out, pack_id, files, notes}")
-    .action(async (o: { fromManifest?: string; fromExe?: string; bin?: string; out: string; force?: boolean; json?: boolean }) => {
-      const { initCommand } = await import("./hcp/init.js");
-      const r = await initCommand(o);
-      print(r.stdout);
-      process.stderr.write(r.stderr);
-    });
-  return program;
+/** A handler loaded on first use (packs, ajv and the MCP SDK stay out of start-up), its failures mapped once. */
+function lazy<M>(load: () => Promise<M>, pick: (m: M) => (ctx: Context) => Promise<void>): Handler {
+  return mapped(async (ctx) => pick(await load())(ctx));
 }
 
-/** Machine-readable errors when --json is given (the pass-through argv is already cut off). */
-function wantsJson(argv: readonly string[]): boolean {
-  return argv.includes("--json");
+const runCommand: CommandSpec = {
+  use: "run <pack> [verb] [-- subcommand...]",
+  short: "Run one verb of a pack (or -- SUBCOMMAND… for its pass-through) and exit with the child's exit code",
+  examples: [
+    "hcp run ./ledger balance --arg account=main",
+    "hcp run ./ledger transfer --arg amount:=3 --arg payee=eve --allow-write --dry-run",
+    "hcp run ./ledger transfer --args '{\"amount\": 3, \"payee\": \"eve\"}' --allow-write --confirm PLAN_ID",
+    "hcp run ./ledger -- status --short",
+  ],
+  related: ["hcp list", "hcp exec", "hcp serve"],
+  outputModes: HUMAN_JSON,
+  mutates: true,
+  args: { min: 1 },
+  flags: [
+    { name: "arg", usage: "An argument: NAME=VALUE (a string) or NAME:=JSON (any JSON value); repeatable", type: "stringArray" },
+    { name: "args", usage: "The arguments as one JSON object (--arg entries win)", type: "string" },
+    { name: "confirm", usage: "Confirm a confirm-gated verb with the plan_id of its dry run", type: "string" },
+    ALLOW_WRITE,
+    CONTROL_PLANE,
+  ],
+  run: lazy(() => import("./hcp/run.js"), (m) => m.runHandler),
+};
+
+const execCommand: CommandSpec = {
+  use: "exec <packs...>",
+  short: "Serve newline-delimited JSON requests {id, pack, verb, args, dry_run?, confirm?, stdin?} on stdin, one response line each",
+  examples: ['echo \'{"id": 1, "pack": "ledger", "verb": "balance", "args": {}}\' | hcp exec ./ledger'],
+  related: ["hcp run", "hcp serve"],
+  outputModes: [OutputMode.JSON],
+  args: { min: 1 },
+  flags: [{ name: "concurrency", usage: "Requests running at once (1 to 1024)", type: "int", default: 8 }, ALLOW_WRITE, CONTROL_PLANE],
+  run: lazy(() => import("./hcp/serve.js"), (m) => m.execHandler),
+};
+
+const serveCommand: CommandSpec = {
+  use: "serve <packs...>",
+  short: "Serve packs to agents: --mcp runs a stdio MCP server",
+  examples: ["hcp serve --mcp ./packs", "hcp serve --mcp ./ledger --allow-write"],
+  related: ["hcp exec", "hcp list"],
+  outputModes: ["mcp"],
+  args: { min: 1 },
+  flags: [{ name: "mcp", usage: "The stdio MCP server", type: "bool" }, ALLOW_WRITE, CONTROL_PLANE],
+  run: lazy(() => import("./hcp/serve.js"), (m) => m.serveHandler),
+};
+
+const listCommand: CommandSpec = {
+  use: "list <packs...>",
+  short: "List packs, their verbs and effective policies",
+  examples: ["hcp list ./packs", "hcp list ./ledger --allow-write --json"],
+  related: ["hcp run", "hcp validate"],
+  outputModes: HUMAN_JSON,
+  args: { min: 1 },
+  flags: [{ name: "allow-write", usage: "Show write verbs as runnable", type: "bool" }],
+  run: lazy(() => import("./hcp/packs.js"), (m) => m.listHandler),
+};
+
+const validateCommand: CommandSpec = {
+  use: "validate <paths...>",
+  short: "Validate packs: one line per issue and a summary; exit 1 when any pack has an error",
+  examples: ["hcp validate ./ledger", "hcp validate ./packs --json"],
+  related: ["hcp meta", "hcp init"],
+  outputModes: HUMAN_JSON,
+  args: { min: 1 },
+  run: lazy(() => import("./hcp/packs.js"), (m) => m.validateHandler),
+};
+
+const metaCommand: CommandSpec = {
+  use: "meta <pack>",
+  short: "Print a pack's derived HarnessPackMeta as StableJSON",
+  examples: ["hcp meta ./ledger"],
+  related: ["hcp validate"],
+  outputModes: [OutputMode.JSON],
+  args: { exact: 1 },
+  run: lazy(() => import("./hcp/packs.js"), (m) => m.metaHandler),
+};
+
+const skillCommand: CommandSpec = {
+  use: "skill <pack>",
+  short: "Print a pack's HARNESS.md",
+  examples: ["hcp skill ./ledger"],
+  related: ["hcp meta"],
+  outputModes: HUMAN_JSON,
+  args: { exact: 1 },
+  run: lazy(() => import("./hcp/packs.js"), (m) => m.skillHandler),
+};
+
+const initCommand: CommandSpec = {
+  use: "init",
+  short: "Write a pack from a rungrad manifest (surface.json, policy.json, HARNESS.md)",
+  examples: ["hcp init --from-exe ./mytool --out ./packs/mytool", "mytool __rungrad_manifest | hcp init --from-manifest - --out ./packs/mytool --dry-run"],
+  related: ["hcp validate", "rungrad agentmeta"],
+  outputModes: HUMAN_JSON,
+  mutates: true,
+  args: "none",
+  flags: [
+    { name: "from-manifest", usage: "Manifest file, or - for standard input", type: "string" },
+    { name: "from-exe", usage: "Read the manifest from PROGRAM __rungrad_manifest", type: "string" },
+    { name: "bin", usage: "wrap.bin of the pack (default: the --from-exe program, else the tool name)", type: "string" },
+    { name: "out", usage: "The pack folder to write", type: "string", required: true },
+    { name: "force", usage: "Write into a non-empty folder, replacing the pack files", type: "bool" },
+  ],
+  run: lazy(() => import("./hcp/init.js"), (m) => m.initHandler),
+};
+
+export function newHcpApp(): App {
+  return new App({
+    name: "hcp",
+    short: "HCP/1.1 harness packs: validate them, derive their metadata, generate them, and serve their verbs",
+    version: PACKAGE_VERSION,
+  }).addCommand(execCommand, initCommand, listCommand, metaCommand, runCommand, serveCommand, skillCommand, validateCommand);
 }
 
-/** The one place errors become stderr text and exit codes: `Error: <message>`, or StableJSON with --json. */
-function reportError(code: string, message: string, exitCode: number, json: boolean): number {
-  process.stderr.write(
-    json
-      ? stableJSON(
-          new Map<string, unknown>([
-            ["error", message],
-            ["code", code],
-            ["exit_code", exitCode],
-          ]),
-        )
-      : `Error: ${message}\n`,
-  );
-  return exitCode;
-}
-
-async function main(argv: string[]): Promise<number> {
-  let args = argv;
-  const dashes = argv.indexOf("--");
-  if (argv[0] === "run" && dashes >= 0) {
-    passThrough = argv.slice(dashes + 1);
-    args = argv.slice(0, dashes);
-  }
-  let exit = 0;
-  const program = buildProgram((code) => (exit = code));
-  const json = wantsJson(args);
-  try {
-    await program.parseAsync(args, { from: "user" });
-    return exit;
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.exitCode === 0) return 0;
-      return reportError("usage", err.message.replace(/^error: /, ""), 1, json);
-    }
-    if (err instanceof CliError) return reportError(err.exitCode === 1 ? "usage" : "runtime", err.message, err.exitCode, json);
-    const body = errorBody(err);
-    return reportError(body.code, body.message, exitCodeOf(body.code), json);
-  }
-}
-
-process.exitCode = await main(process.argv.slice(2));
+await newHcpApp().main();

@@ -1,9 +1,11 @@
 // Reading a command's input document: a file, `-` for standard input, or a program's manifest endpoint.
 
-import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import { ExitCode } from "../framework/errors.js";
 import { MANIFEST_ENDPOINT } from "../manifest/types.js";
-import { CliError, EXIT_RUNTIME } from "./errors.js";
+import { RuntimeError } from "../runtime/errors.js";
+import { runProcess } from "../runtime/process.js";
+import { CliError } from "./errors.js";
 
 /** Reads FILE, or all of standard input for `-`. A missing or unreadable file is a usage error naming it. */
 export async function readInputText(file: string): Promise<string> {
@@ -25,53 +27,37 @@ const MANIFEST_TIMEOUT_MS = 15_000;
 const MANIFEST_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
- * Runs `PROGRAM __rungrad_manifest` (no shell, own process group, killed with its
- * group after 15 s) and returns its standard output.
+ * Runs `PROGRAM __rungrad_manifest` like any child of ours (no shell, its own process group,
+ * the group killed after 15 s) and returns its standard output.
  */
-export function readManifestFromExe(program: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, [MANIFEST_ENDPOINT], { stdio: ["ignore", "pipe", "pipe"], detached: true });
-    const out: Buffer[] = [];
-    let size = 0;
-    let stderr = "";
-    let failure: CliError | null = null;
-    const killGroup = () => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // the group is already gone
-      }
-    };
-    const timer = setTimeout(() => {
-      failure = new CliError(`${program} ${MANIFEST_ENDPOINT}: timed out after ${MANIFEST_TIMEOUT_MS / 1000}s`, EXIT_RUNTIME);
-      killGroup();
-    }, MANIFEST_TIMEOUT_MS);
-    child.stdout.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MANIFEST_MAX_BYTES) {
-        failure ??= new CliError(`${program} ${MANIFEST_ENDPOINT}: output exceeds ${MANIFEST_MAX_BYTES} bytes`, EXIT_RUNTIME);
-        killGroup();
-      } else {
-        out.push(chunk);
-      }
+export async function readManifestFromExe(program: string): Promise<string> {
+  const endpoint = `${program} ${MANIFEST_ENDPOINT}`;
+  let result;
+  try {
+    result = await runProcess({
+      file: program,
+      args: [MANIFEST_ENDPOINT],
+      env: process.env as Record<string, string>,
+      timeoutMs: MANIFEST_TIMEOUT_MS,
+      maxOutputBytes: MANIFEST_MAX_BYTES,
     });
-    child.stderr.on("data", (chunk: Buffer) => {
-      if (stderr.length < 4096) stderr += chunk.toString("utf8");
-    });
-    child.on("error", (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      const why = err.code === "ENOENT" ? "not found" : err.code === "EACCES" ? "not executable" : err.message;
-      reject(new CliError(`run ${program}: ${why}`));
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (failure) return reject(failure);
-      if (code !== 0) {
-        const detail = stderr.trim().split("\n")[0];
-        const status = signal ? `signal ${signal}` : `exit ${code}`;
-        return reject(new CliError(`${program} ${MANIFEST_ENDPOINT}: ${status}${detail ? `: ${detail}` : ""}`, EXIT_RUNTIME));
-      }
-      resolve(Buffer.concat(out).toString("utf8"));
-    });
-  });
+  } catch (err) {
+    if (err instanceof RuntimeError) throw new CliError(`run ${program}: ${startFailure(err)}`);
+    throw err;
+  }
+  if (result.timed_out) throw new CliError(`${endpoint}: timed out after ${MANIFEST_TIMEOUT_MS / 1000}s`, ExitCode.API);
+  if (result.stdout_truncated) throw new CliError(`${endpoint}: output exceeds ${MANIFEST_MAX_BYTES} bytes`, ExitCode.API);
+  if (result.exit_code !== 0) {
+    const status = result.signal ? `signal ${result.signal}` : `exit ${result.exit_code}`;
+    const detail = result.stderr.trim().split("\n")[0];
+    throw new CliError(`${endpoint}: ${status}${detail ? `: ${detail}` : ""}`, ExitCode.API);
+  }
+  return result.stdout;
+}
+
+/** "not found" / "not executable" for the usual spawn failures, the runtime's text otherwise. */
+function startFailure(err: RuntimeError): string {
+  if (err.message.includes("(ENOENT)")) return "not found";
+  if (err.message.includes("(EACCES)")) return "not executable";
+  return err.message;
 }

@@ -4,7 +4,7 @@ import { Command as Commander, CommanderError, Option as CommanderOption } from 
 import { dictionary, stableJSON } from "../json/stable.js";
 import type { Manifest, ValidManifest } from "../manifest/types.js";
 import { validateManifest } from "../manifest/validate.js";
-import { detectMachineOutput, normalizeBoolArgs, type FlagNames } from "./argv.js";
+import { detectMachineOutput, scanArgs, type FlagNames } from "./argv.js";
 import { streamLines, type LineSource } from "./choose.js";
 import { CommandNode, type ArgsRule, type CommandSpec } from "./command.js";
 import { defaultConfigPath, loadCredential, resolveRuntime, type ResolutionConfig } from "./config.js";
@@ -133,8 +133,9 @@ export class App {
     let parsed = false;
     try {
       if (this.endpoint && argv[0] === this.endpoint.name) return await this.emitManifest(io);
+      if (argv[0] === "help") return this.helpCommand(argv.slice(1), io);
       const names = this.flagNames();
-      const { args, explicitFalse } = normalizeBoolArgs(argv, names);
+      const { args, explicitFalse, afterDash } = scanArgs(argv, names);
       let selection: Selection | null = null;
       const program = this.commander(io, (s) => (selection = s));
       try {
@@ -160,11 +161,30 @@ export class App {
       if (missing.length > 0) throw new UsageError(`required flag(s) ${missing.join(", ")} not set`);
       await this.guardOutputMode(node, state, program);
       await this.prepare(node, state);
-      await node.spec.run!(new Context(node, sel.args, locals.values, node.flags, state, locals.changed));
-      return 0;
+      // Everything after `--` ends the leaf's operands; Cobra's ArgsLenAtDash counts those before it.
+      const atDash = afterDash < 0 ? -1 : Math.max(0, sel.args.length - afterDash);
+      await node.spec.run!(new Context(node, sel.args, locals.values, node.flags, state, locals.changed, atDash));
+      return state.exitCode ?? 0;
     } catch (err) {
       return this.renderError(err, argv, parsed, state);
     }
+  }
+
+  /** Cobra's `help [command]`: the help of the named command, or the root's after "Unknown help topic". */
+  private helpCommand(topic: readonly string[], io: RunIO): number {
+    let node = this.root;
+    for (const name of topic) {
+      if (name.startsWith("-")) break;
+      const child = node.children.find((c) => c.name === name && c.kind !== "help" && !c.hidden);
+      if (!child) {
+        io.stdout(`Unknown help topic [${topic.map((t) => `\`${t}\``).join(" ")}]\n`);
+        io.stdout(this.helpText(this.root));
+        return 0;
+      }
+      node = child;
+    }
+    io.stdout(this.helpText(node));
+    return 0;
   }
 
   private flagNames(): FlagNames {

@@ -26,13 +26,19 @@ export interface NormalizedArgs {
 
 /** Rewrites `--b=true` to `--b` and drops `--b=false` (recording it), so the parser sees only bare bool flags. */
 export function normalizeBoolArgs(argv: readonly string[], names: FlagNames): NormalizedArgs {
+  const { args, explicitFalse } = scanArgs(argv, names);
+  return { args, explicitFalse };
+}
+
+/** normalizeBoolArgs, plus how many arguments follow the terminating `--` (-1 without one; a flag's value `--` is no terminator). */
+export function scanArgs(argv: readonly string[], names: FlagNames): NormalizedArgs & { afterDash: number } {
   const args: string[] = [];
   const explicitFalse = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") {
       args.push(...argv.slice(i));
-      break;
+      return { args, explicitFalse, afterDash: argv.length - i - 1 };
     }
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
@@ -61,7 +67,7 @@ export function normalizeBoolArgs(argv: readonly string[], names: FlagNames): No
     args.push(arg);
     if (arg.length === 2 && arg[0] === "-" && names.shortValues.has(arg[1]!) && i + 1 < argv.length) args.push(argv[++i]!);
   }
-  return { args, explicitFalse };
+  return { args, explicitFalse, afterDash: -1 };
 }
 
 export interface MachineNames {

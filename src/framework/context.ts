@@ -53,6 +53,8 @@ export interface RunState {
   metaActive: boolean;
   resolved: Resolved | null;
   credential: Credential | null;
+  /** The exit code of a handler that returns normally (setExitCode); 0 when unset. */
+  exitCode?: number;
 }
 
 /** A result: the stable machine model, the human view, and optionally a plain view and response metadata. */
@@ -84,7 +86,15 @@ export class Context {
     private readonly localDefs: readonly FlagDef[],
     private readonly state: RunState,
     private readonly localChanged: ReadonlySet<string> = new Set(),
+    /** Cobra's ArgsLenAtDash: how many of `args` came before a `--`, or -1 when there was none. */
+    readonly argsLenAtDash: number = -1,
   ) {}
+
+  /** The process exit code when the handler returns normally (e.g. a child's); errors still map through classifyExit. */
+  setExitCode(code: number): void {
+    if (!Number.isInteger(code) || code < 0 || code > 255) throw new Error(`invalid exit code ${code}`);
+    this.state.exitCode = code;
+  }
 
   /** pflag's Changed bit: the local flag was given on the command line (even `--x=` or `--b=false`). */
   changed(name: string): boolean {

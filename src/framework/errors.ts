@@ -24,6 +24,22 @@ export class RungradError extends Error {
   }
 }
 
+/** An error with its own exit code and extra fields for the machine error body (never `error` or `exit_code`). */
+export class DetailedError extends RungradError {
+  override name = "DetailedError";
+  constructor(
+    exitCode: number,
+    message: string,
+    private readonly fields: Readonly<Record<string, unknown>>,
+  ) {
+    super(exitCode, message);
+  }
+  details(): Record<string, unknown> {
+    const { error: _e, exit_code: _x, ...rest } = this.fields;
+    return rest;
+  }
+}
+
 /** A bad invocation detected by the framework (args, required flags, guards): exit 1. */
 export class UsageError extends RungradError {
   override name = "UsageError";
@@ -127,7 +143,7 @@ export function classifyExit(err: unknown): number {
 
 /** Structured details merged into the machine error body, if the error has any. */
 export function errorDetails(err: unknown): Record<string, unknown> | undefined {
-  if (err instanceof NotFoundError || err instanceof AmbiguousError) return err.details();
+  if (err instanceof NotFoundError || err instanceof AmbiguousError || err instanceof DetailedError) return err.details();
   return undefined;
 }
 

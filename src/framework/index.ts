@@ -5,7 +5,7 @@ export { OutputMode, type ArgsRule, type CommandSpec, type Handler } from "./com
 export { Context, isNumericID, type GlobalState, type Lookup, type Output, type ResolveOptions, type RunIO } from "./context.js";
 export { mask, toolEnvVar, type ResolutionConfig, type Service } from "./config.js";
 export {
-  AmbiguousError, classifyExit, ConfigError, ExitCode, FlagParseError, MissingCredentialError, NotFoundError, RungradError,
+  AmbiguousError, classifyExit, ConfigError, DetailedError, ExitCode, FlagParseError, MissingCredentialError, NotFoundError, RungradError,
   SurfaceError, UnknownCommandError, UsageError, type Match,
 } from "./errors.js";
 export type { FlagSpec, FlagType } from "./flags.js";

@@ -2,8 +2,8 @@
 // annotation codec (decode/encode), deep copy, and the product-test helper checks.
 
 import { goQuote } from "../json/goquote.js";
-import { JsonCursor, JsonDuplicateKeyError, JsonSyntaxError } from "../json/literal.js";
-import { JsonNumber, compactJSON, compareBytes, dictionary } from "../json/stable.js";
+import { JsonCursor, JsonDuplicateKeyError, JsonSyntaxError, newDictionary } from "../json/literal.js";
+import { JsonNumber, compactJSON, compareBytes } from "../json/stable.js";
 import { ExtensionError } from "./errors.js";
 import type { ExtensionObject, ExtensionSet } from "./types.js";
 
@@ -63,6 +63,8 @@ function fieldError(ns: string, field: string, problem: string): ExtensionError 
  */
 export function validateExtensionSet(set: AnySet): void {
   if (set === null || set === undefined) return;
+  // Nearly every set is valid: check it in any order, without labels; on doubt, the exact walk decides.
+  if (quickValidSet(set)) return;
   for (const ns of sortedKeys(set)) {
     const obj: unknown = set[ns];
     if (!NAMESPACE_PATTERN.test(ns)) throw namespaceError(ns, "invalid namespace");
@@ -74,6 +76,19 @@ export function validateExtensionSet(set: AnySet): void {
       checkValue(obj[field], `${ns}.${field}`);
     }
   }
+}
+
+/** True if validateExtensionSet certainly passes: the same checks, in no particular order, throwing nothing. */
+function quickValidSet(set: ExtensionSet): boolean {
+  for (const ns of Object.keys(set)) {
+    const obj: unknown = set[ns];
+    if (!NAMESPACE_PATTERN.test(ns) || ns.startsWith("rungrad/") || ns.startsWith("rungrad.")) return false;
+    if (obj === null || obj === undefined || !isRecord(obj)) return false;
+    for (const field of Object.keys(obj)) {
+      if (CORE_COMMAND_FIELDS.has(field) || !quickValid(obj[field], 0)) return false;
+    }
+  }
+  return true;
 }
 
 /** Why a single (non-container) value is not allowed, or null if it is. */
@@ -213,6 +228,16 @@ function readRaw(cursor: JsonCursor, depth: number): unknown {
 function toExtensionSet(raw: unknown): ExtensionSet {
   if (!isRecord(raw)) throw new ExtensionError("extensions must be a JSON object");
   // Go ranges over a map here (random order); sorted order makes the first error deterministic.
+  // Sorting is only needed to pick the first failure, so look for one unsorted first.
+  let ok = true;
+  for (const ns in raw) {
+    const value = raw[ns];
+    if (value === null || !isRecord(value)) {
+      ok = false;
+      break;
+    }
+  }
+  if (ok) return raw as ExtensionSet;
   for (const ns of sortedKeys(raw)) {
     const value = raw[ns];
     if (value === null) throw namespaceError(ns, "null value");
@@ -228,7 +253,7 @@ function toExtensionSet(raw: unknown): ExtensionSet {
 export function encodeExtensions(set: AnySet): string {
   if (set === null || set === undefined || isEmptyRecord(set)) return "";
   validateExtensionSet(set);
-  const kept = dictionary<ExtensionObject>();
+  const kept = newDictionary<ExtensionObject>();
   for (const ns of Object.keys(set)) {
     const obj = set[ns]!;
     if (!isEmptyRecord(obj)) kept[ns] = obj;
@@ -239,28 +264,46 @@ export function encodeExtensions(set: AnySet): string {
 
 /** A deep copy whose objects are all dictionaries (so they encode with sorted keys); JsonNumbers are kept. */
 export function cloneExtensionSet(set: ExtensionSet): ExtensionSet {
-  const copy = dictionary<ExtensionObject | null>();
+  const copy = newDictionary<ExtensionObject | null>();
   for (const ns of Object.keys(set)) {
     const obj = set[ns];
-    copy[ns] = obj === null || obj === undefined ? null : (cloneValue(obj, new Set()) as ExtensionObject);
+    copy[ns] = obj === null || obj === undefined ? null : (cloneValue(obj, 0, null) as ExtensionObject);
   }
   return copy;
 }
 
-function cloneValue(value: unknown, onPath: Set<object>): unknown {
+/** Like StableJSON, cycles are only looked for past this depth, so ordinary values pay nothing for the check. */
+const CLONE_CYCLE_DEPTH = 100;
+
+/**
+ * A deep copy of one value. A cycle repeats forever, so past CLONE_CYCLE_DEPTH the objects on
+ * the path are tracked and a repeat is reported (a shared, acyclic object is simply copied twice).
+ */
+function cloneValue(value: unknown, depth: number, onPath: Set<object> | null): unknown {
   if (typeof value !== "object" || value === null || value instanceof JsonNumber) return value;
-  if (onPath.has(value)) throw new ExtensionError("extensions: cycle detected");
-  onPath.add(value);
+  if (depth >= CLONE_CYCLE_DEPTH) {
+    onPath ??= new Set();
+    if (onPath.has(value)) throw new ExtensionError("extensions: cycle detected");
+    onPath.add(value);
+  }
   let copy: unknown;
   if (Array.isArray(value)) {
-    copy = value.map((item) => cloneValue(item, onPath));
+    const array: unknown[] = value.slice(); // keeps holes, like map()
+    for (let i = 0; i < array.length; i++) {
+      const item = array[i];
+      if (typeof item === "object" && item !== null) array[i] = cloneValue(item, depth + 1, onPath);
+    }
+    copy = array;
+  } else if (value instanceof Map) {
+    const record = newDictionary<unknown>();
+    for (const [k, v] of value) record[String(k)] = cloneValue(v, depth + 1, onPath);
+    copy = record;
   } else {
-    const entries = value instanceof Map ? [...value.entries()] : Object.entries(value);
-    const record = dictionary<unknown>();
-    for (const [k, v] of entries) record[String(k)] = cloneValue(v, onPath);
+    const record = newDictionary<unknown>();
+    for (const k of Object.keys(value)) record[k] = cloneValue((value as Record<string, unknown>)[k], depth + 1, onPath);
     copy = record;
   }
-  onPath.delete(value);
+  if (onPath !== null) onPath.delete(value);
   return copy;
 }
 

@@ -21,24 +21,28 @@ export function validateManifest(m: Manifest | null | undefined): asserts m is V
 
   const seen = new Set<string>();
   let hasRoot = false;
-  m.commands.forEach((c, i) => {
+  const commands = m.commands;
+  // forEach, not for: a hole in a (hand-built) array is skipped, as before.
+  commands.forEach((c, i) => {
     // A null element (possible in hand-built values) is Go's zero Command: no path.
     if (!c || !Array.isArray(c.path)) throw new ManifestError(`manifest command ${i} has no path array`);
     const path = c.path;
-    const fail = (problem: string) => new ManifestError(`manifest command ${pathLabel(path)}${problem}`);
-    for (const field of ["examples", "related", "output_modes", "local_flags"] as const) {
-      if (!Array.isArray(c[field])) throw fail(` ${field} must be an array`);
-    }
-    if (c.extensions && Object.keys(c.extensions).length > 0) {
+    // Labels are built only once a check fails.
+    if (!Array.isArray(c.examples)) throw commandError(path, " examples must be an array");
+    if (!Array.isArray(c.related)) throw commandError(path, " related must be an array");
+    if (!Array.isArray(c.output_modes)) throw commandError(path, " output_modes must be an array");
+    if (!Array.isArray(c.local_flags)) throw commandError(path, " local_flags must be an array");
+    const extensions = c.extensions;
+    if (extensions && hasOwnKey(extensions)) {
       try {
-        validateExtensionSet(c.extensions);
+        validateExtensionSet(extensions);
       } catch (err) {
         throw new ManifestError(`manifest command ${pathLabel(path)}: ${(err as Error).message}`, { cause: err });
       }
     }
     for (const seg of path) {
-      if (seg === "") throw fail(" has an empty path segment");
-      if (hasGoSpace(seg)) throw fail(" has a path segment with whitespace");
+      if (seg === "") throw commandError(path, " has an empty path segment");
+      if (typeof seg === "string" ? hasSpaceCode(seg) : hasGoSpace(seg)) throw commandError(path, " has a path segment with whitespace");
     }
     // Go keys paths by their NUL-joined segments; keep the same identity.
     const key = path.join("\0");
@@ -47,6 +51,28 @@ export function validateManifest(m: Manifest | null | undefined): asserts m is V
     if (c.path.length === 0) hasRoot = true;
   });
   if (!hasRoot) throw new ManifestError("manifest has no root command (path: [])");
+}
+
+function commandError(path: readonly string[], problem: string): ManifestError {
+  return new ManifestError(`manifest command ${pathLabel(path)}${problem}`);
+}
+
+/** Object.keys(o).length > 0 without the array. */
+function hasOwnKey(o: object): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return true;
+  return false;
+}
+
+/** Go's unicode.IsSpace for one UTF-16 code unit (every space rune is in the BMP, none a surrogate). */
+export function isGoSpaceCode(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
+
+/** strings.IndexFunc(s, unicode.IsSpace) != -1, as a char loop. */
+function hasSpaceCode(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (isGoSpaceCode(s.charCodeAt(i))) return true;
+  return false;
 }
 
 /** A command's label in error texts: its path joined by spaces, or "[]" for root. */

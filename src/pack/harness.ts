@@ -1,6 +1,7 @@
 // HARNESS.md (hcp.md §5): YAML frontmatter with `name` and `description`, then a Markdown body. Pure.
 
-import { parseDocument } from "yaml";
+import { createRequire } from "node:module";
+import type * as YamlModule from "yaml";
 import { IssueSink, isObject, show } from "./issues.js";
 import type { HarnessFrontmatter, Issue, PackHarness } from "./types.js";
 
@@ -38,7 +39,7 @@ export function splitFrontmatter(text: string): { yaml: string; body: string } |
   return { yaml: rest.slice(0, close.index), body: rest.slice(close.index + close[0].length) };
 }
 
-const SIMPLE_LINE = /^(name|description): (?:"([ !#-[\]-~]*)"|([A-Za-z][A-Za-z0-9 ,.()'/_-]*[A-Za-z0-9.)]|[A-Za-z]))$/;
+const SIMPLE_LINE = /^(name|description): (?:"([ !#-[\]-~]*)"|([A-Za-z][A-Za-z0-9 ,.;!?=+()'/_-]*[A-Za-z0-9.)]|[A-Za-z]))$/;
 const YAML_WORDS = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
 
 /**
@@ -64,8 +65,17 @@ function checkFrontmatter(src: string, sink: IssueSink): HarnessFrontmatter | nu
   return checkFields(simple ?? parseYaml(src, sink), sink);
 }
 
+let yaml: typeof YamlModule | undefined;
+
+/** The yaml library, loaded on first use: the frontmatter fast path usually makes it unnecessary (it costs ~50 ms to load). */
+function yamlLib(): typeof YamlModule {
+  // The package is CommonJS for Node (its `node` export).
+  yaml ??= createRequire(import.meta.url)("yaml") as typeof YamlModule;
+  return yaml;
+}
+
 function parseYaml(src: string, sink: IssueSink): unknown {
-  const doc = parseDocument(src, { prettyErrors: true, uniqueKeys: true });
+  const doc = yamlLib().parseDocument(src, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     for (const e of doc.errors) sink.error("invalid_meta", "", `frontmatter is not valid YAML: ${e.message.split("\n")[0]}`);
     return undefined;

@@ -81,22 +81,50 @@ export function checkSchema(schema: object): string | null {
 
 const TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+const isNumber = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * The fast path: a schema built only from the plain vocabulary generated packs use
- * (type, properties, required, additionalProperties, items, minItems, maxItems, description, title),
- * each with a value the 2020-12 meta-schema accepts. Anything else goes to Ajv.
+ * A `pattern` both checks accept: ajv-formats' `regex` format, which the meta-schema applies
+ * (no `\Z` anchor, `new RegExp` accepts it), and Ajv's compile, which adds the `u` flag.
  */
-function isPlainSchema(s: unknown): boolean {
+const Z_ANCHOR = /[^\\]\\Z/;
+function isRegex(v: unknown): boolean {
+  if (typeof v !== "string" || Z_ANCHOR.test(v)) return false;
+  try {
+    new RegExp(v);
+    new RegExp(v, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `type`: one simple type, or a non-empty array of distinct ones. */
+function isType(v: unknown): boolean {
+  if (typeof v === "string") return TYPES.has(v);
+  return Array.isArray(v) && v.length > 0 && v.every((t) => typeof t === "string" && TYPES.has(t)) && new Set(v).size === v.length;
+}
+
+/**
+ * The fast path: a schema built only from the plain vocabulary generated and hand-written packs use —
+ * type, properties, required, additionalProperties, items, the numeric, string, array and object bounds,
+ * pattern, enum, const, format and the annotations — each with a value the 2020-12 meta-schema (with
+ * ajv-formats) accepts. Anything else goes to Ajv. Never accepts what Ajv's validateSchema rejects.
+ */
+export function isPlainSchema(s: unknown): boolean {
   if (typeof s === "boolean") return true;
-  if (typeof s !== "object" || s === null || Array.isArray(s)) return false;
-  for (const [k, v] of Object.entries(s)) {
+  if (!isPlainObject(s)) return false;
+  for (const k in s) {
+    if (!Object.hasOwn(s, k)) continue;
+    const v = s[k];
     switch (k) {
       case "type":
-        if (typeof v === "string" ? !TYPES.has(v) : true) return false;
+        if (!isType(v)) return false;
         break;
       case "properties":
-        if (typeof v !== "object" || v === null || Array.isArray(v) || !Object.values(v).every(isPlainSchema)) return false;
+        if (!isPlainObject(v)) return false;
+        for (const p in v) if (Object.hasOwn(v, p) && !isPlainSchema(v[p])) return false;
         break;
       case "required":
         if (!Array.isArray(v) || !v.every((x) => typeof x === "string") || new Set(v).size !== v.length) return false;
@@ -107,10 +135,40 @@ function isPlainSchema(s: unknown): boolean {
         break;
       case "minItems":
       case "maxItems":
+      case "minLength":
+      case "maxLength":
+      case "minProperties":
+      case "maxProperties":
         if (!isCount(v)) return false;
+        break;
+      case "minimum":
+      case "maximum":
+      case "exclusiveMinimum":
+      case "exclusiveMaximum":
+        if (!isNumber(v)) return false;
+        break;
+      case "multipleOf":
+        if (!isNumber(v) || (v as number) <= 0) return false;
+        break;
+      case "pattern":
+        if (!isRegex(v)) return false;
+        break;
+      case "enum":
+      case "examples":
+        if (!Array.isArray(v)) return false;
+        break;
+      case "const":
+      case "default":
+        break;
+      case "uniqueItems":
+      case "deprecated":
+      case "readOnly":
+      case "writeOnly":
+        if (typeof v !== "boolean") return false;
         break;
       case "description":
       case "title":
+      case "format":
         if (typeof v !== "string") return false;
         break;
       default:

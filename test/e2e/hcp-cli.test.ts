@@ -1,10 +1,10 @@
-// The `hcp` program end to end: run (output, exit codes, dry run, pass-through), validate, meta, skill, list, init.
+// The `hcp` program end to end: run (output, exit codes, dry run, pass-through), validate, meta, skill, list, init, its framework surface.
 
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { REPO, fixture } from "./helpers.js";
+import { REPO, fixture, rungrad } from "./helpers.js";
 import { PROBE_PACK, hcp, pack, tempDir } from "../transports/support.js";
 
 const LEDGER = fixture("examples/hcp/ledger");
@@ -72,7 +72,9 @@ test("validate: the ledger example has no error; invalid packs exit 1 with one l
       "",
     ].join("\n"),
   );
-  const json = JSON.parse((await hcp(["validate", "--json", pack("hcp-invalid"), LEDGER], { cwd: REPO })).stdout) as {
+  const invalidJson = await hcp(["validate", "--json", pack("hcp-invalid"), LEDGER], { cwd: REPO });
+  assert.equal(invalidJson.code, 1, "--json keeps the exit code");
+  const json = JSON.parse(invalidJson.stdout) as {
     packs: { path: string; ok: boolean; pack_id: string | null; issues: { code: string }[]; meta: { pack_id: string } | null }[];
   };
   assert.deepEqual(
@@ -146,4 +148,50 @@ test("init: a pack from the rgref manifest validates; a non-empty folder is refu
   const broken = await hcp(["init", "--from-manifest", "-", "--out", join(dir, "y")], { stdin: "{" });
   assert.equal(broken.code, 1);
   assert.doesNotMatch(broken.stderr, /\n\s+at /);
+});
+
+test("init --dry-run generates and checks the pack but writes nothing", async () => {
+  const dir = tempDir();
+  const out = join(dir, "rgref");
+  const dry = await hcp(["init", "--from-manifest", "examples/manifests/rgref.json", "--out", out, "--dry-run"]);
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.match(dry.stdout, /^DRY RUN: would write pack rgref \(\d+ verbs\): /);
+  const json = await hcp(["init", "--from-manifest", "examples/manifests/rgref.json", "--out", out, "--dry-run", "--json"]);
+  assert.equal(json.code, 0, json.stderr);
+  const body = JSON.parse(json.stdout) as { dry_run: boolean; pack_id: string; files: string[] };
+  assert.deepEqual([body.dry_run, body.pack_id, body.files.length], [true, "rgref", 3]);
+  assert.equal(json.stderr, "", "no notes under --json");
+  assert.deepEqual(readdirSync(dir), [], "nothing written, no staging folder left");
+});
+
+test("the framework surface: a valid manifest, globals, `--` ends hcp's flags, machine errors carry the code", async () => {
+  const manifest = await hcp(["__rungrad_manifest"]);
+  assert.equal(manifest.code, 0, manifest.stderr);
+  const checked = await rungrad(["manifest", "validate", "-"], { stdin: manifest.stdout });
+  assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+  const doc = JSON.parse(manifest.stdout) as {
+    tool_name: string;
+    global_flags: { name: string }[];
+    commands: { path: string[]; supports_dry_run: boolean; local_flags: { name: string; type: string }[] }[];
+  };
+  assert.equal(doc.tool_name, "hcp");
+  for (const g of ["json", "dry-run", "no-prompt", "quiet", "config"]) assert.ok(doc.global_flags.some((f) => f.name === g), g);
+  const runCmd = doc.commands.find((c) => c.path.join(" ") === "run")!;
+  assert.equal(runCmd.supports_dry_run, true);
+  assert.deepEqual(runCmd.local_flags.find((f) => f.name === "arg")?.type, "stringArray");
+
+  const [dashed, killed, badFlag, denied, execDry] = await Promise.all([
+    hcp(["run", PROBE_PACK, "--", "run", "--json"]),
+    hcp(["run", PROBE_PACK, "--", "run", "kill:SIGKILL"]),
+    hcp(["run", PROBE_PACK, "echo", "--bogus", "--json"]),
+    hcp(["run", PROBE_PACK, "hidden", "--json"]),
+    hcp(["exec", PROBE_PACK, "--dry-run"]),
+  ]);
+  assert.deepEqual([dashed.code, dashed.stdout], [64, ""], "--json after -- is the child's");
+  assert.match(dashed.stderr, /unknown step "--json"/);
+  assert.equal(killed.code, 137, "128 + SIGKILL");
+  assert.deepEqual([badFlag.code, JSON.parse(badFlag.stderr)], [1, { error: "unknown flag: --bogus", exit_code: 1 }]);
+  assert.deepEqual([denied.code, JSON.parse(denied.stderr)], [4, { code: "denied", error: 'verb "hidden" of pack "hcp-probe" is denied by policy', exit_code: 4 }]);
+  assert.equal(execDry.code, 1);
+  assert.match(execDry.stderr, /^Error: hcp exec does not take --dry-run/);
 });

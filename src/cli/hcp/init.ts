@@ -2,6 +2,7 @@
 
 import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import type { Context } from "../../framework/index.js";
 import { stableJSON } from "../../json/stable.js";
 import { formatIssue } from "../../pack/issues.js";
 import { loadPack } from "../../pack/load.js";
@@ -9,6 +10,7 @@ import { packFromAgentMeta } from "../../pack/from-agentmeta.js";
 import { renderSkill } from "../../skill/index.js";
 import { CliError } from "../errors.js";
 import { projectText, readManifestText } from "../rungrad/documents.js";
+import { optionalString } from "./flags.js";
 
 export interface InitOptions {
   fromManifest?: string;
@@ -17,7 +19,17 @@ export interface InitOptions {
   bin?: string;
   out: string;
   force?: boolean;
-  json?: boolean;
+  /** Generate and check the pack, write nothing. */
+  dryRun?: boolean;
+}
+
+/** What init wrote (or, in a dry run, would write). */
+export interface InitResult {
+  dry_run: boolean;
+  out: string;
+  pack_id: string;
+  files: string[];
+  notes: string[];
 }
 
 const FILES = ["surface.json", "policy.json", "HARNESS.md"] as const;
@@ -31,7 +43,21 @@ function entries(dir: string): string[] | undefined {
   }
 }
 
-export async function initCommand(opts: InitOptions): Promise<{ stdout: string; stderr: string }> {
+export async function initHandler(ctx: Context): Promise<void> {
+  const { result: r, verbs } = await initPack({
+    fromManifest: optionalString(ctx, "from-manifest"),
+    fromExe: optionalString(ctx, "from-exe"),
+    bin: optionalString(ctx, "bin"),
+    out: ctx.string("out"),
+    force: ctx.bool("force"),
+    dryRun: ctx.dryRun,
+  });
+  const what = `pack ${r.pack_id} (${verbs} verbs): ${r.files.join(", ")}`;
+  await ctx.writeResult(r, () => (r.dry_run ? `DRY RUN: would write ${what}\n  no changes were made\n` : `wrote ${what}\n`));
+  for (const n of r.notes) ctx.infof(`note: ${n}`);
+}
+
+export async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs: number }> {
   if ((opts.fromManifest === undefined) === (opts.fromExe === undefined)) {
     throw new CliError("give exactly one of --from-manifest FILE (or -) and --from-exe PROGRAM");
   }
@@ -64,14 +90,12 @@ export async function initCommand(opts: InitOptions): Promise<{ stdout: string; 
     const check = loadPack(staging);
     const errors = check.issues.filter((i) => i.severity === "error");
     if (errors.length > 0) throw new CliError(`the generated pack does not validate: ${errors.map((i) => formatIssue(i)).join("; ")}`, 2);
-    if (existing === undefined) renameSync(staging, out);
-    else for (const f of FILES) renameSync(join(staging, f), join(out, f));
+    // A dry run stops here: checked, nothing moved, the staging folder removed below.
+    if (!opts.dryRun && existing === undefined) renameSync(staging, out);
+    else if (!opts.dryRun) for (const f of FILES) renameSync(join(staging, f), join(out, f));
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
   const files = FILES.map((f) => join(opts.out, f));
-  const stdout = opts.json
-    ? stableJSON({ out: opts.out, pack_id: pack.surface.id, files, notes: pack.notes })
-    : `wrote pack ${pack.surface.id} (${Object.keys(pack.surface.verbs).length} verbs): ${files.join(", ")}\n`;
-  return { stdout, stderr: opts.json ? "" : pack.notes.map((n) => `note: ${n}\n`).join("") };
+  return { result: { dry_run: opts.dryRun ?? false, out: opts.out, pack_id: pack.surface.id, files, notes: pack.notes }, verbs: Object.keys(pack.surface.verbs).length };
 }

@@ -1,11 +1,14 @@
 // `hcp run`: the cli transport on this process's streams, with a terminal prompt for confirm-gated verbs.
 
 import { createInterface } from "node:readline/promises";
+import type { Context } from "../../framework/index.js";
 import type { DryRun } from "../../runtime/execute.js";
-import { cliRun, type CliRunRequest } from "../../transports/cli.js";
+import { cliRun } from "../../transports/cli.js";
+import { TransportError } from "../../transports/errors.js";
 import { planDetails, planSubject } from "../../transports/render.js";
+import { optionalString, serveOptions } from "./flags.js";
 
-/** Asks on the terminal; only used when stdin and stderr are terminals and --no-prompt is absent. */
+/** Asks on the terminal; only used when the run may prompt (ctx.canPrompt). */
 async function askOnTerminal(d: DryRun): Promise<boolean> {
   process.stderr.write([`About to run ${planSubject(d)}:`, ...planDetails(d), ""].join("\n"));
   const rl = createInterface({ input: process.stdin, output: process.stderr });
@@ -16,17 +19,39 @@ async function askOnTerminal(d: DryRun): Promise<boolean> {
   }
 }
 
-/** Runs one verb and returns the exit code; SIGINT/SIGTERM kill the child's process group. */
-export async function runCommand(req: Omit<CliRunRequest, "prompt" | "signal"> & { noPrompt?: boolean }): Promise<number> {
+/** PACK [VERB] before `--`; everything after it is the pass-through argv. */
+export function operands(args: readonly string[], atDash: number): { pack: string; verb?: string; passThrough?: string[] } {
+  const before = atDash < 0 ? args : args.slice(0, atDash);
+  if (before.length < 1 || before.length > 2) {
+    throw new TransportError("usage", `accepts between 1 and 2 arg(s)${atDash < 0 ? "" : " before --"}, received ${before.length}`);
+  }
+  return { pack: before[0]!, verb: before[1], passThrough: atDash < 0 ? undefined : args.slice(atDash) };
+}
+
+/**
+ * Runs one verb (or the pass-through) and exits with the child's code (124 timeout, 128+n signal).
+ * The output is the child's own bytes (or the §6.5 result under --json), written as is.
+ * SIGINT/SIGTERM kill the child's process group.
+ */
+export async function runHandler(ctx: Context): Promise<void> {
   const stop = new AbortController();
   const abort = () => stop.abort();
   process.once("SIGINT", abort).once("SIGTERM", abort);
-  const interactive = !req.noPrompt && process.stdin.isTTY === true && process.stderr.isTTY === true;
   try {
-    const out = await cliRun({ ...req, prompt: interactive ? askOnTerminal : undefined, signal: stop.signal });
+    const out = await cliRun({
+      ...operands(ctx.args, ctx.argsLenAtDash),
+      ...serveOptions(ctx),
+      arg: ctx.strings("arg"),
+      args: optionalString(ctx, "args"),
+      confirm: optionalString(ctx, "confirm"),
+      dryRun: ctx.dryRun,
+      json: ctx.globals.json,
+      prompt: ctx.canPrompt() ? askOnTerminal : undefined,
+      signal: stop.signal,
+    });
     process.stdout.write(out.stdout);
     process.stderr.write(out.stderr);
-    return out.exitCode;
+    ctx.setExitCode(out.exitCode);
   } finally {
     process.off("SIGINT", abort).off("SIGTERM", abort);
   }

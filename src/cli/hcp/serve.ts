@@ -1,30 +1,47 @@
 // `hcp exec` and `hcp serve --mcp`: the long-running transports on this process's stdin and stdout.
 
+import type { Context } from "../../framework/index.js";
 import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
-import { loadServed, type ServeOptions } from "../../transports/packs.js";
+import { loadServed } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
+import { serveOptions } from "./flags.js";
 
-export async function execCommand(paths: string[], opts: ServeOptions & { concurrency?: string }): Promise<number> {
-  const concurrency = opts.concurrency === undefined ? 8 : Number(opts.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
-    throw new TransportError("usage", `--concurrency must be an integer from 1 to 1024, got ${JSON.stringify(opts.concurrency)}`);
-  }
-  const packs = loadServed(paths, "json_exec", opts);
+/** The global --dry-run would suggest nothing runs; these transports take dry runs per request instead. */
+function refuseDryRun(ctx: Context, instead: string): void {
+  if (ctx.dryRun) throw new TransportError("usage", `${ctx.node.commandPath()} does not take --dry-run: ${instead}`);
+}
+
+/** Until SIGINT/SIGTERM (then running children are killed) or the end of stdin. */
+async function untilSignal(serve: (signal: AbortSignal) => Promise<void>): Promise<void> {
   const stop = new AbortController();
   const abort = () => stop.abort();
   process.once("SIGINT", abort).once("SIGTERM", abort);
-  await serveExec(packs, process.stdin, process.stdout, { ...opts, concurrency, signal: stop.signal });
-  return 0;
+  try {
+    await serve(stop.signal);
+  } finally {
+    process.off("SIGINT", abort).off("SIGTERM", abort);
+  }
 }
 
-export async function serveCommand(paths: string[], opts: ServeOptions & { mcp?: boolean }): Promise<number> {
-  if (!opts.mcp) throw new TransportError("usage", "hcp serve needs a transport: --mcp (the stdio MCP server)");
+export async function execHandler(ctx: Context): Promise<void> {
+  refuseDryRun(ctx, 'send "dry_run": true in a request');
+  const concurrency = ctx.int("concurrency");
+  if (concurrency < 1 || concurrency > 1024) throw new TransportError("usage", `--concurrency must be an integer from 1 to 1024, got ${concurrency}`);
+  const opts = serveOptions(ctx);
+  const packs = loadServed(ctx.args, "json_exec", opts);
+  await untilSignal((signal) => serveExec(packs, process.stdin, process.stdout, { ...opts, concurrency, signal }));
+}
+
+/** Nothing but the MCP server writes to stdout. */
+export async function serveHandler(ctx: Context): Promise<void> {
+  refuseDryRun(ctx, "a tool call takes dry_run: true as an argument");
+  if (!ctx.bool("mcp")) throw new TransportError("usage", "hcp serve needs a transport: --mcp (the stdio MCP server)");
   // Start loading the SDK first: its file reads overlap the packs' loading.
   const mcp = import("../../transports/mcp.js");
   mcp.catch(() => {});
-  const packs = loadServed(paths, "mcp", opts);
+  const opts = serveOptions(ctx);
+  const packs = loadServed(ctx.args, "mcp", opts);
   const { serveMcp } = await mcp;
   await serveMcp(packs, { ...opts, version: PACKAGE_VERSION });
-  return 0;
 }

@@ -1,0 +1,11 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+const dir = process.argv[2];
+const client = new Client({ name: "bench", version: "1" });
+await client.connect(new StdioClientTransport({ command: process.execPath, args: ["--cpu-prof", "--cpu-prof-dir=/root/prof5", "--cpu-prof-interval", "200", `${dir}/dist/src/cli/hcp.js`, "serve", "--mcp", "/work/main/test/fixtures/packs/hcp-probe"], env: process.env }));
+await client.listTools();
+await new Promise((r) => setTimeout(r, 1500));
+const t1 = performance.now();
+await client.callTool({ name: "hcp-probe_echo", arguments: { message: "x", count: 1 } });
+console.log("first", performance.now() - t1);
+await client.close();

@@ -1,0 +1,24 @@
+// The one mapping of hcp failures to framework errors: exit code by the transports' table, `code` in the machine error body.
+
+import { DetailedError, RungradError, type Handler } from "../../framework/index.js";
+import { errorBody, exitCodeOf } from "../../transports/errors.js";
+import { CliError } from "../errors.js";
+
+/** A thrown value as the framework error the App renders: `Error: <msg>`, or `{code, error, exit_code}` under --json. */
+export function hcpError(err: unknown): RungradError {
+  if (err instanceof CliError) return new DetailedError(err.exitCode, err.message, { code: err.exitCode === 1 ? "usage" : "runtime" });
+  if (err instanceof RungradError) return err;
+  const body = errorBody(err);
+  return new DetailedError(exitCodeOf(body.code), body.message, { code: body.code });
+}
+
+/** A handler whose failures reach the App already mapped. */
+export function mapped(handler: Handler): Handler {
+  return async (ctx) => {
+    try {
+      await handler(ctx);
+    } catch (err) {
+      throw hcpError(err);
+    }
+  };
+}

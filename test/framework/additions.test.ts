@@ -1,0 +1,50 @@
+// The framework pieces the hcp program relies on: help topics, handler exit codes, operands before `--`, error details.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { App, DetailedError } from "../../src/framework/index.js";
+import { runApp } from "./helpers.js";
+
+function app(): App {
+  return new App({ name: "demo", short: "Demo tool", version: "v1.0.0" }).addCommand({
+    use: "tool",
+    short: "Tools",
+    commands: [
+      {
+        use: "run [args...]",
+        short: "Run something",
+        outputModes: ["human", "json"],
+        run: async (ctx) => {
+          if (ctx.args[0] === "fail") throw new DetailedError(4, "refused by policy", { code: "denied" });
+          ctx.setExitCode(Number(ctx.args[0] ?? "0"));
+          await ctx.writeResult({ args: ctx.args, before_dash: ctx.argsLenAtDash }, () => `${ctx.args.join(" ")} | ${ctx.argsLenAtDash}\n`);
+        },
+      },
+    ],
+  });
+}
+
+test("help [command] prints the named command's help; an unknown topic falls back to the root's", async () => {
+  const named = await runApp(app(), ["help", "tool", "run"]);
+  assert.equal(named.code, 0);
+  assert.match(named.stdout, /^Run something\n/);
+  const unknown = await runApp(app(), ["help", "nope"]);
+  assert.equal(unknown.code, 0);
+  assert.match(unknown.stdout, /^Unknown help topic \[`nope`\]\nDemo tool\n/);
+});
+
+test("a handler may set the exit code; operands before `--` are counted like Cobra's ArgsLenAtDash", async () => {
+  const r = await runApp(app(), ["tool", "run", "7", "--", "--json", "x"]);
+  assert.equal(r.code, 7);
+  assert.equal(r.stdout, "7 --json x | 1\n");
+  const none = await runApp(app(), ["tool", "run", "0", "--json"]);
+  assert.deepEqual(JSON.parse(none.stdout), { args: ["0"], before_dash: -1 });
+});
+
+test("DetailedError adds its fields to the machine error body and keeps its exit code", async () => {
+  const human = await runApp(app(), ["tool", "run", "fail"]);
+  assert.deepEqual([human.code, human.stderr], [4, "Error: refused by policy\n"]);
+  const machine = await runApp(app(), ["tool", "run", "fail", "--json"]);
+  assert.equal(machine.code, 4);
+  assert.deepEqual(JSON.parse(machine.stderr), { code: "denied", error: "refused by policy", exit_code: 4 });
+});
