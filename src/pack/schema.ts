@@ -92,9 +92,7 @@ const Z_ANCHOR = /[^\\]\\Z/;
 function isRegex(v: unknown): boolean {
   if (typeof v !== "string" || Z_ANCHOR.test(v)) return false;
   try {
-    new RegExp(v);
-    new RegExp(v, "u");
-    return true;
+    return RegExp(v) instanceof RegExp && RegExp(v, "u") instanceof RegExp;
   } catch {
     return false;
   }

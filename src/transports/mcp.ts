@@ -3,7 +3,6 @@
 // StdioLink reads stdin from the start, answers a well-formed `initialize` itself — exactly as the SDK would — and
 // hands every message, that one included, to the SDK's Server once it is loaded, dropping its duplicate answer.
 
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";

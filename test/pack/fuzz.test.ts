@@ -83,7 +83,7 @@ test("arbitrary HARNESS.md text never throws", () => {
 });
 
 test("the frontmatter fast path reads exactly what the yaml library reads", () => {
-  const value = fc.oneof(fc.string(), fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ,.()'/_:#"-]{0,20}$/), fc.constantFrom("true", "No", "null", "a b", "x.", "\"q\"", "\"a\\nb\""));
+  const value = fc.oneof(fc.string(), fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ,.;!?=+()'/_:#"-]{0,20}$/), fc.constantFrom("true", "No", "null", "a b", "x.", "\"q\"", "\"a\\nb\"", "a; b", "Is it? Yes!", "a =b", "c++ tool", "a ?b", "a !b"));
   fc.assert(
     fc.property(fc.array(fc.tuple(fc.constantFrom("name", "description", "other"), value, fc.boolean()), { maxLength: 3 }), (lines) => {
       const src = lines.map(([k, v, quote]) => `${k}: ${quote ? `"${v}"` : v}`).join("\n");

@@ -1,0 +1,81 @@
+// The args-schema fast path: whatever it accepts, Ajv's meta-schema check (with ajv-formats) and compile accept too.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { checkSchema, compileSchema, getAjv } from "../../src/pack/schema.js";
+import { isPlainSchema } from "../../src/pack/schema.js";
+import { readFixtureJson } from "./helpers.js";
+
+/** checkSchema without the fast path: the meta-schema, then a compile for references and ids. */
+function slowCheck(schema: object): string | null {
+  const ajv = getAjv();
+  if (!(ajv.validateSchema(schema) as boolean)) return ajv.errorsText(ajv.errors, { dataVar: "args" });
+  if (!/"\$(?:ref|dynamicRef|id|anchor|dynamicAnchor)"/.test(JSON.stringify(schema))) return null;
+  const compiled = compileSchema(schema);
+  return compiled.ok ? null : compiled.error;
+}
+
+test("the probe pack's and generated packs' args schemas take the fast path", () => {
+  const probe = readFixtureJson("packs/hcp-probe/surface.json") as { verbs: Record<string, { args?: unknown }> };
+  const schemas = Object.values(probe.verbs).flatMap((v) => (v.args === undefined ? [] : [v.args]));
+  assert.ok(schemas.length >= 2);
+  schemas.push({ type: "object", properties: { name: { type: "string" }, limit: { type: "integer" } }, required: ["name"], additionalProperties: false });
+  for (const s of schemas) assert.equal(isPlainSchema(s), true, JSON.stringify(s));
+});
+
+test("the fast path defers what it cannot vouch for", () => {
+  const deferred = [
+    { type: "object", properties: { a: { type: "string", pattern: "a\\Z" } } }, // ajv-formats rejects \Z
+    { type: "object", properties: { a: { type: "string", pattern: "\\-" } } }, // valid, but not with the u flag Ajv compiles with
+    { type: "object", properties: { a: { type: "string", pattern: "(" } } },
+    { type: "object", properties: { a: { $ref: "#/$defs/x" } } },
+    { type: "object", minLength: -1 },
+    { type: "object", multipleOf: 0 },
+    { type: ["string", "string"] },
+    { type: [] },
+    { type: "object", anyOf: [] },
+  ];
+  for (const s of deferred) {
+    assert.equal(isPlainSchema(s), false, JSON.stringify(s));
+    assert.equal(checkSchema(s), slowCheck(s), JSON.stringify(s));
+  }
+});
+
+test("whatever the fast path accepts, Ajv accepts and compiles", () => {
+  const value = fc.oneof(
+    fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, 1e300, "", "string", "integer", "^[a-z]+$", "a\\Z", "\\-", "(", "[", "\\d+", "date-time", [], {}, ["a"], ["a", "a"], ["string", "null"]),
+    fc.string({ maxLength: 6 }),
+    fc.integer({ min: -3, max: 5 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+  );
+  const keyword = fc.constantFrom(
+    "type", "properties", "required", "additionalProperties", "items", "minItems", "maxItems", "minLength", "maxLength",
+    "minProperties", "maxProperties", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "pattern",
+    "enum", "examples", "const", "default", "uniqueItems", "deprecated", "readOnly", "writeOnly", "description", "title", "format",
+    "$ref", "anyOf", "unknownKeyword",
+  );
+  const schema: fc.Arbitrary<unknown> = fc.letrec<{ s: unknown }>((tie) => ({
+    s: fc.oneof(
+      { depthSize: "small" },
+      fc.boolean(),
+      fc.dictionary(
+        keyword,
+        fc.oneof(value, tie("s"), fc.dictionary(fc.constantFrom("a", "b", "$ref"), tie("s"), { maxKeys: 2 })),
+        { maxKeys: 4 },
+      ),
+    ),
+  })).s;
+  let fast = 0;
+  fc.assert(
+    fc.property(schema, (s) => {
+      if (!isPlainSchema(s)) return;
+      fast++;
+      assert.equal(getAjv().validateSchema(s as object), true, JSON.stringify(s));
+      assert.equal(compileSchema(s).ok, true, JSON.stringify(s));
+      if (typeof s === "object") assert.equal(slowCheck(s as object), null, JSON.stringify(s));
+    }),
+    { numRuns: 3000 },
+  );
+  assert.ok(fast > 100, `only ${fast} generated schemas took the fast path`);
+});

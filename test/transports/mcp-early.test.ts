@@ -1,0 +1,193 @@
+// The early `initialize` answer of `hcp serve --mcp`: byte for byte what the SDK's Server answers, and the hand-over to it.
+
+import assert from "node:assert/strict";
+import { PassThrough } from "node:stream";
+import { test } from "node:test";
+import fc from "fast-check";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ReadBuffer, deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import * as types from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  StdioLink,
+  earlyInitialize,
+  serverIdentity,
+  type ServerIdentity,
+} from "../../src/transports/mcp.js";
+
+const identity = serverIdentity("9.9.9", "Some instructions.\nTwo lines.");
+
+test("the protocol versions are the SDK's", () => {
+  assert.equal(LATEST_PROTOCOL_VERSION, types.LATEST_PROTOCOL_VERSION);
+  assert.deepEqual(SUPPORTED_PROTOCOL_VERSIONS, types.SUPPORTED_PROTOCOL_VERSIONS);
+});
+
+/** What the SDK's Server sends for one line of input (as its stdio transport reads it), or null when it sends nothing. */
+async function sdkAnswer(line: string, id: ServerIdentity): Promise<string | null> {
+  let message: JSONRPCMessage;
+  try {
+    message = deserializeMessage(line);
+  } catch {
+    return null; // the stdio transport reports it to onerror and answers nothing
+  }
+  const server = new Server(id.serverInfo, { capabilities: id.capabilities, instructions: id.instructions });
+  const [client, serverSide] = InMemoryTransport.createLinkedPair();
+  const sent: JSONRPCMessage[] = [];
+  // The SDK's transports take their handler as a property.
+  // oxlint-disable-next-line unicorn/prefer-add-event-listener
+  client.onmessage = (m) => void sent.push(m);
+  await server.connect(serverSide);
+  await client.start();
+  await client.send(message);
+  for (let i = 0; i < 20 && sent.length === 0; i++) await new Promise((r) => setImmediate(r));
+  await server.close();
+  return sent.length === 0 ? null : JSON.stringify(sent[0]);
+}
+
+const init = (params: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params, ...extra });
+const base = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } };
+
+test("earlyInitialize answers exactly as the SDK for the usual requests", async () => {
+  const lines = [
+    init(base),
+    init({ ...base, protocolVersion: "2024-11-05" }),
+    init({ ...base, protocolVersion: "1999-01-01" }),
+    init({ ...base, capabilities: { elicitation: {}, roots: { listChanged: true }, sampling: {} } }),
+    init({ ...base, capabilities: { elicitation: { form: { applyDefaults: true }, url: {} }, experimental: { x: {} }, other: 5 } }),
+    init({ ...base, clientInfo: { name: "c", version: "1", title: "C", websiteUrl: "https://x", description: "d", extra: [1] } }),
+    JSON.stringify({ jsonrpc: "2.0", id: "abc", method: "initialize", params: base }),
+  ];
+  for (const line of lines) {
+    const early = earlyInitialize(JSON.parse(line), identity);
+    assert.notEqual(early, null, line);
+    assert.equal(JSON.stringify(early), await sdkAnswer(line, identity), line);
+  }
+  const none = serverIdentity("1", "");
+  assert.equal(JSON.stringify(earlyInitialize(JSON.parse(lines[0]!), none)), await sdkAnswer(lines[0]!, none));
+});
+
+test("earlyInitialize leaves anything unusual to the SDK", () => {
+  const lines = [
+    init({ ...base, capabilities: { tasks: {} } }),
+    init({ ...base, _meta: { progressToken: 1 } }),
+    init({ ...base, task: { ttl: 1 } }),
+    init({ ...base, clientInfo: { name: "c", version: 1 } }),
+    init({ ...base, clientInfo: { name: "c", version: "1", icons: [] } }),
+    init({ ...base, capabilities: { roots: { listChanged: "yes" } } }),
+    init({ ...base, capabilities: { elicitation: { form: [] } } }),
+    init({ ...base, capabilities: null }),
+    init({ protocolVersion: "2025-06-18", capabilities: {} }),
+    init(base, { extra: true }),
+    init(base, { id: 1.5 }),
+    init(base, { id: null }),
+    init(base, { jsonrpc: "1.0" }),
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    JSON.stringify({ jsonrpc: "2.0", method: "initialize", params: base }),
+  ];
+  for (const line of lines) assert.equal(earlyInitialize(JSON.parse(line), identity), null, line);
+});
+
+test("whenever earlyInitialize answers, the SDK answers the same", async () => {
+  const value = fc.oneof(fc.constantFrom<unknown>(null, true, 1, 1.5, "s", [], {}, { a: {} }, [{}]), fc.string());
+  /** Mostly what clients send, sometimes something else. */
+  const often = <T>(usual: fc.Arbitrary<T>) => fc.oneof({ weight: 9, arbitrary: usual }, { weight: 1, arbitrary: value });
+  /** Absent (undefined, dropped by JSON) most of the time. */
+  const rare = fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: value });
+  const plain = fc.dictionary(fc.constantFrom("a", "b"), often(fc.constant({})), { maxKeys: 2 });
+  const capabilities = fc.record(
+    {
+      experimental: often(fc.dictionary(fc.string(), often(plain), { maxKeys: 2 })),
+      extensions: often(fc.dictionary(fc.string(), often(plain), { maxKeys: 2 })),
+      sampling: often(fc.record({ context: often(plain), tools: often(plain), x: rare }, { requiredKeys: [] })),
+      elicitation: often(fc.record({ form: often(fc.record({ applyDefaults: often(fc.boolean()), x: rare }, { requiredKeys: [] })), url: often(plain), x: rare }, { requiredKeys: [] })),
+      roots: often(fc.record({ listChanged: often(fc.boolean()), x: rare }, { requiredKeys: [] })),
+      tasks: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: often(plain) }),
+      other: rare,
+    },
+    { requiredKeys: [] },
+  );
+  const clientInfo = fc.record(
+    { name: often(fc.string()), version: often(fc.string()), title: often(fc.string()), websiteUrl: often(fc.string()), description: often(fc.string()), icons: rare, other: rare },
+    { requiredKeys: ["name", "version"] },
+  );
+  const params = fc.record(
+    { protocolVersion: often(fc.constantFrom(...SUPPORTED_PROTOCOL_VERSIONS, "2000-01-01")), capabilities: often(capabilities), clientInfo: often(clientInfo), _meta: rare, task: rare },
+    { requiredKeys: ["protocolVersion", "capabilities", "clientInfo"] },
+  );
+  const message = fc.record(
+    { jsonrpc: often(fc.constant("2.0")), id: often(fc.oneof(fc.integer(), fc.string())), method: often(fc.constant("initialize")), params: often(params), other: rare },
+    { requiredKeys: ["jsonrpc", "method", "id"] },
+  );
+  let answered = 0;
+  await fc.assert(
+    fc.asyncProperty(message, async (generated) => {
+      const m: unknown = JSON.parse(JSON.stringify(generated));
+      const early = earlyInitialize(m, identity);
+      if (early === null) return;
+      answered++;
+      assert.equal(JSON.stringify(early), await sdkAnswer(JSON.stringify(m), identity));
+    }),
+    { numRuns: 400 },
+  );
+  assert.ok(answered > 10, `only ${answered} generated requests were answered early`);
+});
+
+/** A StdioLink on in-memory streams; `out()` is everything written so far. */
+function link() {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  let written = "";
+  stdout.setEncoding("utf8").on("data", (c: string) => (written += c));
+  const l = new StdioLink(identity, stdin, stdout);
+  return { l, stdin, out: () => written };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+test("StdioLink answers initialize before the SDK is attached, then hands every message over once", async () => {
+  const { l, stdin, out } = link();
+  const initLine = init({ ...base, capabilities: { elicitation: {} } });
+  // The first line arrives in two chunks; a second request follows in the same chunk.
+  stdin.write(initLine.slice(0, 10));
+  await tick();
+  assert.equal(out(), "");
+  stdin.write(initLine.slice(10) + "\n" + JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) + "\n");
+  await l.firstMessage;
+  const early = out();
+  assert.equal(early, (await sdkAnswer(initLine, identity)) + "\n");
+
+  const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
+  await server.connect(l.attach(ReadBuffer));
+  stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" }) + "\n");
+  for (let i = 0; i < 20; i++) await tick();
+  const lines = out().trim().split("\n").map((x) => JSON.parse(x) as { id: number; error?: { code: number } });
+  assert.equal(lines[0]!.id, 1);
+  assert.deepEqual(lines.map((x) => x.id).sort(), [1, 2, 3], "initialize answered once, the rest by the SDK");
+  // The SDK saw the initialize: it knows the client's capabilities.
+  assert.deepEqual(server.getClientCapabilities(), { elicitation: { form: {} } });
+  assert.equal(lines.find((x) => x.id === 3)!.error?.code, types.ErrorCode.MethodNotFound); // no handler registered in this test
+  await server.close();
+});
+
+test("StdioLink leaves a first message that is not initialize to the SDK, and remembers an early end", async () => {
+  const { l, stdin, out } = link();
+  stdin.end(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" }) + "\n");
+  await l.firstMessage;
+  await tick();
+  assert.equal(out(), "");
+  assert.equal(l.ended, true);
+  const server = new Server(identity.serverInfo, { capabilities: identity.capabilities });
+  await server.connect(l.attach(ReadBuffer));
+  for (let i = 0; i < 5; i++) await tick();
+  assert.deepEqual(JSON.parse(out()), { jsonrpc: "2.0", id: 7, result: {} });
+  await server.close();
+});
+
+test("StdioLink stops waiting for a first message after a short while", async () => {
+  const { l } = link();
+  await l.firstMessage;
+  await l.close();
+});
