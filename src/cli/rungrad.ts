@@ -6,6 +6,7 @@ import { App, type CommandSpec, type Context } from "../framework/index.js";
 import { stableJSON } from "../json/stable.js";
 import { parseText, projectText, readManifestText, renderValidation, validateText, type ManifestSource } from "./rungrad/documents.js";
 import { newCommand } from "./rungrad/new.js";
+import { scoreCommand } from "./rungrad/score.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 const TABLE_JSON = ["table", "json"];
@@ -96,6 +97,7 @@ export function newRungradApp(): App {
     agentmetaCommand,
     manifestCommand,
     newCommand,
+    scoreCommand,
     skillCommand,
   );
 }

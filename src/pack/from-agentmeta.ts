@@ -181,7 +181,7 @@ function harnessText(doc: AgentMetaDocument, id: string, verbs: Record<string, S
     for (const [key, v] of Object.entries(verbs)) lines.push(`- \`${key}\` (${v.policy}): ${v.description ?? ""}`);
     body = lines.join("\n") + "\n";
   }
-  const frontmatter = stringify({ name: skillName(id), description: description.slice(0, 1024) });
+  const frontmatter = stringify({ name: skillName(id), description: description.slice(0, 1024) }, { lineWidth: 0 });
   return `---\n${frontmatter}---\n\n${body.replace(/^\n+/, "")}`;
 }
 

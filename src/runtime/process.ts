@@ -13,6 +13,8 @@ export interface ProcessRequest {
   readonly env: Readonly<Record<string, string>>;
   /** Written to the child's stdin, which is then closed; without it stdin is /dev/null. */
   readonly stdin?: string | Uint8Array;
+  /** Without `stdin`: a pipe that stays open and is never written, so a read blocks until the run ends. */
+  readonly holdStdin?: boolean;
   readonly timeoutMs: number;
   /** Bytes kept per stream; the rest is counted and dropped. */
   readonly maxOutputBytes: number;
@@ -103,7 +105,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         shell: false,
         detached: true,
         windowsHide: true,
-        stdio: [req.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+        stdio: [req.stdin === undefined && !req.holdStdin ? "ignore" : "pipe", "pipe", "pipe"],
       });
     } catch (err) {
       // Synchronous failures: invalid arguments (e.g. NUL), E2BIG on some platforms.
@@ -136,6 +138,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       cleanup();
       child.stdout!.destroy();
       child.stderr!.destroy();
+      child.stdin?.destroy();
       resolve({
         exit_code: exitCode,
         signal: exitSignal,
@@ -177,11 +180,12 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       }
     });
     child.on("spawn", () => {
-      if (req.stdin !== undefined && child.stdin) {
+      if (child.stdin) {
         child.stdin.on("error", () => {
           /* the child may exit without reading stdin (EPIPE): not an error of the run */
         });
-        child.stdin.end(req.stdin);
+        // A held stdin stays open (and unwritten) until finish() destroys it.
+        if (req.stdin !== undefined) child.stdin.end(req.stdin);
       }
       timers.push(
         setTimeout(() => {

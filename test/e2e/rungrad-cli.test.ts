@@ -119,7 +119,7 @@ test("rungrad describes itself: its __rungrad_manifest validates and projects", 
   const doc = JSON.parse(manifest.stdout);
   assert.deepEqual(
     doc.commands.map((c: { path: string[] }) => c.path.join(" ")),
-    ["", "agentmeta", "manifest", "manifest fmt", "manifest validate", "skill"].concat(doc.commands.some((c: { path: string[] }) => c.path[0] === "new") ? ["new"] : []).sort(),
+    ["", "agentmeta", "manifest", "manifest fmt", "manifest validate", "new", "score", "skill"],
   );
   const validated = await rungrad(["manifest", "validate", "-"], { stdin: manifest.stdout });
   assert.equal(validated.code, 0, validated.stderr);
