@@ -1,6 +1,6 @@
 // fromManifest: Go rungrad's agentmeta.FromManifest, the pure projection of a manifest into a rungrad-agentmeta/1 document.
 
-import { goQuote } from "../json/goquote.js";
+import { goFields, goQuote } from "../json/goquote.js";
 import { ManifestError } from "../manifest/errors.js";
 import { cloneExtensionSet } from "../manifest/extensions.js";
 import { SPEC_VERSION, type Flag, type Manifest, type ValidCommand } from "../manifest/types.js";
@@ -146,6 +146,7 @@ function hasExtensions(c: ValidCommand): c is ValidCommand & { extensions: NonNu
  */
 function usage(toolName: string, commandTemplate: string, c: ValidCommand): string {
   const use = c.use;
+  if (typeof use !== "string") goFields(use); // a hand-built non-string fails as it always did
   const n = use.length;
   let i = 0;
   while (i < n && isGoSpaceCode(use.charCodeAt(i))) i++;

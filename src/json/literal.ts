@@ -44,6 +44,19 @@ export function newDictionary<T>(): Record<string, T> {
   return Object.setPrototypeOf({}, null) as Record<string, T>;
 }
 
+/** Nesting up to which readValue reads recursively (beyond it, the explicit-stack walk). */
+const QUICK_READ_DEPTH = 200;
+/** Thrown inside readValue's quick reader to hand over to the walk. */
+const TOO_DEEP = new Error("quick reader gave up");
+
+/**
+ * Strings up to this length are copied out of the text by slice() (longer ones share its
+ * characters); readString keeps the last one seen per hash slot and returns it again when the
+ * same characters recur, as short names and enum values do in a manifest.
+ */
+const SHORT_STRING = 12;
+const SHORT_STRINGS: (string | undefined)[] = Array.from({ length: 1024 }, () => undefined);
+
 /** Go's scanner refuses the 10001st nested container. */
 const MAX_NESTING_DEPTH = 10000;
 
@@ -108,6 +121,8 @@ const ESCAPES: Record<number, string> = {
  */
 export class JsonCursor {
   pos = 0;
+  /** Elements of the arrays readValue is building, innermost last. */
+  private readonly items: unknown[] = [];
   private readonly end: number;
   private readonly decoder: boolean;
 
@@ -236,13 +251,23 @@ export class JsonCursor {
   readString(): string {
     const text = this.text;
     const start = this.pos + 1;
+    let hash = 0;
     for (let i = start; i < this.end; i++) {
       const c = text.charCodeAt(i);
       if (c === QUOTE) {
         this.pos = i + 1;
-        return text.slice(start, i);
+        const n = i - start;
+        if (n === 0 || n > SHORT_STRING) return text.slice(start, i);
+        // A short slice is a copy: reuse an equal one read before (strings are values, so this is unobservable).
+        const slot = hash & (SHORT_STRINGS.length - 1);
+        const seen = SHORT_STRINGS[slot];
+        if (seen !== undefined && seen.length === n && text.startsWith(seen, start)) return seen;
+        const s = text.slice(start, i);
+        SHORT_STRINGS[slot] = s;
+        return s;
       }
       if (c === BACKSLASH || c < 0x20) return this.readEscapedString(start, i);
+      hash = (Math.imul(hash, 31) + c) | 0;
     }
     this.pos = this.end;
     throw this.endInsideValue();
@@ -391,7 +416,55 @@ export class JsonCursor {
 
   /** Reads one whole value. `depth` = containers already open around it. */
   readValue(depth = 0, rejectDuplicates = false): unknown {
-    return this.walk(depth, true, rejectDuplicates);
+    const start = this.pos;
+    const items = this.items.length;
+    try {
+      return this.build(this.valueStart(), depth, 0, rejectDuplicates);
+    } catch {
+      // Too deep for the quick reader, a duplicate key or a syntax error: the walk
+      // reads the value again from its start and decides (its errors are the ones reported).
+      this.pos = start;
+      this.items.length = items;
+      return this.walk(depth, true, rejectDuplicates);
+    }
+  }
+
+  /**
+   * The common case of readValue: a recursive reader that calls the same primitives in the same
+   * order as walk(), but throws (so that walk() takes over) on a duplicate key or past
+   * QUICK_READ_DEPTH levels. `depth` = containers open around the value, `level` = of them inside readValue.
+   */
+  private build(c: number, depth: number, level: number, unique: boolean): unknown {
+    if (c === LBRACE) {
+      if (level >= QUICK_READ_DEPTH) throw TOO_DEEP;
+      this.open(depth + 1);
+      const object = newDictionary<unknown>();
+      if (this.firstMember()) {
+        let key = this.readString();
+        for (;;) {
+          this.colon();
+          object[key] = this.build(this.valueStart(), depth + 1, level + 1, unique);
+          if (!this.nextMember()) break;
+          key = this.readString();
+          if (unique && key in object) throw TOO_DEEP;
+        }
+      }
+      return object;
+    }
+    if (c === LBRACKET) {
+      if (level >= QUICK_READ_DEPTH) throw TOO_DEEP;
+      this.open(depth + 1);
+      if (!this.firstElement()) return [];
+      // Elements go on a shared stack first, so the array is allocated at its exact length.
+      const items = this.items;
+      const base = items.length;
+      do items.push(this.build(this.valueStart(), depth + 1, level + 1, unique));
+      while (this.nextElement());
+      const array = items.slice(base);
+      items.length = base;
+      return array;
+    }
+    return this.scalar(c);
   }
 
   /** Checks one whole value's syntax without building it. */

@@ -25,8 +25,9 @@ interface FieldSpec {
   readonly quoted: string;
   /** Position in the struct, so the next field in wire order is tried first. */
   readonly index: number;
-  /** Element struct of a "structs" slice. */
+  /** Element struct of a "structs" slice, and the slice's Go type. */
   readonly elem?: StructSpec;
+  readonly sliceType: string;
   /** Go's error context while decoding this field's value. */
   readonly ctx: ErrorContext;
 }
@@ -66,7 +67,8 @@ function structSpec(goName: string, prefix: string, create: () => object, fields
   const folded = new Map<string, FieldSpec>();
   const specs = fields.map(([name, kind, elem], index): FieldSpec => {
     const path = prefix === "" ? name : `${prefix}.${name}`;
-    const spec: FieldSpec = { name, kind, path, quoted: `"${name}"`, index, ctx: { struct: goName, path }, ...(elem ? { elem } : {}) };
+    const sliceType = elem ? `[]${elem.goType}` : "[]string";
+    const spec: FieldSpec = { name, kind, path, quoted: `"${name}"`, index, ctx: { struct: goName, path }, sliceType, ...(elem ? { elem } : {}) };
     exact.set(name, spec);
     folded.set(foldKey(name)!, spec);
     return spec;
@@ -162,6 +164,8 @@ class Decoder {
   typeError: string | null = null;
   /** A slice truncated by a later duplicate key keeps its old elements past len (Go reuses the backing array). */
   private readonly tails = new WeakMap<unknown[], unknown[]>();
+  /** Elements of the slices being decoded, innermost last (see slice). */
+  private readonly stack: unknown[] = [];
 
   constructor(readonly cursor: JsonCursor) {}
 
@@ -211,15 +215,11 @@ class Decoder {
         else this.mismatch(c, "bool", ctx, depth);
         return;
       case "strings":
-        target[name] = this.slice(c, target[name] as unknown[] | null, "[]string", ctx, depth, (e, old) => this.stringElement(e, old, ctx, depth + 1));
+        target[name] = this.slice(c, target[name] as unknown[] | null, "[]string", ctx, depth, null);
         return;
-      case "structs": {
-        const elem = field.elem!;
-        target[name] = this.slice(c, target[name] as unknown[] | null, `[]${elem.goType}`, ctx, depth, (e, old) =>
-          this.structElement(e, old as Target | undefined, elem, ctx, depth + 1),
-        );
+      case "structs":
+        target[name] = this.slice(c, target[name] as unknown[] | null, field.sliceType, ctx, depth, field.elem!);
         return;
-      }
       case "extensions": {
         // Go calls ExtensionSet.UnmarshalJSON for every JSON value, null included; its errors abort decoding.
         const set = readExtensionSet(cursor, depth);
@@ -230,15 +230,12 @@ class Decoder {
     }
   }
 
-  /** A JSON array into a Go slice: null → nil, [] → a new empty slice, elements decoded into reused ones. */
-  private slice(
-    c: number,
-    current: unknown[] | null,
-    goType: string,
-    ctx: ErrorContext,
-    depth: number,
-    element: (c: number, old: unknown) => unknown,
-  ): unknown[] | null {
+  /**
+   * A JSON array into a Go slice: null → nil, [] → a new empty slice, elements decoded into reused
+   * ones. Elements are `elem` structs, or strings when it is null. They are collected on a shared
+   * stack and copied out once, so each slice is allocated at its exact length.
+   */
+  private slice(c: number, current: unknown[] | null, goType: string, ctx: ErrorContext, depth: number, elem: StructSpec | null): unknown[] | null {
     const cursor = this.cursor;
     if (c === NULL) {
       cursor.readWord();
@@ -250,13 +247,18 @@ class Decoder {
     }
     cursor.open(depth + 1);
     const backing = current === null ? undefined : (this.tails.get(current) ?? current);
-    const out: unknown[] = [];
+    const stack = this.stack;
+    const base = stack.length;
     if (cursor.firstElement()) {
       do {
-        const i = out.length;
-        out.push(element(cursor.valueStart(), backing !== undefined && i < backing.length ? backing[i] : undefined));
+        const i = stack.length - base;
+        const old = backing !== undefined && i < backing.length ? backing[i] : undefined;
+        const e = cursor.valueStart();
+        stack.push(elem === null ? this.stringElement(e, old, ctx, depth + 1) : this.structElement(e, old as Target | undefined, elem, ctx, depth + 1));
       } while (cursor.nextElement());
     }
+    const out = stack.length === base ? [] : stack.slice(base);
+    stack.length = base;
     if (backing !== undefined && out.length > 0 && out.length < backing.length) {
       this.tails.set(out, out.concat(backing.slice(out.length)));
     }

@@ -135,3 +135,30 @@ test("tokenText prints the next token as Go's %v of a json.Token", () => {
   assert.equal(tok("false"), "false");
   assert.throws(() => tok("}"), { message: "invalid character '}' looking for beginning of value" });
 });
+
+test("readValue: the recursive reader hands deep values, duplicates and errors to the walk with the same result", () => {
+  // Past 200 levels the walk reads the value again from its start.
+  const deep = "[".repeat(300) + '{"k":1.50}' + "]".repeat(300);
+  assert.equal(compactJSON(parseJSONLiteral(deep, { rejectDuplicates: true })), deep);
+  const cursor = new JsonCursor(`[${deep}, "after"]`);
+  assert.equal(compactJSON(cursor.readValue()), `[${deep},"after"]`);
+  cursor.finish();
+  // A duplicate deep inside: the walk's path label, and a syntax error later on still wins.
+  assert.throws(() => parseJSONLiteral('{"a":[0,{"b":{"c":1,"c":2}}]}', { rejectDuplicates: true }), { message: 'duplicate key "a[1].b.c"' });
+  assert.throws(() => parseJSONLiteral('{"a":[0,{"b":{"c":1,"c":2}}],}', { rejectDuplicates: true }), { message: "invalid character '}' looking for beginning of object key string" });
+  assert.equal(compactJSON(parseJSONLiteral('{"a":{"c":1,"c":[2,3]}}')), '{"a":{"c":[2,3]}}');
+  // Arrays are exact, holes-free copies; a failed quick read leaves no elements behind.
+  const arrays = new JsonCursor('[[1,[2,3],4],[{"x":[5]}]]').readValue() as unknown[][];
+  assert.deepEqual(arrays.map((a) => a.length), [3, 1]);
+  const retry = new JsonCursor(`[[1,2,{"d":1,"d":2}],[3]]`);
+  assert.throws(() => retry.readValue(0, true), { message: 'duplicate key "[0][2].d"' });
+  assert.equal(compactJSON(new JsonCursor("[[1,2],[3]]").readValue(0, true)), "[[1,2],[3]]");
+});
+
+test("dictionaries from the reader are null-prototype objects whatever their keys", () => {
+  const v = parseJSONLiteral('{"__proto__":{"constructor":1},"toString":2,"1":3,"0":4}') as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(v), null);
+  assert.deepEqual(Object.keys(v), ["0", "1", "__proto__", "toString"]);
+  assert.equal(Object.getPrototypeOf(v["__proto__"]), null);
+  assert.equal(compactJSON(v), '{"0":4,"1":3,"__proto__":{"constructor":1},"toString":2}');
+});

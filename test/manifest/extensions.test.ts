@@ -95,6 +95,36 @@ test("cloneExtensionSet: a deep copy with dictionaries, JsonNumbers kept", () =>
   assert.equal(encodeExtensions(copy), `{"${NS}":{"list":[{"a":2,"b":1}],"n":1.50}}`);
 });
 
+test("cloneExtensionSet: shared values are copied, holes and Maps kept; cycles found however deep they start", () => {
+  const shared = { k: 1 };
+  const holey: unknown[] = [shared];
+  holey[2] = 3;
+  const copy = cloneExtensionSet({ [NS]: { a: shared, b: holey, m: new Map<unknown, unknown>([[2, shared]]) } as never });
+  const obj = copy[NS] as Record<string, unknown>;
+  assert.notEqual(obj["a"], shared);
+  assert.notEqual(obj["a"], (obj["b"] as unknown[])[0]);
+  assert.equal(1 in (obj["b"] as unknown[]), false);
+  assert.equal(Object.getPrototypeOf(obj["m"]), null);
+  assert.equal(JSON.stringify(obj["m"]), '{"2":{"k":1}}');
+  const cycle: Record<string, unknown> = {};
+  cycle["self"] = cycle;
+  assert.throws(() => cloneExtensionSet({ [NS]: { c: cycle } as never }), { message: "extensions: cycle detected" });
+  const deep: Record<string, unknown> = {};
+  let at = deep;
+  for (let i = 0; i < 300; i++) at = at["n"] = {};
+  at["back"] = deep;
+  assert.throws(() => cloneExtensionSet({ [NS]: { d: deep } as never }), { message: "extensions: cycle detected" });
+});
+
+test("validation: a set with several failures reports the first in sorted order", () => {
+  assert.equal(invalid({ "b.com/x": { path: 1 }, "a.com/y": { z: null, y: Number.NaN } }), 'a.com/y.y: non-finite number');
+  assert.equal(invalid({ "z.com/x": {}, "rungrad/x": {}, "Bad": {} }), 'extension namespace "Bad": invalid namespace');
+  const deep: Record<string, unknown> = {};
+  let at = deep;
+  for (let i = 0; i < 300; i++) at = at["n"] = {};
+  assert.doesNotThrow(() => validateExtensionSet({ [NS]: { d: deep } } as unknown as ExtensionSet));
+});
+
 test("helpers: required fields, enums and doc paths", () => {
   const set: ExtensionSet = { [NS]: { owner: "platform", zero: 0, no: false, list: ["a"], obj: { k: "v" }, empty: "", none: [], status: "beta", count: 2, docs: "docs/read.md" } };
   requireExtensionFields(set, NS, "owner", "zero", "no", "list", "obj");
