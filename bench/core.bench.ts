@@ -64,7 +64,7 @@ export function run(): void {
   const startup = timeCommands(
     {
       node: [process.execPath, "-e", "0"],
-      rungrad: [process.execPath, "dist/src/cli/rungrad.js", "--version"],
+      rungrad: [process.execPath, "dist/bin/rungrad.cjs", "--version"],
     },
     30,
   );

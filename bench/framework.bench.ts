@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { ms, ratio, report, timeCommands } from "./lib.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const RGREF = `${REPO}dist/examples/rgref/main.js`;
+const RGREF = `${REPO}examples/rgref/rgref`;
 const BARE = `${REPO}dist/bench/fixtures/bare-rgref.js`;
 
 export function run(): void {

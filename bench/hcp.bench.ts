@@ -9,7 +9,7 @@ import { loadPacks } from "../src/pack/load.js";
 import { ms, ratio, report, stats, timeCommands, timeSync } from "./lib.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const HCP = join(REPO, "dist/src/cli/hcp.js");
+const HCP = join(REPO, "dist/bin/hcp.cjs");
 const PROBE_PACK = join(REPO, "test/fixtures/packs/hcp-probe");
 const PROBE = join(REPO, "test/fixtures/bin/probe.mjs");
 

@@ -1,5 +1,6 @@
+#!/usr/bin/env node
 // rgref's entry point: run the reference CLI against the real process.
 
 import { newApp } from "./app.js";
 
-await newApp().main();
+void newApp().main();

@@ -125,4 +125,4 @@ export function newHcpApp(): App {
   }).addCommand(execCommand, initCommand, listCommand, metaCommand, runCommand, serveCommand, skillCommand, validateCommand);
 }
 
-await newHcpApp().main();
+void newHcpApp().main();

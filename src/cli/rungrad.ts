@@ -102,4 +102,4 @@ export function newRungradApp(): App {
   );
 }
 
-await newRungradApp().main();
+void newRungradApp().main();

@@ -1,7 +1,5 @@
-// The package version, read once from package.json beside the built tree.
+// The version the programs report.
 
-import { readFileSync } from "node:fs";
+import { OWN_PACKAGE } from "../package.js";
 
-export const PACKAGE_VERSION: string = (
-  JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }
-).version;
+export const PACKAGE_VERSION: string = OWN_PACKAGE.version;

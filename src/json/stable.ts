@@ -44,11 +44,13 @@ export function compactJSON(value: unknown): string {
   return encodeNative(value, false);
 }
 
-// The bulk of a document goes through the engine's JSON.stringify (its indentation and
-// its escapes of quotes, backslashes and controls are Go's too); a replacer handles what
-// Go does differently, and the few values JSON.stringify cannot express (literal numbers,
-// -0, maps with integer-like keys, which JS objects would reorder) leave a marker that is
-// replaced afterwards by their exact text.
+// The bulk of a document goes through the engine's JSON.stringify, without a replacer so that
+// it keeps its fast path (its indentation and its escapes of quotes, backslashes and controls
+// are Go's too). A first pass copies only the containers whose subtree holds what Go writes
+// differently: maps get their keys in byte order, and the few values JSON.stringify cannot
+// express (literal numbers, -0, maps with integer-like keys, which JS objects would reorder)
+// become markers that are replaced afterwards by their exact text. Go's extra escapes
+// (HTML characters, U+2028/U+2029, lone surrogates) are applied to the output at the end.
 
 /** Keys a JS object enumerates first, in numeric order, whatever the insertion order. */
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
@@ -61,82 +63,114 @@ function encodeNative(value: unknown, indent: boolean): string {
   const tag = `\u0000${(++markerSeed).toString(36)}${Math.random().toString(36).slice(2, 10)}`;
   const texts: string[] = [];
   const maps: object[] = [];
-  const marker = (kind: "t" | "m", index: number) => `${tag}${kind}${index}`;
+  const onPath = new Set<object>();
+  const text = (literal: string) => `${tag}t${texts.push(literal) - 1}`;
+  const fragment = (container: object) => `${tag}m${maps.push(container) - 1}`;
 
-  function replacer(this: Record<string, unknown>, key: string): unknown {
-    // `this[key]` is the value before any toJSON() ran: JsonNumber and marshalers are decided here.
-    const original = this[key];
-    switch (typeof original) {
+  /** The value JSON.stringify can write as Go would: the value itself, or a copy where something differs. */
+  function prepare(v: unknown, depth: number): unknown {
+    switch (typeof v) {
       case "number":
-        if (!Number.isFinite(original)) throw new StableJSONError(`json: unsupported value: ${goFloatName(original)}`);
-        if (Object.is(original, -0)) return marker("t", texts.push("-0") - 1);
-        return original;
+        if (!Number.isFinite(v)) throw new StableJSONError(`json: unsupported value: ${goFloatName(v)}`);
+        return Object.is(v, -0) ? text("-0") : v;
       case "bigint":
-        return marker("t", texts.push(original.toString()) - 1);
+        return text(v.toString());
       case "function":
       case "symbol":
-        throw new StableJSONError(`json: unsupported type: ${typeof original}`);
+        throw new StableJSONError(`json: unsupported type: ${typeof v}`);
       case "object":
-        if (original === null || Array.isArray(original)) return original;
-        if (original instanceof JsonNumber) return marker("t", texts.push(original.literal) - 1);
-        if (original instanceof Map || Object.getPrototypeOf(original) === null) return sortedMap(original);
-        if (typeof (original as { toJSON?: unknown }).toJSON === "function") {
-          throw new StableJSONError("json: custom JSON marshaler unsupported");
-        }
-        return original;
+        break;
       default:
-        return original;
+        return v;
     }
+    if (v === null) return v;
+    if (v instanceof JsonNumber) return text(v.literal);
+    const tracked = depth > START_DETECTING_CYCLES_AFTER;
+    if (tracked) {
+      if (onPath.has(v)) throw new StableJSONError("cycle detected in result model");
+      onPath.add(v);
+    }
+    let out: unknown;
+    if (Array.isArray(v)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        const prepared = prepare(item, depth + 1);
+        if (prepared !== item) (copy ??= v.slice())[i] = prepared;
+      }
+      out = copy ?? v;
+    } else if (v instanceof Map || Object.getPrototypeOf(v) === null) {
+      out = sortedMap(v, depth);
+    } else if (typeof (v as { toJSON?: unknown }).toJSON === "function") {
+      throw new StableJSONError("json: custom JSON marshaler unsupported");
+    } else {
+      const record = v as Record<string, unknown>;
+      let copy: Record<string, unknown> | undefined;
+      for (const key of Object.keys(record)) {
+        const item = record[key];
+        const prepared = prepare(item, depth + 1);
+        if (prepared !== item) setOwn((copy ??= { ...record }), key, prepared);
+      }
+      out = copy ?? v;
+    }
+    if (tracked) onPath.delete(v);
+    return out;
   }
 
   /** A map as an object with its keys in byte order, or a marker where JS would reorder them. */
-  function sortedMap(map: object): unknown {
+  function sortedMap(map: object, depth: number): unknown {
     const entries: [string, unknown][] = map instanceof Map ? [...map].map(([k, v]) => [String(k), v]) : Object.entries(map);
-    if (entries.some(([k]) => isIndexKey(k))) return marker("m", maps.push(map) - 1);
+    if (entries.some(([k]) => isIndexKey(k))) return fragment(map);
     entries.sort((a, b) => compareBytes(a[0], b[0]));
-    const sorted = Object.create(null) as Record<string, unknown>;
-    for (const [k, v] of entries) sorted[k] = v;
+    const sorted = Object.setPrototypeOf({}, null) as Record<string, unknown>;
+    for (const [k, item] of entries) sorted[k] = prepare(item, depth + 1);
     return sorted;
   }
 
-  let out: string | undefined;
-  try {
-    out = JSON.stringify(value, replacer, indent ? 2 : undefined) as string | undefined;
-  } catch (err) {
-    if (err instanceof TypeError && /circular/i.test(err.message)) throw new StableJSONError("cycle detected in result model");
-    throw err;
-  }
+  const prepared = prepare(value, 0);
+  const out = JSON.stringify(prepared, null, indent ? 2 : undefined) as string | undefined;
   if (out === undefined) return "null";
-  out = goEscapes(out);
-  if (texts.length === 0 && maps.length === 0) return out;
+  const escaped = goEscapes(out);
+  if (texts.length === 0 && maps.length === 0) return escaped;
   const escapedTag = tag.replace("\u0000", "\\\\u0000");
-  return out.replace(new RegExp(`"${escapedTag}([tm])(\\d+)"`, "g"), (_, kind: string, index: string, offset: number) => {
+  return escaped.replace(new RegExp(`"${escapedTag}([tm])(\\d+)"`, "g"), (_, kind: string, index: string, offset: number) => {
     if (kind === "t") return texts[Number(index)]!;
     // The indentation of the marker's line is the depth the map is written at.
-    const lineStart = out!.lastIndexOf("\n", offset) + 1;
+    const lineStart = escaped.lastIndexOf("\n", offset) + 1;
     let spaces = 0;
-    while (out!.charCodeAt(lineStart + spaces) === 0x20) spaces++;
-    const depth = spaces / 2;
+    while (escaped.charCodeAt(lineStart + spaces) === 0x20) spaces++;
     const encoder = new Encoder(indent);
-    encoder.encode(maps[Number(index)], depth);
+    encoder.encode(maps[Number(index)], spaces / 2);
     return encoder.out;
   });
 }
 
-const GO_ESCAPES: [string, string][] = [
-  ["<", "\\u003c"],
-  [">", "\\u003e"],
-  ["&", "\\u0026"],
-  ["\u2028", "\\u2028"],
-  ["\u2029", "\\u2029"],
-];
+/** Sets an own data property, also for "__proto__" (which plain assignment would treat as the prototype). */
+function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
+}
+
+const GO_ESCAPES: Readonly<Record<string, string>> = {
+  "<": "\\u003c",
+  ">": "\\u003e",
+  "&": "\\u0026",
+  "\u2028": "\\u2028",
+  "\u2029": "\\u2029",
+};
 const LONE_SURROGATE = /\\ud[89a-f]/;
 
 /** Go's escapes where JSON.stringify differs: HTML characters, U+2028/U+2029, lone surrogates as U+FFFD. */
 function goEscapes(json: string): string {
-  let out = json;
   // Outside strings JSON has none of these characters, so replacing them everywhere is exact.
-  for (const [raw, escaped] of GO_ESCAPES) if (out.includes(raw)) out = out.replaceAll(raw, escaped);
+  const unsafe = /[<>&\u2028\u2029]/g;
+  let out = "";
+  let last = 0;
+  for (let m = unsafe.exec(json); m !== null; m = unsafe.exec(json)) {
+    out += json.slice(last, m.index) + GO_ESCAPES[m[0]]!;
+    last = m.index + 1;
+  }
+  out = last === 0 ? json : out + json.slice(last);
   // JSON.stringify writes a lone surrogate as \udXXX; a preceding even run of backslashes is text, not an escape.
   if (LONE_SURROGATE.test(out)) out = out.replace(/(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g, "$1\\ufffd");
   return out;

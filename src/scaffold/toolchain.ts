@@ -1,13 +1,6 @@
 // This rungrad's version and its TypeScript toolchain, read once from its package.json: the generated project's dependency defaults.
 
-import { readFileSync } from "node:fs";
-
-interface PackageJSON {
-  version: string;
-  devDependencies?: Record<string, string>;
-}
-
-const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as PackageJSON;
+import { OWN_PACKAGE as pkg } from "../package.js";
 
 /** `^<version>` of the running rungrad. */
 export const DEFAULT_RUNGRAD_DEPENDENCY = `^${pkg.version}`;

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const REPO = fileURLToPath(new URL("../../../", import.meta.url));
-export const RUNGRAD = `${REPO}dist/src/cli/rungrad.js`;
+export const RUNGRAD = `${REPO}dist/bin/rungrad.cjs`;
 export const fixture = (path: string) => `${REPO}test/fixtures/${path}`;
 
 export interface Run {

@@ -11,7 +11,7 @@ import { generate } from "../../src/scaffold/index.js";
 import { example, SKILL_TEST_OPTIONS } from "../scaffold/support.js";
 import { REPO, run } from "./helpers.js";
 
-const DRIVER = fileURLToPath(new URL("../../src/cli/rungrad.js", import.meta.url));
+const DRIVER = fileURLToPath(new URL("../../bin/rungrad.cjs", import.meta.url));
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 /** The generated project's own `node --test` must report normally, not to this runner. */
 const { NODE_TEST_CONTEXT: _runner, ...ENV } = process.env;

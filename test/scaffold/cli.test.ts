@@ -10,7 +10,7 @@ import { run } from "../e2e/helpers.js";
 import { stableJSON } from "../../src/json/stable.js";
 import { tsFiles, example } from "./support.js";
 
-const DRIVER = fileURLToPath(new URL("../../src/cli/rungrad.js", import.meta.url));
+const DRIVER = fileURLToPath(new URL("../../bin/rungrad.cjs", import.meta.url));
 const rungradNew = (args: string[], cwd?: string) => run(process.execPath, [DRIVER, ...args], cwd ? { cwd } : {});
 const invocations = (example("rungrad_cli.json").invocations as Invocation[]).filter((c) => c.args[0] === "new");
 

@@ -8,7 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { REPO, fixture, run, type Run } from "../e2e/helpers.js";
 
-export const HCP = `${REPO}dist/src/cli/hcp.js`;
+export const HCP = `${REPO}dist/bin/hcp.cjs`;
 export const PROBE_PACK = fixture("packs/hcp-probe");
 export const SECRET_PACK = fixture("packs/hcp-secret");
 export const pack = (name: string) => fixture(`packs/${name}`);
