@@ -84,7 +84,8 @@ function encodeNative(value: unknown, indent: boolean): string {
         return v;
     }
     if (v === null) return v;
-    if (v instanceof JsonNumber) return text(v.literal);
+    // A literal that a JS number prints the same way can stay: JSON.stringify writes it through toJSON().
+    if (v instanceof JsonNumber) return String(Number(v.literal)) === v.literal ? v : text(v.literal);
     const tracked = depth > START_DETECTING_CYCLES_AFTER;
     if (tracked) {
       if (onPath.has(v)) throw new StableJSONError("cycle detected in result model");
@@ -117,13 +118,29 @@ function encodeNative(value: unknown, indent: boolean): string {
     return out;
   }
 
-  /** A map as an object with its keys in byte order, or a marker where JS would reorder them. */
+  /**
+   * A map as an object with its keys in byte order (the map itself when they already are and
+   * nothing in it changes), or a marker where JS would reorder its keys.
+   */
   function sortedMap(map: object, depth: number): unknown {
     const entries: [string, unknown][] = map instanceof Map ? [...map].map(([k, v]) => [String(k), v]) : Object.entries(map);
-    if (entries.some(([k]) => isIndexKey(k))) return fragment(map);
+    let inOrder = !(map instanceof Map);
+    for (let i = 0; i < entries.length; i++) {
+      const key = entries[i]![0];
+      if (isIndexKey(key)) return fragment(map);
+      if (i > 0 && compareBytes(entries[i - 1]![0], key) > 0) inOrder = false;
+    }
+    for (const entry of entries) {
+      const prepared = prepare(entry[1], depth + 1);
+      if (prepared !== entry[1]) {
+        entry[1] = prepared;
+        inOrder = false;
+      }
+    }
+    if (inOrder) return map;
     entries.sort((a, b) => compareBytes(a[0], b[0]));
     const sorted = Object.setPrototypeOf({}, null) as Record<string, unknown>;
-    for (const [k, item] of entries) sorted[k] = prepare(item, depth + 1);
+    for (const [k, item] of entries) sorted[k] = item;
     return sorted;
   }
 

@@ -265,7 +265,8 @@ export function encodeExtensions(set: AnySet): string {
 /** A deep copy whose objects are all dictionaries (so they encode with sorted keys); JsonNumbers are kept. */
 export function cloneExtensionSet(set: ExtensionSet): ExtensionSet {
   const copy = newDictionary<ExtensionObject | null>();
-  for (const ns of Object.keys(set)) {
+  // Keys go in in byte order (the order maps are written in), so writers find them sorted already.
+  for (const ns of Object.keys(set).sort(compareBytes)) {
     const obj = set[ns];
     copy[ns] = obj === null || obj === undefined ? null : (cloneValue(obj, 0, null) as ExtensionObject);
   }
@@ -296,11 +297,12 @@ function cloneValue(value: unknown, depth: number, onPath: Set<object> | null): 
     copy = array;
   } else if (value instanceof Map) {
     const record = newDictionary<unknown>();
-    for (const [k, v] of value) record[String(k)] = cloneValue(v, depth + 1, onPath);
+    const entries = [...value].map(([k, v]): [string, unknown] => [String(k), v]).sort((a, b) => compareBytes(a[0], b[0]));
+    for (const [k, v] of entries) record[k] = cloneValue(v, depth + 1, onPath);
     copy = record;
   } else {
     const record = newDictionary<unknown>();
-    for (const k of Object.keys(value)) record[k] = cloneValue((value as Record<string, unknown>)[k], depth + 1, onPath);
+    for (const k of Object.keys(value).sort(compareBytes)) record[k] = cloneValue((value as Record<string, unknown>)[k], depth + 1, onPath);
     copy = record;
   }
   if (onPath !== null) onPath.delete(value);

@@ -64,3 +64,14 @@ test("escapes: a literal backslash before 'ud800' is text; a lone surrogate beco
   assert.throws(() => stableJSON({ n: Infinity }), /unsupported value: \+Inf/);
   assert.equal(stableJSON(undefined), "null\n");
 });
+
+test("dictionaries already in byte order and numbers JS prints alike are written as they are", () => {
+  const sorted = dictionary<unknown>();
+  sorted["a"] = new JsonNumber("1.5");
+  sorted["b"] = { inner: new JsonNumber("1.50") };
+  const unsorted = dictionary<unknown>();
+  unsorted["z"] = new JsonNumber("-0");
+  unsorted["y"] = new JsonNumber("1e21");
+  assert.equal(compactJSON({ sorted, unsorted }), '{"sorted":{"a":1.5,"b":{"inner":1.50}},"unsorted":{"y":1e21,"z":-0}}');
+  assert.equal(stableJSON([sorted]), '[\n  {\n    "a": 1.5,\n    "b": {\n      "inner": 1.50\n    }\n  }\n]\n');
+});
