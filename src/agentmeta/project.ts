@@ -71,57 +71,31 @@ export function fromManifest(m: Manifest): AgentMetaDocument {
     const machine = declaresJSON && machineGlobals && !c.mutates && !c.destructive ? usageTemplate + " --json --no-prompt" : "";
     const dryRun = c.supports_dry_run && dryRunGlobal ? usageTemplate + " --dry-run" + (declaresJSON && machineGlobals ? " --json --no-prompt" : "") : "";
     const note = c.requires_confirmation ? CONFIRMATION_NOTE : "";
-    // Two literals of fixed shape, in wire order: Go's omitempty drops both a nil and an empty extension set.
-    commands.push(
-      hasExtensions(c)
-        ? {
-            path: c.path.slice(),
-            use: c.use,
-            short: c.short,
-            examples: c.examples.slice(),
-            related: c.related.slice(),
-            output_modes: c.output_modes.slice(),
-            local_flags: localFlags.map(cloneFlag),
-            required_local_flags: required,
-            requires_auth: c.requires_auth,
-            mutates: c.mutates,
-            supports_dry_run: c.supports_dry_run,
-            destructive: c.destructive,
-            requires_confirmation: c.requires_confirmation,
-            supports_meta: c.supports_meta,
-            extensions: cloneExtensionSet(c.extensions),
-            is_root: c.path.length === 0,
-            has_children: parents.has(keys[i]!),
-            command_template: commandTemplate,
-            usage_template: usageTemplate,
-            machine_usage_template: machine,
-            dry_run_usage_template: dryRun,
-            confirmation_note: note,
-          }
-        : {
-            path: c.path.slice(),
-            use: c.use,
-            short: c.short,
-            examples: c.examples.slice(),
-            related: c.related.slice(),
-            output_modes: c.output_modes.slice(),
-            local_flags: localFlags.map(cloneFlag),
-            required_local_flags: required,
-            requires_auth: c.requires_auth,
-            mutates: c.mutates,
-            supports_dry_run: c.supports_dry_run,
-            destructive: c.destructive,
-            requires_confirmation: c.requires_confirmation,
-            supports_meta: c.supports_meta,
-            is_root: c.path.length === 0,
-            has_children: parents.has(keys[i]!),
-            command_template: commandTemplate,
-            usage_template: usageTemplate,
-            machine_usage_template: machine,
-            dry_run_usage_template: dryRun,
-            confirmation_note: note,
-          },
-    );
+    // Wire order; Go's omitempty drops both a nil and an empty extension set.
+    commands.push({
+      path: c.path.slice(),
+      use: c.use,
+      short: c.short,
+      examples: c.examples.slice(),
+      related: c.related.slice(),
+      output_modes: c.output_modes.slice(),
+      local_flags: localFlags.map(cloneFlag),
+      required_local_flags: required,
+      requires_auth: c.requires_auth,
+      mutates: c.mutates,
+      supports_dry_run: c.supports_dry_run,
+      destructive: c.destructive,
+      requires_confirmation: c.requires_confirmation,
+      supports_meta: c.supports_meta,
+      ...(hasExtensions(c) ? { extensions: cloneExtensionSet(c.extensions) } : {}),
+      is_root: c.path.length === 0,
+      has_children: parents.has(keys[i]!),
+      command_template: commandTemplate,
+      usage_template: usageTemplate,
+      machine_usage_template: machine,
+      dry_run_usage_template: dryRun,
+      confirmation_note: note,
+    });
   }
 
   return {
