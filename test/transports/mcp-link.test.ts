@@ -16,7 +16,7 @@ import {
   earlyInitialize,
   serverIdentity,
   type ServerIdentity,
-} from "../../src/transports/mcp.js";
+} from "../../src/transports/mcp-link.js";
 
 const identity = serverIdentity("9.9.9", "Some instructions.\nTwo lines.");
 
