@@ -1,7 +1,8 @@
 // writeProject: generates, then writes under <dir>/<name> (dirs 0755, files 0644), refusing a non-empty target and never replacing a file.
 
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { makeDirs } from "../files.js";
 import { ScaffoldExistsError } from "./errors.js";
 import { generate, type Project } from "./generate.js";
 import type { ScaffoldOptions } from "./options.js";
@@ -24,7 +25,7 @@ export async function writeProject(dir: string, options: ScaffoldOptions): Promi
   if (await isNonEmptyDir(root)) throw new ScaffoldExistsError(root);
   for (const file of project.files) {
     const full = join(root, ...file.path.split("/"));
-    await mkdir(dirname(full), { recursive: true, mode: 0o755 });
+    await makeDirs(dirname(full), 0o755);
     // "wx": a file that appeared since the emptiness check is never replaced.
     await writeFile(full, file.content, { mode: 0o644, flag: "wx" });
   }

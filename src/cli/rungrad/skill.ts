@@ -1,8 +1,10 @@
 // `rungrad skill`: writes .agents/README.md and .agents/skills/<tool>/SKILL.md from a manifest.
 
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { AgentMetaDocument } from "../../agentmeta/types.js";
+import { makeDirs } from "../../files.js";
+import { ExitCode } from "../../framework/errors.js";
 import { renderSkill } from "../../skill/index.js";
 import { CliError } from "../errors.js";
 
@@ -38,11 +40,15 @@ export async function writeSkill(doc: AgentMetaDocument, options: SkillOptions):
     for (const file of planned) {
       if (file.action === "unchanged") continue;
       const target = join(options.out, file.path);
-      await mkdir(dirname(target), { recursive: true });
-      // Write beside the target, then rename: a reader never sees half a file.
-      const temp = `${target}.${process.pid}.tmp`;
-      await writeFile(temp, file.content, { mode: 0o644 });
-      await rename(temp, target);
+      try {
+        await makeDirs(dirname(target));
+        // Write beside the target, then rename: a reader never sees half a file.
+        const temp = `${target}.${process.pid}.tmp`;
+        await writeFile(temp, file.content, { mode: 0o644 });
+        await rename(temp, target);
+      } catch (err) {
+        throw new CliError(`write ${target}: ${(err as Error).message}`, ExitCode.API);
+      }
     }
   }
   return planned.map(({ path, action }) => ({ path, action }));
