@@ -36,12 +36,25 @@ const NEEDS_ESCAPE = /["\\<>&\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
 
 /** Go's json.MarshalIndent(v, "", "  ") + "\n". */
 export function stableJSON(value: unknown): string {
-  return encodeNative(value, true) + "\n";
+  return withDepthLimit(() => encodeNative(value, true)) + "\n";
 }
 
 /** Go's json.Marshal(v): no whitespace, same escaping and key order. */
 export function compactJSON(value: unknown): string {
-  return encodeNative(value, false);
+  return withDepthLimit(() => encodeNative(value, false));
+}
+
+/**
+ * The encoder recurses; a value nested deeper than the stack allows (thousands of levels) is
+ * reported as a typed error rather than a bare RangeError.
+ */
+function withDepthLimit(encode: () => string): string {
+  try {
+    return encode();
+  } catch (err) {
+    if (err instanceof RangeError && /call stack/i.test(err.message)) throw new StableJSONError("json: value nested too deeply to encode");
+    throw err;
+  }
 }
 
 // The bulk of a document goes through the engine's JSON.stringify, without a replacer so that

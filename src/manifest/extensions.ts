@@ -268,7 +268,13 @@ export function cloneExtensionSet(set: ExtensionSet): ExtensionSet {
   // Keys go in in byte order (the order maps are written in), so writers find them sorted already.
   for (const ns of Object.keys(set).sort(compareBytes)) {
     const obj = set[ns];
-    copy[ns] = obj === null || obj === undefined ? null : (cloneValue(obj, 0, null) as ExtensionObject);
+    try {
+      copy[ns] = obj === null || obj === undefined ? null : (cloneValue(obj, 0, null) as ExtensionObject);
+    } catch (err) {
+      // The copy recurses: thousands of levels exhaust the stack, which is reported as an extension error.
+      if (err instanceof RangeError && /call stack/i.test(err.message)) throw new ExtensionError(`extension namespace ${goQuote(ns)}: value nested too deeply`);
+      throw err;
+    }
   }
   return copy;
 }

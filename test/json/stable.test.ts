@@ -75,3 +75,9 @@ test("dictionaries already in byte order and numbers JS prints alike are written
   assert.equal(compactJSON({ sorted, unsorted }), '{"sorted":{"a":1.5,"b":{"inner":1.50}},"unsorted":{"y":1e21,"z":-0}}');
   assert.equal(stableJSON([sorted]), '[\n  {\n    "a": 1.5,\n    "b": {\n      "inner": 1.50\n    }\n  }\n]\n');
 });
+
+test("a value nested deeper than the stack allows is a typed error, not a RangeError", () => {
+  let deep: unknown = [];
+  for (let i = 0; i < 200_000; i++) deep = [deep];
+  assert.throws(() => stableJSON(deep), (e: unknown) => e instanceof Error && e.name === "StableJSONError" && e.message === "json: value nested too deeply to encode");
+});
