@@ -17,7 +17,7 @@ export async function makeDirs(path: string, mode = 0o755): Promise<void> {
       if (dirname(dir) === dir) break;
     }
   }
-  for (const dir of missing.reverse()) {
+  for (const dir of missing.toReversed()) {
     try {
       await mkdir(dir, { mode });
     } catch (err) {
