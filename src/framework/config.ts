@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { ConfigError, MissingCredentialError } from "./errors.js";
+import { goQuote } from "../json/goquote.js";
 
 /** A product service endpoint with its own flag, env var and config key. */
 export interface Service {
@@ -68,7 +69,7 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   try {
     text = readFileSync(path, "utf8");
   } catch (err) {
-    throw new ConfigError(`read config ${path}: ${(err as Error).message}`);
+    throw new ConfigError(`malformed config ${path}: ${(err as Error).message}`);
   }
   if (text.trim() === "") return {};
   const { parse } = await import("yaml");
@@ -76,9 +77,11 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
     const v: unknown = parse(text);
     return v && typeof v === "object" ? (v as ConfigFile) : {};
   } catch (err) {
-    throw new ConfigError(`parse config ${path}: ${(err as Error).message}`);
+    throw new ConfigError(`malformed config ${path}: ${(err as Error).message}`);
   }
 }
+
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export interface ResolveInput {
   tool: string;
@@ -94,6 +97,8 @@ export async function resolveRuntime(input: ResolveInput): Promise<Resolved> {
   const configPath = flags.config || env[toolEnvVar(tool, "CONFIG")] || defaultConfigPath(tool, env);
   const cfg = await loadConfigFile(configPath);
   const profile = flags.profile || env[toolEnvVar(tool, "PROFILE")] || cfg.current_profile || input.defaultProfile || "default";
+  // Profile names become keys and path parts: Go's config package accepts only this shape.
+  if (!PROFILE_NAME.test(profile)) throw new ConfigError(`invalid profile name ${goQuote(profile)}`);
   const authFilePath = flags.authFile || env[toolEnvVar(tool, "AUTH_FILE")] || join(dirname(configPath), "credentials.json");
   const services: Record<string, ResolvedService> = {};
   for (const s of input.resolution.services ?? []) {

@@ -48,3 +48,11 @@ test("DetailedError adds its fields to the machine error body and keeps its exit
   assert.equal(machine.code, 4);
   assert.deepEqual(JSON.parse(machine.stderr), { code: "denied", error: "refused by policy", exit_code: 4 });
 });
+
+test("profile names are checked as Go's config package does", async () => {
+  const { newApp } = await import("../../examples/rgref/app.js");
+  const bad = await runApp(newApp(), ["whoami", "--profile", "bad name"], { env: { HOME: "/nonexistent-home", RGREF_TOKEN: "t0k3n-value" } });
+  assert.deepEqual([bad.code, bad.stderr], [1, 'Error: invalid profile name "bad name"\n']);
+  const ok = await runApp(newApp(), ["whoami", "--profile", "ok.name-1"], { env: { HOME: "/nonexistent-home", RGREF_TOKEN: "t0k3n-value" } });
+  assert.equal(ok.code, 0, ok.stderr);
+});
