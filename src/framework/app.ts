@@ -9,7 +9,7 @@ import { streamLines, type LineSource } from "./choose.js";
 import { CommandNode, type ArgsRule, type CommandSpec } from "./command.js";
 import { defaultConfigPath, loadCredential, resolveRuntime, type ResolutionConfig } from "./config.js";
 import { Context, type GlobalState, type RunIO, type RunState } from "./context.js";
-import { classifyExit, errorDetails, errorMessage, FlagParseError, SurfaceError, UnknownCommandError, UsageError } from "./errors.js";
+import { classifyExit, ConfigError, errorDetails, errorMessage, FlagParseError, SurfaceError, UnknownCommandError, UsageError } from "./errors.js";
 import type { FlagDef } from "./flags.js";
 import { renderHelp, type Group } from "./help.js";
 import { buildManifest, encodeExtensionsAnnotation } from "./manifest.js";
@@ -258,6 +258,12 @@ export class App {
     g.noPager = val("no-pager") === true;
     g.profile = String(val("profile") ?? "");
     g.authFile = String(val("auth-file") ?? "");
+    if (this.config.resolution) {
+      // Given but blank is an error in Go's config resolution, not "use the default".
+      if (was("config") && g.config === "") throw new ConfigError("malformed config: --config cannot be blank");
+      if (was("profile") && g.profile === "") throw new ConfigError("invalid profile name");
+      if (was("auth-file") && g.authFile === "") throw new ConfigError("malformed config: --auth-file cannot be blank");
+    }
     for (const s of this.config.resolution?.services ?? []) {
       const id = `service:${s.name}`;
       g.services[s.name] = was(id) ? String(val(id)) : undefined;

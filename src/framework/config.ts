@@ -128,12 +128,18 @@ export function loadCredential(envVar: string | undefined, env: Env, credentials
   const fromEnv = envVar ? env[envVar] : undefined;
   if (fromEnv) return { token: fromEnv, source: "env" };
   if (!existsSync(credentialsPath)) throw new MissingCredentialError();
+  let text: string;
+  try {
+    text = readFileSync(credentialsPath, "utf8");
+  } catch {
+    throw new ConfigError(`malformed config ${credentialsPath}: read credentials`);
+  }
   let parsed: { entries?: Record<string, { token?: string }> };
   try {
-    parsed = JSON.parse(readFileSync(credentialsPath, "utf8")) as typeof parsed;
+    parsed = JSON.parse(text) as typeof parsed;
   } catch {
     // The message never includes file content: it may hold a secret.
-    throw new ConfigError(`malformed credentials ${credentialsPath}`);
+    throw new ConfigError(`malformed config ${credentialsPath}: malformed credentials`);
   }
   const token = parsed?.entries?.[profile || "default"]?.token;
   if (!token) throw new MissingCredentialError();

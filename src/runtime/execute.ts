@@ -145,8 +145,36 @@ function planPolicy(p: EffectivePolicy): Plan["policy"] {
   return { policy: p.policy, confirm: p.confirm, timeout_ms: p.timeout_ms, max_output_bytes: p.max_output_bytes };
 }
 
-/** Checks everything short of running and returns the verb's plan (§7). Throws RuntimeError. */
-export function planVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions = {}): DryRun {
+/**
+ * The credential values a pack's child would get: masked in plans and planning errors too, since
+ * an agent could pass one as an argument. A hub that cannot be read has no values to leak (the
+ * run itself then reports why).
+ */
+function planSecrets(pack: LoadedPack, opts: PlanOptions): SecretSet {
+  try {
+    return secretSet(loadCredentials(pack.surface?.binding, pack.surface?.id ?? "", { env: opts.env ?? process.env }).secrets);
+  } catch {
+    return secretSet([]);
+  }
+}
+
+/** Runs a planning step; a RuntimeError's message (which may quote an argument) is masked. */
+function masking<T>(secrets: SecretSet, step: () => T): T {
+  try {
+    return step();
+  } catch (err) {
+    if (err instanceof RuntimeError) err.message = redactText(err.message, secrets);
+    throw err;
+  }
+}
+
+/** The plan as shown (credential values masked) with the id of the exact plan. */
+function shown(plan: Plan, secrets: SecretSet): DryRun {
+  return { plan: { ...plan, argv: redact(plan.argv, secrets) as string[] }, plan_id: planId(plan) };
+}
+
+/** The exact plan of a verb: everything short of running is checked (§7). Throws RuntimeError. */
+function exactPlan(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions): Plan {
   const surface = usableSurface(pack);
   const unrunnable = notExecutable(surface);
   if (unrunnable) throw unrunnable;
@@ -157,20 +185,31 @@ export function planVerb(pack: LoadedPack, verbKey: string, args: unknown, opts:
   const { bin, template, allowVerb } = commandOf(surface, verbKey, verb);
   const tail = substitute(template, valid, { allowVerb, verb: verbKey });
   const program = resolveProgram(bin, pack.root, (opts.env ?? process.env)["PATH"]);
-  const plan: Plan = { pack: surface.id, verb: verbKey, argv: [program, ...tail], policy: planPolicy(policy) };
-  return { plan, plan_id: planId(plan) };
+  return { pack: surface.id, verb: verbKey, argv: [program, ...tail], policy: planPolicy(policy) };
+}
+
+/** The verb's plan (credential values masked) and the plan_id that confirms exactly it. Throws RuntimeError. */
+export function planVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions = {}): DryRun {
+  const secrets = planSecrets(pack, opts);
+  return shown(masking(secrets, () => exactPlan(pack, verbKey, args, opts)), secrets);
 }
 
 /** Runs a verb, or returns its plan on a dry run. Confirm-gated verbs need the plan's id. */
 export async function executeVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
-  const planned = planVerb(pack, verbKey, args, opts);
-  if (opts.dryRun) return planned;
-  if (planned.plan.policy.confirm) checkConfirmation(planned.plan, opts.confirm);
-  return runPlan(pack, planned.plan, opts);
+  const secrets = planSecrets(pack, opts);
+  const plan = masking(secrets, () => exactPlan(pack, verbKey, args, opts));
+  if (opts.dryRun) return shown(plan, secrets);
+  if (plan.policy.confirm) checkConfirmation(plan, opts.confirm);
+  return runPlan(pack, plan, opts);
 }
 
 /** Plans a pass-through invocation (§6.6): argv is the subcommand and its arguments, after the bin. */
 export function planPassThrough(pack: LoadedPack, argv: readonly string[], opts: PlanOptions = {}): DryRun {
+  const secrets = planSecrets(pack, opts);
+  return shown(masking(secrets, () => exactPassThroughPlan(pack, argv, opts)), secrets);
+}
+
+function exactPassThroughPlan(pack: LoadedPack, argv: readonly string[], opts: PlanOptions): Plan {
   const surface = usableSurface(pack);
   const name = JSON.stringify(surface.id);
   if (surface.kind !== "wrap" || surface.wrap === undefined || surface.pass_through === undefined) {
@@ -191,15 +230,15 @@ export function planPassThrough(pack: LoadedPack, argv: readonly string[], opts:
   }
   if (argv.some((a) => a.includes("\0"))) throw new RuntimeError("nul_in_argument", "a pass-through argument must not contain NUL");
   const program = resolveProgram(surface.wrap.bin, pack.root, (opts.env ?? process.env)["PATH"]);
-  const plan: Plan = { pack: surface.id, verb: null, argv: [program, ...argv], policy: planPolicy(policy) };
-  return { plan, plan_id: planId(plan) };
+  return { pack: surface.id, verb: null, argv: [program, ...argv], policy: planPolicy(policy) };
 }
 
 /** Runs a pass-through invocation, or returns its plan on a dry run. */
 export async function runPassThrough(pack: LoadedPack, argv: readonly string[], opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
-  const planned = planPassThrough(pack, argv, opts);
-  if (opts.dryRun) return planned;
-  return runPlan(pack, planned.plan, opts);
+  const secrets = planSecrets(pack, opts);
+  const plan = masking(secrets, () => exactPassThroughPlan(pack, argv, opts));
+  if (opts.dryRun) return shown(plan, secrets);
+  return runPlan(pack, plan, opts);
 }
 
 /** True when a result of executeVerb or runPassThrough is a dry run's plan. */

@@ -15,15 +15,16 @@ function isExecutableFile(path: string): boolean {
 }
 
 /**
- * Resolves a program name to an absolute path. Absolute paths stay; paths with a slash
- * (`./bin/x`, `../../bins/ledger.mjs`) resolve against the pack root and may leave it;
- * bare names are searched on PATH, whose empty and relative entries are skipped (never the cwd).
+ * Resolves a program name to an absolute path. Absolute paths stay; `.`-prefixed names
+ * (`./bin/x`, `.probe`, `../../bins/ledger.mjs`) and other names with a slash resolve against
+ * the pack root and may leave it (a relative path is never taken from the runtime's cwd);
+ * bare names are searched on PATH, whose empty and relative entries are skipped.
  * A path that does not exist is returned as is: starting it then fails with a clear spawn error.
  */
 export function resolveProgram(bin: string, packRoot: string, path: string | undefined): string {
   if (bin.includes("\0")) throw new RuntimeError("program_not_found", `program name ${JSON.stringify(bin)} contains NUL`);
   if (isAbsolute(bin)) return bin;
-  if (bin.includes("/")) return resolve(packRoot, bin);
+  if (bin.startsWith(".") || bin.includes("/")) return resolve(packRoot, bin);
   for (const dir of (path ?? "").split(delimiter)) {
     if (dir === "" || !isAbsolute(dir)) continue;
     const candidate = join(dir, bin);

@@ -1,7 +1,7 @@
 // Which packs a transport may serve: loaded without errors, allowing that transport and plane; their verbs and Skill text.
 
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { formatIssue } from "../pack/issues.js";
 import { loadPacks } from "../pack/load.js";
 import { effectivePolicy } from "../pack/policy.js";
@@ -47,10 +47,31 @@ export function servable(pack: LoadedPack, transport: Transport | null, opts: Se
   return pack as ServedPack;
 }
 
-/** Loads the packs of PACK|DIR paths for a transport; the first pack it may not serve is an error. */
-export function loadServed(paths: readonly string[], transport: Transport | null, opts: ServeOptions = {}): ServedPack[] {
+export interface Served {
+  packs: ServedPack[];
+  /** Packs found in a folder of packs that this transport may not serve, with the reason. */
+  skipped: { root: string; reason: string }[];
+}
+
+/**
+ * Loads the packs of PACK|DIR paths for a transport. A pack named directly that it may not serve is
+ * an error; one found in a folder of packs whose `transports` or plane rule it out is skipped (and
+ * reported), so that one pack's restriction does not stop its siblings. Invalid packs are always errors.
+ */
+export function loadServed(paths: readonly string[], transport: Transport | null, opts: ServeOptions = {}): Served {
   if (paths.length === 0) throw new TransportError("usage", "give at least one pack folder or folder of packs");
-  return loadPacks(paths).map((p) => servable(p, transport, opts));
+  const named = new Set(paths.map((p) => resolve(p)));
+  const served: Served = { packs: [], skipped: [] };
+  for (const pack of loadPacks(paths)) {
+    try {
+      served.packs.push(servable(pack, transport, opts));
+    } catch (err) {
+      const restricted = err instanceof TransportError && (err.code === "transport_not_allowed" || err.code === "plane_not_allowed");
+      if (!restricted || named.has(pack.root) || named.has(pack.surfacePath)) throw err;
+      served.skipped.push({ root: pack.root, reason: err.message });
+    }
+  }
+  return served;
 }
 
 /** The pack with this id, or `unknown_pack`. */

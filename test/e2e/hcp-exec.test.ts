@@ -2,7 +2,10 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { PROBE_PACK, execSession, pack } from "../transports/support.js";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PROBE_PACK, execSession, pack, tempDir } from "../transports/support.js";
+import { PROBE } from "../runtime/support.js";
 
 test("200 concurrent requests are all answered, each with its own id", async () => {
   const ids = Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? `r${i}` : i));
@@ -57,4 +60,22 @@ test("stdin reaches the child; a pass-through pack excluding json_exec is refuse
   const bad = await execSession([PROBE_PACK], [], ["--concurrency", "0"]);
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /^Error: --concurrency must be an integer/);
+});
+
+test("in a folder of packs, one whose transports exclude json_exec is skipped (and named); named directly, it is refused", async () => {
+  const dir = tempDir("hcp-mixed-");
+  const write = (name: string, extra: object) => {
+    mkdirSync(join(dir, name));
+    const surface = { id: name, kind: "wrap", wrap: { bin: PROBE }, verbs: { quick: { description: "Quick.", cli: ["probe", "run", "print:ok"], policy: "read" } }, ...extra };
+    writeFileSync(join(dir, name, "surface.json"), JSON.stringify(surface));
+    writeFileSync(join(dir, name, "policy.json"), JSON.stringify({ surface_id: name, verbs: { quick: "read" } }));
+  };
+  write("open", {});
+  write("cli-only", { transports: ["cli"] });
+  const r = await execSession([dir], [JSON.stringify({ id: 1, pack: "open", verb: "quick", args: {} })]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual([r.responses[0]?.id, r.responses[0]?.ok], [1, true]);
+  assert.match(r.stderr, /skipped .*cli-only: pack "cli-only" does not allow the json_exec transport/);
+  const direct = await execSession([join(dir, "cli-only")], []);
+  assert.equal(direct.code, 4);
 });

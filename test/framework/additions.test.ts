@@ -56,3 +56,14 @@ test("profile names are checked as Go's config package does", async () => {
   const ok = await runApp(newApp(), ["whoami", "--profile", "ok.name-1"], { env: { HOME: "/nonexistent-home", RGREF_TOKEN: "t0k3n-value" } });
   assert.equal(ok.code, 0, ok.stderr);
 });
+
+test("given-but-blank --config, --auth-file and --profile are errors, as in Go's config resolution", async () => {
+  const { newApp } = await import("../../examples/rgref/app.js");
+  const env = { HOME: "/nonexistent-home", RGREF_TOKEN: "t0k3n-value" };
+  const config = await runApp(newApp(), ["item", "list", "--config="], { env });
+  assert.deepEqual([config.code, config.stderr], [1, "Error: malformed config: --config cannot be blank\n"]);
+  const auth = await runApp(newApp(), ["whoami", "--auth-file", ""], { env });
+  assert.deepEqual([auth.code, auth.stderr], [1, "Error: malformed config: --auth-file cannot be blank\n"]);
+  const profile = await runApp(newApp(), ["whoami", "--profile="], { env });
+  assert.deepEqual([profile.code, profile.stderr], [1, "Error: invalid profile name\n"]);
+});

@@ -125,6 +125,15 @@ test("the child environment is minimal; a credential reaches the child but never
   const echoed = await run("show", { target: SECRET });
   assert.ok(!JSON.stringify(echoed).includes("9f8e"));
   assert.deepEqual(echoed.argv, [PROBE, "show", "***"]);
+  // nor in a plan, a dry run or a refusal that quotes the argument; the plan_id still binds the real value
+  const planned = planVerb(probePack, "show", { target: SECRET }, { env: ENV });
+  assert.deepEqual(planned.plan.argv, [PROBE, "show", "***"]);
+  const dry = (await executeVerb(probePack, "show", { target: SECRET }, { env: ENV, dryRun: true })) as DryRun;
+  assert.equal(dry.plan_id, planned.plan_id);
+  assert.notEqual(dry.plan_id, planVerb(probePack, "show", { target: "***" }, { env: ENV }).plan_id);
+  await assert.rejects(executeVerb(probePack, "show", { target: `-${SECRET}` }, { env: ENV }), (e: unknown) => {
+    return e instanceof RuntimeError && e.code === "flag_injection" && !e.message.includes("9f8e") && e.message.includes("***");
+  });
 });
 
 test("a wrap verb without cli runs wrap.argv_template, {{verb}} split on dots", async () => {
@@ -230,10 +239,12 @@ test("programs: .-prefixed paths from the pack root, bare names on PATH, composi
       onpath: { description: "On PATH.", cli: ["probe.mjs", "p"], policy: "read" },
       missing: { description: "Missing.", cli: ["no-such-program-xyz"], policy: "read" },
       gone: { description: "Missing file.", cli: ["./bin/gone"], policy: "read" },
+      dotted: { description: "Dot-prefixed, no slash.", cli: [".probe", "dot"], policy: "read" },
     },
   });
   mkdirSync(join(root, "bin"));
   symlinkSync(PROBE, join(root, "bin", "probe.mjs"));
+  symlinkSync(PROBE, join(root, ".probe"));
   const pack = load(root);
   const rel = (await executeVerb(pack, "rel", {}, { env: ENV })) as ExecResult;
   assert.deepEqual(rel.argv, [join(root, "bin", "probe.mjs"), "rel"]);
@@ -243,6 +254,9 @@ test("programs: .-prefixed paths from the pack root, bare names on PATH, composi
   assert.equal(onpath.argv[0], PROBE);
   await rejects(executeVerb(pack, "missing", {}, { env }), "program_not_found", /"no-such-program-xyz" was not found on PATH/);
   await rejects(executeVerb(pack, "gone", {}, { env }), "spawn_failed", /ENOENT/);
+  // `.probe` is the pack's own program, never one of that name on PATH
+  const dotted = (await executeVerb(pack, "dotted", {}, { env })) as ExecResult;
+  assert.deepEqual(dotted.argv, [join(root, ".probe"), "dot"]);
 });
 
 test("openapi and sense_only packs are listed but not executable; invalid packs never run", async () => {

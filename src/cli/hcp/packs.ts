@@ -19,7 +19,7 @@ function shown(path: string): string {
 
 export async function listHandler(ctx: Context): Promise<void> {
   const opts = serveOptions(ctx);
-  const listing = listPacks(loadServed(ctx.args, null, { ...opts, controlPlane: true }), opts);
+  const listing = listPacks(loadServed(ctx.args, null, { ...opts, controlPlane: true }).packs, opts);
   await ctx.writeResult(listing, () => renderList(listing));
 }
 

@@ -3,13 +3,20 @@
 import type { Context } from "../../framework/index.js";
 import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
-import { loadServed } from "../../transports/packs.js";
+import { loadServed, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions } from "./flags.js";
 
 /** The global --dry-run would suggest nothing runs; these transports take dry runs per request instead. */
 function refuseDryRun(ctx: Context, instead: string): void {
   if (ctx.dryRun) throw new TransportError("usage", `${ctx.node.commandPath()} does not take --dry-run: ${instead}`);
+}
+
+/** The packs a transport serves; those of a folder of packs that it may not serve are named on stderr. */
+function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: ServeOptions): ServedPack[] {
+  const { packs, skipped } = loadServed(paths, transport, opts);
+  for (const s of skipped) process.stderr.write(`hcp: skipped ${s.root}: ${s.reason}\n`);
+  return packs;
 }
 
 /** Until SIGINT/SIGTERM (then running children are killed) or the end of stdin. */
@@ -29,7 +36,7 @@ export async function execHandler(ctx: Context): Promise<void> {
   const concurrency = ctx.int("concurrency");
   if (concurrency < 1 || concurrency > 1024) throw new TransportError("usage", `--concurrency must be an integer from 1 to 1024, got ${concurrency}`);
   const opts = serveOptions(ctx);
-  const packs = loadServed(ctx.args, "json_exec", opts);
+  const packs = served(ctx.args, "json_exec", opts);
   await untilSignal((signal) => serveExec(packs, process.stdin, process.stdout, { ...opts, concurrency, signal }));
 }
 
@@ -41,7 +48,7 @@ export async function serveHandler(ctx: Context): Promise<void> {
   const mcp = import("../../transports/mcp.js");
   mcp.catch(() => {});
   const opts = serveOptions(ctx);
-  const packs = loadServed(ctx.args, "mcp", opts);
+  const packs = served(ctx.args, "mcp", opts);
   const { serveMcp } = await mcp;
   await serveMcp(packs, { ...opts, version: PACKAGE_VERSION });
 }
