@@ -112,7 +112,17 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
   /** Asks the person to approve the plan (the client can elicit); throws confirmation_declined unless accepted. */
   async function approve(d: DryRun, signal: AbortSignal): Promise<void> {
     const message = [`Approve running ${planSubject(d)}?`, ...planDetails(d)].join("\n");
-    const answer = await server.elicitInput({ mode: "form", message, requestedSchema: { type: "object", properties: {} } }, { signal });
+    // The elicitation follows the call's cancellation only while it is open: the SDK aborts a call's
+    // signal when the call ends, and would then cancel an elicitation that was already answered.
+    const open = new AbortController();
+    const follow = () => open.abort(signal.reason);
+    signal.addEventListener("abort", follow, { once: true });
+    let answer;
+    try {
+      answer = await server.elicitInput({ mode: "form", message, requestedSchema: { type: "object", properties: {} } }, { signal: open.signal });
+    } finally {
+      signal.removeEventListener("abort", follow);
+    }
     if (answer.action !== "accept") {
       throw new TransportError("confirmation_declined", `${planSubject(d)} was not approved (${answer.action}); nothing was run`);
     }
