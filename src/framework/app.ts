@@ -135,6 +135,8 @@ export class App {
       if (this.endpoint && argv[0] === this.endpoint.name) return await this.emitManifest(io);
       if (argv[0] === "help") return this.helpCommand(argv.slice(1), io);
       const names = this.flagNames();
+      const misplaced = this.surface.version === "rungrad" ? this.versionAfterSubcommand(argv, names) : null;
+      if (misplaced !== null) throw new FlagParseError(misplaced === "--version" ? "unknown flag: --version" : "unknown shorthand flag: 'v' in -v");
       const { args, explicitFalse, afterDash } = scanArgs(argv, names);
       let selection: Selection | null = null;
       const program = this.commander(io, (s) => (selection = s));
@@ -185,6 +187,29 @@ export class App {
     }
     io.stdout(this.helpText(node));
     return 0;
+  }
+
+  /**
+   * Cobra's --version is a local flag of the root, while commander honours a root option anywhere:
+   * `-v`/`--version` after a subcommand is therefore found here (and is then an unknown flag).
+   */
+  private versionAfterSubcommand(argv: readonly string[], names: FlagNames): string | null {
+    let sub = false;
+    for (let i = 0; i < argv.length; i++) {
+      const a = argv[i]!;
+      if (a === "--") return null;
+      if (a === "--version" || a === "-v") return sub ? a : null;
+      if (a.startsWith("--")) {
+        if (!a.includes("=") && names.values.has(a.slice(2))) i++;
+      } else if (a.startsWith("-") && a.length > 1) {
+        if (a.length === 2 && names.shortValues.has(a[1]!)) i++;
+      } else if (!sub) {
+        // A root operand, or an unknown command: either way not this check's business.
+        if (!this.root.children.some((c) => c.name === a && c.kind !== "help")) return null;
+        sub = true;
+      }
+    }
+    return null;
   }
 
   private flagNames(): FlagNames {

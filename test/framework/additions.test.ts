@@ -67,3 +67,14 @@ test("given-but-blank --config, --auth-file and --profile are errors, as in Go's
   const profile = await runApp(newApp(), ["whoami", "--profile="], { env });
   assert.deepEqual([profile.code, profile.stderr], [1, "Error: invalid profile name\n"]);
 });
+
+test("--version is the root's own flag, as in Cobra: after a subcommand it is unknown", async () => {
+  const root = await runApp(app(), ["--version"]);
+  assert.deepEqual([root.code, root.stdout], [0, "demo version v1.0.0\n"]);
+  const sub = await runApp(app(), ["tool", "run", "--version"]);
+  assert.deepEqual([sub.code, sub.stderr], [1, "Error: unknown flag: --version\n"]);
+  const short = await runApp(app(), ["tool", "-v"]);
+  assert.deepEqual([short.code, short.stderr], [1, "Error: unknown shorthand flag: 'v' in -v\n"]);
+  const operand = await runApp(app(), ["tool", "run", "0", "--", "--version"]);
+  assert.equal(operand.code, 0);
+});
