@@ -9,7 +9,7 @@ import { loadCredentials } from "./credentials.js";
 import { childEnv } from "./env.js";
 import { RuntimeError } from "./errors.js";
 import { checkConfirmation, planId, type Plan } from "./plan.js";
-import { runProcess } from "./process.js";
+import { runProcess, type ProcessResult } from "./process.js";
 import { redact, redactText, redactTruncatedTail, secretSet, type SecretSet } from "./redact.js";
 import { resolveProgram } from "./resolve.js";
 
@@ -35,21 +35,14 @@ export interface ExecuteOptions extends PlanOptions {
   readonly cwd?: string;
 }
 
-/** The §6.5 result. `verb` is null for pass-through. Credential values are masked everywhere. */
-export interface ExecResult {
+/**
+ * The §6.5 result: which plan ran, then the process result (wire order is the object's, built in
+ * runPlan). `verb` is null for pass-through. Credential values are masked everywhere.
+ */
+export interface ExecResult extends Omit<ProcessResult, "cancelled"> {
   pack: string;
   verb: string | null;
   argv: string[];
-  exit_code: number | null;
-  signal: string | null;
-  timed_out: boolean;
-  duration_ms: number;
-  stdout: string;
-  stderr: string;
-  stdout_bytes: number;
-  stderr_bytes: number;
-  stdout_truncated: boolean;
-  stderr_truncated: boolean;
   json?: unknown;
 }
 
