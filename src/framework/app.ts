@@ -7,6 +7,7 @@ import { validateManifest } from "../manifest/validate.js";
 import { detectMachineOutput, scanArgs, type FlagNames } from "./argv.js";
 import { streamLines, type LineSource } from "./choose.js";
 import { CommandNode, type ArgsRule, type CommandSpec } from "./command.js";
+import { completionScript, SHELLS } from "./completion.js";
 import { defaultConfigPath, loadCredential, resolveRuntime, type ResolutionConfig } from "./config.js";
 import { Context, type GlobalState, type RunIO, type RunState } from "./context.js";
 import { classifyExit, ConfigError, errorDetails, errorMessage, FlagParseError, SurfaceError, UnknownCommandError, UsageError } from "./errors.js";
@@ -42,7 +43,6 @@ interface Selection {
   args: string[];
 }
 
-const SHELLS = ["bash", "fish", "powershell", "zsh"];
 
 export class App {
   readonly root: CommandNode;
@@ -60,8 +60,9 @@ export class App {
     if (this.surface.completion === "rungrad") {
       const completion = new CommandNode({ use: "completion", short: "Generate the autocompletion script for the specified shell" }, "completion");
       for (const sh of SHELLS) {
-        completion.add(new CommandNode({ use: sh, short: `Generate the autocompletion script for ${sh}`, run: () => {
-          throw new UsageError(`completion scripts are not available for ${sh}`);
+        completion.add(new CommandNode({ use: sh, short: `Generate the autocompletion script for ${sh}`, args: "none", run: async (ctx) => {
+          const script = completionScript(sh, this.root);
+          await ctx.writeResult(script, () => script);
         } }, "completion"));
       }
       this.root.add(completion);

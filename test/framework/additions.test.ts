@@ -78,3 +78,20 @@ test("--version is the root's own flag, as in Cobra: after a subcommand it is un
   const operand = await runApp(app(), ["tool", "run", "0", "--", "--version"]);
   assert.equal(operand.code, 0);
 });
+
+test("completion bash prints a script that completes commands and flags from the command tree", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const script = (await runApp(app(), ["completion", "bash"])).stdout;
+  assert.match(script, /^# bash completion for demo\n/);
+  const complete = (line: string) =>
+    execFileSync("bash", ["-c", `${script}\nread -ra COMP_WORDS <<< "$1"; COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); __demo_complete; echo "\${COMPREPLY[*]}"`, "_", line], { encoding: "utf8" }).trim();
+  assert.equal(complete("demo to"), "tool");
+  assert.equal(complete("demo tool r"), "run");
+  assert.equal(complete("demo --config x tool r"), "run");
+  assert.equal(complete("demo tool run --js"), "--json");
+  for (const shell of ["zsh", "fish", "powershell"]) {
+    const r = await runApp(app(), ["completion", shell]);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, new RegExp(`${shell} completion for demo`));
+  }
+});
