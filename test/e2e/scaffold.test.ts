@@ -47,6 +47,9 @@ test("a scaffolded product CLI installs against this checkout, builds, passes it
   const create = await cli("widget", "create", "x", "--dry-run");
   assert.equal(create.code, 0, create.stderr);
   assert.equal(create.stdout, "DRY RUN: would POST https://api.example.invalid/widgets\n  body:\n    name = x\n    token = ***\n  no changes were made\n");
+  // The build leaves the entry point executable: it runs as a program, as `rungrad score` needs.
+  const direct = await run(join(root, "dist/src/main.js"), ["widget", "list", "--json"], { cwd: root });
+  assert.equal(direct.stdout, list.stdout);
   const refused = await cli("widget", "delete", "x", "--no-prompt");
   assert.equal(refused.code, 1);
   assert.equal(refused.stdout, "");

@@ -12,7 +12,11 @@ export function packageJSON(s: ScaffoldSettings): string {
     description: s.description,
     type: "module",
     bin: { [s.name]: "dist/src/main.js" },
-    scripts: { build: "tsc -p tsconfig.json", test: "node --test dist/test/" },
+    // The built entry point is made executable, so `./dist/src/main.js` and `rungrad score` can run it.
+    scripts: {
+      build: `tsc -p tsconfig.json && node -e "require('node:fs').chmodSync('dist/src/main.js', 0o755)"`,
+      test: "node --test dist/test/",
+    },
     engines: { node: ">=20" },
     dependencies: { rungrad: s.rungradDependency },
     devDependencies: { ...TOOLCHAIN },
