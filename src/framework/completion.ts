@@ -99,8 +99,10 @@ function fish(tool: string, root: CommandNode): string {
   return lines.join("\n") + "\n";
 }
 
+/** A single-quoted PowerShell string ('' stands for '). */
+const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
 function powershell(tool: string, root: CommandNode): string {
-  const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const table = entries(root)
     .map((e) => `  ${q(e.path)} = @(${[...e.commands.map((c) => c.name), ...e.flags].map(q).join(", ")})`)
     .join("\n");
