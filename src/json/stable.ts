@@ -36,24 +36,27 @@ const NEEDS_ESCAPE = /["\\<>&\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
 
 /** Go's json.MarshalIndent(v, "", "  ") + "\n". */
 export function stableJSON(value: unknown): string {
-  return withDepthLimit(() => encodeNative(value, true)) + "\n";
+  return withDepthLimit(true, value, () => encodeNative(value, true)) + "\n";
 }
 
 /** Go's json.Marshal(v): no whitespace, same escaping and key order. */
 export function compactJSON(value: unknown): string {
-  return withDepthLimit(() => encodeNative(value, false));
+  return withDepthLimit(false, value, () => encodeNative(value, false));
 }
 
 /**
- * The encoder recurses; a value nested deeper than the stack allows (thousands of levels) is
- * reported as a typed error rather than a bare RangeError.
+ * The fast path (JSON.stringify and its preparing pass) recurses; a value nested deeper than the
+ * call stack allows (thousands of levels, which Go's encoder accepts) is written by the
+ * stack-free encoder instead.
  */
-function withDepthLimit(encode: () => string): string {
+function withDepthLimit(indent: boolean, value: unknown, fast: () => string): string {
   try {
-    return encode();
+    return fast();
   } catch (err) {
-    if (err instanceof RangeError && /call stack/i.test(err.message)) throw new StableJSONError("json: value nested too deeply to encode");
-    throw err;
+    if (!(err instanceof RangeError && /call stack/i.test(err.message))) throw err;
+    const encoder = new Encoder(indent);
+    encoder.encode(value, 0);
+    return encoder.out;
   }
 }
 
@@ -260,7 +263,20 @@ function indented(depth: number): Separators {
   return INDENTED[depth]!;
 }
 
-/** Appends to one string (V8 keeps it as a rope until it is read), so large documents make little garbage. */
+/** An array or object being written: its member values, keys (objects), and how far it has got. */
+interface Frame {
+  items: unknown[];
+  keys: string[] | null;
+  i: number;
+  depth: number;
+  tracked: object | null;
+}
+
+/**
+ * Writes any value without recursion (an explicit stack), so nesting is bounded by memory, not by
+ * the call stack: the fallback for values too deep for JSON.stringify, and the writer of the maps
+ * JSON.stringify would reorder. Appends to one string (V8 keeps it as a rope until it is read).
+ */
 class Encoder {
   out = "";
   private readonly onPath = new Set<object>();
@@ -268,23 +284,48 @@ class Encoder {
   constructor(private readonly indent: boolean) {}
 
   encode(value: unknown, depth: number): void {
+    const stack: Frame[] = [];
+    let pending: { value: unknown; depth: number } | null = { value, depth };
+    for (;;) {
+      if (pending !== null) {
+        const frame = this.open(pending.value, pending.depth);
+        pending = null;
+        if (frame !== null) stack.push(frame);
+      }
+      const top = stack[stack.length - 1];
+      if (top === undefined) return;
+      const sep = this.indent ? indented(top.depth) : COMPACT;
+      if (top.i < top.items.length) {
+        this.out += top.i === 0 ? sep.open : sep.next;
+        if (top.keys !== null) this.out += this.keyPart(top.keys[top.i]!);
+        pending = { value: top.items[top.i], depth: top.depth + 1 };
+        top.i++;
+      } else {
+        this.out += sep.close + (top.keys === null ? "]" : "}");
+        if (top.tracked !== null) this.onPath.delete(top.tracked);
+        stack.pop();
+      }
+    }
+  }
+
+  /** Writes a scalar or an empty container whole; for any other container writes its opening and returns its frame. */
+  private open(value: unknown, depth: number): Frame | null {
     switch (typeof value) {
       case "string":
-        if (NEEDS_ESCAPE.test(value)) this.out += quoteJSON(value);
-        else this.out += '"' + value + '"';
-        return;
+        this.out += NEEDS_ESCAPE.test(value) ? quoteJSON(value) : '"' + value + '"';
+        return null;
       case "boolean":
         this.out += value ? "true" : "false";
-        return;
+        return null;
       case "number":
         this.out += formatFloat(value);
-        return;
+        return null;
       case "bigint":
         this.out += value.toString();
-        return;
+        return null;
       case "undefined":
         this.out += "null";
-        return;
+        return null;
       case "object":
         break;
       default:
@@ -292,32 +333,18 @@ class Encoder {
     }
     if (value === null) {
       this.out += "null";
-      return;
+      return null;
     }
     if (value instanceof JsonNumber) {
       this.out += value.literal;
-      return;
+      return null;
     }
-    const tracked = depth > START_DETECTING_CYCLES_AFTER;
-    if (tracked) {
-      if (this.onPath.has(value)) throw new StableJSONError("cycle detected in result model");
-      this.onPath.add(value);
-    }
-    const sep = this.indent ? indented(depth) : COMPACT;
+    let items: unknown[];
+    let keys: string[] | null = null;
     if (Array.isArray(value)) {
-      if (value.length === 0) {
-        this.out += "[]";
-      } else {
-        this.out += "[" + sep.open;
-        for (let i = 0; i < value.length; i++) {
-          if (i > 0) this.out += sep.next;
-          this.encode(value[i], depth + 1);
-        }
-        this.out += sep.close + "]";
-      }
+      items = value;
     } else {
       let record: Record<string, unknown>;
-      let keys: string[];
       if (value instanceof Map) {
         record = Object.create(null) as Record<string, unknown>;
         for (const [k, v] of value) record[String(k)] = v;
@@ -331,17 +358,21 @@ class Encoder {
         if (Object.getPrototypeOf(value) === null) keys.sort(compareBytes);
       }
       // Undefined members are skipped: Go's omitempty fields are modelled as absent keys.
-      let first = true;
-      for (const key of keys) {
-        const item = record[key];
-        if (item === undefined) continue;
-        this.out += (first ? "{" + sep.open : sep.next) + this.keyPart(key);
-        first = false;
-        this.encode(item, depth + 1);
-      }
-      this.out += first ? "{}" : sep.close + "}";
+      keys = keys.filter((k) => record[k] !== undefined);
+      items = keys.map((k) => record[k]);
     }
-    if (tracked) this.onPath.delete(value);
+    if (items.length === 0) {
+      this.out += keys === null ? "[]" : "{}";
+      return null;
+    }
+    let tracked: object | null = null;
+    if (depth > START_DETECTING_CYCLES_AFTER) {
+      if (this.onPath.has(value)) throw new StableJSONError("cycle detected in result model");
+      this.onPath.add(value);
+      tracked = value;
+    }
+    this.out += keys === null ? "[" : "{";
+    return { items, keys, i: 0, depth, tracked };
   }
 
   /** `"key": ` (or `"key":`), cached: documents repeat the same keys many times. */

@@ -268,13 +268,7 @@ export function cloneExtensionSet(set: ExtensionSet): ExtensionSet {
   // Keys go in in byte order (the order maps are written in), so writers find them sorted already.
   for (const ns of Object.keys(set).sort(compareBytes)) {
     const obj = set[ns];
-    try {
-      copy[ns] = obj === null || obj === undefined ? null : (cloneValue(obj, 0, null) as ExtensionObject);
-    } catch (err) {
-      // The copy recurses: thousands of levels exhaust the stack, which is reported as an extension error.
-      if (err instanceof RangeError && /call stack/i.test(err.message)) throw new ExtensionError(`extension namespace ${goQuote(ns)}: value nested too deeply`);
-      throw err;
-    }
+    copy[ns] = obj === null || obj === undefined ? null : (cloneValue(obj) as ExtensionObject);
   }
   return copy;
 }
@@ -282,37 +276,71 @@ export function cloneExtensionSet(set: ExtensionSet): ExtensionSet {
 /** Like StableJSON, cycles are only looked for past this depth, so ordinary values pay nothing for the check. */
 const CLONE_CYCLE_DEPTH = 100;
 
+/** A container being copied: its members (an array's indices when `keys` is null), where they go, how far it has got. */
+interface CloneFrame {
+  source: object;
+  members: Record<string, unknown> | unknown[];
+  keys: string[] | null;
+  target: Record<string, unknown> | unknown[];
+  i: number;
+  depth: number;
+}
+
+const isContainer = (v: unknown): v is object => typeof v === "object" && v !== null && !(v instanceof JsonNumber);
+
+/** An empty copy of a container (an array keeps its holes; maps and objects take their keys in byte order). */
+function frameOf(value: object, depth: number): CloneFrame {
+  if (Array.isArray(value)) return { source: value, members: value, keys: null, target: value.slice(), i: 0, depth };
+  let members = value as Record<string, unknown>;
+  if (value instanceof Map) {
+    members = newDictionary<unknown>();
+    for (const [k, v] of value) members[String(k)] = v;
+  }
+  return { source: value, members, keys: Object.keys(members).sort(compareBytes), target: newDictionary<unknown>(), i: 0, depth };
+}
+
 /**
- * A deep copy of one value. A cycle repeats forever, so past CLONE_CYCLE_DEPTH the objects on
- * the path are tracked and a repeat is reported (a shared, acyclic object is simply copied twice).
+ * A deep copy of one value, without recursion (nesting is bounded by memory, not the call stack).
+ * A cycle repeats forever, so past CLONE_CYCLE_DEPTH the containers on the path are tracked and a
+ * repeat is reported (a shared, acyclic object is simply copied twice).
  */
-function cloneValue(value: unknown, depth: number, onPath: Set<object> | null): unknown {
-  if (typeof value !== "object" || value === null || value instanceof JsonNumber) return value;
-  if (depth >= CLONE_CYCLE_DEPTH) {
-    onPath ??= new Set();
-    if (onPath.has(value)) throw new ExtensionError("extensions: cycle detected");
-    onPath.add(value);
-  }
-  let copy: unknown;
-  if (Array.isArray(value)) {
-    const array: unknown[] = value.slice(); // keeps holes, like map()
-    for (let i = 0; i < array.length; i++) {
-      const item = array[i];
-      if (typeof item === "object" && item !== null) array[i] = cloneValue(item, depth + 1, onPath);
+function cloneValue(root: unknown): unknown {
+  if (!isContainer(root)) return root;
+  let onPath: Set<object> | null = null; // made only for values this deep
+  const first = frameOf(root, 0);
+  const stack = [first];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    let key: string | number;
+    if (top.keys === null) {
+      const array = top.members as unknown[];
+      while (top.i < array.length && !(top.i in array)) top.i++;
+      key = top.i;
+    } else {
+      key = top.keys[top.i]!;
     }
-    copy = array;
-  } else if (value instanceof Map) {
-    const record = newDictionary<unknown>();
-    const entries = [...value].map(([k, v]): [string, unknown] => [String(k), v]).sort((a, b) => compareBytes(a[0], b[0]));
-    for (const [k, v] of entries) record[k] = cloneValue(v, depth + 1, onPath);
-    copy = record;
-  } else {
-    const record = newDictionary<unknown>();
-    for (const k of Object.keys(value).sort(compareBytes)) record[k] = cloneValue((value as Record<string, unknown>)[k], depth + 1, onPath);
-    copy = record;
+    if (top.i >= (top.keys ?? (top.members as unknown[])).length) {
+      if (top.depth >= CLONE_CYCLE_DEPTH) onPath?.delete(top.source);
+      stack.pop();
+      continue;
+    }
+    top.i++;
+    const value = (top.members as Record<string | number, unknown>)[key];
+    if (!isContainer(value)) {
+      (top.target as Record<string | number, unknown>)[key] = value;
+      continue;
+    }
+    const depth = top.depth + 1;
+    if (depth >= CLONE_CYCLE_DEPTH) {
+      onPath ??= new Set();
+      if (onPath.has(value)) throw new ExtensionError("extensions: cycle detected");
+      onPath.add(value);
+    }
+    const child = frameOf(value, depth);
+    (top.target as Record<string | number, unknown>)[key] = child.target;
+    stack.push(child);
   }
-  if (onPath !== null) onPath.delete(value);
-  return copy;
+  return first.target;
 }
 
 /** The namespace's object (null for a null namespace); a missing namespace is an error. */

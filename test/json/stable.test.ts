@@ -76,8 +76,25 @@ test("dictionaries already in byte order and numbers JS prints alike are written
   assert.equal(stableJSON([sorted]), '[\n  {\n    "a": 1.5,\n    "b": {\n      "inner": 1.50\n    }\n  }\n]\n');
 });
 
-test("a value nested deeper than the stack allows is a typed error, not a RangeError", () => {
-  let deep: unknown = [];
-  for (let i = 0; i < 200_000; i++) deep = [deep];
-  assert.throws(() => stableJSON(deep), (e: unknown) => e instanceof Error && e.name === "StableJSONError" && e.message === "json: value nested too deeply to encode");
+/** `inner` inside n arrays. */
+function nest(n: number, inner: unknown): unknown {
+  let v = inner;
+  for (let i = 0; i < n; i++) v = [v];
+  return v;
+}
+
+test("values nested deeper than the call stack allows are still written (as Go does, to its 10,000 levels)", () => {
+  assert.equal(compactJSON(nest(100_000, [])), "[".repeat(100_001) + "]".repeat(100_001));
+  const n = 10_000;
+  let expected = "";
+  for (let d = 0; d < n; d++) expected += "  ".repeat(d) + "[\n";
+  expected += "  ".repeat(n) + "1.50\n";
+  for (let d = n - 1; d >= 0; d--) expected += "  ".repeat(d) + "]\n";
+  assert.equal(stableJSON(nest(n, new JsonNumber("1.50"))), expected);
+  const ints = dictionary<unknown>();
+  ints["10"] = nest(20_000, "<x>");
+  assert.equal(compactJSON(ints), '{"10":' + "[".repeat(20_000) + '"\\u003cx\\u003e"' + "]".repeat(20_000) + "}");
+  const cyclic: unknown[] = [];
+  cyclic.push(nest(5_000, cyclic));
+  assert.throws(() => stableJSON(cyclic), /cycle detected in result model/);
 });

@@ -149,3 +149,17 @@ test("helpers: required fields, enums and doc paths", () => {
   assert.equal(doc("../read.md"), docError("must not escape via .."));
   assert.equal(failure(() => requireExtensionDocPath(set, "other.com/x", "d")), 'extension namespace "other.com/x": required namespace is missing');
 });
+
+test("extension values nested far deeper than the call stack copy and project (Go's decoder allows 10,000 levels)", () => {
+  let deep: unknown = "leaf";
+  for (let i = 0; i < 9_000; i++) deep = i % 2 === 0 ? [deep] : { k: deep };
+  const copy = cloneExtensionSet({ "a.com/x": { v: deep as never } });
+  let a: unknown = (copy["a.com/x"] as Record<string, unknown>)["v"];
+  let b: unknown = deep;
+  for (let i = 0; i < 9_000; i++) {
+    assert.notEqual(a, b);
+    a = Array.isArray(a) ? a[0] : (a as Record<string, unknown>)["k"];
+    b = Array.isArray(b) ? b[0] : (b as Record<string, unknown>)["k"];
+  }
+  assert.equal(a, "leaf");
+});
