@@ -71,8 +71,9 @@ export function fromManifest(m: Manifest): AgentMetaDocument {
     const machine = declaresJSON && machineGlobals && !c.mutates && !c.destructive ? usageTemplate + " --json --no-prompt" : "";
     const dryRun = c.supports_dry_run && dryRunGlobal ? usageTemplate + " --dry-run" + (declaresJSON && machineGlobals ? " --json --no-prompt" : "") : "";
     const note = c.requires_confirmation ? CONFIRMATION_NOTE : "";
-    // Wire order; Go's omitempty drops both a nil and an empty extension set.
-    commands.push({
+    // Wire order, built by assignment so that the optional member keeps its place without an
+    // object spread (slow in a hot loop); Go's omitempty drops both a nil and an empty extension set.
+    const command: Partial<AgentCommand> = {
       path: c.path.slice(),
       use: c.use,
       short: c.short,
@@ -87,15 +88,16 @@ export function fromManifest(m: Manifest): AgentMetaDocument {
       destructive: c.destructive,
       requires_confirmation: c.requires_confirmation,
       supports_meta: c.supports_meta,
-      ...(hasExtensions(c) ? { extensions: cloneExtensionSet(c.extensions) } : {}),
-      is_root: c.path.length === 0,
-      has_children: parents.has(keys[i]!),
-      command_template: commandTemplate,
-      usage_template: usageTemplate,
-      machine_usage_template: machine,
-      dry_run_usage_template: dryRun,
-      confirmation_note: note,
-    });
+    };
+    if (hasExtensions(c)) command.extensions = cloneExtensionSet(c.extensions);
+    command.is_root = c.path.length === 0;
+    command.has_children = parents.has(keys[i]!);
+    command.command_template = commandTemplate;
+    command.usage_template = usageTemplate;
+    command.machine_usage_template = machine;
+    command.dry_run_usage_template = dryRun;
+    command.confirmation_note = note;
+    commands.push(command as AgentCommand);
   }
 
   return {
