@@ -10,7 +10,7 @@
 //   and a bare `invalid character 'x'` right after `{`).
 
 import { goQuote } from "./goquote.js";
-import { JsonNumber } from "./stable.js";
+import { dictionary, JsonNumber } from "./stable.js";
 
 export type JsonDialect = "unmarshal" | "decoder";
 
@@ -32,16 +32,6 @@ export class JsonDuplicateKeyError extends Error {
   constructor(readonly path: string) {
     super(`duplicate key ${goQuote(path)}`);
   }
-}
-
-/**
- * An empty dictionary: a null-prototype object, like stable.ts's dictionary(), but made by
- * setting the prototype of a fresh literal, which V8 keeps in fast mode. Object.create(null)
- * starts in dictionary mode, several times slower to fill, read and collect; both behave the
- * same ("__proto__" is an ordinary key, getPrototypeOf is null, keys keep their order).
- */
-export function newDictionary<T>(): Record<string, T> {
-  return Object.setPrototypeOf({}, null) as Record<string, T>;
 }
 
 /** Nesting up to which readValue reads recursively (beyond it, the explicit-stack walk). */
@@ -438,7 +428,7 @@ export class JsonCursor {
     if (c === LBRACE) {
       if (level >= QUICK_READ_DEPTH) throw TOO_DEEP;
       this.open(depth + 1);
-      const object = newDictionary<unknown>();
+      const object = dictionary<unknown>();
       if (this.firstMember()) {
         let key = this.readString();
         for (;;) {
@@ -487,7 +477,7 @@ export class JsonCursor {
       let value: unknown;
       if (c === LBRACE) {
         this.open(depth + containers.length + 1);
-        const object = build ? newDictionary<unknown>() : null;
+        const object = build ? dictionary<unknown>() : null;
         const key = this.firstKey();
         if (key !== null) {
           this.colon();

@@ -155,7 +155,7 @@ function encodeNative(value: unknown, indent: boolean): string {
     }
     if (inOrder) return map;
     entries.sort((a, b) => compareBytes(a[0], b[0]));
-    const sorted = Object.setPrototypeOf({}, null) as Record<string, unknown>;
+    const sorted = dictionary<unknown>();
     for (const [k, item] of entries) sorted[k] = item;
     return sorted;
   }
@@ -214,9 +214,13 @@ export function isDictionary(value: unknown): boolean {
   return value instanceof Map || (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === null);
 }
 
-/** Creates an empty dictionary: a null-prototype object, safe for any key including "__proto__". */
+/**
+ * Creates an empty dictionary: a null-prototype object, safe for any key including "__proto__".
+ * Made by setting the prototype of a fresh literal, which V8 keeps in fast mode (Object.create(null)
+ * starts in dictionary mode, several times slower to fill, read and collect; both behave the same).
+ */
 export function dictionary<T>(): Record<string, T> {
-  return Object.create(null) as Record<string, T>;
+  return Object.setPrototypeOf({}, null) as Record<string, T>;
 }
 
 const encoder = new TextEncoder();
@@ -346,7 +350,7 @@ class Encoder {
     } else {
       let record: Record<string, unknown>;
       if (value instanceof Map) {
-        record = Object.create(null) as Record<string, unknown>;
+        record = dictionary<unknown>();
         for (const [k, v] of value) record[String(k)] = v;
         keys = Object.keys(record).sort(compareBytes);
       } else {

@@ -2,8 +2,8 @@
 // annotation codec (decode/encode), deep copy, and the product-test helper checks.
 
 import { goQuote } from "../json/goquote.js";
-import { JsonCursor, JsonDuplicateKeyError, JsonSyntaxError, newDictionary } from "../json/literal.js";
-import { JsonNumber, compactJSON, compareBytes } from "../json/stable.js";
+import { JsonCursor, JsonDuplicateKeyError, JsonSyntaxError } from "../json/literal.js";
+import { JsonNumber, compactJSON, compareBytes, dictionary } from "../json/stable.js";
 import { ExtensionError } from "./errors.js";
 import type { ExtensionObject, ExtensionSet } from "./types.js";
 
@@ -253,7 +253,7 @@ function toExtensionSet(raw: unknown): ExtensionSet {
 export function encodeExtensions(set: AnySet): string {
   if (set === null || set === undefined || isEmptyRecord(set)) return "";
   validateExtensionSet(set);
-  const kept = newDictionary<ExtensionObject>();
+  const kept = dictionary<ExtensionObject>();
   for (const ns of Object.keys(set)) {
     const obj = set[ns]!;
     if (!isEmptyRecord(obj)) kept[ns] = obj;
@@ -264,7 +264,7 @@ export function encodeExtensions(set: AnySet): string {
 
 /** A deep copy whose objects are all dictionaries (so they encode with sorted keys); JsonNumbers are kept. */
 export function cloneExtensionSet(set: ExtensionSet): ExtensionSet {
-  const copy = newDictionary<ExtensionObject | null>();
+  const copy = dictionary<ExtensionObject | null>();
   // Keys go in in byte order (the order maps are written in), so writers find them sorted already.
   for (const ns of Object.keys(set).sort(compareBytes)) {
     const obj = set[ns];
@@ -293,10 +293,10 @@ function frameOf(value: object, depth: number): CloneFrame {
   if (Array.isArray(value)) return { source: value, members: value, keys: null, target: value.slice(), i: 0, depth };
   let members = value as Record<string, unknown>;
   if (value instanceof Map) {
-    members = newDictionary<unknown>();
+    members = dictionary<unknown>();
     for (const [k, v] of value) members[String(k)] = v;
   }
-  return { source: value, members, keys: Object.keys(members).sort(compareBytes), target: newDictionary<unknown>(), i: 0, depth };
+  return { source: value, members, keys: Object.keys(members).sort(compareBytes), target: dictionary<unknown>(), i: 0, depth };
 }
 
 /**

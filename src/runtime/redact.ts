@@ -1,5 +1,7 @@
 // Replaces credential values with "***" in text, Buffers and JSON values. Pure.
 
+import { dictionary } from "../json/stable.js";
+
 export const MASK = "***";
 
 /** A compiled set of secrets; build once per run with `secretSet`. */
@@ -67,7 +69,7 @@ export function redact(value: unknown, secrets: SecretSet | Iterable<string>): u
     if (Buffer.isBuffer(v)) return redactText(v.toString("utf8"), set);
     if (Array.isArray(v)) return v.map(walk);
     if (typeof v === "object" && v !== null) {
-      const out: Record<string, unknown> = Object.getPrototypeOf(v) === null ? Object.create(null) : {};
+      const out: Record<string, unknown> = Object.getPrototypeOf(v) === null ? dictionary<unknown>() : {};
       for (const [k, item] of Object.entries(v)) {
         // defineProperty: a "__proto__" key stays a key instead of replacing the prototype
         Object.defineProperty(out, redactText(k, set), { value: walk(item), enumerable: true, writable: true, configurable: true });
