@@ -1,10 +1,10 @@
 // fromManifest: Go rungrad's agentmeta.FromManifest, the pure projection of a manifest into a rungrad-agentmeta/1 document.
 
-import { goFields, goQuote } from "../json/goquote.js";
+import { goQuote, isGoSpaceCode } from "../json/goquote.js";
 import { ManifestError } from "../manifest/errors.js";
 import { cloneExtensionSet } from "../manifest/extensions.js";
 import { SPEC_VERSION, type Flag, type Manifest, type ValidCommand } from "../manifest/types.js";
-import { isGoSpaceCode, pathLabel, validateManifest } from "../manifest/validate.js";
+import { pathLabel, validateManifest } from "../manifest/validate.js";
 import {
   AGENTMETA_SCHEMA_VERSION,
   CONFIRMATION_NOTE,
@@ -122,7 +122,7 @@ function hasExtensions(c: ValidCommand): c is ValidCommand & { extensions: NonNu
  */
 function usage(toolName: string, commandTemplate: string, c: ValidCommand): string {
   const use = c.use;
-  if (typeof use !== "string") goFields(use); // a hand-built non-string fails as it always did
+  if (typeof use !== "string") throw new TypeError(`manifest command ${pathLabel(c.path)} use is not a string`);
   const n = use.length;
   let i = 0;
   while (i < n && isGoSpaceCode(use.charCodeAt(i))) i++;

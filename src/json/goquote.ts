@@ -44,24 +44,30 @@ function escapeRune(cp: number): string {
   return "\\U" + cp.toString(16).padStart(8, "0");
 }
 
-// Go's unicode.IsSpace is exactly the Unicode White_Space property; spelled out (not \p{White_Space})
-// because a plain character class is much faster to test.
-const GO_SPACE_CLASS = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
-const GO_SPACE = new RegExp(`^${GO_SPACE_CLASS}$`);
-const GO_SPACE_ANYWHERE = new RegExp(GO_SPACE_CLASS);
-const GO_SPACE_RUNS = new RegExp(`${GO_SPACE_CLASS}+`);
-
-/** Go's unicode.IsSpace. */
-export function isGoSpace(ch: string): boolean {
-  return GO_SPACE.test(ch);
+/** Go's unicode.IsSpace (the Unicode White_Space property) for one UTF-16 code unit: every space is in the BMP. */
+export function isGoSpaceCode(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
 }
 
 /** strings.IndexFunc(s, unicode.IsSpace) != -1. */
 export function hasGoSpace(s: string): boolean {
-  return GO_SPACE_ANYWHERE.test(s);
+  for (let i = 0; i < s.length; i++) if (isGoSpaceCode(s.charCodeAt(i))) return true;
+  return false;
 }
 
 /** Go's strings.Fields: split around runs of unicode.IsSpace. */
 export function goFields(s: string): string[] {
-  return s.split(GO_SPACE_RUNS).filter((f) => f !== "");
+  const fields: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= s.length; i++) {
+    const space = i === s.length || isGoSpaceCode(s.charCodeAt(i));
+    if (space && start >= 0) {
+      fields.push(s.slice(start, i));
+      start = -1;
+    } else if (!space && start < 0) {
+      start = i;
+    }
+  }
+  return fields;
 }

@@ -42,7 +42,7 @@ export function validateManifest(m: Manifest | null | undefined): asserts m is V
     }
     for (const seg of path) {
       if (seg === "") throw commandError(path, " has an empty path segment");
-      if (typeof seg === "string" ? hasSpaceCode(seg) : hasGoSpace(seg)) throw commandError(path, " has a path segment with whitespace");
+      if (hasGoSpace(String(seg))) throw commandError(path, " has a path segment with whitespace");
     }
     // Go keys paths by their NUL-joined segments; keep the same identity.
     const key = path.join("\0");
@@ -60,18 +60,6 @@ function commandError(path: readonly string[], problem: string): ManifestError {
 /** Object.keys(o).length > 0 without the array. */
 function hasOwnKey(o: object): boolean {
   for (const k in o) if (Object.hasOwn(o, k)) return true;
-  return false;
-}
-
-/** Go's unicode.IsSpace for one UTF-16 code unit (every space rune is in the BMP, none a surrogate). */
-export function isGoSpaceCode(c: number): boolean {
-  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  return c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
-}
-
-/** strings.IndexFunc(s, unicode.IsSpace) != -1, as a char loop. */
-function hasSpaceCode(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (isGoSpaceCode(s.charCodeAt(i))) return true;
   return false;
 }
 

@@ -1,14 +1,10 @@
 // Product `--example` values: only concrete invocations of generated leaves with generated flags, and where each one is appended.
 
+import { goFields } from "../json/goquote.js";
 import { ScaffoldValidationError } from "./errors.js";
 
 /** The generated commands an example can target. */
 export type ExampleTarget = "widget list" | "widget create" | "widget delete" | "update";
-
-/** Go's strings.Fields: split on runs of Unicode white space (unicode.IsSpace). */
-export function goFields(s: string): string[] {
-  return s.split(/[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/).filter((f) => f !== "");
-}
 
 const invalid = (message: string) => new ScaffoldValidationError(`scaffold: ${message}`);
 

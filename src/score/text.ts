@@ -1,7 +1,7 @@
 // Go's string and JSON predicates the probes rely on: strings.TrimSpace, strings.ToLower, json.Valid.
 
 import { findSyntaxError } from "../json/literal.js";
-import { isGoSpaceCode } from "../manifest/validate.js";
+import { isGoSpaceCode } from "../json/goquote.js";
 
 /** strings.TrimSpace: trims unicode.IsSpace from both ends. */
 export function goTrimSpace(s: string): string {
