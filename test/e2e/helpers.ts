@@ -11,19 +11,46 @@ export interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** True when the process outlived `timeoutMs` and was killed. */
+  timedOut: boolean;
 }
 
-/** Runs `file args…` with optional stdin text; stdin is closed after it (or at once). */
-export function run(file: string, args: string[], options: { stdin?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+export interface RunOptions {
+  stdin?: string;
+  /** Keep stdin an open pipe that is never written (a prompt would block on it). */
+  hold?: boolean;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Kill the process after this long and report timedOut (no limit by default). */
+  timeoutMs?: number;
+}
+
+/** Runs `file args…`; stdin gets `stdin` and is closed, unless `hold` keeps it open and unwritten. */
+export function run(file: string, args: string[], options: RunOptions = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { cwd: options.cwd ?? REPO, env: options.env ?? process.env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
+    let timedOut = false;
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
     child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? "");
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            child.kill("SIGKILL");
+          }, options.timeoutMs);
+    child.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (options.hold) child.stdin.destroy();
+      resolve({ code, stdout, stderr, timedOut });
+    });
+    if (!options.hold) child.stdin.end(options.stdin ?? "");
   });
 }
 

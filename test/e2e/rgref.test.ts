@@ -2,12 +2,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { run, type Run } from "./helpers.js";
 
 const RGREF = fileURLToPath(new URL("../../../examples/rgref/rgref", import.meta.url));
 const REFERENCE = JSON.parse(readFileSync(new URL("../../../test/fixtures/examples/rungrad/rgref_reference.json", import.meta.url), "utf8")) as {
@@ -16,36 +16,10 @@ const REFERENCE = JSON.parse(readFileSync(new URL("../../../test/fixtures/exampl
 const CONF_HOME = mkdtempSync(join(tmpdir(), "rgref-e2e-"));
 const SECRET = "SENTINEL-SECRET-do-not-print-7Q2";
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
-
 /** Runs rgref with the conformance runner's environment; stdin is a pipe that is closed unless `hold` keeps it open. */
 function rgref(args: string[], opts: { env?: Record<string, string>; hold?: boolean; timeoutMs?: number } = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(RGREF, args, {
-      env: { PATH: process.env["PATH"] ?? "", HOME: CONF_HOME, XDG_CONFIG_HOME: CONF_HOME, TMPDIR: tmpdir(), ...opts.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    let timedOut = false;
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    if (!opts.hold) child.stdin.end();
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, opts.timeoutMs ?? 10_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      if (opts.hold) child.stdin.destroy();
-      resolve({ code, stdout, stderr, timedOut });
-    });
-  });
+  const env = { PATH: process.env["PATH"] ?? "", HOME: CONF_HOME, XDG_CONFIG_HOME: CONF_HOME, TMPDIR: tmpdir(), ...opts.env };
+  return run(RGREF, args, { env, hold: opts.hold, timeoutMs: opts.timeoutMs ?? 10_000 });
 }
 
 const hash = () => createHash("sha256").update(readFileSync(RGREF)).digest("hex");
