@@ -5,7 +5,7 @@ import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
 import { compileSchema } from "../pack/schema.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb } from "../pack/types.js";
 import { deriveArgsSchema, substitute, type Args } from "./argv.js";
-import { loadCredentials } from "./credentials.js";
+import { loadCredentials, type Credentials } from "./credentials.js";
 import { childEnv } from "./env.js";
 import { RuntimeError } from "./errors.js";
 import { checkConfirmation, planId, type Plan } from "./plan.js";
@@ -139,16 +139,25 @@ function planPolicy(p: EffectivePolicy): Plan["policy"] {
 }
 
 /**
- * The credential values a pack's child would get: masked in plans and planning errors too, since
- * an agent could pass one as an argument. A hub that cannot be read has no values to leak (the
- * run itself then reports why).
+ * The pack's credentials, read once per call: a failure is kept, not thrown, because planning
+ * and dry runs do not need them (the run itself then reports it).
  */
-function planSecrets(pack: LoadedPack, opts: PlanOptions): SecretSet {
+type CredentialLoad = { ok: true; credentials: Credentials } | { ok: false; error: unknown };
+
+function credentialsOf(pack: LoadedPack, opts: PlanOptions): CredentialLoad {
   try {
-    return secretSet(loadCredentials(pack.surface?.binding, pack.surface?.id ?? "", { env: opts.env ?? process.env }).secrets);
-  } catch {
-    return secretSet([]);
+    return { ok: true, credentials: loadCredentials(pack.surface?.binding, pack.surface?.id ?? "", { env: opts.env ?? process.env }) };
+  } catch (error) {
+    return { ok: false, error };
   }
+}
+
+/**
+ * The credential values masked in plans and planning errors too, since an agent could pass one
+ * as an argument. A hub that cannot be read has no values to leak.
+ */
+function secretsOf(load: CredentialLoad): SecretSet {
+  return secretSet(load.ok ? load.credentials.secrets : []);
 }
 
 /** Runs a planning step; a RuntimeError's message (which may quote an argument) is masked. */
@@ -183,22 +192,23 @@ function exactPlan(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanO
 
 /** The verb's plan (credential values masked) and the plan_id that confirms exactly it. Throws RuntimeError. */
 export function planVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions = {}): DryRun {
-  const secrets = planSecrets(pack, opts);
+  const secrets = secretsOf(credentialsOf(pack, opts));
   return shown(masking(secrets, () => exactPlan(pack, verbKey, args, opts)), secrets);
 }
 
 /** Runs a verb, or returns its plan on a dry run. Confirm-gated verbs need the plan's id. */
 export async function executeVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
-  const secrets = planSecrets(pack, opts);
+  const load = credentialsOf(pack, opts);
+  const secrets = secretsOf(load);
   const plan = masking(secrets, () => exactPlan(pack, verbKey, args, opts));
   if (opts.dryRun) return shown(plan, secrets);
   if (plan.policy.confirm) checkConfirmation(plan, opts.confirm);
-  return runPlan(pack, plan, opts);
+  return runPlan(pack, plan, opts, load, secrets);
 }
 
 /** Plans a pass-through invocation (§6.6): argv is the subcommand and its arguments, after the bin. */
 export function planPassThrough(pack: LoadedPack, argv: readonly string[], opts: PlanOptions = {}): DryRun {
-  const secrets = planSecrets(pack, opts);
+  const secrets = secretsOf(credentialsOf(pack, opts));
   return shown(masking(secrets, () => exactPassThroughPlan(pack, argv, opts)), secrets);
 }
 
@@ -228,10 +238,11 @@ function exactPassThroughPlan(pack: LoadedPack, argv: readonly string[], opts: P
 
 /** Runs a pass-through invocation, or returns its plan on a dry run. */
 export async function runPassThrough(pack: LoadedPack, argv: readonly string[], opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
-  const secrets = planSecrets(pack, opts);
+  const load = credentialsOf(pack, opts);
+  const secrets = secretsOf(load);
   const plan = masking(secrets, () => exactPassThroughPlan(pack, argv, opts));
   if (opts.dryRun) return shown(plan, secrets);
-  return runPlan(pack, plan, opts);
+  return runPlan(pack, plan, opts, load, secrets);
 }
 
 /** True when a result of executeVerb or runPassThrough is a dry run's plan. */
@@ -246,12 +257,13 @@ function maskStream(text: string, truncated: boolean, secrets: SecretSet): strin
 }
 
 /** Runs a checked plan with the child environment of §6.4 and masks credentials in the result. */
-async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions): Promise<ExecResult> {
+async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions, load: CredentialLoad, secrets: SecretSet): Promise<ExecResult> {
   const surface = usableSurface(pack);
   const parent = opts.env ?? process.env;
   // The loader has already given a control-plane binding its default mode (mothership).
   const mode = surface.binding?.mode;
-  const credentials = loadCredentials(surface.binding, surface.id, { env: parent });
+  if (!load.ok) throw load.error;
+  const credentials = load.credentials;
   const env = childEnv({
     parent,
     policyEnv: pack.policy?.env,
@@ -274,7 +286,6 @@ async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions): Prom
     signal: opts.signal,
   });
   if (r.cancelled) throw new RuntimeError("cancelled", `${plan.verb === null ? "pass-through" : `verb ${JSON.stringify(plan.verb)}`} was cancelled; its process group was killed`);
-  const secrets = secretSet(credentials.secrets);
   const result: ExecResult = {
     pack: plan.pack,
     verb: plan.verb,
