@@ -56,12 +56,11 @@ export function compileSchema(schema: unknown): CompiledSchema {
   return result;
 }
 
-const NEEDS_COMPILE = /"\$(?:ref|dynamicRef|id|anchor|dynamicAnchor)"/;
-
 /**
- * Checks a verb `args` schema cheaply: against the 2020-12 meta-schema (one compiled validator
- * for all schemas), and by a full compile only when it uses references or ids — the
- * parts the meta-schema cannot vouch for. Never throws; returns the error text or null.
+ * Checks a verb `args` schema: the fast path for the plain vocabulary packs use, else Ajv's
+ * 2020-12 meta-schema and then a full compile (cached), since compile refuses schemas the
+ * meta-schema allows (an empty `enum`, `nullable` without `type`, `id`, unresolved `$ref`…).
+ * Never throws; returns the error text or null.
  */
 export function checkSchema(schema: object): string | null {
   if (isPlainSchema(schema)) return null;
@@ -73,8 +72,6 @@ export function checkSchema(schema: object): string | null {
     return e instanceof Error ? e.message : String(e);
   }
   if (!valid) return instance.errorsText(instance.errors, { dataVar: "args" });
-  const text = JSON.stringify(schema);
-  if (!NEEDS_COMPILE.test(text)) return null;
   const compiled = compileSchema(schema);
   return compiled.ok ? null : compiled.error;
 }
@@ -108,7 +105,7 @@ function isType(v: unknown): boolean {
  * The fast path: a schema built only from the plain vocabulary generated and hand-written packs use —
  * type, properties, required, additionalProperties, items, the numeric, string, array and object bounds,
  * pattern, enum, const, format and the annotations — each with a value the 2020-12 meta-schema (with
- * ajv-formats) accepts. Anything else goes to Ajv. Never accepts what Ajv's validateSchema rejects.
+ * ajv-formats) and Ajv's compile accept. Anything else goes to Ajv. Never accepts what Ajv rejects.
  */
 export function isPlainSchema(s: unknown): boolean {
   if (typeof s === "boolean") return true;
@@ -151,7 +148,9 @@ export function isPlainSchema(s: unknown): boolean {
       case "pattern":
         if (!isRegex(v)) return false;
         break;
-      case "enum":
+      case "enum": // Ajv's compile refuses an empty enum, which the meta-schema allows
+        if (!Array.isArray(v) || v.length === 0) return false;
+        break;
       case "examples":
         if (!Array.isArray(v)) return false;
         break;

@@ -133,6 +133,8 @@ const rules: [string, (d: Record<string, unknown>) => void, string, string][] = 
   ["verb args not an object", (d) => (verb(d, "list").args = true), "invalid_meta", 'verbs["list"].args'],
   ["verb args not type object", (d) => (verb(d, "list").args = { type: "array" }), "invalid_meta", 'verbs["list"].args.type'],
   ["verb args does not compile", (d) => (verb(d, "list").args = { type: "object", properties: { a: { type: "strin" } } }), "invalid_meta", 'verbs["list"].args'],
+  ["verb args with an empty enum (meta-schema valid, Ajv refuses)", (d) => (verb(d, "list").args = { type: "object", properties: { a: { enum: [] } } }), "invalid_meta", 'verbs["list"].args'],
+  ["verb args with nullable and no type", (d) => (verb(d, "list").args = { type: "object", properties: { a: { nullable: true } } }), "invalid_meta", 'verbs["list"].args'],
   ["verb args misses a placeholder", (d) => (verb(d, "connect").args = { type: "object", properties: { other: { type: "string" } } }), "invalid_meta", 'verbs["connect"].cli[2]'],
   ["verb policy unknown", (d) => (verb(d, "list").policy = "deny"), "invalid_meta", 'verbs["list"].policy'],
   ["trigger without ref", (d) => (d.stimulusTriggers = [{}]), "invalid_meta", "stimulusTriggers[0].ref"],
