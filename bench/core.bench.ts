@@ -3,7 +3,7 @@
 import { fromManifest } from "../src/agentmeta/project.js";
 import { stableJSON } from "../src/json/stable.js";
 import { parseManifest } from "../src/manifest/decode.js";
-import { ms, ratio, report, timeCommands, timeSync } from "./lib.js";
+import { ms, ratio, report, REPO, timeCommands, timeSync } from "./lib.js";
 
 const flag = (name: string, type = "bool") => ({
   name,
@@ -15,7 +15,7 @@ const flag = (name: string, type = "bool") => ({
 });
 
 /** A manifest with `count` commands: groups of ten leaves, flags, examples and an extension each. */
-export function generatedManifestText(count: number): string {
+function generatedManifestText(count: number): string {
   const commands: unknown[] = [
     { path: [], use: "big", short: "Big tool", examples: [], related: [], output_modes: [], requires_auth: false, mutates: false, supports_dry_run: false, destructive: false, requires_confirmation: false, supports_meta: false, local_flags: [] },
   ];
@@ -65,7 +65,7 @@ export function run(): void {
   const startup = timeCommands(
     {
       node: [process.execPath, "-e", "0"],
-      rungrad: [process.execPath, "dist/bin/rungrad.cjs", "--version"],
+      rungrad: [process.execPath, `${REPO}dist/bin/rungrad.cjs`, "--version"],
     },
     30,
   );

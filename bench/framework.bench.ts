@@ -1,10 +1,8 @@
 // Framework start-up: the rgref twin's `item list --json` and `--help` next to the same
 // commands on bare commander, and next to `node -e 0`.
 
-import { fileURLToPath } from "node:url";
-import { ms, ratio, report, timeCommands } from "./lib.js";
+import { ms, ratio, report, REPO, timeCommands } from "./lib.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const RGREF = `${REPO}examples/rgref/rgref`;
 const BARE = `${REPO}dist/bench/fixtures/bare-rgref.js`;
 

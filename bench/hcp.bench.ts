@@ -4,16 +4,12 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadPacks } from "../src/pack/load.js";
-import { ms, ratio, report, stats, timeCommands, timeSync } from "./lib.js";
+import { elapsed, ms, ratio, report, REPO, stats, timeCommands, timeSync } from "./lib.js";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const HCP = join(REPO, "dist/bin/hcp.cjs");
 const PROBE_PACK = join(REPO, "test/fixtures/packs/hcp-probe");
 const PROBE = join(REPO, "test/fixtures/bin/probe.mjs");
-
-const elapsed = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 /** Spawn to exit of the probe with the argv of the pack's `quick` verb. */
 function rawSpawn(): Promise<number> {
@@ -81,7 +77,7 @@ async function callOverhead(runs: number): Promise<void> {
   ]);
 }
 
-export async function startup(runs: number): Promise<void> {
+async function startup(runs: number): Promise<void> {
   const starts: number[] = [];
   for (let i = 0; i < runs + 2; i++) {
     const t = await serverStart();
@@ -121,7 +117,7 @@ function generatePacks(count: number): string {
   return dir;
 }
 
-export function validation(count: number): void {
+function validation(count: number): void {
   const dir = generatePacks(count);
   try {
     const floor = timeSync(() => {
@@ -138,7 +134,7 @@ export function validation(count: number): void {
     if (invalid > 0) throw new Error(`${invalid} generated packs do not validate`);
     report(`Validating a folder of ${count} packs (hcp validate in-process via loadPacks), p50 of 5 runs`, [
       ["read + JSON.parse of the same files (floor)", ms(floor.p50)],
-      ["loadPacks", `${ms(validate.p50)}  ${ratio(validate.p50, floor.p50)} of the floor`],
+      ["loadPacks", `${ms(validate.p50)}  ${ratio(validate.p50, floor.p50)} of the floor (aim: within 5x)`],
     ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });

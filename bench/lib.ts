@@ -1,6 +1,13 @@
 // Timing helpers for the benchmarks: medians and percentiles of repeated runs, and child start-up times.
 
 import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The repository root (these files run from dist/bench). */
+export const REPO = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Milliseconds since `start`, a process.hrtime.bigint() reading. */
+export const elapsed = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
 export interface Stats {
   p50: number;
@@ -21,7 +28,7 @@ export function timeSync(fn: () => void, runs: number, warmup = 3): Stats {
   for (let i = 0; i < runs; i++) {
     const start = process.hrtime.bigint();
     fn();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    samples.push(elapsed(start));
   }
   return stats(samples);
 }
@@ -34,7 +41,7 @@ export function timeCommands(commands: Record<string, string[]>, runs: number): 
     for (const [name, [file, ...args]] of Object.entries(commands)) {
       const start = process.hrtime.bigint();
       const result = spawnSync(file!, args, { stdio: ["ignore", "ignore", "pipe"] });
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const ms = elapsed(start);
       if (result.status !== 0) throw new Error(`${name}: exit ${result.status}: ${result.stderr.toString()}`);
       if (i >= 2) samples[name]!.push(ms);
     }
