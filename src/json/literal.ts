@@ -316,16 +316,12 @@ export class JsonCursor {
 
   /** Four hex digits at `at`, or a syntax error at the first bad one. */
   private hex4(at: number): number {
-    let v = 0;
-    for (let k = at; k < at + 4; k++) {
-      const h = k < this.end ? hexValue(this.text.charCodeAt(k)) : -1;
-      if (h < 0) {
-        this.pos = k;
-        throw this.invalid("in \\u hexadecimal character escape");
-      }
-      v = v * 16 + h;
-    }
-    return v;
+    const v = this.peekHex4(at);
+    if (v >= 0) return v;
+    let k = at;
+    while (k < this.end && hexValue(this.text.charCodeAt(k)) >= 0) k++;
+    this.pos = k;
+    throw this.invalid("in \\u hexadecimal character escape");
   }
 
   /** Four hex digits at `at`, or -1 if they are not there (no error: the main loop reports it later). */
