@@ -215,10 +215,8 @@ class Decoder {
         else this.mismatch(c, "bool", ctx, depth);
         return;
       case "strings":
-        target[name] = this.slice(c, target[name] as unknown[] | null, "[]string", ctx, depth, null);
-        return;
       case "structs":
-        target[name] = this.slice(c, target[name] as unknown[] | null, field.sliceType, ctx, depth, field.elem!);
+        target[name] = this.slice(c, target[name] as unknown[] | null, field.sliceType, ctx, depth, field.elem ?? null);
         return;
       case "extensions": {
         // Go calls ExtensionSet.UnmarshalJSON for every JSON value, null included; its errors abort decoding.
