@@ -2,7 +2,7 @@
 
 import { goQuote, isGoSpaceCode } from "../json/goquote.js";
 import { ManifestError } from "../manifest/errors.js";
-import { cloneExtensionSet } from "../manifest/extensions.js";
+import { cloneExtensionSet, isEmptyRecord } from "../manifest/extensions.js";
 import { SPEC_VERSION, type Flag, type Manifest, type ValidCommand } from "../manifest/types.js";
 import { pathLabel, validateManifest } from "../manifest/validate.js";
 import {
@@ -89,7 +89,8 @@ export function fromManifest(m: Manifest): AgentMetaDocument {
       requires_confirmation: c.requires_confirmation,
       supports_meta: c.supports_meta,
     };
-    if (hasExtensions(c)) command.extensions = cloneExtensionSet(c.extensions);
+    const extensions = c.extensions;
+    if (extensions && !isEmptyRecord(extensions)) command.extensions = cloneExtensionSet(extensions);
     command.is_root = c.path.length === 0;
     command.has_children = parents.has(keys[i]!);
     command.command_template = commandTemplate;
@@ -108,12 +109,6 @@ export function fromManifest(m: Manifest): AgentMetaDocument {
     global_flags: m.global_flags.map(cloneFlag),
     commands,
   };
-}
-
-function hasExtensions(c: ValidCommand): c is ValidCommand & { extensions: NonNullable<ValidCommand["extensions"]> } {
-  if (c.extensions === undefined || c.extensions === null) return false;
-  for (const ns in c.extensions) if (Object.hasOwn(c.extensions, ns)) return true;
-  return false;
 }
 
 /**

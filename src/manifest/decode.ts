@@ -8,7 +8,7 @@
 
 import { JsonCursor, JsonSyntaxError, findSyntaxError } from "../json/literal.js";
 import { ExtensionError, ManifestDecodeError } from "./errors.js";
-import { readExtensionSet } from "./extensions.js";
+import { isEmptyRecord, readExtensionSet } from "./extensions.js";
 import type { Command, Flag, Manifest } from "./types.js";
 
 type Target = Record<string, unknown>;
@@ -221,7 +221,7 @@ class Decoder {
       case "extensions": {
         // Go calls ExtensionSet.UnmarshalJSON for every JSON value, null included; its errors abort decoding.
         const set = readExtensionSet(cursor, depth);
-        if (Object.keys(set).length > 0) target[name] = set;
+        if (!isEmptyRecord(set)) target[name] = set;
         else delete target[name]; // omitempty: an empty set is the same as none
         return;
       }

@@ -44,8 +44,9 @@ function sortedKeys(value: object): string[] {
   return keys.length > 1 ? keys.sort(compareBytes) : keys;
 }
 
-function isEmptyRecord(value: object): boolean {
-  for (const _ in value) return false;
+/** No own enumerable key: Object.keys(value).length === 0 without the array. */
+export function isEmptyRecord(value: object): boolean {
+  for (const k in value) if (Object.hasOwn(value, k)) return false;
   return true;
 }
 

@@ -2,7 +2,7 @@
 
 import { hasGoSpace } from "../json/goquote.js";
 import { ManifestError, UnsupportedVersionError } from "./errors.js";
-import { validateExtensionSet } from "./extensions.js";
+import { isEmptyRecord, validateExtensionSet } from "./extensions.js";
 import { MANIFEST_SCHEMA_VERSION, type Manifest, type ValidManifest } from "./types.js";
 
 /**
@@ -33,7 +33,7 @@ export function validateManifest(m: Manifest | null | undefined): asserts m is V
     if (!Array.isArray(c.output_modes)) throw commandError(path, " output_modes must be an array");
     if (!Array.isArray(c.local_flags)) throw commandError(path, " local_flags must be an array");
     const extensions = c.extensions;
-    if (extensions && hasOwnKey(extensions)) {
+    if (extensions && !isEmptyRecord(extensions)) {
       try {
         validateExtensionSet(extensions);
       } catch (err) {
@@ -55,12 +55,6 @@ export function validateManifest(m: Manifest | null | undefined): asserts m is V
 
 function commandError(path: readonly string[], problem: string): ManifestError {
   return new ManifestError(`manifest command ${pathLabel(path)}${problem}`);
-}
-
-/** Object.keys(o).length > 0 without the array. */
-function hasOwnKey(o: object): boolean {
-  for (const k in o) if (Object.hasOwn(o, k)) return true;
-  return false;
 }
 
 /** A command's label in error texts: its path joined by spaces, or "[]" for root. */
