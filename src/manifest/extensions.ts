@@ -32,6 +32,9 @@ const CORE_COMMAND_FIELDS: ReadonlySet<string> = new Set([
 
 type AnySet = ExtensionSet | null | undefined;
 
+/** Namespaces rungrad keeps for itself. */
+const isReservedNamespace = (ns: string) => ns.startsWith("rungrad/") || ns.startsWith("rungrad.");
+
 /** Plain objects and dictionaries: the JS shapes that stand for a Go map[string]any. */
 function isRecord(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;
@@ -69,7 +72,7 @@ export function validateExtensionSet(set: AnySet): void {
   for (const ns of sortedKeys(set)) {
     const obj: unknown = set[ns];
     if (!NAMESPACE_PATTERN.test(ns)) throw namespaceError(ns, "invalid namespace");
-    if (ns.startsWith("rungrad/") || ns.startsWith("rungrad.")) throw namespaceError(ns, "reserved namespace");
+    if (isReservedNamespace(ns)) throw namespaceError(ns, "reserved namespace");
     if (obj === null || obj === undefined) throw namespaceError(ns, "null value");
     if (!isRecord(obj)) throw namespaceError(ns, "non-object namespace value");
     for (const field of sortedKeys(obj)) {
@@ -83,8 +86,7 @@ export function validateExtensionSet(set: AnySet): void {
 function quickValidSet(set: ExtensionSet): boolean {
   for (const ns of Object.keys(set)) {
     const obj: unknown = set[ns];
-    if (!NAMESPACE_PATTERN.test(ns) || ns.startsWith("rungrad/") || ns.startsWith("rungrad.")) return false;
-    if (obj === null || obj === undefined || !isRecord(obj)) return false;
+    if (!NAMESPACE_PATTERN.test(ns) || isReservedNamespace(ns) || !isRecord(obj)) return false;
     for (const field of Object.keys(obj)) {
       if (CORE_COMMAND_FIELDS.has(field) || !quickValid(obj[field], 0)) return false;
     }
@@ -232,8 +234,7 @@ function toExtensionSet(raw: unknown): ExtensionSet {
   // Sorting is only needed to pick the first failure, so look for one unsorted first.
   let ok = true;
   for (const ns in raw) {
-    const value = raw[ns];
-    if (value === null || !isRecord(value)) {
+    if (!isRecord(raw[ns])) {
       ok = false;
       break;
     }
