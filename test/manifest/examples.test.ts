@@ -2,13 +2,11 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { parseManifest } from "../../src/manifest/decode.js";
 import { decodeExtensions, encodeExtensions } from "../../src/manifest/extensions.js";
 import { validateManifest } from "../../src/manifest/validate.js";
 import { ExtensionError, ManifestDecodeError, ManifestError, UnsupportedVersionError } from "../../src/manifest/errors.js";
-
-const ROOT = new URL("../../../test/fixtures/examples/rungrad/", import.meta.url);
+import { loadExample } from "../agentmeta/fixtures.js";
 
 interface ValidateCase {
   name: string;
@@ -27,11 +25,7 @@ interface CodecCase {
   expect_error?: string;
 }
 
-function load<T>(name: string): { cases: T[] } {
-  return JSON.parse(readFileSync(new URL(name, ROOT), "utf8")) as { cases: T[] };
-}
-
-for (const c of load<ValidateCase>("manifest_validate.json").cases) {
+for (const c of loadExample<{ cases: ValidateCase[] }>("manifest_validate.json").cases) {
   test(`manifest_validate: ${c.name}`, () => {
     const text = c.manifest_raw ?? JSON.stringify(c.manifest ?? null);
     if (c.expect_decode_error !== undefined) {
@@ -55,7 +49,7 @@ for (const c of load<ValidateCase>("manifest_validate.json").cases) {
   });
 }
 
-for (const c of load<CodecCase>("extensions_codec.json").cases) {
+for (const c of loadExample<{ cases: CodecCase[] }>("extensions_codec.json").cases) {
   test(`extensions_codec: ${c.name}`, () => {
     if (c.expect_error !== undefined) {
       assert.throws(() => encodeExtensions(decodeExtensions(c.input)), (err: unknown) => err instanceof ExtensionError && err.message === c.expect_error);

@@ -2,15 +2,14 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { parseManifest } from "../../src/manifest/decode.js";
 import { validateManifest } from "../../src/manifest/validate.js";
 import { ManifestError } from "../../src/manifest/errors.js";
 import { stableJSON } from "../../src/json/stable.js";
+import { loadExample } from "../agentmeta/fixtures.js";
 
-const ROOT = new URL("../../../test/fixtures/examples/rungrad/", import.meta.url);
-const cases = (JSON.parse(readFileSync(new URL("manifest_validate.json", ROOT), "utf8")) as { cases: { manifest?: unknown; manifest_raw?: string }[] }).cases;
+const cases = loadExample<{ cases: { manifest?: unknown; manifest_raw?: string }[] }>("manifest_validate.json").cases;
 const seeds = cases.map((c) => c.manifest_raw ?? JSON.stringify(c.manifest ?? null));
 
 /** Decode and validate; anything thrown must be a ManifestError with a message. */
