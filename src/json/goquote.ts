@@ -56,6 +56,12 @@ export function hasGoSpace(s: string): boolean {
   return false;
 }
 
+/** strings.TrimSpace(s) == "": s is empty or all unicode.IsSpace. */
+export function isGoBlank(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (!isGoSpaceCode(s.charCodeAt(i))) return false;
+  return true;
+}
+
 /** Go's strings.Fields: split around runs of unicode.IsSpace. */
 export function goFields(s: string): string[] {
   const fields: string[] = [];

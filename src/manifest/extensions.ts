@@ -1,7 +1,7 @@
 // Extensions: product-owned namespaced metadata on manifest commands — Go rungrad's rules,
 // annotation codec (decode/encode), deep copy, and the product-test helper checks.
 
-import { goQuote } from "../json/goquote.js";
+import { goQuote, isGoBlank } from "../json/goquote.js";
 import { JsonCursor, JsonDuplicateKeyError, JsonSyntaxError } from "../json/literal.js";
 import { JsonNumber, compactJSON, compareBytes, dictionary } from "../json/stable.js";
 import { ExtensionError } from "./errors.js";
@@ -10,8 +10,6 @@ import type { ExtensionObject, ExtensionSet } from "./types.js";
 const NAMESPACE_PATTERN = /^[a-z0-9][a-z0-9.-]*\/[a-z0-9][a-z0-9._-]*$/;
 const URL_SCHEME_PATTERN = /^[a-z][a-z0-9+.-]*:/;
 const JSON_NUMBER_PATTERN = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
-/** strings.TrimSpace(s) == "" — Go trims unicode.IsSpace, i.e. the Unicode White_Space property. */
-const BLANK_PATTERN = /^\p{White_Space}*$/u;
 
 /** Manifest command fields an extension may not reuse at its first level (`extensions` itself is allowed). */
 const CORE_COMMAND_FIELDS: ReadonlySet<string> = new Set([
@@ -194,7 +192,7 @@ function checkValue(root: unknown, rootLabel: string): void {
  * as literals and duplicate keys rejected, then fully validated. Every failure is an ExtensionError.
  */
 export function decodeExtensions(text: string): ExtensionSet | undefined {
-  if (BLANK_PATTERN.test(text)) return undefined;
+  if (isGoBlank(text)) return undefined;
   const cursor = new JsonCursor(text, "decoder");
   let set: ExtensionSet;
   try {
