@@ -36,12 +36,12 @@ const NEEDS_ESCAPE = /["\\<>&\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
 
 /** Go's json.MarshalIndent(v, "", "  ") + "\n". */
 export function stableJSON(value: unknown): string {
-  return withDepthLimit(true, value, () => encodeNative(value, true)) + "\n";
+  return withDepthLimit(value, true) + "\n";
 }
 
 /** Go's json.Marshal(v): no whitespace, same escaping and key order. */
 export function compactJSON(value: unknown): string {
-  return withDepthLimit(false, value, () => encodeNative(value, false));
+  return withDepthLimit(value, false);
 }
 
 /**
@@ -49,9 +49,9 @@ export function compactJSON(value: unknown): string {
  * call stack allows (thousands of levels, which Go's encoder accepts) is written by the
  * stack-free encoder instead.
  */
-function withDepthLimit(indent: boolean, value: unknown, fast: () => string): string {
+function withDepthLimit(value: unknown, indent: boolean): string {
   try {
-    return fast();
+    return encodeNative(value, indent);
   } catch (err) {
     if (!(err instanceof RangeError && /call stack/i.test(err.message))) throw err;
     const encoder = new Encoder(indent);
