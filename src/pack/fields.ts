@@ -19,8 +19,8 @@ export const VERB_KEY = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)*$/;
 export const ADAPTER_KINDS: readonly AdapterKind[] = ["composite", "wrap", "openapi", "sense_only"];
 export const PLANES: readonly Plane[] = ["runtime", "control"];
 export const TRANSPORTS: readonly Transport[] = ["cli", "json_exec", "mcp"];
-export const BINDING_MODES: readonly BindingMode[] = ["user", "mothership", "local", "public", "mock"];
-export const BINDING_HUBS: readonly BindingHub[] = ["keyring", "local-credential", "public", "none"];
+const BINDING_MODES: readonly BindingMode[] = ["user", "mothership", "local", "public", "mock"];
+const BINDING_HUBS: readonly BindingHub[] = ["keyring", "local-credential", "public", "none"];
 
 export function isPackId(v: unknown): v is string {
   return typeof v === "string" && v.length >= 1 && v.length <= 128 && PACK_ID.test(v);

@@ -54,11 +54,6 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** Own enumerable keys of a parsed JSON object (safe for "__proto__" keys JSON.parse creates). */
-export function keysOf(v: Record<string, unknown>): string[] {
-  return Object.keys(v);
-}
-
 /** A short JSON rendering of a value for messages. */
 export function show(v: unknown): string {
   if (v === undefined) return "undefined";

@@ -143,7 +143,7 @@ function readJson(path: string, sink: IssueSink, required: boolean): JsonRead {
  * The offset of JSON.parse's failure: the position it reports, else found by bisection —
  * prefixes before the bad character fail only with "end of input" (or parse).
  */
-export function jsonErrorOffset(src: string, message: string): number {
+function jsonErrorOffset(src: string, message: string): number {
   const m = /at position (\d+)/.exec(message);
   if (m) return Number(m[1]);
   const bad = (n: number): boolean => {

@@ -76,7 +76,7 @@ export function checkCarriedMeta(v: unknown, derived: HarnessPackMeta | null, si
 }
 
 /** Structural equality of JSON values; object key order is ignored. */
-export function deepEqual(a: unknown, b: unknown): boolean {
+function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
   if (isObject(a) && isObject(b)) {

@@ -61,7 +61,7 @@ export function checkRequest(v: unknown): ExecRequest {
 }
 
 /** Answers one line: never throws; the response carries the request's id (null when unknowable). */
-export async function answer(packs: readonly ServedPack[], line: string, opts: ExecOptions): Promise<Record<string, unknown>> {
+async function answer(packs: readonly ServedPack[], line: string, opts: ExecOptions): Promise<Record<string, unknown>> {
   let id: RequestId = null;
   try {
     const parsed = parseLine(line);

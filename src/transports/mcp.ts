@@ -38,7 +38,7 @@ function errorResult(err: unknown): ToolResult {
 const uriOf = (pack: ServedPack) => `hcp://${pack.surface.id}/HARNESS.md`;
 
 /** The server instructions: how the tools behave, and each pack's Skill in one line. */
-export function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[], opts: ServeOptions): string {
+function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[], opts: ServeOptions): string {
   const lines = [
     `hcp serves ${packs.length} HCP harness pack(s); each verb is a tool named <pack>_<verb>.`,
     opts.allowWrite ? "Write verbs may run." : "Write verbs are refused: this server was started without --allow-write.",
