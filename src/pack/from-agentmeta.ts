@@ -4,6 +4,7 @@ import { parseDocument, stringify } from "yaml";
 import type { AgentCommand, AgentFlag, AgentMetaDocument } from "../agentmeta/types.js";
 import { isVerbKey } from "./fields.js";
 import { SKILL_NAME, splitFrontmatter } from "./harness.js";
+import { isObject } from "./issues.js";
 import { PLACEHOLDER_NAME } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
 
@@ -188,7 +189,7 @@ function harnessText(doc: AgentMetaDocument, id: string, verbs: Record<string, S
 function frontmatterDescription(yaml: string): string | undefined {
   try {
     const fm: unknown = parseDocument(yaml).toJS();
-    const d = typeof fm === "object" && fm !== null ? (fm as { description?: unknown }).description : undefined;
+    const d = isObject(fm) ? fm["description"] : undefined;
     return typeof d === "string" && d.trim() !== "" ? d : undefined;
   } catch {
     return undefined;

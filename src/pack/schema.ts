@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import type Ajv2020Module from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
 import type addFormatsModule from "ajv-formats";
+import { isObject } from "./issues.js";
 
 type AjvInstance = InstanceType<typeof Ajv2020Module.default>;
 
@@ -79,7 +80,6 @@ export function checkSchema(schema: object): string | null {
 const TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
 const isNumber = (v: unknown): boolean => typeof v === "number" && Number.isFinite(v);
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * A `pattern` both checks accept: ajv-formats' `regex` format, which the meta-schema applies
@@ -109,7 +109,7 @@ function isType(v: unknown): boolean {
  */
 export function isPlainSchema(s: unknown): boolean {
   if (typeof s === "boolean") return true;
-  if (!isPlainObject(s)) return false;
+  if (!isObject(s)) return false;
   for (const k in s) {
     if (!Object.hasOwn(s, k)) continue;
     const v = s[k];
@@ -118,7 +118,7 @@ export function isPlainSchema(s: unknown): boolean {
         if (!isType(v)) return false;
         break;
       case "properties":
-        if (!isPlainObject(v)) return false;
+        if (!isObject(v)) return false;
         for (const p in v) if (Object.hasOwn(v, p) && !isPlainSchema(v[p])) return false;
         break;
       case "required":

@@ -3,6 +3,7 @@
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { isObject } from "../pack/issues.js";
 import type { HarnessBinding } from "../pack/types.js";
 import { CredentialError } from "./errors.js";
 
@@ -90,13 +91,13 @@ export function readLocalCredentials(path: string, family: string): Credentials 
     // The parser's message quotes the text, which holds secrets: say only what is wrong.
     throw new CredentialError("credentials_invalid", `credential file ${path} is not valid JSON`);
   }
-  if (!isPlainObject(doc)) throw new CredentialError("credentials_invalid", `credential file ${path} must hold a JSON object of families`);
+  if (!isObject(doc)) throw new CredentialError("credentials_invalid", `credential file ${path} must hold a JSON object of families`);
   const entry = Object.hasOwn(doc, family) ? doc[family] : undefined;
   if (entry === undefined) {
     throw new CredentialError("credentials_unavailable", `credential file ${path} has no entry for family ${JSON.stringify(family)}`);
   }
   const where = `credential file ${path}: family ${JSON.stringify(family)}`;
-  if (!isPlainObject(entry) || !isPlainObject(entry["env"])) {
+  if (!isObject(entry) || !isObject(entry["env"])) {
     throw new CredentialError("credentials_invalid", `${where} must be {"env": {NAME: value}}`);
   }
   const env: Record<string, string> = {};
@@ -108,8 +109,4 @@ export function readLocalCredentials(path: string, family: string): Credentials 
     env[name] = value;
   }
   return { env, secrets: Object.values(env).filter((v) => v !== "") };
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

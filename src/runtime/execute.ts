@@ -1,6 +1,7 @@
 // Executes pack verbs (§6, §7): resolve, validate, check policy and confirmation, run, redact.
 
 import type { ValidateFunction } from "ajv";
+import { isObject } from "../pack/issues.js";
 import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
 import { compileSchema } from "../pack/schema.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb } from "../pack/types.js";
@@ -117,7 +118,7 @@ export function argsSchemaOf(pack: LoadedPack, verbKey: string): Record<string, 
 const validators = new WeakMap<SurfaceVerb, ValidateFunction>();
 
 function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVerb, args: unknown): Args {
-  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+  if (!isObject(args)) {
     throw new RuntimeError("invalid_args", `arguments of verb ${JSON.stringify(verbKey)} must be a JSON object`);
   }
   let validate = validators.get(verb);
@@ -131,7 +132,7 @@ function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVerb, args
     const problems = (validate.errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`);
     throw new RuntimeError("invalid_args", `invalid arguments for verb ${JSON.stringify(verbKey)}: ${problems.join("; ")}`);
   }
-  return args as Args;
+  return args;
 }
 
 function planPolicy(p: EffectivePolicy): Plan["policy"] {

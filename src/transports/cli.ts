@@ -2,6 +2,7 @@
 
 import { constants } from "node:os";
 import { stableJSON } from "../json/stable.js";
+import { isObject } from "../pack/issues.js";
 import { loadPack } from "../pack/load.js";
 import { executeVerb, isDryRun, planVerb, runPassThrough, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { TransportError, childExitCode } from "./errors.js";
@@ -42,8 +43,8 @@ export function cliArgs(args: string | undefined, arg: readonly string[] = []): 
     } catch (e) {
       throw new TransportError("usage", `--args is not valid JSON: ${(e as Error).message}`);
     }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new TransportError("usage", "--args must be a JSON object");
-    out = parsed as Record<string, unknown>;
+    if (!isObject(parsed)) throw new TransportError("usage", "--args must be a JSON object");
+    out = parsed;
   }
   for (const a of arg) {
     const eq = a.indexOf("=");

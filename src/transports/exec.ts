@@ -3,6 +3,7 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { compactJSON } from "../json/stable.js";
+import { isObject } from "../pack/issues.js";
 import { executeVerb } from "../runtime/execute.js";
 import { TransportError, errorBody } from "./errors.js";
 import { findPack, type ServedPack, type ServeOptions } from "./packs.js";
@@ -30,8 +31,8 @@ const FIELDS = new Set(["id", "pack", "verb", "args", "dry_run", "confirm", "std
 
 /** The request id when it can be read from a parsed line (string or number), else null. */
 function idOf(v: unknown): RequestId {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
-  const id = (v as { id?: unknown }).id;
+  if (!isObject(v)) return null;
+  const id = v["id"];
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }
 
@@ -47,13 +48,13 @@ const bad = (msg: string) => new TransportError("invalid_request", msg);
 
 /** Checks one parsed line's shape; throws invalid_request naming the first problem. */
 export function checkRequest(v: unknown): ExecRequest {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw bad("a request must be a JSON object");
-  const r = v as Record<string, unknown>;
+  if (!isObject(v)) throw bad("a request must be a JSON object");
+  const r = v;
   for (const k of Object.keys(r)) if (!FIELDS.has(k)) throw bad(`unknown request field ${JSON.stringify(k)}`);
   if (idOf(r) === null) throw bad("id must be a string or a number");
   if (typeof r["pack"] !== "string") throw bad("pack must be a string: the id of a loaded pack");
   if (typeof r["verb"] !== "string") throw bad("verb must be a string");
-  if (r["args"] !== undefined && (typeof r["args"] !== "object" || r["args"] === null || Array.isArray(r["args"]))) throw bad("args must be a JSON object");
+  if (r["args"] !== undefined && !isObject(r["args"])) throw bad("args must be a JSON object");
   if (r["dry_run"] !== undefined && typeof r["dry_run"] !== "boolean") throw bad("dry_run must be a boolean");
   if (r["confirm"] !== undefined && typeof r["confirm"] !== "string") throw bad("confirm must be a string (a plan_id)");
   if (r["stdin"] !== undefined && typeof r["stdin"] !== "string") throw bad("stdin must be a string");

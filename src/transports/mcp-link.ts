@@ -6,6 +6,7 @@
 import type { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isObject } from "../pack/issues.js";
 
 /** The SDK's LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS (a test keeps them equal), for answering `initialize` early. */
 export const LATEST_PROTOCOL_VERSION = "2025-11-25";
@@ -23,22 +24,21 @@ export function serverIdentity(version: string, instructions: string): ServerIde
 }
 
 type Json = Record<string, unknown>;
-const isPlain = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const isOptional = (v: unknown, check: (x: unknown) => boolean) => v === undefined || check(v);
 const isString = (v: unknown) => typeof v === "string";
 const isBoolean = (v: unknown) => typeof v === "boolean";
-const allPlain = (v: unknown) => isPlain(v) && Object.values(v).every(isPlain);
+const allPlain = (v: unknown) => isObject(v) && Object.values(v).every(isObject);
 
 /** Client capabilities the SDK's ClientCapabilitiesSchema surely accepts (anything unusual, such as tasks, is left to it). */
 function plainCapabilities(c: unknown): boolean {
-  if (!isPlain(c)) return false;
+  if (!isObject(c)) return false;
   const { experimental, extensions, sampling, elicitation, roots, tasks } = c;
   if (tasks !== undefined) return false;
   if (!isOptional(experimental, allPlain) || !isOptional(extensions, allPlain)) return false;
-  if (!isOptional(sampling, (s) => isPlain(s) && isOptional(s["context"], isPlain) && isOptional(s["tools"], isPlain))) return false;
-  if (!isOptional(roots, (r) => isPlain(r) && isOptional(r["listChanged"], isBoolean))) return false;
-  const form = (f: unknown) => isPlain(f) && isOptional(f["applyDefaults"], isBoolean);
-  return isOptional(elicitation, (e) => isPlain(e) && isOptional(e["form"], form) && isOptional(e["url"], isPlain));
+  if (!isOptional(sampling, (s) => isObject(s) && isOptional(s["context"], isObject) && isOptional(s["tools"], isObject))) return false;
+  if (!isOptional(roots, (r) => isObject(r) && isOptional(r["listChanged"], isBoolean))) return false;
+  const form = (f: unknown) => isObject(f) && isOptional(f["applyDefaults"], isBoolean);
+  return isOptional(elicitation, (e) => isObject(e) && isOptional(e["form"], form) && isOptional(e["url"], isObject));
 }
 
 /**
@@ -47,13 +47,13 @@ function plainCapabilities(c: unknown): boolean {
  * Null for anything else, which the SDK answers itself once loaded.
  */
 export function earlyInitialize(message: unknown, identity: ServerIdentity): { result: Json; jsonrpc: "2.0"; id: string | number } | null {
-  if (!isPlain(message) || message["method"] !== "initialize" || message["jsonrpc"] !== "2.0") return null;
+  if (!isObject(message) || message["method"] !== "initialize" || message["jsonrpc"] !== "2.0") return null;
   const { id, params } = message;
   if (typeof id !== "string" && !Number.isSafeInteger(id)) return null;
   if (Object.keys(message).some((k) => k !== "jsonrpc" && k !== "id" && k !== "method" && k !== "params")) return null;
-  if (!isPlain(params) || Object.keys(params).length !== 3) return null;
+  if (!isObject(params) || Object.keys(params).length !== 3) return null;
   const { protocolVersion, capabilities, clientInfo } = params;
-  if (typeof protocolVersion !== "string" || !plainCapabilities(capabilities) || !isPlain(clientInfo)) return null;
+  if (typeof protocolVersion !== "string" || !plainCapabilities(capabilities) || !isObject(clientInfo)) return null;
   const { name, version, title, websiteUrl, description, icons } = clientInfo;
   if (!isString(name) || !isString(version) || icons !== undefined) return null;
   if (!isOptional(title, isString) || !isOptional(websiteUrl, isString) || !isOptional(description, isString)) return null;
