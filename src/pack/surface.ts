@@ -2,7 +2,7 @@
 
 import { checkSchema } from "./schema.js";
 import { IssueSink, index, isObject, keyed, prop, show } from "./issues.js";
-import { ADAPTER_KINDS, PLANES, checkBinding, checkOpenApi, checkPassThrough, checkTransports, checkUrl, checkWrap, isPackId, isVerbKey } from "./fields.js";
+import { ADAPTER_KINDS, PLANES, checkBinding, checkEnum, checkOpenApi, checkPassThrough, checkTransports, checkUrl, checkWrap, isPackId, isVerbKey } from "./fields.js";
 import { checkCarriedMeta, deriveMeta } from "./meta.js";
 import { parseArgvToken } from "./placeholders.js";
 import type {
@@ -149,13 +149,9 @@ function optString(doc: Record<string, unknown>, key: string, sink: IssueSink): 
 }
 
 function checkKind(doc: Record<string, unknown>, sink: IssueSink): AdapterKind | undefined {
-  const one = (key: string): AdapterKind | undefined | null => {
-    const v = doc[key];
-    if (v === undefined) return undefined;
-    if (typeof v === "string" && (ADAPTER_KINDS as readonly string[]).includes(v)) return v as AdapterKind;
-    sink.error("invalid_meta", key, `${key} must be one of ${ADAPTER_KINDS.join(", ")}, got ${show(v)}`);
-    return null;
-  };
+  // undefined when absent, null when invalid (reported).
+  const one = (key: string): AdapterKind | undefined | null =>
+    doc[key] === undefined ? undefined : (checkEnum(ADAPTER_KINDS, doc[key], key, sink) ?? null);
   const kind = one("kind");
   const alias = one("adapter_kind");
   if (kind === null || alias === null) return undefined;
