@@ -9,6 +9,7 @@ import {
   type Issue,
   type PolicyDocument,
   type PolicyLevel,
+  type PolicyLimits,
   type PolicyVerbEntry,
   type Surface,
 } from "./types.js";
@@ -142,10 +143,7 @@ function hintContradictions(policy: PolicyDocument, surface: Surface, sink: Issu
  */
 export function effectivePolicy(pack: { surface: Surface | null; policy: PolicyDocument | null }, verbKey: string): EffectivePolicy {
   const { surface, policy } = pack;
-  const limits = {
-    timeout_ms: policy?.limits?.timeout_ms ?? DEFAULT_TIMEOUT_MS,
-    max_output_bytes: policy?.limits?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-  };
+  const limits = packLimits(policy);
   const verb = surface !== null && Object.hasOwn(surface.verbs, verbKey) ? surface.verbs[verbKey] : undefined;
   if (verb === undefined) return { policy: "deny", confirm: false, ...limits, source: "fallback" };
   const raw = policy?.verbs && Object.hasOwn(policy.verbs, verbKey) ? policy.verbs[verbKey] : undefined;
@@ -170,8 +168,15 @@ export function passThroughPolicy(pack: { policy: PolicyDocument | null }): Effe
   return {
     policy: p?.pass_through ?? "deny",
     confirm: false,
-    timeout_ms: p?.limits?.timeout_ms ?? DEFAULT_TIMEOUT_MS,
-    max_output_bytes: p?.limits?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    ...packLimits(p),
     source: p?.pass_through !== undefined ? "policy" : "fallback",
+  };
+}
+
+/** The pack-wide limits: policy.json `limits`, else 60000 ms and 1 MiB. */
+function packLimits(policy: PolicyDocument | null): Required<PolicyLimits> {
+  return {
+    timeout_ms: policy?.limits?.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    max_output_bytes: policy?.limits?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES,
   };
 }
