@@ -114,7 +114,7 @@ export function parsePolicy(doc: unknown, surface: Surface | null): PolicyResult
 
 function level(v: unknown, path: string, sink: IssueSink): void {
   if (v !== undefined && !(LEVELS as readonly unknown[]).includes(v)) {
-    sink.error("policy", path, `${path === "" ? "policy" : path} must be read, write or deny, got ${show(v)}`);
+    sink.error("policy", path, `${path} must be read, write or deny, got ${show(v)}`);
   }
 }
 
