@@ -191,26 +191,35 @@ function exactPlan(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanO
   return { pack: surface.id, verb: verbKey, argv: [program, ...tail], policy: planPolicy(policy) };
 }
 
-/** The verb's plan (credential values masked) and the plan_id that confirms exactly it. Throws RuntimeError. */
-export function planVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions = {}): DryRun {
+/** The plan `exact` makes, as shown (credential values masked), with the plan_id that confirms exactly it. */
+function planned(pack: LoadedPack, opts: PlanOptions, exact: () => Plan): DryRun {
   const secrets = secretsOf(credentialsOf(pack, opts));
-  return shown(masking(secrets, () => exactPlan(pack, verbKey, args, opts)), secrets);
+  return shown(masking(secrets, exact), secrets);
 }
 
-/** Runs a verb, or returns its plan on a dry run. Confirm-gated verbs need the plan's id. */
-export async function executeVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
+/** Makes the plan, then returns it on a dry run, or runs it (a confirm-gated plan only with its plan_id). */
+async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, exact: () => Plan): Promise<ExecResult | DryRun> {
   const load = credentialsOf(pack, opts);
   const secrets = secretsOf(load);
-  const plan = masking(secrets, () => exactPlan(pack, verbKey, args, opts));
+  const plan = masking(secrets, exact);
   if (opts.dryRun) return shown(plan, secrets);
   if (plan.policy.confirm) checkConfirmation(plan, opts.confirm);
   return runPlan(pack, plan, opts, load, secrets);
 }
 
+/** The verb's plan (credential values masked) and the plan_id that confirms exactly it. Throws RuntimeError. */
+export function planVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions = {}): DryRun {
+  return planned(pack, opts, () => exactPlan(pack, verbKey, args, opts));
+}
+
+/** Runs a verb, or returns its plan on a dry run. Confirm-gated verbs need the plan's id. */
+export function executeVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
+  return planOrRun(pack, opts, () => exactPlan(pack, verbKey, args, opts));
+}
+
 /** Plans a pass-through invocation (§6.6): argv is the subcommand and its arguments, after the bin. */
 export function planPassThrough(pack: LoadedPack, argv: readonly string[], opts: PlanOptions = {}): DryRun {
-  const secrets = secretsOf(credentialsOf(pack, opts));
-  return shown(masking(secrets, () => exactPassThroughPlan(pack, argv, opts)), secrets);
+  return planned(pack, opts, () => exactPassThroughPlan(pack, argv, opts));
 }
 
 function exactPassThroughPlan(pack: LoadedPack, argv: readonly string[], opts: PlanOptions): Plan {
@@ -238,12 +247,8 @@ function exactPassThroughPlan(pack: LoadedPack, argv: readonly string[], opts: P
 }
 
 /** Runs a pass-through invocation, or returns its plan on a dry run. */
-export async function runPassThrough(pack: LoadedPack, argv: readonly string[], opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
-  const load = credentialsOf(pack, opts);
-  const secrets = secretsOf(load);
-  const plan = masking(secrets, () => exactPassThroughPlan(pack, argv, opts));
-  if (opts.dryRun) return shown(plan, secrets);
-  return runPlan(pack, plan, opts, load, secrets);
+export function runPassThrough(pack: LoadedPack, argv: readonly string[], opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
+  return planOrRun(pack, opts, () => exactPassThroughPlan(pack, argv, opts));
 }
 
 /** True when a result of executeVerb or runPassThrough is a dry run's plan. */
