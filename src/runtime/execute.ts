@@ -9,7 +9,7 @@ import { deriveArgsSchema, substitute, type Args } from "./argv.js";
 import { loadCredentials, type Credentials } from "./credentials.js";
 import { childEnv } from "./env.js";
 import { RuntimeError } from "./errors.js";
-import { checkConfirmation, planId, type Plan } from "./plan.js";
+import { checkConfirmation, planId, subjectOf, type Plan } from "./plan.js";
 import { runProcess, type ProcessResult } from "./process.js";
 import { redact, redactText, redactTruncatedTail, secretSet, type SecretSet } from "./redact.js";
 import { resolveProgram } from "./resolve.js";
@@ -183,7 +183,7 @@ function exactPlan(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanO
   if (unrunnable) throw unrunnable;
   const verb = verbOf(surface, verbKey);
   const policy = effectivePolicy(pack, verbKey);
-  checkPolicy(policy, `verb ${JSON.stringify(verbKey)} of pack ${JSON.stringify(surface.id)}`, opts);
+  checkPolicy(policy, subjectOf({ pack: surface.id, verb: verbKey }), opts);
   const valid = validateArgs(pack, verbKey, verb, args);
   const { bin, template, allowVerb } = commandOf(surface, verbKey, verb);
   const tail = substitute(template, valid, { allowVerb, verb: verbKey });
@@ -229,7 +229,7 @@ function exactPassThroughPlan(pack: LoadedPack, argv: readonly string[], opts: P
     throw new RuntimeError("not_executable", `pack ${name} declares no pass_through`);
   }
   const policy = passThroughPolicy(pack);
-  checkPolicy(policy, `pass-through of pack ${name}`, opts);
+  checkPolicy(policy, subjectOf({ pack: surface.id, verb: null }), opts);
   const { allowedSubcommands, maxArgv } = surface.pass_through;
   const sub = argv[0];
   if (sub === undefined || !allowedSubcommands.includes(sub)) {

@@ -42,9 +42,14 @@ export function planId(plan: Plan): string {
   return createHash("sha256").update(canonicalPlanJSON(plan), "utf8").digest("hex");
 }
 
+/** What a plan runs, for messages: `verb "x" of pack "p"`, or `pass-through of pack "p"`. */
+export function subjectOf(plan: Pick<Plan, "pack" | "verb">): string {
+  return `${plan.verb === null ? "pass-through" : `verb ${JSON.stringify(plan.verb)}`} of pack ${JSON.stringify(plan.pack)}`;
+}
+
 /** Passes when `given` is this plan's id; otherwise throws `confirmation_required` or `confirmation_mismatch`. */
 export function checkConfirmation(plan: Plan, given: string | undefined): void {
-  const what = `${plan.verb === null ? "pass-through" : `verb ${JSON.stringify(plan.verb)}`} of pack ${JSON.stringify(plan.pack)}`;
+  const what = subjectOf(plan);
   if (given === undefined || given === "") {
     throw new RuntimeError(
       "confirmation_required",

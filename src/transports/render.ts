@@ -1,11 +1,11 @@
 // Text forms shared by the transports: a plan for people, and the one-line summary of a result.
 
 import type { DryRun, ExecResult } from "../runtime/execute.js";
+import { subjectOf } from "../runtime/plan.js";
 
 /** What a plan runs: `verb "x" of pack "p"`, or the pack's pass-through. */
 export function planSubject(d: DryRun): string {
-  const { plan } = d;
-  return plan.verb === null ? `pass-through of pack ${JSON.stringify(plan.pack)}` : `verb ${JSON.stringify(plan.verb)} of pack ${JSON.stringify(plan.pack)}`;
+  return subjectOf(d.plan);
 }
 
 /** The plan's argv, policy and plan_id, one indented line each. */
