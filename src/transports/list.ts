@@ -1,5 +1,7 @@
 // `hcp list`: the packs, their verbs and effective policies, as a model and as text.
 
+import { TRANSPORTS } from "../pack/fields.js";
+import { passThroughPolicy } from "../pack/policy.js";
 import type { ServedPack, ServeOptions } from "./packs.js";
 import { runnable, verbsOf } from "./packs.js";
 
@@ -22,7 +24,7 @@ export interface PackListing {
   kind: string;
   plane: string;
   binding_mode: string | null;
-  transports: string[];
+  transports: readonly string[];
   verbs: VerbListing[];
   pass_through: { policy: string; allowedSubcommands: string[]; maxArgv: number } | null;
 }
@@ -37,7 +39,7 @@ export function listPacks(packs: readonly ServedPack[], opts: ServeOptions): { p
         kind: s.kind,
         plane: s.plane,
         binding_mode: s.binding?.mode ?? null,
-        transports: s.transports ?? ["cli", "json_exec", "mcp"],
+        transports: s.transports ?? TRANSPORTS,
         verbs: verbsOf(pack).map(({ key, verb, policy: p }) => ({
           verb: key,
           description: verb.description ?? null,
@@ -48,7 +50,7 @@ export function listPacks(packs: readonly ServedPack[], opts: ServeOptions): { p
           source: p.source,
           runnable: runnable(p, opts),
         })),
-        pass_through: s.pass_through ? { policy: pack.policy?.pass_through ?? "deny", ...s.pass_through } : null,
+        pass_through: s.pass_through ? { policy: passThroughPolicy(pack).policy, ...s.pass_through } : null,
       };
     }),
   };
