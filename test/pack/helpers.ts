@@ -1,13 +1,10 @@
 // Shared test helpers for pack tests: fixture reading and issue lookup.
 
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { Issue } from "../../src/pack/index.js";
+import { fixture } from "../e2e/helpers.js";
 
-/** Absolute path of a file under test/fixtures (tests run from dist/test/pack). */
-export function fixture(rel: string): string {
-  return fileURLToPath(new URL(`../../../test/fixtures/${rel}`, import.meta.url));
-}
+export { fixture };
 
 export function readFixtureJson(rel: string): unknown {
   return JSON.parse(readFileSync(fixture(rel), "utf8"));

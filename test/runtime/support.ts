@@ -1,12 +1,12 @@
 // Shared helpers of the runtime tests: the probe fixture, a base environment, process liveness.
 
-import { fileURLToPath } from "node:url";
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fixture } from "../e2e/helpers.js";
 
-/** test/fixtures/bin/probe.mjs, found from dist/test/runtime/. */
-export const PROBE = fileURLToPath(new URL("../../../test/fixtures/bin/probe.mjs", import.meta.url));
+/** test/fixtures/bin/probe.mjs. */
+export const PROBE = fixture("bin/probe.mjs");
 
 /** The smallest environment the probe needs (its shebang looks node up on PATH). */
 export const BASE_ENV: Record<string, string> = { PATH: process.env["PATH"] ?? "/usr/bin:/bin" };
