@@ -170,13 +170,10 @@ function harnessText(doc: AgentMetaDocument, id: string, verbs: Record<string, S
   const root = doc.commands.find((c) => c.is_root);
   let description = `Run the ${doc.tool_name} CLI through its HCP pack${root?.short ? `: ${root.short}` : ""}.`;
   let body: string;
-  const split = skill === undefined ? null : splitFrontmatter(skill);
   if (skill !== undefined) {
-    body = split === null ? skill : split.body;
-    if (split !== null) {
-      const d = frontmatterDescription(split.yaml);
-      if (d !== undefined) description = d;
-    }
+    const split = splitFrontmatter(skill);
+    body = split?.body ?? skill;
+    if (split !== null) description = frontmatterDescription(split.yaml) ?? description;
   } else {
     const lines = [`# ${doc.tool_name}`, "", description, "", "## Verbs", ""];
     for (const [key, v] of Object.entries(verbs)) lines.push(`- \`${key}\` (${v.policy}): ${v.description ?? ""}`);
