@@ -162,7 +162,7 @@ export class App {
       checkArgs(node.spec.args ?? "any", sel.args, node);
       const missing = node.flags.filter((f) => f.required && !locals.changed.has(f.name)).map((f) => `"${f.name}"`);
       if (missing.length > 0) throw new UsageError(`required flag(s) ${missing.join(", ")} not set`);
-      await this.guardOutputMode(node, state, program);
+      await this.guardOutputMode(node, state);
       await this.prepare(node, state);
       // Everything after `--` ends the leaf's operands; Cobra's ArgsLenAtDash counts those before it.
       const atDash = afterDash < 0 ? -1 : Math.max(0, sel.args.length - afterDash);
@@ -298,7 +298,7 @@ export class App {
   }
 
   /** The advanced-output guards of §f, before auth and before the handler. */
-  private async guardOutputMode(node: CommandNode, state: RunState, _program: Commander): Promise<void> {
+  private async guardOutputMode(node: CommandNode, state: RunState): Promise<void> {
     if (!(this.config.advancedOutput ?? false)) return;
     const f = state.flags;
     const jqSet = f.jq !== null;
@@ -418,7 +418,6 @@ function readFlags(cmd: Commander, defs: readonly FlagDef[], explicitFalse: Read
     const raw = cmd.getOptionValue(attr) as unknown;
     const fromCli = cmd.getOptionValueSource(attr) === "cli";
     let v: unknown = fromCli ? (opt?.negate ? raw === false : raw) : f.defaultValue;
-    if (f.type === "stringArray" && fromCli && Array.isArray(raw) && raw === f.defaultValue) v = [];
     if (explicitFalse.has(f.name)) {
       v = false;
       changed.add(f.name);
@@ -459,8 +458,6 @@ function translateCommanderError(err: CommanderError): Error {
       const long = /--[\w-]+/.exec(quoted)?.[0] ?? quoted;
       return new FlagParseError(`flag needs an argument: ${long}`);
     }
-    case "commander.unknownCommand":
-      return new UnknownCommandError(quoted, "");
     default:
       return new FlagParseError(err.message.replace(/^error: /, ""));
   }
