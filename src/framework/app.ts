@@ -4,7 +4,7 @@ import { Command as Commander, CommanderError, Option as CommanderOption } from 
 import { dictionary, stableJSON } from "../json/stable.js";
 import type { Manifest, ValidManifest } from "../manifest/types.js";
 import { validateManifest } from "../manifest/validate.js";
-import { detectMachineOutput, scanArgs, type FlagNames } from "./argv.js";
+import { detectMachineOutput, flagNames, scanArgs, type FlagNames } from "./argv.js";
 import { streamLines, type LineSource } from "./choose.js";
 import { CommandNode, type ArgsRule, type CommandSpec } from "./command.js";
 import { completionScript, SHELLS } from "./completion.js";
@@ -135,7 +135,7 @@ export class App {
     try {
       if (this.endpoint && argv[0] === this.endpoint.name) return await this.emitManifest(io);
       if (argv[0] === "help") return this.helpCommand(argv.slice(1), io);
-      const names = this.flagNames();
+      const names = flagNames(this.root);
       const misplaced = this.surface.version === "rungrad" ? this.versionAfterSubcommand(argv, names) : null;
       if (misplaced !== null) throw new FlagParseError(misplaced === "--version" ? "unknown flag: --version" : "unknown shorthand flag: 'v' in -v");
       const { args, explicitFalse, afterDash } = scanArgs(argv, names);
@@ -211,24 +211,6 @@ export class App {
       }
     }
     return null;
-  }
-
-  private flagNames(): FlagNames {
-    const bools = new Set<string>();
-    const values = new Set<string>();
-    const shortValues = new Set<string>();
-    const visit = (n: CommandNode, defs: readonly FlagDef[]) => {
-      for (const f of defs) {
-        if (f.type === "bool") bools.add(f.name);
-        else {
-          values.add(f.name);
-          if (f.shorthand) shortValues.add(f.shorthand);
-        }
-      }
-      n.children.forEach((c) => visit(c, c.flags));
-    };
-    visit(this.root, [...this.root.persistent, ...this.root.flags]);
-    return { bools, values, shortValues };
   }
 
   /** The commander program mirroring the tree; actions only record the selection. */
@@ -366,7 +348,7 @@ export class App {
     const code = classifyExit(err);
     const rawMode = err instanceof FlagParseError || err instanceof UnknownCommandError || !parsed;
     const machine = this.surface.globalFlags === "disabled" ? false
-      : rawMode ? detectMachineOutput(argv, this.machineNames(), this.config.advancedOutput ?? false, this.flagNames())
+      : rawMode ? detectMachineOutput(argv, this.machineNames(), this.config.advancedOutput ?? false, flagNames(this.root))
       : state.flags.json || ((this.config.advancedOutput ?? false) && (state.flags.jq !== null || state.flags.template !== null));
     const msg = errorMessage(err);
     if (machine) {

@@ -1,5 +1,7 @@
 // Raw-argv passes: pflag's `--bool=value` forms, and machine-output intent for errors raised before flags are trusted.
 
+import type { CommandNode } from "./command.js";
+import type { FlagDef } from "./flags.js";
 import { FlagParseError } from "./errors.js";
 import { goQuote } from "../json/goquote.js";
 
@@ -16,6 +18,25 @@ export interface FlagNames {
   /** Long names and shorthands of value-taking flags. */
   values: ReadonlySet<string>;
   shortValues: ReadonlySet<string>;
+}
+
+/** The names of every flag in the tree: the root's persistent and local flags and each command's own. */
+export function flagNames(root: CommandNode): FlagNames {
+  const bools = new Set<string>();
+  const values = new Set<string>();
+  const shortValues = new Set<string>();
+  const visit = (n: CommandNode, defs: readonly FlagDef[]) => {
+    for (const f of defs) {
+      if (f.type === "bool") bools.add(f.name);
+      else {
+        values.add(f.name);
+        if (f.shorthand) shortValues.add(f.shorthand);
+      }
+    }
+    n.children.forEach((c) => visit(c, c.flags));
+  };
+  visit(root, [...root.persistent, ...root.flags]);
+  return { bools, values, shortValues };
 }
 
 export interface NormalizedArgs {

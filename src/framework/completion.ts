@@ -1,8 +1,8 @@
 // Shell completion scripts (`completion bash|zsh|fish|powershell`), generated from the same command
 // tree as help and the manifest: subcommands and flags of each command path, completed statically.
 
+import { flagNames } from "./argv.js";
 import type { CommandNode } from "./command.js";
-import type { FlagDef } from "./flags.js";
 
 export const SHELLS = ["bash", "fish", "powershell", "zsh"] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -31,17 +31,8 @@ function entries(root: CommandNode): Entry[] {
 
 /** Flags that take a value: the word after one is its value, not a command. */
 function valueFlags(root: CommandNode): string[] {
-  const out = new Set<string>();
-  const visit = (node: CommandNode, defs: readonly FlagDef[]) => {
-    for (const f of defs) {
-      if (f.type === "bool") continue;
-      out.add(`--${f.name}`);
-      if (f.shorthand) out.add(`-${f.shorthand}`);
-    }
-    node.children.forEach((c) => visit(c, c.flags));
-  };
-  visit(root, [...root.persistent, ...root.flags]);
-  return [...out].sort();
+  const { values, shortValues } = flagNames(root);
+  return [...[...values].map((n) => `--${n}`), ...[...shortValues].map((s) => `-${s}`)].sort();
 }
 
 const ident = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
