@@ -9,8 +9,8 @@
 // Strings print raw, numbers and booleans as in JSON, null as <no value>, arrays/objects as compact JSON.
 // Output ends with exactly one newline.
 
-import { compactJSON, isDictionary, JsonNumber } from "../json/stable.js";
-import { RungradError, ExitCode } from "./errors.js";
+import { compactJSON, JsonNumber } from "../json/stable.js";
+import { errorMessage, RungradError, ExitCode } from "./errors.js";
 
 type JqModule = { raw(data: string, filter: string, flags?: string[]): Promise<string> };
 let jqModule: Promise<JqModule> | null = null;
@@ -27,9 +27,7 @@ async function callJq(data: string, expr: string, flags: string[]): Promise<stri
   }
 }
 
-function jqMessage(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).trim();
-}
+const jqMessage = (err: unknown): string => errorMessage(err).trim();
 
 /** Rejects a jq expression that does not compile (exit 1, `invalid --jq expression: …`). */
 export async function validateJq(expr: string): Promise<void> {
@@ -207,7 +205,7 @@ function show(v: unknown): string {
   if (v === null || v === undefined) return "<no value>";
   if (typeof v === "string") return v;
   if (v instanceof JsonNumber) return v.literal;
-  if (typeof v === "object") return compactJSON(isDictionary(v) || Array.isArray(v) ? v : v);
+  if (typeof v === "object") return compactJSON(v);
   return String(v);
 }
 

@@ -209,11 +209,6 @@ function goEscapes(json: string): string {
   return out;
 }
 
-/** True for objects StableJSON treats as maps (sorted keys). */
-export function isDictionary(value: unknown): boolean {
-  return value instanceof Map || (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === null);
-}
-
 /**
  * Creates an empty dictionary: a null-prototype object, safe for any key including "__proto__".
  * Made by setting the prototype of a fresh literal, which V8 keeps in fast mode (Object.create(null)
