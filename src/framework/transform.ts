@@ -1,13 +1,5 @@
 // --jq (real jq via the lazily loaded jq-wasm) and --template (rungrad's own small template language) over machine output.
-//
-// Template language (not Go's text/template, though it reads alike):
-//   {{.}}                the current value;  {{.a.b}} a field path (a missing key is an error)
-//   {{"text"}}           a string literal with \n \t \" \\ escapes
-//   {{range .x}}…{{end}} repeat for each array element (or object value, keys sorted), dot = element
-//   {{if .x}}…{{else}}…{{end}}  false, 0, null, "" and empty arrays/objects are false
-//   {{- and -}}          trim whitespace before/after the action
-// Strings print raw, numbers and booleans as in JSON, null as <no value>, arrays/objects as compact JSON.
-// Output ends with exactly one newline.
+// The template language (not Go's text/template, though it reads alike) is specified in README.md, "--template language".
 
 import { compactJSON, JsonNumber } from "../json/stable.js";
 import { errorMessage, RungradError, ExitCode } from "./errors.js";
