@@ -1,6 +1,6 @@
 // rgref: the TypeScript twin of Go rungrad's reference CLI (cmd/rgref), built on src/framework.
 
-import { JsonNumber } from "../../src/json/stable.js";
+import { compareBytes, JsonNumber } from "../../src/json/stable.js";
 import { App, isNumericID, mask, RungradError, ExitCode, tableText, updateCommand, type CommandSpec, type Match } from "../../src/framework/index.js";
 
 export const VERSION = "v0.3.2";
@@ -19,7 +19,7 @@ const ITEMS: readonly Item[] = [
   { id: "3", name: "dup", size: new JsonNumber("3"), label: "three" },
 ];
 
-const sortedItems = (): Item[] => [...ITEMS].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+const sortedItems = (): Item[] => [...ITEMS].sort((a, b) => compareBytes(a.id, b.id));
 const itemLookup = (name: string): Match[] => ITEMS.filter((it) => it.name === name).map((it) => ({ id: it.id, name: it.name }));
 const itemResolve = { resourceType: "item", allowPrompt: true, isID: isNumericID };
 

@@ -2,7 +2,7 @@
 
 import type { Readable } from "node:stream";
 import { goQuote } from "../json/goquote.js";
-import { stableJSON } from "../json/stable.js";
+import { compareBytes, stableJSON } from "../json/stable.js";
 import type { CommandNode } from "./command.js";
 import type { Credential, Resolved, ResolvedService } from "./config.js";
 import { AmbiguousError, ExitCode, matchLabel, NotFoundError, RungradError, UsageError, type Match } from "./errors.js";
@@ -247,7 +247,7 @@ export class Context {
   async resolve(input: string, lookup: Lookup, opts: ResolveOptions): Promise<string> {
     if (opts.isID?.(input)) return input;
     const matches = [...(await lookup(input))].sort(
-      (a, b) => cmp(a.id, b.id) || cmp(a.name, b.name) || cmp(a.context ?? "", b.context ?? ""),
+      (a, b) => compareBytes(a.id, b.id) || compareBytes(a.name, b.name) || compareBytes(a.context ?? "", b.context ?? ""),
     );
     if (matches.length === 0) throw new NotFoundError(opts.resourceType, input);
     if (matches.length === 1) return matches[0]!.id;
@@ -264,5 +264,3 @@ export class Context {
     return matches[n - 1]!.id;
   }
 }
-
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

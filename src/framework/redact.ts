@@ -1,6 +1,6 @@
 // Per-run secret registry: removes registered secrets from text and (string-aware) from JSON.
 
-import { quoteJSON } from "../json/stable.js";
+import { compareBytes, quoteJSON } from "../json/stable.js";
 
 /** What every redacted occurrence becomes; it has no JSON metacharacters. */
 export const REDACTED = "[REDACTED]";
@@ -72,5 +72,5 @@ function escapedForms(v: string): string[] {
 }
 
 function sortNeedles(list: string[]): string[] {
-  return [...new Set(list)].filter((n) => n !== "").sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
+  return [...new Set(list)].filter((n) => n !== "").sort((a, b) => b.length - a.length || compareBytes(a, b));
 }
