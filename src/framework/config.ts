@@ -51,7 +51,7 @@ export function toolEnvVar(name: string, suffix: string): string {
 }
 
 /** Go's os.UserConfigDir. */
-export function userConfigDir(env: Env): string {
+function userConfigDir(env: Env): string {
   if (process.platform === "win32") return env["APPDATA"] ?? "";
   if (process.platform === "darwin") return join(env["HOME"] || homedir(), "Library", "Application Support");
   return env["XDG_CONFIG_HOME"] || join(env["HOME"] || homedir(), ".config");
@@ -63,7 +63,7 @@ export function defaultConfigPath(tool: string, env: Env): string {
 }
 
 /** Reads config.yaml; absent or empty is an empty config. YAML is loaded only when a file exists. */
-export async function loadConfigFile(path: string): Promise<ConfigFile> {
+async function loadConfigFile(path: string): Promise<ConfigFile> {
   if (!existsSync(path)) return {};
   let text: string;
   try {

@@ -22,7 +22,7 @@ const MIN_NAME_PADDING = 11;
 const listed = (c: CommandNode): boolean => c.available() || c.kind === "help";
 
 /** Long (default Short) plus `Related commands:` and `Output modes:` sections, as the builder sets Cobra's Long. */
-export function describe(node: CommandNode): string {
+function describe(node: CommandNode): string {
   let long = node.spec.long || node.spec.short;
   const related = node.spec.related ?? [];
   if (related.length > 0) long += "\n\nRelated commands:\n" + related.map((r) => "  " + r).join("\n");
@@ -76,7 +76,7 @@ function commandList(node: CommandNode, subs: CommandNode[], groups: readonly Gr
 }
 
 /** Cobra's LocalFlags: the root's persistent flags count as its own; every command gets `-h, --help`. */
-export function localFlags(node: CommandNode, version: boolean): FlagDef[] {
+function localFlags(node: CommandNode, version: boolean): FlagDef[] {
   const out = [...(node.parent ? [] : node.persistent), ...node.flags];
   out.push(toFlagDef({ name: "help", shorthand: "h", usage: `help for ${node.name}`, type: "bool" }));
   if (!node.parent && version) out.push(toFlagDef({ name: "version", shorthand: "v", usage: `version for ${node.name}`, type: "bool" }));

@@ -8,7 +8,7 @@ export interface TerminalMode {
   color: boolean;
   sanitize: boolean;
 }
-export const PLAIN_MODE: TerminalMode = { ansi: false, color: false, sanitize: false };
+const PLAIN_MODE: TerminalMode = { ansi: false, color: false, sanitize: false };
 
 const RESET = "\x1b[0m";
 const DRY_RUN_STYLE = "\x1b[1;33m";

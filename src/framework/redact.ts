@@ -18,10 +18,6 @@ export class Redactor {
     this.textNeedles = this.jsonNeedles = null;
   }
 
-  get empty(): boolean {
-    return this.secrets.size === 0;
-  }
-
   /** Free text: raw and JSON-escaped spellings are replaced. */
   text(s: string): string {
     if (this.secrets.size === 0 || s === "") return s;
