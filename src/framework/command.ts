@@ -43,7 +43,7 @@ export type NodeKind = "user" | "help" | "completion" | "endpoint";
 export class CommandNode {
   readonly children: CommandNode[] = [];
   parent: CommandNode | null = null;
-  /** Flags defined on this command (for the root: its persistent globals come first). */
+  /** Flags defined on this command; the root's globals are kept apart in `persistent`. */
   readonly flags: FlagDef[];
   /** Root only: the persistent (global) flags. */
   persistent: FlagDef[] = [];
