@@ -6,13 +6,11 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { run, type Run } from "./helpers.js";
+import { fixture, GO_TEMPLATE_USAGE, TS_TEMPLATE_USAGE } from "../framework/helpers.js";
+import { REPO, run, type Run } from "./helpers.js";
 
-const RGREF = fileURLToPath(new URL("../../../examples/rgref/rgref", import.meta.url));
-const REFERENCE = JSON.parse(readFileSync(new URL("../../../test/fixtures/examples/rungrad/rgref_reference.json", import.meta.url), "utf8")) as {
-  expect_manifest_stable_json: string;
-};
+const RGREF = `${REPO}examples/rgref/rgref`;
+const REFERENCE = fixture<{ expect_manifest_stable_json: string }>("rgref_reference.json");
 const CONF_HOME = mkdtempSync(join(tmpdir(), "rgref-e2e-"));
 const SECRET = "SENTINEL-SECRET-do-not-print-7Q2";
 
@@ -32,10 +30,7 @@ const dryRunText = (s: string) => {
 test("manifest endpoint bytes equal the reference (the --template usage aside)", async () => {
   const r = await rgref(["__rungrad_manifest"]);
   assert.equal(r.code, 0);
-  const want = REFERENCE.expect_manifest_stable_json.replace(
-    "Render stable JSON output through a Go text/template (commands with machine output)",
-    "Render stable JSON output through a rungrad template, not Go text/template (commands with machine output)",
-  );
+  const want = REFERENCE.expect_manifest_stable_json.replace(GO_TEMPLATE_USAGE, TS_TEMPLATE_USAGE);
   assert.equal(r.stdout, want);
 });
 
