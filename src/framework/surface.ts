@@ -43,9 +43,10 @@ export interface NormalizedSurface {
   endpoint: { mode: "rungrad" | "disabled" | "renamed" | "host-rendered"; name: string; render?: (ctx: ManifestRenderContext) => string | Promise<string> };
 }
 
-const fail = (msg: string): never => {
+// A declaration, not an arrow: TypeScript narrows on calls of a declared `never` function.
+function fail(msg: string): never {
   throw new SurfaceError(`rungrad: ${msg}`);
-};
+}
 
 function mode(m: SurfaceMode | undefined): "rungrad" | "host" | "disabled" {
   if (m === undefined || m === "" || m === "rungrad") return "rungrad";
@@ -83,7 +84,7 @@ export function normalizeSurface(s: SurfaceConfig = {}): NormalizedSurface {
     case "host-rendered":
       if (name) fail("host-rendered manifest endpoint does not accept Name");
       if (!render) fail("host-rendered manifest endpoint requires Render");
-      return { ...out, endpoint: { mode: "host-rendered", name: MANIFEST_ENDPOINT, render: render! } };
+      return { ...out, endpoint: { mode: "host-rendered", name: MANIFEST_ENDPOINT, render } };
     default:
       return fail(`invalid manifest endpoint mode "${m.mode as string}"`);
   }
@@ -144,23 +145,25 @@ export function globalFlags(
     if (!services.includes(key)) fail(`host binding "${key}" provided for a feature that is not enabled`);
   }
   const defs: FlagDef[] = [];
-  const entries: [string, GlobalFlagBinding | undefined][] = [...ids.map((id) => [id, byId[id]] as [string, GlobalFlagBinding | undefined]), ...services.map((n) => [n, bySvc[n]] as [string, GlobalFlagBinding | undefined])];
+  // Each binding key with the FlagDef it yields: a global identity's, or a service's.
+  type Entry = [key: string, binding: GlobalFlagBinding | undefined, def: (b: GlobalFlagBinding, short: string) => FlagDef];
+  const entries: Entry[] = [
+    ...ids.map((id): Entry => [id, byId[id], (b, short) => globalFlagDef(id, b.name, b.usage, short, b.hidden ?? false)]),
+    ...services.map((name): Entry => [name, bySvc[name], (b) => serviceDef(resolution!, name, b)]),
+  ];
   const longNames = new Set(taken);
-  for (const [id, b] of entries) {
+  for (const [id, b, toDef] of entries) {
     if (!b || (!b.name && !b.hidden)) fail(`missing host binding for global flag "${id}"`);
-    if (!b!.name) fail(`hidden host binding for "${id}" requires a name`);
-    const short = b!.shorthand ?? "";
+    if (!b.name) fail(`hidden host binding for "${id}" requires a name`);
+    const short = b.shorthand ?? "";
     if (short && !/^[\x21-\x7e]$/.test(short)) fail(`host binding shorthand "${short}" must be one ASCII character`);
     if (short && (id === "json" || id === "jq" || id === "template")) fail(`global flag "${id}" cannot define a shorthand`);
-    const clash = defs.find((d) => d.name === b!.name);
-    if (clash) fail(`host binding "${b!.name}" duplicates global flag "${clash.id}"`);
+    const clash = defs.find((d) => d.name === b.name);
+    if (clash) fail(`host binding "${b.name}" duplicates global flag "${clash.id}"`);
     const shortClash = short ? defs.find((d) => d.shorthand === short) : undefined;
     if (shortClash) fail(`host binding shorthand "${short}" duplicates global flag "${shortClash.id}"`);
-    if (longNames.has(b!.name)) fail(`host binding "${b!.name}" collides with an existing flag on the flag set`);
-    const def = services.includes(id) && !(ids as string[]).includes(id)
-      ? serviceDef(resolution!, id, b)
-      : globalFlagDef(id as GlobalId, b!.name, b!.usage, short, b!.hidden ?? false);
-    defs.push(def);
+    if (longNames.has(b.name)) fail(`host binding "${b.name}" collides with an existing flag on the flag set`);
+    defs.push(toDef(b, short));
   }
   const allLong = new Set([...taken, ...defs.map((d) => d.name)]);
   for (const d of defs) if (d.shorthand && allLong.has(d.shorthand)) fail(`host binding shorthand "${d.shorthand}" collides with a long flag name`);
