@@ -65,17 +65,9 @@ function defValueString(type: FlagType, v: boolean | string | number | string[])
   return String(v);
 }
 
+/** pflag prints `(default …)` unless DefValue is the type's zero value. */
 function isZeroDefault(f: FlagDef): boolean {
-  switch (f.type) {
-    case "bool":
-      return f.defValue === "false";
-    case "int":
-      return f.defValue === "0";
-    case "stringArray":
-      return f.defValue === "[]";
-    default:
-      return f.defValue === "";
-  }
+  return f.defValue === defValueString(f.type, zeroValue(f.type));
 }
 
 /** pflag's FlagUsages: sorted by name, aligned, hidden flags omitted, trailing whitespace trimmed per block. */
