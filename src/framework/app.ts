@@ -92,7 +92,7 @@ export class App {
 
   /** The manifest of this app, from the same tree that renders help. */
   manifestDocument(): Manifest {
-    return buildManifest(this.root, this.config.version, this.config.examples ?? [], this.surface.version === "rungrad");
+    return buildManifest(this.root, this.config.version, this.surface.version === "rungrad");
   }
 
   /** manifestDocument, validated with validateManifest (throws its typed errors). */
@@ -236,8 +236,7 @@ export class App {
   }
 
   private helpText(node: CommandNode): string {
-    const examples = node.parent ? (node.spec.examples ?? []) : (this.config.examples ?? []);
-    return renderHelp(node, { groups: this.config.groups ?? [], version: this.surface.version === "rungrad" }, examples);
+    return renderHelp(node, { groups: this.config.groups ?? [], version: this.surface.version === "rungrad" });
   }
 
   private commanderFailure(err: CommanderError): number {

@@ -31,14 +31,15 @@ function describe(node: CommandNode): string {
 }
 
 /** The full `--help` text of a command, byte for byte as Cobra prints it. */
-export function renderHelp(node: CommandNode, opts: HelpOptions, examples: readonly string[]): string {
+export function renderHelp(node: CommandNode, opts: HelpOptions): string {
   const long = describe(node).replace(/\s+$/, "");
   const head = long ? long + "\n\n" : "";
   if (!node.runnable && node.children.length === 0) return head;
-  return head + usageString(node, opts, examples);
+  return head + usageString(node, opts);
 }
 
-function usageString(node: CommandNode, opts: HelpOptions, examples: readonly string[]): string {
+function usageString(node: CommandNode, opts: HelpOptions): string {
+  const examples = node.spec.examples ?? [];
   const subs = sortedChildren(node);
   const hasSubs = subs.some((c) => c.available());
   let s = "Usage:";

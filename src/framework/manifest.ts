@@ -29,8 +29,8 @@ function emitted(node: CommandNode): boolean {
   return !node.hidden && node.kind !== "help" && node.kind !== "completion" && node.kind !== "endpoint";
 }
 
-/** The manifest of a built tree. `rootExamples` are the root's Example lines; `hasVersion` drops a local `version`. */
-export function buildManifest(root: CommandNode, toolVersion: string, rootExamples: readonly string[], hasVersion: boolean): Manifest {
+/** The manifest of a built tree; `hasVersion` drops a local `version`. */
+export function buildManifest(root: CommandNode, toolVersion: string, hasVersion: boolean): Manifest {
   const globalNames = new Set(root.persistent.map((f) => f.name));
   const commands: Command[] = [];
   const visit = (node: CommandNode): void => {
@@ -39,7 +39,7 @@ export function buildManifest(root: CommandNode, toolVersion: string, rootExampl
       path: node.path(),
       use: node.spec.use,
       short: node.spec.short,
-      examples: [...(node.parent ? (node.spec.examples ?? []) : rootExamples)],
+      examples: [...(node.spec.examples ?? [])],
       related: [...(node.spec.related ?? [])],
       output_modes: [...node.outputModes],
       requires_auth: node.spec.requiresAuth ?? false,
