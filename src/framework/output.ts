@@ -1,6 +1,6 @@
 // Result renderers with Go rungrad's bytes: dry-run previews, tables, mutation summaries, {data, meta}, control-byte sanitising.
 
-import { dictionary, stableJSON } from "../json/stable.js";
+import { compareBytes, dictionary, stableJSON } from "../json/stable.js";
 
 /** Styling for human output: ANSI+Color styles labels; Sanitize strips control bytes. */
 export interface TerminalMode {
@@ -97,7 +97,7 @@ export function mutationText(m: MutationSummary, mode: TerminalMode = PLAIN_MODE
   if (m.name) head += " " + (/[ \t]/.test(m.name) ? `"${m.name}"` : m.name);
   if (m.id) head += ` (${m.id})`;
   let s = head + "\n";
-  for (const k of Object.keys(m.fields ?? {}).sort()) s += `  ${k}: ${m.fields![k]}\n`;
+  for (const k of Object.keys(m.fields ?? {}).sort(compareBytes)) s += `  ${k}: ${m.fields![k]}\n`;
   for (const n of m.notes ?? []) s += `  ${n}\n`;
   return s;
 }

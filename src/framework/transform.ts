@@ -1,7 +1,7 @@
 // --jq (real jq via the lazily loaded jq-wasm) and --template (rungrad's own small template language) over machine output.
 // The template language (not Go's text/template, though it reads alike) is specified in README.md, "--template language".
 
-import { compactJSON, JsonNumber } from "../json/stable.js";
+import { compactJSON, compareBytes, JsonNumber } from "../json/stable.js";
 import { errorMessage, RungradError, ExitCode } from "./errors.js";
 
 type JqModule = { raw(data: string, filter: string, flags?: string[]): Promise<string> };
@@ -184,10 +184,10 @@ function truthy(v: unknown): boolean {
 
 function items(v: unknown): unknown[] {
   if (Array.isArray(v)) return v;
-  if (v instanceof Map) return [...v.keys()].sort().map((k) => v.get(k));
+  if (v instanceof Map) return [...v.keys()].sort(compareBytes).map((k) => v.get(k));
   if (v && typeof v === "object" && !(v instanceof JsonNumber)) {
     const o = v as Record<string, unknown>;
-    return Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => o[k]);
+    return Object.keys(o).filter((k) => o[k] !== undefined).sort(compareBytes).map((k) => o[k]);
   }
   if (v === null || v === undefined) return [];
   throw new TemplateError(`range can't iterate over ${String(v)}`);

@@ -90,6 +90,14 @@ test("template language and renderers", () => {
   assert.equal(sanitizeControl("a\x1b[31mb\x07c\n"), "a b c\n");
 });
 
+test("mutation fields and template ranges over maps go in Go's byte order, not UTF-16 order", () => {
+  // U+FFFD is EF BF BD in UTF-8 and sorts before U+1F600 (F0 9F 98 80), though its UTF-16 unit is larger.
+  const fields = { "\u{1F600}": "astral", "\uFFFD": "bmp", a: "ascii" };
+  assert.equal(mutationText({ action: "Updated", resource: "item", fields }), "Updated item\n  a: ascii\n  \uFFFD: bmp\n  \u{1F600}: astral\n");
+  assert.equal(renderTemplate("{{range .}}{{.}} {{end}}", fields), "ascii bmp astral \n");
+  assert.equal(renderTemplate("{{range .}}{{.}} {{end}}", new Map(Object.entries(fields))), "ascii bmp astral \n");
+});
+
 test("surface: reserved names, endpoint modes and host bindings fail with Go's texts", () => {
   const base = { name: "t", short: "T", version: "v1" };
   assert.throws(() => new App(base).addCommand({ use: "help", short: "h" }), { name: "SurfaceError", message: 'rungrad: "help" is a reserved framework command name and cannot be registered' });
