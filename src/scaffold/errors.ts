@@ -7,6 +7,9 @@ export class ScaffoldValidationError extends UsageError {
   override name = "ScaffoldValidationError";
 }
 
+/** The ScaffoldValidationError for a broken rule: `scaffold: <message>`. */
+export const invalid = (message: string) => new ScaffoldValidationError(`scaffold: ${message}`);
+
 /** The project directory exists and holds something: nothing is written. Exit 2, like Go's plain error. */
 export class ScaffoldExistsError extends RungradError {
   override name = "ScaffoldExistsError";

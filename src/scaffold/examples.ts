@@ -1,12 +1,10 @@
 // Product `--example` values: only concrete invocations of generated leaves with generated flags, and where each one is appended.
 
 import { goFields } from "../json/goquote.js";
-import { ScaffoldValidationError } from "./errors.js";
+import { invalid } from "./errors.js";
 
 /** The generated commands an example can target. */
 export type ExampleTarget = "widget list" | "widget create" | "widget delete" | "update";
-
-const invalid = (message: string) => new ScaffoldValidationError(`scaffold: ${message}`);
 
 /** Validates one example and returns the command it targets. `valueFlags` are the generated long flags that take a value. */
 export function validateExample(tool: string, valueFlags: ReadonlySet<string>, example: string): ExampleTarget {

@@ -2,7 +2,7 @@
 
 import { validateExtensionSet } from "../manifest/index.js";
 import { checkSkillName } from "../skill/index.js";
-import { ScaffoldValidationError } from "./errors.js";
+import { invalid } from "./errors.js";
 import { validateExample } from "./examples.js";
 import { validNpmPackageName } from "./npmname.js";
 import { productServices, TOOL_NAME_RE, type ServiceSetting } from "./services.js";
@@ -80,8 +80,6 @@ const PRODUCT_FIELDS: readonly [string, (o: ScaffoldOptions) => boolean][] = [
 const ENV_PREFIX_RE = /^[A-Z][A-Z0-9_]*$/;
 const SLUG_RE = /^[a-z0-9][a-z0-9._-]*$/;
 const SECRET_PREFIXES = ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "sk_", "pat_"];
-
-const invalid = (message: string) => new ScaffoldValidationError(`scaffold: ${message}`);
 
 /** Throws ScaffoldValidationError with the first failing rule; returns the settings otherwise. */
 export function validateOptions(o: ScaffoldOptions): ScaffoldSettings {

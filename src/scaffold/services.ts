@@ -1,6 +1,6 @@
 // Product service endpoints: the default api service, `--service name=url` merging, and the URL rule (https, under .invalid, no userinfo).
 
-import { ScaffoldValidationError } from "./errors.js";
+import { invalid } from "./errors.js";
 
 /** One generated service: flag, env var, config key, default URL and usage all derive from the name. */
 export interface ServiceSetting {
@@ -19,8 +19,6 @@ const FRAMEWORK_GLOBALS = new Set([
   "json", "dry-run", "no-prompt", "quiet", "config", "profile", "auth-file",
   "plain", "jq", "template", "include-meta", "no-color", "no-ansi", "no-pager",
 ]);
-
-const invalid = (message: string) => new ScaffoldValidationError(`scaffold: ${message}`);
 
 export function serviceSetting(envPrefix: string, name: string, url: string): ServiceSetting {
   const snake = name.replaceAll("-", "_");

@@ -5,15 +5,15 @@ import { validateManifest, type Manifest } from "../manifest/index.js";
 import { renderSkill, type AgentFile } from "../skill/index.js";
 import { ScaffoldGeneratorError } from "./errors.js";
 
+const fail = (what: string) => new ScaffoldGeneratorError(`scaffold: generated ${what}`);
+
 function command(doc: AgentMetaDocument, ...path: string[]): AgentCommand {
   const found = doc.commands.find((c) => c.path.length === path.length && c.path.every((seg, i) => seg === path[i]));
-  if (!found) throw new ScaffoldGeneratorError(`scaffold: generated skill metadata is missing ${path.join(" ") || "root"}`);
+  if (!found) throw fail(`skill metadata is missing ${path.join(" ") || "root"}`);
   return found;
 }
 
 const hasFlag = (c: AgentCommand, name: string) => c.local_flags.some((f) => f.name === name && f.type === "bool" && f.default === "false");
-
-const fail = (what: string) => new ScaffoldGeneratorError(`scaffold: generated ${what}`);
 
 /** Guards against a scaffold whose own commands lost the metadata the skill text promises. */
 function checkGeneratedCommands(doc: AgentMetaDocument): void {

@@ -1,7 +1,7 @@
 // `rungrad new <name>`: scaffold a TypeScript CLI on the rungrad framework (§e), as a framework CommandSpec.
 
 import type { CommandSpec, Context } from "../../framework/index.js";
-import { ScaffoldValidationError } from "../../scaffold/errors.js";
+import { invalid } from "../../scaffold/errors.js";
 import type { ScaffoldOptions } from "../../scaffold/index.js";
 
 /** Flags meaningful only with --product-profile, in the order the Changed gate reports them. */
@@ -16,10 +16,10 @@ function optionsFrom(ctx: Context): ScaffoldOptions {
   if (!productProfile) {
     // Values cannot tell an omitted flag from `--surface=` or `--skill=false`: the Changed bit can.
     const given = PRODUCT_FLAGS.find((f) => ctx.changed(f));
-    if (given) throw new ScaffoldValidationError(`scaffold: --${given} requires --product-profile`);
+    if (given) throw invalid(`--${given} requires --product-profile`);
   } else {
-    if (ctx.changed("service") && ctx.strings("service").every((v) => v === "")) throw new ScaffoldValidationError("scaffold: service must be name=url");
-    if (ctx.changed("example") && ctx.strings("example").every((v) => v === "")) throw new ScaffoldValidationError("scaffold: example must not be empty");
+    if (ctx.changed("service") && ctx.strings("service").every((v) => v === "")) throw invalid("service must be name=url");
+    if (ctx.changed("example") && ctx.strings("example").every((v) => v === "")) throw invalid("example must not be empty");
   }
   return {
     name: ctx.args[0]!,
