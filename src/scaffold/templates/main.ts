@@ -5,7 +5,8 @@ import type { ScaffoldSettings } from "../options.js";
 import { Code, literal, str } from "./literal.js";
 
 function handlers(p: ProgramDecl): Record<string, string> {
-  const base = p.primaryService === null ? "" : `  const base = ctx.service(${str(p.primaryService)})?.value ?? "";\n`;
+  // Both dry-run branches open with it, four spaces in.
+  const base = p.primaryService === null ? "" : `    const base = ctx.service(${str(p.primaryService)})?.value ?? "";\n`;
   const path = (suffix: string) => (p.primaryService === null ? `\`${suffix}\`` : `\`\${base}${suffix}\``);
   return {
     "widget list": `async (ctx) => {
@@ -15,7 +16,7 @@ function handlers(p: ProgramDecl): Record<string, string> {
     "widget create": `async (ctx) => {
   const name = ctx.args[0]!;
   if (ctx.dryRun) {
-${base.replace(/^ {2}/, "    ")}    await ctx.writePreview({
+${base}    await ctx.writePreview({
       method: "POST",
       path: ${path("/widgets")},
       // A masked secret field shows how dry-run previews hide credentials.
@@ -29,7 +30,7 @@ ${base.replace(/^ {2}/, "    ")}    await ctx.writePreview({
   // Operates on the given name directly: a starter needs no name resolution to show destructive confirmation.
   const name = ctx.args[0]!;
   if (ctx.dryRun) {
-${base.replace(/^ {2}/, "    ")}    await ctx.writePreview({ method: "DELETE", path: ${path("/widgets/${name}")} });
+${base}    await ctx.writePreview({ method: "DELETE", path: ${path("/widgets/${name}")} });
     return;
   }
   await ctx.confirmDestructive({ action: "delete widget", target: name, confirmed: ctx.bool("confirm") });
