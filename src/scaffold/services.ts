@@ -1,5 +1,6 @@
 // Product service endpoints: the default api service, `--service name=url` merging, and the URL rule (https, under .invalid, no userinfo).
 
+import { GLOBAL_USAGE } from "../framework/flags.js";
 import { invalid } from "./errors.js";
 
 /** One generated service: flag, env var, config key, default URL and usage all derive from the name. */
@@ -13,12 +14,6 @@ export interface ServiceSetting {
 }
 
 export const TOOL_NAME_RE = /^[a-z][a-z0-9-]*$/;
-
-/** The framework's global flag names a `<service>-url` flag must not take. */
-const FRAMEWORK_GLOBALS = new Set([
-  "json", "dry-run", "no-prompt", "quiet", "config", "profile", "auth-file",
-  "plain", "jq", "template", "include-meta", "no-color", "no-ansi", "no-pager",
-]);
 
 export function serviceSetting(envPrefix: string, name: string, url: string): ServiceSetting {
   const snake = name.replaceAll("-", "_");
@@ -42,7 +37,8 @@ export function productServices(envPrefix: string, specs: readonly string[]): Se
     const url = eq < 0 ? "" : raw.slice(eq + 1);
     if (name === "" || url === "") throw invalid("service must be name=url");
     if (!TOOL_NAME_RE.test(name)) throw invalid("service name must start with a lowercase letter and contain only lowercase letters, digits, and hyphens");
-    if (FRAMEWORK_GLOBALS.has(`${name}-url`)) throw invalid("service flag collides with a rungrad global flag");
+    // A `<service>-url` flag must not take the name of one of the framework's global flags.
+    if (Object.hasOwn(GLOBAL_USAGE, `${name}-url`)) throw invalid("service flag collides with a rungrad global flag");
     if (explicit.has(name)) throw invalid("service names must be unique");
     explicit.add(name);
     checkServiceURL(url);
