@@ -5,7 +5,7 @@ import type { ValidManifest } from "../manifest/index.js";
 import { GENERATED_VERSION, type CommandDecl, type ProgramDecl } from "./program.js";
 
 /** The framework's update command for the generated tool, with the product's extra examples appended. */
-export function generatedUpdate(tool: string, extraExamples: readonly string[]): CommandSpec {
+function generatedUpdate(tool: string, extraExamples: readonly string[]): CommandSpec {
   const update = updateCommand({ currentVersion: GENERATED_VERSION, fetchLatest: () => ({ version: GENERATED_VERSION }), toolName: tool });
   update.examples = [...(update.examples ?? []), ...extraExamples];
   return update;
@@ -18,7 +18,7 @@ function spec(decl: CommandDecl): CommandSpec {
 }
 
 /** The App the generated src/main.ts builds, without its handlers. */
-export function inMemoryApp(p: ProgramDecl): App {
+function inMemoryApp(p: ProgramDecl): App {
   return new App(p.app).addCommand(spec(p.widget), generatedUpdate(p.app.name, p.updateExamples));
 }
 

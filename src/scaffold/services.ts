@@ -15,7 +15,7 @@ export interface ServiceSetting {
 
 export const TOOL_NAME_RE = /^[a-z][a-z0-9-]*$/;
 
-export function serviceSetting(envPrefix: string, name: string, url: string): ServiceSetting {
+function serviceSetting(envPrefix: string, name: string, url: string): ServiceSetting {
   const snake = name.replaceAll("-", "_");
   return {
     name,

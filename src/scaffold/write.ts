@@ -4,7 +4,7 @@ import { readdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { makeDirs } from "../files.js";
 import { ScaffoldExistsError } from "./errors.js";
-import { generate, type Project } from "./generate.js";
+import { generate } from "./generate.js";
 import type { ScaffoldOptions } from "./options.js";
 
 /** The project directory for a parent directory and a tool name (cleaned, like Go's filepath.Join). */
@@ -19,7 +19,7 @@ async function isNonEmptyDir(path: string): Promise<boolean> {
 }
 
 /** Writes the project and returns its root. Validation errors come first; nothing is written on any refusal. */
-export async function writeProject(dir: string, options: ScaffoldOptions): Promise<{ root: string; project: Project }> {
+export async function writeProject(dir: string, options: ScaffoldOptions): Promise<string> {
   const project = generate(options);
   const root = projectRoot(dir, project.settings.name);
   if (await isNonEmptyDir(root)) throw new ScaffoldExistsError(root);
@@ -29,5 +29,5 @@ export async function writeProject(dir: string, options: ScaffoldOptions): Promi
     // "wx": a file that appeared since the emptiness check is never replaced.
     await writeFile(full, file.content, { mode: 0o644, flag: "wx" });
   }
-  return { root, project };
+  return root;
 }

@@ -82,7 +82,7 @@ export const newCommand: CommandSpec = {
       await ctx.writeResult(model, () => `DRY RUN: would scaffold ${project.settings.name} with ${files.length} files\n` + files.map((p) => `  ${p}\n`).join(""));
       return;
     }
-    const { root } = await writeProject(dir, options);
+    const root = await writeProject(dir, options);
     await ctx.writeResult({ created: root }, () => `Created ${root}\n`);
   },
 };
