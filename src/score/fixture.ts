@@ -6,7 +6,7 @@ import { fail, type ProbeResult } from "./result.js";
 import type { Runner } from "./runner.js";
 
 /** The present manifest, marking the current rule as manifest-backed; null when none is present. */
-export function activeManifest(r: Runner): ValidManifest | null {
+function activeManifest(r: Runner): ValidManifest | null {
   if (r.summary?.status !== "present" || r.manifest === null) return null;
   r.consulted = true;
   return r.manifest;

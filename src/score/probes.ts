@@ -14,7 +14,7 @@ import { goJSONValid, goToLower, goTrimSpace } from "./text.js";
 export type Probe = (r: Runner) => Promise<ProbeResult>;
 
 /** A recognizable credential the secret probe injects; a conformant tool never prints it. */
-export const SECRET_SENTINEL = "SENTINEL-SECRET-do-not-print-7Q2";
+const SECRET_SENTINEL = "SENTINEL-SECRET-do-not-print-7Q2";
 
 const COMPLETED_MUTATION = ["created ", "updated ", "deleted ", "removed ", "successfully"];
 const PREVIEW_MARKERS = ["dry", "no change", "would "];

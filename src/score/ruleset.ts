@@ -8,7 +8,6 @@ export interface Rule {
   readonly title: string;
   readonly severity: Severity | string;
   readonly probe: string;
-  readonly args?: readonly string[];
 }
 
 export interface Ruleset {
@@ -16,7 +15,7 @@ export interface Ruleset {
   readonly rules: readonly Rule[];
 }
 
-export const SPEC_VERSION = "rungrad-spec/1";
+const SPEC_VERSION = "rungrad-spec/1";
 
 const R = "required";
 const O = "recommended";

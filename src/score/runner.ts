@@ -27,7 +27,7 @@ export interface ExecOptions {
   holdStdin?: boolean;
 }
 
-export const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_TIMEOUT_MS = 15_000;
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /** Go's os.TempDir on Unix: $TMPDIR, else /tmp (the OS value elsewhere). */

@@ -14,7 +14,6 @@ export function goTrimSpace(s: string): string {
 
 /** strings.ToLower: unicode.ToLower rune by rune (no context rules, İ becomes i). */
 export function goToLower(s: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
   return Array.from(s, (ch) => (ch === "\u0130" ? "i" : ch.toLowerCase())).join("");
 }
