@@ -24,11 +24,7 @@ export async function readManifestText(source: ManifestSource): Promise<string> 
   return readInputText(source.file);
 }
 
-/** Decodes, turning every manifest failure into a usage error with the spec's exact text. */
-function decode(text: string): Manifest {
-  return asUsageError(() => parseManifest(text));
-}
-
+/** Every manifest failure as a usage error with the spec's exact text. */
 function asUsageError<T>(fn: () => T): T {
   try {
     return fn();
@@ -47,7 +43,7 @@ export interface ValidationReport {
 }
 
 export function validateText(text: string): ValidationReport {
-  const manifest = decode(text);
+  const manifest = parseText(text);
   asUsageError(() => validateManifest(manifest));
   const valid = manifest as ValidManifest;
   return {
@@ -64,13 +60,15 @@ export function renderValidation(report: ValidationReport): string {
   return `valid ${report.schema_version}: ${report.tool_name}${version}, ${report.command_count} commands\n`;
 }
 
-/** The decoded manifest, not validated: its StableJSON is the canonical form (wire order, unknown fields dropped, extension literals kept). */
+/**
+ * The decoded manifest, not validated: its StableJSON is the canonical form (wire order, unknown
+ * fields dropped, extension literals kept). A decode failure is a usage error.
+ */
 export function parseText(text: string): Manifest {
-  return decode(text);
+  return asUsageError(() => parseManifest(text));
 }
 
-
 export function projectText(text: string): AgentMetaDocument {
-  const manifest = decode(text);
+  const manifest = parseText(text);
   return asUsageError(() => fromManifest(manifest));
 }
