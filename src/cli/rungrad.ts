@@ -19,8 +19,8 @@ function source(ctx: Context, withExe = false): ManifestSource {
 }
 
 /** Prints a JSON document: its StableJSON bytes are both the human and the machine view. */
-async function writeDocument(ctx: Context, doc: unknown, text: string): Promise<void> {
-  await ctx.writeResult(doc, () => text);
+async function writeDocument(ctx: Context, doc: unknown): Promise<void> {
+  await ctx.writeResult(doc, () => stableJSON(doc));
 }
 
 const manifestCommand: CommandSpec = {
@@ -49,7 +49,7 @@ const manifestCommand: CommandSpec = {
       args: { exact: 1 },
       run: async (ctx) => {
         const manifest = parseText(await readManifestText(source(ctx)));
-        await writeDocument(ctx, manifest, stableJSON(manifest));
+        await writeDocument(ctx, manifest);
       },
     },
   ],
@@ -65,7 +65,7 @@ const agentmetaCommand: CommandSpec = {
   flags: [FROM_EXE],
   run: async (ctx) => {
     const doc = projectText(await readManifestText(source(ctx, true)));
-    await writeDocument(ctx, doc, stableJSON(doc));
+    await writeDocument(ctx, doc);
   },
 };
 
