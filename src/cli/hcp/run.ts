@@ -7,6 +7,7 @@ import { cliRun } from "../../transports/cli.js";
 import { TransportError } from "../../transports/errors.js";
 import { planDetails, planSubject } from "../../transports/render.js";
 import { optionalString, serveOptions } from "./flags.js";
+import { untilSignal } from "./signal.js";
 
 /** Asks on the terminal; only used when the run may prompt (ctx.canPrompt). */
 async function askOnTerminal(d: DryRun): Promise<boolean> {
@@ -34,10 +35,7 @@ export function operands(args: readonly string[], atDash: number): { pack: strin
  * SIGINT/SIGTERM kill the child's process group.
  */
 export async function runHandler(ctx: Context): Promise<void> {
-  const stop = new AbortController();
-  const abort = () => stop.abort();
-  process.once("SIGINT", abort).once("SIGTERM", abort);
-  try {
+  await untilSignal(async (signal) => {
     const out = await cliRun({
       ...operands(ctx.args, ctx.argsLenAtDash),
       ...serveOptions(ctx),
@@ -47,12 +45,10 @@ export async function runHandler(ctx: Context): Promise<void> {
       dryRun: ctx.dryRun,
       json: ctx.globals.json,
       prompt: ctx.canPrompt() ? askOnTerminal : undefined,
-      signal: stop.signal,
+      signal,
     });
     process.stdout.write(out.stdout);
     process.stderr.write(out.stderr);
     ctx.setExitCode(out.exitCode);
-  } finally {
-    process.off("SIGINT", abort).off("SIGTERM", abort);
-  }
+  });
 }

@@ -6,6 +6,7 @@ import { serveExec } from "../../transports/exec.js";
 import { loadServed, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions } from "./flags.js";
+import { untilSignal } from "./signal.js";
 
 /** The global --dry-run would suggest nothing runs; these transports take dry runs per request instead. */
 function refuseDryRun(ctx: Context, instead: string): void {
@@ -19,24 +20,13 @@ function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: 
   return packs;
 }
 
-/** Until SIGINT/SIGTERM (then running children are killed) or the end of stdin. */
-async function untilSignal(serve: (signal: AbortSignal) => Promise<void>): Promise<void> {
-  const stop = new AbortController();
-  const abort = () => stop.abort();
-  process.once("SIGINT", abort).once("SIGTERM", abort);
-  try {
-    await serve(stop.signal);
-  } finally {
-    process.off("SIGINT", abort).off("SIGTERM", abort);
-  }
-}
-
 export async function execHandler(ctx: Context): Promise<void> {
   refuseDryRun(ctx, 'send "dry_run": true in a request');
   const concurrency = ctx.int("concurrency");
   if (concurrency < 1 || concurrency > 1024) throw new TransportError("usage", `--concurrency must be an integer from 1 to 1024, got ${concurrency}`);
   const opts = serveOptions(ctx);
   const packs = served(ctx.args, "json_exec", opts);
+  // Until SIGINT/SIGTERM (then running children are killed) or the end of stdin.
   await untilSignal((signal) => serveExec(packs, process.stdin, process.stdout, { ...opts, concurrency, signal }));
 }
 
