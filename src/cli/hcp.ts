@@ -2,6 +2,7 @@
 // The `hcp` program, built on our own framework: HCP/1.1 harness packs — validate, meta, init, skill, list, and the run / exec / serve transports.
 
 import { App, OutputMode, type CommandSpec, type Context, type Handler } from "../framework/index.js";
+import { FROM_EXE } from "./flags.js";
 import { mapped } from "./hcp/errors.js";
 import { ALLOW_WRITE, CONTROL_PLANE } from "./hcp/flags.js";
 import { PACKAGE_VERSION } from "./version.js";
@@ -109,7 +110,7 @@ const initCommand: CommandSpec = {
   args: "none",
   flags: [
     { name: "from-manifest", usage: "Manifest file, or - for standard input", type: "string" },
-    { name: "from-exe", usage: "Read the manifest from PROGRAM __rungrad_manifest", type: "string" },
+    FROM_EXE,
     { name: "bin", usage: "wrap.bin of the pack (default: the --from-exe program, else the tool name)", type: "string" },
     { name: "out", usage: "The pack folder to write", type: "string", required: true },
     { name: "force", usage: "Write into a non-empty folder, replacing the pack files", type: "bool" },

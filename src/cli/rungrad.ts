@@ -4,18 +4,17 @@
 
 import { App, type CommandSpec, type Context } from "../framework/index.js";
 import { stableJSON } from "../json/stable.js";
+import { FROM_EXE, optionalString } from "./flags.js";
 import { parseText, projectText, readManifestText, renderValidation, validateText, type ManifestSource } from "./rungrad/documents.js";
 import { newCommand } from "./rungrad/new.js";
 import { scoreCommand } from "./rungrad/score.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 const TABLE_JSON = ["table", "json"];
-const FROM_EXE = { name: "from-exe", usage: "Read the manifest from PROGRAM __rungrad_manifest", type: "string" } as const;
 
 /** FILE (or `-`) from the operands, or --from-exe where the command has it. */
 function source(ctx: Context, withExe = false): ManifestSource {
-  const fromExe = withExe && ctx.changed("from-exe") ? ctx.string("from-exe") : undefined;
-  return { file: ctx.args[0], fromExe };
+  return { file: ctx.args[0], fromExe: withExe ? optionalString(ctx, FROM_EXE.name) : undefined };
 }
 
 /** Prints a JSON document: its StableJSON bytes are both the human and the machine view. */

@@ -1,4 +1,4 @@
-// The flags several hcp commands share, and reading flags back: serve options, optional strings.
+// The flags several hcp commands share, and the serve options they give.
 
 import type { Context, FlagSpec } from "../../framework/index.js";
 import type { ServeOptions } from "../../transports/packs.js";
@@ -13,9 +13,4 @@ export function serveOptions(ctx: Context): ServeOptions {
     allowWrite: has(ALLOW_WRITE.name) && ctx.bool(ALLOW_WRITE.name),
     controlPlane: has(CONTROL_PLANE.name) && ctx.bool(CONTROL_PLANE.name),
   };
-}
-
-/** A string flag's value, undefined when it was not given (`--x=` gives ""). */
-export function optionalString(ctx: Context, name: string): string | undefined {
-  return ctx.changed(name) ? ctx.string(name) : undefined;
 }

@@ -9,8 +9,8 @@ import { loadPack } from "../../pack/load.js";
 import { packFromAgentMeta } from "../../pack/from-agentmeta.js";
 import { renderSkill } from "../../skill/index.js";
 import { CliError } from "../errors.js";
+import { optionalString } from "../flags.js";
 import { projectText, readManifestText } from "../rungrad/documents.js";
-import { optionalString } from "./flags.js";
 
 export interface InitOptions {
   fromManifest?: string;

@@ -6,7 +6,8 @@ import type { DryRun } from "../../runtime/execute.js";
 import { cliRun } from "../../transports/cli.js";
 import { TransportError } from "../../transports/errors.js";
 import { planDetails, planSubject } from "../../transports/render.js";
-import { optionalString, serveOptions } from "./flags.js";
+import { optionalString } from "../flags.js";
+import { serveOptions } from "./flags.js";
 import { untilSignal } from "./signal.js";
 
 /** Asks on the terminal; only used when the run may prompt (ctx.canPrompt). */
