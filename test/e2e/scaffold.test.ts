@@ -5,13 +5,11 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { stableJSON } from "../../src/json/stable.js";
 import { generate } from "../../src/scaffold/index.js";
 import { example, SKILL_TEST_OPTIONS } from "../scaffold/support.js";
-import { REPO, run } from "./helpers.js";
+import { REPO, run, rungrad } from "./helpers.js";
 
-const DRIVER = fileURLToPath(new URL("../../bin/rungrad.cjs", import.meta.url));
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 /** The generated project's own `node --test` must report normally, not to this runner. */
 const { NODE_TEST_CONTEXT: _runner, ...ENV } = process.env;
@@ -24,7 +22,7 @@ test("a scaffolded product CLI installs against this checkout, builds, passes it
     ...o.services!.flatMap((s) => ["--service", s]), "--metadata-namespace", o.metadataNamespace!, "--surface", o.surface!,
     "--release-owner", o.releaseOwner!, "--release-repo", o.releaseRepo!, "--docs-label", o.docsLabel!, ...o.examples!.flatMap((e) => ["--example", e]),
   ];
-  const created = await run(process.execPath, [DRIVER, "new", o.name, "--dir", dir, "--rungrad-dependency", `file:${REPO}`, ...flags]);
+  const created = await rungrad(["new", o.name, "--dir", dir, "--rungrad-dependency", `file:${REPO}`, ...flags]);
   assert.equal(created.code, 0, created.stderr);
   const root = join(dir, o.name);
   assert.equal(created.stdout, `Created ${root}\n`);
@@ -67,7 +65,7 @@ test("a scaffolded product CLI installs against this checkout, builds, passes it
 
 test("a scaffolded compact CLI (no product profile) builds and passes its own tests", { timeout: 180_000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), "rungrad-e2e-"));
-  const created = await run(process.execPath, [DRIVER, "new", "my-tool", "--dir", dir, "--rungrad-dependency", `file:${REPO}`, "--json"]);
+  const created = await rungrad(["new", "my-tool", "--dir", dir, "--rungrad-dependency", `file:${REPO}`, "--json"]);
   assert.equal(created.code, 0, created.stderr);
   const root = join(dir, "my-tool");
   for (const args of [["install", "--no-audit", "--no-fund", "--prefer-offline"], ["run", "build"], ["test"]]) {

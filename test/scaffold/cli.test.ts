@@ -1,17 +1,15 @@
-// `rungrad new` as a real process (a test App with newCommand): rungrad_cli.json's invocations with our file names, and what it writes.
+// `rungrad new` as a real process (the built rungrad): rungrad_cli.json's invocations with our file names, and what it writes.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtemp, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { run } from "../e2e/helpers.js";
+import { rungrad } from "../e2e/helpers.js";
 import { stableJSON } from "../../src/json/stable.js";
 import { tsFiles, example } from "./support.js";
 
-const DRIVER = fileURLToPath(new URL("../../bin/rungrad.cjs", import.meta.url));
-const rungradNew = (args: string[], cwd?: string) => run(process.execPath, [DRIVER, ...args], cwd ? { cwd } : {});
+const rungradNew = (args: string[], cwd?: string) => rungrad(args, { cwd });
 const invocations = (example("rungrad_cli.json").invocations as Invocation[]).filter((c) => c.args[0] === "new");
 
 interface Invocation {

@@ -3,9 +3,9 @@
 import { readFileSync } from "node:fs";
 import { compareBytes } from "../../src/json/stable.js";
 import type { ScaffoldOptions } from "../../src/scaffold/index.js";
+import { fixture } from "../e2e/helpers.js";
 
-const EXAMPLES = new URL("../../../test/fixtures/examples/rungrad/", import.meta.url);
-export const example = (file: string) => JSON.parse(readFileSync(new URL(file, EXAMPLES), "utf8"));
+export const example = (file: string) => JSON.parse(readFileSync(fixture(`examples/rungrad/${file}`), "utf8"));
 
 /** Go's scaffold.Options (JSON) as ours; Go's Module becomes our npm --package. */
 export function fromGo(o: Record<string, unknown>): ScaffoldOptions {
