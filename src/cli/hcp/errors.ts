@@ -5,7 +5,7 @@ import { errorBody, exitCodeOf } from "../../transports/errors.js";
 import { CliError } from "../errors.js";
 
 /** A thrown value as the framework error the App renders: `Error: <msg>`, or `{code, error, exit_code}` under --json. */
-export function hcpError(err: unknown): RungradError {
+function hcpError(err: unknown): RungradError {
   if (err instanceof CliError) return new DetailedError(err.exitCode, err.message, { code: err.exitCode === 1 ? "usage" : "runtime" });
   if (err instanceof RungradError) return err;
   const body = errorBody(err);

@@ -12,7 +12,7 @@ import { CliError } from "../errors.js";
 import { optionalString } from "../flags.js";
 import { projectText, readManifestText } from "../rungrad/documents.js";
 
-export interface InitOptions {
+interface InitOptions {
   fromManifest?: string;
   fromExe?: string;
   /** wrap.bin; by default the --from-exe program (made absolute when it is a path) or the tool name. */
@@ -24,7 +24,7 @@ export interface InitOptions {
 }
 
 /** What init wrote (or, in a dry run, would write). */
-export interface InitResult {
+interface InitResult {
   dry_run: boolean;
   out: string;
   pack_id: string;
@@ -57,7 +57,7 @@ export async function initHandler(ctx: Context): Promise<void> {
   for (const n of r.notes) ctx.infof(`note: ${n}`);
 }
 
-export async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs: number }> {
+async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs: number }> {
   if ((opts.fromManifest === undefined) === (opts.fromExe === undefined)) {
     throw new CliError("give exactly one of --from-manifest FILE (or -) and --from-exe PROGRAM");
   }

@@ -22,7 +22,7 @@ async function askOnTerminal(d: DryRun): Promise<boolean> {
 }
 
 /** PACK [VERB] before `--`; everything after it is the pass-through argv. */
-export function operands(args: readonly string[], atDash: number): { pack: string; verb?: string; passThrough?: string[] } {
+function operands(args: readonly string[], atDash: number): { pack: string; verb?: string; passThrough?: string[] } {
   const before = atDash < 0 ? args : args.slice(0, atDash);
   if (before.length < 1 || before.length > 2) {
     throw new TransportError("usage", `accepts between 1 and 2 arg(s)${atDash < 0 ? "" : " before --"}, received ${before.length}`);
