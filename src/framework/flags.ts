@@ -88,7 +88,7 @@ export function flagUsages(flags: readonly FlagDef[]): string {
 }
 
 /** Exact usage strings of the framework's global flags (rgref_reference.json). */
-const GLOBAL_USAGE = {
+export const GLOBAL_USAGE = {
   json: "Output stable JSON instead of the human view",
   "dry-run": "Preview changes without performing them",
   "no-prompt": "Never block on an interactive prompt",
