@@ -1,6 +1,5 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import {
   decodeExtensions,
   encodeExtensions,
@@ -12,8 +11,9 @@ import {
   UnsupportedVersionError,
   validateManifest,
 } from "rungrad";
+import { loadExample } from "./agentmeta/fixtures.js";
 
-const rgref = JSON.parse(readFileSync(new URL("../../test/fixtures/examples/rungrad/rgref_reference.json", import.meta.url), "utf8"));
+const rgref = loadExample<{ expect_manifest_stable_json: string; expect_agentmeta: object }>("rgref_reference.json");
 
 test("the package root exposes the core: parse, validate, project, StableJSON, extensions, skills", () => {
   const manifest = parseManifest(rgref.expect_manifest_stable_json);

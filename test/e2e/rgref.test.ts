@@ -6,11 +6,12 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fixture, GO_TEMPLATE_USAGE, TS_TEMPLATE_USAGE } from "../framework/helpers.js";
+import { loadExample } from "../agentmeta/fixtures.js";
+import { GO_TEMPLATE_USAGE, TS_TEMPLATE_USAGE } from "../framework/helpers.js";
 import { REPO, run, type Run } from "./helpers.js";
 
 const RGREF = `${REPO}examples/rgref/rgref`;
-const REFERENCE = fixture<{ expect_manifest_stable_json: string }>("rgref_reference.json");
+const REFERENCE = loadExample<{ expect_manifest_stable_json: string }>("rgref_reference.json");
 const CONF_HOME = mkdtempSync(join(tmpdir(), "rgref-e2e-"));
 const SECRET = "SENTINEL-SECRET-do-not-print-7Q2";
 

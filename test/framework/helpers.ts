@@ -1,15 +1,8 @@
-// Test helpers: run an App in-process with captured streams, and read the example fixtures.
+// Test helpers: run an App in-process with captured streams.
 
-import { readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import type { App } from "../../src/framework/index.js";
 import { streamLines } from "../../src/framework/choose.js";
-
-export const FIXTURES = new URL("../../../test/fixtures/examples/rungrad/", import.meta.url);
-
-export function fixture<T = unknown>(name: string): T {
-  return JSON.parse(readFileSync(new URL(name, FIXTURES), "utf8")) as T;
-}
 
 /** Go's --template usage in the fixtures, and ours (our template language is not Go's). */
 export const GO_TEMPLATE_USAGE = "Render stable JSON output through a Go text/template (commands with machine output)";

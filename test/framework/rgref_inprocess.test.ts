@@ -3,14 +3,15 @@ import assert from "node:assert/strict";
 import { stableJSON } from "../../src/json/stable.js";
 import { fromManifest } from "../../src/agentmeta/index.js";
 import { newApp } from "../../examples/rgref/app.js";
-import { fixture, GO_TEMPLATE_USAGE, runApp, TS_TEMPLATE_USAGE } from "./helpers.js";
+import { loadExample } from "../agentmeta/fixtures.js";
+import { GO_TEMPLATE_USAGE, runApp, TS_TEMPLATE_USAGE } from "./helpers.js";
 
 interface Reference {
   expect_manifest_stable_json: string;
   expect_agentmeta: unknown;
 }
-const ref = fixture<Reference>("rgref_reference.json");
-const goldens = fixture<{ files: Record<string, string>; argv: Record<string, string[]> }>("rgref_help_golden.json");
+const ref = loadExample<Reference>("rgref_reference.json");
+const goldens = loadExample<{ files: Record<string, string>; argv: Record<string, string[]> }>("rgref_help_golden.json");
 
 test("the manifest equals the reference bytes (the --template usage aside)", () => {
   const got = stableJSON(newApp().manifestDocument());

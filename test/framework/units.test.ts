@@ -8,7 +8,8 @@ import { App, classifyExit, MissingCredentialError, NotFoundError, AmbiguousErro
 import { flagUsages, toFlagDef } from "../../src/framework/flags.js";
 import { renderTemplate } from "../../src/framework/transform.js";
 import { tableText, mutationText, sanitizeControl } from "../../src/framework/output.js";
-import { fixture, runApp } from "./helpers.js";
+import { loadExample } from "../agentmeta/fixtures.js";
+import { runApp } from "./helpers.js";
 
 interface ChooseCase {
   question: string;
@@ -28,7 +29,7 @@ function io(input: string) {
 }
 
 test("chooser line mode matches choose_line_mode.json", async () => {
-  const f = fixture<{ choose_cases: ChooseCase[]; confirm_cases: { question: string; yes: string; no: string; input: string; expect: boolean }[] }>("choose_line_mode.json");
+  const f = loadExample<{ choose_cases: ChooseCase[]; confirm_cases: { question: string; yes: string; no: string; input: string; expect: boolean }[] }>("choose_line_mode.json");
   for (const c of f.choose_cases) {
     const { io: chooserIO, out } = io(c.input);
     const options = c.options.map((o) => ({ label: o.Label }));

@@ -1,13 +1,12 @@
 // Shared by the score tests: the example cases, their targets, and `rungrad score` argv built from a case.
 
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadExample } from "../agentmeta/fixtures.js";
 import { fixture } from "../e2e/helpers.js";
 
-export const EXAMPLES = JSON.parse(readFileSync(fixture("examples/rungrad/conformance_score.json"), "utf8")) as {
-  cases: ScoreCase[];
-};
+export const EXAMPLES = loadExample<{ cases: ScoreCase[] }>("conformance_score.json");
 export const TARGETS = fixture("examples/rungrad/targets");
 
 export interface ScoreCase {

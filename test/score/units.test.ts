@@ -2,8 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { fixture } from "../e2e/helpers.js";
+import { loadExample } from "../agentmeta/fixtures.js";
 import { parseManifest, validateManifest } from "../../src/manifest/index.js";
 import { commandFor } from "../../src/score/fixture.js";
 import {
@@ -18,7 +17,7 @@ import {
 } from "../../src/score/index.js";
 import { EXAMPLES } from "./support.js";
 
-const REFERENCE = JSON.parse(readFileSync(fixture("examples/rungrad/rgref_reference.json"), "utf8")) as { expect_manifest_stable_json: string };
+const REFERENCE = loadExample<{ expect_manifest_stable_json: string }>("rgref_reference.json");
 const summary = (i: Invocation) => classifyManifest(i).summary;
 const inv = (o: Partial<Invocation>): Invocation => ({ stdout: "", stderr: "", exit: 0, err: "", timedOut: false, ...o });
 
