@@ -3,7 +3,7 @@
 import { statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { ExitCode, RungradError } from "../framework/errors.js";
-import { goFields, goQuote } from "../json/goquote.js";
+import { goQuote, isGoBlank } from "../json/goquote.js";
 
 /** The program and which of its commands exercise each probe; an absent fixture makes its probes n/a. */
 export interface Target {
@@ -65,7 +65,7 @@ function lookPath(name: string): string | null {
 
 /** The absolute path of an executable target, or a TargetError with Go's texts. A bare name is looked up on PATH. */
 export function resolveTargetPath(input: string): string {
-  if (goFields(input).length === 0) throw new TargetError("target path is required");
+  if (isGoBlank(input)) throw new TargetError("target path is required");
   let path = input;
   // filepath.Base(path) == path: no separator at all, or the bare root (which LookPath refuses).
   if (path === "/") throw new TargetError(`target is not executable: ${path}`);
