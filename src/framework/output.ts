@@ -156,36 +156,55 @@ export function metaModel(m: Meta = {}): Record<string, unknown> {
   };
 }
 
-/** Removes ANSI sequences and control bytes (keeping tab and newline); a removed run becomes one space. */
+/** The characters that start a removed run: C0 controls but tab and newline, DEL, and C1 (ESC and CSI/OSC included). */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Removes ANSI sequences and control bytes (keeping tab and newline, and turning CRLF into LF); a
+ * removed run becomes one space, and swallows one space after it. Text without control characters
+ * comes back as is; otherwise the text between them is copied in slices (linear in the length).
+ */
 export function sanitizeControl(s: string): string {
+  CONTROL.lastIndex = 0;
+  let m = CONTROL.exec(s);
+  if (m === null) return s;
   let out = "";
-  const sep = () => {
-    const last = out[out.length - 1];
-    if (last !== " " && last !== "\t" && last !== "\n") out += " ";
-  };
-  for (let i = 0; i < s.length; ) {
-    const c = s.charCodeAt(i);
-    let next = -1;
-    if (c === 0x1b) {
-      const d = s[i + 1];
-      if (d === "[") next = csiEnd(s, i + 2);
-      else if (d === "]" || d === "P" || d === "^" || d === "_" || d === "X") next = stringControlEnd(s, i + 2);
-      else next = Math.min(s.length, i + 2);
-    } else if (c === 0x9b) next = csiEnd(s, i + 1);
-    else if (c === 0x9d) next = stringControlEnd(s, i + 1);
-    else if (c === 0x0d && s[i + 1] === "\n") {
-      i++;
-      continue;
-    } else if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || c === 0x7f || (c >= 0x80 && c <= 0x9f)) next = i + 1;
-    if (next < 0) {
-      out += s[i];
-      i++;
-      continue;
+  let copied = 0; // s before this index is in out already, or removed
+  let lastOut = -1; // the last character code written (reading it back from out would flatten it)
+  while (m !== null) {
+    const i = m.index;
+    if (i > copied) {
+      out += s.slice(copied, i);
+      lastOut = s.charCodeAt(i - 1);
     }
-    sep();
-    i = s[next] === " " ? next + 1 : next;
+    const c = s.charCodeAt(i);
+    if (c === 0x0d && s.charCodeAt(i + 1) === 0x0a) {
+      copied = i + 1;
+    } else {
+      if (lastOut !== 0x20 && lastOut !== 0x09 && lastOut !== 0x0a) {
+        out += " ";
+        lastOut = 0x20;
+      }
+      const next = controlEnd(s, i, c);
+      copied = s.charCodeAt(next) === 0x20 ? next + 1 : next;
+    }
+    CONTROL.lastIndex = copied;
+    m = CONTROL.exec(s);
   }
-  return out;
+  return out + s.slice(copied);
+}
+
+/** Where the control sequence starting at i (with code c) ends. */
+function controlEnd(s: string, i: number, c: number): number {
+  if (c === 0x1b) {
+    const d = s[i + 1];
+    if (d === "[") return csiEnd(s, i + 2);
+    if (d === "]" || d === "P" || d === "^" || d === "_" || d === "X") return stringControlEnd(s, i + 2);
+    return Math.min(s.length, i + 2);
+  }
+  if (c === 0x9b) return csiEnd(s, i + 1);
+  if (c === 0x9d) return stringControlEnd(s, i + 1);
+  return i + 1;
 }
 
 function csiEnd(s: string, i: number): number {

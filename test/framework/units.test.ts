@@ -91,6 +91,35 @@ test("template language and renderers", () => {
   assert.equal(sanitizeControl("a\x1b[31mb\x07c\n"), "a b c\n");
 });
 
+test("sanitizeControl removes each kind of control sequence as one space and keeps tab, newline and plain text", () => {
+  const cases: [input: string, output: string][] = [
+    ["plain text\twith tab\nand newline", "plain text\twith tab\nand newline"],
+    ["\x1b[1;33mbold\x1b[0m", " bold "],
+    ["\x01leading", " leading"],
+    ["a\x01\x02\x03b", "a b"],
+    ["a\x01 b", "a b"],
+    ["a \x01b", "a b"],
+    ["a\t\x01b", "a\tb"],
+    ["line\r\nnext\rcr", "line\nnext cr"],
+    ["title\x1b]0;evil\x07after", "title after"],
+    ["osc\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ end", "osc link end"],
+    ["c1\x9b31mcsi\x9d0;t\x9cdone", "c1 csi done"],
+    ["esc\x1bXsos\x9c end", "esc end"],
+    ["unterminated\x1b[12", "unterminated "],
+    ["unterminated osc\x1b]title", "unterminated osc "],
+    ["esc at end\x1b", "esc at end "],
+    ["esc other\x1b(B x", "esc other B x"],
+    ["del\x7fand\x85c1", "del and c1"],
+    ["\x1b[31m \x1b[0m", " "],
+    ["\u00e9\u2028\u00fc\x00z", "\u00e9\u2028\u00fc z"],
+  ];
+  for (const [input, output] of cases) assert.equal(sanitizeControl(input), output, JSON.stringify(input));
+  // Large documents: the same string back when there is nothing to remove, and every run replaced when there is.
+  const clean = "x".repeat(1 << 20) + "\n";
+  assert.equal(sanitizeControl(clean), clean);
+  assert.equal(sanitizeControl("a\x1b[0m".repeat(100_000)), "a ".repeat(100_000));
+});
+
 test("mutation fields and template ranges over maps go in Go's byte order, not UTF-16 order", () => {
   // U+FFFD is EF BF BD in UTF-8 and sorts before U+1F600 (F0 9F 98 80), though its UTF-16 unit is larger.
   const fields = { "\u{1F600}": "astral", "\uFFFD": "bmp", a: "ascii" };
