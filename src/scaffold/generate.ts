@@ -7,7 +7,7 @@ import { validateOptions, type ScaffoldOptions, type ScaffoldSettings } from "./
 import { programDecl, type ProgramDecl } from "./program.js";
 import { skillFiles } from "./skill.js";
 import { mainSource } from "./templates/main.js";
-import { packageJSON, tsconfigJSON } from "./templates/project.js";
+import { gitignore, packageJSON, tsconfigJSON } from "./templates/project.js";
 import { readmeSource } from "./templates/readme.js";
 import { testSource } from "./templates/tests.js";
 
@@ -32,6 +32,7 @@ export function generate(options: ScaffoldOptions): Project {
   const program = programDecl(settings);
   const manifest = scaffoldManifest(program);
   const files: ProjectFile[] = [
+    { path: ".gitignore", content: gitignore() },
     { path: "README.md", content: readmeSource(settings) },
     { path: "package.json", content: packageJSON(settings) },
     { path: "tsconfig.json", content: tsconfigJSON() },

@@ -14,7 +14,7 @@ export interface ScaffoldOptions {
   name: string;
   /** npm package name; default the tool name. */
   package?: string;
-  /** npm dependency spec for `rungrad` in the generated package.json; default `^<this rungrad's version>`. */
+  /** npm dependency spec for `rungrad` in the generated package.json; default: see DEFAULT_RUNGRAD_DEPENDENCY. */
   rungradDependency?: string;
   productProfile?: boolean;
   skill?: boolean;
@@ -88,8 +88,9 @@ export function validateOptions(o: ScaffoldOptions): ScaffoldSettings {
   if (!TOOL_NAME_RE.test(name)) throw invalid("name must start with a lowercase letter and contain only lowercase letters, digits, and hyphens");
   const packageName = o.package || name;
   if (!validNpmPackageName(packageName)) throw invalid("package name is invalid");
-  const rungradDependency = o.rungradDependency || DEFAULT_RUNGRAD_DEPENDENCY;
-  if (/[\s\x00-\x1f\x7f]/.test(rungradDependency)) throw invalid("rungrad dependency spec is invalid");
+  // The default may be a `file:` path with spaces in it; a given spec is one token.
+  const rungradDependency = o.rungradDependency || DEFAULT_RUNGRAD_DEPENDENCY.spec;
+  if (o.rungradDependency && /[\s\x00-\x1f\x7f]/.test(rungradDependency)) throw invalid("rungrad dependency spec is invalid");
   const base = { name, packageName, rungradDependency };
   if (!(o.productProfile ?? false)) {
     for (const [flag, set] of PRODUCT_FIELDS) if (set(o)) throw invalid(`--${flag} requires --product-profile`);

@@ -2,7 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stableJSON } from "../../src/json/stable.js";
@@ -63,17 +63,28 @@ test("a scaffolded product CLI installs against this checkout, builds, passes it
   assert.equal(skill, generate(o).files.find((f) => f.path.endsWith("SKILL.md"))!.content);
 });
 
-test("a scaffolded compact CLI (no product profile) builds and passes its own tests", { timeout: 180_000 }, async () => {
+test("a scaffolded compact CLI, made without any flag, depends on this checkout, says so, installs and passes its own tests", { timeout: 180_000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), "rungrad-e2e-"));
-  const created = await rungrad(["new", "my-tool", "--dir", dir, "--rungrad-dependency", `file:${REPO}`, "--json"]);
+  const created = await rungrad(["new", "my-tool"], { cwd: dir });
   assert.equal(created.code, 0, created.stderr);
   const root = join(dir, "my-tool");
-  for (const args of [["install", "--no-audit", "--no-fund", "--prefer-offline"], ["run", "build"], ["test"]]) {
+  assert.equal(created.stdout, "Created my-tool\n", "Go's bytes: the path as given (--dir defaults to .)");
+  const checkout = REPO.replace(/\/$/, "");
+  assert.match(created.stderr, new RegExp(`^rungrad dependency: file:${checkout} \\(this rungrad is not installed from a registry`));
+  for (const step of ["cd my-tool", "npm install", "npm run build", "npm test", "node dist/src/main.js widget list", "npx rungrad score ./dist/src/main.js"]) {
+    assert.ok(created.stderr.includes(`\n  ${step}`), `next steps name: ${step}\n${created.stderr}`);
+  }
+  // `npm test` alone (no build first) tests a fresh build: a failing test left in dist/ by a deleted source is gone.
+  await mkdir(join(root, "dist", "test"), { recursive: true });
+  await writeFile(join(root, "dist", "test", "stale.test.js"), "process.exit(1);\n");
+  for (const args of [["install", "--no-audit", "--no-fund", "--prefer-offline"], ["test"]]) {
     const r = await run(NPM, args, { cwd: root, env: ENV });
     assert.equal(r.code, 0, `${args.join(" ")}\n${r.stdout}\n${r.stderr}`);
   }
   const endpoint = await run(process.execPath, ["dist/src/main.js", "__rungrad_manifest"], { cwd: root });
   assert.equal(endpoint.stdout, stableJSON(generate({ name: "my-tool" }).manifest));
+  const json = await rungrad(["new", "other", "--json", "--dir", dir]);
+  assert.equal(json.stderr, "", "--json keeps stderr for errors");
   const create = await run(process.execPath, ["dist/src/main.js", "widget", "create", "x", "--dry-run", "--json"], { cwd: root });
   assert.equal(create.stdout, stableJSON({ dry_run: true, method: "POST", path: "/widgets", body: { name: "x", token: "***" } }));
 });

@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { fromManifest } from "../../src/agentmeta/index.js";
 import { stableJSON } from "../../src/json/stable.js";
 import { generate, type ScaffoldOptions } from "../../src/scaffold/index.js";
+import { rungradDependencyFor } from "../../src/scaffold/toolchain.js";
+import { REPO } from "../e2e/helpers.js";
 import { example, SKILL_TEST_OPTIONS } from "./support.js";
 
 const manifests = example("scaffold_product_manifest.json");
@@ -82,6 +84,26 @@ test("generation is deterministic and the generated CLI declares the scaffold-ti
   assert.ok(main.includes("GitHub releases of example/acmectl."));
   const pkg = JSON.parse(a.files.find((f) => f.path === "package.json")!.content);
   assert.equal(pkg.name, "acmectl");
-  assert.match(pkg.dependencies.rungrad, /^\^\d+\.\d+\.\d+/);
+  // These tests run rungrad from its checkout, which no registry has: the default is that folder.
+  assert.equal(pkg.dependencies.rungrad, `file:${REPO.replace(/\/$/, "")}`);
+  assert.equal(pkg.scripts.test, "npm run build && node --test dist/test/", "npm test never runs a stale dist/");
   assert.equal(JSON.parse(generate({ ...SKILL_TEST_OPTIONS, rungradDependency: "file:../rungrad" }).files.find((f) => f.path === "package.json")!.content).dependencies.rungrad, "file:../rungrad");
+});
+
+test("the default rungrad dependency: the exact version when installed from a registry, else file: of the package folder", () => {
+  assert.deepEqual(rungradDependencyFor("/home/me/app/node_modules/rungrad", "1.2.3"), { spec: "1.2.3", source: "registry" });
+  assert.deepEqual(rungradDependencyFor("/usr/lib/node_modules/rungrad", "1.2.3"), { spec: "1.2.3", source: "registry" });
+  assert.deepEqual(rungradDependencyFor("C:\\Users\\me\\node_modules\\rungrad", "1.2.3"), { spec: "1.2.3", source: "registry" });
+  // A checkout, or the folder an `npm link` points at (Node runs the real path).
+  assert.deepEqual(rungradDependencyFor("/home/me/src/rungrad", "1.2.3"), { spec: "file:/home/me/src/rungrad", source: "local" });
+  assert.deepEqual(rungradDependencyFor("/home/me/node_modules_backup/rungrad", "1.2.3"), { spec: "file:/home/me/node_modules_backup/rungrad", source: "local" });
+});
+
+test("the generated project ignores node_modules and dist, and its README scores through npx and shows how to add a command", () => {
+  const files = generate({ name: "demo" }).files;
+  assert.equal(files.find((f) => f.path === ".gitignore")!.content, "node_modules/\ndist/\n");
+  const readme = files.find((f) => f.path === "README.md")!.content;
+  assert.match(readme, /^## Add a command$/m);
+  assert.match(readme, /^npx rungrad score \.\/dist\/src\/main\.js/m);
+  assert.doesNotMatch(readme, /^rungrad /m, "a bare rungrad is not on PATH in the generated project");
 });

@@ -22,10 +22,10 @@ export function fromGo(o: Record<string, unknown>): ScaffoldOptions {
   return out as unknown as ScaffoldOptions;
 }
 
-/** Go's project files → ours: go.mod → package.json + tsconfig.json, main.go → src/main.ts, main_test.go → test/main.test.ts. */
+/** Go's project files → ours: go.mod → package.json + tsconfig.json + .gitignore (the npm project's files), main.go → src/main.ts, main_test.go → test/main.test.ts. */
 export function tsFiles(goFiles: readonly string[]): string[] {
   const map: Record<string, string[]> = {
-    "go.mod": ["package.json", "tsconfig.json"],
+    "go.mod": [".gitignore", "package.json", "tsconfig.json"],
     "main.go": ["src/main.ts"],
     "main_test.go": ["test/main.test.ts"],
   };

@@ -3,6 +3,7 @@
 import type { CommandSpec, Context } from "../../framework/index.js";
 import { invalid } from "../../scaffold/errors.js";
 import type { ScaffoldOptions } from "../../scaffold/index.js";
+import { DEFAULT_RUNGRAD_DEPENDENCY } from "../../scaffold/toolchain.js";
 
 /** Flags meaningful only with --product-profile, in the order the Changed gate reports them. */
 const PRODUCT_FLAGS = [
@@ -40,6 +41,32 @@ function optionsFrom(ctx: Context): ScaffoldOptions {
   };
 }
 
+/** Which rungrad the generated package.json depends on, and why. */
+function dependencyNote(given: string | undefined): string {
+  if (given) return `rungrad dependency: ${given} (--rungrad-dependency)`;
+  const { spec, source } = DEFAULT_RUNGRAD_DEPENDENCY;
+  return source === "local"
+    ? `rungrad dependency: ${spec} (this rungrad is not installed from a registry, so the project uses its folder)`
+    : `rungrad dependency: ${spec} (the version of this rungrad)`;
+}
+
+function nextSteps(root: string): string {
+  const main = "node dist/src/main.js";
+  return [
+    "",
+    "Next steps:",
+    `  cd ${quoteArg(root)}`,
+    "  npm install",
+    "  npm run build",
+    "  npm test",
+    `  ${main} widget list`,
+    `  npx rungrad score ./dist/src/main.js --read "widget list" --mutate "widget create demo" --destructive "widget delete alpha" --update`,
+  ].join("\n");
+}
+
+/** A path as a shell word: as is when it is plain, else single-quoted. */
+const quoteArg = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
+
 export const newCommand: CommandSpec = {
   use: "new <name>",
   short: "Scaffold a new rungrad CLI",
@@ -55,7 +82,7 @@ export const newCommand: CommandSpec = {
   args: { exact: 1 },
   flags: [
     { name: "package", type: "string", usage: "npm package name (default <name>)" },
-    { name: "rungrad-dependency", type: "string", usage: "npm dependency spec for rungrad in the generated package.json (default ^<this rungrad's version>)" },
+    { name: "rungrad-dependency", type: "string", usage: "npm dependency spec for rungrad in the generated package.json (default: this rungrad's exact version, or file:<its folder> when it is not installed from a registry)" },
     { name: "dir", type: "string", default: ".", usage: "Parent directory to create the project in" },
     { name: "product-profile", type: "bool", usage: "Generate the expanded product CLI scaffold" },
     { name: "env-prefix", type: "string", usage: "Environment-variable prefix for the product profile (default derived from the name)" },
@@ -84,5 +111,8 @@ export const newCommand: CommandSpec = {
     }
     const root = await writeProject(dir, options);
     await ctx.writeResult({ created: root }, () => `Created ${root}\n`);
+    // stdout stays Go's; what a person needs next goes to stderr (silent under --json and --quiet).
+    ctx.infof(dependencyNote(options.rungradDependency));
+    ctx.infof(nextSteps(root));
   },
 };

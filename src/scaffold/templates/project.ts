@@ -1,4 +1,4 @@
-// The generated package.json and tsconfig.json.
+// The generated package.json, tsconfig.json and .gitignore.
 
 import type { ScaffoldSettings } from "../options.js";
 import { TOOLCHAIN } from "../toolchain.js";
@@ -12,10 +12,11 @@ export function packageJSON(s: ScaffoldSettings): string {
     description: s.description,
     type: "module",
     bin: { [s.name]: "dist/src/main.js" },
-    // The built entry point is made executable, so `./dist/src/main.js` and `rungrad score` can run it.
+    // The build starts from an empty dist/ (no output of a deleted source survives) and makes the entry point
+    // executable, so `./dist/src/main.js` and `rungrad score` can run it; `npm test` always tests a fresh build.
     scripts: {
-      build: `tsc -p tsconfig.json && node -e "require('node:fs').chmodSync('dist/src/main.js', 0o755)"`,
-      test: "node --test dist/test/",
+      build: `node -e "require('node:fs').rmSync('dist', { recursive: true, force: true })" && tsc -p tsconfig.json && node -e "require('node:fs').chmodSync('dist/src/main.js', 0o755)"`,
+      test: "npm run build && node --test dist/test/",
     },
     engines: { node: ">=20" },
     dependencies: { rungrad: s.rungradDependency },
@@ -39,4 +40,8 @@ export function tsconfigJSON(): string {
     },
     include: ["src", "test"],
   });
+}
+
+export function gitignore(): string {
+  return "node_modules/\ndist/\n";
 }

@@ -1,4 +1,4 @@
-// The generated README.md: build, run, endpoints and env vars, scoring, and the release placeholder.
+// The generated README.md: build, run, adding a command, endpoints and env vars, scoring, and the release placeholder.
 
 import { toolEnvVar } from "../../framework/index.js";
 import type { ScaffoldSettings } from "../options.js";
@@ -36,18 +36,37 @@ ${intro}
 \`\`\`bash
 npm install
 npm run build
-npm test
+npm test            # rebuilds first, then runs test/
 ${run} widget list
 ${run} widget list --json
 ${run} widget create gamma --dry-run
 ${run} widget delete alpha --dry-run
 ${run} update --check
 \`\`\`
+
+## Add a command
+
+Commands are declarations in \`src/main.ts\`: a \`CommandSpec\` with \`use\`, \`short\`, \`examples\`,
+\`related\`, \`outputModes\` and a \`run\` handler. To add \`${n} widget rename <name> <new-name>\`:
+
+1. Add an entry to the \`commands\` of \`widget\` next to \`create\`: \`use: "rename <name> <new-name>"\`,
+   \`args: { exact: 2 }\`, \`mutates: true\` (it changes something, so it gets \`--dry-run\`), and a \`run\`
+   that calls \`ctx.writePreview(...)\` under \`ctx.dryRun\` and \`ctx.writeMutation(...)\` otherwise.
+   A command that deletes data sets \`destructive: true\` and calls \`ctx.confirmDestructive(...)\`, like
+   \`widget delete\`.
+2. Give it \`examples\` and \`related\` commands: help, the \`__rungrad_manifest\` endpoint and agents all
+   read them.
+3. Add a test to \`test/main.test.ts\`, then \`npm test\` and score it again (below).
+
+Every command gets the framework's globals (\`--json\`, \`--dry-run\`, \`--no-prompt\`, \`--quiet\`,
+\`--config\`) and its exit codes; \`${run} --help\` and \`${run} widget --help\` show the result.
+The framework (output modes, dry-run, confirmation, \`--template\`) is documented in
+\`node_modules/rungrad/src/framework/README.md\`.
 ${endpoints}
 ## Score it against the spec
 
 \`\`\`bash
-rungrad score ./dist/src/main.js \\
+npx rungrad score ./dist/src/main.js \\
   --read        "widget list" \\
   --mutate      "widget create demo" \\
   --destructive "widget delete alpha" \\
