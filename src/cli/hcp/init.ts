@@ -1,12 +1,16 @@
 // `hcp init`: writes a pack (surface.json, policy.json, HARNESS.md) from a rungrad manifest (hcp.md §10), all or nothing.
 
-import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { FileWriteError, writeFiles } from "../../files.js";
 import type { Context } from "../../framework/index.js";
 import { stableJSON } from "../../json/stable.js";
+import { parseHarness } from "../../pack/harness.js";
 import { formatIssue } from "../../pack/issues.js";
-import { loadPack } from "../../pack/load.js";
+import { parsePolicy } from "../../pack/policy.js";
 import { packFromAgentMeta } from "../../pack/from-agentmeta.js";
+import { parseSurface } from "../../pack/surface.js";
+import type { Issue } from "../../pack/types.js";
 import { renderSkill } from "../../skill/index.js";
 import { CliError } from "../errors.js";
 import { optionalString } from "../flags.js";
@@ -77,25 +81,24 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
     "HARNESS.md": pack.harness,
   };
 
-  // Write into a fresh folder beside the target, check it, then move it (or its files) into place.
-  const parent = dirname(out);
-  let staging: string;
-  try {
-    staging = mkdtempSync(join(parent, `.${basename(out)}.hcp-init-`));
-  } catch (e) {
-    throw new CliError(`cannot write beside ${opts.out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  try {
-    for (const f of FILES) writeFileSync(join(staging, f), content[f], { mode: 0o644 });
-    const check = loadPack(staging);
-    const errors = check.issues.filter((i) => i.severity === "error");
-    if (errors.length > 0) throw new CliError(`the generated pack does not validate: ${errors.map((i) => formatIssue(i)).join("; ")}`, 2);
-    // A dry run stops here: checked, nothing moved, the staging folder removed below.
-    if (!opts.dryRun && existing === undefined) renameSync(staging, out);
-    else if (!opts.dryRun) for (const f of FILES) renameSync(join(staging, f), join(out, f));
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
+  // Checked in memory, as the loader checks the files: a dry run writes nothing at all.
+  const errors = packIssues(content).filter((i) => i.severity === "error");
+  if (errors.length > 0) throw new CliError(`the generated pack does not validate: ${errors.map((i) => formatIssue(i)).join("; ")}`, 2);
+  if (!opts.dryRun) {
+    try {
+      await writeFiles(out, FILES.map((f) => ({ path: f, content: content[f] })), { replace: opts.force });
+    } catch (e) {
+      if (e instanceof FileWriteError) throw new CliError(e.message, 2);
+      throw e;
+    }
   }
   const files = FILES.map((f) => join(opts.out, f));
   return { result: { dry_run: opts.dryRun ?? false, out: opts.out, pack_id: pack.surface.id, files, notes: pack.notes }, verbs: Object.keys(pack.surface.verbs).length };
+}
+
+/** The issues loadPack would report for these three files. */
+function packIssues(content: Record<(typeof FILES)[number], string>): Issue[] {
+  const surface = parseSurface(JSON.parse(content["surface.json"]));
+  const policy = parsePolicy(JSON.parse(content["policy.json"]), surface.surface);
+  return [...surface.issues, ...policy.issues, ...parseHarness(content["HARNESS.md"]).issues];
 }

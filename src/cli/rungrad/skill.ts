@@ -1,9 +1,9 @@
 // `rungrad skill`: writes .agents/README.md and .agents/skills/<tool>/SKILL.md from a manifest.
 
-import { readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { AgentMetaDocument } from "../../agentmeta/types.js";
-import { makeDirs } from "../../files.js";
+import { FileWriteError, writeFiles } from "../../files.js";
 import { ExitCode } from "../../framework/errors.js";
 import { renderSkill } from "../../skill/index.js";
 import { CliError } from "../errors.js";
@@ -24,7 +24,7 @@ export interface SkillOptions {
 
 /**
  * Plans, then writes. Nothing is written when any existing file differs and
- * --force is absent, so a refusal never leaves a partial result.
+ * --force is absent, or when any write fails: a refusal never leaves a partial result.
  */
 export async function writeSkill(doc: AgentMetaDocument, options: SkillOptions): Promise<PlannedFile[]> {
   const files = renderSkill(doc, { includeShort: options.includeShort });
@@ -37,23 +37,19 @@ export async function writeSkill(doc: AgentMetaDocument, options: SkillOptions):
     throw new CliError(`refusing to overwrite ${names}: it differs from the generated file (use --force to replace it)`);
   }
   if (!options.dryRun) {
-    for (const file of planned) {
-      if (file.action === "unchanged") continue;
-      const target = join(options.out, file.path);
-      try {
-        await makeDirs(dirname(target));
-        // Write beside the target, then rename: a reader never sees half a file.
-        const temp = `${target}.${process.pid}.tmp`;
-        await writeFile(temp, file.content, { mode: 0o644 });
-        await rename(temp, target);
-      } catch (err) {
-        throw new CliError(`write ${target}: ${(err as Error).message}`, ExitCode.API);
-      }
+    // All or nothing, never through a symbolic link (a link in place of a file is refused, even with --force).
+    const changed = planned.filter((f) => f.action !== "unchanged").map((f) => ({ path: f.path, content: f.content }));
+    try {
+      await writeFiles(options.out, changed, { replace: true });
+    } catch (err) {
+      if (err instanceof FileWriteError) throw new CliError(err.message, ExitCode.API);
+      throw err;
     }
   }
   return planned.map(({ path, action }) => ({ path, action }));
 }
 
+/** Only a missing file is "create": a file that cannot be read (or a folder where it would go) is an error, never taken for absent. */
 async function actionFor(target: string, content: string): Promise<FileAction> {
   try {
     return (await readFile(target, "utf8")) === content ? "unchanged" : "overwrite";
