@@ -5,7 +5,7 @@ import type { AgentCommand, AgentFlag, AgentMetaDocument } from "../agentmeta/ty
 import { isVerbKey } from "./fields.js";
 import { SKILL_NAME, splitFrontmatter } from "./harness.js";
 import { isObject } from "./issues.js";
-import { PLACEHOLDER_NAME } from "./placeholders.js";
+import { isPlaceholderName } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
 
 /** surface.json as written: the Surface fields a generator sets (no defaults filled in). */
@@ -94,10 +94,10 @@ function verbKeyOf(c: AgentCommand, id: string, notes: string[]): string | null 
   return key;
 }
 
-/** A placeholder name: `-` and other characters as `_`, a leading digit prefixed with `_`. */
+/** A placeholder name: `-` and other characters as `_`, a leading digit or a reserved name prefixed with `_`. */
 export function placeholderName(s: string): string {
   let n = s.replace(/[^A-Za-z0-9_]/g, "_");
-  if (!PLACEHOLDER_NAME.test(n)) n = `_${n}`;
+  if (!isPlaceholderName(n)) n = `_${n}`;
   return n;
 }
 

@@ -152,6 +152,8 @@ export function substitute(template: readonly string[], args: Args, opts: Substi
           throw new ArgvError("missing_argument", `argument ${token.name} is required`);
         }
         const items = Array.isArray(value) ? value : [value];
+        // An empty array would drop the token and shift every operand after it (§6.2).
+        if (items.length === 0) throw new ArgvError("missing_argument", `argument ${token.name}: an empty array cannot stand for a required operand`);
         for (const item of items) out.push(checkWhole(token.name, renderScalar(token.name, item), afterDoubleDash));
         break;
       }

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { AgentMetaDocument } from "../../src/agentmeta/types.js";
-import { effectivePolicy, packFromAgentMeta, packIdOf, parseHarness, parsePolicy, parseSurface, type GeneratedPack } from "../../src/pack/index.js";
+import { effectivePolicy, packFromAgentMeta, packIdOf, parseHarness, parsePolicy, parseSurface, placeholderName, type GeneratedPack } from "../../src/pack/index.js";
 import { readFixtureJson } from "./helpers.js";
 
 // expect_agentmeta is exactly fromManifest(manifest) for these fixtures.
@@ -125,4 +125,11 @@ test("names that do not fit are cleaned or skipped and reported; a root-only too
   const only = packFromAgentMeta({ ...base, commands: [{ ...root, has_children: false }] }, { bin: "rgref" });
   assert.deepEqual(Object.keys(only.surface.verbs), ["rgref"]);
   assert.deepEqual(validate(only).issues, []);
+});
+
+test("a flag or operand named like a reserved placeholder gets a usable name", () => {
+  assert.equal(placeholderName("constructor"), "_constructor");
+  assert.equal(placeholderName("__proto__"), "___proto__");
+  assert.equal(placeholderName("prototype"), "_prototype");
+  assert.equal(placeholderName("proto-type"), "proto_type");
 });

@@ -61,7 +61,6 @@ test("substitution: {{verb}} segments, dropped optional flags, arrays, JSON scal
     "--n=1.5",
     "--dry=false",
   ]);
-  assert.deepEqual(substitute(["add", "{{files}}"], { files: [] }), ["add"]);
   assert.deepEqual(substitute(["x", "--opt={{o}}"], { o: null }), ["x"]);
   assert.deepEqual(substitute(["{{n}}"], { n: 7 }), ["7"]);
   // A repeatable flag: one token per element, each keeping its flag prefix.
@@ -86,6 +85,24 @@ test("substitution refuses what would be unsafe or ambiguous, with stable codes"
   assert.deepEqual(substitute(["grep", "--regexp={{p}}"], { p: "-v" }), ["grep", "--regexp=-v"]);
   // an inherited "__proto__" is not an argument
   refused(() => substitute(["{{toString}}"], {}), "missing_argument");
+});
+
+test("an empty array for a whole-token placeholder is refused: it would shift the operands after it", () => {
+  refused(() => substitute(["cp", "{{src}}", "{{dest}}"], { src: [], dest: "/tmp/x" }), "missing_argument");
+  assert.deepEqual(substitute(["cp", "{{src}}", "{{dest}}"], { src: ["a"], dest: "b" }), ["cp", "a", "b"]);
+  // a flag placeholder with an empty array is simply absent
+  assert.deepEqual(substitute(["ls", "--x={{x}}"], { x: [] }), ["ls"]);
+});
+
+test("__proto__, constructor and prototype are not placeholder names, whole or flag", () => {
+  for (const name of ["__proto__", "constructor", "prototype"]) {
+    for (const token of [`{{${name}}}`, `--v={{${name}}}`]) {
+      refused(() => parseTemplate(["x", token]), "invalid_template");
+      assert.match(templateIssues(["x", token])[0]?.message ?? "", /reserved/);
+    }
+  }
+  // names that merely contain them are fine
+  assert.deepEqual(placeholdersOf(["{{proto}}", "{{my_constructor}}"]).map((p) => p.name), ["proto", "my_constructor"]);
 });
 
 // Values an attacker might try. Each must arrive as exactly one argv token, or be refused.
@@ -149,7 +166,7 @@ test("injection corpus: every value is one argv token at the real program, or re
 test("property: any string without NUL or a leading dash is one identical token", async () => {
   const value = fc.string({ unit: "grapheme", maxLength: 40 }).filter((s) => !s.startsWith("-") && !s.includes("\0"));
   fc.assert(
-    fc.property(fc.array(value, { maxLength: 8 }), fc.option(value, { nil: undefined }), (vs, flag) => {
+    fc.property(fc.array(value, { minLength: 1, maxLength: 8 }), fc.option(value, { nil: undefined }), (vs, flag) => {
       const got = substitute(["cmd", "{{vs}}", "--f={{flag}}"], flag === undefined ? { vs } : { vs, flag });
       assert.deepEqual(got, ["cmd", ...vs, ...(flag === undefined ? [] : [`--f=${flag}`])]);
     }),
