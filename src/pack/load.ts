@@ -1,15 +1,37 @@
 // The pack loader: the only module doing I/O. Reads surface.json, policy.json and HARNESS.md and validates them.
 
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { FileReadError, readRegularFile } from "../read-regular.js";
 import { parseHarness } from "./harness.js";
-import { IssueSink, hasErrors } from "./issues.js";
+import { IssueSink, hasErrors, index, prop } from "./issues.js";
 import { parsePolicy } from "./policy.js";
 import { parseSurface } from "./surface.js";
 import type { LoadedPack, PackFile, PackHarness } from "./types.js";
 
+/** The largest pack file read (surface.json, policy.json, HARNESS.md): 10 MiB. */
+export const PACK_FILE_MAX_BYTES = 10 << 20;
+
+/**
+ * The deepest nesting of arrays and objects a pack document may have. Real surfaces and args schemas
+ * stay far below it; validators, Ajv and the writers recurse, and must never exhaust the stack.
+ */
+export const MAX_JSON_DEPTH = 64;
+
 /** Loads one pack from its folder or from the path of its surface.json. Never throws. */
 export function loadPack(path: string): LoadedPack {
+  try {
+    return loadPackFiles(path);
+  } catch (e) {
+    // A backstop: each reader and validator reports its own issues; this one names anything they missed.
+    const root = resolve(path);
+    const message = `cannot load the pack: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`;
+    const issues: LoadedPack["issues"] = [{ severity: "error", code: "invalid_meta", path: "", message, file: "surface.json" }];
+    return { root, surfacePath: join(root, "surface.json"), surface: null, meta: null, policy: null, harness: null, issues, ok: false };
+  }
+}
+
+function loadPackFiles(path: string): LoadedPack {
   const given = resolve(path);
   const isFile = statOf(given)?.isFile() === true;
   const root = isFile ? dirname(given) : given;
@@ -111,12 +133,11 @@ function listDirs(path: string): string[] {
 /** File text, or undefined: an io error, except a missing optional file which is silently absent. */
 function readText(path: string, sink: IssueSink, required: boolean): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readRegularFile(path, PACK_FILE_MAX_BYTES).toString("utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (!required && code === "ENOENT") return undefined;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : e instanceof Error ? e.message : String(e);
-    sink.error("io", "", `cannot read ${basename(path)}: ${why}`);
+    if (!(e instanceof FileReadError)) throw e;
+    if (!required && e.code === "ENOENT") return undefined;
+    sink.error("io", "", `cannot read ${basename(path)}: ${e.reason}`);
     return undefined;
   }
 }
@@ -129,14 +150,34 @@ function readJson(path: string, sink: IssueSink, required: boolean): JsonRead {
   const text = readText(path, sink, required);
   if (text === undefined) return sink.issues.length > before ? { ok: false } : { ok: true, value: undefined };
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(src) };
+    value = JSON.parse(src);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const { line, column } = lineColumn(src, jsonErrorOffset(src, message));
     sink.error("io", "", `invalid JSON at line ${line}, column ${column}: ${message}`);
     return { ok: false };
   }
+  const deep = tooDeep(value, MAX_JSON_DEPTH);
+  if (deep !== undefined) {
+    sink.error("invalid_meta", deep, `nested more than ${MAX_JSON_DEPTH} levels deep; the document is not read further`);
+    return { ok: false };
+  }
+  return { ok: true, value };
+}
+
+/** The path of the first value nested deeper than `max` arrays and objects, else undefined. Iterative: no recursion. */
+function tooDeep(root: unknown, max: number): string | undefined {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: "", depth: 0 }];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth >= max) return path;
+    if (Array.isArray(value)) value.forEach((v, i) => stack.push({ value: v, path: index(path, i), depth: depth + 1 }));
+    else for (const [k, v] of Object.entries(value)) stack.push({ value: v, path: prop(path, k), depth: depth + 1 });
+  }
+  return undefined;
 }
 
 /**

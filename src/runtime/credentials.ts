@@ -1,8 +1,9 @@
 // Credential hubs (§9): which variables a pack's binding adds to the child environment, and which values to redact.
 
-import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import type { Stats } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { FileReadError, readRegularFile } from "../read-regular.js";
 import { isObject } from "../pack/issues.js";
 import type { HarnessBinding } from "../pack/types.js";
 import { CredentialError } from "./errors.js";
@@ -51,38 +52,41 @@ export function loadCredentials(binding: HarnessBinding | undefined, packId: str
   }
 }
 
-/** Reads one family from a credential file that only its owner can read. */
-export function readLocalCredentials(path: string, family: string): Credentials {
-  let text: string;
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+/** The largest credential file read: 1 MiB. */
+export const CREDENTIAL_FILE_MAX_BYTES = 1 << 20;
+
+/** Refuses a credential file others can read or that another user owns. */
+function checkPrivate(path: string, st: Stats): void {
+  if ((st.mode & 0o077) !== 0) {
     throw new CredentialError(
-      "credentials_unavailable",
-      code === "ENOENT"
-        ? `credential file ${path} does not exist; create it (mode 0600) with {"${family}": {"env": {...}}} or set HCP_CREDENTIALS`
-        : `cannot open credential file ${path}: ${code ?? String(e)}`,
+      "credentials_insecure",
+      `credential file ${path} has mode ${(st.mode & 0o777).toString(8).padStart(4, "0")}; only its owner may read it (chmod 600 ${path})`,
     );
   }
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) {
+    throw new CredentialError("credentials_insecure", `credential file ${path} is owned by uid ${st.uid}, not by this user (uid ${uid})`);
+  }
+}
+
+/**
+ * Reads one family from a credential file that only its owner can read: a regular file of at most
+ * 1 MiB (a FIFO or a device is refused without blocking).
+ */
+export function readLocalCredentials(path: string, family: string): Credentials {
+  let text: string;
   try {
-    // fstat the opened file, not the path, so the checked file is the file read.
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new CredentialError("credentials_invalid", `credential file ${path} is not a regular file`);
-    if ((st.mode & 0o077) !== 0) {
+    text = readRegularFile(path, CREDENTIAL_FILE_MAX_BYTES, (st) => checkPrivate(path, st)).toString("utf8");
+  } catch (e) {
+    if (!(e instanceof FileReadError)) throw e;
+    if (e.code === "ENOENT") {
       throw new CredentialError(
-        "credentials_insecure",
-        `credential file ${path} has mode ${(st.mode & 0o777).toString(8).padStart(4, "0")}; only its owner may read it (chmod 600 ${path})`,
+        "credentials_unavailable",
+        `credential file ${path} does not exist; create it (mode 0600) with {"${family}": {"env": {...}}} or set HCP_CREDENTIALS`,
       );
     }
-    const uid = process.getuid?.();
-    if (uid !== undefined && st.uid !== uid) {
-      throw new CredentialError("credentials_insecure", `credential file ${path} is owned by uid ${st.uid}, not by this user (uid ${uid})`);
-    }
-    text = readFileSync(fd, "utf8");
-  } finally {
-    closeSync(fd);
+    const code = e.code === "not_regular" || e.code === "too_large" ? "credentials_invalid" : "credentials_unavailable";
+    throw new CredentialError(code, `cannot read credential file ${path}: ${e.reason}`);
   }
   let doc: unknown;
   try {

@@ -1,9 +1,9 @@
 // Which packs a transport may serve: loaded without errors, allowing that transport and plane; their verbs and Skill text.
 
-import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { readRegularFile } from "../read-regular.js";
 import { formatIssue } from "../pack/issues.js";
-import { loadPacks } from "../pack/load.js";
+import { PACK_FILE_MAX_BYTES, loadPacks } from "../pack/load.js";
 import { effectivePolicy } from "../pack/policy.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } from "../pack/types.js";
 import { RuntimeError } from "../runtime/errors.js";
@@ -111,7 +111,7 @@ export function harnessText(pack: LoadedPack): string | undefined {
   if (pack.harness === null) return undefined;
   if (pack.harness.source === "inline") return pack.harness.body;
   try {
-    return readFileSync(join(pack.root, "HARNESS.md"), "utf8");
+    return readRegularFile(join(pack.root, "HARNESS.md"), PACK_FILE_MAX_BYTES).toString("utf8");
   } catch {
     return pack.harness.body;
   }
