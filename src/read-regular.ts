@@ -33,6 +33,14 @@ function sizeLimit(maxBytes: number): string {
   return maxBytes % (1 << 20) === 0 ? `${maxBytes >> 20} MiB` : `${maxBytes} bytes`;
 }
 
+/** A system error as a FileReadError; a FileReadError, or what a `check` threw, goes on as it is. */
+function fail(e: unknown): never {
+  const err = e as NodeJS.ErrnoException;
+  if (e instanceof FileReadError || typeof err.errno !== "number") throw e;
+  const reason = err.code === "ENOENT" ? "no such file" : err.code === "EACCES" ? "permission denied" : (err.code ?? err.message);
+  throw new FileReadError(err.code ?? "EIO", reason);
+}
+
 /**
  * Reads a regular file of at most `maxBytes` bytes. Anything else (a FIFO, a device, a directory, a
  * bigger file) is refused with a FileReadError and never blocks: the path is stat'ed before it is
@@ -40,13 +48,6 @@ function sizeLimit(maxBytes: number): string {
  * read). `check` sees that fstat and may throw to refuse the file (its owner, its mode).
  */
 export function readRegularFile(path: string, maxBytes: number, check?: (opened: Stats) => void): Buffer {
-  const fail = (e: unknown): never => {
-    const err = e as NodeJS.ErrnoException;
-    // Only the system's errors are translated: a FileReadError or what `check` threw goes on as it is.
-    if (e instanceof FileReadError || typeof err.errno !== "number") throw e;
-    const reason = err.code === "ENOENT" ? "no such file" : err.code === "EACCES" ? "permission denied" : (err.code ?? err.message);
-    throw new FileReadError(err.code ?? "EIO", reason);
-  };
   let fd: number;
   try {
     const before = notRegular(statSync(path));
