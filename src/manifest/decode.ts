@@ -48,8 +48,12 @@ interface ErrorContext {
   readonly path: string;
 }
 
-/** Non-ASCII runes whose Go fold (ToUpper(ToLower(r))) is an ASCII letter. */
-const SPECIAL_FOLDS: Readonly<Record<string, string>> = { "\u0130": "I", "\u0131": "I", "\u017f": "S", "\u212a": "K" };
+/**
+ * The non-ASCII runes Go's foldName maps to an ASCII letter: it folds each rune to the smallest
+ * of its unicode.SimpleFold orbit, and only these two orbits hold an ASCII letter (s S ſ, k K K).
+ * Dotted and dotless i (U+0130, U+0131) are orbits of their own, so they match nothing.
+ */
+const SPECIAL_FOLDS: Readonly<Record<string, string>> = { "\u017f": "S", "\u212a": "K" };
 
 /** Go's foldName for matching against ASCII field names; null when the key cannot match any. */
 function foldKey(key: string): string | null {

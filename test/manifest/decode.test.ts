@@ -124,6 +124,14 @@ test("keys match exactly first, then case-insensitively as Go folds them; the la
   assert.equal(parseManifest('{"tool_name":"a","TOOL_NAME":"b"}').tool_name, "b");
 });
 
+test("dotted and dotless i fold to nothing (Go folds only SimpleFold orbits: \u017f is S, the Kelvin sign is K)", () => {
+  const m = parseManifest('{"spec_vers\u0130on":"x","tool_name":"t","global_flags":[{"name":"n","requ\u0131red":true,"\u017fhorthand":"s"}]}');
+  assert.equal(m.spec_version, "");
+  assert.deepEqual(m.global_flags![0], { name: "n", shorthand: "s", usage: "", default: "", type: "", required: false });
+  assert.equal(parseManifest('{"tool_na\u0131e":"a"}').tool_name, "");
+  assert.equal(parseManifest('{"\u212aind":"a","tool_name":"t"}').tool_name, "t");
+});
+
 test("a repeated array of structs decodes into the earlier elements, as Go reuses the slice", () => {
   const m = parseManifest('{"commands":[{"use":"a","path":["p","q"]},{"use":"b"}],"commands":[{"short":"s","path":["z"]}],"commands":[{},{}]}');
   assert.equal(m.commands!.length, 2);
