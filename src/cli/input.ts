@@ -2,20 +2,24 @@
 
 import { readFile } from "node:fs/promises";
 import { ExitCode } from "../framework/errors.js";
+import { decodeGoBytes } from "../json/gobytes.js";
 import { MANIFEST_ENDPOINT } from "../manifest/types.js";
 import { RuntimeError } from "../runtime/errors.js";
 import { runProcess } from "../runtime/process.js";
 import { CliError } from "./errors.js";
 
-/** Reads FILE, or all of standard input for `-`. A missing or unreadable file is a usage error naming it. */
+/**
+ * Reads FILE, or all of standard input for `-`, decoded for the Go-compatible JSON reader (an invalid
+ * UTF-8 byte stays visible to it). A missing or unreadable file is a usage error naming it.
+ */
 export async function readInputText(file: string): Promise<string> {
   if (file === "-") {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
+    return decodeGoBytes(Buffer.concat(chunks));
   }
   try {
-    return await readFile(file, "utf8");
+    return decodeGoBytes(await readFile(file));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (err as Error).message;

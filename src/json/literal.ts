@@ -4,11 +4,15 @@
 // dictionaries (null-prototype objects, so "__proto__" is an ordinary key and StableJSON
 // sorts their keys like a Go map). Duplicate keys can be rejected at any depth.
 //
+// Text from bytes goes through decodeGoBytes (gobytes.ts) first, so that an invalid UTF-8 byte is
+// named in errors and becomes one U+FFFD in a string, as in Go.
+//
 // Two dialects of error text exist in Go and both are reproduced:
 // - "unmarshal": json.Unmarshal's scanner (`unexpected end of JSON input`, nesting limit 10000);
 // - "decoder": a json.Decoder read through Token() (`EOF`, `unexpected EOF`, no nesting limit,
 //   and a bare `invalid character 'x'` right after `{`).
 
+import { escapedByte } from "./gobytes.js";
 import { goQuote } from "./goquote.js";
 import { dictionary, JsonNumber } from "./stable.js";
 
@@ -84,8 +88,10 @@ function quoteChar(byte: number): string {
   return "'" + goQuote(String.fromCharCode(byte)).slice(1, -1) + "'";
 }
 
-/** The first UTF-8 byte of the character at `i` (Go's scanner works on bytes). */
+/** The first UTF-8 byte of the character at `i` (Go's scanner works on bytes; see gobytes.ts for invalid ones). */
 function firstByteAt(text: string, i: number): number {
+  const escaped = escapedByte(text, i);
+  if (escaped >= 0) return escaped;
   const cp = text.codePointAt(i)!;
   if (cp < 0x80) return cp;
   if (cp < 0x800) return 0xc0 | (cp >> 6);
@@ -256,7 +262,8 @@ export class JsonCursor {
         SHORT_STRINGS[slot] = s;
         return s;
       }
-      if (c === BACKSLASH || c < 0x20) return this.readEscapedString(start, i);
+      // An escape, a control byte, or maybe the stand-in for an invalid byte (gobytes.ts).
+      if (c === BACKSLASH || c < 0x20 || (c & 0xff80) === 0xdc80) return this.readEscapedString(start, i);
       hash = (Math.imul(hash, 31) + c) | 0;
     }
     this.pos = this.end;
@@ -279,6 +286,11 @@ export class JsonCursor {
         throw this.invalid("in string literal");
       }
       if (c !== BACKSLASH) {
+        if ((c & 0xff80) === 0xdc80 && escapedByte(text, i) >= 0) {
+          // Go replaces each invalid byte of a string with its own U+FFFD.
+          out += text.slice(chunk, i) + "\ufffd";
+          chunk = i + 1;
+        }
         i++;
         continue;
       }
