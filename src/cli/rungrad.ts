@@ -17,9 +17,9 @@ function source(ctx: Context, withExe = false): ManifestSource {
   return { file: ctx.args[0], fromExe: withExe ? optionalString(ctx, FROM_EXE.name) : undefined };
 }
 
-/** Prints a JSON document: its StableJSON bytes are both the human and the machine view. */
+/** Prints a JSON document: its StableJSON bytes are both the human and the machine view, in every mode. */
 async function writeDocument(ctx: Context, doc: unknown): Promise<void> {
-  await ctx.writeResult(doc, () => stableJSON(doc));
+  await ctx.writeOutput({ model: doc, human: () => stableJSON(doc), verbatim: true });
 }
 
 const manifestCommand: CommandSpec = {

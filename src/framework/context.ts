@@ -63,6 +63,8 @@ export interface Output {
   meta?: Meta;
   human?: () => string;
   plain?: () => string;
+  /** The human view is a document's exact bytes (e.g. its StableJSON): printed as is, never sanitised. */
+  verbatim?: boolean;
 }
 
 export interface ResolveOptions {
@@ -162,7 +164,7 @@ export class Context {
   /** Writes a result once: --jq, --template, --json, --plain, or the human view. */
   async writeOutput(o: Output): Promise<void> {
     const value = () => (this.state.metaActive ? { data: o.model, meta: metaModel(o.meta) } : o.model);
-    await this.dispatch(value, o.human, o.plain);
+    await this.dispatch(value, o.human, o.plain, o.verbatim);
   }
 
   /** writeOutput without plain view or metadata. */
@@ -184,7 +186,7 @@ export class Context {
     );
   }
 
-  private async dispatch(value: () => unknown, human?: () => string, plain?: () => string): Promise<void> {
+  private async dispatch(value: () => unknown, human?: () => string, plain?: () => string, verbatim = false): Promise<void> {
     const { flags, redactor, io } = this.state;
     if (this.state.jqActive) {
       const { runJq } = await import("./transform.js");
@@ -208,7 +210,7 @@ export class Context {
     if (!human) return;
     const mode = this.terminalMode();
     const text = redactor.text(human());
-    if (text) io.stdout(mode.sanitize ? sanitizeControl(text) : text);
+    if (text) io.stdout(mode.sanitize && !verbatim ? sanitizeControl(text) : text);
   }
 
   /** Informational stderr line, silent under --quiet and machine output. */

@@ -45,6 +45,50 @@ test("rungrad manifest fmt reproduces Go's endpoint bytes and drops unknown fiel
   assert.equal(dropped.stdout, rgref.expect_manifest_stable_json);
 });
 
+test("rungrad manifest fmt and agentmeta print DEL and C1 characters as they are, off a terminal too (Go's bytes)", async () => {
+  const controls = "x\u007f\u0085\u009by";
+  const manifest = JSON.parse(rgref.expect_manifest_stable_json);
+  manifest.commands[1].short = controls;
+  const fmt = await rungrad(["manifest", "fmt", "-"], { stdin: JSON.stringify(manifest) });
+  assert.equal(fmt.stdout, rgref.expect_manifest_stable_json.replace('"short": "Work with items",', `"short": "${controls}",`));
+  assert.ok(fmt.stdout.includes(`"short": "${controls}",\n`));
+  const doc = await rungrad(["agentmeta", "-"], { stdin: JSON.stringify(manifest) });
+  const expected = structuredClone(rgref.expect_agentmeta);
+  expected.commands[1].short = controls;
+  assert.equal(doc.stdout, stableJSON(expected));
+  assert.ok(doc.stdout.includes(`"short": "${controls}",\n`));
+});
+
+test("rungrad manifest fmt and validate read bytes as Go does: each invalid byte one U+FFFD, errors name the byte", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "rungrad-bytes-"));
+  const bad = join(dir, "bad.json");
+  const text = rgref.expect_manifest_stable_json.replace('"tool_name": "rgref"', '"tool_name": "t@@x"');
+  const at = Buffer.from(text).indexOf("t@@x") + 1;
+  const bytes = Buffer.from(text);
+  bytes[at] = 0xe2; // an unfinished three-byte sequence: E2 82, then "x"
+  bytes[at + 1] = 0x82;
+  await writeFile(bad, bytes);
+  const fmt = await rungrad(["manifest", "fmt", bad]);
+  assert.equal(fmt.code, 0, fmt.stderr);
+  assert.equal(fmt.stdout, text.replace("t@@x", "t\ufffd\ufffdx"));
+  await writeFile(bad, Buffer.concat([Buffer.from('{"tool_name" '), Buffer.from([0xff]), Buffer.from(":1}")]));
+  const invalid = await rungrad(["manifest", "validate", bad]);
+  assert.equal(invalid.code, 1);
+  assert.equal(invalid.stderr, "Error: invalid character '\u00ff' after object key\n");
+  const fromStdin = await rungrad(["agentmeta", "-"], { stdin: "\u00a0{}" });
+  assert.equal(fromStdin.stderr, "Error: invalid character '\u00c2' looking for beginning of value\n");
+});
+
+test("rungrad manifest fmt: a dotless or dotted i folds to no field name (Go folds s, k and their SimpleFold kin only)", async () => {
+  const manifest = JSON.parse(rgref.expect_manifest_stable_json);
+  const root = manifest.commands[0];
+  root.local_flags = [{ name: "x", shorthand: "", usage: "", default: "", type: "bool", "requ\u0131red": true, "\u017fhorthand": "s" }];
+  const fmt = await rungrad(["manifest", "fmt", "-"], { stdin: JSON.stringify(manifest).replace('"spec_version"', '"spec_vers\u0130on"') });
+  assert.equal(fmt.code, 0, fmt.stderr);
+  assert.ok(fmt.stdout.includes('"spec_version": "",\n'));
+  assert.ok(fmt.stdout.includes('"name": "x",\n          "shorthand": "s",\n          "usage": "",\n          "default": "",\n          "type": "bool",\n          "required": false\n'), fmt.stdout);
+});
+
 test("rungrad manifest validate: exit 0 for valid documents, exit 1 and the exact message otherwise", async () => {
   for (const c of validation.cases) {
     const r = await rungrad(["manifest", "validate", "-"], { stdin: caseText(c) });
