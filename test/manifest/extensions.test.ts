@@ -12,6 +12,7 @@ import {
   validateExtensionSet,
 } from "../../src/manifest/extensions.js";
 import { ExtensionError } from "../../src/manifest/errors.js";
+import { parseManifest } from "../../src/manifest/decode.js";
 import { JsonNumber } from "../../src/json/stable.js";
 import type { ExtensionSet } from "../../src/manifest/types.js";
 
@@ -84,6 +85,15 @@ test("decode errors: duplicates, trailing data, shape, syntax (json.Decoder text
   assert.equal(decodeFailure(`{"${NS}":{"a":1,}`), "invalid character '}' looking for beginning of object key string");
   assert.equal(decodeFailure(`{"${NS}":`), "EOF");
   assert.equal(decodeFailure(`{"${NS}":{"path":1}}`), `extension namespace "${NS}" field "path": core field contradiction`);
+});
+
+test("decode: of several null or non-object namespaces, the first written is named (Go's map order favours it)", () => {
+  assert.equal(decodeFailure('{"z.com/a":{},"y.com/b":1,"b.com/c":null}'), 'extension namespace "y.com/b": non-object namespace value');
+  assert.equal(decodeFailure('{"z.com/a":null,"a.com/b":[]}'), 'extension namespace "z.com/a": null value');
+  // Integer-like keys, which a JS object lists first, keep their written place too.
+  assert.equal(decodeFailure('{"x":null,"7":1}'), 'extension namespace "x": null value');
+  const manifest = '{"commands":[{"path":[],"extensions":{"z.com/a":"s","a.com/b":null}}]}';
+  assert.throws(() => parseManifest(manifest), { message: 'extension namespace "z.com/a": non-object namespace value' });
 });
 
 test("cloneExtensionSet: a deep copy with dictionaries, JsonNumbers kept", () => {
