@@ -8,6 +8,7 @@ import { stableJSON } from "../../src/json/stable.js";
 
 const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : Buffer.from(p))));
 const read = (b: Buffer) => parseJSONLiteral(decodeGoBytes(b));
+const error = (b: Buffer) => findSyntaxError(decodeGoBytes(b))?.message;
 
 test("valid UTF-8 (astral characters, a literal U+FFFD, a BOM) decodes unchanged", () => {
   const text = "\ufeff{\"a\":\"\u{1f480}\u{10080}\ufffd\u00e9\"}";
@@ -22,7 +23,6 @@ test("in a string, every invalid byte is one U+FFFD (Go: utf8.DecodeRune size 1)
 });
 
 test("outside a string, the error names the actual byte as Go's scanner does", () => {
-  const error = (b: Buffer) => findSyntaxError(decodeGoBytes(b))?.message;
   assert.equal(error(bytes('{"a" ', [0xff], "}")), "invalid character '\u00ff' after object key");
   assert.equal(error(bytes("[1,", [0xe2, 0x82], "]")), "invalid character '\u00e2' looking for beginning of value");
   assert.equal(error(bytes([0x85])), "invalid character '\\u0085' looking for beginning of value");
