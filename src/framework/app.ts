@@ -12,7 +12,7 @@ import { defaultConfigPath, loadCredential, resolveRuntime, type ResolutionConfi
 import { Context, type GlobalState, type RunIO, type RunState } from "./context.js";
 import { classifyExit, ConfigError, errorDetails, errorMessage, FlagParseError, SurfaceError, UnknownCommandError, UsageError } from "./errors.js";
 import type { FlagDef } from "./flags.js";
-import { renderHelp, type Group } from "./help.js";
+import { renderHelp, unknownTopicHelp, type Group } from "./help.js";
 import { buildManifest, encodeExtensionsAnnotation } from "./manifest.js";
 import { Redactor } from "./redact.js";
 import { globalFlags, normalizeSurface, reservedNames, type NormalizedSurface, type SurfaceConfig } from "./surface.js";
@@ -173,17 +173,20 @@ export class App {
     }
   }
 
-  /** Cobra's `help [command]`: the help of the named command, or the root's after "Unknown help topic". */
+  /**
+   * Cobra's `help [command]`: the help of the deepest command the words name (Cobra's Find: words
+   * past it are ignored), or "Unknown help topic" and the root's usage when the first names none.
+   */
   private helpCommand(topic: readonly string[], io: RunIO): number {
     let node = this.root;
     for (const name of topic) {
       if (name.startsWith("-")) break;
       const child = node.children.find((c) => c.name === name && c.kind !== "help" && !c.hidden);
-      if (!child) {
-        io.stdout(`Unknown help topic [${topic.map((t) => `\`${t}\``).join(" ")}]\n`);
-        io.stdout(this.helpText(this.root));
+      if (!child && node === this.root) {
+        io.stdout(unknownTopicHelp(this.root, topic, this.config.groups ?? []));
         return 0;
       }
+      if (!child) break;
       node = child;
     }
     io.stdout(this.helpText(node));

@@ -1,5 +1,6 @@
 // Cobra's help layout (Long with Related/Output-modes sections, Usage, Examples, command lists, Flags, Global Flags).
 
+import { goQuote } from "../json/goquote.js";
 import { compareBytes } from "../json/stable.js";
 import type { CommandNode } from "./command.js";
 import { toFlagDef, flagUsages, type FlagDef } from "./flags.js";
@@ -38,7 +39,21 @@ export function renderHelp(node: CommandNode, opts: HelpOptions): string {
   return head + usageString(node, opts);
 }
 
-function usageString(node: CommandNode, opts: HelpOptions): string {
+/**
+ * Cobra's help command for a topic that names no command: `Unknown help topic` with the words as
+ * Go's %#q prints a []string, then the root's usage (not its help: no long text). Cobra adds the
+ * -h and -v flags to a command only when it runs, so the root's usage here lists neither.
+ */
+export function unknownTopicHelp(root: CommandNode, topic: readonly string[], groups: readonly Group[]): string {
+  return `Unknown help topic [${topic.map(backquoted).join(" ")}]\n` + usageString(root, { groups, version: false }, false);
+}
+
+/** Go's %#q of a string: back-quoted when strconv.CanBackquote allows, else %q. */
+function backquoted(s: string): string {
+  return /^[^\x00-\x08\x0a-\x1f`\x7f\ufeff\ud800-\udfff]*$/u.test(s) ? "`" + s + "`" : goQuote(s);
+}
+
+function usageString(node: CommandNode, opts: HelpOptions, defaultFlags = true): string {
   const examples = node.spec.examples ?? [];
   const subs = sortedChildren(node);
   const hasSubs = subs.some((c) => c.available());
@@ -47,7 +62,7 @@ function usageString(node: CommandNode, opts: HelpOptions): string {
   if (hasSubs) s += `\n  ${node.commandPath()} [command]`;
   if (examples.length > 0) s += "\n\nExamples:\n" + examples.join("\n");
   if (hasSubs) s += commandList(node, subs, opts.groups);
-  const local = localFlags(node, opts.version);
+  const local = localFlags(node, opts.version, defaultFlags);
   if (local.some((f) => !f.hidden)) s += "\n\nFlags:\n" + flagUsages(local);
   const inherited = node.inherited();
   if (inherited.some((f) => !f.hidden)) s += "\n\nGlobal Flags:\n" + flagUsages(inherited);
@@ -76,9 +91,10 @@ function commandList(node: CommandNode, subs: CommandNode[], groups: readonly Gr
   return s;
 }
 
-/** Cobra's LocalFlags: the root's persistent flags count as its own; every command gets `-h, --help`. */
-function localFlags(node: CommandNode, version: boolean): FlagDef[] {
+/** Cobra's LocalFlags: the root's persistent flags count as its own; a command that runs gets `-h, --help`. */
+function localFlags(node: CommandNode, version: boolean, defaultFlags: boolean): FlagDef[] {
   const out = [...(node.parent ? [] : node.persistent), ...node.flags];
+  if (!defaultFlags) return out;
   out.push(toFlagDef({ name: "help", shorthand: "h", usage: `help for ${node.name}`, type: "bool" }));
   if (!node.parent && version) out.push(toFlagDef({ name: "version", shorthand: "v", usage: `version for ${node.name}`, type: "bool" }));
   return out;

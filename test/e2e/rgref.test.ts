@@ -134,3 +134,21 @@ test("unknown flag in machine mode: JSON error body, exit 1; --json=false stays 
   const v = await rgref(["--", "--json", "nope"]);
   assert.match(v.stderr, /^Error: /);
 });
+
+test("help with an unknown topic: Cobra's line, then the root's usage without long text, -h or -v (Go's bytes)", async () => {
+  const golden = loadExample<{ files: Record<string, string> }>("rgref_help_golden.json").files["rgref.txt"]!;
+  const usage = golden
+    .slice(golden.indexOf("Usage:"))
+    .replace("  -h, --help               help for rgref\n", "")
+    .replace("  -v, --version            version for rgref\n", "")
+    .replace(GO_TEMPLATE_USAGE, TS_TEMPLATE_USAGE);
+  const r = await rgref(["help", "bogus", "more"]);
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, "Unknown help topic [`bogus` `more`]\n" + usage);
+  assert.ok(!r.stdout.includes("worked example") && !r.stdout.includes("--help "));
+  const quoted = await rgref(["help", "a`b", "tab\there"]);
+  assert.ok(quoted.stdout.startsWith('Unknown help topic ["a`b" `tab\there`]\nUsage:\n'), quoted.stdout);
+  // Cobra's Find stops at the deepest command the words name; the rest are ignored.
+  const deeper = await rgref(["help", "item", "bogus"]);
+  assert.equal(deeper.stdout, (await rgref(["item", "--help"])).stdout);
+});
