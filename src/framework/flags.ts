@@ -70,6 +70,20 @@ function isZeroDefault(f: FlagDef): boolean {
   return f.defValue === defValueString(f.type, zeroValue(f.type));
 }
 
+/**
+ * pflag's UnquoteUsage: a back-quoted word in the usage names the value (and loses its quotes);
+ * otherwise the value's type name does (none for bool; our types keep their own names).
+ */
+function unquoteUsage(f: FlagDef): [varname: string, usage: string] {
+  const open = f.usage.indexOf("`");
+  const close = open < 0 ? -1 : f.usage.indexOf("`", open + 1);
+  if (close >= 0) {
+    const name = f.usage.slice(open + 1, close);
+    return [name, f.usage.slice(0, open) + name + f.usage.slice(close + 1)];
+  }
+  return [f.type === "bool" ? "" : f.type, f.usage];
+}
+
 /** pflag's FlagUsages: sorted by name, aligned, hidden flags omitted, trailing whitespace trimmed per block. */
 export function flagUsages(flags: readonly FlagDef[]): string {
   const visible = flags.filter((f) => !f.hidden).sort((a, b) => compareBytes(a.name, b.name));
@@ -77,14 +91,17 @@ export function flagUsages(flags: readonly FlagDef[]): string {
   let maxlen = 0;
   for (const f of visible) {
     let head = f.shorthand ? `  -${f.shorthand}, --${f.name}` : `      --${f.name}`;
-    const varname = f.type === "bool" ? "" : f.type === "stringArray" ? "strings" : f.type;
+    const [varname, text] = unquoteUsage(f);
     if (varname) head += " " + varname;
     maxlen = Math.max(maxlen, head.length + 1);
-    let usage = f.usage;
+    let usage = text;
     if (!isZeroDefault(f)) usage += f.type === "string" ? ` (default ${goQuote(f.defValue)})` : ` (default ${f.defValue})`;
     lines.push([head, usage]);
   }
-  return lines.map(([head, usage]) => `${head} ${" ".repeat(maxlen - head.length)} ${usage}`.replace(/\s+$/, "")).join("\n");
+  // A newline in a usage continues under the usage column (pflag's wrap with no width).
+  return lines
+    .map(([head, usage]) => `${head} ${" ".repeat(maxlen - head.length)} ${usage.replaceAll("\n", "\n" + " ".repeat(maxlen + 2))}`.replace(/\s+$/, ""))
+    .join("\n");
 }
 
 /** Exact usage strings of the framework's global flags (rgref_reference.json). */

@@ -89,6 +89,16 @@ test("rungrad manifest fmt: a dotless or dotted i folds to no field name (Go fol
   assert.ok(fmt.stdout.includes('"name": "x",\n          "shorthand": "s",\n          "usage": "",\n          "default": "",\n          "type": "bool",\n          "required": false\n'), fmt.stdout);
 });
 
+test("rungrad new --help: pflag's stringArray type name and Go's usage texts", async () => {
+  const r = await rungrad(["new", "--help"]);
+  const lines = r.stdout.split("\n");
+  const line = (flag: string) => lines.find((l) => l.startsWith(`      --${flag} `))!.replace(/ {2,}/, "|");
+  assert.equal(line("service"), "      --service stringArray|Service endpoint as name=url (repeatable; product profile)");
+  assert.equal(line("example"), '      --example stringArray|Extra command example, e.g. "<tool> widget list" (repeatable; product profile)');
+  assert.equal(line("product-name"), "      --product-name string|Human product name (AppConfig.Short)");
+  assert.equal(line("description"), "      --description string|Product description (AppConfig.Long)");
+});
+
 test("rungrad manifest validate: exit 0 for valid documents, exit 1 and the exact message otherwise", async () => {
   for (const c of validation.cases) {
     const r = await rungrad(["manifest", "validate", "-"], { stdin: caseText(c) });

@@ -80,7 +80,22 @@ test("pflag usage layout and defaults", () => {
     toFlagDef({ name: "tag", usage: "Tags", type: "stringArray" }),
     toFlagDef({ name: "secret", usage: "Hidden", type: "bool", hidden: true }),
   ]);
-  assert.equal(text, '  -n, --n int         Count (default 3)\n      --name string   A name (default "x")\n      --tag strings   Tags');
+  assert.equal(text, '  -n, --n int             Count (default 3)\n      --name string       A name (default "x")\n      --tag stringArray   Tags');
+});
+
+test("pflag usage: a back-quoted word names the value, bool included; a newline continues under the usage column", () => {
+  const text = flagUsages([
+    toFlagDef({ name: "out", usage: "Write to `file` (or - for stdout)", type: "string" }),
+    toFlagDef({ name: "on", usage: "Turn `mode` on", type: "bool" }),
+    toFlagDef({ name: "tag", usage: "Tags, `one` only `once`\nrepeatable", type: "stringArray", default: ["a", "b"] }),
+  ]);
+  assert.equal(
+    text,
+    "      --on mode    Turn mode on\n" +
+      "      --out file   Write to file (or - for stdout)\n" +
+      "      --tag one    Tags, one only `once`\n" +
+      "                   repeatable (default [a,b])",
+  );
 });
 
 test("template language and renderers", () => {
