@@ -92,7 +92,7 @@ test("rungrad manifest fmt: a dotless or dotted i folds to no field name (Go fol
 test("rungrad new --help: pflag's stringArray type name and Go's usage texts", async () => {
   const r = await rungrad(["new", "--help"]);
   const lines = r.stdout.split("\n");
-  const line = (flag: string) => lines.find((l) => l.startsWith(`      --${flag} `))!.replace(/ {2,}/, "|");
+  const line = (flag: string) => lines.find((l) => l.startsWith(`      --${flag} `))!.replace(/(\S) {2,}/, "$1|");
   assert.equal(line("service"), "      --service stringArray|Service endpoint as name=url (repeatable; product profile)");
   assert.equal(line("example"), '      --example stringArray|Extra command example, e.g. "<tool> widget list" (repeatable; product profile)');
   assert.equal(line("product-name"), "      --product-name string|Human product name (AppConfig.Short)");
