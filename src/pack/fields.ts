@@ -26,6 +26,14 @@ export function isPackId(v: unknown): v is string {
   return typeof v === "string" && v.length >= 1 && v.length <= 128 && PACK_ID.test(v);
 }
 
+/** The longest MCP tool name (§8). */
+export const MAX_TOOL_NAME = 64;
+
+/** A verb's MCP tool name (§8): `<pack>_<verb>`, every character outside [A-Za-z0-9_-] as `_`, cut to 64 characters. */
+export function toolName(packId: string, verb: string): string {
+  return `${packId}_${verb}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, MAX_TOOL_NAME);
+}
+
 export function isVerbKey(v: string): boolean {
   return v.length <= 128 && VERB_KEY.test(v);
 }

@@ -1,10 +1,8 @@
 // A harness pack (surface.json, policy.json, HARNESS.md) generated from a rungrad-agentmeta/1 document (hcp.md §10). Pure.
 
-import { parseDocument, stringify } from "yaml";
 import type { AgentCommand, AgentFlag, AgentMetaDocument } from "../agentmeta/types.js";
 import { isVerbKey } from "./fields.js";
-import { SKILL_NAME, splitFrontmatter } from "./harness.js";
-import { isObject } from "./issues.js";
+import { renderPackHarness } from "./harness-render.js";
 import { isPlaceholderName } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
 
@@ -14,7 +12,7 @@ export interface SurfaceDocument {
   name: string;
   cliBin: string;
   kind: "wrap";
-  binding: { mode: "user"; hub: "none" };
+  binding: { mode: "user"; hub: "none" } | { mode: "user"; hub: "local-credential"; family: string };
   wrap: { bin: string };
   verbs: Record<string, SurfaceVerb>;
 }
@@ -31,49 +29,84 @@ export interface GeneratedPack {
 export interface FromAgentMetaOptions {
   /** The executable, as wrap.bin (a `.`-prefixed path resolves against the pack root). */
   bin: string;
-  /** The generated SKILL.md text; its body becomes the HARNESS.md body. */
-  skill?: string;
+  /** The variable holding the CLI's credential when a command requires auth; default `<TOOL>_TOKEN`. */
+  credentialEnv?: string;
 }
 
 /** Flags the pack renders itself (literal tokens) or that belong to the runtime, never agent arguments. */
 const RUNTIME_FLAGS = new Set(["json", "no-prompt", "dry-run", "confirm"]);
 const CANONICAL = ["--json", "--no-prompt"];
 
+/** One verb to write, before its key is checked. */
+interface VerbDraft {
+  key: string;
+  verb: SurfaceVerb;
+  confirm: boolean;
+}
+
 /** Builds a pack for the wrapped CLI. The result validates with no error for any valid agentmeta document. */
 export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMetaOptions): GeneratedPack {
   const notes: string[] = [];
   const id = packIdOf(doc.tool_name);
   const cliBin = doc.tool_name;
-  const leaves = doc.commands.filter((c) => !c.has_children && !c.is_root);
-  const commands = leaves.length > 0 ? leaves : doc.commands.filter((c) => c.is_root);
+  const runnable = doc.commands.filter((c) => !c.is_root && runsOnItsOwn(c));
+  const root = doc.commands.find((c) => c.is_root);
+  // The root is a verb when it runs on its own with operands or effects, or when it is all there is.
+  if (root !== undefined && (runnable.length === 0 || operandsOf(root).length > 0 || root.mutates)) runnable.unshift(root);
 
   const verbs: Record<string, SurfaceVerb> = {};
   const policyVerbs: Record<string, PolicyVerbEntry | "read" | "write"> = {};
-  for (const c of commands) {
+  const authVerbs: string[] = [];
+  for (const c of runnable) {
     const key = verbKeyOf(c, id, notes);
     if (key === null) continue;
-    if (Object.hasOwn(verbs, key)) {
-      notes.push(`skipped command "${c.path.join(" ")}": verb key "${key}" is already taken`);
-      continue;
+    for (const draft of draftsOf(c, key, cliBin, notes)) {
+      if (Object.hasOwn(verbs, draft.key)) {
+        notes.push(`skipped command "${c.path.join(" ")}": verb key "${draft.key}" is already taken`);
+        continue;
+      }
+      verbs[draft.key] = draft.verb;
+      policyVerbs[draft.key] = draft.confirm ? { policy: "write", confirm: true } : draft.verb.policy!;
+      if (c.requires_auth) authVerbs.push(draft.key);
     }
-    const { cli, args } = commandLine(c, cliBin, notes);
-    const confirm = c.destructive || c.requires_confirmation;
-    const verb: SurfaceVerb = { description: c.short, cli, args, policy: c.mutates || confirm ? "write" : "read" };
-    verbs[key] = verb;
-    policyVerbs[key] = confirm ? { policy: "write", confirm: true } : verb.policy!;
   }
 
+  const auth = doc.commands.some((c) => c.requires_auth);
+  const family = doc.tool_name.slice(0, 128);
+  const credential = options.credentialEnv ?? tokenVariable(doc.tool_name);
   const surface: SurfaceDocument = {
     id,
     name: doc.tool_name,
     cliBin,
     kind: "wrap",
-    binding: { mode: "user", hub: "none" },
+    binding: auth ? { mode: "user", hub: "local-credential", family } : { mode: "user", hub: "none" },
     wrap: { bin: options.bin },
     verbs,
   };
   const policy: PolicyDocument = { surface_id: id, default: "deny", verbs: policyVerbs };
-  return { surface, policy, harness: harnessText(doc, id, verbs, options.skill), notes };
+  if (auth) policy.credentials = [credential];
+  const harness = renderPackHarness({
+    surface,
+    policy,
+    summary: root?.short ?? "",
+    credentials: auth ? { family, variable: credential, verbs: authVerbs } : undefined,
+  });
+  return { surface, policy, harness, notes };
+}
+
+/** `<TOOL>_TOKEN`, rungrad's credential variable convention (the framework's toolEnvVar(name, "TOKEN")). */
+function tokenVariable(toolName: string): string {
+  const base = toolName.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  const name = base === "" ? "TOKEN" : `${base}_TOKEN`;
+  return isPlaceholderName(name) ? name : `_${name}`;
+}
+
+/**
+ * A leaf runs; a command with children runs on its own when its usage has operands, it mutates,
+ * or it declares output modes of its own (a pure group declares none).
+ */
+function runsOnItsOwn(c: AgentCommand): boolean {
+  return !c.has_children || operandsOf(c).length > 0 || c.mutates || c.output_modes.length > 0;
 }
 
 /** The tool name as a pack_id: lower-cased, other characters as `-`, at most 128 characters. */
@@ -94,6 +127,25 @@ function verbKeyOf(c: AgentCommand, id: string, notes: string[]): string | null 
   return key;
 }
 
+/** The verbs of one command: one, or two for rungrad's self-update (`update.check` reads, `update` writes). */
+function draftsOf(c: AgentCommand, key: string, cliBin: string, notes: string[]): VerbDraft[] {
+  const confirm = c.destructive || c.requires_confirmation;
+  const check = c.path.length === 1 && c.path[0] === "update" ? c.local_flags.find((f) => f.name === "check" && f.type === "bool") : undefined;
+  const description = c.short.trim() === "" ? `Runs \`${c.command_template}\`` : c.short;
+  if (check === undefined) {
+    const { cli, args } = commandLine(c, cliBin, notes, new Set());
+    return [{ key, confirm, verb: { description, cli, args, policy: c.mutates || confirm ? "write" : "read" } }];
+  }
+  const skip = new Set([check.name]);
+  const read = commandLine(c, cliBin, notes, skip, ["--check"]);
+  const write = commandLine(c, cliBin, notes, skip);
+  const checkDescription = check.usage.trim() === "" ? `Checks for an update of ${cliBin} without installing it` : check.usage;
+  return [
+    { key: `${key}.check`, confirm: false, verb: { description: checkDescription, cli: read.cli, args: read.args, policy: "read" } },
+    { key, confirm, verb: { description, cli: write.cli, args: write.args, policy: "write" } },
+  ];
+}
+
 /** A placeholder name: `-` and other characters as `_`, a leading digit or a reserved name prefixed with `_`. */
 export function placeholderName(s: string): string {
   let n = s.replace(/[^A-Za-z0-9_]/g, "_");
@@ -101,38 +153,94 @@ export function placeholderName(s: string): string {
   return n;
 }
 
+/** One operand of a usage line: `<x>` required, `[x]` optional, `x...` an array, `a|b|c` a choice. */
+interface Operand {
+  /** The usage token's index among the template tokens after the program. */
+  index: number;
+  raw: string;
+  required: boolean;
+  variadic: boolean;
+  choices?: string[];
+}
+
 const OPERAND = /^(<([^<>[\]]+?)(\.\.\.)?>|\[([^<>[\]]+?)(\.\.\.)?\])(\.\.\.)?$/;
 
-function commandLine(c: AgentCommand, cliBin: string, notes: string[]): { cli: string[]; args: JsonSchema } {
+/** The tokens of the usage template after the program name. */
+const usageTokens = (c: AgentCommand) => c.usage_template.split(/\s+/).filter((t) => t !== "").slice(1);
+
+function operandsOf(c: AgentCommand): Operand[] {
+  const out: Operand[] = [];
+  usageTokens(c).forEach((tok, index) => {
+    const m = OPERAND.exec(tok);
+    if (m === null) return;
+    const raw = m[2] ?? m[4]!;
+    if (m[4] !== undefined && /^(flags|options)$/i.test(raw)) return;
+    const choices = raw.includes("|") ? raw.split("|").filter((s) => s !== "") : undefined;
+    out.push({ index, raw, required: m[2] !== undefined, variadic: m[3] !== undefined || m[5] !== undefined || m[6] !== undefined, choices });
+  });
+  return out;
+}
+
+/**
+ * The operands with an optional one before a required one made required: dropping it would shift
+ * the required one into its place (hcp validate refuses such a template, §6.2).
+ */
+function positional(c: AgentCommand, notes: string[]): Operand[] {
+  const ops = operandsOf(c);
+  const lastRequired = ops.findLastIndex((op) => op.required);
+  return ops.map((op, i) => {
+    if (op.required || i > lastRequired) return op;
+    notes.push(`operand [${op.raw}] of "${c.path.join(" ")}" is required: a required operand follows it`);
+    return { ...op, required: true };
+  });
+}
+
+/** The schema of an operand: a string (or one of the choices), an array of them when variadic. */
+function operandSchema(op: Operand): JsonSchema {
+  const item: JsonSchema = op.choices !== undefined ? { type: "string", enum: op.choices } : { type: "string" };
+  if (!op.variadic) return item;
+  return { type: "array", items: item, ...(op.required ? { minItems: 1 } : {}) };
+}
+
+function commandLine(
+  c: AgentCommand,
+  cliBin: string,
+  notes: string[],
+  skipFlags: ReadonlySet<string>,
+  fixed: readonly string[] = [],
+): { cli: string[]; args: JsonSchema } {
   const cli = [cliBin];
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  const template = c.usage_template.split(/\s+/).filter((t) => t !== "");
-  for (const tok of template.slice(1)) {
-    const m = OPERAND.exec(tok);
-    if (m === null) {
-      cli.push(tok);
-      continue;
+  /** A free argument name: the wanted one, else with `_2`, `_3`… */
+  const free = (wanted: string): string => {
+    let name = wanted;
+    for (let n = 2; Object.hasOwn(properties, name); n++) name = `${wanted}_${n}`;
+    return name;
+  };
+  const operands = new Map(positional(c, notes).map((op) => [op.index, op]));
+  usageTokens(c).forEach((tok, index) => {
+    const op = operands.get(index);
+    if (op === undefined) {
+      if (!OPERAND.test(tok)) cli.push(tok); // `[flags]` is dropped, other words are literal
+      return;
     }
-    const raw = m[2] ?? m[4]!;
-    if (m[4] !== undefined && /^(flags|options)$/i.test(raw)) continue;
-    const name = placeholderName(raw);
-    const variadic = m[3] !== undefined || m[5] !== undefined || m[6] !== undefined;
+    // A choice is named after the command (`completion [bash|zsh|fish]` takes `completion`).
+    const name = free(placeholderName(op.choices !== undefined ? (c.path.at(-1) ?? cliBin) : op.raw));
     cli.push(`{{${name}}}`);
-    properties[name] = variadic ? { type: "array", items: { type: "string" }, ...(m[2] ? { minItems: 1 } : {}) } : { type: "string" };
-    if (m[2] !== undefined) required.push(name);
-  }
+    properties[name] = operandSchema(op);
+    if (op.required) required.push(name);
+  });
+  cli.push(...fixed);
   const extra = [c.machine_usage_template, c.dry_run_usage_template].flatMap((t) => t.split(/\s+/));
   for (const flag of CANONICAL) if (extra.includes(flag)) cli.push(flag);
   if (c.destructive || c.requires_confirmation) cli.push("--confirm");
 
   for (const f of c.local_flags) {
-    if (RUNTIME_FLAGS.has(f.name)) continue;
-    let name = placeholderName(f.name);
-    if (Object.hasOwn(properties, name)) {
-      notes.push(`flag --${f.name} of "${c.path.join(" ")}" is argument "flag_${name}"`);
-      name = `flag_${name}`;
-    }
+    if (RUNTIME_FLAGS.has(f.name) || skipFlags.has(f.name)) continue;
+    const wanted = placeholderName(f.name);
+    const name = Object.hasOwn(properties, wanted) ? free(`flag_${wanted}`) : wanted;
+    if (name !== wanted) notes.push(`flag --${f.name} of "${c.path.join(" ")}" is argument "${name}"`);
     cli.push(`--${f.name}={{${name}}}`);
     properties[name] = flagSchema(f);
     if (f.required) required.push(name);
@@ -143,52 +251,34 @@ function commandLine(c: AgentCommand, cliBin: string, notes: string[]): { cli: s
   return { cli, args };
 }
 
+const INTEGER_TYPES = new Set(["int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64"]);
+
 function flagSchema(f: AgentFlag): JsonSchema {
-  const described = f.usage === "" ? {} : { description: f.usage };
-  switch (f.type) {
-    case "bool":
-      return { type: "boolean", ...described };
-    case "int": case "int8": case "int16": case "int32": case "int64":
-    case "uint": case "uint8": case "uint16": case "uint32": case "uint64":
-      return { type: "integer", ...described };
-    case "float32": case "float64":
-      return { type: "number", ...described };
-    case "stringArray": case "stringSlice":
-      return { type: "array", items: { type: "string" }, ...described };
+  const schema: JsonSchema = { type: "string" };
+  if (f.type === "bool") schema.type = "boolean";
+  else if (INTEGER_TYPES.has(f.type)) schema.type = "integer";
+  else if (f.type === "float32" || f.type === "float64") schema.type = "number";
+  else if (f.type === "stringArray" || f.type === "stringSlice") Object.assign(schema, { type: "array", items: { type: "string" } });
+  if (f.usage !== "") schema.description = f.usage;
+  const value = defaultOf(f, schema.type as string);
+  if (value !== undefined) schema.default = value;
+  return schema;
+}
+
+/** The flag's default as a JSON value, when it is not the type's zero value (which the program assumes anyway). */
+function defaultOf(f: AgentFlag, type: string): unknown {
+  const d = f.default;
+  switch (type) {
+    case "boolean":
+      return d === "true" ? true : undefined;
+    case "integer":
+    case "number": {
+      const n = Number(d);
+      return d !== "" && Number.isFinite(n) && n !== 0 && (type === "number" || Number.isSafeInteger(n)) ? n : undefined;
+    }
+    case "string":
+      return d === "" ? undefined : d;
     default:
-      return { type: "string", ...described };
-  }
-}
-
-/** An Agent Skills name from the pack id. */
-function skillName(id: string): string {
-  const n = id.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64).replace(/-+$/, "");
-  return SKILL_NAME.test(n) ? n : "pack";
-}
-
-function harnessText(doc: AgentMetaDocument, id: string, verbs: Record<string, SurfaceVerb>, skill: string | undefined): string {
-  const root = doc.commands.find((c) => c.is_root);
-  let description = `Run the ${doc.tool_name} CLI through its HCP pack${root?.short ? `: ${root.short}` : ""}.`;
-  let body: string;
-  if (skill !== undefined) {
-    const split = splitFrontmatter(skill);
-    body = split?.body ?? skill;
-    if (split !== null) description = frontmatterDescription(split.yaml) ?? description;
-  } else {
-    const lines = [`# ${doc.tool_name}`, "", description, "", "## Verbs", ""];
-    for (const [key, v] of Object.entries(verbs)) lines.push(`- \`${key}\` (${v.policy}): ${v.description ?? ""}`);
-    body = lines.join("\n") + "\n";
-  }
-  const frontmatter = stringify({ name: skillName(id), description: description.slice(0, 1024) }, { lineWidth: 0 });
-  return `---\n${frontmatter}---\n\n${body.replace(/^\n+/, "")}`;
-}
-
-function frontmatterDescription(yaml: string): string | undefined {
-  try {
-    const fm: unknown = parseDocument(yaml).toJS();
-    const d = isObject(fm) ? fm["description"] : undefined;
-    return typeof d === "string" && d.trim() !== "" ? d : undefined;
-  } catch {
-    return undefined;
+      return undefined;
   }
 }

@@ -15,8 +15,8 @@ import {
 } from "./types.js";
 
 const LEVELS: readonly PolicyLevel[] = ["read", "write", "deny"];
-const TOP = ["surface_id", "default", "verbs", "pass_through", "limits", "env"];
-const ENTRY = ["policy", "confirm", "timeout_ms", "max_output_bytes"];
+const TOP = ["surface_id", "default", "verbs", "pass_through", "limits", "env", "credentials"];
+const ENTRY = ["policy", "confirm", "timeout_ms", "max_output_bytes", "idempotent"];
 const LIMITS = ["timeout_ms", "max_output_bytes"];
 
 export interface PolicyResult {
@@ -78,6 +78,9 @@ export function parsePolicy(doc: unknown, surface: Surface | null): PolicyResult
           if (entry.confirm !== undefined && typeof entry.confirm !== "boolean") {
             sink.error("policy", `${path}.confirm`, `confirm must be a boolean, got ${show(entry.confirm)}`);
           }
+          if (entry.idempotent !== undefined && typeof entry.idempotent !== "boolean") {
+            sink.error("policy", `${path}.idempotent`, `idempotent must be a boolean, got ${show(entry.idempotent)}`);
+          }
           positive(entry.timeout_ms, `${path}.timeout_ms`, sink);
           positive(entry.max_output_bytes, `${path}.max_output_bytes`, sink);
         } else {
@@ -96,20 +99,26 @@ export function parsePolicy(doc: unknown, surface: Surface | null): PolicyResult
       positive(doc.limits.max_output_bytes, "limits.max_output_bytes", sink);
     }
   }
-  if (doc.env !== undefined) {
-    if (!Array.isArray(doc.env)) sink.error("policy", "env", `env must be an array of variable names, got ${show(doc.env)}`);
-    else {
-      doc.env.forEach((name, i) => {
-        if (typeof name !== "string" || !PLACEHOLDER_NAME.test(name)) {
-          sink.error("policy", `env[${i}]`, `env entries must be variable names matching ${PLACEHOLDER_NAME.source}, got ${show(name)}`);
-        }
-      });
-    }
-  }
+  names(doc.env, "env", sink);
+  names(doc.credentials, "credentials", sink);
   if (sink.hasErrorsSince(0)) return { policy: null, issues: sink.issues };
   const policy = doc as unknown as PolicyDocument;
   if (surface !== null) hintContradictions(policy, surface, sink);
   return { policy, issues: sink.issues };
+}
+
+/** `env` and `credentials`: arrays of variable names. */
+function names(v: unknown, field: string, sink: IssueSink): void {
+  if (v === undefined) return;
+  if (!Array.isArray(v)) {
+    sink.error("policy", field, `${field} must be an array of variable names, got ${show(v)}`);
+    return;
+  }
+  v.forEach((name, i) => {
+    if (typeof name !== "string" || !PLACEHOLDER_NAME.test(name)) {
+      sink.error("policy", `${field}[${i}]`, `${field} entries must be variable names matching ${PLACEHOLDER_NAME.source}, got ${show(name)}`);
+    }
+  });
 }
 
 function level(v: unknown, path: string, sink: IssueSink): void {
@@ -160,6 +169,12 @@ export function effectivePolicy(pack: { surface: Surface | null; policy: PolicyD
   if (policy?.default !== undefined) return { policy: policy.default, confirm: false, ...limits, source: "default" };
   if (verb.policy !== undefined) return { policy: verb.policy, confirm: false, ...limits, source: "hint" };
   return { policy: "write", confirm: false, ...limits, source: "fallback" };
+}
+
+/** Whether policy.json marks a verb `idempotent` (running it twice does no more than once). */
+export function isIdempotent(pack: { policy: PolicyDocument | null }, verbKey: string): boolean {
+  const raw = pack.policy?.verbs && Object.hasOwn(pack.policy.verbs, verbKey) ? pack.policy.verbs[verbKey] : undefined;
+  return typeof raw === "object" && raw.idempotent === true;
 }
 
 /** The policy of pass_through invocations: policy.json `pass_through`, default deny; pack-wide limits. */

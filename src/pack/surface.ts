@@ -237,6 +237,7 @@ function checkVerb(key: string, v: unknown, kind: AdapterKind | undefined, cliBi
   else verb.description = v.description;
 
   const used = new Map<string, string>(); // placeholder name -> path of its first token
+  const operands: { name: string; path: string }[] = []; // whole-token placeholders, in template order
   if (v.cli === undefined) {
     if (kind === "wrap") sink.warn("not_conforming", `${base}.cli`, "a wrap verb SHOULD declare cli; without it wrap.argv_template runs");
     else if (kind === "composite") sink.warn("not_conforming", `${base}.cli`, "a composite verb without cli names no program and cannot run");
@@ -255,7 +256,10 @@ function checkVerb(key: string, v: unknown, kind: AdapterKind | undefined, cliBi
       else if (t.kind !== "literal") {
         if (i === 0) sink.error("invalid_meta", path, "cli[0] names the program and cannot be a placeholder");
         else if (t.name === "verb") sink.error("invalid_meta", path, "{{verb}} is only allowed in wrap.argv_template");
-        else if (!used.has(t.name)) used.set(t.name, path);
+        else {
+          if (!used.has(t.name)) used.set(t.name, path);
+          if (t.kind === "whole") operands.push({ name: t.name, path });
+        }
       }
     });
     if (cliBin !== undefined && typeof cli[0] === "string" && cli[0] !== cliBin) {
@@ -276,6 +280,7 @@ function checkVerb(key: string, v: unknown, kind: AdapterKind | undefined, cliBi
       for (const [name, at] of used) {
         if (!Object.hasOwn(props, name)) sink.error("invalid_meta", at, `placeholder {{${name}}} is not a property of args`);
       }
+      checkOperandOrder(operands, Array.isArray(args.required) ? args.required : [], sink);
       if (error === null) verb.args = args;
     }
   }
@@ -284,4 +289,23 @@ function checkVerb(key: string, v: unknown, kind: AdapterKind | undefined, cliBi
     else sink.error("invalid_meta", `${base}.policy`, `policy must be read or write, got ${show(v.policy)}`);
   }
   return sink.hasErrorsSince(start) ? undefined : verb;
+}
+
+/**
+ * A whole-token placeholder before a required one must be required too (§6.2): dropped when absent,
+ * it would shift the required operand into its place, so the template needs it and the schema must say so.
+ */
+function checkOperandOrder(operands: readonly { name: string; path: string }[], required: readonly unknown[], sink: IssueSink): void {
+  const isRequired = (name: string) => required.includes(name);
+  operands.forEach((op, i) => {
+    if (isRequired(op.name)) return;
+    const later = operands.slice(i + 1).find((o) => isRequired(o.name) && o.name !== op.name);
+    if (later !== undefined) {
+      sink.error(
+        "invalid_meta",
+        op.path,
+        `placeholder {{${op.name}}} stands before the required {{${later.name}}}, so the template needs it, but args does not require it: add "${op.name}" to args.required (dropping it would shift {{${later.name}}} into its place)`,
+      );
+    }
+  });
 }

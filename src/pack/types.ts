@@ -118,6 +118,8 @@ export interface PolicyVerbEntry {
   confirm?: boolean;
   timeout_ms?: number;
   max_output_bytes?: number;
+  /** Running it twice does no more than running it once (MCP idempotentHint). */
+  idempotent?: boolean;
 }
 
 export interface PolicyLimits {
@@ -133,6 +135,8 @@ export interface PolicyDocument {
   pass_through?: PolicyLevel;
   limits?: PolicyLimits;
   env?: string[];
+  /** The variable names a credential binding provides (§9). */
+  credentials?: string[];
 }
 
 /** Where an effective policy level came from: a policy.json entry, its `default`, the verb's hint, or the fail-safe. */

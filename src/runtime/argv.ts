@@ -34,6 +34,11 @@ export interface TemplateOptions {
 export interface SubstituteOptions extends TemplateOptions {
   /** The verb key `{{verb}}` expands to (one token per dot segment). */
   readonly verb?: string;
+  /**
+   * The names the args schema requires (§6.2). When given, an absent whole-token placeholder not
+   * among them is optional and its token is dropped; without it every whole-token placeholder is required.
+   */
+  readonly required?: ReadonlySet<string>;
 }
 
 /** A JSON object of verb arguments. */
@@ -148,12 +153,14 @@ export function substitute(template: readonly string[], args: Args, opts: Substi
       }
       case "whole": {
         const value = Object.hasOwn(args, token.name) ? args[token.name] : undefined;
+        const optional = opts.required !== undefined && !opts.required.has(token.name);
         if (value === undefined || value === null) {
+          if (optional) break;
           throw new ArgvError("missing_argument", `argument ${token.name} is required`);
         }
         const items = Array.isArray(value) ? value : [value];
-        // An empty array would drop the token and shift every operand after it (§6.2).
-        if (items.length === 0) throw new ArgvError("missing_argument", `argument ${token.name}: an empty array cannot stand for a required operand`);
+        // An empty array would drop the token and shift every operand after it (§6.2); an optional one may be dropped.
+        if (items.length === 0 && !optional) throw new ArgvError("missing_argument", `argument ${token.name}: an empty array cannot stand for a required operand`);
         for (const item of items) out.push(checkWhole(token.name, renderScalar(token.name, item), afterDoubleDash));
         break;
       }

@@ -5,6 +5,7 @@ import { isObject } from "../pack/issues.js";
 import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
 import { compileSchema } from "../pack/schema.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb } from "../pack/types.js";
+import { argumentErrors } from "./arg-errors.js";
 import { deriveArgsSchema, substitute, type Args } from "./argv.js";
 import { loadCredentials, type Credentials } from "./credentials.js";
 import { childEnv } from "./env.js";
@@ -115,6 +116,12 @@ export function argsSchemaOf(pack: LoadedPack, verbKey: string): Record<string, 
   return deriveArgsSchema(template, { allowVerb });
 }
 
+/** The argument names a schema requires: a placeholder outside them is optional (§6.2). */
+function requiredOf(schema: Record<string, unknown>): ReadonlySet<string> {
+  const required = schema["required"];
+  return new Set(Array.isArray(required) ? required.filter((r): r is string => typeof r === "string") : []);
+}
+
 const validators = new WeakMap<SurfaceVerb, ValidateFunction>();
 
 function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVerb, args: unknown): Args {
@@ -129,8 +136,7 @@ function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVerb, args
     validators.set(verb, validate);
   }
   if (!validate(args)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`);
-    throw new RuntimeError("invalid_args", `invalid arguments for verb ${JSON.stringify(verbKey)}: ${problems.join("; ")}`);
+    throw new RuntimeError("invalid_args", `invalid arguments for verb ${JSON.stringify(verbKey)}: ${argumentErrors(validate.errors ?? []).join("; ")}`);
   }
   return args;
 }
@@ -186,7 +192,7 @@ function exactPlan(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanO
   checkPolicy(policy, subjectOf({ pack: surface.id, verb: verbKey }), opts);
   const valid = validateArgs(pack, verbKey, verb, args);
   const { bin, template, allowVerb } = commandOf(surface, verbKey, verb);
-  const tail = substitute(template, valid, { allowVerb, verb: verbKey });
+  const tail = substitute(template, valid, { allowVerb, verb: verbKey, required: requiredOf(argsSchemaOf(pack, verbKey)) });
   const program = resolveProgram(bin, pack.root, (opts.env ?? process.env)["PATH"]);
   return { pack: surface.id, verb: verbKey, argv: [program, ...tail], policy: planPolicy(policy) };
 }

@@ -1,11 +1,11 @@
 // MCP tools derived from packs: names, input schemas and annotations, one per listable verb. Pure.
 
+import { toolName } from "../pack/fields.js";
 import type { EffectivePolicy } from "../pack/types.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { TransportError } from "./errors.js";
 import { verbsOf, type ServedPack, type ServeOptions } from "./packs.js";
 
-export const MAX_TOOL_NAME = 64;
 
 /** The MCP tool of one verb, with what the server needs to call it. */
 export interface VerbTool {
@@ -25,10 +25,6 @@ export interface VerbTool {
   };
 }
 
-/** `<pack>_<verb>` with every character outside [A-Za-z0-9_-] as `_`, cut to 64 characters. */
-export function toolName(packId: string, verb: string): string {
-  return `${packId}_${verb}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, MAX_TOOL_NAME);
-}
 
 const CONTROL = {
   dry_run: { type: "boolean", description: "Return the plan and its plan_id; run nothing." },

@@ -18,7 +18,7 @@ function validate(g: GeneratedPack) {
   return { surface: s.surface!, policy: p.policy, issues: [...s.issues, ...p.issues, ...h.issues], harness: h.harness };
 }
 
-test("the rgref pack validates with no issue and has one verb per leaf command", () => {
+test("the rgref pack validates with no issue: one verb per leaf, update split in two, bound to a local credential", () => {
   const g = packFromAgentMeta(agentmeta("rgref_reference.json"), { bin: "./bin/rgref" });
   const v = validate(g);
   assert.deepEqual(v.issues, []);
@@ -27,7 +27,9 @@ test("the rgref pack validates with no issue and has one verb per leaf command",
   assert.equal(g.surface.cliBin, "rgref");
   assert.equal(g.surface.kind, "wrap");
   assert.deepEqual(g.surface.wrap, { bin: "./bin/rgref" });
-  assert.deepEqual(Object.keys(g.surface.verbs), ["item.create", "item.delete", "item.get", "item.list", "update", "whoami"]);
+  assert.deepEqual(Object.keys(g.surface.verbs), ["item.create", "item.delete", "item.get", "item.list", "update.check", "update", "whoami"]);
+  assert.deepEqual(g.surface.binding, { mode: "user", hub: "local-credential", family: "rgref" }, "whoami requires auth");
+  assert.deepEqual(g.policy.credentials, ["RGREF_TOKEN"]);
 });
 
 test("rgref verbs: cli from the usage template, canonical --json --no-prompt, --confirm for destructive", () => {
@@ -44,12 +46,14 @@ test("rgref verbs: cli from the usage template, canonical --json --no-prompt, --
   assert.equal(verbs["item.create"]!.policy, "write");
   assert.deepEqual(verbs["item.delete"]!.cli, ["rgref", "item", "delete", "{{name}}", "--json", "--no-prompt", "--confirm"]);
   assert.deepEqual(Object.keys((verbs["item.delete"]!.args as { properties: object }).properties), ["name"], "--confirm is not an agent argument");
-  assert.deepEqual(verbs["update"]!.cli, ["rgref", "update", "--json", "--no-prompt", "--check={{check}}"]);
-  assert.deepEqual(verbs["update"]!.args, {
-    type: "object",
-    properties: { check: { type: "boolean", description: "Check for an update without installing it" } },
-    additionalProperties: false,
+  assert.deepEqual(verbs["update.check"], {
+    description: "Check for an update without installing it",
+    cli: ["rgref", "update", "--check", "--json", "--no-prompt"],
+    args: { type: "object", properties: {}, additionalProperties: false },
+    policy: "read",
   });
+  assert.deepEqual(verbs["update"]!.cli, ["rgref", "update", "--json", "--no-prompt"]);
+  assert.equal(verbs["update"]!.policy, "write");
 });
 
 test("rgref policy: read unless mutating, destructive gets write + confirm", () => {
@@ -57,7 +61,16 @@ test("rgref policy: read unless mutating, destructive gets write + confirm", () 
   assert.deepEqual(g.policy, {
     surface_id: "rgref",
     default: "deny",
-    verbs: { "item.create": "write", "item.delete": { policy: "write", confirm: true }, "item.get": "read", "item.list": "read", update: "write", whoami: "read" },
+    verbs: {
+      "item.create": "write",
+      "item.delete": { policy: "write", confirm: true },
+      "item.get": "read",
+      "item.list": "read",
+      "update.check": "read",
+      update: "write",
+      whoami: "read",
+    },
+    credentials: ["RGREF_TOKEN"],
   });
   const v = validate(g);
   const eff = (k: string) => effectivePolicy(v, k);
@@ -82,17 +95,18 @@ test("the rungrad CLI pack: operands, string/bool/stringArray flags with - mappe
   assert.deepEqual(g.surface.verbs["score"]!.cli!.slice(0, 5), ["rungrad", "score", "{{target}}", "--json", "--no-prompt"]);
 });
 
-test("HARNESS.md: frontmatter name/description and the given skill's body", () => {
-  const doc = agentmeta("rgref_reference.json");
-  const plain = parseHarness(packFromAgentMeta(doc, { bin: "rgref" }).harness);
-  assert.deepEqual(plain.issues, []);
-  assert.equal(plain.harness.frontmatter?.name, "rgref");
-  assert.match(plain.harness.body, /`item\.delete` \(write\)/);
-  const skill = "---\nname: rgref\ndescription: 'Use rgref: items, updates.'\n---\n# rgref skill\n\nBody.\n";
-  const withSkill = parseHarness(packFromAgentMeta(doc, { bin: "rgref", skill }).harness);
-  assert.deepEqual(withSkill.issues, []);
-  assert.equal(withSkill.harness.frontmatter?.description, "Use rgref: items, updates.");
-  assert.equal(withSkill.harness.body, "\n# rgref skill\n\nBody.\n");
+test("HARNESS.md is written for the pack: tool names, argument names, policy, approval and credentials", () => {
+  const g = packFromAgentMeta(agentmeta("rgref_reference.json"), { bin: "rgref" });
+  const h = parseHarness(g.harness);
+  assert.deepEqual(h.issues, []);
+  assert.equal(h.harness.frontmatter?.name, "rgref");
+  const body = h.harness.body;
+  assert.match(body, /### `item\.delete` \(write, needs a person's approval\)/);
+  assert.match(body, /- Tool: `rgref_item_delete`\n- Arguments:\n {2}- `name` \(string, required\)/);
+  assert.match(body, /hcp approve <plan_id>/);
+  assert.match(body, /### `whoami` \(read, needs credentials\)/);
+  assert.match(body, /RGREF_TOKEN/);
+  assert.doesNotMatch(body, /<name>|do not use|shell instead/i, "no usage placeholders, never steers away from hcp");
 });
 
 test("names that do not fit are cleaned or skipped and reported; a root-only tool gets one verb", () => {
@@ -117,10 +131,10 @@ test("names that do not fit are cleaned or skipped and reported; a root-only too
   assert.deepEqual(g.surface.verbs["item.list"]!.args, {
     type: "object",
     properties: { filter: { type: "string" }, ids: { type: "array", items: { type: "string" }, minItems: 1 } },
-    required: ["ids"],
+    required: ["filter", "ids"],
     additionalProperties: false,
   });
-  assert.equal(g.notes.length, 3, g.notes.join("\n"));
+  assert.equal(g.notes.length, 4, g.notes.join("\n"));
   const root = base.commands.find((c) => c.is_root)!;
   const only = packFromAgentMeta({ ...base, commands: [{ ...root, has_children: false }] }, { bin: "rgref" });
   assert.deepEqual(Object.keys(only.surface.verbs), ["rgref"]);

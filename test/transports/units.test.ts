@@ -6,7 +6,7 @@ import { RuntimeError } from "../../src/runtime/errors.js";
 import { cliArgs } from "../../src/transports/cli.js";
 import { TransportError, childExitCode, errorBody, exitCodeOf } from "../../src/transports/errors.js";
 import { checkRequest } from "../../src/transports/exec.js";
-import { MAX_TOOL_NAME, toolName } from "../../src/transports/tools.js";
+import { MAX_TOOL_NAME, toolName } from "../../src/pack/fields.js";
 
 test("tool names: <pack>_<verb>, other characters as _, at most 64 characters", () => {
   assert.equal(toolName("ledger", "setup.status"), "ledger_setup_status");

@@ -11,7 +11,6 @@ import { parsePolicy } from "../../pack/policy.js";
 import { packFromAgentMeta } from "../../pack/from-agentmeta.js";
 import { parseSurface } from "../../pack/surface.js";
 import type { Issue } from "../../pack/types.js";
-import { renderSkill } from "../../skill/index.js";
 import { CliError } from "../errors.js";
 import { optionalString } from "../flags.js";
 import { projectText, readManifestText } from "../rungrad/documents.js";
@@ -21,6 +20,8 @@ interface InitOptions {
   fromExe?: string;
   /** wrap.bin; by default the --from-exe program (made absolute when it is a path) or the tool name. */
   bin?: string;
+  /** The credential variable of an auth-requiring CLI (default `<TOOL>_TOKEN`). */
+  credentialEnv?: string;
   out: string;
   force?: boolean;
   /** Generate and check the pack, write nothing. */
@@ -52,6 +53,7 @@ export async function initHandler(ctx: Context): Promise<void> {
     fromManifest: optionalString(ctx, "from-manifest"),
     fromExe: optionalString(ctx, "from-exe"),
     bin: optionalString(ctx, "bin"),
+    credentialEnv: optionalString(ctx, "credential-env"),
     out: ctx.string("out"),
     force: ctx.bool("force"),
     dryRun: ctx.dryRun,
@@ -73,8 +75,10 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
   const doc = projectText(await readManifestText({ file: opts.fromManifest, fromExe: opts.fromExe }));
   const exe = opts.fromExe !== undefined && opts.fromExe.includes("/") ? resolve(opts.fromExe) : opts.fromExe;
   const bin = opts.bin ?? exe ?? doc.tool_name;
-  const skill = renderSkill(doc).find((f) => f.path.endsWith("/SKILL.md"))?.content;
-  const pack = packFromAgentMeta(doc, { bin, skill });
+  if (opts.credentialEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.credentialEnv)) {
+    throw new CliError(`--credential-env ${JSON.stringify(opts.credentialEnv)} is not a variable name (letters, digits and _, not starting with a digit)`);
+  }
+  const pack = packFromAgentMeta(doc, { bin, credentialEnv: opts.credentialEnv });
   const content: Record<(typeof FILES)[number], string> = {
     "surface.json": stableJSON(pack.surface),
     "policy.json": stableJSON(pack.policy),

@@ -1,0 +1,116 @@
+// HARNESS.md for a generated pack (hcp.md §5): written for an agent that reaches the pack through hcp. Pure.
+
+import { stringify } from "yaml";
+import { toolName } from "./fields.js";
+import { SKILL_NAME } from "./harness.js";
+import { isObject } from "./issues.js";
+import type { JsonSchema, PolicyDocument, SurfaceVerb } from "./types.js";
+
+export interface HarnessInput {
+  surface: { id: string; name: string; verbs: Record<string, SurfaceVerb> };
+  policy: PolicyDocument;
+  /** What the program is, in a few words (the CLI's own short description); may be empty. */
+  summary: string;
+  /** Set when some verbs need a credential: the binding's family, the variable, and those verbs. */
+  credentials?: { family: string; variable: string; verbs: readonly string[] };
+}
+
+/** The verb's policy level and whether a person must approve it, as policy.json says. */
+function policyOf(policy: PolicyDocument, key: string): { level: string; person: boolean; plan: boolean } {
+  const raw = policy.verbs !== undefined && Object.hasOwn(policy.verbs, key) ? policy.verbs[key] : undefined;
+  if (raw === undefined) return { level: policy.default ?? "write", person: false, plan: false };
+  if (typeof raw === "string") return { level: raw, person: false, plan: false };
+  const confirm = raw.confirm as unknown;
+  return { level: raw.policy, person: confirm === true || confirm === "person", plan: confirm === "plan" };
+}
+
+/** `name` (type, required, one of …, default …): description. */
+function argumentLine(name: string, schema: unknown, required: boolean): string {
+  const s = isObject(schema) ? schema : {};
+  const items = isObject(s["items"]) ? s["items"] : undefined;
+  const type = s["type"] === "array" ? `array of ${typeof items?.["type"] === "string" ? items["type"] : "values"}s` : typeof s["type"] === "string" ? s["type"] : "any";
+  const choices = Array.isArray(s["enum"]) ? s["enum"] : Array.isArray(items?.["enum"]) ? (items["enum"] as unknown[]) : undefined;
+  const parts = [type, required ? "required" : "optional"];
+  if (choices !== undefined) parts.push(`one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`);
+  if (s["default"] !== undefined) parts.push(`default ${JSON.stringify(s["default"])}`);
+  const description = typeof s["description"] === "string" && s["description"] !== "" ? `: ${s["description"]}` : "";
+  return `  - \`${name}\` (${parts.join(", ")})${description}`;
+}
+
+function argumentLines(args: JsonSchema | undefined): string[] {
+  const properties = isObject(args?.["properties"]) ? args["properties"] : {};
+  const required = Array.isArray(args?.["required"]) ? args["required"] : [];
+  const names = Object.keys(properties);
+  if (names.length === 0) return ["- Arguments: none."];
+  return ["- Arguments:", ...names.map((n) => argumentLine(n, properties[n], required.includes(n)))];
+}
+
+/** An Agent Skills name from the pack id. */
+function skillName(id: string): string {
+  const n = id.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64).replace(/-+$/, "");
+  return SKILL_NAME.test(n) ? n : "pack";
+}
+
+const sentence = (s: string) => (/[.!?]$/.test(s.trim()) ? s.trim() : `${s.trim()}.`);
+
+export function renderPackHarness(input: HarnessInput): string {
+  const { surface, policy, credentials } = input;
+  const id = surface.id;
+  const summary = input.summary.trim();
+  const description = `Use the ${surface.name} CLI${summary === "" ? "" : ` (${summary.replace(/[.]$/, "")})`} through its hcp pack "${id}": one tool per verb, run under a policy a person controls.`;
+  const keys = Object.keys(surface.verbs).filter((k) => policyOf(policy, k).level !== "deny");
+  const anyPerson = keys.some((k) => policyOf(policy, k).person);
+  const anyPlan = keys.some((k) => policyOf(policy, k).plan);
+  const lines = [
+    `# ${surface.name} through hcp`,
+    "",
+    summary === "" ? `This pack runs the \`${surface.name}\` program for you.` : `${sentence(summary)} This pack runs the \`${surface.name}\` program for you.`,
+    `Each verb below is one tool: over MCP it is named \`${id}_<verb>\` (dots and other characters as \`_\`, as listed); with the hcp CLI, \`hcp run <pack> <verb> --arg name=value\`; over \`hcp exec\`, \`{"pack": "${id}", "verb": "<verb>", "args": {...}}\`.`,
+    "Pass arguments by the names listed; hcp builds the command line itself, so a value is never read as a flag or by a shell.",
+    "A tool's result is the program's own output; when it fails, its stderr and exit code follow.",
+    "",
+    "## Policy and approval",
+    "",
+    "- `read` verbs run when you call them.",
+    "- `write` verbs change something. They run only when the person running hcp allowed writes (`--allow-write`); otherwise they are refused, and you should tell the person what you wanted to do.",
+    "- Any write verb can be previewed with `dry_run: true` (MCP, exec) or `--dry-run` (CLI): you get the exact command and a `plan_id`, and nothing runs.",
+  ];
+  if (anyPerson) {
+    lines.push(
+      "- Verbs marked **needs a person's approval** run only after a person approves the exact plan. Where your MCP client can ask the person, calling the tool asks them and runs on their yes. Otherwise: call it with `dry_run: true`, give the person the `plan_id` and ask them to run `hcp approve <plan_id>` in their terminal, then call the tool again with the same arguments and `confirm: \"<plan_id>\"`. You cannot give this approval yourself, and any change to the arguments needs a new one.",
+    );
+  }
+  if (anyPlan) {
+    lines.push("- Verbs marked **needs the plan confirmed** run when called again with `confirm: \"<plan_id>\"` from a dry run of the same arguments.");
+  }
+  if (credentials !== undefined) {
+    lines.push(
+      "",
+      "## Credentials",
+      "",
+      `Verbs marked **needs credentials** call a service as the person: the program reads \`${credentials.variable}\`. hcp gives the program a clean environment, so a variable exported in a shell does not reach it; the person stores it once for hcp:`,
+      "",
+      "```sh",
+      `hcp credentials set ${credentials.family} ${credentials.variable}   # prompts for the value`,
+      "```",
+      "",
+      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"env": {"${credentials.variable}": "..."}}}\`. If such a verb fails saying the credential is missing (exit code 3), ask the person to provide it; never put it in an argument.`,
+    );
+  }
+  lines.push("", "## Verbs", "");
+  for (const key of keys) {
+    const verb = surface.verbs[key]!;
+    const p = policyOf(policy, key);
+    const marks = [p.level];
+    if (p.person) marks.push("needs a person's approval");
+    if (p.plan) marks.push("needs the plan confirmed");
+    if (credentials?.verbs.includes(key)) marks.push("needs credentials");
+    lines.push(`### \`${key}\` (${marks.join(", ")})`, "");
+    if (verb.description !== undefined && verb.description.trim() !== "") lines.push(sentence(verb.description), "");
+    lines.push(`- Tool: \`${toolName(id, key)}\``, ...argumentLines(verb.args));
+    if (verb.cli !== undefined) lines.push(`- Runs: \`${verb.cli.join(" ")}\``);
+    lines.push("");
+  }
+  const frontmatter = stringify({ name: skillName(id), description: description.slice(0, 1024) }, { lineWidth: 0 });
+  return `---\n${frontmatter}---\n\n${lines.join("\n").replace(/\n+$/, "")}\n`;
+}

@@ -1,0 +1,200 @@
+// Packs generated from real-shaped rungrad manifests with the built hcp, then run: every test checks the exact argv and
+// environment the wrapped program received (the probe prints both as JSON).
+
+import assert from "node:assert/strict";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { fixture } from "./helpers.js";
+import { hcp, isolatedEnv, tempDir } from "../transports/support.js";
+
+const PROBE = fixture("bin/probe.mjs");
+const TASKR = fixture("manifests/taskr.json");
+const TOKEN = "tk-live-5b1f0a9c";
+
+/** A taskr pack generated into a folder whose parents do not exist yet, and an env with its credential file. */
+async function taskrPack(): Promise<{ pack: string; env: NodeJS.ProcessEnv }> {
+  const env = isolatedEnv();
+  writeFileSync(env["HCP_CREDENTIALS"]!, JSON.stringify({ taskr: { env: { TASKR_TOKEN: TOKEN } } }));
+  chmodSync(env["HCP_CREDENTIALS"]!, 0o600);
+  const pack = join(tempDir(), "packs", "nested", "taskr");
+  const r = await hcp(["init", "--from-manifest", TASKR, "--bin", PROBE, "--out", pack], { env });
+  assert.equal(r.code, 0, r.stderr);
+  return { pack, env };
+}
+
+/** Runs a verb with --json; the probe's report of what ran. */
+async function ran(pack: string, env: NodeJS.ProcessEnv, verb: string, args: Record<string, unknown>, extra: string[] = []) {
+  const r = await hcp(["run", pack, verb, "--args", JSON.stringify(args), "--json", ...extra], { env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const result = JSON.parse(r.stdout) as { json: { argv: string[]; env: Record<string, string> } };
+  return result.json;
+}
+
+test("hcp init: every runnable command is a verb (runnable parents too), update split in two, --out parents made", async () => {
+  const { pack, env } = await taskrPack();
+  const surface = JSON.parse(readFileSync(join(pack, "surface.json"), "utf8")) as { verbs: Record<string, unknown>; binding: unknown };
+  assert.deepEqual(Object.keys(surface.verbs), [
+    "completion",
+    "files.add",
+    "project.list",
+    "task.comment",
+    "task.comment.delete",
+    "task.list",
+    "task.tag",
+    "update.check",
+    "update",
+    "version",
+  ]);
+  assert.deepEqual(surface.binding, { mode: "user", hub: "local-credential", family: "taskr" });
+  const policy = JSON.parse(readFileSync(join(pack, "policy.json"), "utf8")) as { credentials: string[]; verbs: Record<string, unknown> };
+  assert.deepEqual(policy.credentials, ["TASKR_TOKEN"]);
+  assert.equal(policy.verbs["update.check"], "read");
+  assert.equal(policy.verbs["update"], "write");
+  const v = await hcp(["validate", pack], { env });
+  assert.equal(v.code, 0, v.stdout);
+  assert.match(v.stdout, /1 pack: 1 valid, 0 invalid; 0 errors, 0 warnings/);
+});
+
+test("a runnable parent runs with its operands: task comment <task-gid> <message>", async () => {
+  const { pack, env } = await taskrPack();
+  const report = await ran(pack, env, "task.comment", { task_gid: "1207", message: "shipped --today" }, ["--allow-write"]);
+  assert.deepEqual(report.argv, ["task", "comment", "1207", "shipped --today", "--json", "--no-prompt"]);
+});
+
+test("optional operands are dropped when absent; flags with defaults are not sent unless given; arrays repeat", async () => {
+  const { pack, env } = await taskrPack();
+  assert.deepEqual((await ran(pack, env, "task.list", {})).argv, ["task", "list", "--json", "--no-prompt"]);
+  assert.deepEqual((await ran(pack, env, "task.list", { project: "web", tag: ["p1", "ux"], limit: 5 })).argv, [
+    "task",
+    "list",
+    "web",
+    "--json",
+    "--no-prompt",
+    "--limit=5",
+    "--tag=p1",
+    "--tag=ux",
+  ]);
+  assert.deepEqual((await ran(pack, env, "completion", {})).argv, ["completion"]);
+  assert.deepEqual((await ran(pack, env, "completion", { completion: "zsh" })).argv, ["completion", "zsh"]);
+});
+
+test("variadic operands are arrays: an optional one may be empty, a required one may not", async () => {
+  const { pack, env } = await taskrPack();
+  const w = ["--allow-write"];
+  assert.deepEqual((await ran(pack, env, "files.add", { task_gid: "9", paths: ["a.txt", "b c.png"] }, w)).argv, [
+    "files",
+    "add",
+    "9",
+    "a.txt",
+    "b c.png",
+    "--json",
+    "--no-prompt",
+  ]);
+  assert.deepEqual((await ran(pack, env, "files.add", { task_gid: "9" }, w)).argv, ["files", "add", "9", "--json", "--no-prompt"]);
+  assert.deepEqual((await ran(pack, env, "files.add", { task_gid: "9", paths: [] }, w)).argv, ["files", "add", "9", "--json", "--no-prompt"]);
+  const empty = await hcp(["run", pack, "task.tag", "--args", '{"task_gid": "9", "tags": [], "color": "red"}', "--allow-write"], { env });
+  assert.equal(empty.code, 1);
+  assert.match(empty.stderr, /tags/);
+});
+
+test("a choice operand is an enum: a value outside it is refused before anything runs", async () => {
+  const { pack, env } = await taskrPack();
+  const r = await hcp(["run", pack, "completion", "--arg", "completion=tcsh"], { env });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /argument "completion": must be one of "bash", "zsh", "fish"/);
+  assert.equal(r.stdout, "", "nothing ran");
+});
+
+test("argument errors name the argument: unknown, missing, wrong type (§6.3)", async () => {
+  const { pack, env } = await taskrPack();
+  const r = await hcp(["run", pack, "task.comment", "--args", '{"task_gid": 1, "y": true}', "--allow-write"], { env });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /unknown argument "y"/);
+  assert.match(r.stderr, /argument "message" is required/);
+  assert.match(r.stderr, /argument "task_gid": must be string/);
+  assert.equal(r.stdout, "");
+});
+
+test("update.check reads (no --allow-write needed) and update writes", async () => {
+  const { pack, env } = await taskrPack();
+  assert.deepEqual((await ran(pack, env, "update.check", {})).argv, ["update", "--check", "--json", "--no-prompt"]);
+  const refused = await hcp(["run", pack, "update"], { env });
+  assert.equal(refused.code, 4);
+  assert.match(refused.stderr, /--allow-write/);
+  assert.equal(refused.stdout, "");
+  assert.deepEqual((await ran(pack, env, "update", {}, ["--allow-write"])).argv, ["update", "--json", "--no-prompt"]);
+});
+
+test("auth-requiring CLIs get the token from the credential file only; exported in the shell it does not reach the child", async () => {
+  const { pack, env } = await taskrPack();
+  const report = await ran(pack, env, "project.list", {});
+  assert.equal(report.env["TASKR_TOKEN"], "***", "the child got the token, and the output masks it");
+  assert.equal(report.env["HCP_BINDING_FAMILY"], "taskr");
+
+  const noFile = { ...env, HCP_CREDENTIALS: join(tempDir(), "missing.json"), TASKR_TOKEN: TOKEN };
+  const r = await hcp(["run", pack, "project.list"], { env: noFile });
+  assert.equal(r.code, 3);
+  assert.match(r.stderr, /credential file .* does not exist/);
+  assert.equal(r.stdout, "");
+  assert.ok(!r.stderr.includes(TOKEN));
+});
+
+test("HARNESS.md names the tools' argument names, the approval path and how to provide the credential", async () => {
+  const { pack } = await taskrPack();
+  const harness = readFileSync(join(pack, "HARNESS.md"), "utf8");
+  assert.match(harness, /### `task\.comment\.delete` \(write, needs a person's approval, needs credentials\)/);
+  assert.match(harness, /- `comment_gid` \(string, required\)/);
+  assert.match(harness, /- `completion` \(string, optional, one of "bash", "zsh", "fish"\)/);
+  assert.match(harness, /- `paths` \(array of strings, optional\)/);
+  assert.match(harness, /hcp approve <plan_id>/);
+  assert.match(harness, /\{"taskr": \{"env": \{"TASKR_TOKEN": "\.\.\."\}\}\}/);
+  assert.doesNotMatch(harness, /<comment-gid>|<task-gid>/, "usage placeholders are not argument names");
+  assert.doesNotMatch(harness, /(do not|don't) use .*MCP|in a shell instead/i);
+});
+
+test("an empty short description gets a fallback sentence", async () => {
+  const { pack } = await taskrPack();
+  const surface = JSON.parse(readFileSync(join(pack, "surface.json"), "utf8")) as { verbs: Record<string, { description: string }> };
+  assert.equal(surface.verbs["project.list"]!.description, "Runs `taskr project list`");
+});
+
+test("hcp init: a failed generation leaves no folder behind, and an existing pack is not overwritten", async () => {
+  const env = isolatedEnv();
+  const root = tempDir();
+  const bad = join(root, "bad.json");
+  writeFileSync(bad, "{\"schema_version\": \"rungrad-manifest/1\"}");
+  const out = join(root, "made", "deeper", "pack");
+  const r = await hcp(["init", "--from-manifest", bad, "--out", out], { env });
+  assert.notEqual(r.code, 0);
+  assert.equal(existsSync(join(root, "made")), false, "the parents made for it are removed again");
+
+  mkdirSync(join(root, "mine"));
+  writeFileSync(join(root, "mine", "surface.json"), "{}");
+  const again = await hcp(["init", "--from-manifest", TASKR, "--out", join(root, "mine")], { env });
+  assert.equal(again.code, 1);
+  assert.equal(readFileSync(join(root, "mine", "surface.json"), "utf8"), "{}");
+});
+
+test("hcp validate: an optional whole-token placeholder before a required one is invalid_meta", async () => {
+  const root = tempDir();
+  writeFileSync(
+    join(root, "surface.json"),
+    JSON.stringify({
+      id: "cp",
+      kind: "wrap",
+      wrap: { bin: "cp" },
+      verbs: {
+        copy: {
+          description: "Copy",
+          cli: ["cp", "{{src}}", "{{dst}}"],
+          args: { type: "object", properties: { src: { type: "string" }, dst: { type: "string" } }, required: ["dst"] },
+          policy: "write",
+        },
+      },
+    }),
+  );
+  const r = await hcp(["validate", root], { env: isolatedEnv() });
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /surface\.json: verbs\["copy"\]\.cli\[1\]: invalid_meta: placeholder \{\{src\}\} stands before the required \{\{dst\}\}/);
+});
