@@ -36,6 +36,14 @@ function osTempDir(): string {
   return process.env["TMPDIR"] || "/tmp";
 }
 
+/** The run was stopped (SIGINT/SIGTERM) before every probe ran: there is no score. */
+export class ScoreCancelledError extends Error {
+  override name = "ScoreCancelledError";
+  constructor() {
+    super("scoring was interrupted");
+  }
+}
+
 /** A target resolved and ready to probe, with the manifest discovery state the probes read. */
 export class Runner {
   /** The validated manifest, when discovery reported `present`. */
@@ -49,13 +57,17 @@ export class Runner {
     readonly target: Target & { path: string },
     readonly confHome: string,
     readonly timeoutMs: number,
+    private readonly signal: AbortSignal | undefined,
   ) {}
 
-  /** Resolves the target (TargetError on failure) and makes the temporary config home; call close() after. */
-  static async open(target: Target, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Runner> {
+  /**
+   * Resolves the target (TargetError on failure) and makes the temporary config home; call close() after.
+   * Once `signal` aborts, the running child's group is killed and every exec throws ScoreCancelledError.
+   */
+  static async open(target: Target, timeoutMs = DEFAULT_TIMEOUT_MS, signal?: AbortSignal): Promise<Runner> {
     const path = resolveTargetPath(target.path);
     const confHome = await mkdtemp(join(osTempDir(), "rungrad-conformance-"));
-    return new Runner({ ...target, path }, confHome, timeoutMs);
+    return new Runner({ ...target, path }, confHome, timeoutMs, signal);
   }
 
   async close(): Promise<void> {
@@ -87,6 +99,7 @@ export class Runner {
 
   /** Runs the target with args; never throws for the program's own failures. */
   async exec(args: readonly string[], opts: ExecOptions = {}): Promise<Invocation> {
+    if (this.signal?.aborted) throw new ScoreCancelledError();
     try {
       const r = await runProcess({
         file: this.target.path,
@@ -95,7 +108,9 @@ export class Runner {
         holdStdin: opts.holdStdin ?? false,
         timeoutMs: this.timeoutMs,
         maxOutputBytes: MAX_OUTPUT_BYTES,
+        signal: this.signal,
       });
+      if (r.cancelled) throw new ScoreCancelledError();
       if (r.timed_out) return { stdout: r.stdout, stderr: r.stderr, exit: -1, err: "target timed out", timedOut: true };
       return { stdout: r.stdout, stderr: r.stderr, exit: r.exit_code ?? -1, err: "", timedOut: false };
     } catch (err) {

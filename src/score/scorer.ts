@@ -57,13 +57,17 @@ class Tally {
   }
 }
 
+/** Called before each rule's probe runs: its 0-based position, the rule count and its id. */
+export type OnRule = (index: number, total: number, id: string) => void;
+
 /** Runs the ruleset's probes against the runner's target, in ruleset order; never runs discovery itself. */
-export async function score(runner: Runner, ruleset: Ruleset): Promise<Score> {
+export async function score(runner: Runner, ruleset: Ruleset, onRule?: OnRule): Promise<Score> {
   const overall = new Tally();
   const sections = new Map<string, Tally>();
   const rules: RuleScore[] = [];
   const usedRules: string[] = [];
-  for (const rule of ruleset.rules) {
+  for (const [index, rule] of ruleset.rules.entries()) {
+    onRule?.(index, ruleset.rules.length, rule.id);
     // Probes mark manifest use as they go: start each rule clean.
     runner.consulted = false;
     const probe = Object.hasOwn(PROBES, rule.probe) ? PROBES[rule.probe] : undefined;
@@ -92,8 +96,13 @@ export async function score(runner: Runner, ruleset: Ruleset): Promise<Score> {
 
 /** Ids of the required rules that failed, sorted. */
 export function requiredFailures(s: Score): string[] {
+  return failures(s, "required");
+}
+
+/** Ids of the failed rules at `level` or above (recommended includes required), sorted. */
+export function failures(s: Score, level: "required" | "recommended"): string[] {
   return s.rules
-    .filter((r) => r.severity === "required" && r.result === "fail")
+    .filter((r) => (level === "recommended" || r.severity === "required") && r.result === "fail")
     .map((r) => r.id)
     .sort(compareBytes);
 }

@@ -20,7 +20,11 @@ async function check(c: ScoreCase, json: boolean): Promise<void> {
   }
   const expected = json ? c.expect_score_json : c.expect_report;
   if (expected !== undefined) assert.equal(r.stdout, expected, label);
-  assert.equal(r.stderr, c.expect_strict_error !== undefined ? errorText(c.expect_strict_error, json) : "", label);
+  // Our one addition to Go's output: without any probe, a person (not --json) is told how little was scored.
+  const bare = Object.keys(c.target).every((k) => k === "ManifestMode");
+  const applicable = (JSON.parse(c.expect_score_json!) as { applicable: number; total: number });
+  const warning = bare && !json ? `Warning: no probe given: only ${applicable.applicable} of ${applicable.total} rules applied; give probes (--read, --mutate, …) or use --auto-probes\n` : "";
+  assert.equal(r.stderr, warning + (c.expect_strict_error !== undefined ? errorText(c.expect_strict_error, json) : ""), label);
   assert.equal(r.code, c.expect_exit, label);
 }
 

@@ -8,7 +8,7 @@ import { TransportError } from "../../transports/errors.js";
 import { planDetails, planSubject } from "../../transports/render.js";
 import { optionalString } from "../flags.js";
 import { serveOptions } from "./flags.js";
-import { untilSignal } from "./signal.js";
+import { untilSignal } from "../signal.js";
 
 /** Asks on the terminal; only used when the run may prompt (ctx.canPrompt). */
 async function askOnTerminal(d: DryRun): Promise<boolean> {

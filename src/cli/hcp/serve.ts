@@ -6,7 +6,7 @@ import { serveExec } from "../../transports/exec.js";
 import { loadServed, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions } from "./flags.js";
-import { untilSignal } from "./signal.js";
+import { untilSignal } from "../signal.js";
 
 /** The global --dry-run would suggest nothing runs; these transports take dry runs per request instead. */
 function refuseDryRun(ctx: Context, instead: string): void {

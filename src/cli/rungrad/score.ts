@@ -2,8 +2,10 @@
 
 import type { CommandSpec, Context, FlagSpec } from "../../framework/index.js";
 import { goFields } from "../../json/goquote.js";
+import type { AutoFixtures } from "../../score/auto.js";
 import type { Target } from "../../score/target.js";
 import { CliError } from "../errors.js";
+import { stopExitCode, untilSignal } from "../signal.js";
 
 /** Fixture flags: [flag, Target field, usage]; each value is split on whitespace into an argv. */
 const FIXTURE_FLAGS = [
@@ -29,7 +31,49 @@ const FLAGS: FlagSpec[] = [
   { name: "manifest", type: "string", default: "auto", usage: "Manifest discovery mode: auto, off, or required" },
   { name: "update", type: "bool", usage: "The target has an update command" },
   { name: "strict", type: "bool", usage: "Exit non-zero if a required rule fails" },
+  { name: "fail-on", type: "string", usage: "Exit 1 when a rule of this severity fails: required (same as --strict) or recommended (any failing rule)" },
+  { name: "auto-probes", type: "bool", usage: "Derive the read, mutate, destructive, auth, not-found and update probes from the target's manifest (given probe flags win)" },
 ];
+
+type FailOn = "required" | "recommended";
+
+/** --fail-on, or --strict (Go's: required rules); null when the score never fails the run. */
+function failOnLevel(ctx: Context): FailOn | null {
+  const level = ctx.string("fail-on");
+  if (level === "required" || level === "recommended") return level;
+  if (level !== "") throw new CliError(`unknown --fail-on level ${JSON.stringify(level)} (want required or recommended)`);
+  return ctx.bool("strict") ? "required" : null;
+}
+
+/** True when no flag asked for any probe: only the probes that need no fixture can apply. */
+const noProbeGiven = (t: Target) => FIXTURE_FLAGS.every(([, field]) => t[field] === undefined) && !t.hasUpdate && !t.secretEnv;
+
+/** Fills the fixtures no flag gave from the manifest's suggestions; returns the chosen ones as flags, for the user. */
+function applyAutoProbes(target: Target, auto: AutoFixtures): string[] {
+  const chosen: string[] = [];
+  for (const [flag, field] of FIXTURE_FLAGS) {
+    if (field === "read" || field === "mutate" || field === "auth" || field === "notFound" || field === "destructive") {
+      const argv = auto[field];
+      if (argv === undefined || target[field] !== undefined) continue;
+      target[field] = argv;
+      chosen.push(`--${flag} ${JSON.stringify(argv.join(" "))}`);
+    }
+  }
+  if (auto.hasUpdate && !target.hasUpdate) {
+    target.hasUpdate = true;
+    chosen.push("--update");
+  }
+  return chosen;
+}
+
+/** Redraws the terminal's current line. */
+const draw = (text: string) => process.stderr.write(`\r\x1b[K${text}`);
+
+/** `[i/n] rule` on one terminal line, redrawn in place; null when stderr is not a terminal or under --quiet. */
+function progressLine(ctx: Context): { step: (i: number, n: number, id: string) => void; clear: () => void } | null {
+  if (!process.stderr.isTTY || ctx.globals.quiet) return null;
+  return { step: (i, n, id) => draw(`[${i + 1}/${n}] ${id}`), clear: () => draw("") };
+}
 
 /** The Target a parsed invocation describes; a blank fixture flag leaves its probes not applicable. */
 function targetFrom(ctx: Context): Target {
@@ -55,17 +99,40 @@ export const scoreCommand: CommandSpec = {
   args: { exact: 1 },
   flags: FLAGS,
   run: async (ctx) => {
+    const failOn = failOnLevel(ctx);
     // The scorer (runner, probes) loads only when `score` runs.
-    const { DEFAULT_RULESET, Runner, discoverManifest, score, renderReport, requiredFailures } = await import("../../score/index.js");
-    const runner = await Runner.open(targetFrom(ctx));
-    try {
-      await discoverManifest(runner);
-      const result = await score(runner, DEFAULT_RULESET);
-      await ctx.writeResult(result, () => renderReport(result));
-      const failed = ctx.bool("strict") ? requiredFailures(result) : [];
-      if (failed.length > 0) throw new CliError(`required rules failed: ${failed.join(", ")}`);
-    } finally {
-      await runner.close();
-    }
+    const { DEFAULT_RULESET, Runner, ScoreCancelledError, autoProbes, discoverManifest, failures, score, renderReport } = await import("../../score/index.js");
+    const target = targetFrom(ctx);
+    const bare = noProbeGiven(target);
+    await untilSignal(async (signal) => {
+      const runner = await Runner.open(target, undefined, signal);
+      const progress = progressLine(ctx);
+      try {
+        progress?.step(-1, DEFAULT_RULESET.rules.length, "manifest discovery");
+        await discoverManifest(runner);
+        if (ctx.bool("auto-probes")) {
+          if (runner.manifest === null) ctx.infof(`Warning: --auto-probes found no manifest (${runner.summary?.status}): no probes derived`);
+          else {
+            const chosen = applyAutoProbes(runner.target, autoProbes(runner.manifest));
+            ctx.infof(chosen.length > 0 ? `auto-probes: ${chosen.join(" ")}` : "auto-probes: the manifest suggests no probes");
+          }
+        }
+        const result = await score(runner, DEFAULT_RULESET, progress?.step);
+        progress?.clear();
+        await ctx.writeResult(result, () => renderReport(result));
+        if (bare && !ctx.bool("auto-probes")) {
+          ctx.infof(`Warning: no probe given: only ${result.applicable} of ${result.total} rules applied; give probes (--read, --mutate, …) or use --auto-probes`);
+        }
+        const failed = failOn ? failures(result, failOn) : [];
+        if (failed.length > 0) throw new CliError(`${failOn === "required" ? "required" : "required or recommended"} rules failed: ${failed.join(", ")}`);
+      } catch (err) {
+        progress?.clear();
+        // The children are killed; the temporary config home goes in `finally`; the shell sees 128 + the signal.
+        if (err instanceof ScoreCancelledError) throw new CliError("interrupted: no score", stopExitCode(signal) ?? 130);
+        throw err;
+      } finally {
+        await runner.close();
+      }
+    });
   },
 };
