@@ -1,8 +1,9 @@
-// --jq (real jq via the lazily loaded jq-wasm) and --template (rungrad's own small template language) over machine output.
+// --jq (real jq via the lazily loaded jq-wasm, printed and worded as Go's gojq: gojq.ts) and --template (rungrad's own small template language) over machine output.
 // The template language (not Go's text/template, though it reads alike) is specified in README.md, "--template language".
 
 import { compactJSON, compareBytes, JsonNumber } from "../json/stable.js";
 import { errorMessage, RungradError, ExitCode } from "./errors.js";
+import { gojqCompileError, gojqOutput, gojqRunError } from "./gojq.js";
 
 type JqModule = { raw(data: string, filter: string, flags?: string[]): Promise<string> };
 let jqModule: Promise<JqModule> | null = null;
@@ -19,29 +20,32 @@ async function callJq(data: string, expr: string, flags: string[]): Promise<stri
   }
 }
 
-const jqMessage = (err: unknown): string => errorMessage(err).trim();
+/** jq's failure as Go's: a query that does not compile (exit 1) or one that fails on the data (exit 2). */
+function jqFailure(err: unknown): RungradError {
+  const msg = errorMessage(err).trim();
+  if (/compile error/.test(msg)) return new RungradError(ExitCode.Usage, `invalid --jq expression: ${gojqCompileError(msg)}`);
+  return new RungradError(ExitCode.API, `--jq expression failed: ${gojqRunError(msg)}`);
+}
 
 /** Rejects a jq expression that does not compile (exit 1, `invalid --jq expression: …`). */
 export async function validateJq(expr: string): Promise<void> {
   try {
     await callJq("null", expr, ["-c"]);
   } catch (err) {
-    const msg = jqMessage(err);
-    if (/compile error/.test(msg)) throw new RungradError(ExitCode.Usage, `invalid --jq expression: ${msg}`);
+    const failure = jqFailure(err);
+    if (failure.exitCode === ExitCode.Usage) throw failure;
   }
 }
 
-/** Runs jq over stable JSON; each result is compact JSON with sorted keys, one per line. */
+/** Runs jq over stable JSON; each result as gojq.Marshal writes it, one per line. */
 export async function runJq(stableJson: string, expr: string): Promise<string> {
   let out: string;
   try {
-    out = await callJq(stableJson, expr, ["-c", "-S"]);
+    out = await callJq(stableJson, expr, ["-c"]);
   } catch (err) {
-    const msg = jqMessage(err);
-    const parse = /compile error/.test(msg);
-    throw new RungradError(parse ? ExitCode.Usage : ExitCode.API, parse ? `invalid --jq expression: ${msg}` : `--jq expression failed: ${msg}`);
+    throw jqFailure(err);
   }
-  return out === "" ? "" : out.replace(/\n+$/, "") + "\n";
+  return gojqOutput(out);
 }
 
 type Node =

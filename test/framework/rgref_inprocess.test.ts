@@ -91,7 +91,28 @@ test("--jq runs real jq over the stable JSON (sorted keys, compact)", async () =
   assert.equal(r.stdout, '{"id":"1","label":"A&B <demo> café","name":"alpha","size":9007199254740993}\n');
   const bad = await runApp(newApp(), ["item", "list", "--jq", ".["]);
   assert.equal(bad.code, 1);
-  assert.match(JSON.parse(bad.stderr).error, /^invalid --jq expression: /);
+  assert.deepEqual(JSON.parse(bad.stderr), { error: "invalid --jq expression: unexpected EOF", exit_code: 1 });
+});
+
+const jq = async (expr: string) => runApp(newApp(), ["item", "list", "--jq", expr]);
+
+test("--jq prints numbers and strings as gojq does, and words errors as Go rungrad does", async () => {
+  const numbers = await jq('1.0, 1E1000, -1E1000, 0.00000001, 100000000000000000000, 1e21, .[0].size, "\u007f<&\u2028"');
+  assert.equal(numbers.stdout, '1\n1.7976931348623157e+308\n-1.7976931348623157e+308\n1e-8\n100000000000000000000\n1e+21\n9007199254740993\n"\\u007f<&\u2028"\n');
+  const failures: [string, number, string][] = [
+    ['error("boom")', 2, "--jq expression failed: error: boom"],
+    ['error({"b":1,"a":[1.0]})', 2, '--jq expression failed: error: {"a":[1],"b":1}'],
+    ["error(null)", 2, "--jq expression failed: error: null"],
+    ["1 +", 1, "invalid --jq expression: unexpected EOF"],
+    ['"abc', 1, "invalid --jq expression: unterminated string literal"],
+    ['"\\q"', 1, 'invalid --jq expression: invalid escape sequence "\\q" in string literal'],
+    ["nosuch(1)", 1, "invalid --jq expression: function not defined: nosuch/1"],
+    ["$nope", 1, "invalid --jq expression: variable not defined: $nope"],
+  ];
+  for (const [expr, code, message] of failures) {
+    const r = await jq(expr);
+    assert.deepEqual([r.code, r.stdout, JSON.parse(r.stderr)], [code, "", { error: message, exit_code: code }], expr);
+  }
 });
 
 test("pflag bool forms and usage errors", async () => {
