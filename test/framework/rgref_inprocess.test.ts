@@ -77,13 +77,35 @@ test("advanced-output guards", async () => {
   }
 });
 
-test("--template renders our template language over the machine model", async () => {
+const template = async (t: string) => runApp(newApp(), ["item", "list", "--template", t]);
+
+test("--template is Go's text/template over the machine model, with Go's error texts", async () => {
   const r = await runApp(newApp(), ["item", "list", "--template", '{{range .}}{{.id}} {{.name}}{{"\\n"}}{{end}}']);
   assert.equal(r.stdout, "1 alpha\n2 dup\n3 dup\n");
   const bad = await runApp(newApp(), ["item", "get", "alpha", "--template", "{{.nope}}"]);
   assert.equal(bad.code, 2);
   // --template is machine output, so the error is the JSON body.
-  assert.deepEqual(JSON.parse(bad.stderr), { error: '--template rendering failed: map has no entry for key "nope"', exit_code: 2 });
+  assert.deepEqual(JSON.parse(bad.stderr), {
+    error: '--template rendering failed: template: output:1:2: executing "output" at <.nope>: map has no entry for key "nope"',
+    exit_code: 2,
+  });
+  assert.equal((await template("{{(index . 0).label}}")).stdout, "A&B <demo> café\n");
+  assert.equal((await template('{{with index . 0}}{{.name}} {{len .label}} {{printf "%q %v" .id .size}}{{end}}')).stdout, 'alpha 16 "1" 9007199254740993\n');
+  assert.equal((await template('{{range $i, $e := .}}{{if eq $e.name "dup"}}{{$i}}{{else}}-{{end}}{{end}}')).stdout, "-12\n");
+  assert.equal((await template("{{index . 0}}")).stdout, "map[id:1 label:A&B <demo> caf\u00e9 name:alpha size:9007199254740993]\n");
+  const failures: [string, number, string][] = [
+    ["{{range .}}", 1, "invalid --template: template: output:1: unexpected EOF"],
+    ["{{nosuch .}}", 1, 'invalid --template: template: output:1: function "nosuch" not defined'],
+    ["{{(index . 0}}", 1, "invalid --template: template: output:1: unclosed left paren"],
+    ["a\n{{end}}", 1, "invalid --template: template: output:2: unexpected {{end}}"],
+    ["{{index . 7}}", 2, '--template rendering failed: template: output:1:2: executing "output" at <index . 7>: error calling index: index out of range: 7'],
+    ["x\n {{(index . 0).nope}}", 2, '--template rendering failed: template: output:2:12: executing "output" at <0>: map has no entry for key "nope"'],
+    ["{{range (index . 0).name}}{{end}}", 2, '--template rendering failed: template: output:1:17: executing "output" at <0>: range can\'t iterate over alpha'],
+  ];
+  for (const [t, code, message] of failures) {
+    const f = await template(t);
+    assert.deepEqual([f.code, f.stdout, JSON.parse(f.stderr)], [code, "", { error: message, exit_code: code }], t);
+  }
 });
 
 test("--jq runs real jq over the stable JSON (sorted keys, compact)", async () => {

@@ -100,7 +100,7 @@ test("pflag usage: a back-quoted word names the value, bool included; a newline 
 
 test("template language and renderers", () => {
   assert.equal(renderTemplate('{{range .items}}{{if .ok}}{{.id}}{{else}}-{{end}}{{"\\n"}}{{end}}', { items: [{ id: "a", ok: true }, { id: "b", ok: false }] }), "a\n-\n");
-  assert.throws(() => renderTemplate("{{range .}}", []), { message: "invalid --template: unexpected EOF" });
+  assert.throws(() => renderTemplate("{{range .}}", []), { message: "invalid --template: template: output:1: unexpected EOF" });
   assert.equal(tableText(["ID", "Name"], [["10", "x"]]), "ID  Name\n10  x\n");
   assert.equal(mutationText({ action: "Created", resource: "item", name: "a b" }), 'Created item "a b"\n');
   assert.equal(sanitizeControl("a\x1b[31mb\x07c\n"), "a b c\n");
