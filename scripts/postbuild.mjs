@@ -22,7 +22,7 @@ const { outputFiles } = await build({
   platform: "node",
   target: "node20",
   supported: { "dynamic-import": false },
-  external: ["@modelcontextprotocol/sdk", "ajv", "ajv-formats", "jq-wasm", "yaml"],
+  external: ["@modelcontextprotocol/sdk", "@napi-rs/keyring", "@readme/openapi-parser", "ajv", "ajv-formats", "jq-wasm", "yaml"],
   // import.meta.url has no CommonJS counterpart: give each bundle its own file URL.
   define: { "import.meta.url": "__bundle_url" },
   banner: { js: '"use strict";\nconst __bundle_url = require("node:url").pathToFileURL(__filename).href;' },

@@ -15,7 +15,7 @@ import {
 } from "./types.js";
 
 const LEVELS: readonly PolicyLevel[] = ["read", "write", "deny"];
-const TOP = ["surface_id", "default", "verbs", "pass_through", "limits", "env", "credentials"];
+const TOP = ["surface_id", "default", "verbs", "pass_through", "limits", "env", "openapi", "credentials"];
 const ENTRY = ["policy", "confirm", "timeout_ms", "max_output_bytes", "idempotent"];
 const LIMITS = ["timeout_ms", "max_output_bytes"];
 
@@ -101,6 +101,7 @@ export function parsePolicy(doc: unknown, surface: Surface | null): PolicyResult
   }
   names(doc.env, "env", sink);
   names(doc.credentials, "credentials", sink);
+  checkOpenApiPolicy(doc.openapi, sink);
   if (sink.hasErrorsSince(0)) return { policy: null, issues: sink.issues };
   const policy = doc as unknown as PolicyDocument;
   if (surface !== null) hintContradictions(policy, surface, sink);
@@ -119,6 +120,25 @@ function names(v: unknown, field: string, sink: IssueSink): void {
       sink.error("policy", `${field}[${i}]`, `${field} entries must be variable names matching ${PLACEHOLDER_NAME.source}, got ${show(name)}`);
     }
   });
+}
+
+/** `openapi: {base_url}`: an absolute http(s) URL. */
+function checkOpenApiPolicy(v: unknown, sink: IssueSink): void {
+  if (v === undefined) return;
+  if (!isObject(v)) {
+    sink.error("policy", "openapi", `openapi must be an object {base_url}, got ${show(v)}`);
+    return;
+  }
+  for (const k of Object.keys(v)) if (k !== "base_url") sink.error("policy", prop("openapi", k), `unknown field ${JSON.stringify(k)} in openapi`);
+  const url = v.base_url;
+  if (url === undefined) return;
+  let ok = false;
+  try {
+    ok = typeof url === "string" && ["http:", "https:"].includes(new URL(url).protocol);
+  } catch {
+    ok = false;
+  }
+  if (!ok) sink.error("policy", "openapi.base_url", `openapi.base_url must be an absolute http: or https: URL, got ${show(url)}`);
 }
 
 function level(v: unknown, path: string, sink: IssueSink): void {

@@ -135,7 +135,9 @@ export interface PolicyDocument {
   pass_through?: PolicyLevel;
   limits?: PolicyLimits;
   env?: string[];
-  /** The variable names a credential binding provides (§9). */
+  /** openapi packs (§6.7): the base URL requests go to, instead of the document's first server. */
+  openapi?: { base_url?: string };
+  /** The variable or security-scheme names a keyring binding reads (§9). */
   credentials?: string[];
 }
 

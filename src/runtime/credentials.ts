@@ -8,13 +8,15 @@ import { isObject } from "../pack/issues.js";
 import type { HarnessBinding } from "../pack/types.js";
 import { CredentialError } from "./errors.js";
 
-/** Credential variables for the child; their values are the secrets to redact. */
+/** Credential variables for the child and values for an API's security schemes; every value is a secret to redact. */
 export interface Credentials {
   readonly env: Readonly<Record<string, string>>;
+  /** Security scheme name → value, for openapi packs (§9). */
+  readonly openapi: Readonly<Record<string, string>>;
   readonly secrets: readonly string[];
 }
 
-export const NO_CREDENTIALS: Credentials = Object.freeze({ env: Object.freeze({}), secrets: Object.freeze([]) });
+export const NO_CREDENTIALS: Credentials = Object.freeze({ env: Object.freeze({}), openapi: Object.freeze({}), secrets: Object.freeze([]) });
 
 export interface CredentialOptions {
   /** The runtime's environment: `HCP_CREDENTIALS` and `HOME` are read from it. */
@@ -82,7 +84,7 @@ export function readLocalCredentials(path: string, family: string): Credentials 
     if (e.code === "ENOENT") {
       throw new CredentialError(
         "credentials_unavailable",
-        `credential file ${path} does not exist; create it (mode 0600) with {"${family}": {"env": {...}}} or set HCP_CREDENTIALS`,
+        `credential file ${path} does not exist; create it (mode 0600) with {"${family}": {"env": {...}, "openapi": {...}}} (hcp credentials set does) or set HCP_CREDENTIALS`,
       );
     }
     const code = e.code === "not_regular" || e.code === "too_large" ? "credentials_invalid" : "credentials_unavailable";
@@ -101,16 +103,22 @@ export function readLocalCredentials(path: string, family: string): Credentials 
     throw new CredentialError("credentials_unavailable", `credential file ${path} has no entry for family ${JSON.stringify(family)}`);
   }
   const where = `credential file ${path}: family ${JSON.stringify(family)}`;
-  if (!isObject(entry) || !isObject(entry["env"])) {
-    throw new CredentialError("credentials_invalid", `${where} must be {"env": {NAME: value}}`);
+  const shape = `{"env": {NAME: value}, "openapi": {SCHEME: value}}`;
+  if (!isObject(entry) || (entry["env"] === undefined && entry["openapi"] === undefined)) throw new CredentialError("credentials_invalid", `${where} must be ${shape}`);
+  const env = valuesOf(entry["env"], `${where}: env`, (name) => ENV_NAME.test(name));
+  const openapi = valuesOf(entry["openapi"], `${where}: openapi`, (name) => name !== "");
+  return { env, openapi, secrets: [...Object.values(env), ...Object.values(openapi)].filter((v) => v !== "") };
+}
+
+/** A name → string map of an entry (absent: empty), each name checked, no value holding NUL. */
+function valuesOf(v: unknown, where: string, validName: (name: string) => boolean): Record<string, string> {
+  if (v === undefined) return {};
+  if (!isObject(v)) throw new CredentialError("credentials_invalid", `${where} must be an object of names to string values`);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(v)) {
+    if (!validName(name)) throw new CredentialError("credentials_invalid", `${where}: ${JSON.stringify(name)} is not a valid name`);
+    if (typeof value !== "string" || value.includes("\0")) throw new CredentialError("credentials_invalid", `${where}: the value of ${name} must be a string without NUL`);
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   }
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(entry["env"])) {
-    if (!ENV_NAME.test(name)) throw new CredentialError("credentials_invalid", `${where}: ${JSON.stringify(name)} is not a variable name`);
-    if (typeof value !== "string" || value.includes("\0")) {
-      throw new CredentialError("credentials_invalid", `${where}: the value of ${name} must be a string without NUL`);
-    }
-    env[name] = value;
-  }
-  return { env, secrets: Object.values(env).filter((v) => v !== "") };
+  return out;
 }

@@ -28,7 +28,10 @@ export type RuntimeErrorCode =
   | "credentials_invalid"
   // the process (§6.4)
   | "spawn_failed"
-  | "cancelled";
+  | "cancelled"
+  // HTTP requests of openapi verbs (§6.7)
+  | "request_failed"
+  | "invalid_response";
 
 /** An error of the runtime: `code` is stable, `message` is for people. */
 export class RuntimeError extends Error {

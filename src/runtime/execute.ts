@@ -10,7 +10,9 @@ import { deriveArgsSchema, substitute, type Args } from "./argv.js";
 import { loadCredentials, type Credentials } from "./credentials.js";
 import { childEnv } from "./env.js";
 import { RuntimeError } from "./errors.js";
-import { checkConfirmation, planId, subjectOf, type Plan } from "./plan.js";
+import { operationArgsSchema, requestPlan, runRequestPlan } from "./openapi/verb.js";
+import type { HttpResult } from "./openapi/result.js";
+import { checkConfirmation, isRequestPlan, planId, subjectOf, type Plan, type RequestPlan } from "./plan.js";
 import { runProcess, type ProcessResult } from "./process.js";
 import { redact, redactText, redactTruncatedTail, secretSet, type SecretSet } from "./redact.js";
 import { resolveProgram } from "./resolve.js";
@@ -49,7 +51,7 @@ export interface ExecResult extends Omit<ProcessResult, "cancelled"> {
 }
 
 export interface DryRun {
-  plan: Plan;
+  plan: Plan | RequestPlan;
   plan_id: string;
 }
 
@@ -72,9 +74,6 @@ function verbOf(surface: Surface, verbKey: string): SurfaceVerb {
 }
 
 function notExecutable(surface: Surface): RuntimeError | undefined {
-  if (surface.kind === "openapi") {
-    return new RuntimeError("not_executable", `pack ${JSON.stringify(surface.id)} is an openapi pack: running openapi verbs is not implemented yet`);
-  }
   if (surface.kind === "sense_only") {
     return new RuntimeError("not_executable", `pack ${JSON.stringify(surface.id)} is sense_only: it has nothing to execute, only stimulus triggers`);
   }
@@ -112,6 +111,7 @@ export function argsSchemaOf(pack: LoadedPack, verbKey: string): Record<string, 
   if (verb.args !== undefined) return verb.args;
   const unrunnable = notExecutable(surface);
   if (unrunnable) return { type: "object" };
+  if (surface.kind === "openapi") return operationArgsSchema(pack, verbKey);
   const { template, allowVerb } = commandOf(surface, verbKey, verb);
   return deriveArgsSchema(template, { allowVerb });
 }
@@ -178,12 +178,12 @@ function masking<T>(secrets: SecretSet, step: () => T): T {
 }
 
 /** The plan as shown (credential values masked) with the id of the exact plan. */
-function shown(plan: Plan, secrets: SecretSet): DryRun {
-  return { plan: { ...plan, argv: redact(plan.argv, secrets) as string[] }, plan_id: planId(plan) };
+function shown(plan: Plan | RequestPlan, secrets: SecretSet): DryRun {
+  return { plan: redact(plan, secrets) as Plan | RequestPlan, plan_id: planId(plan) };
 }
 
 /** The exact plan of a verb: everything short of running is checked (§7). Throws RuntimeError. */
-function exactPlan(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions): Plan {
+function exactPlan(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions): Plan | RequestPlan {
   const surface = usableSurface(pack);
   const unrunnable = notExecutable(surface);
   if (unrunnable) throw unrunnable;
@@ -191,6 +191,7 @@ function exactPlan(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanO
   const policy = effectivePolicy(pack, verbKey);
   checkPolicy(policy, subjectOf({ pack: surface.id, verb: verbKey }), opts);
   const valid = validateArgs(pack, verbKey, verb, args);
+  if (surface.kind === "openapi") return requestPlan(pack, verbKey, valid, planPolicy(policy));
   const { bin, template, allowVerb } = commandOf(surface, verbKey, verb);
   const tail = substitute(template, valid, { allowVerb, verb: verbKey, required: requiredOf(argsSchemaOf(pack, verbKey)) });
   const program = resolveProgram(bin, pack.root, (opts.env ?? process.env)["PATH"]);
@@ -198,18 +199,22 @@ function exactPlan(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanO
 }
 
 /** The plan `exact` makes, as shown (credential values masked), with the plan_id that confirms exactly it. */
-function planned(pack: LoadedPack, opts: PlanOptions, exact: () => Plan): DryRun {
+function planned(pack: LoadedPack, opts: PlanOptions, exact: () => Plan | RequestPlan): DryRun {
   const secrets = secretsOf(credentialsOf(pack, opts));
   return shown(masking(secrets, exact), secrets);
 }
 
 /** Makes the plan, then returns it on a dry run, or runs it (a confirm-gated plan only with its plan_id). */
-async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, exact: () => Plan): Promise<ExecResult | DryRun> {
+async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, exact: () => Plan | RequestPlan): Promise<ExecResult | HttpResult | DryRun> {
   const load = credentialsOf(pack, opts);
   const secrets = secretsOf(load);
   const plan = masking(secrets, exact);
   if (opts.dryRun) return shown(plan, secrets);
   if (plan.policy.confirm) checkConfirmation(plan, opts.confirm);
+  if (isRequestPlan(plan)) {
+    if (!load.ok) throw load.error;
+    return runRequestPlan(pack, plan, load.credentials, secrets, opts);
+  }
   return runPlan(pack, plan, opts, load, secrets);
 }
 
@@ -219,7 +224,7 @@ export function planVerb(pack: LoadedPack, verbKey: string, args: unknown, opts:
 }
 
 /** Runs a verb, or returns its plan on a dry run. Confirm-gated verbs need the plan's id. */
-export function executeVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
+export function executeVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: ExecuteOptions = {}): Promise<ExecResult | HttpResult | DryRun> {
   return planOrRun(pack, opts, () => exactPlan(pack, verbKey, args, opts));
 }
 
@@ -254,11 +259,11 @@ function exactPassThroughPlan(pack: LoadedPack, argv: readonly string[], opts: P
 
 /** Runs a pass-through invocation, or returns its plan on a dry run. */
 export function runPassThrough(pack: LoadedPack, argv: readonly string[], opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
-  return planOrRun(pack, opts, () => exactPassThroughPlan(pack, argv, opts));
+  return planOrRun(pack, opts, () => exactPassThroughPlan(pack, argv, opts)) as Promise<ExecResult | DryRun>;
 }
 
 /** True when a result of executeVerb or runPassThrough is a dry run's plan. */
-export function isDryRun(r: ExecResult | DryRun): r is DryRun {
+export function isDryRun(r: ExecResult | HttpResult | DryRun): r is DryRun {
   return "plan_id" in r;
 }
 

@@ -21,6 +21,22 @@ export interface Plan {
   policy: PlanPolicy;
 }
 
+/** What an openapi verb would send (§6.7): method, URL, header parameters and body; credentials are added only when it is sent. */
+export interface RequestPlan {
+  pack: string;
+  verb: string;
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  policy: PlanPolicy;
+}
+
+/** True for the plan of an HTTP request rather than of a program. */
+export function isRequestPlan(plan: Plan | RequestPlan): plan is RequestPlan {
+  return "method" in plan;
+}
+
 /** A copy whose objects are all dictionaries, so compactJSON writes their keys sorted. */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -33,12 +49,12 @@ function canonical(value: unknown): unknown {
 }
 
 /** The canonical JSON of a plan: compact, keys sorted by UTF-8 bytes at every level. */
-export function canonicalPlanJSON(plan: Plan): string {
+export function canonicalPlanJSON(plan: Plan | RequestPlan): string {
   return compactJSON(canonical(plan));
 }
 
 /** SHA-256 hex of the plan's canonical JSON. */
-export function planId(plan: Plan): string {
+export function planId(plan: Plan | RequestPlan): string {
   return createHash("sha256").update(canonicalPlanJSON(plan), "utf8").digest("hex");
 }
 
@@ -48,7 +64,7 @@ export function subjectOf(plan: Pick<Plan, "pack" | "verb">): string {
 }
 
 /** Passes when `given` is this plan's id; otherwise throws `confirmation_required` or `confirmation_mismatch`. */
-export function checkConfirmation(plan: Plan, given: string | undefined): void {
+export function checkConfirmation(plan: Plan | RequestPlan, given: string | undefined): void {
   const what = subjectOf(plan);
   if (given === undefined || given === "") {
     throw new RuntimeError(

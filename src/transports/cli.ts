@@ -5,9 +5,11 @@ import { stableJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 import { loadPack } from "../pack/load.js";
 import { executeVerb, isDryRun, planVerb, runPassThrough, type DryRun, type ExecResult } from "../runtime/execute.js";
-import { TransportError, childExitCode } from "./errors.js";
+import { loadOpenApiDocuments } from "../runtime/openapi/packs.js";
+import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
+import { TransportError, childExitCode, httpExitCode } from "./errors.js";
 import { servable, type ServeOptions } from "./packs.js";
-import { outcome, renderPlan } from "./render.js";
+import { httpOutcome, outcome, renderPlan } from "./render.js";
 
 export interface CliRunRequest extends ServeOptions {
   /** A pack folder or its surface.json. */
@@ -66,9 +68,11 @@ export function cliArgs(args: string | undefined, arg: readonly string[] = []): 
 
 /** Runs the request. Runtime and transport errors are thrown for the program to map once. */
 export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
-  const pack = servable(loadPack(req.pack), "cli", req);
+  const loaded = loadPack(req.pack);
+  await loadOpenApiDocuments([loaded]);
+  const pack = servable(loaded, "cli", req);
   const opts = { allowWrite: req.allowWrite, dryRun: req.dryRun, confirm: req.confirm, signal: req.signal };
-  let r: ExecResult | DryRun;
+  let r: ExecResult | HttpResult | DryRun;
   if (req.passThrough !== undefined) {
     if (req.verb !== undefined) throw new TransportError("usage", "give either VERB or -- SUBCOMMAND…, not both");
     if (req.arg?.length || req.args !== undefined) throw new TransportError("usage", "--arg and --args do not apply to a pass-through");
@@ -84,6 +88,7 @@ export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
     r = await executeVerb(pack, req.verb, args, { ...opts, confirm });
   }
   if (isDryRun(r)) return { stdout: req.json ? stableJSON(r) : renderPlan(r), stderr: "", exitCode: 0 };
+  if (isHttpResult(r)) return httpOutput(r, req.json === true);
   const exitCode = childExitCode(r, constants.signals);
   if (req.json) return { stdout: stableJSON(r), stderr: "", exitCode };
   const notes: string[] = [];
@@ -91,4 +96,15 @@ export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
   if (r.stderr_truncated) notes.push(`hcp: stderr truncated: ${r.stderr_bytes} bytes written, the rest dropped`);
   if (r.timed_out || r.signal !== null) notes.push(`hcp: ${r.verb === null ? "the pass-through" : `verb ${JSON.stringify(r.verb)}`} ${outcome(r)}`);
   return { stdout: r.stdout, stderr: r.stderr + notes.map((n) => n + "\n").join(""), exitCode };
+}
+
+/** An openapi verb's output: the body as is (or the §6.7 result under --json); the status decides the exit code. */
+function httpOutput(r: HttpResult, json: boolean): CliOutput {
+  const exitCode = r.timed_out ? 2 : httpExitCode(r.status);
+  if (json) return { stdout: stableJSON(r), stderr: "", exitCode };
+  const notes: string[] = [];
+  if (r.body_truncated) notes.push(`hcp: body truncated: the first ${Buffer.byteLength(r.body)} bytes kept, the rest not read`);
+  if (!r.ok) notes.push(`hcp: ${httpOutcome(r)}`);
+  const body = r.body === "" || r.body.endsWith("\n") ? r.body : r.body + "\n";
+  return { stdout: body, stderr: notes.map((n) => n + "\n").join(""), exitCode };
 }

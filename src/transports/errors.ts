@@ -77,6 +77,15 @@ export function exitCodeOf(code: string): number {
   return EXIT_CODES[code] ?? 2;
 }
 
+/** The exit code of an HTTP result (§6.7): 0 on 2xx, 5 on 404, 3 on 401/403, 6 on 429, 2 otherwise. */
+export function httpExitCode(status: number | null): number {
+  if (status !== null && status >= 200 && status <= 299) return 0;
+  if (status === 404) return 5;
+  if (status === 401 || status === 403) return 3;
+  if (status === 429) return 6;
+  return 2;
+}
+
 /** The exit code of a finished child: its own, 124 when timed out, 128 + n when killed by signal n. */
 export function childExitCode(r: { exit_code: number | null; signal: string | null; timed_out: boolean }, signals: Readonly<Record<string, number>>): number {
   if (r.timed_out) return 124;

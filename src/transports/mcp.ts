@@ -7,7 +7,8 @@ import { argsSchemaOf, executeVerb, isDryRun, planVerb, type DryRun, type ExecRe
 import { TransportError, errorBody } from "./errors.js";
 import { StdioLink, serverIdentity } from "./mcp-link.js";
 import { harnessSummary, harnessText, type ServedPack, type ServeOptions } from "./packs.js";
-import { failed, planDetails, planSubject } from "./render.js";
+import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
+import { failed, httpText, planDetails, planSubject } from "./render.js";
 import { buildTools, type VerbTool } from "./tools.js";
 
 export interface McpOptions extends ServeOptions {
@@ -23,8 +24,9 @@ interface ToolResult {
   isError?: boolean;
 }
 
-function resultOf(r: ExecResult | DryRun): ToolResult {
-  const out: ToolResult = { content: [{ type: "text", text: stableJSON(r) }], structuredContent: r as unknown as Record<string, unknown> };
+function resultOf(r: ExecResult | HttpResult | DryRun): ToolResult {
+  const text = !isDryRun(r) && isHttpResult(r) ? httpText(r) : stableJSON(r);
+  const out: ToolResult = { content: [{ type: "text", text }], structuredContent: r as unknown as Record<string, unknown> };
   if (!isDryRun(r) && failed(r)) out.isError = true;
   return out;
 }

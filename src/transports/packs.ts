@@ -7,6 +7,7 @@ import { PACK_FILE_MAX_BYTES, loadPacks } from "../pack/load.js";
 import { effectivePolicy } from "../pack/policy.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } from "../pack/types.js";
 import { RuntimeError } from "../runtime/errors.js";
+import { loadOpenApiDocuments } from "../runtime/openapi/packs.js";
 import { TransportError } from "./errors.js";
 
 export interface ServeOptions {
@@ -57,12 +58,15 @@ export interface Served {
  * Loads the packs of PACK|DIR paths for a transport. A pack named directly that it may not serve is
  * an error; one found in a folder of packs whose `transports` or plane rule it out is skipped (and
  * reported), so that one pack's restriction does not stop its siblings. Invalid packs are always errors.
+ * The OpenAPI documents of openapi packs are loaded (and checked) too.
  */
-export function loadServed(paths: readonly string[], transport: Transport | null, opts: ServeOptions = {}): Served {
+export async function loadServed(paths: readonly string[], transport: Transport | null, opts: ServeOptions = {}): Promise<Served> {
   if (paths.length === 0) throw new TransportError("usage", "give at least one pack folder or folder of packs");
   const named = new Set(paths.map((p) => resolve(p)));
   const served: Served = { packs: [], skipped: [] };
-  for (const pack of loadPacks(paths)) {
+  const packs = loadPacks(paths);
+  await loadOpenApiDocuments(packs);
+  for (const pack of packs) {
     try {
       served.packs.push(servable(pack, transport, opts));
     } catch (err) {

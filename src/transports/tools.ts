@@ -4,6 +4,7 @@ import { toolName } from "../pack/fields.js";
 import type { EffectivePolicy } from "../pack/types.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { TransportError } from "./errors.js";
+import { HTTP_OUTPUT_SCHEMA } from "./http-output.js";
 import { verbsOf, type ServedPack, type ServeOptions } from "./packs.js";
 
 
@@ -21,6 +22,7 @@ export interface VerbTool {
     title: string;
     description: string;
     inputSchema: { type: "object"; [k: string]: unknown };
+    outputSchema?: { type: "object"; [k: string]: unknown };
     annotations: { title: string; readOnlyHint: boolean; destructiveHint?: boolean; openWorldHint: boolean };
   };
 }
@@ -76,7 +78,14 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions = {}
         verb: key,
         policy,
         gated,
-        tool: { name, title, description: describe(pack, key, policy, opts), inputSchema: inputSchema(pack, key, gated), annotations },
+        tool: {
+          name,
+          title,
+          description: describe(pack, key, policy, opts),
+          inputSchema: inputSchema(pack, key, gated),
+          ...(pack.surface.kind === "openapi" ? { outputSchema: HTTP_OUTPUT_SCHEMA } : {}),
+          annotations,
+        },
       });
     }
   }

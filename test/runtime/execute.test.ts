@@ -71,7 +71,7 @@ const probePack = load(
 
 async function run(verb: string, args: object = {}, opts: object = {}): Promise<ExecResult> {
   const r = await executeVerb(probePack, verb, args, { env: ENV, ...opts });
-  assert.ok(!isDryRun(r));
+  assert.ok(!isDryRun(r) && "argv" in r);
   return r;
 }
 
@@ -127,7 +127,7 @@ test("the child environment is minimal; a credential reaches the child but never
   assert.deepEqual(echoed.argv, [PROBE, "show", "***"]);
   // nor in a plan, a dry run or a refusal that quotes the argument; the plan_id still binds the real value
   const planned = planVerb(probePack, "show", { target: SECRET }, { env: ENV });
-  assert.deepEqual(planned.plan.argv, [PROBE, "show", "***"]);
+  assert.deepEqual("argv" in planned.plan && planned.plan.argv, [PROBE, "show", "***"]);
   const dry = (await executeVerb(probePack, "show", { target: SECRET }, { env: ENV, dryRun: true })) as DryRun;
   assert.equal(dry.plan_id, planned.plan_id);
   assert.notEqual(dry.plan_id, planVerb(probePack, "show", { target: "***" }, { env: ENV }).plan_id);

@@ -9,6 +9,7 @@ import type { LoadedPack } from "../../pack/types.js";
 import { TransportError } from "../../transports/errors.js";
 import { listPacks, renderList } from "../../transports/list.js";
 import { harnessText, loadServed, servable } from "../../transports/packs.js";
+import { loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
 import { serveOptions } from "./flags.js";
 
 /** A path for messages: relative to the working directory when inside it. */
@@ -19,7 +20,7 @@ function shown(path: string): string {
 
 export async function listHandler(ctx: Context): Promise<void> {
   const opts = serveOptions(ctx);
-  const listing = listPacks(loadServed(ctx.args, null, { ...opts, controlPlane: true }).packs, opts);
+  const listing = listPacks((await loadServed(ctx.args, null, { ...opts, controlPlane: true })).packs, opts);
   await ctx.writeResult(listing, () => renderList(listing));
 }
 
@@ -28,6 +29,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 /** Every issue of every pack, then a summary; exit 1 when any pack has an error. */
 export async function validateHandler(ctx: Context): Promise<void> {
   const packs = loadPacks([...ctx.args]);
+  await loadOpenApiDocuments(packs);
   const model = { packs: packs.map((p) => ({ path: shown(p.root), ok: p.ok, pack_id: p.surface?.id ?? null, issues: p.issues, meta: p.meta })) };
   await ctx.writeResult(model, () => validationText(packs));
   ctx.setExitCode(packs.every((p) => p.ok) ? 0 : 1);

@@ -14,8 +14,8 @@ function refuseDryRun(ctx: Context, instead: string): void {
 }
 
 /** The packs a transport serves; those of a folder of packs that it may not serve are named on stderr. */
-function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: ServeOptions): ServedPack[] {
-  const { packs, skipped } = loadServed(paths, transport, opts);
+async function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: ServeOptions): Promise<ServedPack[]> {
+  const { packs, skipped } = await loadServed(paths, transport, opts);
   for (const s of skipped) process.stderr.write(`hcp: skipped ${s.root}: ${s.reason}\n`);
   return packs;
 }
@@ -25,7 +25,7 @@ export async function execHandler(ctx: Context): Promise<void> {
   const concurrency = ctx.int("concurrency");
   if (concurrency < 1 || concurrency > 1024) throw new TransportError("usage", `--concurrency must be an integer from 1 to 1024, got ${concurrency}`);
   const opts = serveOptions(ctx);
-  const packs = served(ctx.args, "json_exec", opts);
+  const packs = await served(ctx.args, "json_exec", opts);
   // Until SIGINT/SIGTERM (then running children are killed) or the end of stdin.
   await untilSignal((signal) => serveExec(packs, process.stdin, process.stdout, { ...opts, concurrency, signal }));
 }
@@ -38,7 +38,7 @@ export async function serveHandler(ctx: Context): Promise<void> {
   const mcp = import("../../transports/mcp.js");
   mcp.catch(() => {});
   const opts = serveOptions(ctx);
-  const packs = served(ctx.args, "mcp", opts);
+  const packs = await served(ctx.args, "mcp", opts);
   const { serveMcp } = await mcp;
   await serveMcp(packs, { ...opts, version: PACKAGE_VERSION });
 }

@@ -1,0 +1,147 @@
+// An OpenAPI document (§6.7): read from a file or fetched (10 MiB, https or loopback http), parsed as
+// JSON or YAML, Swagger 2.0 refused, and dereferenced by @readme/openapi-parser (internal $refs only:
+// a document never makes hcp read another file or URL).
+
+import { readFile } from "node:fs/promises";
+import type { ParserOptions } from "@readme/openapi-parser";
+import { isObject } from "../../pack/issues.js";
+import { checkTransportSecurity, send, utf8Text } from "./http.js";
+
+/** A parsed, dereferenced OpenAPI 3.0 or 3.1 document. */
+export interface OpenApiDocument {
+  readonly version: "3.0" | "3.1";
+  /** Dereferenced: every internal `$ref` replaced by its target (cycles are shared objects). */
+  readonly doc: Record<string, unknown>;
+  /** The file path or URL it came from, for messages. */
+  readonly source: string;
+  /** The URL it was fetched from: relative server URLs resolve against it. */
+  readonly url?: URL;
+  /** The text as read. */
+  readonly text: string;
+}
+
+/** Why a document cannot be used; `io` when it cannot be read or parsed. */
+export class DocumentError extends Error {
+  override name = "DocumentError";
+  constructor(
+    readonly code: "io" | "invalid_meta",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+const FETCH_TIMEOUT_MS = 15_000;
+
+export interface DocumentLocation {
+  /** An absolute file path. */
+  readonly path?: string;
+  readonly url?: string;
+}
+
+/** Reads, parses and dereferences a document. Throws DocumentError. */
+export async function loadDocument(at: DocumentLocation, opts: { timeoutMs?: number } = {}): Promise<OpenApiDocument> {
+  if (at.path !== undefined) return parseDocument(await readText(at.path), at.path);
+  const url = parseUrl(at.url ?? "");
+  return parseDocument(await fetchText(url, opts.timeoutMs ?? FETCH_TIMEOUT_MS), url.href, url);
+}
+
+function parseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new DocumentError("io", `${JSON.stringify(text)} is not a URL`);
+  }
+  const refused = checkTransportSecurity(url, "the OpenAPI document URL");
+  if (refused !== undefined) throw new DocumentError("io", refused);
+  return url;
+}
+
+async function readText(path: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new DocumentError("io", `cannot read the OpenAPI document ${path}: ${code === "ENOENT" ? "no such file" : (code ?? String(e))}`);
+  }
+  if (bytes.length > MAX_DOCUMENT_BYTES) throw new DocumentError("io", `the OpenAPI document ${path} is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+  return bytes.toString("utf8");
+}
+
+async function fetchText(url: URL, timeoutMs: number): Promise<string> {
+  let res;
+  try {
+    res = await send({ method: "GET", url, headers: { accept: "application/json, application/yaml, text/yaml, */*" }, timeoutMs, maxBytes: MAX_DOCUMENT_BYTES });
+  } catch (e) {
+    throw new DocumentError("io", `cannot fetch the OpenAPI document ${url.href}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (res.timedOut) throw new DocumentError("io", `cannot fetch the OpenAPI document ${url.href}: no complete answer within ${timeoutMs} ms`);
+  if (res.status === null || res.status < 200 || res.status > 299) {
+    throw new DocumentError("io", `cannot fetch the OpenAPI document ${url.href}: HTTP status ${res.status}`);
+  }
+  if (res.truncated) throw new DocumentError("io", `the OpenAPI document ${url.href} is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+  return utf8Text(res.body, false);
+}
+
+/** Line and column (1-based) of an offset. */
+function position(text: string, offset: number): string {
+  const before = text.slice(0, offset).split("\n");
+  return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
+}
+
+/** JSON when it looks like JSON, else YAML (a superset). Throws DocumentError (io) with the position. */
+async function parseText(text: string, source: string): Promise<unknown> {
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (/^\s*[{[]/.test(src)) {
+    try {
+      return JSON.parse(src);
+    } catch (e) {
+      const at = /position (\d+)/.exec((e as Error).message);
+      throw new DocumentError("io", `the OpenAPI document ${source} is not valid JSON${at ? ` at ${position(src, Number(at[1]))}` : ""}: ${(e as Error).message}`);
+    }
+  }
+  const yaml = await import("yaml");
+  const doc = yaml.parseDocument(src, { uniqueKeys: true });
+  const first = doc.errors[0];
+  if (first !== undefined) {
+    const where = first.linePos?.[0];
+    throw new DocumentError("io", `the OpenAPI document ${source} is not valid YAML${where ? ` at line ${where.line}, column ${where.col}` : ""}: ${first.message.split("\n")[0]}`);
+  }
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    throw new DocumentError("io", `the OpenAPI document ${source} cannot be read: ${(e as Error).message}`);
+  }
+}
+
+/** Options that keep dereferencing inside the document: no file, no URL is ever read for a `$ref`. */
+const INTERNAL_ONLY: ParserOptions = { resolve: { external: false, file: false }, dereference: { circular: true }, timeoutMs: 10_000 };
+
+/** Parses and dereferences document text. Throws DocumentError. */
+export async function parseDocument(text: string, source: string, url?: URL): Promise<OpenApiDocument> {
+  const value = await parseText(text, source);
+  if (!isObject(value)) throw new DocumentError("io", `the OpenAPI document ${source} must be an object`);
+  if (value["swagger"] !== undefined) {
+    throw new DocumentError(
+      "invalid_meta",
+      `the document ${source} is Swagger ${JSON.stringify(value["swagger"])}: hcp runs OpenAPI 3.0 and 3.1 documents only; convert it to OpenAPI 3 first (for example with swagger2openapi)`,
+    );
+  }
+  const declared = value["openapi"];
+  const version = typeof declared === "string" ? /^3\.(0|1)\.\d+/.exec(declared)?.[1] : undefined;
+  if (version === undefined) {
+    throw new DocumentError("invalid_meta", `the document ${source} declares openapi ${JSON.stringify(declared ?? null)}: hcp runs OpenAPI 3.0.x and 3.1.x documents`);
+  }
+  if (!isObject(value["paths"]) && value["paths"] !== undefined) throw new DocumentError("invalid_meta", `the OpenAPI document ${source}: paths must be an object`);
+  const parser = await import("@readme/openapi-parser");
+  let doc: unknown;
+  try {
+    doc = await parser.dereference(value as never, INTERNAL_ONLY);
+  } catch (e) {
+    throw new DocumentError("io", `the OpenAPI document ${source} cannot be dereferenced: ${(e as Error).message.split("\n")[0]}`);
+  }
+  return { version: version === "0" ? "3.0" : "3.1", doc: doc as Record<string, unknown>, source, text, ...(url ? { url } : {}) };
+}

@@ -1,0 +1,73 @@
+// The documents of openapi packs: loaded once per pack (after the synchronous pack loader), their
+// problems recorded as pack issues (§2, §6.7), each verb bound to its operation.
+
+import { isAbsolute, join } from "node:path";
+import { keyed } from "../../pack/issues.js";
+import type { LoadedPack } from "../../pack/types.js";
+import { RuntimeError } from "../errors.js";
+import { DocumentError, loadDocument, type OpenApiDocument } from "./document.js";
+import { findOperation, operationsOf, type Operation } from "./operations.js";
+
+/** A pack's document with each verb's operation. */
+export interface BoundDocument {
+  readonly document: OpenApiDocument;
+  readonly operations: ReadonlyMap<string, Operation>;
+}
+
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+const bound = new WeakMap<LoadedPack, BoundDocument>();
+
+/**
+ * Loads the document of every openapi pack that loaded without errors. A document that cannot be
+ * read or parsed is an `io` error (a refused version `invalid_meta`) at `openapi.path` or
+ * `openapi.url`; a verb without an operation is `missing_verb` at `verbs["key"]`. Never throws.
+ */
+export async function loadOpenApiDocuments(packs: readonly LoadedPack[]): Promise<void> {
+  await Promise.all(packs.map(loadOne));
+}
+
+async function loadOne(pack: LoadedPack): Promise<void> {
+  const surface = pack.surface;
+  if (!pack.ok || surface === null || surface.kind !== "openapi" || surface.openapi === undefined || bound.has(pack)) return;
+  const ref = surface.openapi;
+  const at = ref.path !== undefined ? "openapi.path" : "openapi.url";
+  const fail = (code: LoadedPack["issues"][number]["code"], path: string, message: string) => {
+    // After the other surface.json issues, before those of policy.json and HARNESS.md.
+    const next = pack.issues.findIndex((i) => i.file !== "surface.json");
+    pack.issues.splice(next < 0 ? pack.issues.length : next, 0, { severity: "error", code, path, message, file: "surface.json" });
+    pack.ok = false;
+  };
+  let document: OpenApiDocument;
+  try {
+    const path = ref.path === undefined ? undefined : isAbsolute(ref.path) ? ref.path : join(pack.root, ref.path);
+    document = await loadDocument(path !== undefined ? { path } : { url: ref.url });
+  } catch (e) {
+    if (e instanceof DocumentError) fail(e.code, at, e.message);
+    else fail("io", at, `the OpenAPI document cannot be loaded: ${(e as Error).message}`);
+    return;
+  }
+  const all = operationsOf(document.doc);
+  const operations = new Map<string, Operation>();
+  for (const [key, verb] of Object.entries(surface.verbs)) {
+    const op = findOperation(all, key, verb);
+    if (typeof op === "string") fail("missing_verb", keyed("verbs", key), op);
+    else {
+      operations.set(key, op);
+      // The method is the policy hint of a verb without one (§6.7); policy.json decides as for any verb.
+      verb.policy ??= READ_METHODS.has(op.method) ? "read" : "write";
+    }
+  }
+  if (pack.ok) bound.set(pack, { document, operations });
+}
+
+/** The document and operation of an openapi verb; loadOpenApiDocuments must have run. */
+export function boundVerb(pack: LoadedPack, verbKey: string): { document: OpenApiDocument; operation: Operation } {
+  const b = bound.get(pack);
+  if (b === undefined) {
+    throw new RuntimeError("not_executable", `the OpenAPI document of pack ${JSON.stringify(pack.surface?.id ?? pack.root)} is not loaded (call loadOpenApiDocuments first)`);
+  }
+  const operation = b.operations.get(verbKey);
+  if (operation === undefined) throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(pack.surface?.id)} has no operation for verb ${JSON.stringify(verbKey)}`);
+  return { document: b.document, operation };
+}

@@ -1,0 +1,100 @@
+// The request an openapi verb sends (§6.7): the base URL, then path parameters percent-encoded as one
+// segment each, query parameters encoded, header values without CR/LF, and the JSON body. Pure.
+
+import { isObject } from "../../pack/issues.js";
+import type { PolicyDocument } from "../../pack/types.js";
+import { RuntimeError, showValue } from "../errors.js";
+import type { OpenApiDocument } from "./document.js";
+import { checkTransportSecurity } from "./http.js";
+import type { Operation } from "./operations.js";
+import { argumentParameters } from "./schema.js";
+
+/** What a request sends, before credentials (which are added only when it is sent). */
+export interface PlannedRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** policy.json `openapi.base_url`, else the document's first server with its variables at their defaults. */
+export function baseUrlOf(policy: PolicyDocument | null, document: OpenApiDocument): URL {
+  const configured = policy?.openapi?.base_url;
+  let text: string | undefined = configured;
+  let where = "policy.json openapi.base_url";
+  if (text === undefined) {
+    const server = Array.isArray(document.doc["servers"]) ? document.doc["servers"][0] : undefined;
+    if (!isObject(server) || typeof server["url"] !== "string") {
+      throw new RuntimeError("not_executable", `the OpenAPI document ${document.source} has no servers: set openapi.base_url in policy.json`);
+    }
+    const variables = isObject(server["variables"]) ? server["variables"] : {};
+    text = server["url"].replace(/\{([^}]+)\}/g, (whole, name: string) => {
+      const v = variables[name];
+      return isObject(v) && typeof v["default"] === "string" ? v["default"] : whole;
+    });
+    where = `the first server of ${document.source}`;
+  }
+  let url: URL;
+  try {
+    url = document.url !== undefined && configured === undefined ? new URL(text, document.url) : new URL(text);
+  } catch {
+    throw new RuntimeError("not_executable", `${where} is not an absolute URL (${showValue(text)}): set openapi.base_url in policy.json`);
+  }
+  const refused = checkTransportSecurity(url, `the base URL (${where})`);
+  if (refused !== undefined) throw new RuntimeError("not_executable", refused);
+  url.search = "";
+  url.hash = "";
+  return url;
+}
+
+/** A scalar argument as text; arrays of scalars joined by commas (OpenAPI's `simple` style). */
+function scalar(name: string, v: unknown): string {
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (Array.isArray(v) && v.every((x) => ["string", "number", "boolean"].includes(typeof x))) return v.map(String).join(",");
+  throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: must be a string, number or boolean here`);
+}
+
+/** One path segment: percent-encoded so `/` cannot change the path; `.`, `..` and empty refused (URL parsers resolve them). */
+function segment(name: string, v: unknown): string {
+  const text = scalar(name, v);
+  if (text === "" || text === "." || text === "..") {
+    throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: a path parameter cannot be ${text === "" ? "empty" : JSON.stringify(text)}`);
+  }
+  return encodeURIComponent(text);
+}
+
+/** Builds the request from validated arguments. Throws RuntimeError (invalid_argument). */
+export function buildRequest(op: Operation, args: Readonly<Record<string, unknown>>, base: URL): PlannedRequest {
+  const path = op.path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    if (!Object.hasOwn(args, name)) throw new RuntimeError("missing_argument", `argument ${JSON.stringify(name)} is required: it is part of the path ${op.path}`);
+    return segment(name, args[name]);
+  });
+  const prefix = base.pathname.replace(/\/+$/, "");
+  const url = new URL(base.origin + prefix + path);
+  // Defence in depth: whatever the values were, the request stays under the base URL.
+  if (url.origin !== base.origin || !(url.pathname === prefix || url.pathname.startsWith(prefix + "/"))) {
+    throw new RuntimeError("invalid_argument", `the request path ${showValue(url.pathname)} leaves the base URL ${base.href}`);
+  }
+  const headers: Record<string, string> = {};
+  for (const p of argumentParameters(op)) {
+    if (!Object.hasOwn(args, p.name) || p.in === "path") continue;
+    const v = args[p.name];
+    if (v === undefined || v === null) continue;
+    if (p.in === "query") {
+      const values = Array.isArray(v) ? v : [v];
+      for (const item of values) url.searchParams.append(p.name, isObject(item) || Array.isArray(item) ? JSON.stringify(item) : scalar(p.name, item));
+    } else {
+      if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `header parameter ${showValue(p.name)} is not a valid header name`);
+      const text = scalar(p.name, v);
+      if (/[\r\n\0]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value cannot contain CR, LF or NUL`);
+      headers[p.name.toLowerCase()] = text;
+    }
+  }
+  const out: PlannedRequest = { method: op.method, url: url.href };
+  if (Object.keys(headers).length > 0) out.headers = headers;
+  if (op.body !== undefined && Object.hasOwn(args, "body")) out.body = args["body"];
+  return out;
+}

@@ -1,0 +1,57 @@
+// Credentials on a request (§9): each value applied as the document's securitySchemes say (http
+// bearer or basic, apiKey in a header, the query or a cookie), and every form a value takes on the wire. Pure.
+
+import { isObject } from "../../pack/issues.js";
+import { CredentialError } from "../errors.js";
+import type { OpenApiDocument } from "./document.js";
+import type { Operation } from "./operations.js";
+
+export interface AppliedCredentials {
+  readonly headers: Record<string, string>;
+  readonly query: [string, string][];
+  readonly cookies: string[];
+  /** The values as sent (base64 of basic credentials, URL-encoded query values): secrets too. */
+  readonly wireForms: string[];
+}
+
+/** The schemes of the first security requirement whose schemes all have a value; none when no requirement is met. */
+function chosenSchemes(op: Operation, schemes: Record<string, unknown>, values: Readonly<Record<string, string>>): string[] {
+  for (const requirement of op.security) {
+    const names = Object.keys(requirement);
+    if (names.length === 0) return []; // `{}`: anonymous access is allowed
+    if (names.every((n) => Object.hasOwn(values, n) && isObject(schemes[n]))) return names;
+  }
+  return [];
+}
+
+/** Applies credential values (scheme name → value) to the operation's security requirement. */
+export function applyCredentials(document: OpenApiDocument, op: Operation, values: Readonly<Record<string, string>>): AppliedCredentials {
+  const applied: AppliedCredentials = { headers: {}, query: [], cookies: [], wireForms: [] };
+  const components = isObject(document.doc["components"]) ? document.doc["components"] : {};
+  const schemes = isObject(components["securitySchemes"]) ? components["securitySchemes"] : {};
+  for (const name of chosenSchemes(op, schemes, values)) {
+    const scheme = schemes[name] as Record<string, unknown>;
+    const value = values[name]!;
+    if (/[\r\n\0]/.test(value)) throw new CredentialError("credentials_invalid", `the credential for security scheme ${JSON.stringify(name)} contains CR, LF or NUL`);
+    const type = scheme["type"];
+    const httpScheme = typeof scheme["scheme"] === "string" ? scheme["scheme"].toLowerCase() : "";
+    if (type === "http" && httpScheme === "basic") {
+      const encoded = Buffer.from(value, "utf8").toString("base64");
+      applied.headers["authorization"] = `Basic ${encoded}`;
+      applied.wireForms.push(encoded);
+    } else if ((type === "http" && httpScheme === "bearer") || type === "oauth2" || type === "openIdConnect") {
+      applied.headers["authorization"] = `Bearer ${value}`;
+    } else if (type === "apiKey" && typeof scheme["name"] === "string") {
+      const key = scheme["name"];
+      if (scheme["in"] === "header") applied.headers[key.toLowerCase()] = value;
+      else if (scheme["in"] === "query") {
+        applied.query.push([key, value]);
+        applied.wireForms.push(new URLSearchParams([[key, value]]).toString().slice(new URLSearchParams([[key, ""]]).toString().length), encodeURIComponent(value));
+      } else if (scheme["in"] === "cookie") {
+        applied.cookies.push(`${key}=${encodeURIComponent(value)}`);
+        applied.wireForms.push(encodeURIComponent(value));
+      }
+    }
+  }
+  return applied;
+}

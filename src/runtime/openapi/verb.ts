@@ -1,0 +1,67 @@
+// An openapi verb end to end (§6.7): its arguments schema, its plan (the request without credentials),
+// and running that plan: credentials applied, the request sent (or, in mock mode, not), the result masked.
+
+import type { LoadedPack } from "../../pack/types.js";
+import type { Credentials } from "../credentials.js";
+import { RuntimeError } from "../errors.js";
+import type { PlanPolicy, RequestPlan } from "../plan.js";
+import { redactText, secretSet, type SecretSet } from "../redact.js";
+import { send } from "./http.js";
+import { boundVerb } from "./packs.js";
+import { baseUrlOf, buildRequest } from "./request.js";
+import { httpResult, mockResult, type HttpResult } from "./result.js";
+import { deriveOperationSchema } from "./schema.js";
+import { applyCredentials } from "./security.js";
+
+const schemas = new WeakMap<object, Record<string, unknown>>();
+
+/** The arguments schema derived from the verb's operation (the verb's own `args` wins, in the caller). */
+export function operationArgsSchema(pack: LoadedPack, verbKey: string): Record<string, unknown> {
+  const { document, operation } = boundVerb(pack, verbKey);
+  let schema = schemas.get(operation);
+  if (schema === undefined) {
+    schema = deriveOperationSchema(operation, document.version);
+    schemas.set(operation, schema);
+  }
+  return schema;
+}
+
+/** The exact plan of an openapi verb from validated arguments. Throws RuntimeError. */
+export function requestPlan(pack: LoadedPack, verbKey: string, args: Readonly<Record<string, unknown>>, policy: PlanPolicy): RequestPlan {
+  const { document, operation } = boundVerb(pack, verbKey);
+  const request = buildRequest(operation, args, baseUrlOf(pack.policy, document));
+  return { pack: pack.surface!.id, verb: verbKey, ...request, policy };
+}
+
+export interface RequestRunOptions {
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Sends a checked plan with the pack's credentials applied per the document's security schemes
+ * (binding mode mock: sends nothing and answers from the examples). Every credential, in every
+ * form it takes on the wire, is masked in the result and in errors.
+ */
+export async function runRequestPlan(pack: LoadedPack, plan: RequestPlan, credentials: Credentials, secrets: SecretSet, opts: RequestRunOptions): Promise<HttpResult> {
+  const { document, operation } = boundVerb(pack, plan.verb);
+  if (pack.surface?.binding?.mode === "mock") return mockResult(plan, operation);
+  const applied = applyCredentials(document, operation, { ...credentials.env, ...credentials.openapi });
+  const masks = secretSet([...secrets.secrets, ...applied.wireForms]);
+  const url = new URL(plan.url);
+  for (const [k, v] of applied.query) url.searchParams.append(k, v);
+  const headers: Record<string, string> = { accept: "application/json, */*;q=0.8", ...plan.headers };
+  let body: string | undefined;
+  if (plan.body !== undefined) {
+    body = JSON.stringify(plan.body);
+    headers["content-type"] = operation.body?.mediaType ?? "application/json";
+  }
+  Object.assign(headers, applied.headers);
+  if (applied.cookies.length > 0) headers["cookie"] = applied.cookies.join("; ");
+  try {
+    const r = await send({ method: plan.method, url, headers, body, timeoutMs: plan.policy.timeout_ms, maxBytes: plan.policy.max_output_bytes, signal: opts.signal });
+    return httpResult(plan, r, masks);
+  } catch (err) {
+    if (err instanceof RuntimeError) err.message = redactText(err.message, masks);
+    throw err;
+  }
+}
