@@ -84,7 +84,7 @@ export function readLocalCredentials(path: string, family: string): Credentials 
     if (e.code === "ENOENT") {
       throw new CredentialError(
         "credentials_unavailable",
-        `credential file ${path} does not exist; create it (mode 0600) with {"${family}": {"env": {...}, "openapi": {...}}} (hcp credentials set does) or set HCP_CREDENTIALS`,
+        `credential file ${path} does not exist; create it (mode 0600) with {"${family}": {"env": {...}, "openapi": {...}}} or set HCP_CREDENTIALS`,
       );
     }
     const code = e.code === "not_regular" || e.code === "too_large" ? "credentials_invalid" : "credentials_unavailable";
@@ -105,18 +105,18 @@ export function readLocalCredentials(path: string, family: string): Credentials 
   const where = `credential file ${path}: family ${JSON.stringify(family)}`;
   const shape = `{"env": {NAME: value}, "openapi": {SCHEME: value}}`;
   if (!isObject(entry) || (entry["env"] === undefined && entry["openapi"] === undefined)) throw new CredentialError("credentials_invalid", `${where} must be ${shape}`);
-  const env = valuesOf(entry["env"], `${where}: env`, (name) => ENV_NAME.test(name));
-  const openapi = valuesOf(entry["openapi"], `${where}: openapi`, (name) => name !== "");
+  const env = valuesOf(entry["env"], `${where}: env`, "a variable name", (name) => ENV_NAME.test(name));
+  const openapi = valuesOf(entry["openapi"], `${where}: openapi`, "a security scheme name", (name) => name !== "");
   return { env, openapi, secrets: [...Object.values(env), ...Object.values(openapi)].filter((v) => v !== "") };
 }
 
 /** A name → string map of an entry (absent: empty), each name checked, no value holding NUL. */
-function valuesOf(v: unknown, where: string, validName: (name: string) => boolean): Record<string, string> {
+function valuesOf(v: unknown, where: string, what: string, validName: (name: string) => boolean): Record<string, string> {
   if (v === undefined) return {};
   if (!isObject(v)) throw new CredentialError("credentials_invalid", `${where} must be an object of names to string values`);
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(v)) {
-    if (!validName(name)) throw new CredentialError("credentials_invalid", `${where}: ${JSON.stringify(name)} is not a valid name`);
+    if (!validName(name)) throw new CredentialError("credentials_invalid", `${where}: ${JSON.stringify(name)} is not ${what}`);
     if (typeof value !== "string" || value.includes("\0")) throw new CredentialError("credentials_invalid", `${where}: the value of ${name} must be a string without NUL`);
     Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   }

@@ -309,3 +309,27 @@ test("MCP: one tool per operation with the derived input schema and the §6.7 re
     await client.close();
   }
 });
+
+test("a $ref to another file or URL is never read: the document cannot make hcp open a file or send a request", async () => {
+  const { readFileSync, writeFileSync } = await import("node:fs");
+  const { fixture } = await import("./helpers.js");
+  const doc = JSON.parse(readFileSync(fixture("openapi/notes.json"), "utf8"));
+  doc.paths["/notes"].get.parameters.push(
+    { name: "stolen", in: "query", schema: { $ref: "file:///etc/passwd" } },
+    { name: "fetched", in: "query", schema: { $ref: `${elsewhere.origin}/schema.json` } },
+  );
+  const pack = openapiPack({ doc: "notes.json", verbs: VERBS, policy: { openapi: { base_url: `${api.origin}/v1` } } });
+  writeFileSync(`${pack}/notes.json`, JSON.stringify(doc));
+  const v = await hcp(["validate", pack], { env: isolatedEnv(), ...HANG_GUARD });
+  assert.equal(v.code, 0, v.stdout);
+  const { client } = await mcpClient([pack], { env: isolatedEnv() });
+  try {
+    const { tools } = await client.listTools();
+    const props = tools.find((t) => t.name === "notes_notes_list")!.inputSchema.properties as Record<string, unknown>;
+    assert.deepEqual(props["stolen"], {}, "left as any value, never inlined");
+    assert.deepEqual(props["fetched"], {});
+  } finally {
+    await client.close();
+  }
+  assert.equal(elsewhere.requests.length, 0, "no request for the $ref");
+});

@@ -259,9 +259,9 @@ test("programs: .-prefixed paths from the pack root, bare names on PATH, composi
   assert.deepEqual(dotted.argv, [join(root, ".probe"), "dot"]);
 });
 
-test("openapi and sense_only packs are listed but not executable; invalid packs never run", async () => {
+test("sense_only packs are listed but not executable; an openapi pack needs its document loaded; invalid packs never run", async () => {
   const api = load(writePack({ id: "api", kind: "openapi", openapi: { url: "https://example.com/openapi.json" }, verbs: { get: { description: "Get.", policy: "read" } } }));
-  await rejects(executeVerb(api, "get", {}, { env: ENV }), "not_executable", /openapi pack: running openapi verbs is not implemented yet/);
+  await rejects(executeVerb(api, "get", {}, { env: ENV }), "not_executable", /OpenAPI document of pack "api" is not loaded/);
   const sense = load(writePack({ id: "sense", kind: "sense_only", stimulusTriggers: [{ ref: "inbox" }], verbs: {} }));
   await rejects(executeVerb(sense, "anything", {}, { env: ENV }), "not_executable", /sense_only: it has nothing to execute/);
   const broken = loadPack(writePack({ id: "broken", kind: "wrap", wrap: { bin: PROBE }, verbs: { a: { description: "A.", cli: ["x"] } } }, { surface_id: "broken", verbs: { a: "read" }, bogus: true }));

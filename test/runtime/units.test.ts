@@ -75,7 +75,10 @@ function expectRefused(file: string, family: string, code: string, message: RegE
 test("local-credential: the family's env, only from an owner-only file, with clear errors", () => {
   const good = writeCredentials({ ledger: { env: { LEDGER_TOKEN: "tok-123" } } });
   const creds = loadCredentials({ hub: "local-credential", family: "ledger" }, "x", { env: { HCP_CREDENTIALS: good } });
-  assert.deepEqual(creds, { env: { LEDGER_TOKEN: "tok-123" }, secrets: ["tok-123"] });
+  assert.deepEqual(creds, { env: { LEDGER_TOKEN: "tok-123" }, openapi: {}, secrets: ["tok-123"] });
+  // security-scheme values for openapi packs, secrets too
+  const schemes = writeCredentials({ ledger: { openapi: { bearerAuth: "tok-456" } } });
+  assert.deepEqual(loadCredentials({ hub: "local-credential", family: "ledger" }, "x", { env: { HCP_CREDENTIALS: schemes } }), { env: {}, openapi: { bearerAuth: "tok-456" }, secrets: ["tok-456"] });
   // the family defaults to the pack id
   assert.deepEqual(loadCredentials({ hub: "local-credential" }, "ledger", { env: { HCP_CREDENTIALS: good } }).env, { LEDGER_TOKEN: "tok-123" });
   expectRefused(writeCredentials({ ledger: { env: { LEDGER_TOKEN: "tok-123" } } }, 0o644), "ledger", "credentials_insecure", /mode 0644.*chmod 600/);

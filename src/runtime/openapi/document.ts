@@ -2,9 +2,9 @@
 // JSON or YAML, Swagger 2.0 refused, and dereferenced by @readme/openapi-parser (internal $refs only:
 // a document never makes hcp read another file or URL).
 
-import { readFile } from "node:fs/promises";
 import type { ParserOptions } from "@readme/openapi-parser";
 import { isObject } from "../../pack/issues.js";
+import { FileReadError, readRegularFile } from "../../read-regular.js";
 import { checkTransportSecurity, send, utf8Text } from "./http.js";
 
 /** A parsed, dereferenced OpenAPI 3.0 or 3.1 document. */
@@ -42,7 +42,7 @@ export interface DocumentLocation {
 
 /** Reads, parses and dereferences a document. Throws DocumentError. */
 export async function loadDocument(at: DocumentLocation, opts: { timeoutMs?: number } = {}): Promise<OpenApiDocument> {
-  if (at.path !== undefined) return parseDocument(await readText(at.path), at.path);
+  if (at.path !== undefined) return parseDocument(readText(at.path), at.path);
   const url = parseUrl(at.url ?? "");
   return parseDocument(await fetchText(url, opts.timeoutMs ?? FETCH_TIMEOUT_MS), url.href, url);
 }
@@ -59,16 +59,14 @@ function parseUrl(text: string): URL {
   return url;
 }
 
-async function readText(path: string): Promise<string> {
-  let bytes: Buffer;
+/** A regular file of at most 10 MiB (a FIFO or a device is refused without blocking). */
+function readText(path: string): string {
   try {
-    bytes = await readFile(path);
+    return readRegularFile(path, MAX_DOCUMENT_BYTES).toString("utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new DocumentError("io", `cannot read the OpenAPI document ${path}: ${code === "ENOENT" ? "no such file" : (code ?? String(e))}`);
+    if (!(e instanceof FileReadError)) throw e;
+    throw new DocumentError("io", `cannot read the OpenAPI document ${path}: ${e.code === "ENOENT" ? "no such file" : e.reason}`);
   }
-  if (bytes.length > MAX_DOCUMENT_BYTES) throw new DocumentError("io", `the OpenAPI document ${path} is larger than ${MAX_DOCUMENT_BYTES} bytes`);
-  return bytes.toString("utf8");
 }
 
 async function fetchText(url: URL, timeoutMs: number): Promise<string> {
