@@ -333,3 +333,37 @@ test("a $ref to another file or URL is never read: the document cannot make hcp 
   }
   assert.equal(elsewhere.requests.length, 0, "no request for the $ref");
 });
+
+test("binding mode mock answers from the operation's examples, sends nothing and reads no credentials", async () => {
+  const pack = openapiPack({
+    doc: "notes.yaml",
+    verbs: VERBS,
+    binding: { mode: "mock", hub: "local-credential", family: "notes" },
+    policy: { openapi: { base_url: `${api.origin}/v1` } },
+  });
+  // The credential file is unreadable (mode 0644): a real binding would be refused, mock never reads it.
+  const env = isolatedEnv({ notes: { openapi: { bearerAuth: TOKEN } } });
+  const { chmodSync } = await import("node:fs");
+  chmodSync(env["HCP_CREDENTIALS"]!, 0o644);
+  const got = await received(async () => {
+    const r = await hcp(["run", pack, "notes.list", "--json"], { env, ...HANG_GUARD });
+    assert.equal(r.code, 0, r.stderr);
+    const result = JSON.parse(r.stdout);
+    assert.equal(result.mock, true);
+    assert.equal(result.status, 200);
+    assert.deepEqual(result.json, [{ id: "n1", text: "first note" }]);
+    const created = await hcp(["run", pack, "notes.create", "--args", '{"body": {"text": "x"}}', "--allow-write", "--json"], { env, ...HANG_GUARD });
+    assert.equal(created.code, 0, created.stderr);
+    assert.deepEqual(JSON.parse(created.stdout).json, { id: "n9", text: "made up" });
+    const { client } = await mcpClient([pack], { env });
+    try {
+      const { tools } = await client.listTools();
+      assert.equal(tools.find((t) => t.name === "notes_notes_list")!.annotations?.openWorldHint, false);
+      const call = await client.callTool({ name: "notes_notes_list", arguments: {} });
+      assert.equal((call.structuredContent as { mock: boolean }).mock, true);
+    } finally {
+      await client.close();
+    }
+  });
+  assert.equal(got.length, 0, "the API received nothing");
+});

@@ -1,0 +1,88 @@
+// Units of the openapi runtime: credentials per security scheme, request building, schema conversion, mock answers.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { parseDocument } from "../../src/runtime/openapi/document.js";
+import { operationsOf, type Operation } from "../../src/runtime/openapi/operations.js";
+import { buildRequest } from "../../src/runtime/openapi/request.js";
+import { mockResult } from "../../src/runtime/openapi/result.js";
+import { toJsonSchema } from "../../src/runtime/openapi/schema.js";
+import { applyCredentials } from "../../src/runtime/openapi/security.js";
+import { RuntimeError } from "../../src/runtime/errors.js";
+
+const DOC = {
+  openapi: "3.1.0",
+  info: { title: "t", version: "1" },
+  components: {
+    securitySchemes: {
+      hdr: { type: "apiKey", in: "header", name: "X-Api-Key" },
+      ck: { type: "apiKey", in: "cookie", name: "session" },
+      basic: { type: "http", scheme: "basic" },
+      oauth: { type: "oauth2", flows: {} },
+    },
+  },
+  paths: {
+    "/h": { get: { operationId: "h", security: [{ hdr: [] }], responses: { "200": { description: "ok" } } } },
+    "/c": { get: { operationId: "c", security: [{ ck: [] }], responses: { "200": { description: "ok" } } } },
+    "/either": { get: { operationId: "either", security: [{ basic: [] }, { oauth: [] }], responses: { "200": { description: "ok" } } } },
+    "/items/{id}": {
+      get: {
+        operationId: "item",
+        parameters: [
+          { name: "id", in: "path", required: true, schema: { type: "string" } },
+          { name: "q", in: "query", schema: { type: "array", items: { type: "string" } } },
+        ],
+        responses: { "200": { description: "ok", content: { "application/json": { examples: { one: { value: { id: "x" } } } } } } },
+      },
+    },
+  },
+};
+
+async function ops(): Promise<{ doc: Awaited<ReturnType<typeof parseDocument>>; byId: (id: string) => Operation }> {
+  const doc = await parseDocument(JSON.stringify(DOC), "test.json");
+  const all = operationsOf(doc.doc);
+  return { doc, byId: (id) => all.find((o) => o.operationId === id)! };
+}
+
+test("credentials: apiKey in a header or a cookie, the first requirement whose schemes all have values", async () => {
+  const { doc, byId } = await ops();
+  assert.deepEqual(applyCredentials(doc, byId("h"), { hdr: "k1" }).headers, { "x-api-key": "k1" });
+  const cookie = applyCredentials(doc, byId("c"), { ck: "a b;c" });
+  assert.deepEqual(cookie.cookies, ["session=a%20b%3Bc"]);
+  assert.ok(cookie.wireForms.includes("a%20b%3Bc"), "the encoded form is masked too");
+  // basic has no value: the oauth2 alternative applies as a bearer token
+  assert.deepEqual(applyCredentials(doc, byId("either"), { oauth: "at-1" }).headers, { authorization: "Bearer at-1" });
+  const basic = applyCredentials(doc, byId("either"), { basic: "u:p", oauth: "at-1" });
+  assert.deepEqual(basic.headers, { authorization: `Basic ${Buffer.from("u:p").toString("base64")}` });
+  assert.deepEqual(applyCredentials(doc, byId("h"), {}).headers, {}, "no value: nothing applied");
+  assert.throws(() => applyCredentials(doc, byId("h"), { hdr: "k\r\nX-Evil: 1" }), (e: unknown) => e instanceof RuntimeError && e.code === "credentials_invalid" && !e.message.includes("X-Evil"));
+});
+
+test("requests: one segment per path parameter, repeated query arrays, nothing outside the base URL", async () => {
+  const { byId } = await ops();
+  const base = new URL("https://api.example.com/v2/");
+  assert.equal(buildRequest(byId("item"), { id: "a/../../b", q: ["x y", "&z"] }, base).url, "https://api.example.com/v2/items/a%2F..%2F..%2Fb?q=x+y&q=%26z");
+  for (const id of [".", "..", ""]) assert.throws(() => buildRequest(byId("item"), { id }, base), (e: unknown) => e instanceof RuntimeError && e.code === "invalid_argument");
+  assert.throws(() => buildRequest(byId("item"), {}, base), (e: unknown) => e instanceof RuntimeError && e.code === "missing_argument");
+});
+
+test("schemas: 3.0 nullable and boolean exclusive bounds become 2020-12; cycles and unresolved $refs become any", () => {
+  assert.deepEqual(toJsonSchema({ type: "string", nullable: true }, true), { type: ["string", "null"] });
+  assert.deepEqual(toJsonSchema({ type: "integer", minimum: 1, exclusiveMinimum: true }, true), { type: "integer", exclusiveMinimum: 1 });
+  assert.deepEqual(toJsonSchema({ type: "integer", maximum: 9, exclusiveMaximum: false }, true), { type: "integer", maximum: 9 });
+  const node: Record<string, unknown> = { type: "object" };
+  node["properties"] = { next: node, ext: { $ref: "https://elsewhere/x.json" } };
+  assert.deepEqual(toJsonSchema(node, false), { type: "object", properties: { next: {}, ext: {} } });
+});
+
+test("mock answers come from the first 2xx response's first example, marked mock", async () => {
+  const { byId } = await ops();
+  const r = mockResult({ pack: "p", verb: "item", method: "GET", url: "https://x/items/1" }, byId("item"));
+  assert.equal(r.mock, true);
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.json, { id: "x" });
+  const empty = mockResult({ pack: "p", verb: "h", method: "GET", url: "https://x/h" }, byId("h"));
+  assert.deepEqual([empty.status, empty.body, empty.json], [200, "", undefined], "a 2xx without content answers an empty body");
+  const no2xx = { ...byId("h"), raw: { responses: { "404": { description: "gone" } } } };
+  assert.throws(() => mockResult({ pack: "p", verb: "h", method: "GET", url: "https://x/h" }, no2xx), (e: unknown) => e instanceof RuntimeError && e.code === "not_executable");
+});
