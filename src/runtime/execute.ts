@@ -14,8 +14,9 @@ import { operationArgsSchema, requestPlan, runRequestPlan } from "./openapi/verb
 import type { HttpResult } from "./openapi/result.js";
 import { checkConfirmation, isRequestPlan, planId, subjectOf, type Plan, type RequestPlan } from "./plan.js";
 import { runProcess, type ProcessResult } from "./process.js";
-import { redact, redactText, redactTruncatedTail, secretSet, type SecretSet } from "./redact.js";
+import { redact, secretSet, type SecretSet } from "./redact.js";
 import { resolveProgram } from "./resolve.js";
+import { argSecrets, maskError, maskResult, policyEnvSecrets } from "./secrets.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -160,24 +161,35 @@ function credentialsOf(pack: LoadedPack, opts: PlanOptions): CredentialLoad {
 }
 
 /**
- * The credential values masked in plans and planning errors too, since an agent could pass one
- * as an argument. A hub that cannot be read has no values to leak.
+ * Every secret of a call (§12): the pack's credential values (a hub that cannot be read has none to
+ * leak), its secret-looking policy `env` values and the arguments its schema marks secret.
  */
-function secretsOf(load: CredentialLoad): SecretSet {
-  return secretSet(load.ok ? load.credentials.secrets : []);
+function secretsOf(pack: LoadedPack, load: CredentialLoad, opts: PlanOptions, args: () => string[]): SecretSet {
+  const credentials = load.ok ? load.credentials.secrets : [];
+  return secretSet([...credentials, ...policyEnvSecrets(pack, opts.env ?? process.env), ...args()]);
 }
 
-/** Runs a planning step; a RuntimeError's message (which may quote an argument) is masked. */
+/** The arguments of a verb its args schema marks secret; none when the verb cannot be found. */
+function verbArgSecrets(pack: LoadedPack, verbKey: string, args: unknown): () => string[] {
+  return () => {
+    try {
+      return argSecrets(argsSchemaOf(pack, verbKey), args);
+    } catch {
+      return []; // no such verb: the planning error says so
+    }
+  };
+}
+
+/** Runs a planning step; whatever it throws leaves with its message masked. */
 function masking<T>(secrets: SecretSet, step: () => T): T {
   try {
     return step();
   } catch (err) {
-    if (err instanceof RuntimeError) err.message = redactText(err.message, secrets);
-    throw err;
+    throw maskError(err, secrets);
   }
 }
 
-/** The plan as shown (credential values masked) with the id of the exact plan. */
+/** The plan as shown (secrets masked) with the id of the exact plan. */
 function shown(plan: Plan | RequestPlan, secrets: SecretSet): DryRun {
   return { plan: redact(plan, secrets) as Plan | RequestPlan, plan_id: planId(plan) };
 }
@@ -198,39 +210,47 @@ function exactPlan(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanO
   return { pack: surface.id, verb: verbKey, argv: [program, ...tail], policy: planPolicy(policy) };
 }
 
-/** The plan `exact` makes, as shown (credential values masked), with the plan_id that confirms exactly it. */
-function planned(pack: LoadedPack, opts: PlanOptions, exact: () => Plan | RequestPlan): DryRun {
-  const secrets = secretsOf(credentialsOf(pack, opts));
+/** The plan `exact` makes, as shown (secrets masked), with the plan_id that confirms exactly it. */
+function planned(pack: LoadedPack, opts: PlanOptions, exact: () => Plan | RequestPlan, args: () => string[]): DryRun {
+  const secrets = secretsOf(pack, credentialsOf(pack, opts), opts, args);
   return shown(masking(secrets, exact), secrets);
 }
 
-/** Makes the plan, then returns it on a dry run, or runs it (a confirm-gated plan only with its plan_id). */
-async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, exact: () => Plan | RequestPlan): Promise<ExecResult | HttpResult | DryRun> {
+/**
+ * Makes the plan, then returns it on a dry run, or runs it (a confirm-gated plan only with its plan_id).
+ * The one way out of the runtime for a call: its plan, its result and its errors are all masked here
+ * (an openapi result is masked where it is made, with the credentials' wire forms too).
+ */
+async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, exact: () => Plan | RequestPlan, args: () => string[]): Promise<ExecResult | HttpResult | DryRun> {
   const load = credentialsOf(pack, opts);
-  const secrets = secretsOf(load);
-  const plan = masking(secrets, exact);
-  if (opts.dryRun) return shown(plan, secrets);
-  if (plan.policy.confirm) checkConfirmation(plan, opts.confirm);
-  if (isRequestPlan(plan)) {
-    if (!load.ok) throw load.error;
-    return runRequestPlan(pack, plan, load.credentials, secrets, opts);
+  const secrets = secretsOf(pack, load, opts, args);
+  try {
+    const plan = exact();
+    if (opts.dryRun) return shown(plan, secrets);
+    if (plan.policy.confirm) checkConfirmation(plan, opts.confirm);
+    if (isRequestPlan(plan)) {
+      if (!load.ok) throw load.error;
+      return await runRequestPlan(pack, plan, load.credentials, secrets, opts);
+    }
+    return maskResult(await runPlan(pack, plan, opts, load), secrets);
+  } catch (err) {
+    throw maskError(err, secrets);
   }
-  return runPlan(pack, plan, opts, load, secrets);
 }
 
-/** The verb's plan (credential values masked) and the plan_id that confirms exactly it. Throws RuntimeError. */
+/** The verb's plan (secrets masked) and the plan_id that confirms exactly it. Throws RuntimeError. */
 export function planVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions = {}): DryRun {
-  return planned(pack, opts, () => exactPlan(pack, verbKey, args, opts));
+  return planned(pack, opts, () => exactPlan(pack, verbKey, args, opts), verbArgSecrets(pack, verbKey, args));
 }
 
 /** Runs a verb, or returns its plan on a dry run. Confirm-gated verbs need the plan's id. */
 export function executeVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: ExecuteOptions = {}): Promise<ExecResult | HttpResult | DryRun> {
-  return planOrRun(pack, opts, () => exactPlan(pack, verbKey, args, opts));
+  return planOrRun(pack, opts, () => exactPlan(pack, verbKey, args, opts), verbArgSecrets(pack, verbKey, args));
 }
 
 /** Plans a pass-through invocation (§6.6): argv is the subcommand and its arguments, after the bin. */
 export function planPassThrough(pack: LoadedPack, argv: readonly string[], opts: PlanOptions = {}): DryRun {
-  return planned(pack, opts, () => exactPassThroughPlan(pack, argv, opts));
+  return planned(pack, opts, () => exactPassThroughPlan(pack, argv, opts), () => []);
 }
 
 function exactPassThroughPlan(pack: LoadedPack, argv: readonly string[], opts: PlanOptions): Plan {
@@ -259,7 +279,7 @@ function exactPassThroughPlan(pack: LoadedPack, argv: readonly string[], opts: P
 
 /** Runs a pass-through invocation, or returns its plan on a dry run. */
 export function runPassThrough(pack: LoadedPack, argv: readonly string[], opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
-  return planOrRun(pack, opts, () => exactPassThroughPlan(pack, argv, opts)) as Promise<ExecResult | DryRun>;
+  return planOrRun(pack, opts, () => exactPassThroughPlan(pack, argv, opts), () => []) as Promise<ExecResult | DryRun>;
 }
 
 /** True when a result of executeVerb or runPassThrough is a dry run's plan. */
@@ -267,14 +287,8 @@ export function isDryRun(r: ExecResult | HttpResult | DryRun): r is DryRun {
   return "plan_id" in r;
 }
 
-/** Masks secrets in captured text, including a secret's beginning left at a truncation cut. */
-function maskStream(text: string, truncated: boolean, secrets: SecretSet): string {
-  const masked = redactText(text, secrets);
-  return truncated ? redactTruncatedTail(masked, secrets) : masked;
-}
-
-/** Runs a checked plan with the child environment of §6.4 and masks credentials in the result. */
-async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions, load: CredentialLoad, secrets: SecretSet): Promise<ExecResult> {
+/** Runs a checked plan with the child environment of §6.4; the result is raw (planOrRun masks it). */
+async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions, load: CredentialLoad): Promise<ExecResult> {
   const surface = usableSurface(pack);
   const parent = opts.env ?? process.env;
   // The loader has already given a control-plane binding its default mode (mothership).
@@ -306,21 +320,21 @@ async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions, load:
   const result: ExecResult = {
     pack: plan.pack,
     verb: plan.verb,
-    argv: redact(plan.argv, secrets) as string[],
+    argv: plan.argv,
     exit_code: r.exit_code,
     signal: r.signal,
     timed_out: r.timed_out,
     duration_ms: r.duration_ms,
-    stdout: maskStream(r.stdout, r.stdout_truncated, secrets),
-    stderr: maskStream(r.stderr, r.stderr_truncated, secrets),
+    stdout: r.stdout,
+    stderr: r.stderr,
     stdout_bytes: r.stdout_bytes,
     stderr_bytes: r.stderr_bytes,
     stdout_truncated: r.stdout_truncated,
     stderr_truncated: r.stderr_truncated,
   };
-  // Parse the raw text, then mask the value: a secret written with JSON escapes is masked after decoding.
+  // The parsed value is masked with the rest: a secret written with JSON escapes is masked decoded too.
   const json = r.stdout_truncated ? undefined : parseJson(r.stdout);
-  if (json !== undefined) result.json = redact(json.value, secrets);
+  if (json !== undefined) result.json = json.value;
   return result;
 }
 

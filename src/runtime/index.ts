@@ -17,7 +17,8 @@ export {
 export { runProcess, type ProcessRequest, type ProcessResult } from "./process.js";
 export { childEnv, BASE_ENV_NAMES, type ChildEnvInput } from "./env.js";
 export { loadCredentials, readLocalCredentials, credentialFilePath, NO_CREDENTIALS, type Credentials, type CredentialOptions } from "./credentials.js";
-export { redact, redactText, redactTruncatedTail, secretSet, MASK, type SecretSet } from "./redact.js";
+export { redact, redactText, cutTruncatedTail, secretSet, MASK, type SecretSet } from "./redact.js";
+export { argSecrets, maskError, maskResult, packSecrets, policyEnvSecrets, SECRET_NAME } from "./secrets.js";
 export { planId, canonicalPlanJSON, checkConfirmation, type Plan, type PlanPolicy } from "./plan.js";
 export { resolveProgram } from "./resolve.js";
 export {

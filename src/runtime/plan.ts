@@ -75,7 +75,8 @@ export function checkConfirmation(plan: Plan | RequestPlan, given: string | unde
   if (given !== planId(plan)) {
     throw new RuntimeError(
       "confirmation_mismatch",
-      `confirmation ${JSON.stringify(given.slice(0, 80))} does not match the plan of ${what}: a confirmation only approves the exact plan it was issued for; dry-run again`,
+      // The given text is not quoted back: it is the caller's own, and may be anything, a secret included.
+      `the confirmation given does not match the plan of ${what}: a confirmation only approves the exact plan it was issued for; dry-run again`,
     );
   }
 }

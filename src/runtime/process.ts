@@ -58,9 +58,22 @@ class Capture {
   get truncated(): boolean {
     return this.total > this.kept;
   }
+  /** The kept bytes as text; a character the cap cut in two is dropped whole (§6.4), never half-decoded. */
   text(): string {
-    return Buffer.concat(this.chunks, this.kept).toString("utf8");
+    const kept = Buffer.concat(this.chunks, this.kept);
+    return (this.truncated ? kept.subarray(0, wholeCharacters(kept)) : kept).toString("utf8");
   }
+}
+
+/** The length of `buf` without a UTF-8 character cut off at its end. */
+function wholeCharacters(buf: Buffer): number {
+  let start = buf.length - 1;
+  // Continuation bytes are 10xxxxxx; a character has at most three of them.
+  while (start >= 0 && buf.length - start <= 3 && (buf[start]! & 0xc0) === 0x80) start--;
+  if (start < 0) return buf.length;
+  const lead = buf[start]!;
+  const size = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return buf.length - start < size ? start : buf.length;
 }
 
 /** Sends a signal to the whole process group led by pid. Never throws: a group already gone (ESRCH) is the goal. */

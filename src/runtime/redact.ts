@@ -1,33 +1,62 @@
-// Replaces credential values with "***" in text, Buffers and JSON values. Pure.
+// Replaces secrets with "***" (§12) in text, Buffers and JSON values: raw, in every JSON string
+// encoding, and at a truncation cut, where masking never depends on what the cut text holds. Pure.
 
 import { dictionary } from "../json/stable.js";
 
 export const MASK = "***";
 
-/** A compiled set of secrets; build once per run with `secretSet`. */
+/** A compiled set of secrets; build once per call with `secretSet`. */
 export interface SecretSet {
   readonly secrets: readonly string[];
-  /** Matches any secret, raw or as it appears inside a JSON string literal; null when there is none. */
+  /** Matches any secret, raw or in any JSON string encoding; null when there is none. */
   readonly pattern: RegExp | null;
+  /**
+   * The most bytes any form of any secret can take: 6 per UTF-16 code unit, each written `\uXXXX`.
+   * A truncated text loses its last `longestForm − 1` bytes (§12).
+   */
+  readonly longestForm: number;
 }
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** The escapes a JSON encoder may write for a character instead of `\uXXXX`: Go, Python, PHP and JS between them. */
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { '"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** `\uXXXX` for one UTF-16 code unit, its hex digits in either case. */
+function unicodeEscape(unit: number): string {
+  const hex = unit.toString(16).padStart(4, "0");
+  return "\\\\u" + [...hex].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join("");
+}
+
+/**
+ * A pattern for one secret in any JSON string encoding: each character raw, as its short escape, or
+ * as `\uXXXX` (a character outside the BMP as its surrogate pair), mixed freely.
+ */
+function encodingsOf(secret: string): string {
+  let out = "";
+  for (const ch of secret) {
+    const forms = [escapeRegExp(ch)];
+    const short = SHORT_ESCAPES[ch];
+    if (short !== undefined) forms.push(escapeRegExp(short));
+    let units = "";
+    for (let i = 0; i < ch.length; i++) units += unicodeEscape(ch.charCodeAt(i));
+    forms.push(units);
+    out += `(?:${forms.join("|")})`;
+  }
+  return out;
+}
+
 /** Compiles secrets (empty values ignored); longest first, so a secret containing another is masked whole. */
 export function secretSet(secrets: Iterable<string>): SecretSet {
-  const forms = new Set<string>();
-  const list: string[] = [];
-  for (const s of secrets) {
-    if (s === "") continue;
-    list.push(s);
-    forms.add(s);
-    // The form a JSON encoder writes: a secret with quotes, backslashes or controls must not slip through escaped.
-    forms.add(JSON.stringify(s).slice(1, -1));
-  }
-  const sorted = [...forms].sort((a, b) => b.length - a.length);
-  return { secrets: list, pattern: sorted.length === 0 ? null : new RegExp(sorted.map(escapeRegExp).join("|"), "g") };
+  const list = [...new Set([...secrets].filter((s) => s !== ""))].sort((a, b) => b.length - a.length);
+  const longest = list.length === 0 ? 0 : list[0]!.length;
+  return {
+    secrets: list,
+    pattern: list.length === 0 ? null : new RegExp(list.map(encodingsOf).join("|"), "g"),
+    longestForm: 6 * longest,
+  };
 }
 
 function asSet(secrets: SecretSet | Iterable<string>): SecretSet {
@@ -41,42 +70,52 @@ export function redactText(text: string, secrets: SecretSet | Iterable<string>):
 }
 
 /**
- * Masks a secret's beginning left at the end of a truncated text (at least 4 characters of it),
- * so cutting output at the cap cannot expose part of a credential.
+ * The kept part of a truncated text (§12): its last `longestForm − 1` bytes are removed, whatever they
+ * are, then any partial UTF-8 character. What is removed never depends on whether it begins a secret,
+ * so the output cannot tell a caller whether a guess is a prefix of one.
  */
-export function redactTruncatedTail(text: string, secrets: SecretSet | Iterable<string>): string {
-  let cut = text.length;
-  for (const s of asSet(secrets).secrets) {
-    for (let k = Math.min(s.length - 1, text.length); k >= 4; k--) {
-      if (text.endsWith(s.slice(0, k))) {
-        cut = Math.min(cut, text.length - k);
-        break;
-      }
-    }
-  }
-  return cut === text.length ? text : text.slice(0, cut) + MASK;
+export function cutTruncatedTail(text: string, secrets: SecretSet | Iterable<string>): string {
+  const drop = asSet(secrets).longestForm - 1;
+  if (drop <= 0) return text;
+  const bytes = Buffer.from(text, "utf8");
+  let end = Math.max(0, bytes.length - drop);
+  // Back off to the start of a character: continuation bytes are 10xxxxxx.
+  while (end > 0 && end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString("utf8");
+}
+
+type Container = unknown[] | Record<string, unknown>;
+
+/** Arrays, plain objects and dictionaries; anything else (a JsonNumber, a Buffer) is a leaf. */
+function isContainer(v: unknown): v is Container {
+  if (Array.isArray(v)) return true;
+  if (typeof v !== "object" || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 /**
  * Masks every secret in a value: strings, Buffers (decoded as UTF-8, returned as strings),
- * arrays and objects deeply (keys included). Other values are returned unchanged.
+ * arrays and objects deeply (keys included), however deep, without recursion. Other values are
+ * returned unchanged.
  */
 export function redact(value: unknown, secrets: SecretSet | Iterable<string>): unknown {
   const set = asSet(secrets);
   if (set.pattern === null) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "string") return redactText(v, set);
-    if (Buffer.isBuffer(v)) return redactText(v.toString("utf8"), set);
-    if (Array.isArray(v)) return v.map(walk);
-    if (typeof v === "object" && v !== null) {
-      const out: Record<string, unknown> = Object.getPrototypeOf(v) === null ? dictionary<unknown>() : {};
-      for (const [k, item] of Object.entries(v)) {
-        // defineProperty: a "__proto__" key stays a key instead of replacing the prototype
-        Object.defineProperty(out, redactText(k, set), { value: walk(item), enumerable: true, writable: true, configurable: true });
-      }
-      return out;
+  const leaf = (v: unknown): unknown => (typeof v === "string" ? redactText(v, set) : Buffer.isBuffer(v) ? redactText(v.toString("utf8"), set) : v);
+  const empty = (v: Container): Container => (Array.isArray(v) ? [] : Object.getPrototypeOf(v) === null ? dictionary<unknown>() : {});
+  if (!isContainer(value)) return leaf(value);
+  const out = empty(value);
+  const stack: [Container, Container][] = [[value, out]];
+  while (stack.length > 0) {
+    const [from, to] = stack.pop()!;
+    for (const [k, v] of Object.entries(from)) {
+      const copy = isContainer(v) ? empty(v) : leaf(v);
+      if (isContainer(v)) stack.push([v, copy as Container]);
+      if (Array.isArray(to)) to.push(copy);
+      // defineProperty: a "__proto__" key stays a key instead of replacing the prototype
+      else Object.defineProperty(to, redactText(k, set), { value: copy, enumerable: true, writable: true, configurable: true });
     }
-    return v;
-  };
-  return walk(value);
+  }
+  return out;
 }

@@ -7,8 +7,9 @@ import { loadPack } from "../pack/load.js";
 import { executeVerb, isDryRun, planVerb, runPassThrough, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { loadOpenApiDocuments } from "../runtime/openapi/packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
-import { TransportError, childExitCode, httpExitCode } from "./errors.js";
-import { servable, type ServeOptions } from "./packs.js";
+import { maskError, packSecrets } from "../runtime/secrets.js";
+import { TransportError, childExitCode, httpExitCode, jsonSyntax } from "./errors.js";
+import { servable, type ServedPack, type ServeOptions } from "./packs.js";
 import { httpOutcome, outcome, renderPlan } from "./render.js";
 
 export interface CliRunRequest extends ServeOptions {
@@ -43,7 +44,7 @@ export function cliArgs(args: string | undefined, arg: readonly string[] = []): 
     try {
       parsed = JSON.parse(args);
     } catch (e) {
-      throw new TransportError("usage", `--args is not valid JSON: ${(e as Error).message}`);
+      throw new TransportError("usage", `--args is not valid JSON: ${jsonSyntax(e)}`);
     }
     if (!isObject(parsed)) throw new TransportError("usage", "--args must be a JSON object");
     out = parsed;
@@ -57,7 +58,7 @@ export function cliArgs(args: string | undefined, arg: readonly string[] = []): 
       try {
         out[name.slice(0, -1)] = JSON.parse(value);
       } catch (e) {
-        throw new TransportError("usage", `--arg ${name}=: the value is not valid JSON: ${(e as Error).message}`);
+        throw new TransportError("usage", `--arg ${name}=: the value is not valid JSON: ${jsonSyntax(e)}`);
       }
     } else {
       out[name] = value;
@@ -66,11 +67,20 @@ export function cliArgs(args: string | undefined, arg: readonly string[] = []): 
   return out;
 }
 
-/** Runs the request. Runtime and transport errors are thrown for the program to map once. */
+/** Runs the request. Runtime and transport errors are thrown, masked, for the program to map once. */
 export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
   const loaded = loadPack(req.pack);
   await loadOpenApiDocuments([loaded]);
   const pack = servable(loaded, "cli", req);
+  try {
+    return await runOn(pack, req);
+  } catch (err) {
+    // The runtime masks what it throws; this also covers the transport's own errors (--args, usage).
+    throw maskError(err, packSecrets([pack]));
+  }
+}
+
+async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
   const opts = { allowWrite: req.allowWrite, dryRun: req.dryRun, confirm: req.confirm, signal: req.signal };
   let r: ExecResult | HttpResult | DryRun;
   if (req.passThrough !== undefined) {

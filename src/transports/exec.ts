@@ -5,7 +5,9 @@ import type { Readable, Writable } from "node:stream";
 import { compactJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 import { executeVerb } from "../runtime/execute.js";
-import { TransportError, errorBody } from "./errors.js";
+import { redactText } from "../runtime/redact.js";
+import { maskError, packSecrets } from "../runtime/secrets.js";
+import { TransportError, errorBody, jsonSyntax } from "./errors.js";
 import { findPack, type ServedPack, type ServeOptions } from "./packs.js";
 
 export interface ExecOptions extends ServeOptions {
@@ -40,7 +42,7 @@ function parseLine(line: string): unknown {
   try {
     return JSON.parse(line);
   } catch (e) {
-    throw new TransportError("invalid_request", `the line is not valid JSON: ${(e as Error).message}`);
+    throw new TransportError("invalid_request", `the line is not valid JSON: ${jsonSyntax(e)}`);
   }
 }
 
@@ -76,9 +78,11 @@ async function answer(packs: readonly ServedPack[], line: string, opts: ExecOpti
       stdin: req.stdin,
       signal: opts.signal,
     });
-    return { id, ok: true, result };
+    return { id: typeof id === "string" ? redactText(id, packSecrets(packs)) : id, ok: true, result };
   } catch (err) {
-    return { id, ok: false, error: errorBody(err) };
+    // The runtime masks what it throws; this also covers the transport's own errors (an unknown pack id, a bad line).
+    const secrets = packSecrets(packs);
+    return { id: typeof id === "string" ? redactText(id, secrets) : id, ok: false, error: errorBody(maskError(err, secrets)) };
   }
 }
 

@@ -4,6 +4,7 @@
 import { stableJSON } from "../json/stable.js";
 import { compileSchema } from "../pack/schema.js";
 import { argsSchemaOf, executeVerb, isDryRun, planVerb, type DryRun, type ExecResult } from "../runtime/execute.js";
+import { maskError, packSecrets } from "../runtime/secrets.js";
 import { TransportError, errorBody } from "./errors.js";
 import { StdioLink, serverIdentity } from "./mcp-link.js";
 import { harnessSummary, harnessText, type ServedPack, type ServeOptions } from "./packs.js";
@@ -155,9 +156,10 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => t.tool) }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const t = byName.get(req.params.name);
-    if (t === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(req.params.name)}`);
+    if (t === undefined) throw maskError(new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(req.params.name)}`), packSecrets(packs));
     const signal = AbortSignal.any([extra.signal, session.signal]);
-    const task = call(t, req.params.arguments ?? {}, signal).catch(errorResult);
+    // The runtime masks what it throws; the transport's own errors are masked with every pack's secrets.
+    const task = call(t, req.params.arguments ?? {}, signal).catch((err: unknown) => errorResult(maskError(err, packSecrets(packs))));
     running.add(task);
     try {
       return await task;

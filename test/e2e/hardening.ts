@@ -22,9 +22,10 @@ export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   };
 }
 
-/** Writes a wrap pack running the probe (surface.json and HARNESS.md); returns its root. */
-export function probePack(id: string, verbs: Record<string, object>, extra: Record<string, unknown> = {}): string {
+/** Writes a wrap pack running the probe (surface.json, HARNESS.md, policy.json when given); returns its root. */
+export function probePack(id: string, verbs: Record<string, object>, extra: Record<string, unknown> = {}, policy?: Record<string, unknown>): string {
   const root = tempDir("hcp-pack-");
+  if (policy !== undefined) writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: id, ...policy }, null, 2));
   writeFileSync(join(root, "surface.json"), JSON.stringify({ id, kind: "wrap", cliBin: "probe", wrap: { bin: PROBE }, verbs, ...extra }, null, 2));
   writeFileSync(join(root, "HARNESS.md"), `---\nname: ${id}\ndescription: Test pack.\n---\n\nTest pack.\n`);
   return root;

@@ -124,3 +124,17 @@ test("spawn failures are typed errors with clear messages", async () => {
   chmodSync(file, 0o644);
   await assert.rejects(runProcess({ ...base, file, args: [] }), { code: "spawn_failed", message: /EACCES/ });
 });
+
+test("the output cap never splits a UTF-8 character: a cut character is dropped whole", async () => {
+  for (const [text, cap, kept] of [
+    ["éééé", 5, "éé"],
+    ["€€", 4, "€"],
+    ["😀😀", 7, "😀"],
+    ["a😀", 2, "a"],
+  ] as const) {
+    const r = await runProcess({ ...base, args: ["run", `print:${text}`], maxOutputBytes: cap });
+    assert.equal(r.stdout_truncated, true);
+    assert.equal(r.stdout, kept, `${text} cut at ${cap}`);
+    assert.ok(!r.stdout.includes("\ufffd"));
+  }
+});

@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { childEnv } from "../../src/runtime/env.js";
-import { redact, redactText, redactTruncatedTail } from "../../src/runtime/redact.js";
+import { cutTruncatedTail, redact, redactText, secretSet } from "../../src/runtime/redact.js";
+import { argSecrets } from "../../src/runtime/secrets.js";
 import { loadCredentials, credentialFilePath } from "../../src/runtime/credentials.js";
 import { planId, canonicalPlanJSON, checkConfirmation, type Plan } from "../../src/runtime/plan.js";
 import { CredentialError, RuntimeError } from "../../src/runtime/errors.js";
@@ -40,11 +41,52 @@ test("redaction: text, escaped JSON forms, Buffers, deep values and keys, trunca
     "***": { deep: "***!" },
   });
   assert.equal(redactText("nothing", []), "nothing");
-  assert.equal(redactTruncatedTail("output s3cr3t-v", secrets), "output ***");
-  assert.equal(redactTruncatedTail("output s3c", secrets), "output s3c");
   const proto = redact(JSON.parse('{"__proto__": "s3cr3t-value"}'), secrets) as Record<string, unknown>;
   assert.equal(Object.getPrototypeOf(proto), Object.prototype);
   assert.equal(Object.getOwnPropertyDescriptor(proto, "__proto__")?.value, "***");
+});
+
+test("redaction: every JSON string encoding of a secret, any mix of escapes, either hex case", () => {
+  const secrets = secretSet(["p&ss<w>ord/é😀", "plain"]);
+  const forms = [
+    "p&ss<w>ord/é😀",
+    JSON.stringify("p&ss<w>ord/é😀").slice(1, -1),
+    String.raw`p\u0026ss\u003cw\u003eord/\u00e9\ud83d\ude00`, // Go's json.Marshal with Python's ensure_ascii
+    String.raw`p&ss<w>ord\/\u00E9\uD83D\uDE00`, // PHP's json_encode, upper-case hex
+    String.raw`\u0070\u0026\u0073\u0073\u003C\u0077\u003E\u006f\u0072\u0064\u002f\u00e9\uD83D\ude00`, // every character escaped
+  ];
+  for (const f of forms) assert.equal(redactText(`[${f}]`, secrets), "[***]", f);
+  assert.equal(redactText(String.raw`"\u0070lain" and pl\u0061in`, secrets), '"***" and ***');
+  // not a secret: one character different, or cut short
+  assert.equal(redactText("p&ss<w>ord/e😀 plai", secrets), "p&ss<w>ord/e😀 plai");
+});
+
+test("a truncated text always loses its last 6 × (longest secret) − 1 bytes, and never half a character", () => {
+  const secrets = secretSet(["abcd", "xy"]);
+  const kept = "0123456789".repeat(5); // 50 bytes
+  // whatever the tail holds, a secret's beginning or not, the same number of bytes goes
+  for (const tail of ["abc", "zzz", String.raw`\u0061\u0062`]) {
+    assert.equal(cutTruncatedTail(kept + tail, secrets), (kept + tail).slice(0, kept.length + tail.length - 23));
+  }
+  assert.equal(cutTruncatedTail("short", secrets), "");
+  // a cut falling inside "é" (2 bytes) removes the whole character
+  assert.equal(cutTruncatedTail("é".repeat(20), secrets), "é".repeat(8));
+  assert.equal(cutTruncatedTail("anything", secretSet([])), "anything");
+});
+
+test("secret arguments: writeOnly and format password values, nested in properties and items", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      token: { type: "string", writeOnly: true },
+      pin: { type: "integer", format: "password" },
+      user: { type: "string" },
+      keys: { type: "array", items: { type: "string", writeOnly: true } },
+      nested: { type: "object", properties: { pass: { type: "string", format: "password" } } },
+    },
+  };
+  assert.deepEqual(argSecrets(schema, { token: "t0k", pin: 1234, user: "bob", keys: ["k1", "k2"], nested: { pass: "pw" } }), ["t0k", "1234", "k1", "k2", "pw"]);
+  assert.deepEqual(argSecrets(schema, "not an object"), []);
 });
 
 test("credentials: hubs none/public/mock load nothing; keyring is a clear error", () => {

@@ -3,7 +3,7 @@
 
 import { isObject } from "../../pack/issues.js";
 import { RuntimeError } from "../errors.js";
-import { redact, redactText, redactTruncatedTail, type SecretSet } from "../redact.js";
+import { cutTruncatedTail, redact, redactText, type SecretSet } from "../redact.js";
 import type { HttpResponse } from "./http.js";
 import { utf8Text } from "./http.js";
 import { isJsonMediaType, type Operation } from "./operations.js";
@@ -62,7 +62,8 @@ export function httpResult(
     const v = r.headers.get(name);
     if (v !== null) headers[name] = redactText(v, secrets);
   }
-  const masked = redactText(text, secrets);
+  // A cut body loses its tail whatever it holds (§12), then is masked.
+  const masked = redactText(r.truncated ? cutTruncatedTail(text, secrets) : text, secrets);
   const result: HttpResult = {
     pack: plan.pack,
     verb: plan.verb,
@@ -70,7 +71,7 @@ export function httpResult(
     status: r.status,
     ok: r.status !== null && r.status >= 200 && r.status <= 299,
     headers,
-    body: r.truncated ? redactTruncatedTail(masked, secrets) : masked,
+    body: masked,
     body_bytes: r.bytes,
     body_truncated: r.truncated,
     duration_ms: r.durationMs,

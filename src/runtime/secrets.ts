@@ -1,0 +1,94 @@
+// Which values are secrets (§12), and the masking every result, plan and error of the runtime passes through.
+
+import { isObject } from "../pack/issues.js";
+import type { LoadedPack } from "../pack/types.js";
+import { loadCredentials } from "./credentials.js";
+import { cutTruncatedTail, redact, redactText, secretSet, type SecretSet } from "./redact.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** A policy `env` variable whose value is a secret: its name looks like one (§12). */
+export const SECRET_NAME = /TOKEN|SECRET|PASSWORD|KEY/i;
+
+/** The values of the policy `env` variables whose names look secret, as the runtime's environment has them. */
+export function policyEnvSecrets(pack: LoadedPack, env: Env): string[] {
+  const out: string[] = [];
+  for (const name of pack.policy?.env ?? []) {
+    const value = Object.hasOwn(env, name) ? env[name] : undefined;
+    if (SECRET_NAME.test(name) && value !== undefined) out.push(value);
+  }
+  return out;
+}
+
+/** How deep argSecrets follows a schema: as deep as a pack document may be. */
+const MAX_DEPTH = 64;
+
+/** Every string and number inside a value, as the text it becomes in argv and output. */
+function leaves(value: unknown, out: string[], depth = 0): void {
+  if (typeof value === "string") out.push(value);
+  else if (typeof value === "number") out.push(JSON.stringify(value));
+  else if (depth < MAX_DEPTH && Array.isArray(value)) for (const v of value) leaves(v, out, depth + 1);
+  else if (depth < MAX_DEPTH && isObject(value)) for (const v of Object.values(value)) leaves(v, out, depth + 1);
+}
+
+/**
+ * The argument values the args schema marks `"writeOnly": true` or `"format": "password"`, following
+ * `properties` and `items`. Any value: this runs before the arguments are validated.
+ */
+export function argSecrets(schema: unknown, args: unknown): string[] {
+  const out: string[] = [];
+  const walk = (s: unknown, v: unknown, depth: number): void => {
+    if (!isObject(s) || v === undefined || depth > MAX_DEPTH) return;
+    if (s["writeOnly"] === true || s["format"] === "password") leaves(v, out);
+    const props = s["properties"];
+    if (isObject(props) && isObject(v)) {
+      for (const k of Object.keys(props)) if (Object.hasOwn(v, k)) walk(props[k], v[k], depth + 1);
+    }
+    if (Array.isArray(v)) for (const item of v) walk(s["items"], item, depth + 1);
+  };
+  walk(schema, args, 0);
+  return out;
+}
+
+/**
+ * The secrets of packs as a whole, for errors a transport makes before any pack is chosen (an unknown
+ * pack id, a malformed request): their credential values and secret-looking policy `env` values.
+ * A hub that cannot be read has no values to leak.
+ */
+export function packSecrets(packs: readonly LoadedPack[], env: Env = process.env): SecretSet {
+  const values: string[] = [];
+  for (const pack of packs) {
+    values.push(...policyEnvSecrets(pack, env));
+    try {
+      values.push(...loadCredentials(pack.surface?.binding, pack.surface?.id ?? "", { env }).secrets);
+    } catch {
+      // unreadable: nothing to mask
+    }
+  }
+  return secretSet(values);
+}
+
+/** An error with its message masked; a thrown non-Error becomes an Error. The same object when it is one. */
+export function maskError(err: unknown, secrets: SecretSet): Error {
+  const e = err instanceof Error ? err : new Error(String(err));
+  e.message = redactText(e.message, secrets);
+  return e;
+}
+
+/** A process result's streams as text and whether each was cut. */
+interface Streams {
+  stdout: string;
+  stderr: string;
+  stdout_truncated: boolean;
+  stderr_truncated: boolean;
+}
+
+/** A result with every secret masked: a cut stream first loses its tail (§12), then every field is masked. */
+export function maskResult<T extends Streams>(result: T, secrets: SecretSet): T {
+  const cut = {
+    ...result,
+    stdout: result.stdout_truncated ? cutTruncatedTail(result.stdout, secrets) : result.stdout,
+    stderr: result.stderr_truncated ? cutTruncatedTail(result.stderr, secrets) : result.stderr,
+  };
+  return redact(cut, secrets) as T;
+}

@@ -1,0 +1,221 @@
+// Secrets (§12) under attack: a truncation oracle, JSON re-encodings, cuts inside characters, secrets sent back in errors.
+
+import assert from "node:assert/strict";
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { execSession, hcp, mcpClient, tempDir } from "../transports/support.js";
+import { isolatedEnv, probePack } from "./hardening.js";
+
+/** A credential file giving family `fam` the variable TOKEN. */
+function credentials(token: string): string {
+  const file = join(tempDir("hcp-cred-"), "credentials.json");
+  writeFileSync(file, JSON.stringify({ fam: { env: { TOKEN: token } } }), { mode: 0o600 });
+  return file;
+}
+
+const BINDING = { binding: { mode: "user", hub: "local-credential", family: "fam" } };
+
+/** Every text an MCP client sees of a call: the text block and structuredContent (or the error). */
+async function mcpOutputs(paths: string[], env: NodeJS.ProcessEnv, calls: { name: string; arguments: Record<string, unknown> }[]): Promise<string[]> {
+  const { client, stderr } = await mcpClient(paths, { env });
+  const out: string[] = [];
+  try {
+    for (const call of calls) {
+      try {
+        out.push(JSON.stringify(await client.callTool(call)));
+      } catch (err) {
+        out.push(String(err));
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  out.push(stderr());
+  return out;
+}
+
+test("no truncation oracle: echoing a guess at the cut shows the same bytes whether or not it begins the secret", async () => {
+  const secret = "Zq9-tok3n-Xw7-abcdefgh"; // 22 characters
+  const cap = 4096;
+  const root = probePack("oracle", { echo: { description: "Echo stdin.", cli: ["probe", "run", "stdin"], policy: "read" } }, BINDING, {
+    verbs: { echo: { policy: "read", max_output_bytes: cap } },
+  });
+  const env = isolatedEnv({ HCP_CREDENTIALS: credentials(secret) });
+  // The guess ends exactly at the cap, raw or as a JSON encoder would write it; the rest overflows.
+  const lines: string[] = [];
+  const guesses: string[] = [];
+  for (let k = 1; k < secret.length; k++) {
+    for (const raw of [secret.slice(0, k), "#".repeat(k)]) {
+      for (const guess of [raw, [...raw].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")]) {
+        guesses.push(guess);
+        const stdin = "A".repeat(cap - guess.length) + guess + "B".repeat(100);
+        lines.push(JSON.stringify({ id: guesses.length, pack: "oracle", verb: "echo", args: {}, stdin }));
+      }
+    }
+  }
+  const exec = await execSession([root], lines, [], { env });
+  assert.equal(exec.responses.length, guesses.length);
+  const expected = "A".repeat(cap - (6 * secret.length - 1));
+  for (const r of exec.responses) {
+    assert.equal(r.ok, true, JSON.stringify(r.error));
+    assert.equal(r.result?.["stdout_truncated"], true);
+    // Every answer is the same: the last 6 × 22 − 1 bytes are gone, whatever they were.
+    assert.equal(r.result?.["stdout"], expected, `guess ${guesses[Number(r.id) - 1]}`);
+  }
+  assert.equal(exec.stdout.includes("***"), false, "nothing was masked: nothing was shown");
+});
+
+/** A program printing TOKEN the way common JSON encoders write it, one per line. */
+function encoderProgram(): string {
+  const file = join(tempDir("hcp-encoder-"), "encoder.mjs");
+  writeFileSync(
+    file,
+    `#!/usr/bin/env node
+const s = process.env.TOKEN;
+const u = (c) => "\\\\u" + c.charCodeAt(0).toString(16).padStart(4, "0");
+const units = (t) => [...t].flatMap((ch) => ch.length === 2 ? [ch[0], ch[1]] : [ch]);
+const python = units(s).map((c) => c.charCodeAt(0) > 126 ? u(c) : JSON.stringify(c).slice(1, -1)).join("");
+const go = JSON.stringify(s).slice(1, -1).replace(/[&<>]/g, u);
+const php = python.replace(/\\//g, "\\\\/");
+const upper = units(s).map((c) => u(c).toUpperCase().replace("\\\\U", "\\\\u")).join("");
+const mixed = units(s).map((c, i) => (i % 2 ? u(c) : JSON.stringify(c).slice(1, -1))).join("");
+for (const line of [python, go, php, upper, mixed]) process.stdout.write(JSON.stringify({ v: "" }).replace('""', '"' + line + '"') + "\\n");
+`,
+  );
+  chmodSync(file, 0o755);
+  return file;
+}
+
+test("every JSON string encoding of a secret is masked on run, exec and MCP (text and structuredContent)", async () => {
+  const secret = 'k3y&<>/"é😀-Zq9Xw7';
+  const program = encoderProgram();
+  const root = probePack("encoded", { show: { description: "Show.", cli: ["probe"], policy: "read" } }, { ...BINDING, wrap: { bin: program } });
+  const env = isolatedEnv({ HCP_CREDENTIALS: credentials(secret) });
+  const outputs: string[] = [];
+  for (const extra of [[], ["--json"]]) {
+    const r = await hcp(["run", root, "show", ...extra], { env });
+    assert.equal(r.code, 0, r.stderr);
+    outputs.push(r.stdout, r.stderr);
+  }
+  const plain = await hcp(["run", root, "show"], { env });
+  assert.equal(plain.stdout, '{"v":"***"}\n'.repeat(5), "each of the five encodings is masked whole");
+  const exec = await execSession([root], [JSON.stringify({ id: 1, pack: "encoded", verb: "show", args: {} })], [], { env });
+  outputs.push(exec.stdout, exec.stderr);
+  outputs.push(...(await mcpOutputs([root], env, [{ name: "encoded_show", arguments: {} }])));
+  const all = outputs.join("\n");
+  assert.ok(all.includes("***"));
+  for (const fragment of ["Zq9Xw7", "k3y", "\\u005a", "\\u005A"]) assert.equal(all.includes(fragment), false, fragment);
+});
+
+test("a cut inside a non-ASCII secret shows none of it and never half a character", async () => {
+  const secret = "ñáéíóúü€漢字ΩЖ😀"; // 13 characters, 2 to 4 bytes each
+  const cap = 1000;
+  const root = probePack("cut", { echo: { description: "Echo stdin.", cli: ["probe", "run", "stdin"], policy: "read" } }, BINDING, {
+    verbs: { echo: { policy: "read", max_output_bytes: cap } },
+  });
+  const env = isolatedEnv({ HCP_CREDENTIALS: credentials(secret) });
+  const bytes = Buffer.byteLength(secret);
+  const lines = [];
+  // the cap falls at every byte of the secret in turn
+  for (let inside = 1; inside < bytes; inside++) {
+    lines.push(JSON.stringify({ id: inside, pack: "cut", verb: "echo", args: {}, stdin: "a".repeat(cap - inside) + secret + "z".repeat(50) }));
+  }
+  const exec = await execSession([root], lines, [], { env });
+  assert.equal(exec.responses.length, bytes - 1);
+  for (const r of exec.responses) {
+    const out = String(r.result?.["stdout"]);
+    assert.match(out, /^a+$/, `cut ${r.id} bytes into the secret: ${JSON.stringify(out.slice(-20))}`);
+  }
+});
+
+test("secrets the agent sends back (confirm, pack id, request id, arguments, tool name) are masked in every error", async () => {
+  const secret = "Zq9-tok3n-Xw7";
+  const root = probePack(
+    "errs",
+    {
+      show: { description: "Show.", cli: ["probe", "{{target}}"], policy: "read" },
+      pay: { description: "Pay.", cli: ["probe", "pay", "{{to}}"], policy: "write" },
+    },
+    BINDING,
+    { verbs: { show: "read", pay: { policy: "write", confirm: true } } },
+  );
+  const env = isolatedEnv({ HCP_CREDENTIALS: credentials(secret) });
+  const outputs: string[] = [];
+  const runs = [
+    ["run", root, "pay", "--arg", "to=bob", "--allow-write", "--confirm", secret],
+    ["run", root, "show", "--arg", `target=-${secret}`],
+    ["run", root, secret],
+    ["run", root, "show", "--args", `{"target": ${secret}}`],
+    ["run", root, "show", "--arg", `${secret}=x`],
+  ];
+  for (const args of runs) {
+    for (const json of [[], ["--json"]]) {
+      const r = await hcp([...args, ...json], { env });
+      assert.notEqual(r.code, 0, args.join(" "));
+      outputs.push(r.stdout, r.stderr);
+    }
+  }
+  const requests = [
+    { id: secret, pack: secret, verb: "show", args: {} },
+    { id: 2, pack: "errs", verb: secret, args: {} },
+    { id: 3, pack: "errs", verb: "pay", args: { to: "bob" }, confirm: secret },
+    { id: 4, pack: "errs", verb: "show", args: { target: `-${secret}` } },
+    { id: 5, pack: "errs", verb: "show", args: { [secret]: "x" } },
+    { id: 6, [secret]: 1 },
+  ];
+  const exec = await execSession([root], [...requests.map((r) => JSON.stringify(r)), `{"id": 7, "pack": ${secret}}`], ["--allow-write"], { env });
+  assert.equal(exec.responses.length, requests.length + 1);
+  assert.ok(exec.responses.every((r) => r.ok === false));
+  assert.equal(exec.responses[0]?.id, "***", "the request id itself is masked");
+  assert.match(exec.responses[0]?.error?.message ?? "", /no pack "\*\*\*" is loaded/);
+  outputs.push(exec.stdout, exec.stderr);
+  outputs.push(
+    ...(await mcpOutputs([root], { ...env }, [
+      { name: secret, arguments: {} },
+      { name: "errs_show", arguments: { target: `-${secret}` } },
+      { name: "errs_show", arguments: { [secret]: "x" } },
+    ])),
+  );
+  const all = outputs.join("\n");
+  assert.ok(all.includes("***"));
+  for (const fragment of [secret, "Zq9", "Xw7"]) assert.equal(all.includes(fragment), false, `${fragment} in:\n${all}`);
+});
+
+test("secret-looking policy env variables and writeOnly / password arguments are masked like credentials", async () => {
+  const apiToken = "env-Zq9Xw7-value";
+  const password = "pw-Kk4Jj2-value";
+  const args = {
+    type: "object",
+    properties: { user: { type: "string" }, password: { type: "string", writeOnly: true }, pin: { type: "string", format: "password" } },
+    required: ["user", "password"],
+    additionalProperties: false,
+  };
+  const root = probePack(
+    "masked",
+    {
+      login: { description: "Log in.", cli: ["probe", "{{user}}", "--password={{password}}", "--pin={{pin}}"], args, policy: "read" },
+      env: { description: "Show the env.", cli: ["probe", "run", "env:API_TOKEN", "env:PLAIN_HOME"], policy: "read" },
+    },
+    {},
+    { verbs: { login: "read", env: "read" }, env: ["API_TOKEN", "PLAIN_HOME"] },
+  );
+  const env = isolatedEnv({ API_TOKEN: apiToken, PLAIN_HOME: "/plain/home" });
+  const outputs: string[] = [];
+  const login = ["run", root, "login", "--arg", "user=bob", "--arg", `password=${password}`, "--arg", "pin=8642"];
+  for (const extra of [[], ["--json"], ["--dry-run"], ["--json", "--dry-run"]]) {
+    const r = await hcp([...login, ...extra], { env });
+    assert.equal(r.code, 0, r.stderr);
+    outputs.push(r.stdout, r.stderr);
+  }
+  const shownEnv = await hcp(["run", root, "env"], { env });
+  assert.equal(shownEnv.stdout, "***\n/plain/home\n", "a name with TOKEN is secret; PLAIN_HOME is not");
+  const exec = await execSession([root], [JSON.stringify({ id: 1, pack: "masked", verb: "login", args: { user: "bob", password, pin: "8642" } })], [], { env });
+  assert.equal(exec.responses[0]?.ok, true);
+  assert.deepEqual((exec.responses[0]?.result?.["json"] as { argv: string[] }).argv, ["bob", "--password=***", "--pin=***"]);
+  outputs.push(exec.stdout);
+  outputs.push(...(await mcpOutputs([root], env, [{ name: "masked_login", arguments: { user: "bob", password, pin: "8642" } }, { name: "masked_env", arguments: {} }])));
+  const all = outputs.join("\n");
+  for (const fragment of [apiToken, password, "8642", "Zq9Xw7", "Kk4Jj2"]) assert.equal(all.includes(fragment), false, fragment);
+  assert.ok(all.includes("bob"), "what is not secret is shown");
+});
