@@ -212,7 +212,7 @@ test("secret-looking policy env variables and writeOnly / password arguments are
   assert.equal(shownEnv.stdout, "***\n/plain/home\n", "a name with TOKEN is secret; PLAIN_HOME is not");
   const exec = await execSession([root], [JSON.stringify({ id: 1, pack: "masked", verb: "login", args: { user: "bob", password, pin: "8642" } })], [], { env });
   assert.equal(exec.responses[0]?.ok, true);
-  assert.deepEqual((exec.responses[0]?.result?.["json"] as { argv: string[] }).argv, ["bob", "--password=***", "--pin=***"]);
+  assert.deepEqual((exec.responses[0]!.result!["json"] as { argv: string[] }).argv, ["bob", "--password=***", "--pin=***"]);
   outputs.push(exec.stdout);
   outputs.push(...(await mcpOutputs([root], env, [{ name: "masked_login", arguments: { user: "bob", password, pin: "8642" } }, { name: "masked_env", arguments: {} }])));
   const all = outputs.join("\n");
