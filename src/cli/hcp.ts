@@ -102,8 +102,12 @@ const skillCommand: CommandSpec = {
 
 const initCommand: CommandSpec = {
   use: "init",
-  short: "Write a pack from a rungrad manifest (surface.json, policy.json, HARNESS.md)",
-  examples: ["hcp init --from-exe ./mytool --out ./packs/mytool", "mytool __rungrad_manifest | hcp init --from-manifest - --out ./packs/mytool --dry-run"],
+  short: "Write a pack from a rungrad manifest or an OpenAPI document (surface.json, policy.json, HARNESS.md)",
+  examples: [
+    "hcp init --from-exe ./mytool --out ./packs/mytool",
+    "mytool __rungrad_manifest | hcp init --from-manifest - --out ./packs/mytool --dry-run",
+    "hcp init --from-openapi ./openapi.yaml --out ./packs/myapi",
+  ],
   related: ["hcp validate", "rungrad agentmeta"],
   outputModes: HUMAN_JSON,
   mutates: true,
@@ -111,6 +115,7 @@ const initCommand: CommandSpec = {
   flags: [
     { name: "from-manifest", usage: "Manifest file, or - for standard input", type: "string" },
     FROM_EXE,
+    { name: "from-openapi", usage: "An OpenAPI 3.0 or 3.1 document (JSON or YAML): a file, or an https (or loopback http) URL", type: "string" },
     { name: "bin", usage: "wrap.bin of the pack (default: the --from-exe program, else the tool name)", type: "string" },
     { name: "credential-env", usage: "The variable holding the CLI's credential, when its commands require auth (default: <TOOL>_TOKEN)", type: "string" },
     { name: "out", usage: "The pack folder to write", type: "string", required: true },

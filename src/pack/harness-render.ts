@@ -13,6 +13,8 @@ export interface HarnessInput {
   summary: string;
   /** Set when some verbs need a credential: the binding's family, the variable, and those verbs. */
   credentials?: { family: string; variable: string; verbs: readonly string[] };
+  /** An openapi pack: the verbs are HTTP requests and the credential is a security scheme's value (§9, §11). */
+  api?: boolean;
 }
 
 /** The verb's policy level and whether a person must approve it, as policy.json says. */
@@ -57,23 +59,28 @@ export function renderPackHarness(input: HarnessInput): string {
   const { surface, policy, credentials } = input;
   const id = surface.id;
   const summary = input.summary.trim();
-  const description = `Use the ${surface.name} CLI${summary === "" ? "" : ` (${summary.replace(/[.]$/, "")})`} through its hcp pack "${id}": one tool per verb, run under a policy a person controls.`;
+  const api = input.api === true;
+  const description = `Use the ${surface.name} ${api ? "API" : "CLI"}${summary === "" ? "" : ` (${summary.replace(/[.]$/, "")})`} through its hcp pack "${id}": one tool per verb, run under a policy a person controls.`;
   const keys = Object.keys(surface.verbs).filter((k) => policyOf(policy, k).level !== "deny");
   const anyPerson = keys.some((k) => policyOf(policy, k).person);
   const anyPlan = keys.some((k) => policyOf(policy, k).plan);
   const lines = [
     `# ${surface.name} through hcp`,
     "",
-    summary === "" ? `This pack runs the \`${surface.name}\` program for you.` : `${sentence(summary)} This pack runs the \`${surface.name}\` program for you.`,
+    `${summary === "" ? "" : `${sentence(summary)} `}${api ? `This pack calls the ${surface.name} HTTP API for you.` : `This pack runs the \`${surface.name}\` program for you.`}`,
     `Each verb below is one tool: over MCP it is named \`${id}_<verb>\` (dots and other characters as \`_\`, as listed); with the hcp CLI, \`hcp run <pack> <verb> --arg name=value\`; over \`hcp exec\`, \`{"pack": "${id}", "verb": "<verb>", "args": {...}}\`.`,
-    "Pass arguments by the names listed; hcp builds the command line itself, so a value is never read as a flag or by a shell.",
-    "A tool's result is the program's own output; when it fails, its stderr and exit code follow.",
+    api
+      ? "Pass arguments by the names listed (`body` is the JSON request body); hcp builds the request itself, so a value never changes the URL's path or adds a header."
+      : "Pass arguments by the names listed; hcp builds the command line itself, so a value is never read as a flag or by a shell.",
+    api
+      ? "A tool's result is the response body; when the status is not 2xx, the method, URL and status come first."
+      : "A tool's result is the program's own output; when it fails, its stderr and exit code follow.",
     "",
     "## Policy and approval",
     "",
     "- `read` verbs run when you call them.",
     "- `write` verbs change something. They run only when the person running hcp allowed writes (`--allow-write`); otherwise they are refused, and you should tell the person what you wanted to do.",
-    "- Any write verb can be previewed with `dry_run: true` (MCP, exec) or `--dry-run` (CLI): you get the exact command and a `plan_id`, and nothing runs.",
+    `- Any write verb can be previewed with \`dry_run: true\` (MCP, exec) or \`--dry-run\` (CLI): you get the exact ${api ? "request" : "command"} and a \`plan_id\`, and nothing runs.`,
   ];
   if (anyPerson) {
     lines.push(
@@ -83,7 +90,20 @@ export function renderPackHarness(input: HarnessInput): string {
   if (anyPlan) {
     lines.push("- Verbs marked **needs the plan confirmed** run when called again with `confirm: \"<plan_id>\"` from a dry run of the same arguments.");
   }
-  if (credentials !== undefined) {
+  if (credentials !== undefined && api) {
+    lines.push(
+      "",
+      "## Credentials",
+      "",
+      `Verbs marked **needs credentials** call the API as the person, with the \`${credentials.variable}\` credential; hcp adds it to the request itself, and it is never shown to you. The person stores it once for hcp:`,
+      "",
+      "```sh",
+      `hcp credentials set ${credentials.family} ${credentials.variable} --scheme   # prompts for the value`,
+      "```",
+      "",
+      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"openapi": {"${credentials.variable}": "..."}}}\`. If such a verb fails with exit code 3 (HTTP 401 or 403, or the credential is missing), ask the person to provide it; never put it in an argument.`,
+    );
+  } else if (credentials !== undefined) {
     lines.push(
       "",
       "## Credentials",

@@ -1,4 +1,5 @@
-// `hcp init`: writes a pack (surface.json, policy.json, HARNESS.md) from a rungrad manifest (hcp.md §10), all or nothing.
+// `hcp init`: writes a pack (surface.json, policy.json, HARNESS.md) from a rungrad manifest (hcp.md §10) or an
+// OpenAPI document (§11, with the document copied in), all or nothing.
 
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -17,6 +18,8 @@ import { projectText, readManifestText } from "../rungrad/documents.js";
 
 interface InitOptions {
   fromManifest?: string;
+  /** An OpenAPI document: a file, or an https (or loopback http) URL. */
+  fromOpenapi?: string;
   fromExe?: string;
   /** wrap.bin; by default the --from-exe program (made absolute when it is a path) or the tool name. */
   bin?: string;
@@ -52,6 +55,7 @@ export async function initHandler(ctx: Context): Promise<void> {
   const { result: r, verbs } = await initPack({
     fromManifest: optionalString(ctx, "from-manifest"),
     fromExe: optionalString(ctx, "from-exe"),
+    fromOpenapi: optionalString(ctx, "from-openapi"),
     bin: optionalString(ctx, "bin"),
     credentialEnv: optionalString(ctx, "credential-env"),
     out: ctx.string("out"),
@@ -63,15 +67,76 @@ export async function initHandler(ctx: Context): Promise<void> {
   for (const n of r.notes) ctx.infof(`note: ${n}`);
 }
 
+/** The pack files to write, checked, with what the generator noted. */
+interface Generated {
+  id: string;
+  files: { path: string; content: string }[];
+  verbs: number;
+  notes: string[];
+}
+
 async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs: number }> {
-  if ((opts.fromManifest === undefined) === (opts.fromExe === undefined)) {
-    throw new CliError("give exactly one of --from-manifest FILE (or -) and --from-exe PROGRAM");
+  if ([opts.fromManifest, opts.fromExe, opts.fromOpenapi].filter((o) => o !== undefined).length !== 1) {
+    throw new CliError("give exactly one of --from-manifest FILE (or -), --from-exe PROGRAM and --from-openapi FILE|URL");
   }
   const out = resolve(opts.out);
   const existing = entries(out);
   if (existing !== undefined && existing.length > 0 && !opts.force) {
     throw new CliError(`refusing to write into ${opts.out}: it is not empty (use --force to replace the pack files in it)`);
   }
+  if (opts.fromOpenapi !== undefined && (opts.bin !== undefined || opts.credentialEnv !== undefined)) {
+    throw new CliError("--bin and --credential-env are for packs from a manifest; an openapi pack takes its credentials from the document's security schemes");
+  }
+  const pack = opts.fromOpenapi !== undefined ? await fromOpenApi(opts.fromOpenapi) : await fromManifest(opts);
+  if (!opts.dryRun) {
+    try {
+      await writeFiles(out, pack.files, { replace: opts.force });
+    } catch (e) {
+      if (e instanceof FileWriteError) throw new CliError(e.message, 2);
+      throw e;
+    }
+  }
+  const files = pack.files.map((f) => join(opts.out, f.path));
+  return { result: { dry_run: opts.dryRun ?? false, out: opts.out, pack_id: pack.id, files, notes: pack.notes }, verbs: pack.verbs };
+}
+
+/** Refuses a generated pack that would not load: checked in memory, as the loader checks the files. */
+function checked(content: Record<(typeof FILES)[number], string>): void {
+  const errors = packIssues(content).filter((i) => i.severity === "error");
+  if (errors.length > 0) throw new CliError(`the generated pack does not validate: ${errors.map((i) => formatIssue(i)).join("; ")}`, 2);
+}
+
+/** §11: the document (JSON or YAML, kept as read), one verb per operation, each bound to its operation. */
+async function fromOpenApi(source: string): Promise<Generated> {
+  const { DocumentError, loadDocument } = await import("../../runtime/openapi/document.js");
+  const { packFromOpenApi } = await import("../../runtime/openapi/generate.js");
+  const { findOperation, operationsOf } = await import("../../runtime/openapi/operations.js");
+  let doc;
+  try {
+    doc = await loadDocument(/^https?:\/\//i.test(source) ? { url: source } : { path: resolve(source) });
+  } catch (e) {
+    if (e instanceof DocumentError) throw new CliError(e.message, e.code === "io" ? 2 : 1);
+    throw e;
+  }
+  const fileName = /^\s*[{[]/.test(doc.text) ? "openapi.json" : "openapi.yaml";
+  const pack = packFromOpenApi(doc, fileName);
+  const content = { "surface.json": stableJSON(pack.surface), "policy.json": stableJSON(pack.policy), "HARNESS.md": pack.harness };
+  checked(content);
+  const operations = operationsOf(doc.doc);
+  for (const [key, verb] of Object.entries(pack.surface.verbs)) {
+    const op = findOperation(operations, key, verb);
+    if (typeof op === "string") throw new CliError(`the generated pack does not validate: verbs[${JSON.stringify(key)}]: ${op}`, 2);
+  }
+  return {
+    id: pack.surface.id,
+    files: [...FILES.map((f) => ({ path: f, content: content[f] })), { path: fileName, content: pack.document.text }],
+    verbs: Object.keys(pack.surface.verbs).length,
+    notes: pack.notes,
+  };
+}
+
+/** §10: a wrap pack from a rungrad manifest. */
+async function fromManifest(opts: InitOptions): Promise<Generated> {
   const doc = projectText(await readManifestText({ file: opts.fromManifest, fromExe: opts.fromExe }));
   const exe = opts.fromExe !== undefined && opts.fromExe.includes("/") ? resolve(opts.fromExe) : opts.fromExe;
   const bin = opts.bin ?? exe ?? doc.tool_name;
@@ -85,19 +150,9 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
     "HARNESS.md": pack.harness,
   };
 
-  // Checked in memory, as the loader checks the files: a dry run writes nothing at all.
-  const errors = packIssues(content).filter((i) => i.severity === "error");
-  if (errors.length > 0) throw new CliError(`the generated pack does not validate: ${errors.map((i) => formatIssue(i)).join("; ")}`, 2);
-  if (!opts.dryRun) {
-    try {
-      await writeFiles(out, FILES.map((f) => ({ path: f, content: content[f] })), { replace: opts.force });
-    } catch (e) {
-      if (e instanceof FileWriteError) throw new CliError(e.message, 2);
-      throw e;
-    }
-  }
-  const files = FILES.map((f) => join(opts.out, f));
-  return { result: { dry_run: opts.dryRun ?? false, out: opts.out, pack_id: pack.surface.id, files, notes: pack.notes }, verbs: Object.keys(pack.surface.verbs).length };
+  // Checked in memory: a dry run writes nothing at all.
+  checked(content);
+  return { id: pack.surface.id, files: FILES.map((f) => ({ path: f, content: content[f] })), verbs: Object.keys(pack.surface.verbs).length, notes: pack.notes };
 }
 
 /** The issues loadPack would report for these three files. */

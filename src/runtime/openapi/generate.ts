@@ -1,0 +1,124 @@
+// A pack from an OpenAPI document (hcp.md §11): the document copied in, one verb per operation, policy
+// by method (GET/HEAD/OPTIONS read, the rest write, DELETE confirm-gated), the binding from the
+// security schemes, and a HARNESS.md for agents. Pure.
+
+import { isVerbKey } from "../../pack/fields.js";
+import { packIdOf } from "../../pack/from-agentmeta.js";
+import { renderPackHarness } from "../../pack/harness-render.js";
+import { isObject } from "../../pack/issues.js";
+import { isPlaceholderName } from "../../pack/placeholders.js";
+import type { PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "../../pack/types.js";
+import type { OpenApiDocument } from "./document.js";
+import { operationsOf, type Operation } from "./operations.js";
+import { deriveOperationSchema } from "./schema.js";
+
+export interface OpenApiPack {
+  surface: {
+    id: string;
+    name: string;
+    kind: "openapi";
+    binding: { mode: "user"; hub: "local-credential"; family: string } | { mode: "public"; hub: "none" };
+    openapi: { path: string };
+    verbs: Record<string, SurfaceVerb>;
+  };
+  policy: PolicyDocument;
+  harness: string;
+  /** The document's file name in the pack and its text, as read. */
+  document: { path: string; text: string };
+  notes: string[];
+}
+
+const READ = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** An operationId in verb-key form: camelCase split with `-`, lower case, other characters `-`. */
+function keyOfId(id: string): string {
+  return id
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .toLowerCase()
+    .split(".")
+    .map((s) => s.replace(/[^a-z0-9_-]+/g, "-").replace(/^[^a-z0-9]+|-+$/g, ""))
+    .filter((s) => s !== "")
+    .join(".");
+}
+
+/** `<method>.<path segments>`: `GET /notes/{id}` → `get.notes.id`. */
+function keyOfPath(op: Operation): string {
+  const segments = op.path.split("/").map((s) => s.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[^a-z0-9]+|-+$/g, "")).filter((s) => s !== "");
+  return [op.method.toLowerCase(), ...segments].join(".");
+}
+
+function firstSentence(text: string): string {
+  const line = text.trim().split(/\n\s*\n/)[0]!.replace(/\s+/g, " ");
+  const end = line.search(/[.!?](\s|$)/);
+  return end < 0 ? line : line.slice(0, end + 1);
+}
+
+/** The security scheme names the operations use, most used first. */
+function schemesUsed(doc: OpenApiDocument, operations: readonly Operation[]): string[] {
+  const components = isObject(doc.doc["components"]) ? doc.doc["components"] : {};
+  const declared = isObject(components["securitySchemes"]) ? components["securitySchemes"] : {};
+  const uses = new Map<string, number>();
+  for (const op of operations) for (const req of op.security) for (const name of Object.keys(req)) if (Object.hasOwn(declared, name)) uses.set(name, (uses.get(name) ?? 0) + 1);
+  return [...uses.entries()].sort((a, b) => b[1] - a[1]).map(([name]) => name);
+}
+
+/** Generates the pack. `fileName` is the document's name in the pack (openapi.json or openapi.yaml). */
+export function packFromOpenApi(doc: OpenApiDocument, fileName: string): OpenApiPack {
+  const notes: string[] = [];
+  const info = isObject(doc.doc["info"]) ? doc.doc["info"] : {};
+  const title = typeof info["title"] === "string" && info["title"].trim() !== "" ? info["title"].trim() : "api";
+  const id = packIdOf(title.replace(/\s+/g, "-"));
+  const operations = operationsOf(doc.doc);
+  const verbs: Record<string, SurfaceVerb> = {};
+  const policyVerbs: Record<string, PolicyVerbEntry | "read" | "write"> = {};
+  const shown: Record<string, SurfaceVerb> = {};
+  const schemes = schemesUsed(doc, operations);
+  const authVerbs: string[] = [];
+  for (const op of operations) {
+    const fromId = op.operationId === undefined ? "" : keyOfId(op.operationId);
+    let key = isVerbKey(fromId) ? fromId : keyOfPath(op);
+    if (!isVerbKey(key)) {
+      notes.push(`skipped ${op.method} ${op.path}: no verb key fits`);
+      continue;
+    }
+    for (let n = 2; Object.hasOwn(verbs, key); n++) key = `${isVerbKey(fromId) ? fromId : keyOfPath(op)}-${n}`;
+    const verb: SurfaceVerb = {
+      description: op.summary?.trim() || (op.description ? firstSentence(op.description) : `${op.method} ${op.path}.`),
+    };
+    // The key names the operation only when it is its operationId; otherwise the verb says which one it is.
+    if (key !== op.operationId) {
+      verb.cli = [op.method, op.path];
+      if (op.operationId !== undefined) notes.push(`operation ${JSON.stringify(op.operationId)} is verb "${key}"`);
+    }
+    verb.policy = READ.has(op.method) ? "read" : "write";
+    verbs[key] = verb;
+    policyVerbs[key] = op.method === "DELETE" ? { policy: "write", confirm: true } : verb.policy;
+    shown[key] = { ...verb, args: deriveOperationSchema(op, doc.version) };
+    if (op.security.some((r) => Object.keys(r).length > 0)) authVerbs.push(key);
+  }
+  const binding: OpenApiPack["surface"]["binding"] = schemes.length > 0 ? { mode: "user", hub: "local-credential", family: id } : { mode: "public", hub: "none" };
+  const policy: PolicyDocument = { surface_id: id, verbs: policyVerbs };
+  const named = schemes.filter((s) => isPlaceholderName(s));
+  if (named.length > 0) policy.credentials = named;
+  if (named.length < schemes.length) notes.push(`security schemes ${schemes.filter((s) => !isPlaceholderName(s)).join(", ")} are not listed in policy.json credentials (not a variable-style name)`);
+  const servers = Array.isArray(doc.doc["servers"]) ? doc.doc["servers"] : [];
+  const server = isObject(servers[0]) && typeof servers[0]["url"] === "string" ? servers[0]["url"] : undefined;
+  if (server === undefined || !/^https?:\/\//i.test(server)) {
+    if (server !== undefined && doc.url !== undefined) policy.openapi = { base_url: new URL(server, doc.url).href };
+    else notes.push("the document names no absolute server URL: set openapi.base_url in policy.json");
+  }
+  const harness = renderPackHarness({
+    surface: { id, name: title, verbs: shown },
+    policy,
+    summary: typeof info["description"] === "string" ? firstSentence(info["description"]) : "",
+    api: true,
+    ...(schemes.length > 0 ? { credentials: { family: id, variable: schemes[0]!, verbs: authVerbs } } : {}),
+  });
+  return {
+    surface: { id, name: title, kind: "openapi", binding, openapi: { path: fileName }, verbs },
+    policy,
+    harness,
+    document: { path: fileName, text: doc.text },
+    notes,
+  };
+}
