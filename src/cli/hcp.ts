@@ -4,7 +4,7 @@
 import { App, OutputMode, type CommandSpec, type Context, type Handler } from "../framework/index.js";
 import { FROM_EXE } from "./flags.js";
 import { mapped } from "./hcp/errors.js";
-import { ALLOW_WRITE, CONTROL_PLANE } from "./hcp/flags.js";
+import { ALLOW_WRITE, CONTROL_PLANE, STRICT, TOOL_SELECTION } from "./hcp/flags.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 const HUMAN_JSON = [OutputMode.Human, OutputMode.JSON];
@@ -44,19 +44,37 @@ const execCommand: CommandSpec = {
   related: ["hcp run", "hcp serve"],
   outputModes: [OutputMode.JSON],
   args: { min: 1 },
-  flags: [{ name: "concurrency", usage: "Requests running at once (1 to 1024)", type: "int", default: 8 }, ALLOW_WRITE, CONTROL_PLANE],
+  flags: [{ name: "concurrency", usage: "Requests running at once (1 to 1024)", type: "int", default: 8 }, ALLOW_WRITE, CONTROL_PLANE, STRICT],
   run: lazy(() => import("./hcp/serve.js"), (m) => m.execHandler),
 };
 
 const serveCommand: CommandSpec = {
   use: "serve <packs...>",
   short: "Serve packs to agents: --mcp runs a stdio MCP server",
-  examples: ["hcp serve --mcp ./packs", "hcp serve --mcp ./ledger --allow-write"],
-  related: ["hcp exec", "hcp list"],
+  examples: ["hcp serve --mcp ./packs", "hcp serve --mcp ./ledger --allow-write", "hcp serve --mcp ./packs --read-only --exclude 'taskr_update*'"],
+  related: ["hcp exec", "hcp list", "hcp mcp-config"],
   outputModes: ["mcp"],
   args: { min: 1 },
-  flags: [{ name: "mcp", usage: "The stdio MCP server", type: "bool" }, ALLOW_WRITE, CONTROL_PLANE],
+  flags: [{ name: "mcp", usage: "The stdio MCP server", type: "bool" }, ALLOW_WRITE, CONTROL_PLANE, STRICT, ...TOOL_SELECTION],
   run: lazy(() => import("./hcp/serve.js"), (m) => m.serveHandler),
+};
+
+const mcpConfigCommand: CommandSpec = {
+  use: "mcp-config <packs...>",
+  short: "Print the MCP client configuration that serves these packs (Claude Desktop, VS Code, Cursor, Codex), ready to paste",
+  examples: ["hcp mcp-config ./packs --client claude", "hcp mcp-config ./packs/taskr --client vscode --allow-write --exclude 'taskr_update'"],
+  related: ["hcp serve"],
+  outputModes: HUMAN_JSON,
+  args: { min: 1 },
+  flags: [
+    { name: "client", usage: "The client: claude, vscode, cursor, codex or json", type: "string", default: "json" },
+    { name: "name", usage: "The server's name in the client's configuration (default: hcp-<pack id>, or hcp)", type: "string" },
+    ALLOW_WRITE,
+    CONTROL_PLANE,
+    STRICT,
+    ...TOOL_SELECTION,
+  ],
+  run: lazy(() => import("./hcp/mcp-config.js"), (m) => m.mcpConfigHandler),
 };
 
 const listCommand: CommandSpec = {
@@ -66,7 +84,7 @@ const listCommand: CommandSpec = {
   related: ["hcp run", "hcp validate"],
   outputModes: HUMAN_JSON,
   args: { min: 1 },
-  flags: [{ name: "allow-write", usage: "Show write verbs as runnable", type: "bool" }],
+  flags: [{ name: "allow-write", usage: "Show write verbs as runnable", type: "bool" }, STRICT],
   run: lazy(() => import("./hcp/packs.js"), (m) => m.listHandler),
 };
 
@@ -129,7 +147,7 @@ export function newHcpApp(): App {
     name: "hcp",
     short: "HCP/1.1 harness packs: validate them, derive their metadata, generate them, and serve their verbs",
     version: PACKAGE_VERSION,
-  }).addCommand(execCommand, initCommand, listCommand, metaCommand, runCommand, serveCommand, skillCommand, validateCommand);
+  }).addCommand(execCommand, initCommand, listCommand, mcpConfigCommand, metaCommand, runCommand, serveCommand, skillCommand, validateCommand);
 }
 
 void newHcpApp().main();

@@ -1,6 +1,8 @@
 // Executes pack verbs (§6, §7): resolve, validate, check policy and confirmation, run, redact.
 
 import type { ValidateFunction } from "ajv";
+import { parseJSONLiteral } from "../json/literal.js";
+import { JsonNumber } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
 import { compileSchema } from "../pack/schema.js";
@@ -12,6 +14,7 @@ import { childEnv } from "./env.js";
 import { RuntimeError } from "./errors.js";
 import { operationArgsSchema, requestPlan, runRequestPlan } from "./openapi/verb.js";
 import type { HttpResult } from "./openapi/result.js";
+import { LiveOutput, type OutputListener } from "./live-output.js";
 import { checkConfirmation, isRequestPlan, planId, subjectOf, type Plan, type RequestPlan } from "./plan.js";
 import { runProcess, type ProcessResult } from "./process.js";
 import { redact, secretSet, type SecretSet } from "./redact.js";
@@ -38,6 +41,8 @@ export interface ExecuteOptions extends PlanOptions {
   readonly stdin?: string;
   /** The child's working directory; the runtime's own by default. */
   readonly cwd?: string;
+  /** Receives the child's output as it arrives, masked, line by line (see LiveOutput). */
+  readonly onOutput?: OutputListener;
 }
 
 /**
@@ -232,7 +237,7 @@ async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, exact: () => Pl
       if (!load.ok) throw load.error;
       return await runRequestPlan(pack, plan, load.credentials, secrets, opts);
     }
-    return maskResult(await runPlan(pack, plan, opts, load), secrets);
+    return maskResult(await runPlan(pack, plan, opts, load, secrets), secrets);
   } catch (err) {
     throw maskError(err, secrets);
   }
@@ -287,8 +292,8 @@ export function isDryRun(r: ExecResult | HttpResult | DryRun): r is DryRun {
   return "plan_id" in r;
 }
 
-/** Runs a checked plan with the child environment of §6.4; the result is raw (planOrRun masks it). */
-async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions, load: CredentialLoad): Promise<ExecResult> {
+/** Runs a checked plan with the child environment of §6.4; the result is raw (planOrRun masks it), live output masked with `secrets`. */
+async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions, load: CredentialLoad, secrets: SecretSet): Promise<ExecResult> {
   const surface = usableSurface(pack);
   const parent = opts.env ?? process.env;
   // The loader has already given a control-plane binding its default mode (mothership).
@@ -306,6 +311,7 @@ async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions, load:
     credentials: credentials.env,
   });
   const [file, ...args] = plan.argv as [string, ...string[]];
+  const live = opts.onOutput === undefined ? undefined : new LiveOutput(secrets, opts.onOutput);
   const r = await runProcess({
     file,
     args,
@@ -315,7 +321,9 @@ async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions, load:
     timeoutMs: plan.policy.timeout_ms,
     maxOutputBytes: plan.policy.max_output_bytes,
     signal: opts.signal,
+    onOutput: live === undefined ? undefined : (stream, kept, total) => live.push(stream, kept, total),
   });
+  live?.end({ stdout: r.stdout_truncated, stderr: r.stderr_truncated });
   if (r.cancelled) throw new RuntimeError("cancelled", `${plan.verb === null ? "pass-through" : `verb ${JSON.stringify(plan.verb)}`} was cancelled; its process group was killed`);
   const result: ExecResult = {
     pack: plan.pack,
@@ -338,12 +346,28 @@ async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions, load:
   return result;
 }
 
-/** The value of a text that is exactly one JSON value (surrounding whitespace allowed). */
+/**
+ * The value of a text that is exactly one JSON value (surrounding whitespace allowed). Numbers keep
+ * their literal (JsonNumber): 9007199254740993 is not rounded (§6.5).
+ */
 function parseJson(text: string): { value: unknown } | undefined {
   if (text.trim() === "") return undefined;
   try {
-    return { value: JSON.parse(text) as unknown };
+    return { value: plain(parseJSONLiteral(text)) };
   } catch {
-    return undefined;
+    return undefined; // not JSON (or nested past the call stack)
   }
+}
+
+/**
+ * The reader's value as ordinary JSON values: plain objects in the child's key order ("__proto__" stays a key)
+ * and numbers, except a number a double cannot hold exactly, which stays a JsonNumber (its literal).
+ */
+function plain(v: unknown): unknown {
+  if (v instanceof JsonNumber) return String(Number(v.literal)) === v.literal ? Number(v.literal) : v;
+  if (Array.isArray(v)) return v.map(plain);
+  if (typeof v !== "object" || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, item] of Object.entries(v)) Object.defineProperty(out, k, { value: plain(item), enumerable: true, writable: true, configurable: true });
+  return out;
 }

@@ -21,6 +21,8 @@ export interface ProcessRequest {
   readonly signal?: AbortSignal;
   /** Time between SIGTERM and SIGKILL to the group; 2000 ms by default. */
   readonly killGraceMs?: number;
+  /** Called as output arrives: the part of the chunk that is kept (empty past the cap) and the stream's bytes so far. */
+  readonly onOutput?: (stream: "stdout" | "stderr", kept: Buffer, totalBytes: number) => void;
 }
 
 export interface ProcessResult {
@@ -40,20 +42,24 @@ export interface ProcessResult {
 /** How long to wait for the pipes after SIGKILL before giving up on a holder outside the group. */
 const PIPE_GIVE_UP_MS = 1000;
 
+const EMPTY = Buffer.alloc(0);
+
 /** Keeps up to `cap` bytes of a stream and counts the rest. */
 class Capture {
   private readonly chunks: Buffer[] = [];
   private kept = 0;
   total = 0;
   constructor(private readonly cap: number) {}
-  push(chunk: Buffer): void {
+  /** Returns the part kept (empty once the cap is reached). */
+  push(chunk: Buffer): Buffer {
     this.total += chunk.length;
     const room = this.cap - this.kept;
-    if (room <= 0) return;
-    const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
+    if (room <= 0) return EMPTY;
     // Copy a partial chunk so the rest of Node's read buffer is not retained.
-    this.chunks.push(part === chunk ? chunk : Buffer.from(part));
+    const part = chunk.length <= room ? chunk : Buffer.from(chunk.subarray(0, room));
+    this.chunks.push(part);
     this.kept += part.length;
+    return part;
   }
   get truncated(): boolean {
     return this.total > this.kept;
@@ -127,8 +133,15 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     }
     const out = new Capture(req.maxOutputBytes);
     const err = new Capture(req.maxOutputBytes);
-    child.stdout!.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr!.on("data", (chunk: Buffer) => err.push(chunk));
+    const onOutput = req.onOutput;
+    child.stdout!.on("data", (chunk: Buffer) => {
+      const kept = out.push(chunk);
+      onOutput?.("stdout", kept, out.total);
+    });
+    child.stderr!.on("data", (chunk: Buffer) => {
+      const kept = err.push(chunk);
+      onOutput?.("stderr", kept, err.total);
+    });
 
     let exitCode: number | null = null;
     let exitSignal: string | null = null;

@@ -4,6 +4,7 @@ import { constants } from "node:os";
 import { stableJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 import { loadPack } from "../pack/load.js";
+import type { OutputEvent } from "../runtime/live-output.js";
 import { executeVerb, isDryRun, planVerb, runPassThrough, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { loadOpenApiDocuments } from "../runtime/openapi/packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
@@ -28,6 +29,8 @@ export interface CliRunRequest extends ServeOptions {
   /** Asks a person to approve a confirm-gated plan; absent (no terminal, --no-prompt) never asks. */
   prompt?: (plan: DryRun) => Promise<boolean>;
   signal?: AbortSignal;
+  /** Without --json: the child's output is written here as it arrives (masked), instead of in the CliOutput. */
+  write?: (stream: "stdout" | "stderr", text: string) => void;
 }
 
 export interface CliOutput {
@@ -81,7 +84,14 @@ export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
 }
 
 async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
-  const opts = { allowWrite: req.allowWrite, dryRun: req.dryRun, confirm: req.confirm, signal: req.signal };
+  const write = req.json ? undefined : req.write;
+  const opts = {
+    allowWrite: req.allowWrite,
+    dryRun: req.dryRun,
+    confirm: req.confirm,
+    signal: req.signal,
+    onOutput: write === undefined ? undefined : (e: OutputEvent) => e.text !== "" && write(e.stream, e.text),
+  };
   let r: ExecResult | HttpResult | DryRun;
   if (req.passThrough !== undefined) {
     if (req.verb !== undefined) throw new TransportError("usage", "give either VERB or -- SUBCOMMAND…, not both");
@@ -105,7 +115,8 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
   if (r.stdout_truncated) notes.push(`hcp: stdout truncated: ${r.stdout_bytes} bytes written, the rest dropped`);
   if (r.stderr_truncated) notes.push(`hcp: stderr truncated: ${r.stderr_bytes} bytes written, the rest dropped`);
   if (r.timed_out || r.signal !== null) notes.push(`hcp: ${r.verb === null ? "the pass-through" : `verb ${JSON.stringify(r.verb)}`} ${outcome(r)}`);
-  return { stdout: r.stdout, stderr: r.stderr + notes.map((n) => n + "\n").join(""), exitCode };
+  const streamed = write !== undefined;
+  return { stdout: streamed ? "" : r.stdout, stderr: (streamed ? "" : r.stderr) + notes.map((n) => n + "\n").join(""), exitCode };
 }
 
 /** An openapi verb's output: the body as is (or the §6.7 result under --json); the status decides the exit code. */

@@ -6,6 +6,7 @@
 import type { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { compactJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 
 /** The SDK's LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS (a test keeps them equal), for answering `initialize` early. */
@@ -15,12 +16,12 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [LATEST_PROTOCOL_V
 /** What the server says about itself at `initialize`: the same objects are given to the SDK's Server. */
 export interface ServerIdentity {
   serverInfo: { name: string; version: string };
-  capabilities: { tools: Record<string, never>; resources: Record<string, never> };
+  capabilities: { tools: Record<string, never>; resources: Record<string, never>; prompts: Record<string, never>; logging: Record<string, never> };
   instructions: string;
 }
 
 export function serverIdentity(version: string, instructions: string): ServerIdentity {
-  return { serverInfo: { name: "hcp", version }, capabilities: { tools: {}, resources: {} }, instructions };
+  return { serverInfo: { name: "hcp", version }, capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} }, instructions };
 }
 
 type Json = Record<string, unknown>;
@@ -196,7 +197,8 @@ export class StdioLink implements Transport {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      if (this.stdout.write(JSON.stringify(message) + "\n")) resolve();
+      // compactJSON, not JSON.stringify: a result's numbers keep their literal (9007199254740993, §6.5).
+      if (this.stdout.write(compactJSON(message) + "\n")) resolve();
       else this.stdout.once("drain", resolve);
     });
   }

@@ -1,20 +1,57 @@
 // The `mcp` transport: a stdio MCP server (the SDK's low-level Server) exposing verbs as tools and HARNESS.md as
 // resources. The SDK is imported only once `initialize` is answered (see mcp-link.ts).
 
-import { stableJSON } from "../json/stable.js";
 import { compileSchema } from "../pack/schema.js";
+import { performance } from "node:perf_hooks";
+import type { OutputEvent } from "../runtime/live-output.js";
 import { argsSchemaOf, executeVerb, isDryRun, planVerb, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { TransportError, errorBody } from "./errors.js";
 import { StdioLink, serverIdentity } from "./mcp-link.js";
 import { harnessSummary, harnessText, type ServedPack, type ServeOptions } from "./packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
-import { failed, httpText, planDetails, planSubject } from "./render.js";
-import { buildTools, type VerbTool } from "./tools.js";
+import { failed, httpText, outcome, planDetails, planSubject, renderPlan } from "./render.js";
+import { buildTools, type ToolSelection, type VerbTool } from "./tools.js";
 
-export interface McpOptions extends ServeOptions {
+export interface McpOptions extends ServeOptions, ToolSelection {
   /** The server version reported at initialize. */
   version: string;
+  /** Warnings about what is served (pack issues, packs left out), sent to the client as log messages. */
+  warnings?: readonly string[];
+}
+
+/** The request's extra the progress reporter needs (the SDK's RequestHandlerExtra). */
+interface CallExtra {
+  _meta?: { progressToken?: string | number };
+  sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message: string } }) => Promise<void>;
+}
+
+const PROGRESS_EVERY_MS = 1000;
+
+/**
+ * Progress of a long call, when the request asked for it (a progressToken): at most once a second, the elapsed
+ * time (as `progress`, in ms), the output bytes so far and the last line of stderr (masked) as the message.
+ */
+function progressOf(extra: CallExtra): { onOutput: (e: OutputEvent) => void; stop: () => void } | undefined {
+  // oxlint-disable-next-line eslint/no-underscore-dangle -- the MCP field is named _meta
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  const started = performance.now();
+  let bytes = 0;
+  let line = "";
+  const timer = setInterval(() => {
+    const ms = Math.round(performance.now() - started);
+    const message = `running for ${(ms / 1000).toFixed(0)} s; ${bytes} bytes of output${line === "" ? "" : `; stderr: ${line}`}`;
+    extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: ms, message } }).catch(() => {});
+  }, PROGRESS_EVERY_MS);
+  return {
+    onOutput: (e) => {
+      bytes = e.stdout_bytes + e.stderr_bytes;
+      const last = e.stream === "stderr" ? e.text.split("\n").findLast((l) => l.trim() !== "") : undefined;
+      if (last !== undefined) line = last.trim().slice(0, 200);
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 /** What a tools/call returns: a text block and the §6.5 result (or the plan) as structuredContent. */
@@ -25,11 +62,25 @@ interface ToolResult {
   isError?: boolean;
 }
 
+/**
+ * What the agent reads: the child's stdout as is, with its stderr and how it ended appended when it failed;
+ * a dry run's plan in words. The §6.5 result (or the plan) is the structuredContent.
+ */
 function resultOf(r: ExecResult | HttpResult | DryRun): ToolResult {
-  const text = !isDryRun(r) && isHttpResult(r) ? httpText(r) : stableJSON(r);
-  const out: ToolResult = { content: [{ type: "text", text }], structuredContent: r as unknown as Record<string, unknown> };
-  if (!isDryRun(r) && failed(r)) out.isError = true;
-  return out;
+  const structuredContent = r as unknown as Record<string, unknown>;
+  if (isDryRun(r)) return { content: [{ type: "text", text: renderPlan(r) }], structuredContent };
+  if (isHttpResult(r)) return { content: [{ type: "text", text: httpText(r) }], structuredContent, ...(failed(r) ? { isError: true } : {}) };
+  const notes: string[] = [];
+  if (r.stdout_truncated) notes.push(`[stdout truncated: ${r.stdout_bytes} bytes written, the rest dropped]`);
+  if (!failed(r)) {
+    const text = r.stdout === "" && notes.length === 0 ? "(no output)" : r.stdout + notes.map((n) => `\n${n}`).join("");
+    return { content: [{ type: "text", text }], structuredContent };
+  }
+  if (r.stderr !== "") notes.push(`[stderr]\n${r.stderr.replace(/\n$/, "")}`);
+  if (r.stderr_truncated) notes.push(`[stderr truncated: ${r.stderr_bytes} bytes written, the rest dropped]`);
+  notes.push(`[${outcome(r)}]`);
+  const head = r.stdout === "" ? "" : r.stdout.endsWith("\n") ? r.stdout : `${r.stdout}\n`;
+  return { content: [{ type: "text", text: head + notes.join("\n") }], structuredContent, isError: true };
 }
 
 /** The one mapping of a failed call to MCP: an isError result carrying {error: {code, message}}. */
@@ -92,6 +143,8 @@ async function loadSdk() {
     ReadBuffer: stdio.ReadBuffer,
     CallToolRequestSchema: types.CallToolRequestSchema,
     ErrorCode: types.ErrorCode,
+    GetPromptRequestSchema: types.GetPromptRequestSchema,
+    ListPromptsRequestSchema: types.ListPromptsRequestSchema,
     ListResourcesRequestSchema: types.ListResourcesRequestSchema,
     ListToolsRequestSchema: types.ListToolsRequestSchema,
     McpError: types.McpError,
@@ -107,7 +160,8 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
   // Read stdin now and answer `initialize` while the SDK loads.
   const link = new StdioLink(identity);
   await link.firstMessage;
-  const { Server, ErrorCode, McpError, CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, ReadBuffer } = await loadSdk();
+  const { Server, ErrorCode, McpError, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, ReadBuffer } =
+    await loadSdk();
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
   const session = new AbortController();
   const running = new Set<Promise<unknown>>();
@@ -131,7 +185,7 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
     }
   }
 
-  async function call(t: VerbTool, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  async function call(t: VerbTool, input: Record<string, unknown>, signal: AbortSignal, extra: CallExtra): Promise<ToolResult> {
     const args = { ...input };
     let dryRun = false;
     let confirm: string | undefined;
@@ -150,7 +204,22 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
       await approve(planned, signal);
       confirm = planned.plan_id;
     }
-    return resultOf(await executeVerb(t.pack, t.verb, args, { ...run, confirm }));
+    const progress = progressOf(extra);
+    let r: ExecResult | HttpResult | DryRun;
+    try {
+      r = await executeVerb(t.pack, t.verb, args, { ...run, confirm, onOutput: progress?.onOutput });
+    } finally {
+      progress?.stop();
+    }
+    if (!isDryRun(r) && !isHttpResult(r) && (r.stdout_truncated || r.stderr_truncated)) {
+      warn(`${t.name}: output past ${t.policy.max_output_bytes} bytes per stream was dropped (stdout ${r.stdout_bytes} bytes, stderr ${r.stderr_bytes} bytes)`);
+    }
+    return resultOf(r);
+  }
+
+  /** Forwards a warning through the logging capability (the client may have turned it down). */
+  function warn(data: string): void {
+    server.sendLoggingMessage({ level: "warning", logger: "hcp", data }).catch(() => {});
   }
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => t.tool) }));
@@ -159,7 +228,7 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
     if (t === undefined) throw maskError(new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(req.params.name)}`), packSecrets(packs));
     const signal = AbortSignal.any([extra.signal, session.signal]);
     // The runtime masks what it throws; the transport's own errors are masked with every pack's secrets.
-    const task = call(t, req.params.arguments ?? {}, signal).catch((err: unknown) => errorResult(maskError(err, packSecrets(packs))));
+    const task = call(t, req.params.arguments ?? {}, signal, extra as CallExtra).catch((err: unknown) => errorResult(maskError(err, packSecrets(packs))));
     running.add(task);
     try {
       return await task;
@@ -172,6 +241,20 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
       .filter((p) => p.harness !== null)
       .map((p) => ({ uri: uriOf(p), name: `${p.surface.id} HARNESS.md`, description: harnessSummary(p), mimeType: "text/markdown" })),
   }));
+  const withHarness = packs.filter((p) => p.harness !== null);
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: withHarness.map((p) => ({ name: p.surface.id, title: `${p.surface.name ?? p.surface.id}: HARNESS.md`, description: harnessSummary(p) })),
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    const pack = withHarness.find((p) => p.surface.id === req.params.name);
+    const text = pack === undefined ? undefined : harnessText(pack);
+    if (text === undefined) throw new McpError(ErrorCode.InvalidParams, `no prompt ${JSON.stringify(req.params.name)}`);
+    return { description: harnessSummary(pack!), messages: [{ role: "user" as const, content: { type: "text" as const, text } }] };
+  });
+  // oxlint-disable-next-line unicorn/prefer-add-event-listener
+  server.oninitialized = () => {
+    for (const w of opts.warnings ?? []) warn(w);
+  };
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
     const pack = packs.find((p) => uriOf(p) === req.params.uri);
     const text = pack === undefined ? undefined : harnessText(pack);

@@ -15,6 +15,8 @@ export interface ServeOptions {
   readonly allowWrite?: boolean;
   /** Serve `plane: control` packs too (`--control-plane`). */
   readonly controlPlane?: boolean;
+  /** Refuse to start when a pack found in a folder of packs does not load (`--strict`), instead of leaving it out. */
+  readonly strict?: boolean;
 }
 
 /** A pack that loaded without errors. */
@@ -56,8 +58,9 @@ export interface Served {
 
 /**
  * Loads the packs of PACK|DIR paths for a transport. A pack named directly that it may not serve is
- * an error; one found in a folder of packs whose `transports` or plane rule it out is skipped (and
- * reported), so that one pack's restriction does not stop its siblings. Invalid packs are always errors.
+ * an error; one found in a folder of packs that does not load, or whose `transports` or plane rule it
+ * out, is skipped (and reported), so that one pack does not stop its siblings; `strict` makes an
+ * invalid one an error. A folder of packs of which none can be served is an error.
  * The OpenAPI documents of openapi packs are loaded (and checked) too.
  */
 export async function loadServed(paths: readonly string[], transport: Transport | null, opts: ServeOptions = {}): Promise<Served> {
@@ -71,9 +74,12 @@ export async function loadServed(paths: readonly string[], transport: Transport 
       served.packs.push(servable(pack, transport, opts));
     } catch (err) {
       const restricted = err instanceof TransportError && (err.code === "transport_not_allowed" || err.code === "plane_not_allowed");
-      if (!restricted || named.has(pack.root) || named.has(pack.surfacePath)) throw err;
-      served.skipped.push({ root: pack.root, reason: err.message });
+      if (named.has(pack.root) || named.has(pack.surfacePath) || (!restricted && opts.strict)) throw err;
+      served.skipped.push({ root: pack.root, reason: err instanceof Error ? err.message : String(err) });
     }
+  }
+  if (served.packs.length === 0 && served.skipped.length > 0) {
+    throw new TransportError("usage", `no pack can be served: ${served.skipped.map((s) => s.reason).join("; ")}`);
   }
   return served;
 }

@@ -1,12 +1,22 @@
-// MCP tools derived from packs: names, input schemas and annotations, one per listable verb. Pure.
+// MCP tools derived from packs: names, descriptions, input and output schemas and annotations, one per served verb. Pure.
 
 import { toolName } from "../pack/fields.js";
+import { isIdempotent } from "../pack/policy.js";
 import type { EffectivePolicy } from "../pack/types.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { TransportError } from "./errors.js";
 import { HTTP_OUTPUT_SCHEMA } from "./http-output.js";
 import { verbsOf, type ServedPack, type ServeOptions } from "./packs.js";
 
+/** Which tools a server offers (`--tools`, `--exclude`, `--read-only`); everything by default. */
+export interface ToolSelection {
+  /** Globs on tool names (`*` any run of characters, `?` one): only matching tools are served. */
+  readonly tools?: readonly string[];
+  /** Globs on tool names: matching tools are not served. */
+  readonly exclude?: readonly string[];
+  /** Serve read verbs only. */
+  readonly readOnly?: boolean;
+}
 
 /** The MCP tool of one verb, with what the server needs to call it. */
 export interface VerbTool {
@@ -22,23 +32,70 @@ export interface VerbTool {
     title: string;
     description: string;
     inputSchema: { type: "object"; [k: string]: unknown };
-    outputSchema?: { type: "object"; [k: string]: unknown };
-    annotations: { title: string; readOnlyHint: boolean; destructiveHint?: boolean; openWorldHint: boolean };
+    outputSchema: { type: "object"; [k: string]: unknown };
+    annotations: { title: string; readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
   };
 }
-
 
 const CONTROL = {
   dry_run: { type: "boolean", description: "Return the plan and its plan_id; run nothing." },
   confirm: { type: "string", description: "The plan_id of a dry run of these same arguments, approving exactly that plan." },
 } as const;
 
-function describe(pack: ServedPack, verb: string, policy: EffectivePolicy, opts: ServeOptions): string {
-  const own = pack.surface.verbs[verb]?.description ?? `Runs ${verb} of ${pack.surface.id}.`;
-  const notes: string[] = [`Policy: ${policy.policy}.`];
-  if (policy.policy === "write" && !opts.allowWrite) notes.push("Refused: this server was started without --allow-write.");
-  if (policy.confirm) notes.push("Needs confirmation: call with dry_run: true to get the plan and plan_id, then again with confirm: <plan_id> (or approve when asked).");
-  return `${own} ${notes.join(" ")}`;
+const nullable = (type: string) => ({ type: [type, "null"] });
+
+/**
+ * What structuredContent holds: the §6.5 result of a run, the plan of a dry run, or {error}. Results may
+ * carry more fields than these (the schema leaves them open), never fewer.
+ */
+export const OUTPUT_SCHEMA: VerbTool["tool"]["outputSchema"] = {
+  type: "object",
+  anyOf: [
+    {
+      title: "result",
+      required: ["pack", "verb", "argv", "exit_code", "signal", "timed_out", "duration_ms", "stdout", "stderr", "stdout_bytes", "stderr_bytes", "stdout_truncated", "stderr_truncated"],
+      properties: {
+        pack: { type: "string" },
+        verb: nullable("string"),
+        argv: { type: "array", items: { type: "string" } },
+        exit_code: nullable("integer"),
+        signal: nullable("string"),
+        timed_out: { type: "boolean" },
+        duration_ms: { type: "number" },
+        stdout: { type: "string" },
+        stderr: { type: "string" },
+        stdout_bytes: { type: "integer" },
+        stderr_bytes: { type: "integer" },
+        stdout_truncated: { type: "boolean" },
+        stderr_truncated: { type: "boolean" },
+        json: { description: "stdout parsed, when it is one JSON value (big integers keep their exact value)" },
+      },
+    },
+    { title: "dry run", required: ["plan", "plan_id"], properties: { plan: { type: "object" }, plan_id: { type: "string" } } },
+    {
+      title: "error",
+      required: ["error"],
+      properties: { error: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" } } } },
+    },
+  ],
+};
+
+/** A description as a sentence: trimmed, capitalised, ending with a full stop. */
+function sentence(text: string): string {
+  const t = text.trim().replace(/\s+/g, " ");
+  const capital = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/** Two sentences: what the verb does (its description, or a fallback), then what the tool does to the world. */
+function describe(pack: ServedPack, verb: string, policy: EffectivePolicy, gated: boolean, opts: ServeOptions): string {
+  const own = pack.surface.verbs[verb]?.description ?? "";
+  const first = own.trim() === "" ? `Runs ${verb} of ${pack.surface.name ?? pack.surface.id}.` : sentence(own);
+  if (policy.policy === "read") return `${first} Read-only: it changes nothing.`;
+  const effect = [`It writes (changes things)`];
+  if (gated) effect.push("needs a person's approval of each run (call with dry_run: true to see the plan first)");
+  if (!opts.allowWrite) effect.push("and is refused: this server was started without --allow-write");
+  return `${first} ${effect.join(", ")}.`;
 }
 
 function inputSchema(pack: ServedPack, verb: string, gated: boolean): VerbTool["tool"]["inputSchema"] {
@@ -53,8 +110,22 @@ function inputSchema(pack: ServedPack, verb: string, gated: boolean): VerbTool["
   return { ...schema, properties: { ...properties, ...CONTROL } };
 }
 
-/** Every tool of the packs; two verbs with one tool name are refused. */
-export function buildTools(packs: readonly ServedPack[], opts: ServeOptions = {}): VerbTool[] {
+/** A glob on tool names as a regular expression: `*` any run of characters, `?` one, the rest literal. */
+function globRegExp(glob: string): RegExp {
+  const body = [...glob].map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\]/g, "\\$&"))).join("");
+  return new RegExp(`^${body}$`);
+}
+
+/** Whether a tool is served under the selection. */
+function selected(name: string, policy: EffectivePolicy, sel: ToolSelection): boolean {
+  if (sel.readOnly && policy.policy !== "read") return false;
+  const matches = (globs: readonly string[]) => globs.some((g) => globRegExp(g).test(name));
+  if (sel.tools !== undefined && sel.tools.length > 0 && !matches(sel.tools)) return false;
+  return !(sel.exclude !== undefined && matches(sel.exclude));
+}
+
+/** Every served tool of the packs; two verbs with one tool name are refused. */
+export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & ToolSelection = {}): VerbTool[] {
   const tools: VerbTool[] = [];
   const byName = new Map<string, string>();
   for (const pack of packs) {
@@ -66,12 +137,14 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions = {}
       const taken = byName.get(name);
       if (taken !== undefined) throw new TransportError("tool_name_collision", `tool name ${name} is taken twice: by ${taken} and by ${owner}; rename one`);
       byName.set(name, owner);
+      if (!selected(name, policy, opts)) continue;
       const gated = policy.policy === "write" && policy.confirm;
       const title = `${pack.surface.name ?? pack.surface.id}: ${key}`;
+      const idempotent = isIdempotent(pack, key);
       const annotations: VerbTool["tool"]["annotations"] =
         policy.policy === "read"
           ? { title, readOnlyHint: true, openWorldHint: openWorld }
-          : { title, readOnlyHint: false, destructiveHint: gated, openWorldHint: openWorld };
+          : { title, readOnlyHint: false, destructiveHint: !idempotent, idempotentHint: idempotent, openWorldHint: openWorld };
       tools.push({
         name,
         pack,
@@ -81,9 +154,9 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions = {}
         tool: {
           name,
           title,
-          description: describe(pack, key, policy, opts),
+          description: describe(pack, key, policy, gated, opts),
           inputSchema: inputSchema(pack, key, gated),
-          ...(pack.surface.kind === "openapi" ? { outputSchema: HTTP_OUTPUT_SCHEMA } : {}),
+          outputSchema: pack.surface.kind === "openapi" ? HTTP_OUTPUT_SCHEMA : OUTPUT_SCHEMA,
           annotations,
         },
       });

@@ -20,8 +20,20 @@ test("tools/list: one tool per listable verb, annotations from policy, gated ver
       "hidden (deny) is never listed",
     );
     assert.deepEqual(byName.get("hcp-probe_echo")!.annotations, { title: "Probe: echo", readOnlyHint: true, openWorldHint: false });
-    assert.deepEqual(byName.get("hcp-probe_write")!.annotations, { title: "Probe: write", readOnlyHint: false, destructiveHint: false, openWorldHint: false });
-    assert.deepEqual(byName.get("hcp-probe_transfer")!.annotations, { title: "Probe: transfer", readOnlyHint: false, destructiveHint: true, openWorldHint: false });
+    assert.deepEqual(byName.get("hcp-probe_write")!.annotations, {
+      title: "Probe: write",
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
+    assert.deepEqual(byName.get("hcp-probe_transfer")!.annotations, {
+      title: "Probe: transfer",
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
     const gated = byName.get("hcp-probe_transfer")!.inputSchema as { properties: Record<string, unknown>; required: string[] };
     assert.deepEqual(Object.keys(gated.properties), ["amount", "payee", "dry_run", "confirm"]);
     assert.deepEqual(gated.required, ["amount", "payee"]);
@@ -40,9 +52,11 @@ test("tools/call: results, validation errors and refusals are isError results; H
   try {
     const ok = await client.callTool({ name: "hcp-probe_echo", arguments: { message: "hello" } });
     assert.equal(ok.isError, undefined);
-    const sc = ok.structuredContent as { json: { argv: string[] }; exit_code: number };
+    const sc = ok.structuredContent as { json: { argv: string[] }; exit_code: number; stdout: string };
     assert.deepEqual(sc.json.argv, ["echo", "hello"]);
-    assert.equal((ok.content as { text: string }[])[0]!.text.includes('"exit_code": 0'), true);
+    const text = (ok.content as { text: string }[])[0]!.text;
+    assert.equal(text, sc.stdout, "the text block is the child's stdout as is");
+    assert.deepEqual((JSON.parse(text) as { argv: string[] }).argv, ["echo", "hello"]);
 
     const invalid = await client.callTool({ name: "hcp-probe_echo", arguments: { message: 1, extra: true } });
     assert.equal(invalid.isError, true);

@@ -44,6 +44,8 @@ export function credentialFile(secret: string, mode = 0o600): string {
 
 export interface McpOptions {
   allowWrite?: boolean;
+  /** More `hcp serve` flags. */
+  args?: string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   /** Declares the elicitation capability and answers every elicitation/create with this. */
@@ -52,7 +54,7 @@ export interface McpOptions {
 
 /** An SDK Client connected over stdio to a freshly spawned `hcp serve --mcp`. */
 export async function mcpClient(paths: string[], opts: McpOptions = {}): Promise<{ client: Client; stderr: () => string }> {
-  const args = [HCP, "serve", "--mcp", ...paths, ...(opts.allowWrite ? ["--allow-write"] : [])];
+  const args = [HCP, "serve", "--mcp", ...paths, ...(opts.allowWrite ? ["--allow-write"] : []), ...(opts.args ?? [])];
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,

@@ -32,7 +32,7 @@ function operands(args: readonly string[], atDash: number): { pack: string; verb
 
 /**
  * Runs one verb (or the pass-through) and exits with the child's code (124 timeout, 128+n signal).
- * The output is the child's own bytes (or the §6.5 result under --json), written as is.
+ * The output is the child's own output (masked) as it arrives, or the §6.5 result under --json.
  * SIGINT/SIGTERM kill the child's process group.
  */
 export async function runHandler(ctx: Context): Promise<void> {
@@ -47,6 +47,7 @@ export async function runHandler(ctx: Context): Promise<void> {
       json: ctx.globals.json,
       prompt: ctx.canPrompt() ? askOnTerminal : undefined,
       signal,
+      write: (stream, text) => process[stream].write(text),
     });
     process.stdout.write(out.stdout);
     process.stderr.write(out.stderr);

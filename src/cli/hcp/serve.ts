@@ -1,11 +1,12 @@
 // `hcp exec` and `hcp serve --mcp`: the long-running transports on this process's stdin and stdout.
 
 import type { Context } from "../../framework/index.js";
+import { formatIssue } from "../../pack/issues.js";
 import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
 import { loadServed, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
-import { serveOptions } from "./flags.js";
+import { serveOptions, toolSelection } from "./flags.js";
 import { untilSignal } from "../signal.js";
 
 /** The global --dry-run would suggest nothing runs; these transports take dry runs per request instead. */
@@ -13,11 +14,12 @@ function refuseDryRun(ctx: Context, instead: string): void {
   if (ctx.dryRun) throw new TransportError("usage", `${ctx.node.commandPath()} does not take --dry-run: ${instead}`);
 }
 
-/** The packs a transport serves; those of a folder of packs that it may not serve are named on stderr. */
-async function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: ServeOptions): Promise<ServedPack[]> {
+/** The packs a transport serves; those of a folder of packs that it may not serve are named on stderr (and returned as warnings). */
+async function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: ServeOptions): Promise<{ packs: ServedPack[]; warnings: string[] }> {
   const { packs, skipped } = await loadServed(paths, transport, opts);
-  for (const s of skipped) process.stderr.write(`hcp: skipped ${s.root}: ${s.reason}\n`);
-  return packs;
+  const warnings = skipped.map((s) => `skipped ${s.root}: ${s.reason}`);
+  for (const w of warnings) process.stderr.write(`hcp: ${w}\n`);
+  return { packs, warnings };
 }
 
 export async function execHandler(ctx: Context): Promise<void> {
@@ -25,7 +27,7 @@ export async function execHandler(ctx: Context): Promise<void> {
   const concurrency = ctx.int("concurrency");
   if (concurrency < 1 || concurrency > 1024) throw new TransportError("usage", `--concurrency must be an integer from 1 to 1024, got ${concurrency}`);
   const opts = serveOptions(ctx);
-  const packs = await served(ctx.args, "json_exec", opts);
+  const { packs } = await served(ctx.args, "json_exec", opts);
   // Until SIGINT/SIGTERM (then running children are killed) or the end of stdin.
   await untilSignal((signal) => serveExec(packs, process.stdin, process.stdout, { ...opts, concurrency, signal }));
 }
@@ -38,7 +40,9 @@ export async function serveHandler(ctx: Context): Promise<void> {
   const mcp = import("../../transports/mcp.js");
   mcp.catch(() => {});
   const opts = serveOptions(ctx);
-  const packs = await served(ctx.args, "mcp", opts);
+  const { packs, warnings } = await served(ctx.args, "mcp", opts);
+  // The packs' own warnings go to the client's log only.
+  for (const p of packs) for (const i of p.issues) if (i.severity === "warning") warnings.push(`pack ${p.surface.id}: ${formatIssue(i)}`);
   const { serveMcp } = await mcp;
-  await serveMcp(packs, { ...opts, version: PACKAGE_VERSION });
+  await serveMcp(packs, { ...opts, ...toolSelection(ctx), warnings, version: PACKAGE_VERSION });
 }

@@ -1,0 +1,45 @@
+// `hcp mcp-config PACK|DIR…`: prints the client configuration that starts `hcp serve --mcp` on these packs, ready to paste.
+
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Context } from "../../framework/index.js";
+import { TransportError } from "../../transports/errors.js";
+import { CONFIG_FILES, MCP_CLIENTS, renderMcpConfig, type McpClient } from "../../transports/mcp-config.js";
+import { loadServed } from "../../transports/packs.js";
+import { optionalString } from "../flags.js";
+import { serveOptions, toolSelection } from "./flags.js";
+
+/** This program as node and an absolute script path, so the client needs no PATH. */
+function thisProgram(): { command: string; script: string } {
+  const script = process.argv[1];
+  if (script === undefined) throw new TransportError("internal", "cannot tell where this hcp program is");
+  return { command: process.execPath, script: realpathSync(script) };
+}
+
+/** `hcp-<id>`, or the id itself when it already says hcp. */
+const serverName = (id: string) => (id.startsWith("hcp") ? id : `hcp-${id}`);
+
+export async function mcpConfigHandler(ctx: Context): Promise<void> {
+  const client = ctx.string("client") as McpClient;
+  if (!MCP_CLIENTS.includes(client)) throw new TransportError("usage", `--client must be one of ${MCP_CLIENTS.join(", ")}, got ${JSON.stringify(client)}`);
+  const opts = serveOptions(ctx);
+  const selection = toolSelection(ctx);
+  // The packs must load now: a configuration that starts a server refusing to run helps nobody.
+  const { packs, skipped } = await loadServed(ctx.args, "mcp", opts);
+  for (const s of skipped) ctx.infof(`note: the server will leave out ${s.root}: ${s.reason}`);
+  const paths = ctx.args.map((p) => resolve(p));
+  const flags = [
+    ...(opts.allowWrite ? ["--allow-write"] : []),
+    ...(opts.controlPlane ? ["--control-plane"] : []),
+    ...(opts.strict ? ["--strict"] : []),
+    ...(selection.readOnly ? ["--read-only"] : []),
+    ...(selection.tools ?? []).flatMap((g) => ["--tools", g]),
+    ...(selection.exclude ?? []).flatMap((g) => ["--exclude", g]),
+  ];
+  const { command, script } = thisProgram();
+  const name = optionalString(ctx, "name") ?? (packs.length === 1 && paths.length === 1 ? serverName(packs[0]!.surface.id) : "hcp");
+  const server = { name, command, args: [script, "serve", "--mcp", ...paths, ...flags] };
+  const text = renderMcpConfig(client, server);
+  await ctx.writeResult({ client, ...server, config: text }, () => text);
+  ctx.infof(`paste into ${CONFIG_FILES[client]}`);
+}

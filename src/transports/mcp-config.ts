@@ -1,0 +1,43 @@
+// `hcp mcp-config`: the configuration an MCP client needs to start `hcp serve --mcp`, in each client's own format. Pure.
+
+export const MCP_CLIENTS = ["claude", "vscode", "cursor", "codex", "json"] as const;
+export type McpClient = (typeof MCP_CLIENTS)[number];
+
+/** The server entry: its name in the client, and the program with its arguments (absolute paths). */
+export interface ServerEntry {
+  name: string;
+  command: string;
+  args: string[];
+}
+
+/** Where each client reads its configuration, for the operator. */
+export const CONFIG_FILES: Readonly<Record<McpClient, string>> = {
+  claude: "Claude Desktop: claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\), under mcpServers",
+  vscode: "VS Code: .vscode/mcp.json in the workspace (or the user mcp.json), under servers",
+  cursor: "Cursor: ~/.cursor/mcp.json (or .cursor/mcp.json in the project), under mcpServers",
+  codex: "Codex: ~/.codex/config.toml",
+  json: "the command and its arguments, for any other client",
+};
+
+/** A TOML basic string: JSON's escapes are TOML's (\", \\, \n, \t, \uXXXX). */
+const tomlString = (s: string) => JSON.stringify(s).replace(/[\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** A TOML key: bare when it can be, quoted otherwise. */
+const tomlKey = (s: string) => (/^[A-Za-z0-9_-]+$/.test(s) ? s : tomlString(s));
+
+const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+
+export function renderMcpConfig(client: McpClient, server: ServerEntry): string {
+  const { name, command, args } = server;
+  switch (client) {
+    case "claude":
+    case "cursor":
+      return json({ mcpServers: { [name]: { command, args } } });
+    case "vscode":
+      return json({ servers: { [name]: { type: "stdio", command, args } } });
+    case "codex":
+      return `[mcp_servers.${tomlKey(name)}]\ncommand = ${tomlString(command)}\nargs = [${args.map(tomlString).join(", ")}]\n`;
+    case "json":
+      return json({ name, command, args });
+  }
+}
