@@ -107,7 +107,7 @@ export class App {
     let lines: LineSource | undefined;
     const io: RunIO = {
       stdin: process.stdin,
-      stdout: (s) => void process.stdout.write(s),
+      stdout: (s) => writeInSlices(process.stdout, s),
       stderr: (s) => void process.stderr.write(s),
       stdinIsTTY: process.stdin.isTTY === true,
       stdoutIsTTY: process.stdout.isTTY === true,
@@ -444,5 +444,26 @@ function translateCommanderError(err: CommanderError): Error {
     }
     default:
       return new FlagParseError(err.message.replace(/^error: /, ""));
+  }
+}
+
+/** Text is written at most this many code units at a time. */
+const WRITE_SLICE = 1 << 20;
+
+/**
+ * Writes text in slices (never between the halves of a surrogate pair), so that a large output is
+ * not first copied whole into one buffer.
+ */
+export function writeInSlices(stream: NodeJS.WritableStream, text: string): void {
+  if (text.length <= WRITE_SLICE) {
+    stream.write(text);
+    return;
+  }
+  for (let i = 0; i < text.length; ) {
+    let end = Math.min(text.length, i + WRITE_SLICE);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    stream.write(text.slice(i, end));
+    i = end;
   }
 }

@@ -2,7 +2,7 @@
 
 import type { Readable } from "node:stream";
 import { goQuote } from "../json/goquote.js";
-import { compareBytes, stableJSON } from "../json/stable.js";
+import { compareBytes, stableJSON, writeStableJSON } from "../json/stable.js";
 import type { CommandNode } from "./command.js";
 import type { Credential, Resolved, ResolvedService } from "./config.js";
 import { AmbiguousError, ExitCode, matchLabel, NotFoundError, RungradError, UsageError, type Match } from "./errors.js";
@@ -199,7 +199,9 @@ export class Context {
       return;
     }
     if (flags.json) {
-      io.stdout(redactor.json(stableJSON(value())));
+      // With no secret to look for, a large document goes out in pieces rather than as one string.
+      if (redactor.isEmpty()) writeStableJSON(value(), io.stdout);
+      else io.stdout(redactor.json(stableJSON(value())));
       return;
     }
     if (flags.plain) {

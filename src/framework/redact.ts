@@ -18,6 +18,11 @@ export class Redactor {
     this.textNeedles = this.jsonNeedles = null;
   }
 
+  /** No secret is registered: text and JSON pass through unchanged. */
+  isEmpty(): boolean {
+    return this.secrets.size === 0;
+  }
+
   /** Free text: raw and JSON-escaped spellings are replaced. */
   text(s: string): string {
     if (this.secrets.size === 0 || s === "") return s;

@@ -36,28 +36,48 @@ const NEEDS_ESCAPE = /["\\<>&\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
 
 /** Go's json.MarshalIndent(v, "", "  ") + "\n". */
 export function stableJSON(value: unknown): string {
-  return withDepthLimit(value, true) + "\n";
+  return collect(value, true);
 }
 
 /** Go's json.Marshal(v): no whitespace, same escaping and key order. */
 export function compactJSON(value: unknown): string {
-  return withDepthLimit(value, false);
+  return collect(value, false);
+}
+
+/** Receives output text in order. */
+export type TextSink = (text: string) => void;
+
+/**
+ * stableJSON's bytes handed to `sink` in pieces of about 64 KiB, so that a large document is never
+ * held as one string. Nothing reaches the sink when the value cannot be encoded.
+ */
+export function writeStableJSON(value: unknown, sink: TextSink): void {
+  withDepthLimit(value, true, sink);
+}
+
+function collect(value: unknown, indent: boolean): string {
+  const parts: string[] = [];
+  withDepthLimit(value, indent, (text) => parts.push(text));
+  return parts.length === 1 ? parts[0]! : parts.join("");
 }
 
 /**
  * The fast path (JSON.stringify and its preparing pass) recurses; a value nested deeper than the
  * call stack allows (thousands of levels, which Go's encoder accepts) is written by the
- * stack-free encoder instead.
+ * stack-free encoder instead. Indented output ends with "\n".
  */
-function withDepthLimit(value: unknown, indent: boolean): string {
+function withDepthLimit(value: unknown, indent: boolean, sink: TextSink): void {
+  let write: (() => void) | undefined;
   try {
-    return encodeNative(value, indent);
+    write = encodeNative(value, indent, sink);
   } catch (err) {
     if (!(err instanceof RangeError && /call stack/i.test(err.message))) throw err;
     const encoder = new Encoder(indent);
     encoder.encode(value, 0);
-    return encoder.out;
+    sink(indent ? encoder.out + "\n" : encoder.out);
+    return;
   }
+  write();
 }
 
 // The bulk of a document goes through the engine's JSON.stringify, without a replacer so that
@@ -67,14 +87,29 @@ function withDepthLimit(value: unknown, indent: boolean): string {
 // express (literal numbers, -0, maps with integer-like keys, which JS objects would reorder)
 // become markers that are replaced afterwards by their exact text. Go's extra escapes
 // (HTML characters, U+2028/U+2029, lone surrogates) are applied to the output at the end.
+// A large value is stringified member by member (its top two levels are written here), so that
+// its text is made, escaped and passed on in small pieces rather than as whole-document copies.
 
 /** Keys a JS object enumerates first, in numeric order, whatever the insertion order. */
 const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
 const isIndexKey = (key: string) => INDEX_KEY.test(key) && Number(key) < 4294967295;
 
+/** Values with more nodes than this are written member by member; smaller ones in one JSON.stringify. */
+const SPLIT_NODES = 4096;
+/** Containers this close to the top of a large value are written member by member. */
+const SPLIT_DEPTH = 2;
+/** Elements of a large array are written this many at a time. */
+const BATCH = 256;
+/** Text is handed on once this many code units have gathered. */
+const PIECE = 1 << 16;
+
 let markerSeed = 0;
 
-function encodeNative(value: unknown, indent: boolean): string {
+/**
+ * Prepares `value` (every check and error happens here, before anything is written) and returns
+ * the function that writes it to `sink`.
+ */
+function encodeNative(value: unknown, indent: boolean, sink: TextSink): () => void {
   // A per-call marker that no string in the value can spell: a NUL and a fresh random tag.
   const tag = `\u0000${(++markerSeed).toString(36)}${Math.random().toString(36).slice(2, 10)}`;
   const texts: string[] = [];
@@ -82,9 +117,11 @@ function encodeNative(value: unknown, indent: boolean): string {
   const onPath = new Set<object>();
   const text = (literal: string) => `${tag}t${texts.push(literal) - 1}`;
   const fragment = (container: object) => `${tag}m${maps.push(container) - 1}`;
+  let nodes = 0;
 
   /** The value JSON.stringify can write as Go would: the value itself, or a copy where something differs. */
   function prepare(v: unknown, depth: number): unknown {
+    nodes++;
     switch (typeof v) {
       case "number":
         if (!Number.isFinite(v)) throw new StableJSONError(`json: unsupported value: ${goFloatName(v)}`);
@@ -160,22 +197,93 @@ function encodeNative(value: unknown, indent: boolean): string {
     return sorted;
   }
 
+  const markerPattern = new RegExp(`"${tag.replace("\u0000", "\\\\u0000")}([tm])(\\d+)"`, "g");
+
+  /** Go's bytes of a prepared value written whole, its first line at `depth` (and not indented). */
+  function whole(v: unknown, depth: number): string {
+    let json: string;
+    try {
+      json = (JSON.stringify(v, null, indent ? 2 : undefined) as string | undefined) ?? "null";
+      if (indent && depth > 0) json = json.replaceAll("\n", indented(depth).close);
+    } catch (err) {
+      // A member too deep for JSON.stringify: the stack-free encoder writes the prepared value,
+      // and its markers, which it quotes the same way, are replaced below.
+      if (!(err instanceof RangeError && /call stack/i.test(err.message))) throw err;
+      const encoder = new Encoder(indent);
+      encoder.encode(v, depth);
+      json = encoder.out;
+    }
+    const escaped = goEscapes(json);
+    if (texts.length === 0 && maps.length === 0) return escaped;
+    return escaped.replace(markerPattern, (_, kind: string, index: string, offset: number) => {
+      if (kind === "t") return texts[Number(index)]!;
+      // The indentation of the marker's line is the depth the map is written at.
+      const lineStart = escaped.lastIndexOf("\n", offset) + 1;
+      let spaces = 0;
+      while (escaped.charCodeAt(lineStart + spaces) === 0x20) spaces++;
+      const encoder = new Encoder(indent);
+      encoder.encode(maps[Number(index)], lineStart === 0 ? depth : spaces / 2);
+      return encoder.out;
+    });
+  }
+
+  /**
+   * Array elements at `depth`, with the separators between them but without the brackets: written
+   * inside depth - 1 enclosing arrays, so that JSON.stringify indents them for their place, then cut out.
+   */
+  function elements(items: unknown[], depth: number): string {
+    let wrapped: unknown = items;
+    let open = "[" + (indent ? indented(depth - 1).open : "");
+    let close = (indent ? indented(depth - 1).close : "") + "]";
+    for (let d = depth - 2; d >= 0; d--) {
+      wrapped = [wrapped];
+      open = "[" + (indent ? indented(d).open : "") + open;
+      close += (indent ? indented(d).close : "") + "]";
+    }
+    const json = whole(wrapped, 0);
+    return json.slice(open.length, json.length - close.length);
+  }
+
   const prepared = prepare(value, 0);
-  const out = JSON.stringify(prepared, null, indent ? 2 : undefined) as string | undefined;
-  if (out === undefined) return "null";
-  const escaped = goEscapes(out);
-  if (texts.length === 0 && maps.length === 0) return escaped;
-  const escapedTag = tag.replace("\u0000", "\\\\u0000");
-  return escaped.replace(new RegExp(`"${escapedTag}([tm])(\\d+)"`, "g"), (_, kind: string, index: string, offset: number) => {
-    if (kind === "t") return texts[Number(index)]!;
-    // The indentation of the marker's line is the depth the map is written at.
-    const lineStart = escaped.lastIndexOf("\n", offset) + 1;
-    let spaces = 0;
-    while (escaped.charCodeAt(lineStart + spaces) === 0x20) spaces++;
-    const encoder = new Encoder(indent);
-    encoder.encode(maps[Number(index)], spaces / 2);
-    return encoder.out;
-  });
+  const end = indent ? "\n" : "";
+  if (nodes <= SPLIT_NODES) return () => sink(whole(prepared, 0) + end);
+
+  return () => {
+    let pending = "";
+    const put = (piece: string) => {
+      pending += piece;
+      if (pending.length >= PIECE) {
+        sink(pending);
+        pending = "";
+      }
+    };
+    /** Writes the top objects member by member, and their arrays in batches of elements written whole. */
+    const emit = (v: unknown, depth: number): void => {
+      if (depth >= SPLIT_DEPTH || v === null || typeof v !== "object" || v instanceof JsonNumber) {
+        put(whole(v, depth));
+        return;
+      }
+      const sep = indent ? indented(depth) : COMPACT;
+      if (Array.isArray(v)) {
+        if (v.length === 0) return put("[]");
+        for (let i = 0; i < v.length; i += BATCH) {
+          put(i === 0 ? "[" + sep.open : sep.next);
+          put(elements(v.slice(i, i + BATCH), depth + 1));
+        }
+        return put(sep.close + "]");
+      }
+      const record = v as Record<string, unknown>;
+      const keys = Object.keys(record).filter((k) => record[k] !== undefined);
+      if (keys.length === 0) return put("{}");
+      for (let i = 0; i < keys.length; i++) {
+        put((i === 0 ? "{" + sep.open : sep.next) + goEscapes(JSON.stringify(keys[i])) + (indent ? ": " : ":"));
+        emit(record[keys[i]!], depth + 1);
+      }
+      put(sep.close + "}");
+    };
+    emit(prepared, 0);
+    sink(pending + end);
+  };
 }
 
 /** Sets an own data property, also for "__proto__" (which plain assignment would treat as the prototype). */
@@ -184,29 +292,45 @@ function setOwn(record: Record<string, unknown>, key: string, value: unknown): v
   else record[key] = value;
 }
 
-const GO_ESCAPES: Readonly<Record<string, string>> = {
-  "<": "\\u003c",
-  ">": "\\u003e",
-  "&": "\\u0026",
-  "\u2028": "\\u2028",
-  "\u2029": "\\u2029",
-};
 const LONE_SURROGATE = /\\ud[89a-f]/;
 
 /** Go's escapes where JSON.stringify differs: HTML characters, U+2028/U+2029, lone surrogates as U+FFFD. */
 function goEscapes(json: string): string {
   // Outside strings JSON has none of these characters, so replacing them everywhere is exact.
-  const unsafe = /[<>&\u2028\u2029]/g;
+  // indexOf finds each of them far faster than a regular expression scans for all three.
+  let out = escapeHTML(json);
+  if (out.includes("\u2028")) out = out.replaceAll("\u2028", "\\u2028");
+  if (out.includes("\u2029")) out = out.replaceAll("\u2029", "\\u2029");
+  // JSON.stringify writes a lone surrogate as \udXXX; a preceding even run of backslashes is text, not an escape.
+  if (out.includes("\\ud") && LONE_SURROGATE.test(out)) out = out.replace(/(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g, "$1\\ufffd");
+  return out;
+}
+
+/** `<`, `>` and `&` as \u003c, \u003e and \u0026, in one pass that follows the next of each. */
+function escapeHTML(json: string): string {
+  let lt = json.indexOf("<");
+  let gt = json.indexOf(">");
+  let amp = json.indexOf("&");
+  if (lt < 0 && gt < 0 && amp < 0) return json;
   let out = "";
   let last = 0;
-  for (let m = unsafe.exec(json); m !== null; m = unsafe.exec(json)) {
-    out += json.slice(last, m.index) + GO_ESCAPES[m[0]]!;
-    last = m.index + 1;
+  for (;;) {
+    let i = lt;
+    if (gt >= 0 && (i < 0 || gt < i)) i = gt;
+    if (amp >= 0 && (i < 0 || amp < i)) i = amp;
+    if (i < 0) return out + json.slice(last);
+    if (i === lt) {
+      out += json.slice(last, i) + "\\u003c";
+      lt = json.indexOf("<", i + 1);
+    } else if (i === gt) {
+      out += json.slice(last, i) + "\\u003e";
+      gt = json.indexOf(">", i + 1);
+    } else {
+      out += json.slice(last, i) + "\\u0026";
+      amp = json.indexOf("&", i + 1);
+    }
+    last = i + 1;
   }
-  out = last === 0 ? json : out + json.slice(last);
-  // JSON.stringify writes a lone surrogate as \udXXX; a preceding even run of backslashes is text, not an escape.
-  if (LONE_SURROGATE.test(out)) out = out.replace(/(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g, "$1\\ufffd");
-  return out;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { stableJSON, compactJSON, JsonNumber, dictionary, formatFloat } from "../../src/json/stable.js";
+import { stableJSON, compactJSON, JsonNumber, dictionary, formatFloat, writeStableJSON } from "../../src/json/stable.js";
 import { goQuote, goFields } from "../../src/json/goquote.js";
 
 test("StableJSON indents like Go's MarshalIndent and ends with a newline", () => {
@@ -97,4 +97,53 @@ test("values nested deeper than the call stack allows are still written (as Go d
   const cyclic: unknown[] = [];
   cyclic.push(nest(5_000, cyclic));
   assert.throws(() => stableJSON(cyclic), /cycle detected in result model/);
+});
+
+/** A value with everything StableJSON writes differently from JSON.stringify, small enough for one JSON.stringify pass. */
+function awkward(i: number): unknown {
+  const ints = dictionary<unknown>();
+  ints["10"] = i;
+  ints["9"] = new JsonNumber("2.50");
+  const unsorted = dictionary<unknown>();
+  unsorted["b"] = "<b & \u2028>";
+  unsorted["a"] = [-0, 1n, "\ud800"];
+  return { i, ints, unsorted, map: new Map<string, unknown>([["z", 1], ["y", new JsonNumber("1E5")]]), skipped: undefined, list: [undefined, null, true, [[]], {}] };
+}
+
+/** The members of a JSON array as stableJSON writes them at depth 1, one string each. */
+const members = (values: unknown[]) => values.map((v) => stableJSON([v]).slice(4, -3));
+
+test("a large value is written in pieces with the same bytes as the whole-value writer gives its parts", () => {
+  const values = Array.from({ length: 3000 }, (_, i) => awkward(i));
+  const one = members(values);
+  assert.equal(stableJSON(values), "[\n  " + one.join(",\n  ") + "\n]\n");
+  assert.equal(compactJSON(values), "[" + values.map((v) => compactJSON(v)).join(",") + "]");
+  // Two levels down (an object's array member), every line indented once more.
+  const doc = { head: awkward(-1), "<key>": values, tail: [] };
+  const expected = '{\n  "head": ' + members([awkward(-1)])[0] + ',\n  "\\u003ckey\\u003e": [\n    ' + one.map((m) => m.replaceAll("\n", "\n  ")).join(",\n    ") + "\n  ],\n  \"tail\": []\n}\n";
+  assert.equal(stableJSON(doc), expected);
+  const pieces: string[] = [];
+  writeStableJSON(doc, (piece) => pieces.push(piece));
+  assert.ok(pieces.length > 1, `${pieces.length} piece(s)`);
+  assert.equal(pieces.join(""), expected);
+});
+
+test("a large value with a member too deep for JSON.stringify is still written whole and in order", () => {
+  for (const depth of [3_000, 4_500, 6_000]) {
+    const doc = { items: Array.from({ length: 3000 }, (_, i) => i), deep: nest(depth, "<x>") };
+    let deep = "";
+    for (let d = 0; d < depth; d++) deep += "[\n" + "  ".repeat(d + 2);
+    deep += '"\\u003cx\\u003e"';
+    for (let d = depth - 1; d >= 0; d--) deep += "\n" + "  ".repeat(d + 1) + "]";
+    const items = doc.items.join(",\n    ");
+    assert.equal(stableJSON(doc), `{\n  "items": [\n    ${items}\n  ],\n  "deep": ${deep}\n}\n`, `depth ${depth}`);
+  }
+});
+
+test("writeStableJSON writes nothing when the value cannot be encoded", () => {
+  const pieces: string[] = [];
+  const values: unknown[] = Array.from({ length: 5000 }, (_, i) => ({ i }));
+  values.push({ n: NaN });
+  assert.throws(() => writeStableJSON(values, (piece) => pieces.push(piece)), /unsupported value: NaN/);
+  assert.deepEqual(pieces, []);
 });
