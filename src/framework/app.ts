@@ -7,7 +7,8 @@ import { validateManifest } from "../manifest/validate.js";
 import { detectMachineOutput, flagNames, scanArgs, type FlagNames } from "./argv.js";
 import { streamLines, type LineSource } from "./choose.js";
 import { CommandNode, type ArgsRule, type CommandSpec } from "./command.js";
-import { completionScript, SHELLS } from "./completion.js";
+import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND, runComplete } from "./complete.js";
+import { completionCommand } from "./completion.js";
 import { defaultConfigPath, loadCredential, resolveRuntime, type ResolutionConfig } from "./config.js";
 import { Context, type GlobalState, type RunIO, type RunState } from "./context.js";
 import { classifyExit, ConfigError, errorDetails, errorMessage, FlagParseError, SurfaceError, UnknownCommandError, UsageError } from "./errors.js";
@@ -57,16 +58,7 @@ export class App {
     const taken = ["help", ...(this.surface.version === "rungrad" ? ["version"] : [])];
     this.root.persistent = globalFlags(this.surface, config.advancedOutput ?? false, config.resolution, config.surface?.globalFlags?.bindings, taken);
     this.root.add(new CommandNode({ use: "help [command]", short: "Help about any command" }, "help"));
-    if (this.surface.completion === "rungrad") {
-      const completion = new CommandNode({ use: "completion", short: "Generate the autocompletion script for the specified shell" }, "completion");
-      for (const sh of SHELLS) {
-        completion.add(new CommandNode({ use: sh, short: `Generate the autocompletion script for ${sh}`, args: "none", run: async (ctx) => {
-          const script = completionScript(sh, this.root);
-          await ctx.writeResult(script, () => script);
-        } }, "completion"));
-      }
-      this.root.add(completion);
-    }
+    if (this.surface.completion === "rungrad") this.root.add(completionCommand(this.root));
     if (this.surface.endpoint.mode !== "disabled") {
       this.endpoint = new CommandNode({ use: this.surface.endpoint.name, short: "Print the rungrad manifest", hidden: true, run: () => undefined }, "endpoint");
       this.root.add(this.endpoint);
@@ -135,6 +127,7 @@ export class App {
     try {
       if (this.endpoint && argv[0] === this.endpoint.name) return await this.emitManifest(io);
       if (argv[0] === "help") return this.helpCommand(argv.slice(1), io);
+      if (argv[0] === COMPLETE_COMMAND || argv[0] === COMPLETE_NO_DESC_COMMAND) return this.complete(argv, io);
       const names = flagNames(this.root);
       const misplaced = this.surface.version === "rungrad" ? this.versionAfterSubcommand(argv, names) : null;
       if (misplaced !== null) throw new FlagParseError(misplaced === "--version" ? "unknown flag: --version" : "unknown shorthand flag: 'v' in -v");
@@ -190,6 +183,16 @@ export class App {
       node = child;
     }
     io.stdout(this.helpText(node));
+    return 0;
+  }
+
+  /** Cobra's hidden `__complete [command-line]` (complete.ts): flags are not parsed, one word at least. */
+  private complete(argv: readonly string[], io: RunIO): number {
+    if (argv.length < 2) throw new UsageError("requires at least 1 arg(s), only received 0");
+    const opts = { noDescriptions: argv[0] === COMPLETE_NO_DESC_COMMAND, env: io.env, version: this.surface.version === "rungrad" };
+    const { stdout, stderr } = runComplete(this.root, argv.slice(1), opts);
+    io.stdout(stdout);
+    io.stderr(stderr);
     return 0;
   }
 

@@ -28,6 +28,8 @@ export interface CommandSpec {
   hidden?: boolean;
   /** Help group id (AppConfig.groups). */
   group?: string;
+  /** Cobra `DisableFlagsInUseLine`: help's use line gets no ` [flags]`. */
+  disableFlagsInUseLine?: boolean;
   flags?: FlagSpec[];
   args?: ArgsRule;
   /** Product-owned namespaced metadata, emitted in the manifest through the canonical encoding. */

@@ -1,126 +1,344 @@
-// Shell completion scripts (`completion bash|zsh|fish|powershell`), generated from the same command
-// tree as help and the manifest: subcommands and flags of each command path, completed statically.
+// Cobra's default `completion` command: `<tool> completion bash|zsh|fish|powershell [--no-descriptions]`,
+// with Cobra's help texts, printing a script that calls back into the program on every TAB
+// (`<tool> __complete <words…>`, complete.ts) and applies the directive it answers with.
+// The scripts are ours (written for this project, not Cobra's text); they speak Cobra's protocol, so
+// the candidates, descriptions and directives are the ones a Go rungrad program gives.
 
-import { flagNames } from "./argv.js";
-import type { CommandNode } from "./command.js";
+import { CommandNode } from "./command.js";
+import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND } from "./complete.js";
 
-export const SHELLS = ["bash", "fish", "powershell", "zsh"] as const;
+export const SHELLS = ["bash", "zsh", "fish", "powershell"] as const;
 export type Shell = (typeof SHELLS)[number];
 
-interface Entry {
-  /** The command path below the program, space-joined ("" for the root). */
-  path: string;
-  commands: { name: string; short: string }[];
-  flags: string[];
-}
-
-/** Every listed command path with what can follow it. Flag values are never completed. */
-function entries(root: CommandNode): Entry[] {
-  const out: Entry[] = [];
-  const visit = (node: CommandNode) => {
-    const flags = [...(node.parent ? node.inherited() : node.persistent), ...node.flags]
-      .filter((f) => !f.hidden)
-      .flatMap((f) => [`--${f.name}`, ...(f.shorthand ? [`-${f.shorthand}`] : [])]);
-    const children = node.children.filter((c) => c.kind === "help" || c.available());
-    out.push({ path: node.path().join(" "), commands: children.map((c) => ({ name: c.name, short: c.spec.short })), flags: [...flags, "--help"] });
-    children.filter((c) => c.kind !== "help").forEach(visit);
-  };
-  visit(root);
-  return out;
-}
-
-/** Flags that take a value: the word after one is its value, not a command. */
-function valueFlags(root: CommandNode): string[] {
-  const { values, shortValues } = flagNames(root);
-  return [...[...values].map((n) => `--${n}`), ...[...shortValues].map((s) => `-${s}`)].sort();
-}
-
-const ident = (name: string) => name.replace(/[^A-Za-z0-9_]/g, "_");
-/** A single-quoted shell word (bash, zsh and fish all read '…' literally; ' itself is closed and escaped). */
-const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-function bash(tool: string, root: CommandNode): string {
-  const fn = `__${ident(tool)}_complete`;
-  const cases = entries(root)
-    .map((e) => `    ${sq(e.path)}) words=${sq([...e.commands.map((c) => c.name), ...e.flags].join(" "))} ;;`)
-    .join("\n");
-  return `# bash completion for ${tool}
-${fn}() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" i w skip=0 words=""
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    w="\${COMP_WORDS[i]}"
-    if ((skip)); then skip=0; continue; fi
-    case " ${valueFlags(root).join(" ")} " in *" $w "*) skip=1; continue ;; esac
-    case "$w" in -*) ;; *) path="\${path:+$path }$w" ;; esac
-  done
-  case "$path" in
-${cases}
-  esac
-  COMPREPLY=($(compgen -W "$words" -- "$cur"))
-}
-complete -o default -F ${fn} ${tool}
+/** Cobra's help texts for the completion commands (`%[1]s` is the program name). */
+function longText(shell: Shell | null, tool: string): string {
+  switch (shell) {
+    case null:
+      return `Generate the autocompletion script for ${tool} for the specified shell.
+See each sub-command's help for details on how to use the generated script.
 `;
-}
+    case "bash":
+      return `Generate the autocompletion script for the bash shell.
 
-function zsh(tool: string, root: CommandNode): string {
-  return `#compdef ${tool}
-# zsh completion for ${tool} (through bash completion)
-autoload -U +X bashcompinit && bashcompinit
-${bash(tool, root)}`;
-}
+This script depends on the 'bash-completion' package.
+If it is not installed already, you can install it via your OS's package manager.
 
-function fish(tool: string, root: CommandNode): string {
-  const at = `__${ident(tool)}_at`;
-  const lines = [
-    `# fish completion for ${tool}`,
-    // True when the command path typed so far (flags left out) is exactly $argv[1].
-    `function ${at}`,
-    "    set -l words (commandline -opc)",
-    "    set -e words[1]",
-    "    set -l path (string match -v -- '-*' $words)",
-    '    test "$path" = "$argv[1]"',
-    "end",
-    `complete -c ${tool} -f`,
-  ];
-  for (const e of entries(root)) {
-    const cond = sq(`${at} ${sq(e.path)}`);
-    for (const c of e.commands) lines.push(`complete -c ${tool} -n ${cond} -a ${sq(c.name)} -d ${sq(c.short)}`);
-    for (const f of e.flags.filter((x) => x.startsWith("--"))) lines.push(`complete -c ${tool} -n ${cond} -l ${sq(f.slice(2))}`);
+To load completions in your current shell session:
+
+	source <(${tool} completion bash)
+
+To load completions for every new session, execute once:
+
+#### Linux:
+
+	${tool} completion bash > /etc/bash_completion.d/${tool}
+
+#### macOS:
+
+	${tool} completion bash > $(brew --prefix)/etc/bash_completion.d/${tool}
+
+You will need to start a new shell for this setup to take effect.
+`;
+    case "zsh":
+      return `Generate the autocompletion script for the zsh shell.
+
+If shell completion is not already enabled in your environment you will need
+to enable it.  You can execute the following once:
+
+	echo "autoload -U compinit; compinit" >> ~/.zshrc
+
+To load completions in your current shell session:
+
+	source <(${tool} completion zsh)
+
+To load completions for every new session, execute once:
+
+#### Linux:
+
+	${tool} completion zsh > "\${fpath[1]}/_${tool}"
+
+#### macOS:
+
+	${tool} completion zsh > $(brew --prefix)/share/zsh/site-functions/_${tool}
+
+You will need to start a new shell for this setup to take effect.
+`;
+    case "fish":
+      return `Generate the autocompletion script for the fish shell.
+
+To load completions in your current shell session:
+
+	${tool} completion fish | source
+
+To load completions for every new session, execute once:
+
+	${tool} completion fish > ~/.config/fish/completions/${tool}.fish
+
+You will need to start a new shell for this setup to take effect.
+`;
+    case "powershell":
+      return `Generate the autocompletion script for powershell.
+
+To load completions in your current shell session:
+
+	${tool} completion powershell | Out-String | Invoke-Expression
+
+To load completions for every new session, add the output of the above command
+to your powershell profile.
+`;
   }
-  return lines.join("\n") + "\n";
 }
 
+/**
+ * Cobra's default `completion` command for the program rooted at `root`: no arguments, one
+ * subcommand per shell, each with `--no-descriptions` (bash's use line shows no `[flags]`).
+ */
+export function completionCommand(root: CommandNode): CommandNode {
+  const tool = root.name;
+  const completion = new CommandNode({ use: "completion", short: "Generate the autocompletion script for the specified shell", long: longText(null, tool), args: "none" }, "completion");
+  for (const shell of SHELLS) {
+    const node = new CommandNode(
+      {
+        use: shell,
+        short: `Generate the autocompletion script for ${shell}`,
+        long: longText(shell, tool),
+        args: "none",
+        disableFlagsInUseLine: shell === "bash",
+        flags: [{ name: "no-descriptions", usage: "disable completion descriptions", type: "bool" }],
+        run: async (ctx) => {
+          const script = completionScript(shell, tool, !ctx.bool("no-descriptions"));
+          await ctx.writeOutput({ model: script, human: () => script, verbatim: true });
+        },
+      },
+      "completion",
+    );
+    completion.add(node);
+  }
+  return completion;
+}
+
+/** A shell function name for the program (letters, digits and _ only). */
+const ident = (tool: string) => tool.replace(/[^A-Za-z0-9_]/g, "_");
+/** A single-quoted word for bash, zsh and fish ('\'' closes, escapes and reopens). */
+const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** A single-quoted PowerShell string ('' stands for '). */
-const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const psq = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-function powershell(tool: string, root: CommandNode): string {
-  const table = entries(root)
-    .map((e) => `  ${q(e.path)} = @(${[...e.commands.map((c) => c.name), ...e.flags].map(q).join(", ")})`)
-    .join("\n");
-  return `# powershell completion for ${tool}
-$__${ident(tool)}Words = @{
-${table}
+function bash(tool: string, request: string): string {
+  const id = ident(tool);
+  return `# bash completion for ${tool}
+# Generated by \`${tool} completion bash\`. On TAB it runs \`${tool} ${request} <words>\` (Cobra's
+# completion protocol) and offers the candidates it prints, following the directive on its last line.
+
+__${id}_complete() {
+    local -a args=() comps=()
+    local i w joined=0 out directive cur line
+    # bash splits words at = and :; join them back so that --flag=value stays one word.
+    for ((i = 1; i <= COMP_CWORD; i++)); do
+        w=\${COMP_WORDS[i]}
+        if ((\${#args[@]} > 0)) && { [[ $w == [=:] ]] || ((joined)); }; then
+            args[\${#args[@]}-1]+=$w
+            [[ $w == [=:] ]] && joined=1 || joined=0
+        else
+            args+=("$w")
+            joined=0
+        fi
+    done
+    ((\${#args[@]} > 0)) || args=("")
+    out=$("\${COMP_WORDS[0]}" ${request} "\${args[@]}" 2>/dev/null)
+    directive=\${out##*:}
+    out=\${out%:*}
+    [[ $directive =~ ^[0-9]+$ ]] || directive=0
+    ((directive & 1)) && return
+    ((directive & 2)) && compopt -o nospace 2>/dev/null
+    ((directive & 32)) && compopt -o nosort 2>/dev/null
+    cur=\${args[\${#args[@]}-1]}
+    [[ $cur == -*=* ]] && cur=\${cur#*=}
+    while IFS= read -r line; do
+        [[ -n $line ]] && comps+=("$line")
+    done <<<"$out"
+    if ((directive & 8)); then
+        # The candidates are file extensions.
+        local pattern
+        pattern=$(IFS='|'; echo "\${comps[*]}")
+        compopt -o filenames 2>/dev/null
+        COMPREPLY=($(shopt -s extglob; compgen -f -X "!*.@($pattern)" -- "$cur"; compgen -d -- "$cur"))
+        return
+    fi
+    if ((directive & 16)); then
+        # Directories only, inside the one candidate when there is one.
+        compopt -o filenames 2>/dev/null
+        if ((\${#comps[@]} > 0)); then
+            COMPREPLY=($(cd -- "\${comps[0]}" 2>/dev/null && compgen -d -- "$cur"))
+        else
+            COMPREPLY=($(compgen -d -- "$cur"))
+        fi
+        return
+    fi
+    COMPREPLY=()
+    if ((\${#comps[@]} == 1)); then
+        COMPREPLY=("\${comps[0]%%$'\\t'*}")
+    else
+        for line in "\${comps[@]}"; do
+            if [[ $line == *$'\\t'* ]]; then
+                COMPREPLY+=("\${line%%$'\\t'*}  (\${line#*$'\\t'})")
+            else
+                COMPREPLY+=("$line")
+            fi
+        done
+    fi
+    if ((\${#COMPREPLY[@]} == 0 && (directive & 4))); then
+        compopt +o default 2>/dev/null
+    fi
 }
-Register-ArgumentCompleter -Native -CommandName ${q(tool)} -ScriptBlock {
-  param($wordToComplete, $commandAst, $cursorPosition)
-  $typed = @($commandAst.CommandElements | Select-Object -Skip 1 | ForEach-Object { $_.ToString() } | Where-Object { $_ -notlike '-*' -and $_ -ne $wordToComplete })
-  $words = $__${ident(tool)}Words[($typed -join ' ')]
-  $words | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object { [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_) }
+
+complete -o default -F __${id}_complete ${tool}
+`;
+}
+
+function zsh(tool: string, request: string): string {
+  const id = ident(tool);
+  return `#compdef ${tool}
+compdef _${id} ${tool}
+
+# zsh completion for ${tool}
+# Generated by \`${tool} completion zsh\`. On TAB it runs \`${tool} ${request} <words>\` (Cobra's
+# completion protocol) and offers the candidates it prints, following the directive on its last line.
+
+_${id}() {
+    local -a lines names displays opts
+    local out directive line name desc
+    out=$("\${words[1]}" ${request} "\${(@)words[2,CURRENT]}" 2>/dev/null)
+    lines=("\${(@f)out}")
+    directive=\${lines[-1]#:}
+    lines=("\${(@)lines[1,-2]}")
+    [[ $directive == <-> ]] || directive=0
+    (( directive & 1 )) && return 1
+    if (( directive & 8 )); then
+        # The candidates are file extensions.
+        _files -g "*.(\${(j:|:)lines})"
+        return
+    fi
+    if (( directive & 16 )); then
+        # Directories only, inside the one candidate when there is one.
+        if (( \${#lines} > 0 )) && [[ -n \${lines[1]} ]]; then
+            _files -/ -W "\${lines[1]}"
+        else
+            _files -/
+        fi
+        return
+    fi
+    for line in "\${lines[@]}"; do
+        [[ -z $line ]] && continue
+        name=\${line%%$'\\t'*}
+        desc=""
+        [[ $line == *$'\\t'* ]] && desc=\${line#*$'\\t'}
+        names+=("$name")
+        displays+=("$name\${desc:+  -- $desc}")
+    done
+    (( directive & 2 )) && opts+=(-S '')
+    (( directive & 32 )) && opts+=(-V unsorted)
+    if (( \${#names} > 0 )); then
+        compadd -l "\${opts[@]}" -d displays -a names
+        return 0
+    fi
+    (( directive & 4 )) && return 1
+    _files
+}
+
+# Run the function only when zsh loads this file as a completion function, not when it is sourced.
+if [[ $funcstack[1] == _${id} ]]; then
+    _${id} "$@"
+fi
+`;
+}
+
+function fish(tool: string, request: string): string {
+  const id = ident(tool);
+  return `# fish completion for ${tool}
+# Generated by \`${tool} completion fish\`. On TAB it runs \`${tool} ${request} <words>\` (Cobra's
+# completion protocol) and offers the candidates it prints, following the directive on its last line.
+
+function __${id}_complete
+    set -l words (commandline -opc)
+    set -l current (commandline -ct)
+    set -l out ($words[1] ${request} $words[2..-1] "$current" 2>/dev/null)
+    set -l directive (string replace -r '^:' '' -- $out[-1])
+    set -e out[-1]
+    string match -qr '^[0-9]+$' -- "$directive"; or set directive 0
+    if test (math "bitand($directive, 1)") -ne 0
+        return
+    end
+    if test (math "bitand($directive, 8)") -ne 0
+        # The candidates are file extensions.
+        for ext in $out
+            __fish_complete_suffix "$current" ".$ext"
+        end
+        return
+    end
+    if test (math "bitand($directive, 16)") -ne 0
+        # Directories only.
+        __fish_complete_directories "$current"
+        return
+    end
+    if test (count $out) -gt 0
+        printf '%s\\n' $out
+    else if test (math "bitand($directive, 4)") -eq 0
+        __fish_complete_path "$current"
+    end
+end
+
+complete -c ${sq(tool)} -e
+complete -c ${sq(tool)} -k -f -a '(__${id}_complete)'
+`;
+}
+
+function powershell(tool: string, request: string): string {
+  return `# powershell completion for ${tool}
+# Generated by \`${tool} completion powershell\`. On TAB it runs \`${tool} ${request} <words>\` (Cobra's
+# completion protocol) and offers the candidates it prints, following the directive on its last line.
+
+Register-ArgumentCompleter -CommandName ${psq(tool)} -ScriptBlock {
+    param($WordToComplete, $CommandAst, $CursorPosition)
+    $elements = @($CommandAst.CommandElements | Where-Object { $_.Extent.StartOffset -lt $CursorPosition })
+    $program = $elements[0].Extent.Text
+    $words = @($elements | Select-Object -Skip 1 | ForEach-Object { $_.Extent.Text })
+    if ($WordToComplete -eq '') {
+        # An empty last word must reach the program; before PowerShell 7.3 a native call drops ''.
+        $words += $(if ($PSVersionTable.PSVersion -ge [version]'7.3') { '' } else { '""' })
+    }
+    $out = @(& $program ${request} @words 2>$null)
+    if ($out.Count -eq 0) { return }
+    $directive = 0
+    [void][int]::TryParse(($out[-1] -replace '^:', ''), [ref]$directive)
+    $lines = @($out | Select-Object -SkipLast 1 | Where-Object { $_ -ne '' })
+    if (($directive -band 1) -ne 0) { return }
+    if (($directive -band 24) -ne 0) { return }  # file extension and directory filters: the default file completion
+    if ($lines.Count -eq 0) {
+        # No candidate: stop here when files must not be offered (an empty result means "use files").
+        if (($directive -band 4) -ne 0) { return '' }
+        return
+    }
+    foreach ($line in $lines) {
+        $name, $desc = $line -split "\`t", 2
+        $text = $(if ($name -match '\\s') { "'" + ($name -replace "'", "''") + "'" } else { $name })
+        [System.Management.Automation.CompletionResult]::new($text, $name, 'ParameterValue', $(if ($desc) { $desc } else { $name }))
+    }
 }
 `;
 }
 
-/** The completion script of one shell for the program rooted at `root`. */
-export function completionScript(shell: Shell, root: CommandNode): string {
-  const tool = root.name;
+/** The script of one shell; with descriptions it calls __complete, without them __completeNoDesc. */
+export function completionScript(shell: Shell, tool: string, descriptions = true): string {
+  const request = descriptions ? COMPLETE_COMMAND : COMPLETE_NO_DESC_COMMAND;
   switch (shell) {
     case "bash":
-      return bash(tool, root);
+      return bash(tool, request);
     case "zsh":
-      return zsh(tool, root);
+      return zsh(tool, request);
     case "fish":
-      return fish(tool, root);
+      return fish(tool, request);
     case "powershell":
-      return powershell(tool, root);
+      return powershell(tool, request);
   }
 }

@@ -72,7 +72,7 @@ function usageString(node: CommandNode, opts: HelpOptions, defaultFlags = true):
 
 function useLine(node: CommandNode): string {
   const use = node.parent ? `${node.parent.commandPath()} ${node.spec.use}` : node.spec.use;
-  return use.includes("[flags]") ? use : use + " [flags]";
+  return use.includes("[flags]") || node.spec.disableFlagsInUseLine ? use : use + " [flags]";
 }
 
 function sortedChildren(node: CommandNode): CommandNode[] {
