@@ -6,7 +6,7 @@ import { FlagParseError } from "./errors.js";
 import { goQuote } from "../json/goquote.js";
 
 /** Go's strconv.ParseBool; undefined when the text is not a boolean. */
-function parseGoBool(v: string): boolean | undefined {
+export function parseGoBool(v: string): boolean | undefined {
   if (["1", "t", "T", "TRUE", "true", "True"].includes(v)) return true;
   if (["0", "f", "F", "FALSE", "false", "False"].includes(v)) return false;
   return undefined;

@@ -10,6 +10,8 @@
 // shell's default (file) completion. Errors are reported on stderr and still end with a directive.
 
 import { appendFileSync } from "node:fs";
+import { compareBytes } from "../json/stable.js";
+import { parseGoBool } from "./argv.js";
 import type { CommandNode } from "./command.js";
 import { toFlagDef, type FlagDef } from "./flags.js";
 
@@ -59,8 +61,8 @@ interface FlagView {
   localNonPersistent: FlagDef[];
 }
 
-const byName = (a: FlagDef, b: FlagDef) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-const sortedChildren = (node: CommandNode) => [...node.children].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+const byName = (a: FlagDef, b: FlagDef) => compareBytes(a.name, b.name);
+const sortedChildren = (node: CommandNode) => [...node.children].sort((a, b) => compareBytes(a.name, b.name));
 
 /** The flags of `node` before Cobra adds -h/-v (what Find sees on the way down). */
 function plainFlags(node: CommandNode): FlagDef[] {
@@ -138,8 +140,6 @@ function find(root: CommandNode, args: readonly string[]): { node: CommandNode; 
 /** Go's %v of a []string. */
 const goList = (args: readonly string[]) => `[${args.join(" ")}]`;
 
-const GO_BOOL: Record<string, boolean> = { 1: true, t: true, T: true, TRUE: true, true: true, True: true, 0: false, f: false, F: false, FALSE: false, false: false, False: false };
-
 /** What pflag's parse of the command's arguments leaves: positional words, changed flags, whether `--` ended the flags. */
 interface Parsed {
   positional: string[];
@@ -152,7 +152,7 @@ function parseFlags(args: readonly string[], flags: readonly FlagDef[]): Parsed 
   const parsed: Parsed = { positional: [], changed: new Set(), dashed: false };
   const set = (f: FlagDef, value: string) => {
     const label = f.shorthand ? `-${f.shorthand}, --${f.name}` : `--${f.name}`;
-    if (f.type === "bool" && GO_BOOL[value] === undefined) throw new Error(`invalid argument "${value}" for "${label}" flag: strconv.ParseBool: parsing "${value}": invalid syntax`);
+    if (f.type === "bool" && parseGoBool(value) === undefined) throw new Error(`invalid argument "${value}" for "${label}" flag: strconv.ParseBool: parsing "${value}": invalid syntax`);
     if (f.type === "int" && !/^[+-]?(0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO]?[0-7_]*|[1-9][0-9_]*)$/.test(value)) {
       throw new Error(`invalid argument "${value}" for "${label}" flag: strconv.ParseInt: parsing "${value}": invalid syntax`);
     }
@@ -352,5 +352,5 @@ export function runComplete(root: CommandNode, args: readonly string[], opts: Co
 function descriptionsSetting(program: string, env: Readonly<Record<string, string | undefined>>): boolean | undefined {
   const name = `${program}_COMPLETION_DESCRIPTIONS`.toUpperCase().replace(/[^A-Z0-9_]/g, "_");
   const value = env[name] || env["COBRA_COMPLETION_DESCRIPTIONS"] || "";
-  return GO_BOOL[value];
+  return parseGoBool(value);
 }

@@ -368,7 +368,6 @@ class Parser {
         this.actionLine = 0;
       }
     }
-    if (t.typ === "error") this.unexpected(t, "input");
     this.unexpected(t, "input");
   }
 
