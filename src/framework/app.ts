@@ -57,10 +57,11 @@ export class App {
     this.root = new CommandNode({ use: config.name, short: config.short, long: config.long ?? "", examples: config.examples ?? [] });
     const taken = ["help", ...(this.surface.version === "rungrad" ? ["version"] : [])];
     this.root.persistent = globalFlags(this.surface, config.advancedOutput ?? false, config.resolution, config.surface?.globalFlags?.bindings, taken);
-    this.root.add(new CommandNode({ use: "help [command]", short: "Help about any command" }, "help"));
+    const helpLong = `Help provides help for any command in the application.\nSimply type ${config.name} help [path to command] for full details.`;
+    this.root.add(new CommandNode({ use: "help [command]", short: "Help about any command", long: helpLong, run: () => undefined }, "help"));
     if (this.surface.completion === "rungrad") this.root.add(completionCommand(this.root));
     if (this.surface.endpoint.mode !== "disabled") {
-      this.endpoint = new CommandNode({ use: this.surface.endpoint.name, short: "Print the rungrad manifest", hidden: true, run: () => undefined }, "endpoint");
+      this.endpoint = new CommandNode({ use: this.surface.endpoint.name, short: "Emit the rungrad machine manifest (internal)", hidden: true, run: () => undefined }, "endpoint");
       this.root.add(this.endpoint);
     }
   }
@@ -174,7 +175,7 @@ export class App {
     let node = this.root;
     for (const name of topic) {
       if (name.startsWith("-")) break;
-      const child = node.children.find((c) => c.name === name && c.kind !== "help" && !c.hidden);
+      const child = node.children.find((c) => c.name === name);
       if (!child && node === this.root) {
         io.stdout(unknownTopicHelp(this.root, topic, this.config.groups ?? []));
         return 0;

@@ -151,4 +151,9 @@ test("help with an unknown topic: Cobra's line, then the root's usage without lo
   // Cobra's Find stops at the deepest command the words name; the rest are ignored.
   const deeper = await rgref(["help", "item", "bogus"]);
   assert.equal(deeper.stdout, (await rgref(["item", "--help"])).stdout);
+  // Find reaches hidden commands and help itself, with Cobra's texts.
+  const endpoint = await rgref(["help", "__rungrad_manifest"]);
+  assert.ok(endpoint.stdout.startsWith("Emit the rungrad machine manifest (internal)\n\nUsage:\n  rgref __rungrad_manifest [flags]\n\nFlags:\n  -h, --help   help for __rungrad_manifest\n"));
+  const help = await rgref(["help", "help"]);
+  assert.ok(help.stdout.startsWith("Help provides help for any command in the application.\nSimply type rgref help [path to command] for full details.\n\nUsage:\n  rgref help [command] [flags]\n"));
 });
