@@ -3,6 +3,7 @@
 
 export { stableJSON, compactJSON, JsonNumber, dictionary, StableJSONError } from "./json/stable.js";
 export { goQuote } from "./json/goquote.js";
+export { decodeGoBytes } from "./json/gobytes.js";
 export * from "./manifest/index.js";
 export * from "./agentmeta/index.js";
 export * from "./skill/index.js";

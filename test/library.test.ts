@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   decodeExtensions,
+  decodeGoBytes,
   encodeExtensions,
   fromManifest,
   ManifestError,
@@ -33,4 +34,10 @@ test("errors are typed and carry Go's exact text", () => {
     return e instanceof UnsupportedVersionError && e instanceof ManifestError && e.message === 'unsupported manifest schema version "rungrad-manifest/9"';
   });
   assert.throws(() => validateManifest(parseManifest("{}")), { message: "manifest is missing schema_version" });
+});
+
+test("decodeGoBytes reads bytes as Go's encoding/json does: the invalid byte is named, one U+FFFD per byte in strings", () => {
+  assert.throws(() => parseManifest(decodeGoBytes(Buffer.from([0x7b, 0xff]))), { message: "invalid character '\u00ff' looking for beginning of object key string" });
+  const m = parseManifest(decodeGoBytes(Buffer.concat([Buffer.from('{"tool_name":"t'), Buffer.from([0xe2, 0x82]), Buffer.from('x"}')])));
+  assert.equal(m.tool_name, "t\ufffd\ufffdx");
 });
