@@ -142,12 +142,54 @@ const initCommand: CommandSpec = {
   run: lazy(() => import("./hcp/init.js"), (m) => m.initHandler),
 };
 
+const WHERE_FLAGS = [
+  { name: "scheme", usage: "A security scheme's value for an openapi pack (the file's \"openapi\" section), not a variable (\"env\")", type: "bool" as const },
+  { name: "keyring", usage: "The system keyring (service hcp:FAMILY) instead of the credential file", type: "bool" as const },
+];
+
+const credentialsCommand: CommandSpec = {
+  use: "credentials",
+  short: "Manage stored credentials: the credential file (hub local-credential) or the system keyring (hub keyring)",
+  related: ["hcp run", "hcp init"],
+  commands: [
+    {
+      use: "set <family> <name>",
+      short: "Store a credential; the value is read from the terminal (not shown) or standard input, never from arguments",
+      examples: ["hcp credentials set notes bearerAuth --scheme", "printf '%s' \"$TOKEN\" | hcp credentials set mytool MYTOOL_TOKEN --keyring"],
+      outputModes: HUMAN_JSON,
+      mutates: true,
+      args: { exact: 2 },
+      flags: WHERE_FLAGS,
+      run: lazy(() => import("./hcp/credentials.js"), (m) => m.setHandler),
+    },
+    {
+      use: "get <family> <name>",
+      short: "Show whether a credential is stored: masked (***) unless --reveal; exit 5 when there is none",
+      examples: ["hcp credentials get notes bearerAuth --scheme"],
+      outputModes: HUMAN_JSON,
+      args: { exact: 2 },
+      flags: [...WHERE_FLAGS, { name: "reveal", usage: "Print the value itself", type: "bool" }],
+      run: lazy(() => import("./hcp/credentials.js"), (m) => m.getHandler),
+    },
+    {
+      use: "delete <family> <name>",
+      short: "Delete a stored credential; exit 5 when there is none",
+      examples: ["hcp credentials delete notes bearerAuth --scheme"],
+      outputModes: HUMAN_JSON,
+      mutates: true,
+      args: { exact: 2 },
+      flags: WHERE_FLAGS,
+      run: lazy(() => import("./hcp/credentials.js"), (m) => m.deleteHandler),
+    },
+  ],
+};
+
 export function newHcpApp(): App {
   return new App({
     name: "hcp",
     short: "HCP/1.1 harness packs: validate them, derive their metadata, generate them, and serve their verbs",
     version: PACKAGE_VERSION,
-  }).addCommand(execCommand, initCommand, listCommand, mcpConfigCommand, metaCommand, runCommand, serveCommand, skillCommand, validateCommand);
+  }).addCommand(credentialsCommand, execCommand, initCommand, listCommand, mcpConfigCommand, metaCommand, runCommand, serveCommand, skillCommand, validateCommand);
 }
 
 void newHcpApp().main();

@@ -7,6 +7,7 @@ import { FileReadError, readRegularFile } from "../read-regular.js";
 import { isObject } from "../pack/issues.js";
 import type { HarnessBinding } from "../pack/types.js";
 import { CredentialError } from "./errors.js";
+import { keyringGet, keyringService } from "./keyring.js";
 
 /** Credential variables for the child and values for an API's security schemes; every value is a secret to redact. */
 export interface Credentials {
@@ -21,6 +22,8 @@ export const NO_CREDENTIALS: Credentials = Object.freeze({ env: Object.freeze({}
 export interface CredentialOptions {
   /** The runtime's environment: `HCP_CREDENTIALS` and `HOME` are read from it. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** policy.json `credentials`: the names a keyring binding reads. */
+  readonly names?: readonly string[];
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -45,13 +48,30 @@ export function loadCredentials(binding: HarnessBinding | undefined, packId: str
     case "public":
       return NO_CREDENTIALS;
     case "keyring":
-      throw new CredentialError(
-        "credentials_unavailable",
-        `pack ${JSON.stringify(packId)} uses binding hub keyring, but no system keyring is available to this runtime; use hub local-credential or binding mode mock`,
-      );
+      return readKeyring(binding.family ?? packId, opts.names ?? [], packId);
     case "local-credential":
       return readLocalCredentials(credentialFilePath(opts.env), binding.family ?? packId);
   }
+}
+
+/**
+ * The keyring entries of policy.json `credentials` (service `hcp:<family>`, one entry per name). The
+ * values are variables for a program and security-scheme values for an API alike.
+ */
+function readKeyring(family: string, names: readonly string[], packId: string): Credentials {
+  if (names.length === 0) {
+    throw new CredentialError("credentials_unavailable", `pack ${JSON.stringify(packId)} uses binding hub keyring but its policy.json lists no credentials to read: add "credentials": ["NAME", …]`);
+  }
+  const env: Record<string, string> = {};
+  for (const name of names) {
+    const value = keyringGet(family, name);
+    if (value === null) {
+      throw new CredentialError("credentials_unavailable", `the keyring has no ${name} for ${keyringService(family)}: store it with hcp credentials set ${family} ${name} --keyring`);
+    }
+    if (value.includes("\0")) throw new CredentialError("credentials_invalid", `the keyring value of ${name} for ${keyringService(family)} contains NUL`);
+    env[name] = value;
+  }
+  return { env, openapi: {}, secrets: Object.values(env).filter((v) => v !== "") };
 }
 
 /** The largest credential file read: 1 MiB. */
@@ -76,17 +96,36 @@ function checkPrivate(path: string, st: Stats): void {
  * 1 MiB (a FIFO or a device is refused without blocking).
  */
 export function readLocalCredentials(path: string, family: string): Credentials {
+  const doc = readCredentialFile(path);
+  if (doc === undefined) {
+    throw new CredentialError(
+      "credentials_unavailable",
+      `credential file ${path} does not exist; create it (mode 0600) with {"${family}": {"env": {...}, "openapi": {...}}}, or with hcp credentials set, or set HCP_CREDENTIALS`,
+    );
+  }
+  const entry = Object.hasOwn(doc, family) ? doc[family] : undefined;
+  if (entry === undefined) {
+    throw new CredentialError("credentials_unavailable", `credential file ${path} has no entry for family ${JSON.stringify(family)}`);
+  }
+  const where = `credential file ${path}: family ${JSON.stringify(family)}`;
+  const shape = `{"env": {NAME: value}, "openapi": {SCHEME: value}}`;
+  if (!isObject(entry) || (entry["env"] === undefined && entry["openapi"] === undefined)) throw new CredentialError("credentials_invalid", `${where} must be ${shape}`);
+  const env = valuesOf(entry["env"], `${where}: env`, "a variable name", (name) => ENV_NAME.test(name));
+  const openapi = valuesOf(entry["openapi"], `${where}: openapi`, "a security scheme name", (name) => name !== "");
+  return { env, openapi, secrets: [...Object.values(env), ...Object.values(openapi)].filter((v) => v !== "") };
+}
+
+/**
+ * The whole credential file: a regular, owner-only file of at most 1 MiB holding a JSON object;
+ * undefined when it does not exist. Errors never quote the file's text.
+ */
+export function readCredentialFile(path: string): Record<string, unknown> | undefined {
   let text: string;
   try {
     text = readRegularFile(path, CREDENTIAL_FILE_MAX_BYTES, (st) => checkPrivate(path, st)).toString("utf8");
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
-    if (e.code === "ENOENT") {
-      throw new CredentialError(
-        "credentials_unavailable",
-        `credential file ${path} does not exist; create it (mode 0600) with {"${family}": {"env": {...}, "openapi": {...}}} or set HCP_CREDENTIALS`,
-      );
-    }
+    if (e.code === "ENOENT") return undefined;
     const code = e.code === "not_regular" || e.code === "too_large" ? "credentials_invalid" : "credentials_unavailable";
     throw new CredentialError(code, `cannot read credential file ${path}: ${e.reason}`);
   }
@@ -98,16 +137,7 @@ export function readLocalCredentials(path: string, family: string): Credentials 
     throw new CredentialError("credentials_invalid", `credential file ${path} is not valid JSON`);
   }
   if (!isObject(doc)) throw new CredentialError("credentials_invalid", `credential file ${path} must hold a JSON object of families`);
-  const entry = Object.hasOwn(doc, family) ? doc[family] : undefined;
-  if (entry === undefined) {
-    throw new CredentialError("credentials_unavailable", `credential file ${path} has no entry for family ${JSON.stringify(family)}`);
-  }
-  const where = `credential file ${path}: family ${JSON.stringify(family)}`;
-  const shape = `{"env": {NAME: value}, "openapi": {SCHEME: value}}`;
-  if (!isObject(entry) || (entry["env"] === undefined && entry["openapi"] === undefined)) throw new CredentialError("credentials_invalid", `${where} must be ${shape}`);
-  const env = valuesOf(entry["env"], `${where}: env`, "a variable name", (name) => ENV_NAME.test(name));
-  const openapi = valuesOf(entry["openapi"], `${where}: openapi`, "a security scheme name", (name) => name !== "");
-  return { env, openapi, secrets: [...Object.values(env), ...Object.values(openapi)].filter((v) => v !== "") };
+  return doc;
 }
 
 /** A name → string map of an entry (absent: empty), each name checked, no value holding NUL. */

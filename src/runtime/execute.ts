@@ -159,7 +159,7 @@ type CredentialLoad = { ok: true; credentials: Credentials } | { ok: false; erro
 
 function credentialsOf(pack: LoadedPack, opts: PlanOptions): CredentialLoad {
   try {
-    return { ok: true, credentials: loadCredentials(pack.surface?.binding, pack.surface?.id ?? "", { env: opts.env ?? process.env }) };
+    return { ok: true, credentials: loadCredentials(pack.surface?.binding, pack.surface?.id ?? "", { env: opts.env ?? process.env, names: pack.policy?.credentials }) };
   } catch (error) {
     return { ok: false, error };
   }

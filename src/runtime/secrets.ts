@@ -60,7 +60,7 @@ export function packSecrets(packs: readonly LoadedPack[], env: Env = process.env
   for (const pack of packs) {
     values.push(...policyEnvSecrets(pack, env));
     try {
-      values.push(...loadCredentials(pack.surface?.binding, pack.surface?.id ?? "", { env }).secrets);
+      values.push(...loadCredentials(pack.surface?.binding, pack.surface?.id ?? "", { env, names: pack.policy?.credentials }).secrets);
     } catch {
       // unreadable: nothing to mask
     }

@@ -1,0 +1,110 @@
+// `hcp credentials` with the credential file: values from stdin only, the file 0600 and written whole, shown masked.
+
+import assert from "node:assert/strict";
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync, chmodSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { SECRET_PACK, hcp, tempDir } from "../transports/support.js";
+import { notesApi, type Api } from "./notes-api.js";
+import { isolatedEnv, openapiPack } from "./openapi-support.js";
+
+const VALUE = "cred-V4lue-from-stdin-42";
+let api: Api;
+before(async () => {
+  api = await notesApi();
+});
+after(() => api.close());
+
+/** An environment whose credential file does not exist yet, in a folder that does not either. */
+function freshEnv(): NodeJS.ProcessEnv {
+  const env = isolatedEnv();
+  return { ...env, HCP_CREDENTIALS: join(tempDir("hcp-cred-home-"), "config", "hcp", "credentials.json") };
+}
+
+test("set reads the value from stdin into a new 0600 file; get masks it unless --reveal; run uses it; delete removes it", async () => {
+  const env = freshEnv();
+  const file = env["HCP_CREDENTIALS"]!;
+  const set = await hcp(["credentials", "set", "secretfam", "SECRET_TOKEN"], { env, stdin: `${VALUE}\n` });
+  assert.equal(set.code, 0, set.stderr);
+  assert.equal(`${set.stdout}${set.stderr}`.includes(VALUE), false);
+  assert.equal(statSync(file).mode & 0o777, 0o600);
+  assert.equal(statSync(join(file, "..")).mode & 0o777, 0o700);
+  assert.deepEqual(JSON.parse(readFileSync(file, "utf8")), { secretfam: { env: { SECRET_TOKEN: VALUE } } });
+
+  const get = await hcp(["credentials", "get", "secretfam", "SECRET_TOKEN"], { env });
+  assert.equal(get.stdout, "***\n");
+  const json = await hcp(["credentials", "get", "secretfam", "SECRET_TOKEN", "--json"], { env });
+  assert.equal(JSON.parse(json.stdout).value, "***");
+  const reveal = await hcp(["credentials", "get", "secretfam", "SECRET_TOKEN", "--reveal"], { env });
+  assert.equal(reveal.stdout, `${VALUE}\n`);
+
+  // The wrapped program gets it; its output shows it masked.
+  const run = await hcp(["run", SECRET_PACK, "show"], { env });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^\*\*\*\n/);
+
+  // A security scheme's value beside it, used by an openapi pack; the other family's value is kept.
+  const scheme = await hcp(["credentials", "set", "notes", "bearerAuth", "--scheme"], { env, stdin: "tok-scheme-9876" });
+  assert.equal(scheme.code, 0, scheme.stderr);
+  assert.deepEqual(JSON.parse(readFileSync(file, "utf8")), { secretfam: { env: { SECRET_TOKEN: VALUE } }, notes: { openapi: { bearerAuth: "tok-scheme-9876" } } });
+  const pack = openapiPack({ doc: "notes.yaml", verbs: { whoami: { description: "Who." } }, policy: { openapi: { base_url: `${api.origin}/v1` } } });
+  const who = await hcp(["run", pack, "whoami"], { env, timeoutMs: 60_000 });
+  assert.equal(who.code, 0, who.stderr);
+  assert.equal(api.requests.at(-1)?.headers.authorization, "Bearer tok-scheme-9876");
+
+  const del = await hcp(["credentials", "delete", "secretfam", "SECRET_TOKEN"], { env });
+  assert.equal(del.code, 0, del.stderr);
+  assert.equal((await hcp(["credentials", "get", "secretfam", "SECRET_TOKEN"], { env })).code, 5);
+  assert.equal((await hcp(["credentials", "delete", "secretfam", "SECRET_TOKEN"], { env })).code, 5);
+  assert.equal(statSync(file).mode & 0o777, 0o600, "rewritten 0600");
+});
+
+test("a value is never taken from argv, and nothing is written for a refused value", async () => {
+  const env = freshEnv();
+  const file = env["HCP_CREDENTIALS"]!;
+  const argv = await hcp(["credentials", "set", "fam", "TOKEN", VALUE], { env, stdin: "" });
+  assert.equal(argv.code, 1);
+  assert.equal(`${argv.stdout}${argv.stderr}`.includes(VALUE), false, "the refusal does not echo it");
+  for (const stdin of ["", "a\nb", "nul\0x"]) {
+    const r = await hcp(["credentials", "set", "fam", "TOKEN"], { env, stdin });
+    assert.notEqual(r.code, 0, JSON.stringify(stdin));
+  }
+  const bad = await hcp(["credentials", "set", "fam", "NOT-A-VAR"], { env, stdin: VALUE });
+  assert.equal(bad.code, 3);
+  assert.match(bad.stderr, /--scheme for a security scheme/);
+  assert.equal(existsSync(file), false, "nothing was written");
+});
+
+test("set never loosens or bypasses the file's protection: a readable file or a planted link is refused and left as it was", async () => {
+  const env = freshEnv();
+  const file = env["HCP_CREDENTIALS"]!;
+  mkdirSync(join(file, ".."), { recursive: true });
+  writeFileSync(file, JSON.stringify({ other: { env: { A: "keep-me" } } }));
+  chmodSync(file, 0o644);
+  const open = await hcp(["credentials", "set", "fam", "TOKEN", "--json"], { env, stdin: VALUE });
+  assert.equal(open.code, 3);
+  assert.match(open.stderr, /credentials_insecure/);
+  assert.equal(readFileSync(file, "utf8"), JSON.stringify({ other: { env: { A: "keep-me" } } }));
+  assert.equal(statSync(file).mode & 0o777, 0o644);
+
+  const env2 = freshEnv();
+  const linked = env2["HCP_CREDENTIALS"]!;
+  mkdirSync(join(linked, ".."), { recursive: true });
+  const elsewhere = join(tempDir("hcp-cred-target-"), "target.json");
+  writeFileSync(elsewhere, "{}");
+  chmodSync(elsewhere, 0o600);
+  symlinkSync(elsewhere, linked);
+  const r = await hcp(["credentials", "set", "fam", "TOKEN"], { env: env2, stdin: VALUE });
+  assert.notEqual(r.code, 0);
+  assert.equal(readFileSync(elsewhere, "utf8"), "{}", "the link's target is untouched");
+  assert.ok(lstatSync(linked).isSymbolicLink());
+});
+
+test("no keyring available: a clear error naming the credential file as the alternative", async () => {
+  const env = { ...freshEnv(), DBUS_SESSION_BUS_ADDRESS: "unix:path=/nonexistent/bus" };
+  const r = await hcp(["credentials", "set", "fam", "TOKEN", "--keyring", "--json"], { env, stdin: VALUE });
+  assert.equal(r.code, 3);
+  assert.match(r.stderr, /credentials_unavailable/);
+  assert.match(r.stderr, /no system keyring is available.*hub local-credential/);
+  assert.equal(r.stderr.includes(VALUE), false);
+});
