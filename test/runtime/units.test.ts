@@ -89,7 +89,7 @@ test("secret arguments: writeOnly and format password values, nested in properti
   assert.deepEqual(argSecrets(schema, "not an object"), []);
 });
 
-test("credentials: hubs none/public/mock load nothing; keyring is a clear error", () => {
+test("credentials: hubs none/public/mock load nothing; keyring without names to read is a clear error", () => {
   assert.deepEqual(loadCredentials(undefined, "p").env, {});
   assert.deepEqual(loadCredentials({ hub: "none" }, "p").env, {});
   assert.deepEqual(loadCredentials({ hub: "public" }, "p").env, {});
@@ -97,7 +97,7 @@ test("credentials: hubs none/public/mock load nothing; keyring is a clear error"
   assert.throws(() => loadCredentials({ hub: "keyring" }, "p"), (e: unknown) => {
     assert.ok(e instanceof CredentialError);
     assert.equal(e.code, "credentials_unavailable");
-    assert.match(e.message, /no system keyring is available/);
+    assert.match(e.message, /policy\.json lists no credentials to read/);
     return true;
   });
   assert.equal(credentialFilePath({ HOME: "/home/u" }), "/home/u/.config/hcp/credentials.json");
