@@ -6,6 +6,7 @@ import type { Manifest, ValidManifest } from "../manifest/types.js";
 import { validateManifest } from "../manifest/validate.js";
 import { detectMachineOutput, flagNames, scanArgs, type FlagNames } from "./argv.js";
 import { streamLines, type LineSource } from "./choose.js";
+import { EXIT_CLOSED_OUTPUT, stdoutClosed } from "./pipes.js";
 import { CommandNode, type ArgsRule, type CommandSpec } from "./command.js";
 import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND, runComplete } from "./complete.js";
 import { completionCommand } from "./completion.js";
@@ -108,7 +109,9 @@ export class App {
       env: process.env,
     };
     io.lines = () => (lines ??= streamLines(process.stdin));
-    process.exitCode = await this.run(argv, io);
+    const closed = stdoutClosed();
+    const code = await this.run(argv, io);
+    process.exitCode = closed.aborted ? EXIT_CLOSED_OUTPUT : code;
     if (lines) process.stdin.destroy();
   }
 

@@ -3,10 +3,12 @@
 import { IssueSink, isObject, keyed, prop, show } from "./issues.js";
 import { PLACEHOLDER_NAME } from "./placeholders.js";
 import {
+  DEFAULT_CONCURRENCY,
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_TIMEOUT_MS,
   type EffectivePolicy,
   type Issue,
+  type LoadedPack,
   type PolicyDocument,
   type PolicyLevel,
   type PolicyLimits,
@@ -17,7 +19,7 @@ import {
 const LEVELS: readonly PolicyLevel[] = ["read", "write", "deny"];
 const TOP = ["surface_id", "default", "verbs", "pass_through", "limits", "env", "openapi", "credentials"];
 const ENTRY = ["policy", "confirm", "timeout_ms", "max_output_bytes", "idempotent"];
-const LIMITS = ["timeout_ms", "max_output_bytes"];
+const LIMITS = ["timeout_ms", "max_output_bytes", "concurrency"];
 
 export interface PolicyResult {
   /** Null when the document is absent or has any error. */
@@ -97,6 +99,7 @@ export function parsePolicy(doc: unknown, surface: Surface | null): PolicyResult
       }
       positive(doc.limits.timeout_ms, "limits.timeout_ms", sink);
       positive(doc.limits.max_output_bytes, "limits.max_output_bytes", sink);
+      positive(doc.limits.concurrency, "limits.concurrency", sink);
     }
   }
   names(doc.env, "env", sink);
@@ -208,8 +211,13 @@ export function passThroughPolicy(pack: { policy: PolicyDocument | null }): Effe
   };
 }
 
+/** The pack's children at once per server: policy.json `limits.concurrency`, else 8. */
+export function packConcurrency(pack: LoadedPack): number {
+  return pack.policy?.limits?.concurrency ?? DEFAULT_CONCURRENCY;
+}
+
 /** The pack-wide limits: policy.json `limits`, else 60000 ms and 1 MiB. */
-function packLimits(policy: PolicyDocument | null): Required<PolicyLimits> {
+function packLimits(policy: PolicyDocument | null): Required<Omit<PolicyLimits, "concurrency">> {
   return {
     timeout_ms: policy?.limits?.timeout_ms ?? DEFAULT_TIMEOUT_MS,
     max_output_bytes: policy?.limits?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES,

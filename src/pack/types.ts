@@ -125,6 +125,8 @@ export interface PolicyVerbEntry {
 export interface PolicyLimits {
   timeout_ms?: number;
   max_output_bytes?: number;
+  /** Children of this pack at once per server. */
+  concurrency?: number;
 }
 
 /** policy.json (hcp.md §4), validated strictly. */
@@ -154,6 +156,7 @@ export interface EffectivePolicy {
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
+export const DEFAULT_CONCURRENCY = 8;
 
 /** HARNESS.md frontmatter: `name` and `description` plus whatever else it carries. */
 export interface HarnessFrontmatter {

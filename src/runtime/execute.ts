@@ -10,6 +10,7 @@ import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb } from "../pack/
 import { argumentErrors } from "./arg-errors.js";
 import { deriveArgsSchema, substitute, type Args } from "./argv.js";
 import { loadCredentials, type Credentials } from "./credentials.js";
+import type { Limiter } from "./limiter.js";
 import { childEnv } from "./env.js";
 import { RuntimeError } from "./errors.js";
 import { operationArgsSchema, requestPlan, runRequestPlan } from "./openapi/verb.js";
@@ -43,6 +44,8 @@ export interface ExecuteOptions extends PlanOptions {
   readonly cwd?: string;
   /** Receives the child's output as it arrives, masked, line by line (see LiveOutput). */
   readonly onOutput?: OutputListener;
+  /** Children at once: the child starts once a slot is free (queued, first come first served). */
+  readonly slots?: Limiter;
 }
 
 /**
@@ -312,6 +315,7 @@ async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions, load:
   });
   const [file, ...args] = plan.argv as [string, ...string[]];
   const live = opts.onOutput === undefined ? undefined : new LiveOutput(secrets, opts.onOutput);
+  const release = await opts.slots?.acquire(opts.signal);
   const r = await runProcess({
     file,
     args,
@@ -322,7 +326,7 @@ async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions, load:
     maxOutputBytes: plan.policy.max_output_bytes,
     signal: opts.signal,
     onOutput: live === undefined ? undefined : (stream, kept, total) => live.push(stream, kept, total),
-  });
+  }).finally(release);
   live?.end({ stdout: r.stdout_truncated, stderr: r.stderr_truncated });
   if (r.cancelled) throw new RuntimeError("cancelled", `${plan.verb === null ? "pass-through" : `verb ${JSON.stringify(plan.verb)}`} was cancelled; its process group was killed`);
   const result: ExecResult = {

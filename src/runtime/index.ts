@@ -33,3 +33,4 @@ export {
   type ExecResult,
   type DryRun,
 } from "./execute.js";
+export { Limiter } from "./limiter.js";

@@ -6,6 +6,7 @@ import { RuntimeError } from "../runtime/errors.js";
 export type TransportErrorCode =
   | "usage"
   | "invalid_request"
+  | "request_too_large"
   | "unknown_pack"
   | "unknown_tool"
   | "transport_not_allowed"

@@ -1,21 +1,25 @@
 // The `json_exec` transport: newline-delimited JSON requests in, one response line each, run concurrently with a bound.
 
-import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { compactJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 import { executeVerb } from "../runtime/execute.js";
+import { Limiter } from "../runtime/limiter.js";
 import { redactText } from "../runtime/redact.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { TransportError, errorBody, jsonSyntax } from "./errors.js";
-import { findPack, type ServedPack, type ServeOptions } from "./packs.js";
+import { readLines, writeLine } from "./lines.js";
+import { findPack, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
 
 export interface ExecOptions extends ServeOptions {
   /** Requests running at once; 8 by default. */
   concurrency?: number;
-  /** Aborting kills every running child; their requests are answered `cancelled`. */
+  /** Aborting stops reading, kills every running child, and answers their requests `cancelled`. */
   signal?: AbortSignal;
 }
+
+/** A request line over this is answered `request_too_large` and skipped as it arrives, never buffered whole. */
+export const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 
 type RequestId = string | number | null;
 
@@ -77,6 +81,7 @@ async function answer(packs: readonly ServedPack[], line: string, opts: ExecOpti
       confirm: req.confirm,
       stdin: req.stdin,
       signal: opts.signal,
+      slots: slotsOf(pack),
     });
     return { id: typeof id === "string" ? redactText(id, packSecrets(packs)) : id, ok: true, result };
   } catch (err) {
@@ -86,23 +91,33 @@ async function answer(packs: readonly ServedPack[], line: string, opts: ExecOpti
   }
 }
 
-/** Serves requests from `input` until EOF, then waits for the running ones. Blank lines are skipped. */
+function tooLarge(bytes: number): Record<string, unknown> {
+  const message = `the request line is ${bytes} bytes, over the ${MAX_REQUEST_BYTES / 1024 / 1024} MiB limit; it was skipped`;
+  return { id: null, ok: false, error: errorBody(new TransportError("request_too_large", message)) };
+}
+
+/**
+ * Serves requests from `input` until EOF, then waits for the running ones; blank lines are skipped. Once
+ * `signal` aborts, reading stops and every line already read is still answered (running ones `cancelled`).
+ */
 export async function serveExec(packs: readonly ServedPack[], input: Readable, output: Writable, opts: ExecOptions = {}): Promise<void> {
-  const limit = Math.max(1, opts.concurrency ?? 8);
+  const requests = new Limiter(Math.max(1, opts.concurrency ?? 8));
   const running = new Set<Promise<void>>();
-  const write = (response: Record<string, unknown>) =>
-    new Promise<void>((resolve) => {
-      if (output.write(compactJSON(response) + "\n")) resolve();
-      else output.once("drain", resolve);
-    });
-  const rl = createInterface({ input, crlfDelay: Infinity });
-  for await (const line of rl) {
-    if (line.trim() === "") continue;
+  const send = (response: Record<string, unknown>) => writeLine(output, compactJSON(response));
+  for await (const line of readLines(input, MAX_REQUEST_BYTES, opts.signal)) {
+    if ("tooLong" in line) {
+      await send(tooLarge(line.tooLong.bytes));
+      continue;
+    }
+    if (line.text.trim() === "") continue;
     // Wait for a free slot before reading on: the bound also holds back reading.
-    while (running.size >= limit) await Promise.race(running);
-    const task: Promise<void> = answer(packs, line, opts)
-      .then(write)
-      .finally(() => running.delete(task));
+    const release = await requests.acquire();
+    const task: Promise<void> = answer(packs, line.text, opts)
+      .then(send)
+      .finally(() => {
+        release();
+        running.delete(task);
+      });
     running.add(task);
   }
   await Promise.all(running);

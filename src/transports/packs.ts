@@ -4,9 +4,10 @@ import { join, resolve } from "node:path";
 import { readRegularFile } from "../read-regular.js";
 import { formatIssue } from "../pack/issues.js";
 import { PACK_FILE_MAX_BYTES, loadPacks } from "../pack/load.js";
-import { effectivePolicy } from "../pack/policy.js";
+import { effectivePolicy, packConcurrency } from "../pack/policy.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } from "../pack/types.js";
 import { RuntimeError } from "../runtime/errors.js";
+import { Limiter } from "../runtime/limiter.js";
 import { loadOpenApiDocuments } from "../runtime/openapi/packs.js";
 import { TransportError } from "./errors.js";
 
@@ -82,6 +83,15 @@ export async function loadServed(paths: readonly string[], transport: Transport 
     throw new TransportError("usage", `no pack can be served: ${served.skipped.map((s) => s.reason).join("; ")}`);
   }
   return served;
+}
+
+const slots = new WeakMap<ServedPack, Limiter>();
+
+/** The bound on a pack's children at once (policy.json `limits.concurrency`, default 8), one per loaded pack: per server. */
+export function slotsOf(pack: ServedPack): Limiter {
+  let limiter = slots.get(pack);
+  if (limiter === undefined) slots.set(pack, (limiter = new Limiter(packConcurrency(pack))));
+  return limiter;
 }
 
 /** The pack with this id, or `unknown_pack`. */

@@ -7,7 +7,7 @@ import { serveExec } from "../../transports/exec.js";
 import { loadServed, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions, toolSelection } from "./flags.js";
-import { untilSignal } from "../signal.js";
+import { stopExitCode, untilSignal } from "../signal.js";
 
 /** The global --dry-run would suggest nothing runs; these transports take dry runs per request instead. */
 function refuseDryRun(ctx: Context, instead: string): void {
@@ -28,8 +28,14 @@ export async function execHandler(ctx: Context): Promise<void> {
   if (concurrency < 1 || concurrency > 1024) throw new TransportError("usage", `--concurrency must be an integer from 1 to 1024, got ${concurrency}`);
   const opts = serveOptions(ctx);
   const { packs } = await served(ctx.args, "json_exec", opts);
-  // Until SIGINT/SIGTERM (then running children are killed) or the end of stdin.
-  await untilSignal((signal) => serveExec(packs, process.stdin, process.stdout, { ...opts, concurrency, signal }));
+  // Until the end of stdin, or SIGINT/SIGTERM/a closed stdout (then running children are killed and answered).
+  await untilSignal(async (signal) => {
+    await serveExec(packs, process.stdin, process.stdout, { ...opts, concurrency, signal });
+    const code = stopExitCode(signal);
+    if (code !== null) ctx.setExitCode(code);
+  });
+  // Stopped with stdin still open: it no longer holds the process.
+  process.stdin.destroy();
 }
 
 /** Nothing but the MCP server writes to stdout. */
