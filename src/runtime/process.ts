@@ -1,8 +1,10 @@
-// Runs one program in its own process group: no shell, bounded output, the whole group killed on timeout or cancel.
+// Runs one program in its own process group: no shell, bounded output, and at the end of the run (timeout,
+// cancel, or its exit with others left behind) its group and every descendant killed (reaper.ts).
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { RuntimeError } from "./errors.js";
+import { Reaper } from "./reaper.js";
 
 export interface ProcessRequest {
   /** The program: a path (absolute, or relative to cwd) or a bare name resolved on env.PATH. */
@@ -39,10 +41,13 @@ export interface ProcessResult {
   stderr_truncated: boolean;
 }
 
-/** How long to wait for the pipes after SIGKILL before giving up on a holder outside the group. */
+/** How long to wait for the pipes after SIGKILL before giving up on a holder that could not be killed. */
 const PIPE_GIVE_UP_MS = 1000;
 
 const EMPTY = Buffer.alloc(0);
+
+/** How long the pipes may stay open after the program exits before their holders are looked for. */
+const HOLDERS_AFTER_EXIT_MS = 100;
 
 /** Keeps up to `cap` bytes of a stream and counts the rest. */
 class Capture {
@@ -82,15 +87,6 @@ function wholeCharacters(buf: Buffer): number {
   return buf.length - start < size ? start : buf.length;
 }
 
-/** Sends a signal to the whole process group led by pid. Never throws: a group already gone (ESRCH) is the goal. */
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: nothing left to kill. Anything else cannot be helped from here, and must not crash the runtime.
-  }
-}
-
 function spawnError(file: string, err: NodeJS.ErrnoException): RuntimeError {
   const reason =
     err.code === "ENOENT"
@@ -106,16 +102,18 @@ function spawnError(file: string, err: NodeJS.ErrnoException): RuntimeError {
 /**
  * Runs a program to completion. Resolves with the result once the program has exited and its
  * pipes are closed (or given up on); rejects with RuntimeError `spawn_failed` when it cannot start.
- * Leftover members of the group are sent SIGTERM when the program exits, then SIGKILL after the grace.
+ * Whatever the program leaves behind (in its group, or descendants that left it) is sent SIGTERM when
+ * it exits, then SIGKILL after the grace, even once the result is in.
  */
 export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
-  const grace = req.killGraceMs ?? 2000;
   return new Promise((resolve, reject) => {
     if (req.signal?.aborted) {
       reject(new RuntimeError("cancelled", `cancelled before ${JSON.stringify(req.file)} started`));
       return;
     }
     const started = performance.now();
+    const grace = req.killGraceMs ?? 2000;
+    const reaper = new Reaper(grace, () => setTimeout(finish, PIPE_GIVE_UP_MS).unref());
     let child: ChildProcess;
     try {
       child = spawn(req.file, [...req.args], {
@@ -128,6 +126,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       });
     } catch (err) {
       // Synchronous failures: invalid arguments (e.g. NUL), E2BIG on some platforms.
+      reaper.abandon();
       reject(spawnError(req.file, err as NodeJS.ErrnoException));
       return;
     }
@@ -150,18 +149,17 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     let cancelled = false;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
-    let killTimer: NodeJS.Timeout | undefined;
 
     const cleanup = (): void => {
       for (const t of timers) clearTimeout(t);
-      if (killTimer) clearTimeout(killTimer);
       req.signal?.removeEventListener("abort", onAbort);
     };
 
-    const finish = (): void => {
+    function finish(): void {
       if (settled) return;
       settled = true;
       cleanup();
+      reaper.finished();
       child.stdout!.destroy();
       child.stderr!.destroy();
       child.stdin?.destroy();
@@ -178,23 +176,12 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         stdout_truncated: out.truncated,
         stderr_truncated: err.truncated,
       });
-    };
-
-    /** SIGTERM to the group now, SIGKILL after the grace, then stop waiting for the pipes. */
-    const terminate = (): void => {
-      if (killTimer || settled || child.pid === undefined) return;
-      const pid = child.pid;
-      killGroup(pid, "SIGTERM");
-      killTimer = setTimeout(() => {
-        killGroup(pid, "SIGKILL");
-        timers.push(setTimeout(finish, PIPE_GIVE_UP_MS));
-      }, grace);
-    };
+    }
 
     function onAbort(): void {
       if (settled || exited) return;
       cancelled = true;
-      terminate();
+      reaper.end(true);
     }
 
     child.on("error", (e: NodeJS.ErrnoException) => {
@@ -202,10 +189,12 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       if (child.pid === undefined) {
         settled = true;
         cleanup();
+        reaper.abandon();
         reject(spawnError(req.file, e));
       }
     });
     child.on("spawn", () => {
+      reaper.started(child.pid!);
       if (child.stdin) {
         child.stdin.on("error", () => {
           /* the child may exit without reading stdin (EPIPE): not an error of the run */
@@ -217,7 +206,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         setTimeout(() => {
           if (exited) return;
           timedOut = true;
-          terminate();
+          reaper.end(true);
         }, req.timeoutMs),
       );
       if (req.signal?.aborted) onAbort();
@@ -227,8 +216,12 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       exited = true;
       exitCode = code;
       exitSignal = signal;
-      // Whatever the program left behind in its group does not outlive it.
-      terminate();
+      // Whatever the program left behind in its group or its tree does not outlive it; a process still
+      // holding its pipes a moment later has left both, and is found by the pipes it holds.
+      reaper.end(false);
+      timers.push(setTimeout(() => reaper.end(true), HOLDERS_AFTER_EXIT_MS));
+      // A holder that could be neither found nor killed never keeps the run waiting.
+      timers.push(setTimeout(finish, grace + PIPE_GIVE_UP_MS));
     });
     child.on("close", finish);
   });
