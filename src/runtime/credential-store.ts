@@ -35,7 +35,7 @@ function checkRef(ref: CredentialRef): void {
 }
 
 /** Refuses a value that could not travel in a variable or a header. */
-export function checkValue(value: string): void {
+function checkValue(value: string): void {
   if (value === "") throw new CredentialError("credentials_invalid", "the value is empty");
   if (/[\0\r\n]/.test(value)) throw new CredentialError("credentials_invalid", "the value contains NUL, CR or LF");
 }

@@ -29,7 +29,7 @@ test("a pack from an OpenAPI file: one verb per operation, policy by method, bin
   const policy = JSON.parse(readFileSync(join(out, "policy.json"), "utf8"));
   assert.equal(surface.kind, "openapi");
   assert.deepEqual(surface.binding, { mode: "user", hub: "local-credential", family: "notes" });
-  assert.equal(Object.keys(surface.verbs).length, 12);
+  assert.equal(Object.keys(surface.verbs).length, 13);
   // An operationId that is not a verb key (getNote) becomes one, bound by method and path.
   assert.deepEqual(surface.verbs["get-note"].cli, ["GET", "/notes/{id}"]);
   assert.equal(surface.verbs["notes.list"].cli, undefined);

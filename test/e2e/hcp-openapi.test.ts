@@ -28,6 +28,7 @@ const VERBS = {
   limited: { description: "Always 429." },
   "bad-json": { description: "Declares JSON, sends HTML." },
   big: { description: "A body that never ends." },
+  stall: { description: "An answer that never finishes." },
   away: { description: "Redirects to another origin." },
   here: { description: "Redirects within the origin." },
   keyed: { description: "API key in the query." },
@@ -221,6 +222,13 @@ test("bad answers: a 2xx body that is not JSON though JSON is declared is invali
   assert.equal(Buffer.byteLength(result.body), 5000);
   const text = await hcp(["run", pack, "big"], { env, ...HANG_GUARD });
   assert.match(text.stderr, /body truncated/);
+  // A deadline inside a body that never ends: what came is kept, the result says timed_out, exit 2, nothing hangs.
+  const slow = notesPack("notes.yaml", { verbs: { stall: { policy: "read", timeout_ms: 500 } } });
+  const late = await hcp(["run", slow, "stall", "--json"], { env, ...HANG_GUARD });
+  assert.equal(late.timedOut, false);
+  assert.equal(late.code, 2);
+  const stalled = JSON.parse(late.stdout);
+  assert.deepEqual([stalled.timed_out, stalled.status, stalled.body], [true, 200, "partial\n"]);
 });
 
 test("pack validation: Swagger 2.0 refused, a verb without an operation is missing_verb, a broken document is io, an unreachable URL is io", async () => {

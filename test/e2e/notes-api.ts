@@ -96,6 +96,10 @@ export async function notesApi(elsewhere = "http://127.0.0.1:9"): Promise<Api> {
           res.on("close", () => res.removeAllListeners("drain"));
           return pump();
         }
+        case "GET /v1/stall":
+          // Headers and a first line, then nothing: only the client's deadline ends it.
+          res.writeHead(200, { "content-type": "text/plain" });
+          return res.write("partial\n");
         case "GET /v1/away":
           res.writeHead(302, { location: `${elsewhere}/stolen` });
           return res.end();

@@ -31,7 +31,7 @@ export class DocumentError extends Error {
   }
 }
 
-export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 15_000;
 
 export interface DocumentLocation {

@@ -145,7 +145,7 @@ export function utf8Text(bytes: Buffer, truncated: boolean): string {
 }
 
 /** True for hosts that stay on this machine: localhost, 127.0.0.0/8 and ::1. */
-export function isLoopback(url: URL): boolean {
+function isLoopback(url: URL): boolean {
   const host = url.hostname;
   return host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 }
