@@ -2,12 +2,15 @@
 // StdioLink reads stdin from the start, answers a well-formed `initialize` itself — exactly as the
 // SDK would (a property test holds the two answers equal) — and hands every message, that one
 // included, to the SDK's Server once it is loaded, dropping the SDK's duplicate answer.
+// It frames the stream itself so that nothing goes unanswered: a frame over the SDK's 10 MiB limit and an
+// invalid request carrying an id get a JSON-RPC error (where the SDK's transport drops them, or exits), and
+// it counts the requests still unanswered, so that shutdown can wait until every one is.
 
-import type { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { compactJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
+import { LineSplitter, writeLine, type Line } from "./lines.js";
 
 /** The SDK's LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS (a test keeps them equal), for answering `initialize` early. */
 export const LATEST_PROTOCOL_VERSION = "2025-11-25";
@@ -70,23 +73,62 @@ export function earlyInitialize(message: unknown, identity: ServerIdentity): { r
 /** How long to wait for the first message before loading the SDK anyway. */
 const FIRST_MESSAGE_WAIT_MS = 25;
 
+/** The SDK's STDIO_DEFAULT_MAX_BUFFER_SIZE: a longer frame is answered with an error and dropped as it arrives. */
+export const MAX_FRAME_BYTES = 10 * 1024 * 1024;
+
+/** Checks a parsed value is a JSON-RPC message (the SDK's JSONRPCMessageSchema.parse); throws when not. */
+export type ParseMessage = (value: unknown) => JSONRPCMessage;
+
+type Id = string | number;
+const isId = (v: unknown): v is Id => typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
+const ID_TOKEN = String.raw`(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|"(?:[^"\\]|\\.)*")`;
+/** An id as the first member (or second, after jsonrpc) of the top-level object, or as its last member. */
+const ID_AT_HEAD = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"]*"\s*,\s*)?"id"\s*:\s*${ID_TOKEN}\s*[,}]`);
+const ID_AT_TAIL = new RegExp(String.raw`,\s*"id"\s*:\s*${ID_TOKEN}\s*\}\s*$`);
+
+/** The id of a frame too long to parse, when its first or last bytes show it; undefined otherwise. */
+export function idOfOversized(head: string, tail: string): Id | undefined {
+  const token = ID_AT_HEAD.exec(head)?.[1] ?? ID_AT_TAIL.exec(tail)?.[1];
+  if (token === undefined) return undefined;
+  const id: unknown = JSON.parse(token);
+  return isId(id) ? id : undefined;
+}
+
+/** The ids an invalid message carries (one per batch element); [undefined] when it has none; [] for a response. */
+function idsOf(value: unknown): (Id | undefined)[] {
+  if (Array.isArray(value)) {
+    const ids = value.flatMap((v) => (isObject(v) && isId(v["id"]) ? [v["id"]] : []));
+    return ids.length > 0 ? ids : [undefined];
+  }
+  if (isObject(value) && !("method" in value) && ("result" in value || "error" in value)) return [];
+  return [isObject(value) && isId(value["id"]) ? value["id"] : undefined];
+}
+
 /**
- * The stdio transport (the SDK's StdioServerTransport, same framing and behaviour) reading from construction:
+ * The stdio transport (the SDK's StdioServerTransport's framing, newline-delimited JSON) reading from construction:
  * before `attach` it keeps the input, answers a well-formed first `initialize` itself, and resolves
- * `firstMessage` once the first line has arrived (or stdin ended, or a short wait passed). `attach` hands
+ * `firstMessage` once the first line has arrived (or stdin ended, or a short wait passed). `start` hands
  * the kept input to the SDK in the order read; the SDK's own answer to that `initialize` is dropped.
  */
 export class StdioLink implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  /** Whether stdin ended before `attach`. */
+  /** Whether stdin has ended. */
   ended = false;
   readonly firstMessage: Promise<void>;
-  private kept: Buffer[] = [];
-  private readBuffer: ReadBuffer | undefined;
-  private answered: { id: string | number } | undefined;
+  /** Resolves when stdin ends. */
+  readonly eof: Promise<void>;
+  private kept: Line[] = [];
+  private readonly splitter = new LineSplitter(MAX_FRAME_BYTES);
+  private parse: ParseMessage | undefined;
+  private started = false;
+  private answered: { id: Id } | undefined;
+  /** Requests handed to the SDK and not answered yet. */
+  private readonly pending = new Set<Id>();
+  private idleWaiters: (() => void)[] = [];
   private settle!: () => void;
+  private reachEof!: () => void;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -95,29 +137,38 @@ export class StdioLink implements Transport {
     private readonly stdout: NodeJS.WritableStream = process.stdout,
   ) {
     this.firstMessage = new Promise<void>((resolve) => (this.settle = resolve));
+    this.eof = new Promise<void>((resolve) => (this.reachEof = resolve));
     this.timer = setTimeout(() => this.settle(), FIRST_MESSAGE_WAIT_MS);
     stdin.on("data", this.ondata);
     stdin.on("error", this.onstdinerror);
     stdin.once("end", this.onend);
   }
 
-  /** The transport for the SDK's Server, with its ReadBuffer; connecting starts it. */
-  attach(ReadBufferClass: new () => ReadBuffer): this {
-    this.readBuffer = new ReadBufferClass();
+  /** The transport for the SDK's Server, checking messages with `parse`; connecting starts it. */
+  attach(parse: ParseMessage): this {
+    this.parse = parse;
     return this;
   }
 
   async start(): Promise<void> {
     clearTimeout(this.timer);
-    this.stdin.off("end", this.onend);
+    this.started = true;
     const kept = this.kept;
     this.kept = [];
-    for (const chunk of kept) this.ondata(chunk);
+    for (const line of kept) this.handle(line);
+  }
+
+  /** Resolves once every request handed to the SDK has been answered (or cancelled by the client). */
+  idle(): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   private readonly onend = () => {
+    for (const line of this.splitter.end()) this.take(line);
     this.ended = true;
     this.settle();
+    this.reachEof();
   };
 
   private readonly onstdinerror = (error: Error) => {
@@ -126,35 +177,25 @@ export class StdioLink implements Transport {
   };
 
   private readonly ondata = (chunk: Buffer) => {
-    const buffer = this.readBuffer;
-    if (buffer === undefined) {
-      this.keep(chunk);
-      return;
-    }
-    try {
-      buffer.append(chunk);
-      this.processReadBuffer(buffer);
-    } catch (error) {
-      this.onerror?.(error as Error);
-      this.close().catch(() => {});
-    }
+    for (const line of this.splitter.push(chunk)) this.take(line);
   };
 
   private firstSeen = false;
 
-  /** Keeps a chunk read before the SDK is attached; answers the first line if it is a well-formed `initialize`. */
-  private keep(chunk: Buffer): void {
-    this.kept.push(chunk);
+  /** A line read: handled once started; before, kept (the first one answered if it is a well-formed `initialize`). */
+  private take(line: Line): void {
+    if (this.started) {
+      this.handle(line);
+      return;
+    }
+    this.kept.push(line);
     if (this.firstSeen) return;
-    const all = this.kept.length === 1 ? chunk : Buffer.concat(this.kept);
-    const end = all.indexOf(10);
-    if (end === -1) return;
     this.firstSeen = true;
-    this.answer(all.toString("utf8", 0, end).replace(/\r$/, ""));
+    if ("text" in line) this.answerEarly(line.text);
     this.settle();
   }
 
-  private answer(line: string): void {
+  private answerEarly(line: string): void {
     let message: unknown;
     try {
       message = JSON.parse(line);
@@ -164,19 +205,47 @@ export class StdioLink implements Transport {
     const response = earlyInitialize(message, this.identity);
     if (response === null) return;
     this.answered = { id: response.id };
-    this.stdout.write(JSON.stringify(response) + "\n");
+    void writeLine(this.stdout, JSON.stringify(response));
   }
 
-  private processReadBuffer(buffer: ReadBuffer): void {
-    while (true) {
-      try {
-        const message = buffer.readMessage();
-        if (message === null) break;
-        this.onmessage?.(message);
-      } catch (error) {
-        this.onerror?.(error as Error);
-      }
+  /** One frame: a JSON-RPC message goes to the SDK; anything else that can be answered is, with a JSON-RPC error. */
+  private handle(line: Line): void {
+    if ("tooLong" in line) {
+      const { bytes, head, tail } = line.tooLong;
+      this.reject(idOfOversized(head, tail), -32600, `Invalid Request: the message is ${bytes} bytes, over the ${MAX_FRAME_BYTES} byte limit; it was dropped`);
+      return;
     }
+    if (line.text.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line.text);
+    } catch (e) {
+      this.reject(undefined, -32700, `Parse error: ${(e as Error).message}`);
+      return;
+    }
+    let message: JSONRPCMessage;
+    try {
+      message = this.parse!(value);
+    } catch {
+      const why = Array.isArray(value) ? "batches are not supported; send one message per line" : "not a valid JSON-RPC 2.0 message";
+      for (const id of idsOf(value)) this.reject(id, -32600, `Invalid Request: ${why}`);
+      return;
+    }
+    if ("method" in message && "id" in message) this.pending.add(message.id);
+    if ("method" in message && message.method === "notifications/cancelled" && isObject(message.params)) this.answer(message.params["requestId"]);
+    this.onmessage?.(message);
+  }
+
+  private reject(id: Id | undefined, code: number, message: string): void {
+    void writeLine(this.stdout, JSON.stringify({ jsonrpc: "2.0", ...(id !== undefined && { id }), error: { code, message } }));
+  }
+
+  /** A request is answered (or cancelled): no longer pending. */
+  private answer(id: unknown): void {
+    if (!this.pending.delete(id as Id) || this.pending.size > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
   }
 
   async close(): Promise<void> {
@@ -185,21 +254,19 @@ export class StdioLink implements Transport {
     this.stdin.off("error", this.onstdinerror);
     this.stdin.off("end", this.onend);
     if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
-    this.readBuffer?.clear();
     this.kept = [];
     this.onclose?.();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    const response = "id" in message && !("method" in message);
+    if (response) this.answer(message.id);
     // The SDK's answer to the `initialize` already answered: the same result, so it is not sent twice.
-    if (this.answered !== undefined && "id" in message && message.id === this.answered.id && !("method" in message)) {
+    if (response && this.answered !== undefined && message.id === this.answered.id) {
       this.answered = undefined;
       return Promise.resolve();
     }
-    return new Promise((resolve) => {
-      // compactJSON, not JSON.stringify: a result's numbers keep their literal (9007199254740993, §6.5).
-      if (this.stdout.write(compactJSON(message) + "\n")) resolve();
-      else this.stdout.once("drain", resolve);
-    });
+    // compactJSON, not JSON.stringify: a result's numbers keep their literal (9007199254740993, §6.5).
+    return writeLine(this.stdout, compactJSON(message));
   }
 }

@@ -8,12 +8,14 @@ import { argsSchemaOf, executeVerb, isDryRun, planVerb, type DryRun, type ExecRe
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { TransportError, errorBody } from "./errors.js";
 import { StdioLink, serverIdentity } from "./mcp-link.js";
-import { harnessSummary, harnessText, type ServedPack, type ServeOptions } from "./packs.js";
+import { harnessSummary, harnessText, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, planDetails, planSubject, renderPlan } from "./render.js";
 import { buildTools, type ToolSelection, type VerbTool } from "./tools.js";
 
 export interface McpOptions extends ServeOptions, ToolSelection {
+  /** Aborting (SIGINT, SIGTERM, a closed stdout) cancels the calls in flight, answers them, and ends the server. */
+  signal?: AbortSignal;
   /** The server version reported at initialize. */
   version: string;
   /** Warnings about what is served (pack issues, packs left out), sent to the client as log messages. */
@@ -133,14 +135,10 @@ function warmValidators(tools: readonly VerbTool[], signal: AbortSignal): void {
 
 /** The SDK modules the server needs, loaded on demand (the SDK's root and client modules are not needed). */
 async function loadSdk() {
-  const [server, types, stdio] = await Promise.all([
-    import("@modelcontextprotocol/sdk/server/index.js"),
-    import("@modelcontextprotocol/sdk/types.js"),
-    import("@modelcontextprotocol/sdk/shared/stdio.js"),
-  ]);
+  const [server, types] = await Promise.all([import("@modelcontextprotocol/sdk/server/index.js"), import("@modelcontextprotocol/sdk/types.js")]);
   return {
     Server: server.Server,
-    ReadBuffer: stdio.ReadBuffer,
+    parseMessage: (value: unknown) => types.JSONRPCMessageSchema.parse(value),
     CallToolRequestSchema: types.CallToolRequestSchema,
     ErrorCode: types.ErrorCode,
     GetPromptRequestSchema: types.GetPromptRequestSchema,
@@ -152,7 +150,10 @@ async function loadSdk() {
   };
 }
 
-/** Serves until stdin closes or SIGTERM/SIGINT; then every running child's process group is killed. */
+/**
+ * Serves until stdin ends (calls in flight finish and are answered) or opts.signal aborts (they are cancelled, their
+ * children's groups killed, and answered); every answer is written before it returns.
+ */
 export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): Promise<void> {
   const tools = buildTools(packs, opts);
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -160,10 +161,11 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
   // Read stdin now and answer `initialize` while the SDK loads.
   const link = new StdioLink(identity);
   await link.firstMessage;
-  const { Server, ErrorCode, McpError, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, ReadBuffer } =
+  const { Server, ErrorCode, McpError, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, parseMessage } =
     await loadSdk();
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
   const session = new AbortController();
+  const atEof = new AbortController();
   const running = new Set<Promise<unknown>>();
 
   /** Asks the person to approve the plan (the client can elicit); throws confirmation_declined unless accepted. */
@@ -171,14 +173,16 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
     const message = [`Approve running ${planSubject(d)}?`, ...planDetails(d)].join("\n");
     // The elicitation follows the call's cancellation only while it is open: the SDK aborts a call's
     // signal when the call ends, and would then cancel an elicitation that was already answered.
+    // The end of stdin ends it too: nobody is left to answer.
     const open = new AbortController();
     const follow = () => open.abort(signal.reason);
-    signal.addEventListener("abort", follow, { once: true });
+    const gone = AbortSignal.any([signal, atEof.signal]);
+    gone.addEventListener("abort", follow, { once: true });
     let answer;
     try {
       answer = await server.elicitInput({ mode: "form", message, requestedSchema: { type: "object", properties: {} } }, { signal: open.signal });
     } finally {
-      signal.removeEventListener("abort", follow);
+      gone.removeEventListener("abort", follow);
     }
     if (answer.action !== "accept") {
       throw new TransportError("confirmation_declined", `${planSubject(d)} was not approved (${answer.action}); nothing was run`);
@@ -207,7 +211,7 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
     const progress = progressOf(extra);
     let r: ExecResult | HttpResult | DryRun;
     try {
-      r = await executeVerb(t.pack, t.verb, args, { ...run, confirm, onOutput: progress?.onOutput });
+      r = await executeVerb(t.pack, t.verb, args, { ...run, confirm, onOutput: progress?.onOutput, slots: slotsOf(t.pack) });
     } finally {
       progress?.stop();
     }
@@ -262,24 +266,23 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
     return { contents: [{ uri: req.params.uri, mimeType: "text/markdown", text }] };
   });
 
+  // The end: stdin's (calls in flight finish), a stop signal's (they are cancelled), or the SDK's own closing.
+  const stopped = new Promise<void>((resolve) => {
+    if (opts.signal?.aborted) resolve();
+    opts.signal?.addEventListener("abort", () => resolve(), { once: true });
+  });
   const closed = new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    // stdin may have ended while the SDK loaded; its messages are still handed over first.
-    if (link.ended) stop();
-    process.stdin.once("end", stop);
-    process.stdin.once("close", stop);
-    process.once("SIGTERM", stop);
-    process.once("SIGINT", stop);
     // The SDK's Protocol reports its closing only through this property.
     // oxlint-disable-next-line unicorn/prefer-add-event-listener
-    server.onclose = stop;
+    server.onclose = resolve;
   });
-  await server.connect(link.attach(ReadBuffer));
-  // Let the handlers of messages read while the SDK loaded start before an early end is acted on.
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await server.connect(link.attach(parseMessage));
   warmValidators(tools, session.signal);
-  await closed;
-  session.abort();
+  await Promise.race([link.eof, stopped, closed]);
+  // After the end of stdin nobody can answer an elicitation; after a stop, every call is cancelled.
+  (opts.signal?.aborted ? session : atEof).abort();
+  // Every call is answered, cancelled ones too, before the server closes.
+  await Promise.race([link.idle(), closed]);
   await Promise.allSettled(running);
   await server.close();
 }

@@ -4,11 +4,11 @@
 
 import assert from "node:assert/strict";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { REPO, RUNGRAD } from "./helpers.js";
-import { HCP, PROBE_PACK, tempDir } from "../transports/support.js";
+import { HCP, PROBE_PACK, isolatedEnv, mcpClient, tempDir } from "../transports/support.js";
 import { alive, eventually } from "../runtime/support.js";
 
 /** An environment that keeps hcp away from the real user's state. */
@@ -118,4 +118,126 @@ test("rungrad: a closed stdout (`rungrad agentmeta FILE | head -c 10`) exits 141
     assert.equal(await p.closed, 141, `${args.join(" ")}: ${p.err()}`);
     noStackTrace(p.err());
   }
+});
+
+// --- hcp serve --mcp: raw JSON-RPC on the server's stdin and stdout ---
+
+type RpcAnswer = { id?: unknown; result?: Record<string, unknown> & { structuredContent?: Record<string, unknown> & { error?: { code: string } } }; error?: { code: number; message: string } };
+
+const rpc = (id: number, method: string, params?: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method, ...(params !== undefined && { params }) }) + "\n";
+const INIT =
+  rpc(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }) +
+  JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) +
+  "\n";
+const callTool = (id: number, name: string, args: object = {}) => rpc(id, "tools/call", { name, arguments: args });
+const answers = (text: string) => text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as RpcAnswer);
+const byId = (text: string) => new Map(answers(text).map((a) => [a.id, a]));
+
+test("hcp serve --mcp: at the end of stdin, calls in flight run to their end and every one is answered", async () => {
+  const cwd = tempDir("hcp-mcp-eof-");
+  const p = start(HCP, ["serve", "--mcp", PROBE_PACK], cwd);
+  // Ended at once: the SDK is still loading; both calls still run to completion, neither is cancelled.
+  p.child.stdin.end(INIT + callTool(2, "hcp-probe_slow") + callTool(3, "hcp-probe_quick"));
+  assert.equal(await p.closed, 0, p.err());
+  const got = byId(p.out());
+  assert.deepEqual([...got.keys()].sort(), [1, 2, 3]);
+  assert.equal(got.get(2)!.result!.structuredContent!["timed_out"], true, "ran until its own timeout, not cancelled");
+  assert.equal(got.get(3)!.result!.structuredContent!["stdout"], "ok\n");
+  noStackTrace(p.err());
+});
+
+for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
+  test(`hcp serve --mcp: ${signal} cancels the calls in flight, kills their groups, answers each, exits ${code}`, async () => {
+    const cwd = tempDir("hcp-mcp-signal-");
+    const p = start(HCP, ["serve", "--mcp", PROBE_PACK], cwd);
+    p.child.stdin.write(INIT + callTool(2, "hcp-probe_sleeper"));
+    const pids = await sleeperPids(cwd);
+    p.child.kill(signal);
+    assert.equal(await p.closed, code, p.err());
+    const got = byId(p.out());
+    assert.equal(got.get(2)?.result?.isError, true, p.out());
+    assert.equal(got.get(2)!.result!.structuredContent!.error!.code, "cancelled");
+    noStackTrace(p.err());
+    await allGone(pids);
+  });
+}
+
+test("hcp serve --mcp: a closed stdout kills every child group and exits 141 without a stack trace", async () => {
+  const cwd = tempDir("hcp-mcp-epipe-");
+  const p = start(HCP, ["serve", "--mcp", PROBE_PACK], cwd);
+  p.child.stdin.write(INIT + callTool(2, "hcp-probe_sleeper"));
+  const pids = await sleeperPids(cwd);
+  p.child.stdout.destroy();
+  p.child.stdin.write(rpc(3, "ping"));
+  assert.equal(await p.closed, 141, p.err());
+  noStackTrace(p.err());
+  await allGone(pids);
+});
+
+test("hcp serve --mcp: a frame over 10 MiB, a wrong jsonrpc, a batch and array params are answered with errors, and the server goes on", async () => {
+  const cwd = tempDir("hcp-mcp-frames-");
+  const p = start(HCP, ["serve", "--mcp", PROBE_PACK], cwd);
+  const huge = JSON.stringify({ jsonrpc: "2.0", method: "tools/call", params: { name: "hcp-probe_echo", arguments: { message: "x".repeat(11 * 1024 * 1024) } }, id: 41 });
+  p.child.stdin.write(INIT);
+  p.child.stdin.write(huge + "\n");
+  p.child.stdin.write(JSON.stringify({ jsonrpc: "1.0", id: 42, method: "ping" }) + "\n");
+  p.child.stdin.write(JSON.stringify([{ jsonrpc: "2.0", id: 43, method: "ping" }, { jsonrpc: "2.0", id: 44, method: "ping" }]) + "\n");
+  p.child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 45, method: "tools/call", params: ["hcp-probe_quick"] }) + "\n");
+  p.child.stdin.write("this is not json\n");
+  p.child.stdin.end(callTool(46, "hcp-probe_quick"));
+  assert.equal(await p.closed, 0, p.err());
+  const all = answers(p.out());
+  const got = byId(p.out());
+  for (const id of [41, 42, 43, 44, 45]) assert.equal(got.get(id)?.error?.code, -32600, `request ${id}: ${p.out().slice(0, 2000)}`);
+  assert.match(got.get(41)!.error!.message, /over the 10485760 byte limit/);
+  assert.ok(all.some((a) => a.id === undefined && a.error?.code === -32700), "a parse error is answered too");
+  assert.equal(got.get(46)!.result!.structuredContent!["stdout"], "ok\n", "the server went on");
+  noStackTrace(p.err());
+});
+
+/** A pack whose one verb runs a program that appends "S" when it starts and "E" when it ends to `log`. */
+function witnessPack(root: string, id: string, log: string, concurrency?: number): string {
+  const dir = join(root, id);
+  mkdirSync(dir);
+  const program = join(dir, "witness.sh");
+  writeFileSync(program, `#!/bin/sh\necho S >> '${log}'\nsleep 0.02\necho E >> '${log}'\n`);
+  chmodSync(program, 0o755);
+  const surface = { id, kind: "wrap", wrap: { bin: program }, binding: { mode: "local", hub: "none" }, verbs: { work: { description: "Work a little.", cli: ["witness"], policy: "read" } } };
+  writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: id, verbs: { work: "read" }, ...(concurrency !== undefined && { limits: { concurrency } }) }));
+  writeFileSync(join(dir, "HARNESS.md"), `---\nname: ${id}\ndescription: A witness.\n---\n\nA witness.\n`);
+  return dir;
+}
+
+/** The S and E lines of a witness log. */
+const marks = (log: string) => readFileSync(log, "utf8").split("\n").filter((l) => l !== "").length;
+
+/** The most S lines not yet matched by an E line at any point of the log: the most runs at once. */
+function peakOverlap(log: string): number {
+  let now = 0;
+  let peak = 0;
+  for (const mark of readFileSync(log, "utf8").split("\n")) {
+    if (mark === "S") peak = Math.max(peak, ++now);
+    if (mark === "E") now--;
+  }
+  return peak;
+}
+
+test("hcp serve --mcp: 1,000 concurrent calls never run more children at once than limits.concurrency (default 8)", { timeout: 300_000 }, async () => {
+  const root = tempDir("hcp-mcp-bound-");
+  const logs = { bounded: join(root, "bounded.log"), default: join(root, "default.log") };
+  witnessPack(root, "bounded", logs.bounded, 3);
+  witnessPack(root, "default", logs.default);
+  const { client } = await mcpClient([root], { env: isolatedEnv(), cwd: root });
+  try {
+    const calls = Array.from({ length: 1000 }, (_, i) => client.callTool({ name: i % 2 === 0 ? "bounded_work" : "default_work", arguments: {} }, undefined, { timeout: 240_000 }));
+    const results = await Promise.all(calls);
+    assert.equal(results.filter((r) => r.isError !== true).length, 1000);
+  } finally {
+    await client.close();
+  }
+  assert.deepEqual([marks(logs.bounded), marks(logs.default)], [1000, 1000], "each of the 500 calls per pack ran (S and E)");
+  assert.ok(peakOverlap(logs.bounded) <= 3, `bounded pack: ${peakOverlap(logs.bounded)} at once`);
+  assert.ok(peakOverlap(logs.default) <= 8, `default: ${peakOverlap(logs.default)} at once`);
+  assert.ok(peakOverlap(logs.default) > 1, "calls do run concurrently");
 });

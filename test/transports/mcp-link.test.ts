@@ -5,7 +5,7 @@ import { PassThrough } from "node:stream";
 import { test } from "node:test";
 import fc from "fast-check";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { ReadBuffer, deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import * as types from "@modelcontextprotocol/sdk/types.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -14,6 +14,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   StdioLink,
   earlyInitialize,
+  idOfOversized,
   serverIdentity,
   type ServerIdentity,
 } from "../../src/transports/mcp-link.js";
@@ -160,7 +161,7 @@ test("StdioLink answers initialize before the SDK is attached, then hands every 
   assert.equal(early, (await sdkAnswer(initLine, identity)) + "\n");
 
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
-  await server.connect(l.attach(ReadBuffer));
+  await server.connect(l.attach((v) => types.JSONRPCMessageSchema.parse(v)));
   stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" }) + "\n");
   for (let i = 0; i < 20; i++) await tick();
   const lines = out().trim().split("\n").map((x) => JSON.parse(x) as { id: number; error?: { code: number } });
@@ -180,7 +181,7 @@ test("StdioLink leaves a first message that is not initialize to the SDK, and re
   assert.equal(out(), "");
   assert.equal(l.ended, true);
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities });
-  await server.connect(l.attach(ReadBuffer));
+  await server.connect(l.attach((v) => types.JSONRPCMessageSchema.parse(v)));
   for (let i = 0; i < 5; i++) await tick();
   assert.deepEqual(JSON.parse(out()), { jsonrpc: "2.0", id: 7, result: {} });
   await server.close();
@@ -190,4 +191,12 @@ test("StdioLink stops waiting for a first message after a short while", async ()
   const { l } = link();
   await l.firstMessage;
   await l.close();
+});
+
+test("idOfOversized finds a top-level id at the start or the end of a frame, never one nested inside it", () => {
+  assert.equal(idOfOversized('{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":"', ""), 7);
+  assert.equal(idOfOversized('{"id":"a\\"b","method":', ""), 'a"b');
+  assert.equal(idOfOversized('{"method":"tools/call","params":{"x":"', 'xx"}},"jsonrpc":"2.0","id":41}'), 41);
+  assert.equal(idOfOversized('{"method":"tools/call","params":{"id":3,"x":"', 'xx","id":5}}'), undefined);
+  assert.equal(idOfOversized('{"method":"x","params":{"a":"', 'a"},"id":null}'), undefined);
 });

@@ -50,5 +50,11 @@ export async function serveHandler(ctx: Context): Promise<void> {
   // The packs' own warnings go to the client's log only.
   for (const p of packs) for (const i of p.issues) if (i.severity === "warning") warnings.push(`pack ${p.surface.id}: ${formatIssue(i)}`);
   const { serveMcp } = await mcp;
-  await serveMcp(packs, { ...opts, ...toolSelection(ctx), warnings, version: PACKAGE_VERSION });
+  // Until the end of stdin (calls in flight finish), or SIGINT/SIGTERM/a closed stdout (they are cancelled).
+  await untilSignal(async (signal) => {
+    await serveMcp(packs, { ...opts, ...toolSelection(ctx), warnings, version: PACKAGE_VERSION, signal });
+    const code = stopExitCode(signal);
+    if (code !== null) ctx.setExitCode(code);
+  });
+  process.stdin.destroy();
 }
