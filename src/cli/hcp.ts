@@ -98,6 +98,16 @@ const validateCommand: CommandSpec = {
   run: lazy(() => import("./hcp/packs.js"), (m) => m.validateHandler),
 };
 
+const describeCommand: CommandSpec = {
+  use: "describe <pack> [verb]",
+  short: "Show each verb's arguments (name, type, required, description, choices, default), policy, approval and argv template",
+  examples: ["hcp describe ./packs/taskr", "hcp describe ./packs/taskr task.list --json"],
+  related: ["hcp list", "hcp run"],
+  outputModes: HUMAN_JSON,
+  args: { range: [1, 2] },
+  run: lazy(() => import("./hcp/packs.js"), (m) => m.describeHandler),
+};
+
 const metaCommand: CommandSpec = {
   use: "meta <pack>",
   short: "Print a pack's derived HarnessPackMeta as StableJSON",
@@ -189,7 +199,7 @@ export function newHcpApp(): App {
     name: "hcp",
     short: "HCP/1.1 harness packs: validate them, derive their metadata, generate them, and serve their verbs",
     version: PACKAGE_VERSION,
-  }).addCommand(credentialsCommand, execCommand, initCommand, listCommand, mcpConfigCommand, metaCommand, runCommand, serveCommand, skillCommand, validateCommand);
+  }).addCommand(credentialsCommand, describeCommand, execCommand, initCommand, listCommand, mcpConfigCommand, metaCommand, runCommand, serveCommand, skillCommand, validateCommand);
 }
 
 void newHcpApp().main();

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { FileReadError, readRegularFile } from "../read-regular.js";
 import { parseHarness } from "./harness.js";
-import { IssueSink, hasErrors, index, prop } from "./issues.js";
+import { IssueSink, hasErrors, index, isObject, prop } from "./issues.js";
 import { parsePolicy } from "./policy.js";
 import { parseSurface } from "./surface.js";
 import type { LoadedPack, PackFile, PackHarness } from "./types.js";
@@ -42,7 +42,9 @@ function loadPackFiles(path: string): LoadedPack {
   let surface: LoadedPack["surface"] = null;
   let meta: LoadedPack["meta"] = null;
   const issues = surfaceSink.issues;
-  if (surfaceDoc.ok) {
+  const foreign = surfaceDoc.ok ? foreignDocument(surfaceDoc.value, surfacePath) : null;
+  if (foreign !== null) surfaceSink.error("invalid_meta", "", foreign);
+  else if (surfaceDoc.ok) {
     const r = parseSurface(surfaceDoc.value);
     surface = r.surface;
     meta = r.meta;
@@ -109,6 +111,15 @@ export function loadPacks(paths: readonly string[]): LoadedPack[] {
     }
   }
   return packs;
+}
+
+/** What to do instead, when the document is a rungrad manifest or agentmeta document rather than a surface. */
+function foreignDocument(doc: unknown, path: string): string | null {
+  const version = isObject(doc) ? doc["schema_version"] : undefined;
+  if (typeof version !== "string" || !/^rungrad-(manifest|agentmeta)\//.test(version)) return null;
+  const what = version.startsWith("rungrad-manifest/") ? "a rungrad manifest" : "a rungrad agentmeta document";
+  const how = version.startsWith("rungrad-manifest/") ? `hcp init --from-manifest ${path} --out <pack folder>` : "hcp init --from-manifest on the CLI's manifest (`<cli> __rungrad_manifest`)";
+  return `this is ${what} (${version}), not a pack's surface.json: make a pack from it with ${how}`;
 }
 
 function statOf(path: string): ReturnType<typeof statSync> | undefined {

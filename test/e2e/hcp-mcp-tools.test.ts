@@ -11,9 +11,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { fixture } from "./helpers.js";
-import { HCP, hcp, isolatedEnv, mcpClient, tempDir } from "../transports/support.js";
+import { PROBE, isolatedEnv, probePack } from "./hardening.js";
+import { HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
 
-const PROBE = fixture("bin/probe.mjs");
 const TOKEN = "tk-mcp-77aa01";
 
 /** The taskr pack (from test/fixtures/manifests/taskr.json) in a folder of packs, with its credential file. */
@@ -26,16 +26,6 @@ async function taskr(): Promise<{ dir: string; pack: string; env: NodeJS.Process
   const r = await hcp(["init", "--from-manifest", fixture("manifests/taskr.json"), "--bin", PROBE, "--out", pack], { env });
   assert.equal(r.code, 0, r.stderr);
   return { dir, pack, env };
-}
-
-/** A hand-written pack of probe verbs. */
-function probePack(dir: string, id: string, verbs: Record<string, unknown>, policy: Record<string, unknown>): string {
-  const root = join(dir, id);
-  mkdirSync(root, { recursive: true });
-  writeFileSync(join(root, "surface.json"), JSON.stringify({ id, kind: "wrap", cliBin: "probe", binding: { mode: "local" }, wrap: { bin: PROBE }, verbs }));
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: id, verbs: policy }));
-  writeFileSync(join(root, "HARNESS.md"), `---\nname: ${id}\ndescription: The ${id} probe pack.\n---\n\n# ${id}\n`);
-  return root;
 }
 
 type Text = { type: string; text: string }[];
@@ -83,15 +73,14 @@ test("tools/list: two-sentence descriptions (a fallback when empty), outputSchem
 });
 
 test("tools/call: the text block is the child's stdout; a failure appends stderr and the exit code; the envelope is structuredContent", async () => {
-  const dir = tempDir();
   const root = probePack(
-    dir,
     "tx",
     {
       show: { description: "show", cli: ["probe", "show", "{{what}}"], args: { type: "object", properties: { what: { type: "string" } } }, policy: "read" },
       broken: { description: "broken", cli: ["probe", "run", "print:partial", "eprint:disk is full", "exit:3"], policy: "read" },
     },
-    { show: "read", broken: "read" },
+    { binding: { mode: "local" } },
+    { verbs: { show: "read", broken: "read" } },
   );
   const { client } = await mcpClient([root], { env: isolatedEnv() });
   try {
@@ -133,10 +122,10 @@ test("--tools, --exclude and --read-only choose the tools; a tool left out canno
 
 test("progress: a call carrying a progressToken gets notifications at most once a second, with the last stderr line", async () => {
   const root = probePack(
-    tempDir(),
     "slow",
     { work: { description: "work", cli: ["probe", "run", "eprint:step one", "eprint:step two", "sleep:2600", "print:done"], policy: "read" } },
-    { work: "read" },
+    {},
+    { verbs: { work: "read" } },
   );
   const { client } = await mcpClient([root], { env: isolatedEnv() });
   try {
@@ -195,7 +184,7 @@ test("each pack's HARNESS.md is a prompt as well as a resource", async () => {
 });
 
 test("structuredContent keeps a big integer's literal on the wire (9007199254740993)", async () => {
-  const root = probePack(tempDir(), "big", { n: { description: "n", cli: ["probe", "run", 'print:{"n":9007199254740993}'], policy: "read" } }, { n: "read" });
+  const root = probePack("big", { n: { description: "n", cli: ["probe", "run", 'print:{"n":9007199254740993}'], policy: "read" } }, {}, { verbs: { n: "read" } });
   const child = spawn(process.execPath, [HCP, "serve", "--mcp", root], { env: isolatedEnv(), stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));

@@ -6,9 +6,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { test } from "node:test";
 import { fixture } from "./helpers.js";
-import { hcp, isolatedEnv, tempDir } from "../transports/support.js";
+import { PROBE, isolatedEnv } from "./hardening.js";
+import { hcp, tempDir } from "../transports/support.js";
 
-const PROBE = fixture("bin/probe.mjs");
 const TASKR = fixture("manifests/taskr.json");
 const TOKEN = "tk-live-5b1f0a9c";
 

@@ -17,23 +17,6 @@ export const hcp = (args: string[], options?: Parameters<typeof run>[2]): Promis
 
 export const tempDir = (prefix = "hcp-test-") => mkdtempSync(join(tmpdir(), prefix));
 
-/**
- * An environment whose user state lives in a fresh temp folder: HOME, the XDG folders, the credential
- * file and the audit log never touch the real user's. `extra` is laid over it.
- */
-export function isolatedEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const home = tempDir("hcp-home-");
-  return {
-    ...process.env,
-    HOME: home,
-    XDG_STATE_HOME: join(home, "state"),
-    XDG_CONFIG_HOME: join(home, "config"),
-    HCP_CREDENTIALS: join(home, "credentials.json"),
-    HCP_AUDIT: join(home, "audit.jsonl"),
-    ...extra,
-  };
-}
-
 /** A 0600 credential file for the hcp-secret pack's family. */
 export function credentialFile(secret: string, mode = 0o600): string {
   const file = join(tempDir("hcp-cred-"), "credentials.json");

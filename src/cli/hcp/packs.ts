@@ -7,6 +7,7 @@ import { formatIssue } from "../../pack/issues.js";
 import { loadPack, loadPacks } from "../../pack/load.js";
 import type { LoadedPack } from "../../pack/types.js";
 import { TransportError } from "../../transports/errors.js";
+import { describePack, renderDescription } from "../../transports/describe.js";
 import { listPacks, renderList } from "../../transports/list.js";
 import { harnessText, loadServed, servable } from "../../transports/packs.js";
 import { loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
@@ -41,7 +42,8 @@ function validationText(packs: readonly LoadedPack[]): string {
   const lines: string[] = [];
   let errors = 0;
   for (const p of packs) {
-    for (const issue of p.issues) lines.push(formatIssue(issue, shown(join(p.root, issue.file))));
+    // The surface document is the file given, whatever its name.
+    for (const issue of p.issues) lines.push(formatIssue(issue, shown(issue.file === "surface.json" ? p.surfacePath : join(p.root, issue.file))));
     errors += p.issues.filter((i) => i.severity === "error").length;
   }
   const warnings = packs.reduce((n, p) => n + p.issues.length, 0) - errors;
@@ -66,4 +68,12 @@ export async function skillHandler(ctx: Context): Promise<void> {
   }
   const harness = text.endsWith("\n") ? text : text + "\n";
   await ctx.writeResult({ pack_id: pack.surface?.id ?? null, harness }, () => harness);
+}
+
+/** Each verb's arguments, policy, approval and argv template: the whole pack, or one verb. */
+export async function describeHandler(ctx: Context): Promise<void> {
+  const loaded = loadPack(ctx.args[0]!);
+  await loadOpenApiDocuments([loaded]);
+  const description = describePack(servable(loaded, null, { controlPlane: true }), ctx.args[1]);
+  await ctx.writeResult(description, () => renderDescription(description));
 }

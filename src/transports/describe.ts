@@ -1,0 +1,85 @@
+// `hcp describe PACK [VERB]` (§8): each verb's arguments (name, type, required, description, enum, default),
+// policy, approval and argv template, as a model and as text. Pure.
+
+import { toolName } from "../pack/fields.js";
+import { isObject } from "../pack/issues.js";
+import { argsSchemaOf } from "../runtime/execute.js";
+import { RuntimeError } from "../runtime/errors.js";
+import { verbsOf, type ServedPack } from "./packs.js";
+
+export interface ArgumentDescription {
+  name: string;
+  /** The JSON Schema type: `string`, `integer`, `array of string`, `string|null`…; `any` when the schema names none. */
+  type: string;
+  required: boolean;
+  description?: string;
+  enum?: unknown[];
+  default?: unknown;
+}
+
+export interface VerbDescription {
+  verb: string;
+  tool: string;
+  description: string | null;
+  policy: "read" | "write" | "deny";
+  /** Who must approve a run: `person` (confirm: true) or nobody. */
+  approval: "person" | "none";
+  /** The argv template (`cli`), or null when the verb has none (openapi, argv_template). */
+  argv_template: string[] | null;
+  arguments: ArgumentDescription[];
+}
+
+const typeName = (t: unknown): string => (Array.isArray(t) ? t.join("|") : typeof t === "string" ? t : "any");
+
+function argumentOf(name: string, schema: unknown, required: boolean): ArgumentDescription {
+  const s = isObject(schema) ? schema : {};
+  const items = isObject(s["items"]) ? s["items"] : undefined;
+  const out: ArgumentDescription = { name, type: s["type"] === "array" && items !== undefined ? `array of ${typeName(items["type"])}` : typeName(s["type"]), required };
+  if (typeof s["description"] === "string" && s["description"] !== "") out.description = s["description"];
+  const choices = Array.isArray(s["enum"]) ? s["enum"] : Array.isArray(items?.["enum"]) ? (items["enum"] as unknown[]) : undefined;
+  if (choices !== undefined) out.enum = choices;
+  if (s["default"] !== undefined) out.default = s["default"];
+  return out;
+}
+
+/** The verbs of a pack (or the one named), every policy shown, denied ones included. */
+export function describePack(pack: ServedPack, verb?: string): { pack: string; name: string; verbs: VerbDescription[] } {
+  const entries = verbsOf(pack).filter((e) => verb === undefined || e.key === verb);
+  if (verb !== undefined && entries.length === 0) {
+    throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(pack.surface.id)} has no verb ${JSON.stringify(verb)} (verbs: ${Object.keys(pack.surface.verbs).join(", ")})`);
+  }
+  const verbs = entries.map(({ key, verb: v, policy }) => {
+    const schema = argsSchemaOf(pack, key);
+    const properties = isObject(schema["properties"]) ? schema["properties"] : {};
+    const required = Array.isArray(schema["required"]) ? schema["required"] : [];
+    return {
+      verb: key,
+      tool: toolName(pack.surface.id, key),
+      description: v.description ?? null,
+      policy: policy.policy,
+      approval: policy.confirm ? ("person" as const) : ("none" as const),
+      argv_template: v.cli ?? null,
+      arguments: Object.keys(properties).map((n) => argumentOf(n, properties[n], required.includes(n))),
+    };
+  });
+  return { pack: pack.surface.id, name: pack.surface.name ?? pack.surface.id, verbs };
+}
+
+function argumentLine(a: ArgumentDescription): string {
+  const parts = [a.type, a.required ? "required" : "optional"];
+  if (a.enum !== undefined) parts.push(`one of ${a.enum.map((e) => JSON.stringify(e)).join(", ")}`);
+  if (a.default !== undefined) parts.push(`default ${JSON.stringify(a.default)}`);
+  return `    ${a.name} (${parts.join(", ")})${a.description === undefined ? "" : `: ${a.description}`}`;
+}
+
+export function renderDescription(d: ReturnType<typeof describePack>): string {
+  const lines = [`${d.name} (pack ${d.pack})`];
+  for (const v of d.verbs) {
+    const approval = v.approval === "person" ? ", needs a person's approval" : "";
+    lines.push("", `${v.verb} (${v.policy}${approval}); MCP tool ${v.tool}`);
+    if (v.description !== null && v.description !== "") lines.push(`  ${v.description}`);
+    if (v.argv_template !== null) lines.push(`  runs: ${v.argv_template.join(" ")}`);
+    lines.push(v.arguments.length === 0 ? "  arguments: none" : "  arguments:", ...v.arguments.map(argumentLine));
+  }
+  return lines.join("\n") + "\n";
+}
