@@ -1,10 +1,11 @@
 // `hcp credentials` with the credential file: values from stdin only, the file 0600 and written whole, shown masked.
 
 import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { SECRET_PACK, hcp, tempDir } from "../transports/support.js";
+import { HCP, SECRET_PACK, hcp, tempDir } from "../transports/support.js";
 import { notesApi, type Api } from "./notes-api.js";
 import { isolatedEnv, openapiPack } from "./openapi-support.js";
 
@@ -107,4 +108,25 @@ test("no keyring available: a clear error naming the credential file as the alte
   assert.match(r.stderr, /credentials_unavailable/);
   assert.match(r.stderr, /no system keyring is available.*hub local-credential/);
   assert.equal(r.stderr.includes(VALUE), false);
+});
+
+test("on a terminal the value is typed at a prompt that does not echo it", { skip: spawnSync("sh", ["-c", "command -v script"]).status === 0 ? false : "util-linux script is not installed" }, async () => {
+  const env = freshEnv();
+  // script(1) gives hcp a real pseudo-terminal; the value is typed only once the prompt is there.
+  const child = spawn("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(HCP)} credentials set fam TOKEN`, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] });
+  let transcript = "";
+  const typed = "tty-Typed-S3cret";
+  const done = new Promise<number | null>((resolve) => child.on("close", resolve));
+  const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  child.stdout.on("data", (c: Buffer) => {
+    const before = transcript;
+    transcript += c.toString("utf8");
+    if (!before.includes("(not shown): ") && transcript.includes("(not shown): ")) child.stdin.write(`${typed}\r`);
+  });
+  const code = await done;
+  clearTimeout(guard);
+  assert.equal(code, 0, transcript);
+  assert.match(transcript, /stored TOKEN for fam/);
+  assert.equal(transcript.includes(typed), false, "the terminal never showed the value");
+  assert.deepEqual(JSON.parse(readFileSync(env["HCP_CREDENTIALS"]!, "utf8")), { fam: { env: { TOKEN: typed } } });
 });

@@ -18,6 +18,8 @@ function refOf(ctx: Context): CredentialRef {
 function readHidden(prompt: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const stdin = process.stdin;
+    // Echo off before the prompt shows: a value typed as soon as it appears is never echoed.
+    stdin.setRawMode(true);
     process.stderr.write(prompt);
     let value = "";
     const done = (err?: Error) => {
@@ -36,7 +38,6 @@ function readHidden(prompt: string): Promise<string> {
         else value += ch;
       }
     };
-    stdin.setRawMode(true);
     stdin.resume();
     stdin.on("data", onData);
   });
