@@ -8,7 +8,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { test } from "node:test";
 import { REPO, RUNGRAD } from "./helpers.js";
-import { HCP, PROBE_PACK, isolatedEnv, mcpClient, tempDir } from "../transports/support.js";
+import { isolatedEnv } from "./hardening.js";
+import { HCP, PROBE_PACK, mcpClient, tempDir } from "../transports/support.js";
 import { alive, eventually } from "../runtime/support.js";
 
 /** An environment that keeps hcp away from the real user's state. */
