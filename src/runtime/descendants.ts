@@ -70,7 +70,7 @@ function tick(): void {
     if (s !== undefined) fresh.set(pid, s);
   }
   previous = new Set(now);
-  if (fresh.size > 0) for (const w of watches) w.adopt(fresh);
+  for (const w of watches) w.adopt(fresh);
 }
 
 /** The descendants of one child; make it before the child is spawned, so that none is missed. */
@@ -78,6 +78,7 @@ export class DescendantWatch {
   private readonly known = new Map<number, Seen>();
   private readonly sessions = new Set<number>();
   private readonly pipes = new Set<string>();
+  private rootPid: number | undefined;
 
   constructor() {
     ownSession ??= stat(process.pid)?.session;
@@ -86,20 +87,27 @@ export class DescendantWatch {
     poller ??= setInterval(tick, POLL_MS).unref();
   }
 
-  /** The child itself, and the pipes it was given (its fds 0–2 as /proc shows them). */
+  /** The child itself, and the pipes it was given: its fds 0–2 as /proc names them (libuv's are socket pairs). */
   root(pid: number): void {
     const s = stat(pid);
     if (s === undefined) return;
     this.add(pid, s);
+    this.rootPid = pid;
+    this.readPipes();
+    tick();
+  }
+
+  /** Reads the child's stdio once it can be read (not while it execs), while it lives. */
+  private readPipes(): void {
+    if (this.rootPid === undefined || this.pipes.size > 0) return;
     for (const fd of [0, 1, 2]) {
       try {
-        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-        if (target.startsWith("pipe:")) this.pipes.add(target);
+        const target = readlinkSync(`/proc/${this.rootPid}/fd/${fd}`);
+        if (target.startsWith("pipe:") || target.startsWith("socket:")) this.pipes.add(target);
       } catch {
-        // closed already, or no /proc
+        // closed, gone, or no /proc
       }
     }
-    tick();
   }
 
   private add(pid: number, s: Stat): void {
@@ -109,6 +117,7 @@ export class DescendantWatch {
 
   /** Takes in the new processes whose parent is the run's, or whose session is, to a fixed point. */
   adopt(fresh: ReadonlyMap<number, Stat>): void {
+    this.readPipes();
     let grew = true;
     while (grew) {
       grew = false;

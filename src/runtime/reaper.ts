@@ -42,7 +42,7 @@ export class Reaper {
     private readonly afterKill: () => void,
   ) {}
 
-  /** The child started: its group and its descendants are now this reaper's. */
+  /** The child started: its group, its descendants and the holders of its pipes are now this reaper's. */
   started(pid: number): void {
     this.pid = pid;
     this.watch.root(pid);
