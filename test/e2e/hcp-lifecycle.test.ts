@@ -242,3 +242,16 @@ test("hcp serve --mcp: 1,000 concurrent calls never run more children at once th
   assert.ok(peakOverlap(logs.default) <= 8, `default: ${peakOverlap(logs.default)} at once`);
   assert.ok(peakOverlap(logs.default) > 1, "calls do run concurrently");
 });
+
+test("hcp exec: the same bound, limits.concurrency children at once, whatever --concurrency reads ahead", { timeout: 300_000 }, async () => {
+  const root = tempDir("hcp-exec-bound-");
+  const log = join(root, "bounded.log");
+  witnessPack(root, "bounded", log, 3);
+  const p = start(HCP, ["exec", root, "--concurrency", "64"], root);
+  p.child.stdin.end(Array.from({ length: 200 }, (_, i) => JSON.stringify({ id: i, pack: "bounded", verb: "work", args: {} }) + "\n").join(""));
+  assert.equal(await p.closed, 0, p.err());
+  assert.equal(responses(p.out()).filter((r) => r.ok).length, 200);
+  assert.equal(marks(log), 400);
+  assert.ok(peakOverlap(log) <= 3, `${peakOverlap(log)} at once`);
+  assert.ok(peakOverlap(log) > 1, "requests do run concurrently");
+});
