@@ -119,9 +119,9 @@ test("on a terminal the value is typed at a prompt that does not echo it", { ski
   const done = new Promise<number | null>((resolve) => child.on("close", resolve));
   const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
   child.stdout.on("data", (c: Buffer) => {
-    const before = transcript;
+    const seen = transcript;
     transcript += c.toString("utf8");
-    if (!before.includes("(not shown): ") && transcript.includes("(not shown): ")) child.stdin.write(`${typed}\r`);
+    if (!seen.includes("(not shown): ") && transcript.includes("(not shown): ")) child.stdin.write(`${typed}\r`);
   });
   const code = await done;
   clearTimeout(guard);
