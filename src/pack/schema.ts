@@ -9,18 +9,32 @@ import { isObject } from "./issues.js";
 type AjvInstance = InstanceType<typeof Ajv2020Module.default>;
 
 let ajv: AjvInstance | undefined;
+let formats = false;
 
-/** The one Ajv 2020-12 instance (with ajv-formats), loaded and created on first use (Ajv costs ~150 ms to load). */
-export function getAjv(): AjvInstance {
+/**
+ * The one Ajv 2020-12 instance, loaded and created on first use (Ajv costs ~150 ms to load). It does
+ * not check schemas against the meta-schema on compile (compileSchema does that where it is needed):
+ * compiling the meta-schema alone costs as much as loading Ajv.
+ */
+function baseAjv(): AjvInstance {
   if (ajv === undefined) {
     const require = createRequire(import.meta.url);
-    // Both packages are CommonJS with `exports.default`.
+    // Ajv is CommonJS with `exports.default`.
     const Ajv2020 = (require("ajv/dist/2020.js") as typeof Ajv2020Module).default;
-    const addFormats = (require("ajv-formats") as typeof addFormatsModule).default;
-    ajv = new Ajv2020({ allErrors: true, strict: false, logger: false });
-    addFormats(ajv);
+    ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, validateSchema: false });
   }
   return ajv;
+}
+
+/** The shared instance with ajv-formats added (the meta-schema and any schema that names a `format` need them). */
+export function getAjv(): AjvInstance {
+  const instance = baseAjv();
+  if (!formats) {
+    const addFormats = (createRequire(import.meta.url)("ajv-formats") as typeof addFormatsModule).default;
+    addFormats(instance);
+    formats = true;
+  }
+  return instance;
 }
 
 export type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: false; error: string };
@@ -37,9 +51,12 @@ export function compileSchema(schema: unknown): CompiledSchema {
   const key = JSON.stringify(schema) ?? "undefined";
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const instance = getAjv();
+  // A plain schema is valid against the meta-schema (isPlainSchema), and without `format` needs no formats.
+  const plain = isPlainSchema(schema);
+  const instance = plain && !key.includes('"format"') ? baseAjv() : getAjv();
   let result: CompiledSchema;
   try {
+    if (!plain) instance.validateSchema(schema as object, true); // throws "schema is invalid: …", as compile would
     result = { ok: true, validate: instance.compile(schema as object) };
   } catch (e) {
     result = { ok: false, error: e instanceof Error ? e.message : String(e) };
@@ -75,6 +92,22 @@ export function checkSchema(schema: object): string | null {
   if (!valid) return instance.errorsText(instance.errors, { dataVar: "args" });
   const compiled = compileSchema(schema);
   return compiled.ok ? null : compiled.error;
+}
+
+/**
+ * Whether `schema` accepts `{}` (a call without arguments), known without Ajv: a plain schema
+ * (isPlainSchema) whose top level allows an object and names nothing an empty object lacks (no
+ * `required` names, `minProperties`, `enum` or `const`). The rest of the plain vocabulary constrains
+ * members, strings, numbers or arrays, of which `{}` has none. False when it cannot tell.
+ */
+export function acceptsEmptyObject(schema: unknown): boolean {
+  if (schema === true) return true;
+  if (!isObject(schema) || !isPlainSchema(schema)) return false;
+  const type = schema.type;
+  if (type !== undefined && type !== "object" && !(Array.isArray(type) && type.includes("object"))) return false;
+  if (Array.isArray(schema.required) && schema.required.length > 0) return false;
+  if (typeof schema.minProperties === "number" && schema.minProperties > 0) return false;
+  return !Object.hasOwn(schema, "enum") && !Object.hasOwn(schema, "const");
 }
 
 const TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);

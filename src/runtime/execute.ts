@@ -5,7 +5,7 @@ import { parseJSONLiteral } from "../json/literal.js";
 import { JsonNumber } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
-import { compileSchema } from "../pack/schema.js";
+import { acceptsEmptyObject, compileSchema } from "../pack/schema.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb } from "../pack/types.js";
 import { argumentErrors } from "./arg-errors.js";
 import { deriveArgsSchema, substitute, type Args } from "./argv.js";
@@ -139,7 +139,11 @@ function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVerb, args
   }
   let validate = validators.get(verb);
   if (validate === undefined) {
-    const compiled = compileSchema(argsSchemaOf(pack, verbKey));
+    const schema = argsSchemaOf(pack, verbKey);
+    // A call without arguments to a verb whose schema plainly accepts none needs no compiled
+    // validator: a one-shot run then never loads Ajv (~200 ms to load and compile).
+    if (Object.keys(args).length === 0 && acceptsEmptyObject(schema)) return args;
+    const compiled = compileSchema(schema);
     if (!compiled.ok) throw new RuntimeError("invalid_args", `verb ${JSON.stringify(verbKey)}: its args schema does not compile: ${compiled.error}`);
     validate = compiled.validate;
     validators.set(verb, validate);

@@ -3,8 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import { checkSchema, compileSchema, getAjv } from "../../src/pack/schema.js";
-import { isPlainSchema } from "../../src/pack/schema.js";
+import { acceptsEmptyObject, checkSchema, compileSchema, getAjv, isPlainSchema } from "../../src/pack/schema.js";
 import { readFixtureJson } from "./helpers.js";
 
 /** checkSchema without the fast path: the meta-schema, then a compile. */
@@ -42,30 +41,31 @@ test("the fast path defers what it cannot vouch for", () => {
   }
 });
 
-test("whatever the fast path accepts, Ajv accepts and compiles", () => {
-  const value = fc.oneof(
-    fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, 1e300, "", "string", "integer", "^[a-z]+$", "a\\Z", "\\-", "(", "[", "\\d+", "date-time", [], {}, ["a"], ["a", "a"], ["string", "null"]),
-    fc.string({ maxLength: 6 }),
-    fc.integer({ min: -3, max: 5 }),
-    fc.double({ noNaN: true, noDefaultInfinity: true }),
-  );
-  const keyword = fc.constantFrom(
-    "type", "properties", "required", "additionalProperties", "items", "minItems", "maxItems", "minLength", "maxLength",
-    "minProperties", "maxProperties", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "pattern",
-    "enum", "examples", "const", "default", "uniqueItems", "deprecated", "readOnly", "writeOnly", "description", "title", "format",
-    "$ref", "anyOf", "unknownKeyword",
-  );
-  const schema: fc.Arbitrary<unknown> = fc.letrec<{ s: unknown }>((tie) => ({
-    s: fc.oneof(
-      { depthSize: "small" },
-      fc.boolean(),
-      fc.dictionary(
-        keyword,
-        fc.oneof(value, tie("s"), fc.dictionary(fc.constantFrom("a", "b", "$ref"), tie("s"), { maxKeys: 2 })),
-        { maxKeys: 4 },
-      ),
+const value = fc.oneof(
+  fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, 1e300, "", "string", "integer", "^[a-z]+$", "a\\Z", "\\-", "(", "[", "\\d+", "date-time", [], {}, ["a"], ["a", "a"], ["string", "null"]),
+  fc.string({ maxLength: 6 }),
+  fc.integer({ min: -3, max: 5 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
+const keyword = fc.constantFrom(
+  "type", "properties", "required", "additionalProperties", "items", "minItems", "maxItems", "minLength", "maxLength",
+  "minProperties", "maxProperties", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "pattern",
+  "enum", "examples", "const", "default", "uniqueItems", "deprecated", "readOnly", "writeOnly", "description", "title", "format",
+  "$ref", "anyOf", "unknownKeyword",
+);
+/** Schemas of every keyword of the plain vocabulary and some beyond it, with awkward values. */
+const schema: fc.Arbitrary<unknown> = fc.letrec<{ s: unknown }>((tie) => ({
+  s: fc.oneof(
+    { depthSize: "small" },
+    fc.boolean(),
+    fc.dictionary(
+      keyword,
+      fc.oneof(value, tie("s"), fc.dictionary(fc.constantFrom("a", "b", "$ref"), tie("s"), { maxKeys: 2 })),
+      { maxKeys: 4 },
     ),
-  })).s;
+  ),
+})).s;
+test("whatever the fast path accepts, Ajv accepts and compiles", () => {
   let fast = 0;
   fc.assert(
     fc.property(schema, (s) => {
@@ -78,4 +78,36 @@ test("whatever the fast path accepts, Ajv accepts and compiles", () => {
     { numRuns: 3000 },
   );
   assert.ok(fast > 100, `only ${fast} generated schemas took the fast path`);
+});
+
+test("a schema said to accept a call without arguments does accept {} (Ajv agrees)", () => {
+  let accepted = 0;
+  fc.assert(
+    fc.property(schema, (s) => {
+      if (!acceptsEmptyObject(s)) return;
+      accepted++;
+      const compiled = compileSchema(s);
+      assert.ok(compiled.ok && compiled.validate({}), JSON.stringify(s));
+    }),
+    { numRuns: 3000 },
+  );
+  assert.ok(accepted > 50, `only ${accepted} generated schemas accept {}`);
+  for (const s of [
+    { type: "object", required: ["a"] },
+    { type: "object", minProperties: 1 },
+    { type: "object", enum: [{ a: 1 }] },
+    { type: "object", const: { a: 1 } },
+    { type: "string" },
+    { type: "object", anyOf: [{ required: ["a"] }] },
+    false,
+  ]) {
+    assert.equal(acceptsEmptyObject(s), false, JSON.stringify(s));
+  }
+  assert.equal(acceptsEmptyObject({ type: "object", properties: { a: { type: "string" } }, additionalProperties: false }), true);
+});
+
+test("a schema that is not plain is still checked against the meta-schema when compiled", () => {
+  const compiled = compileSchema({ type: "object", minLength: -1 });
+  assert.equal(compiled.ok, false);
+  assert.match(compiled.ok ? "" : compiled.error, /^schema is invalid: data\/minLength must be >= 0/);
 });
