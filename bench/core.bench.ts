@@ -3,7 +3,10 @@
 import { fromManifest } from "../src/agentmeta/project.js";
 import { stableJSON } from "../src/json/stable.js";
 import { parseManifest } from "../src/manifest/decode.js";
-import { ms, ratio, report, REPO, timeCommands, timeSync } from "./lib.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { mib, ms, ratio, report, REPO, timeAndMemory, timeCommands, timeSync } from "./lib.js";
 
 const flag = (name: string, type = "bool") => ({
   name,
@@ -62,6 +65,8 @@ export function run(): void {
     ["parseManifest + fromManifest + stableJSON", `${ms(projection.p50)}  ${ratio(projection.p50, floor.p50)} of the floor (aim: within 3x)`],
   ]);
 
+  documentScaling();
+
   const startup = timeCommands(
     {
       node: [process.execPath, "-e", "0"],
@@ -73,7 +78,38 @@ export function run(): void {
     ["node -e 0 (baseline)", ms(startup["node"]!.p50)],
     [
       "rungrad --version",
-      `${ms(startup["rungrad"]!.p50)}  +${ms(startup["rungrad"]!.p50 - startup["node"]!.p50)} over node, ${ratio(startup["rungrad"]!.p50, startup["node"]!.p50)} (aim: within 40 ms)`,
+      `${ms(startup["rungrad"]!.p50)}  +${ms(startup["rungrad"]!.p50 - startup["node"]!.p50)} over node, ${ratio(startup["rungrad"]!.p50, startup["node"]!.p50)} (aim: within 20 ms)`,
     ],
   ]);
+}
+
+/**
+ * `rungrad agentmeta FILE` (default output, not a terminal) and `--json` as processes, from 1,000 to
+ * 100,000 commands, next to a node script that JSON.parses the file and writes JSON.stringify(v, null, 2):
+ * median wall time and median peak RSS, with their ratios (aims: default ≤ 3x and --json ≤ 2.5x the
+ * time, both ≤ 2x the memory, at every size).
+ */
+function documentScaling(): void {
+  const dir = mkdtempSync(join(tmpdir(), "rungrad-bench-"));
+  const rows: [string, string][] = [];
+  try {
+    for (const [count, runs] of [[1_000, 5], [10_000, 5], [100_000, 3]] as const) {
+      const file = join(dir, `manifest-${count}.json`);
+      writeFileSync(file, generatedManifestText(count));
+      const m = timeAndMemory(
+        {
+          floor: [`${REPO}bench/fixtures/floor.cjs`, file],
+          default: [`${REPO}dist/bin/rungrad.cjs`, "agentmeta", file],
+          json: [`${REPO}dist/bin/rungrad.cjs`, "agentmeta", "--json", file],
+        },
+        runs,
+      );
+      const f = m["floor"]!;
+      const cell = (r: { ms: number; kib: number }) => `${ms(r.ms).padStart(11)} ${ratio(r.ms, f.ms)}  ${mib(r.kib).padStart(8)} ${ratio(r.kib, f.kib)}`;
+      rows.push([`${count.toLocaleString("en")} commands`, `floor ${ms(f.ms).padStart(11)} ${mib(f.kib).padStart(8)}  | default ${cell(m["default"]!)}  | --json ${cell(m["json"]!)}`]);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  report("rungrad agentmeta FILE as a process against parse+stringify (the floor): median time and peak RSS, ratios to the floor (aims: default ≤ 3x, --json ≤ 2.5x time; both ≤ 2x memory)", rows);
 }

@@ -25,32 +25,71 @@ function rawSpawn(): Promise<number> {
   });
 }
 
-/** Spawn of `hcp serve --mcp` to its answer to `initialize`. */
-function serverStart(): Promise<number> {
+/** Spawn of `hcp serve --mcp` to its answers to `initialize` and then to `tools/list`, sent at once. */
+function serverStart(): Promise<{ init: number; list: number }> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [HCP, "serve", "--mcp", PROBE_PACK], { stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(process.execPath, [HCP, "serve", "--mcp", PROBE_PACK], { stdio: ["pipe", "pipe", "ignore"], env: isolatedEnv() });
     let out = "";
+    let init = 0;
     child.on("error", reject);
     child.stdout.setEncoding("utf8").on("data", (c: string) => {
       out += c;
-      if (out.includes("\n")) {
-        const took = elapsed(start);
+      if (init === 0 && /"id":1[,}]/.test(out)) init = elapsed(start);
+      if (/"id":2[,}]/.test(out)) {
+        const list = elapsed(start);
         child.stdin.end();
         child.kill();
-        resolve(took);
+        resolve({ init, list });
       }
     });
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } };
-    child.stdin.write(JSON.stringify(init) + "\n");
+    const init1 = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } };
+    const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+    child.stdin.write([init1, initialized, list].map((m) => JSON.stringify(m) + "\n").join(""));
   });
+}
+
+/** The benchmark's home: hcp's state, config, credentials and audit log go there, never to the user's. */
+let benchHome = "";
+
+function isolatedEnv(): NodeJS.ProcessEnv {
+  const home = benchHome;
+  return { ...process.env, HOME: home, XDG_STATE_HOME: join(home, "state"), XDG_CONFIG_HOME: join(home, "config"), HCP_CREDENTIALS: join(home, "credentials"), HCP_AUDIT: join(home, "audit") };
+}
+
+/** One `hcp run` of a read verb wrapping /bin/echo against a node script spawning /bin/echo (aim: within 1.3x). */
+function oneShotRun(runs: number): void {
+  const env = isolatedEnv();
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    const t = timeCommands(
+      {
+        node: [process.execPath, "-e", "0"],
+        spawn: [process.execPath, join(REPO, "bench/fixtures/spawn-echo.cjs")],
+        run: [process.execPath, HCP, "run", join(REPO, "bench/fixtures/echo-pack"), "say"],
+        args: [process.execPath, HCP, "run", join(REPO, "bench/fixtures/echo-pack"), "repeat", "--arg", "message=hi"],
+      },
+      runs,
+    );
+    const base = t["spawn"]!.p50;
+    report(`One-shot hcp run of a read verb wrapping /bin/echo, p50 of ${runs} interleaved runs`, [
+      ["node -e 0", ms(t["node"]!.p50)],
+      ["node script spawning /bin/echo (baseline)", ms(base)],
+      ["hcp run echo-pack say (no arguments)", `${ms(t["run"]!.p50)}  ${ratio(t["run"]!.p50, base)} (aim: within 1.3x)`],
+      ["hcp run echo-pack repeat --arg message=hi", `${ms(t["args"]!.p50)}  ${ratio(t["args"]!.p50, base)}`],
+    ]);
+  } finally {
+    process.env = saved;
+  }
 }
 
 async function callOverhead(runs: number): Promise<void> {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const client = new Client({ name: "bench", version: "1" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", PROBE_PACK], env: process.env as Record<string, string> }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", PROBE_PACK], env: isolatedEnv() as Record<string, string> }));
   const calls: number[] = [];
   const raws: number[] = [];
   try {
@@ -78,16 +117,22 @@ async function callOverhead(runs: number): Promise<void> {
 }
 
 async function startup(runs: number): Promise<void> {
-  const starts: number[] = [];
+  const inits: number[] = [];
+  const lists: number[] = [];
   for (let i = 0; i < runs + 2; i++) {
     const t = await serverStart();
-    if (i >= 2) starts.push(t);
+    if (i >= 2) {
+      inits.push(t.init);
+      lists.push(t.list);
+    }
   }
   const node = timeCommands({ node: [process.execPath, "-e", "0"] }, runs)["node"]!;
-  const s = stats(starts);
+  const init = stats(inits);
+  const list = stats(lists);
   report(`MCP server start-up, p50 of ${runs} runs`, [
     ["node -e 0, spawn to exit (baseline)", ms(node.p50)],
-    ["hcp serve --mcp, spawn to initialize answered", `${ms(s.p50)}  +${ms(s.p50 - node.p50)} over node (aim: within 150 ms)`],
+    ["hcp serve --mcp, spawn to initialize answered", `${ms(init.p50)}  +${ms(init.p50 - node.p50)} over node`],
+    ["hcp serve --mcp, spawn to tools/list answered", `${ms(list.p50)}  +${ms(list.p50 - node.p50)} over node (aim: within 100 ms)`],
   ]);
 }
 
@@ -142,7 +187,17 @@ function validation(count: number): void {
 }
 
 export async function run(): Promise<void> {
+  benchHome = mkdtempSync(join(tmpdir(), "hcp-bench-home-"));
+  try {
+    await runAll();
+  } finally {
+    rmSync(benchHome, { recursive: true, force: true });
+  }
+}
+
+async function runAll(): Promise<void> {
   await callOverhead(30);
   await startup(15);
+  oneShotRun(20);
   validation(1000);
 }

@@ -49,6 +49,28 @@ export function timeCommands(commands: Record<string, string[]>, runs: number): 
   return Object.fromEntries(Object.entries(samples).map(([name, s]) => [name, stats(s)]));
 }
 
+/** Median wall-clock ms and median peak RSS (KiB) of each command, run interleaved with bench/fixtures/maxrss.cjs preloaded. */
+export function timeAndMemory(commands: Record<string, string[]>, runs: number): Record<string, { ms: number; kib: number }> {
+  const preload = `${REPO}bench/fixtures/maxrss.cjs`;
+  const samples: Record<string, { ms: number[]; kib: number[] }> = {};
+  for (const name of Object.keys(commands)) samples[name] = { ms: [], kib: [] };
+  for (let i = 0; i < runs; i++) {
+    for (const [name, args] of Object.entries(commands)) {
+      const start = process.hrtime.bigint();
+      const result = spawnSync(process.execPath, ["--require", preload, ...args], { stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1 << 26 });
+      const took = elapsed(start);
+      const stderr = result.stderr.toString();
+      const rss = /BENCH_MAXRSS (\d+)\n$/.exec(stderr);
+      if (result.status !== 0 || rss === null) throw new Error(`${name}: exit ${result.status}: ${stderr.slice(0, 500)}`);
+      samples[name]!.ms.push(took);
+      samples[name]!.kib.push(Number(rss[1]));
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, s]) => [name, { ms: stats(s.ms).p50, kib: stats(s.kib).p50 }]));
+}
+
+export const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
+
 export function report(title: string, rows: [label: string, value: string][]): void {
   console.log(`\n${title}`);
   const width = Math.max(...rows.map(([label]) => label.length));
