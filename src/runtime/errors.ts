@@ -59,8 +59,10 @@ export class CredentialError extends RuntimeError {
   override name = "CredentialError";
 }
 
-/** Shows a value in a message: JSON-quoted, cut to 40 characters so messages stay short. */
+/**
+ * Shows a value in a message: JSON-quoted when it has at most 40 characters, else only its length.
+ * Never a cut: a cut could leave part of a secret, which masking cannot recognise (§12).
+ */
 export function showValue(value: string): string {
-  const cut = value.length > 40 ? value.slice(0, 40) + "…" : value;
-  return JSON.stringify(cut);
+  return value.length > 40 ? `(${value.length} characters, not shown)` : JSON.stringify(value);
 }
