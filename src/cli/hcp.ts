@@ -4,7 +4,7 @@
 import { App, OutputMode, type CommandSpec, type Context, type Handler } from "../framework/index.js";
 import { FROM_EXE } from "./flags.js";
 import { mapped } from "./hcp/errors.js";
-import { ALLOW_WRITE, CONTROL_PLANE, STRICT, TOOL_SELECTION } from "./hcp/flags.js";
+import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, STRICT, TOOL_SELECTION } from "./hcp/flags.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 const HUMAN_JSON = [OutputMode.Human, OutputMode.JSON];
@@ -21,6 +21,7 @@ const runCommand: CommandSpec = {
     "hcp run ./ledger balance --arg account=main",
     "hcp run ./ledger transfer --arg amount:=3 --arg payee=eve --allow-write --dry-run",
     "hcp run ./ledger transfer --args '{\"amount\": 3, \"payee\": \"eve\"}' --allow-write --confirm PLAN_ID",
+    "hcp run ./ledger transfer --arg amount:=3 --arg payee=eve --allow-write --approver ./approve-in-chat --approver-arg '#payments'",
     "hcp run ./ledger -- status --short",
   ],
   related: ["hcp list", "hcp exec", "hcp serve"],
@@ -30,9 +31,11 @@ const runCommand: CommandSpec = {
   flags: [
     { name: "arg", usage: "An argument: NAME=VALUE (a string) or NAME:=JSON (any JSON value); repeatable", type: "stringArray" },
     { name: "args", usage: "The arguments as one JSON object (--arg entries win)", type: "string" },
-    { name: "confirm", usage: "Confirm a confirm-gated verb with the plan_id of its dry run", type: "string" },
+    { name: "confirm", usage: "Run a confirm-gated verb under the plan_id of its dry run (approved by a person, or restated)", type: "string" },
     ALLOW_WRITE,
     CONTROL_PLANE,
+    ...APPROVER_FLAGS,
+    AUDIT,
   ],
   run: lazy(() => import("./hcp/run.js"), (m) => m.runHandler),
 };
@@ -44,7 +47,7 @@ const execCommand: CommandSpec = {
   related: ["hcp run", "hcp serve"],
   outputModes: [OutputMode.JSON],
   args: { min: 1 },
-  flags: [{ name: "concurrency", usage: "Requests running at once (1 to 1024)", type: "int", default: 8 }, ALLOW_WRITE, CONTROL_PLANE, STRICT],
+  flags: [{ name: "concurrency", usage: "Requests running at once (1 to 1024)", type: "int", default: 8 }, ALLOW_WRITE, CONTROL_PLANE, STRICT, ...APPROVER_FLAGS, AUDIT],
   run: lazy(() => import("./hcp/serve.js"), (m) => m.execHandler),
 };
 
@@ -55,7 +58,7 @@ const serveCommand: CommandSpec = {
   related: ["hcp exec", "hcp list", "hcp mcp-config"],
   outputModes: ["mcp"],
   args: { min: 1 },
-  flags: [{ name: "mcp", usage: "The stdio MCP server", type: "bool" }, ALLOW_WRITE, CONTROL_PLANE, STRICT, ...TOOL_SELECTION],
+  flags: [{ name: "mcp", usage: "The stdio MCP server", type: "bool" }, ALLOW_WRITE, CONTROL_PLANE, STRICT, ...TOOL_SELECTION, ...APPROVER_FLAGS, AUDIT],
   run: lazy(() => import("./hcp/serve.js"), (m) => m.serveHandler),
 };
 
@@ -75,6 +78,31 @@ const mcpConfigCommand: CommandSpec = {
     ...TOOL_SELECTION,
   ],
   run: lazy(() => import("./hcp/mcp-config.js"), (m) => m.mcpConfigHandler),
+};
+
+const approveCommand: CommandSpec = {
+  use: "approve [plan_id]",
+  short: "Approve a plan an agent is waiting on, as a person at a terminal (shows the plan, asks y/N); --list shows the pending ones",
+  examples: ["hcp approve --list", "hcp approve hcp1.1767225600.AbCdEfGhIjKlMnOpQrStUv.WxYz0123456789abcdefgh"],
+  related: ["hcp run", "hcp audit"],
+  outputModes: HUMAN_JSON,
+  args: { max: 1 },
+  flags: [{ name: "list", usage: "List the plans waiting for a person's approval", type: "bool" }, AUDIT],
+  run: lazy(() => import("./hcp/approve.js"), (m) => m.approveHandler),
+};
+
+const auditCommand: CommandSpec = {
+  use: "audit",
+  short: "Show the audit log: every decision about a write or a confirm-gated verb",
+  examples: ["hcp audit", "hcp audit --since 1h", "hcp audit --since 2026-12-01 --json"],
+  related: ["hcp approve", "hcp run"],
+  outputModes: HUMAN_JSON,
+  args: "none",
+  flags: [
+    { name: "since", usage: "Only entries since D: a duration back from now (90s, 15m, 2h, 7d) or a date/time (2026-12-01, 2026-12-01T09:00:00Z)", type: "string" },
+    AUDIT,
+  ],
+  run: lazy(() => import("./hcp/audit.js"), (m) => m.auditHandler),
 };
 
 const listCommand: CommandSpec = {
@@ -199,7 +227,7 @@ export function newHcpApp(): App {
     name: "hcp",
     short: "HCP/1.1 harness packs: validate them, derive their metadata, generate them, and serve their verbs",
     version: PACKAGE_VERSION,
-  }).addCommand(credentialsCommand, describeCommand, execCommand, initCommand, listCommand, mcpConfigCommand, metaCommand, runCommand, serveCommand, skillCommand, validateCommand);
+  }).addCommand(approveCommand, auditCommand, credentialsCommand, describeCommand, execCommand, initCommand, listCommand, mcpConfigCommand, metaCommand, runCommand, serveCommand, skillCommand, validateCommand);
 }
 
 void newHcpApp().main();

@@ -1,11 +1,12 @@
 // The pack loader: the only module doing I/O. Reads surface.json, policy.json and HARNESS.md and validates them.
 
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { FileReadError, readRegularFile } from "../read-regular.js";
 import { parseHarness } from "./harness.js";
 import { IssueSink, hasErrors, index, isObject, prop } from "./issues.js";
-import { parsePolicy } from "./policy.js";
+import { duplicateKeyIssue, parsePolicy } from "./policy.js";
 import { parseSurface } from "./surface.js";
 import type { LoadedPack, PackFile, PackHarness } from "./types.js";
 
@@ -55,12 +56,16 @@ function loadPackFiles(path: string): LoadedPack {
   const policyDoc = readJson(join(root, "policy.json"), policySink, false);
   let policy: LoadedPack["policy"] = null;
   issues.push(...policySink.issues);
+  const duplicate = policyDoc.ok && policyDoc.text !== undefined ? duplicateKeyIssue(policyDoc.text) : undefined;
+  if (duplicate !== undefined) issues.push(duplicate);
   // Without a surface the absence of policy.json is not worth a warning.
-  if (policyDoc.ok && (policyDoc.value !== undefined || surface !== null)) {
+  else if (policyDoc.ok && (policyDoc.value !== undefined || surface !== null)) {
     const r = parsePolicy(policyDoc.value, surface);
     policy = r.policy;
     issues.push(...r.issues);
   }
+  // What was loaded, for plans (§7): a plan names the exact files it was made from.
+  const sha256 = { surface: digest(surfaceDoc), policy: digest(policyDoc) };
 
   let harness: PackHarness | null = null;
   const harnessSink = new IssueSink("HARNESS.md");
@@ -78,7 +83,7 @@ function loadPackFiles(path: string): LoadedPack {
   // The surface_id check reports against surface.json; keep file order surface, policy, HARNESS.
   const order: Record<PackFile, number> = { "surface.json": 0, "policy.json": 1, "HARNESS.md": 2 };
   issues.sort((a, b) => order[a.file] - order[b.file]);
-  return { root, surfacePath, surface, meta, policy, harness, issues, ok: !hasErrors(issues) };
+  return { root, surfacePath, surface, meta, policy, sha256, harness, issues, ok: !hasErrors(issues) };
 }
 
 /**
@@ -153,9 +158,13 @@ function readText(path: string, sink: IssueSink, required: boolean): string | un
   }
 }
 
-type JsonRead = { ok: true; value: unknown } | { ok: false };
+type JsonRead = { ok: true; value: unknown; text?: string } | { ok: false; text?: string };
 
-/** A JSON file's value; `undefined` value when an optional file is absent. */
+function digest(read: JsonRead): string | null {
+  return read.text === undefined ? null : createHash("sha256").update(read.text, "utf8").digest("hex");
+}
+
+/** A JSON file's value (and text); `undefined` value when an optional file is absent. */
 function readJson(path: string, sink: IssueSink, required: boolean): JsonRead {
   const before = sink.issues.length;
   const text = readText(path, sink, required);
@@ -168,14 +177,14 @@ function readJson(path: string, sink: IssueSink, required: boolean): JsonRead {
     const message = e instanceof Error ? e.message : String(e);
     const { line, column } = lineColumn(src, jsonErrorOffset(src, message));
     sink.error("io", "", `invalid JSON at line ${line}, column ${column}: ${message}`);
-    return { ok: false };
+    return { ok: false, text: src };
   }
   const deep = tooDeep(value, MAX_JSON_DEPTH);
   if (deep !== undefined) {
     sink.error("invalid_meta", deep, `nested more than ${MAX_JSON_DEPTH} levels deep; the document is not read further`);
-    return { ok: false };
+    return { ok: false, text: src };
   }
-  return { ok: true, value };
+  return { ok: true, value, text: src };
 }
 
 /** The path of the first value nested deeper than `max` arrays and objects, else undefined. Iterative: no recursion. */

@@ -2,10 +2,14 @@
 
 import { IssueSink, isObject, keyed, prop, show } from "./issues.js";
 import { PLACEHOLDER_NAME } from "./placeholders.js";
+import { JsonDuplicateKeyError, parseJSONLiteral } from "../json/literal.js";
 import {
+  DEFAULT_APPROVAL_TTL_S,
   DEFAULT_CONCURRENCY,
   DEFAULT_MAX_OUTPUT_BYTES,
   DEFAULT_TIMEOUT_MS,
+  type ConfirmMode,
+  type ConfirmSetting,
   type EffectivePolicy,
   type Issue,
   type LoadedPack,
@@ -19,7 +23,8 @@ import {
 const LEVELS: readonly PolicyLevel[] = ["read", "write", "deny"];
 const TOP = ["surface_id", "default", "verbs", "pass_through", "limits", "env", "openapi", "credentials"];
 const ENTRY = ["policy", "confirm", "timeout_ms", "max_output_bytes", "idempotent"];
-const LIMITS = ["timeout_ms", "max_output_bytes", "concurrency"];
+const LIMITS = ["timeout_ms", "max_output_bytes", "concurrency", "approval_ttl_s"];
+const CONFIRM_VALUES: readonly unknown[] = [true, false, "person", "plan"];
 
 export interface PolicyResult {
   /** Null when the document is absent or has any error. */
@@ -40,7 +45,7 @@ export function validatePolicy(doc: unknown, surface: Surface | null): Issue[] {
 export function parsePolicy(doc: unknown, surface: Surface | null): PolicyResult {
   const sink = new IssueSink("policy.json");
   if (doc === undefined) {
-    sink.warn("policy", "", "no policy.json: each verb's policy hint applies, write where there is none");
+    sink.warn("policy", "", "no policy.json: each verb's policy hint applies, write where there is none, and every write verb needs a person's approval");
     return { policy: null, issues: sink.issues };
   }
   if (!isObject(doc)) {
@@ -77,8 +82,8 @@ export function parsePolicy(doc: unknown, surface: Surface | null): PolicyResult
           }
           if (entry.policy === undefined) sink.error("policy", `${path}.policy`, "policy is required");
           else level(entry.policy, `${path}.policy`, sink);
-          if (entry.confirm !== undefined && typeof entry.confirm !== "boolean") {
-            sink.error("policy", `${path}.confirm`, `confirm must be a boolean, got ${show(entry.confirm)}`);
+          if (entry.confirm !== undefined && !CONFIRM_VALUES.includes(entry.confirm)) {
+            sink.error("policy", `${path}.confirm`, `confirm must be true, "person", "plan" or false, got ${show(entry.confirm)}`);
           }
           if (entry.idempotent !== undefined && typeof entry.idempotent !== "boolean") {
             sink.error("policy", `${path}.idempotent`, `idempotent must be a boolean, got ${show(entry.idempotent)}`);
@@ -100,6 +105,7 @@ export function parsePolicy(doc: unknown, surface: Surface | null): PolicyResult
       positive(doc.limits.timeout_ms, "limits.timeout_ms", sink);
       positive(doc.limits.max_output_bytes, "limits.max_output_bytes", sink);
       positive(doc.limits.concurrency, "limits.concurrency", sink);
+      positive(doc.limits.approval_ttl_s, "limits.approval_ttl_s", sink);
     }
   }
   names(doc.env, "env", sink);
@@ -144,6 +150,22 @@ function checkOpenApiPolicy(v: unknown, sink: IssueSink): void {
   if (!ok) sink.error("policy", "openapi.base_url", `openapi.base_url must be an absolute http: or https: URL, got ${show(url)}`);
 }
 
+/**
+ * The issue of a policy.json text that repeats a key anywhere (§4: "last one wins" would let a
+ * later line loosen an earlier one); undefined when there is none or the text is not JSON (the
+ * parser reports that).
+ */
+export function duplicateKeyIssue(text: string): Issue | undefined {
+  try {
+    parseJSONLiteral(text, { rejectDuplicates: true });
+  } catch (err) {
+    if (err instanceof JsonDuplicateKeyError) {
+      return { severity: "error", code: "policy", path: err.path, message: `duplicate key ${JSON.stringify(err.path)}: a key may appear only once in policy.json`, file: "policy.json" };
+    }
+  }
+  return undefined;
+}
+
 function level(v: unknown, path: string, sink: IssueSink): void {
   if (v !== undefined && !(LEVELS as readonly unknown[]).includes(v)) {
     sink.error("policy", path, `${path} must be read, write or deny, got ${show(v)}`);
@@ -183,15 +205,22 @@ export function effectivePolicy(pack: { surface: Surface | null; policy: PolicyD
     const entry: PolicyVerbEntry = typeof raw === "string" ? { policy: raw } : raw;
     return {
       policy: entry.policy,
-      confirm: entry.confirm ?? false,
+      confirm: confirmMode(entry.confirm),
       timeout_ms: entry.timeout_ms ?? limits.timeout_ms,
       max_output_bytes: entry.max_output_bytes ?? limits.max_output_bytes,
+      approval_ttl_s: limits.approval_ttl_s,
       source: "policy",
     };
   }
   if (policy?.default !== undefined) return { policy: policy.default, confirm: false, ...limits, source: "default" };
-  if (verb.policy !== undefined) return { policy: verb.policy, confirm: false, ...limits, source: "hint" };
-  return { policy: "write", confirm: false, ...limits, source: "fallback" };
+  // Without policy.json every write needs a person (§4): forgetting the file never removes a gate.
+  const hinted = verb.policy ?? "write";
+  return { policy: hinted, confirm: policy === null && hinted === "write" ? "person" : false, ...limits, source: verb.policy !== undefined ? "hint" : "fallback" };
+}
+
+/** `true` and "person" → "person"; "plan" → "plan"; false or absent → false. */
+export function confirmMode(setting: ConfirmSetting | undefined): ConfirmMode {
+  return setting === true || setting === "person" ? "person" : setting === "plan" ? "plan" : false;
 }
 
 /** Whether policy.json marks a verb `idempotent` (running it twice does no more than once). */
@@ -216,10 +245,11 @@ export function packConcurrency(pack: LoadedPack): number {
   return pack.policy?.limits?.concurrency ?? DEFAULT_CONCURRENCY;
 }
 
-/** The pack-wide limits: policy.json `limits`, else 60000 ms and 1 MiB. */
+/** The pack-wide limits: policy.json `limits`, else 60000 ms, 1 MiB and 900 s. */
 function packLimits(policy: PolicyDocument | null): Required<Omit<PolicyLimits, "concurrency">> {
   return {
     timeout_ms: policy?.limits?.timeout_ms ?? DEFAULT_TIMEOUT_MS,
     max_output_bytes: policy?.limits?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    approval_ttl_s: policy?.limits?.approval_ttl_s ?? DEFAULT_APPROVAL_TTL_S,
   };
 }

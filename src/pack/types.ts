@@ -113,9 +113,18 @@ export interface HarnessPackMeta {
 
 export type PolicyLevel = "read" | "write" | "deny";
 
+/**
+ * What confirming a verb takes (§4, §7): `true` and "person", a person's approval of the exact plan;
+ * "plan", restating the plan_id of a dry run (an intent check); `false`, nothing.
+ */
+export type ConfirmSetting = boolean | "person" | "plan";
+
+/** A confirm setting as the runtime uses it: who must confirm, or false. */
+export type ConfirmMode = "person" | "plan" | false;
+
 export interface PolicyVerbEntry {
   policy: PolicyLevel;
-  confirm?: boolean;
+  confirm?: ConfirmSetting;
   timeout_ms?: number;
   max_output_bytes?: number;
   /** Running it twice does no more than running it once (MCP idempotentHint). */
@@ -127,6 +136,8 @@ export interface PolicyLimits {
   max_output_bytes?: number;
   /** Children of this pack at once per server. */
   concurrency?: number;
+  /** How long a plan_id stays valid, in seconds (§7). */
+  approval_ttl_s?: number;
 }
 
 /** policy.json (hcp.md §4), validated strictly. */
@@ -148,15 +159,17 @@ export type PolicySource = "policy" | "default" | "hint" | "fallback";
 
 export interface EffectivePolicy {
   policy: PolicyLevel;
-  confirm: boolean;
+  confirm: ConfirmMode;
   timeout_ms: number;
   max_output_bytes: number;
+  approval_ttl_s: number;
   source: PolicySource;
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
 export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_APPROVAL_TTL_S = 900;
 
 /** HARNESS.md frontmatter: `name` and `description` plus whatever else it carries. */
 export interface HarnessFrontmatter {
@@ -183,6 +196,8 @@ export interface LoadedPack {
   meta: HarnessPackMeta | null;
   /** Null when policy.json is absent or has any error. */
   policy: PolicyDocument | null;
+  /** SHA-256 (hex) of the bytes of surface.json and policy.json as loaded; null when the file was not read. */
+  sha256?: { surface: string | null; policy: string | null };
   harness: PackHarness | null;
   /** Every issue of every file, in file order surface.json, policy.json, HARNESS.md. */
   issues: Issue[];

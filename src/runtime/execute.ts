@@ -1,5 +1,6 @@
-// Executes pack verbs (§6, §7): resolve, validate, check policy and confirmation, run, redact.
+// Executes pack verbs (§6, §7): resolve, validate, plan, check policy and approval, audit, run, redact.
 
+import { resolve } from "node:path";
 import type { ValidateFunction } from "ajv";
 import { parseJSONLiteral } from "../json/literal.js";
 import { JsonNumber } from "../json/stable.js";
@@ -16,19 +17,30 @@ import { RuntimeError } from "./errors.js";
 import { operationArgsSchema, requestPlan, runRequestPlan } from "./openapi/verb.js";
 import type { HttpResult } from "./openapi/result.js";
 import { LiveOutput, type OutputListener } from "./live-output.js";
-import { checkConfirmation, isRequestPlan, planId, subjectOf, type Plan, type RequestPlan } from "./plan.js";
+import { authorize, defaultGate, issuePlan, type Gate } from "./approval/gate.js";
+import { ApprovalError } from "./approval/store.js";
+import { type AuditDecision, type AuditEntry, type AuditTransport } from "./audit.js";
+import { isRequestPlan, sha256Hex, subjectOf, type AnyPlan, type Plan, type RequestPlan } from "./plan.js";
 import { runProcess, type ProcessResult } from "./process.js";
-import { redact, secretSet, type SecretSet } from "./redact.js";
+import { redact, redactText, secretSet, type SecretSet } from "./redact.js";
 import { resolveProgram } from "./resolve.js";
-import { argSecrets, maskError, maskResult, policyEnvSecrets } from "./secrets.js";
+import { argSecrets, maskError, maskResult, policyEnvSecrets, SECRET_NAME } from "./secrets.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface PlanOptions {
-  /** Whether write verbs may run (`--allow-write`). */
+  /** Whether write verbs may run (`--allow-write`); a dry run needs no such permission. */
   readonly allowWrite?: boolean;
-  /** The runtime's environment (PATH, HOME, policy `env` names, HCP_CREDENTIALS); process.env by default. */
+  /** The runtime's environment (PATH, HOME, policy `env` names, HCP_CREDENTIALS, XDG_STATE_HOME, HCP_AUDIT); process.env by default. */
   readonly env?: Env;
+  /** Written to the child's stdin (closed otherwise). Part of the plan. */
+  readonly stdin?: string;
+  /** The child's working directory; the runtime's own by default. Part of the plan. */
+  readonly cwd?: string;
+  /** Approvals, their state and the audit log; by default from `env` (no way to ask a person). */
+  readonly gate?: Gate;
+  /** The transport asking, for the audit log; `cli` by default. */
+  readonly transport?: AuditTransport;
 }
 
 export interface ExecuteOptions extends PlanOptions {
@@ -38,10 +50,6 @@ export interface ExecuteOptions extends PlanOptions {
   readonly confirm?: string;
   /** Aborting kills the process group; the call then rejects with `cancelled`. */
   readonly signal?: AbortSignal;
-  /** Written to the child's stdin (closed otherwise). */
-  readonly stdin?: string;
-  /** The child's working directory; the runtime's own by default. */
-  readonly cwd?: string;
   /** Receives the child's output as it arrives, masked, line by line (see LiveOutput). */
   readonly onOutput?: OutputListener;
   /** Children at once: the child starts once a slot is free (queued, first come first served). */
@@ -59,9 +67,11 @@ export interface ExecResult extends Omit<ProcessResult, "cancelled"> {
   json?: unknown;
 }
 
+/** A dry run: the plan as shown (secrets masked) and the id that confirms exactly it, until `expires_at`. */
 export interface DryRun {
-  plan: Plan | RequestPlan;
+  plan: AnyPlan;
   plan_id: string;
+  expires_at: string;
 }
 
 /** A pack that may run: loaded without errors. */
@@ -89,12 +99,9 @@ function notExecutable(surface: Surface): RuntimeError | undefined {
   return undefined;
 }
 
-/** Refuses what policy forbids: deny always, write without allowWrite. */
-function checkPolicy(policy: EffectivePolicy, what: string, opts: PlanOptions): void {
+/** Refuses what policy never runs, not even as a dry run. */
+function checkDenied(policy: EffectivePolicy, what: string): void {
   if (policy.policy === "deny") throw new RuntimeError("denied", `${what} is denied by policy`);
-  if (policy.policy === "write" && !opts.allowWrite) {
-    throw new RuntimeError("write_not_allowed", `${what} writes; the runtime must be started with writes allowed (--allow-write)`);
-  }
 }
 
 /** The program and argv template of a verb (§6.1). */
@@ -154,10 +161,6 @@ function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVerb, args
   return args;
 }
 
-function planPolicy(p: EffectivePolicy): Plan["policy"] {
-  return { policy: p.policy, confirm: p.confirm, timeout_ms: p.timeout_ms, max_output_bytes: p.max_output_bytes };
-}
-
 /**
  * The pack's credentials, read once per call: a failure is kept, not thrown, because planning
  * and dry runs do not need them (the run itself then reports it).
@@ -192,87 +195,209 @@ function verbArgSecrets(pack: LoadedPack, verbKey: string, args: unknown): () =>
   };
 }
 
-/** Runs a planning step; whatever it throws leaves with its message masked. */
-function masking<T>(secrets: SecretSet, step: () => T): T {
-  try {
-    return step();
-  } catch (err) {
-    throw maskError(err, secrets);
-  }
-}
+/** What a verb or pass-through runs, before its environment and pack are added to make the plan. */
+type Command = { policy: EffectivePolicy } & ({ pack: string; verb: string | null; argv: string[] } | { request: RequestPlan });
 
-/** The plan as shown (secrets masked) with the id of the exact plan. */
-function shown(plan: Plan | RequestPlan, secrets: SecretSet): DryRun {
-  return { plan: redact(plan, secrets) as Plan | RequestPlan, plan_id: planId(plan) };
-}
-
-/** The exact plan of a verb: everything short of running is checked (§7). Throws RuntimeError. */
-function exactPlan(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions): Plan | RequestPlan {
+/** The command of a verb: everything short of running is checked but the write permission (§7). Throws RuntimeError. */
+function verbCommand(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions): Command {
   const surface = usableSurface(pack);
   const unrunnable = notExecutable(surface);
   if (unrunnable) throw unrunnable;
   const verb = verbOf(surface, verbKey);
   const policy = effectivePolicy(pack, verbKey);
-  checkPolicy(policy, subjectOf({ pack: surface.id, verb: verbKey }), opts);
+  checkDenied(policy, subjectOf({ pack: surface.id, verb: verbKey }));
   const valid = validateArgs(pack, verbKey, verb, args);
-  if (surface.kind === "openapi") return requestPlan(pack, verbKey, valid, planPolicy(policy));
+  if (surface.kind === "openapi") return { policy, request: requestPlan(pack, verbKey, valid, planPolicy(policy)) };
   const { bin, template, allowVerb } = commandOf(surface, verbKey, verb);
   const tail = substitute(template, valid, { allowVerb, verb: verbKey, required: requiredOf(argsSchemaOf(pack, verbKey)) });
   const program = resolveProgram(bin, pack.root, (opts.env ?? process.env)["PATH"]);
-  return { pack: surface.id, verb: verbKey, argv: [program, ...tail], policy: planPolicy(policy) };
+  return { pack: surface.id, verb: verbKey, argv: [program, ...tail], policy };
 }
 
-/** The plan `exact` makes, as shown (secrets masked), with the plan_id that confirms exactly it. */
-function planned(pack: LoadedPack, opts: PlanOptions, exact: () => Plan | RequestPlan, args: () => string[]): DryRun {
-  const secrets = secretsOf(pack, credentialsOf(pack, opts), opts, args);
-  return shown(masking(secrets, exact), secrets);
+function planPolicy(p: EffectivePolicy): Plan["policy"] {
+  return { policy: p.policy, confirm: p.confirm, timeout_ms: p.timeout_ms, max_output_bytes: p.max_output_bytes };
+}
+
+const hashed = (value: string) => `sha256:${sha256Hex(value)}`;
+
+/** A plan made: the exact plan, the one shown (secrets masked), and the child's whole environment. */
+interface Prepared {
+  plan: AnyPlan;
+  shown: AnyPlan;
+  childEnv: Record<string, string>;
+  ttlSeconds: number;
+  secrets: SecretSet;
+  load: CredentialLoad;
 }
 
 /**
- * Makes the plan, then returns it on a dry run, or runs it (a confirm-gated plan only with its plan_id).
+ * The complete plan of a command (§7): its stdin digest, the variables the child gets from policy
+ * `env`, `agent_env` and the binding (secrets as their SHA-256), its working directory, and the pack
+ * files it was made from.
+ */
+function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: CredentialLoad, secrets: SecretSet): Prepared {
+  const surface = usableSurface(pack);
+  const stamp = { root: pack.root, surface_sha256: pack.sha256?.surface ?? null, policy_sha256: pack.sha256?.policy ?? null };
+  const ttlSeconds = cmd.policy.approval_ttl_s;
+  if ("request" in cmd) {
+    // The credentials the request will carry, by their SHA-256: another credential is another plan.
+    const given = load.ok ? { ...load.credentials.env, ...load.credentials.openapi } : {};
+    const credentials = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, hashed(v)]));
+    const plan: RequestPlan = { ...cmd.request, ...stamp, ...(Object.keys(credentials).length > 0 ? { credentials } : {}) };
+    return { plan, shown: redact(plan, secrets) as RequestPlan, childEnv: {}, ttlSeconds, secrets, load };
+  }
+  const credentials = load.ok ? load.credentials.env : {};
+  const env = childEnv({
+    parent: opts.env ?? process.env,
+    policyEnv: pack.policy?.env,
+    agentEnv: surface.wrap?.agent_env,
+    packId: surface.id,
+    verb: cmd.verb ?? undefined,
+    // The loader has already given a control-plane binding its default mode (mothership).
+    bindingMode: surface.binding?.mode,
+    bindingFamily: surface.binding?.family,
+    credentials,
+  });
+  const planned = new Set([...(pack.policy?.env ?? []), ...Object.keys(surface.wrap?.agent_env ?? {}), ...Object.keys(credentials)]);
+  const planEnv: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!planned.has(name) && !name.startsWith("HCP_")) continue;
+    const secret = Object.hasOwn(credentials, name) || ((pack.policy?.env ?? []).includes(name) && SECRET_NAME.test(name));
+    planEnv[name] = secret ? hashed(value) : value;
+  }
+  const plan: Plan = {
+    pack: cmd.pack,
+    verb: cmd.verb,
+    argv: cmd.argv,
+    policy: planPolicy(cmd.policy),
+    stdin: opts.stdin === undefined ? null : hashed(opts.stdin),
+    env: planEnv,
+    cwd: resolve(opts.cwd ?? process.cwd()),
+    ...stamp,
+  };
+  return { plan, shown: redact(plan, secrets) as Plan, childEnv: env, ttlSeconds, secrets, load };
+}
+
+/** The gate of the options, else the runtime environment's (nobody to ask). */
+function gateOf(opts: PlanOptions): Gate {
+  return opts.gate ?? defaultGate(opts.env ?? process.env);
+}
+
+const STDIN_PREVIEW = 2000;
+
+/** Writes one audit line for a plan; entries about plain reads are not written (§7.1). */
+async function audit(gate: Gate, opts: PlanOptions, plan: AnyPlan, shown: AnyPlan, fields: Pick<AuditEntry, "decision" | "plan_id" | "by"> & Partial<AuditEntry>): Promise<void> {
+  if (gate.audit === null || (plan.policy.policy !== "write" && plan.policy.confirm === false)) return;
+  await gate.audit.append({
+    time: new Date().toISOString(),
+    transport: opts.transport ?? "cli",
+    pack: plan.pack,
+    verb: plan.verb,
+    argv: isRequestPlan(shown) ? [shown.method, shown.url] : shown.argv,
+    exit_code: null,
+    duration_ms: null,
+    ...fields,
+  });
+}
+
+/** Logs a refusal without hiding it: a log that cannot be written then is named on stderr. */
+async function auditRefusal(gate: Gate, opts: PlanOptions, prepared: Prepared, err: unknown): Promise<void> {
+  const code = err instanceof RuntimeError ? err.code : "internal";
+  const decision: AuditDecision = code === "confirmation_declined" ? "declined" : "refused";
+  const plan_id = err instanceof ApprovalError ? err.plan_id : null;
+  const by = err instanceof ApprovalError ? err.by : null;
+  try {
+    await audit(gate, opts, prepared.plan, prepared.shown, { decision, plan_id, by, reason: code });
+  } catch (auditErr) {
+    process.stderr.write(`hcp: ${(auditErr as Error).message}\n`);
+  }
+}
+
+/**
+ * Makes the plan, then returns it on a dry run, or runs it once policy, approval and the audit log allow.
  * The one way out of the runtime for a call: its plan, its result and its errors are all masked here
  * (an openapi result is masked where it is made, with the credentials' wire forms too).
  */
-async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, exact: () => Plan | RequestPlan, args: () => string[]): Promise<ExecResult | HttpResult | DryRun> {
+async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, command: () => Command, args: () => string[]): Promise<ExecResult | HttpResult | DryRun> {
   const load = credentialsOf(pack, opts);
   const secrets = secretsOf(pack, load, opts, args);
   try {
-    const plan = exact();
-    if (opts.dryRun) return shown(plan, secrets);
-    if (plan.policy.confirm) checkConfirmation(plan, opts.confirm);
-    if (isRequestPlan(plan)) {
-      if (!load.ok) throw load.error;
-      return await runRequestPlan(pack, plan, load.credentials, secrets, opts);
-    }
-    return maskResult(await runPlan(pack, plan, opts, load, secrets), secrets);
+    return await decide(pack, opts, load, secrets, command);
   } catch (err) {
     throw maskError(err, secrets);
   }
 }
 
-/** The verb's plan (secrets masked) and the plan_id that confirms exactly it. Throws RuntimeError. */
-export function planVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions = {}): DryRun {
-  return planned(pack, opts, () => exactPlan(pack, verbKey, args, opts), verbArgSecrets(pack, verbKey, args));
+/** planOrRun's decisions, in order: plan, dry run or policy, approval, audit, run, audit. */
+async function decide(pack: LoadedPack, opts: ExecuteOptions, load: CredentialLoad, secrets: SecretSet, command: () => Command): Promise<ExecResult | HttpResult | DryRun> {
+  const gate = gateOf(opts);
+  const prepared = prepare(pack, command(), opts, load, secrets);
+  const { plan, shown } = prepared;
+  const stdinPreview = opts.stdin === undefined ? undefined : redactText(opts.stdin.slice(0, STDIN_PREVIEW), secrets);
+  const input = { plan, shown, ttlSeconds: prepared.ttlSeconds, stdinPreview };
+  if (opts.dryRun) {
+    const issued = await issuePlan(gate, input);
+    await audit(gate, opts, plan, shown, { decision: "dry_run", plan_id: issued.plan_id, by: null });
+    return { plan: shown, ...issued };
+  }
+  let approval: { plan_id: string | null; by: string | null };
+  try {
+    if (plan.policy.policy === "write" && !opts.allowWrite) {
+      throw new RuntimeError("write_not_allowed", `${subjectOf(plan)} writes; the runtime must be started with writes allowed (--allow-write)`);
+    }
+    approval = plan.policy.confirm === false ? { plan_id: null, by: null } : await authorize(gate, { ...input, given: opts.confirm, signal: opts.signal });
+  } catch (err) {
+    await auditRefusal(gate, opts, prepared, err);
+    throw err;
+  }
+  // Flushed to disk before the child starts: no write runs unrecorded (fail closed).
+  await audit(gate, opts, plan, shown, { decision: "approved", ...approval });
+  let result: ExecResult | HttpResult;
+  try {
+    if (isRequestPlan(plan)) {
+      if (!prepared.load.ok) throw prepared.load.error;
+      result = await runRequestPlan(pack, plan, prepared.load.credentials, secrets, opts);
+    } else {
+      result = maskResult(await runPlan(plan, prepared, opts), secrets);
+    }
+  } catch (err) {
+    await auditRefusal(gate, opts, prepared, err).catch(() => {});
+    throw err;
+  }
+  const ok = "ok" in result ? result.ok : result.exit_code === 0 && !result.timed_out && result.signal === null;
+  const exit_code = "exit_code" in result ? result.exit_code : null;
+  try {
+    await audit(gate, opts, plan, shown, { decision: ok ? "ran" : "failed", ...approval, exit_code, duration_ms: result.duration_ms });
+  } catch (err) {
+    // The child has run: its result is still the answer; the log's failure is said on stderr.
+    process.stderr.write(`hcp: ${(err as Error).message}\n`);
+  }
+  return result;
 }
 
-/** Runs a verb, or returns its plan on a dry run. Confirm-gated verbs need the plan's id. */
+/** A dry run of the verb: its plan (credential values masked) and the plan_id that confirms exactly it. Throws RuntimeError. */
+export async function planVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions = {}): Promise<DryRun> {
+  return (await executeVerb(pack, verbKey, args, { ...opts, dryRun: true })) as DryRun;
+}
+
+/** Runs a verb, or returns its plan on a dry run. Confirm-gated verbs need an approval or the plan's id (§7). */
 export function executeVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: ExecuteOptions = {}): Promise<ExecResult | HttpResult | DryRun> {
-  return planOrRun(pack, opts, () => exactPlan(pack, verbKey, args, opts), verbArgSecrets(pack, verbKey, args));
+  return planOrRun(pack, opts, () => verbCommand(pack, verbKey, args, opts), verbArgSecrets(pack, verbKey, args));
 }
 
-/** Plans a pass-through invocation (§6.6): argv is the subcommand and its arguments, after the bin. */
-export function planPassThrough(pack: LoadedPack, argv: readonly string[], opts: PlanOptions = {}): DryRun {
-  return planned(pack, opts, () => exactPassThroughPlan(pack, argv, opts), () => []);
+/** A dry run of a pass-through invocation (§6.6): argv is the subcommand and its arguments, after the bin. */
+export async function planPassThrough(pack: LoadedPack, argv: readonly string[], opts: PlanOptions = {}): Promise<DryRun> {
+  return (await runPassThrough(pack, argv, { ...opts, dryRun: true })) as DryRun;
 }
 
-function exactPassThroughPlan(pack: LoadedPack, argv: readonly string[], opts: PlanOptions): Plan {
+function passThroughCommand(pack: LoadedPack, argv: readonly string[], opts: PlanOptions): Command {
   const surface = usableSurface(pack);
   const name = JSON.stringify(surface.id);
   if (surface.kind !== "wrap" || surface.wrap === undefined || surface.pass_through === undefined) {
     throw new RuntimeError("not_executable", `pack ${name} declares no pass_through`);
   }
   const policy = passThroughPolicy(pack);
-  checkPolicy(policy, subjectOf({ pack: surface.id, verb: null }), opts);
+  checkDenied(policy, subjectOf({ pack: surface.id, verb: null }));
   const { allowedSubcommands, maxArgv } = surface.pass_through;
   const sub = argv[0];
   if (sub === undefined || !allowedSubcommands.includes(sub)) {
@@ -286,12 +411,12 @@ function exactPassThroughPlan(pack: LoadedPack, argv: readonly string[], opts: P
   }
   if (argv.some((a) => a.includes("\0"))) throw new RuntimeError("nul_in_argument", "a pass-through argument must not contain NUL");
   const program = resolveProgram(surface.wrap.bin, pack.root, (opts.env ?? process.env)["PATH"]);
-  return { pack: surface.id, verb: null, argv: [program, ...argv], policy: planPolicy(policy) };
+  return { pack: surface.id, verb: null, argv: [program, ...argv], policy };
 }
 
 /** Runs a pass-through invocation, or returns its plan on a dry run. */
 export function runPassThrough(pack: LoadedPack, argv: readonly string[], opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
-  return planOrRun(pack, opts, () => exactPassThroughPlan(pack, argv, opts), () => []) as Promise<ExecResult | DryRun>;
+  return planOrRun(pack, opts, () => passThroughCommand(pack, argv, opts), () => []) as Promise<ExecResult | DryRun>;
 }
 
 /** True when a result of executeVerb or runPassThrough is a dry run's plan. */
@@ -299,32 +424,18 @@ export function isDryRun(r: ExecResult | HttpResult | DryRun): r is DryRun {
   return "plan_id" in r;
 }
 
-/** Runs a checked plan with the child environment of §6.4; the result is raw (planOrRun masks it), live output masked with `secrets`. */
-async function runPlan(pack: LoadedPack, plan: Plan, opts: ExecuteOptions, load: CredentialLoad, secrets: SecretSet): Promise<ExecResult> {
-  const surface = usableSurface(pack);
-  const parent = opts.env ?? process.env;
-  // The loader has already given a control-plane binding its default mode (mothership).
-  const mode = surface.binding?.mode;
+/** Runs a checked plan with the environment it was planned with (§6.4); the result is raw (planOrRun masks it). */
+async function runPlan(plan: Plan, prepared: Prepared, opts: ExecuteOptions): Promise<ExecResult> {
+  const { load, secrets } = prepared;
   if (!load.ok) throw load.error;
-  const credentials = load.credentials;
-  const env = childEnv({
-    parent,
-    policyEnv: pack.policy?.env,
-    agentEnv: surface.wrap?.agent_env,
-    packId: surface.id,
-    verb: plan.verb ?? undefined,
-    bindingMode: mode,
-    bindingFamily: surface.binding?.family,
-    credentials: credentials.env,
-  });
   const [file, ...args] = plan.argv as [string, ...string[]];
   const live = opts.onOutput === undefined ? undefined : new LiveOutput(secrets, opts.onOutput);
   const release = await opts.slots?.acquire(opts.signal);
   const r = await runProcess({
     file,
     args,
-    env,
-    cwd: opts.cwd,
+    env: prepared.childEnv,
+    cwd: plan.cwd,
     stdin: opts.stdin,
     timeoutMs: plan.policy.timeout_ms,
     maxOutputBytes: plan.policy.max_output_bytes,

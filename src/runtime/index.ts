@@ -19,7 +19,12 @@ export { childEnv, BASE_ENV_NAMES, type ChildEnvInput } from "./env.js";
 export { loadCredentials, readLocalCredentials, credentialFilePath, NO_CREDENTIALS, type Credentials, type CredentialOptions } from "./credentials.js";
 export { redact, redactText, cutTruncatedTail, secretSet, MASK, type SecretSet } from "./redact.js";
 export { argSecrets, maskError, maskResult, packSecrets, policyEnvSecrets, SECRET_NAME } from "./secrets.js";
-export { planId, canonicalPlanJSON, checkConfirmation, type Plan, type PlanPolicy } from "./plan.js";
+export { canonicalPlanJSON, planDigest, subjectOf, type Plan, type PlanPolicy } from "./plan.js";
+export { ApprovalSession, authorize, issuePlan, listPendingPlans, pendingForApproval, recordApproval, type Gate } from "./approval/gate.js";
+export { commandApprover, terminalApprover, type Answer, type ApprovalPath, type ApprovalRequest, type PersonApprover } from "./approval/approvers.js";
+export { escapeForPerson, planText, visibleJSON } from "./approval/show.js";
+export { stateDirOf } from "./approval/state.js";
+export { AuditLog, auditPathOf, readAudit, type AuditEntry, type AuditDecision, type AuditTransport } from "./audit.js";
 export { resolveProgram } from "./resolve.js";
 export {
   planVerb,

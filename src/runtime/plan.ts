@@ -1,28 +1,45 @@
-// Plans and plan-bound confirmation (§7): a plan's id is the SHA-256 of its canonical JSON. Pure.
+// Plans (§7): everything that decides what would run, in one canonical JSON text that plan ids sign. Pure.
 
 import { createHash } from "node:crypto";
 import { compactJSON, dictionary } from "../json/stable.js";
-import type { PolicyLevel } from "../pack/types.js";
-import { RuntimeError } from "./errors.js";
+import type { ConfirmMode, PolicyLevel } from "../pack/types.js";
 
 /** The policy a plan runs under: the effective policy without its provenance. */
 export interface PlanPolicy {
   policy: PolicyLevel;
-  confirm: boolean;
+  confirm: ConfirmMode;
   timeout_ms: number;
   max_output_bytes: number;
 }
 
-/** What would run: the pack, the verb (null for pass-through), the full argv (program first) and its policy. */
-export interface Plan {
+/** The pack a plan was made from: its folder and the SHA-256 of the surface.json and policy.json loaded. */
+export interface PackStamp {
+  root: string;
+  surface_sha256: string | null;
+  policy_sha256: string | null;
+}
+
+/**
+ * What would run: the pack, the verb (null for pass-through), the full argv (program first), its
+ * policy, the SHA-256 of its stdin, the variables the child gets from policy `env`, `agent_env` and
+ * the binding (secrets as their SHA-256), the working directory, and the pack it was made from.
+ */
+export interface Plan extends PackStamp {
   pack: string;
   verb: string | null;
   argv: string[];
   policy: PlanPolicy;
+  /** `sha256:<hex>` of the bytes written to the child's stdin; null when stdin is closed. */
+  stdin: string | null;
+  env: Record<string, string>;
+  cwd: string;
 }
 
-/** What an openapi verb would send (§6.7): method, URL, header parameters and body; credentials are added only when it is sent. */
-export interface RequestPlan {
+/**
+ * What an openapi verb would send (§6.7): method, URL, header parameters and body (credentials are
+ * added only when it is sent, and named in `credentials` by their SHA-256), and the pack it was made from.
+ */
+export interface RequestPlan extends Partial<PackStamp> {
   pack: string;
   verb: string;
   method: string;
@@ -30,12 +47,18 @@ export interface RequestPlan {
   headers?: Record<string, string>;
   body?: unknown;
   policy: PlanPolicy;
+  credentials?: Record<string, string>;
 }
 
+/** Any plan: a program's or a request's. */
+export type AnyPlan = Plan | RequestPlan;
+
 /** True for the plan of an HTTP request rather than of a program. */
-export function isRequestPlan(plan: Plan | RequestPlan): plan is RequestPlan {
+export function isRequestPlan(plan: AnyPlan): plan is RequestPlan {
   return "method" in plan;
 }
+
+export const sha256Hex = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 
 /** A copy whose objects are all dictionaries, so compactJSON writes their keys sorted. */
 function canonical(value: unknown): unknown {
@@ -48,35 +71,22 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-/** The canonical JSON of a plan: compact, keys sorted by UTF-8 bytes at every level. */
-export function canonicalPlanJSON(plan: Plan | RequestPlan): string {
-  return compactJSON(canonical(plan));
+/** The canonical JSON of a value: compact, keys sorted by UTF-8 bytes at every level. */
+export function canonicalJSON(value: unknown): string {
+  return compactJSON(canonical(value));
 }
 
-/** SHA-256 hex of the plan's canonical JSON. */
-export function planId(plan: Plan | RequestPlan): string {
-  return createHash("sha256").update(canonicalPlanJSON(plan), "utf8").digest("hex");
+/** The canonical JSON of a plan, which plan ids sign. */
+export function canonicalPlanJSON(plan: AnyPlan): string {
+  return canonicalJSON(plan);
+}
+
+/** SHA-256 hex of the canonical plan: the same plan, whatever id it was issued under. */
+export function planDigest(plan: AnyPlan): string {
+  return sha256Hex(canonicalPlanJSON(plan));
 }
 
 /** What a plan runs, for messages: `verb "x" of pack "p"`, or `pass-through of pack "p"`. */
-export function subjectOf(plan: Pick<Plan, "pack" | "verb">): string {
+export function subjectOf(plan: Pick<AnyPlan, "pack" | "verb">): string {
   return `${plan.verb === null ? "pass-through" : `verb ${JSON.stringify(plan.verb)}`} of pack ${JSON.stringify(plan.pack)}`;
-}
-
-/** Passes when `given` is this plan's id; otherwise throws `confirmation_required` or `confirmation_mismatch`. */
-export function checkConfirmation(plan: Plan | RequestPlan, given: string | undefined): void {
-  const what = subjectOf(plan);
-  if (given === undefined || given === "") {
-    throw new RuntimeError(
-      "confirmation_required",
-      `${what} needs confirmation: dry-run it to see its plan and plan_id, then run it again confirming that plan_id`,
-    );
-  }
-  if (given !== planId(plan)) {
-    throw new RuntimeError(
-      "confirmation_mismatch",
-      // The given text is not quoted back: it is the caller's own, and may be anything, a secret included.
-      `the confirmation given does not match the plan of ${what}: a confirmation only approves the exact plan it was issued for; dry-run again`,
-    );
-  }
 }

@@ -5,7 +5,7 @@ import { stableJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 import { loadPack } from "../pack/load.js";
 import type { OutputEvent } from "../runtime/live-output.js";
-import { executeVerb, isDryRun, planVerb, runPassThrough, type DryRun, type ExecResult } from "../runtime/execute.js";
+import { executeVerb, isDryRun, runPassThrough, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { loadOpenApiDocuments } from "../runtime/openapi/packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
@@ -26,8 +26,6 @@ export interface CliRunRequest extends ServeOptions {
   dryRun?: boolean;
   confirm?: string;
   json?: boolean;
-  /** Asks a person to approve a confirm-gated plan; absent (no terminal, --no-prompt) never asks. */
-  prompt?: (plan: DryRun) => Promise<boolean>;
   signal?: AbortSignal;
   /** Without --json: the child's output is written here as it arrives (masked), instead of in the CliOutput. */
   write?: (stream: "stdout" | "stderr", text: string) => void;
@@ -90,6 +88,8 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
     dryRun: req.dryRun,
     confirm: req.confirm,
     signal: req.signal,
+    gate: req.gate,
+    transport: "cli" as const,
     onOutput: write === undefined ? undefined : (e: OutputEvent) => e.text !== "" && write(e.stream, e.text),
   };
   let r: ExecResult | HttpResult | DryRun;
@@ -99,13 +99,7 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
     r = await runPassThrough(pack, req.passThrough, opts);
   } else {
     if (req.verb === undefined) throw new TransportError("usage", "a VERB (or -- SUBCOMMAND… for a pass-through) is required");
-    const args = cliArgs(req.args, req.arg);
-    let confirm = req.confirm;
-    if (!req.dryRun && confirm === undefined && req.prompt !== undefined) {
-      const planned = planVerb(pack, req.verb, args, opts);
-      if (planned.plan.policy.confirm && (await req.prompt(planned))) confirm = planned.plan_id;
-    }
-    r = await executeVerb(pack, req.verb, args, { ...opts, confirm });
+    r = await executeVerb(pack, req.verb, cliArgs(req.args, req.arg), opts);
   }
   if (isDryRun(r)) return { stdout: req.json ? stableJSON(r) : renderPlan(r), stderr: "", exitCode: 0 };
   if (isHttpResult(r)) return httpOutput(r, req.json === true);

@@ -12,7 +12,6 @@ export type TransportErrorCode =
   | "transport_not_allowed"
   | "plane_not_allowed"
   | "tool_name_collision"
-  | "confirmation_declined"
   | "no_harness"
   | "internal";
 
@@ -74,6 +73,17 @@ const EXIT_CODES: Readonly<Record<string, number>> = {
   confirmation_required: 4,
   confirmation_mismatch: 4,
   confirmation_declined: 4,
+  approval_required: 4,
+  approver_failed: 4,
+  approval_tampered: 4,
+  plan_id_malformed: 4,
+  plan_id_unknown: 4,
+  plan_id_expired: 4,
+  plan_id_used: 4,
+  state_insecure: 4,
+  state_unavailable: 4,
+  audit_unavailable: 4,
+  not_a_terminal: 4,
   transport_not_allowed: 4,
   plane_not_allowed: 4,
   unknown_pack: 5,

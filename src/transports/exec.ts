@@ -82,6 +82,8 @@ async function answer(packs: readonly ServedPack[], line: string, opts: ExecOpti
       stdin: req.stdin,
       signal: opts.signal,
       slots: slotsOf(pack),
+      gate: opts.gate,
+      transport: "json_exec",
     });
     return { id: typeof id === "string" ? redactText(id, packSecrets(packs)) : id, ok: true, result };
   } catch (err) {

@@ -9,7 +9,8 @@ export interface VerbListing {
   verb: string;
   description: string | null;
   policy: "read" | "write" | "deny";
-  confirm: boolean;
+  /** Who must confirm a run: a person, the plan_id of a dry run, or nobody. */
+  confirm: "person" | "plan" | false;
   timeout_ms: number;
   max_output_bytes: number;
   /** Where the policy came from: policy.json, its default, the verb's hint, or the fail-safe. */
@@ -62,7 +63,7 @@ export function renderList(listing: { packs: PackListing[] }): string {
     out.push(`${p.pack_id} (${p.kind}, ${p.plane} plane${p.binding_mode ? `, binding ${p.binding_mode}` : ""}; transports ${p.transports.join(", ")}) ${p.root}`);
     const width = Math.max(0, ...p.verbs.map((v) => v.verb.length));
     for (const v of p.verbs) {
-      const policy = `${v.policy}${v.confirm ? "+confirm" : ""}`.padEnd(13);
+      const policy = `${v.policy}${v.confirm === "person" ? "+confirm" : v.confirm === "plan" ? "+plan" : ""}`.padEnd(13);
       const note = v.policy === "deny" ? "  [never runs]" : v.runnable ? "" : "  [needs --allow-write]";
       out.push(`  ${v.verb.padEnd(width)}  ${policy} ${v.description ?? ""}${note}`);
     }

@@ -4,13 +4,15 @@
 import { compileSchema } from "../pack/schema.js";
 import { performance } from "node:perf_hooks";
 import type { OutputEvent } from "../runtime/live-output.js";
-import { argsSchemaOf, executeVerb, isDryRun, planVerb, type DryRun, type ExecResult } from "../runtime/execute.js";
+import { ApprovalSession, defaultGate, type Gate } from "../runtime/approval/gate.js";
+import type { PersonApprover } from "../runtime/approval/approvers.js";
+import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { TransportError, errorBody } from "./errors.js";
 import { StdioLink, serverIdentity } from "./mcp-link.js";
 import { harnessSummary, harnessText, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
-import { failed, httpText, outcome, planDetails, planSubject, renderPlan } from "./render.js";
+import { failed, httpText, outcome, renderPlan } from "./render.js";
 import { buildTools, type ToolSelection, type VerbTool } from "./tools.js";
 
 export interface McpOptions extends ServeOptions, ToolSelection {
@@ -98,7 +100,7 @@ function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[]
   const lines = [
     `hcp serves ${packs.length} HCP harness pack(s); each verb is a tool named <pack>_<verb>.`,
     opts.allowWrite ? "Write verbs may run." : "Write verbs are refused: this server was started without --allow-write.",
-    "Confirm-gated verbs: call with dry_run: true to get the plan and its plan_id, then call again with confirm: <plan_id>, or approve when asked.",
+    "Confirm-gated verbs: call with dry_run: true to get the plan and its plan_id. A person approves it (asked in the client when it can ask, else with `hcp approve <plan_id>` in a terminal); then call again with confirm: <plan_id>. Each plan_id runs once.",
     "Packs:",
   ];
   for (const pack of packs) {
@@ -109,6 +111,9 @@ function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[]
   }
   return lines.join("\n");
 }
+
+/** How long a person has to answer an elicitation. */
+const ELICIT_TIMEOUT_MS = 10 * 60_000;
 
 /** Most tools to compile ahead of their first call. */
 const WARM_MAX = 512;
@@ -168,46 +173,53 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
   const atEof = new AbortController();
   const running = new Set<Promise<unknown>>();
 
-  /** Asks the person to approve the plan (the client can elicit); throws confirmation_declined unless accepted. */
-  async function approve(d: DryRun, signal: AbortSignal): Promise<void> {
-    const message = [`Approve running ${planSubject(d)}?`, ...planDetails(d)].join("\n");
-    // The elicitation follows the call's cancellation only while it is open: the SDK aborts a call's
-    // signal when the call ends, and would then cancel an elicitation that was already answered.
-    // The end of stdin ends it too: nobody is left to answer.
-    const open = new AbortController();
-    const follow = () => open.abort(signal.reason);
-    const gone = AbortSignal.any([signal, atEof.signal]);
-    gone.addEventListener("abort", follow, { once: true });
-    let answer;
-    try {
-      answer = await server.elicitInput({ mode: "form", message, requestedSchema: { type: "object", properties: {} } }, { signal: open.signal });
-    } finally {
-      gone.removeEventListener("abort", follow);
-    }
-    if (answer.action !== "accept") {
-      throw new TransportError("confirmation_declined", `${planSubject(d)} was not approved (${answer.action}); nothing was run`);
-    }
+  /** Asks the person in the client (elicitation), showing the plan with control and bidi characters escaped. */
+  const elicitation: PersonApprover = {
+    by: "elicitation",
+    async ask(request, signal) {
+      // The elicitation follows the call's cancellation only while it is open: the SDK aborts a call's
+      // signal when the call ends, and would then cancel an elicitation that was already answered.
+      // The end of stdin ends it too: nobody is left to answer.
+      const open = new AbortController();
+      const gone = AbortSignal.any(signal === undefined ? [atEof.signal] : [signal, atEof.signal]);
+      const follow = () => open.abort(gone.reason);
+      gone.addEventListener("abort", follow, { once: true });
+      try {
+        const message = `Approve running ${request.text}`;
+        const answer = await server.elicitInput({ mode: "form", message, requestedSchema: { type: "object", properties: {} } }, { signal: open.signal, timeout: ELICIT_TIMEOUT_MS });
+        return answer.action;
+      } finally {
+        gone.removeEventListener("abort", follow);
+      }
+    },
+  };
+  // One stdio server is one session: a plan the person declines here cannot run here again.
+  const declined = new ApprovalSession();
+  /** The operator's --approver when given, else the client when it can elicit; else `hcp approve` (the gate says how). */
+  const base = opts.gate ?? defaultGate(process.env);
+  function gate(): Gate {
+    const canElicit = server.getClientCapabilities()?.elicitation?.form !== undefined;
+    return { ...base, approvers: base.approvers.length > 0 ? base.approvers : canElicit ? [elicitation] : [], session: declined };
   }
 
   async function call(t: VerbTool, input: Record<string, unknown>, signal: AbortSignal, extra: CallExtra): Promise<ToolResult> {
     const args = { ...input };
     let dryRun = false;
     let confirm: string | undefined;
-    if (t.gated) {
-      const { dry_run, confirm: c } = args;
+    // The control arguments are the tool's own only where its schema declares them; elsewhere they are the verb's.
+    if (t.previewable) {
+      const { dry_run } = args;
       delete args["dry_run"];
-      delete args["confirm"];
       if (dry_run !== undefined && typeof dry_run !== "boolean") throw new TransportError("invalid_request", "dry_run must be a boolean");
-      if (c !== undefined && typeof c !== "string") throw new TransportError("invalid_request", "confirm must be a string (a plan_id)");
       dryRun = dry_run === true;
+    }
+    if (t.gated) {
+      const { confirm: c } = args;
+      delete args["confirm"];
+      if (c !== undefined && typeof c !== "string") throw new TransportError("invalid_request", "confirm must be a string (a plan_id)");
       confirm = c;
     }
-    const run = { allowWrite: opts.allowWrite, dryRun, signal };
-    if (t.gated && !dryRun && confirm === undefined && server.getClientCapabilities()?.elicitation?.form !== undefined) {
-      const planned = planVerb(t.pack, t.verb, args, run);
-      await approve(planned, signal);
-      confirm = planned.plan_id;
-    }
+    const run = { allowWrite: opts.allowWrite, dryRun, signal, gate: gate(), transport: "mcp" as const };
     const progress = progressOf(extra);
     let r: ExecResult | HttpResult | DryRun;
     try {

@@ -6,6 +6,7 @@ import { formatIssue } from "../pack/issues.js";
 import { PACK_FILE_MAX_BYTES, loadPacks } from "../pack/load.js";
 import { effectivePolicy, packConcurrency } from "../pack/policy.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } from "../pack/types.js";
+import type { Gate } from "../runtime/approval/gate.js";
 import { RuntimeError } from "../runtime/errors.js";
 import { Limiter } from "../runtime/limiter.js";
 import { loadOpenApiDocuments } from "../runtime/openapi/packs.js";
@@ -18,6 +19,8 @@ export interface ServeOptions {
   readonly controlPlane?: boolean;
   /** Refuse to start when a pack found in a folder of packs does not load (`--strict`), instead of leaving it out. */
   readonly strict?: boolean;
+  /** Approvals and the audit log (`--approver`, `--audit`); by default from the environment. */
+  readonly gate?: Gate;
 }
 
 /** A pack that loaded without errors. */

@@ -2,39 +2,17 @@
 
 import type { DryRun, ExecResult } from "../runtime/execute.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
-import { isRequestPlan, subjectOf } from "../runtime/plan.js";
+import { planText } from "../runtime/approval/show.js";
 
-/** What a plan runs: `verb "x" of pack "p"`, or the pack's pass-through. */
-export function planSubject(d: DryRun): string {
-  return subjectOf(d.plan);
-}
-
-/** What the plan runs: its argv, or the request's method, URL, header parameters and body. */
-function planAction(d: DryRun): string[] {
-  const plan = d.plan;
-  if (!isRequestPlan(plan)) return [`  argv:    ${JSON.stringify(plan.argv)}`];
-  const lines = [`  request: ${plan.method} ${plan.url}`];
-  if (plan.headers !== undefined) lines.push(`  headers: ${JSON.stringify(plan.headers)}`);
-  if (plan.body !== undefined) lines.push(`  body:    ${JSON.stringify(plan.body)}`);
-  return lines;
-}
-
-/** The plan's argv (or request), policy and plan_id, one indented line each. */
-export function planDetails(d: DryRun): string[] {
-  const p = d.plan.policy;
-  return [
-    ...planAction(d),
-    `  policy:  ${p.policy}${p.confirm ? ", needs confirmation" : ""}; timeout ${p.timeout_ms} ms; output up to ${p.max_output_bytes} bytes per stream`,
-    `  plan_id: ${d.plan_id}`,
-  ];
-}
-
-/** A dry run for people: what would run, under which policy, and how to confirm it. */
+/** A dry run for people: what would run (control and bidi characters escaped), and how to confirm it. */
 export function renderPlan(d: DryRun): string {
-  const { plan, plan_id } = d;
-  const p = plan.policy;
-  const lines = [`DRY RUN: would run ${planSubject(d)}`, ...planDetails(d)];
-  if (p.confirm) lines.push(`  confirm by running it again with this plan_id (--confirm ${plan_id})`);
+  const { plan, plan_id, expires_at } = d;
+  const lines = [`DRY RUN: would run ${planText(plan, { plan_id, expires_at })}`];
+  if (plan.policy.confirm === "person") {
+    lines.push(`  a person approves it in a terminal with: hcp approve ${plan_id}`, `  then run it again with --confirm ${plan_id} (once, before it expires)`);
+  } else if (plan.policy.confirm === "plan") {
+    lines.push(`  confirm by running it again with this plan_id (--confirm ${plan_id}), once, before it expires`);
+  }
   lines.push("  nothing was run");
   return lines.join("\n") + "\n";
 }

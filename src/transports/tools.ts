@@ -24,8 +24,10 @@ export interface VerbTool {
   pack: ServedPack;
   verb: string;
   policy: EffectivePolicy;
-  /** The tool takes `dry_run` and `confirm`: its verb needs a plan-bound confirmation. */
+  /** The tool takes `confirm`: its verb needs a person's approval or a restated plan_id. */
   gated: boolean;
+  /** The tool takes `dry_run`: it writes or is gated. */
+  previewable: boolean;
   /** The tools/list entry. */
   tool: {
     name: string;
@@ -37,10 +39,8 @@ export interface VerbTool {
   };
 }
 
-const CONTROL = {
-  dry_run: { type: "boolean", description: "Return the plan and its plan_id; run nothing." },
-  confirm: { type: "string", description: "The plan_id of a dry run of these same arguments, approving exactly that plan." },
-} as const;
+const DRY_RUN = { type: "boolean", description: "Return the plan and its plan_id; run nothing." } as const;
+const CONFIRM = { type: "string", description: "The plan_id of a dry run of these same arguments: the plan a person approved (or, for a plan check, the one you restate)." } as const;
 
 const nullable = (type: string) => ({ type: [type, "null"] });
 
@@ -88,26 +88,36 @@ function sentence(text: string): string {
 }
 
 /** Two sentences: what the verb does (its description, or a fallback), then what the tool does to the world. */
-function describe(pack: ServedPack, verb: string, policy: EffectivePolicy, gated: boolean, opts: ServeOptions): string {
+function describe(pack: ServedPack, verb: string, policy: EffectivePolicy, opts: ServeOptions): string {
   const own = pack.surface.verbs[verb]?.description ?? "";
   const first = own.trim() === "" ? `Runs ${verb} of ${pack.surface.name ?? pack.surface.id}.` : sentence(own);
-  if (policy.policy === "read") return `${first} Read-only: it changes nothing.`;
+  const approval =
+    policy.confirm === "person"
+      ? "needs a person's approval of each run (call with dry_run: true to see the plan first)"
+      : policy.confirm === "plan"
+        ? "needs the plan_id of a dry run of the same arguments, given as confirm"
+        : undefined;
+  if (policy.policy === "read") return `${first} Read-only: it changes nothing${approval ? `, but ${approval}` : ""}.`;
   const effect = [`It writes (changes things)`];
-  if (gated) effect.push("needs a person's approval of each run (call with dry_run: true to see the plan first)");
+  if (approval) effect.push(approval);
   if (!opts.allowWrite) effect.push("and is refused: this server was started without --allow-write");
   return `${first} ${effect.join(", ")}.`;
 }
 
-function inputSchema(pack: ServedPack, verb: string, gated: boolean): VerbTool["tool"]["inputSchema"] {
+/** The verb's schema plus `dry_run` (writes and gated verbs) and `confirm` (gated verbs). */
+function inputSchema(pack: ServedPack, verb: string, previewable: boolean, gated: boolean): VerbTool["tool"]["inputSchema"] {
   const schema = argsSchemaOf(pack, verb) as VerbTool["tool"]["inputSchema"];
-  if (!gated) return schema;
+  const control: Record<string, unknown> = {};
+  if (previewable) control["dry_run"] = DRY_RUN;
+  if (gated) control["confirm"] = CONFIRM;
+  if (Object.keys(control).length === 0) return schema;
   const properties = (schema["properties"] ?? {}) as Record<string, unknown>;
-  for (const k of Object.keys(CONTROL)) {
+  for (const k of Object.keys(control)) {
     if (Object.hasOwn(properties, k)) {
-      throw new TransportError("tool_name_collision", `verb ${JSON.stringify(verb)} of pack ${JSON.stringify(pack.surface.id)} has an argument named ${k}, which MCP uses for confirmation`);
+      throw new TransportError("tool_name_collision", `verb ${JSON.stringify(verb)} of pack ${JSON.stringify(pack.surface.id)} has an argument named ${k}, which MCP uses for dry runs and confirmation`);
     }
   }
-  return { ...schema, properties: { ...properties, ...CONTROL } };
+  return { ...schema, properties: { ...properties, ...control } };
 }
 
 /** A glob on tool names as a regular expression: `*` any run of characters, `?` one, the rest literal. */
@@ -138,7 +148,8 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & To
       if (taken !== undefined) throw new TransportError("tool_name_collision", `tool name ${name} is taken twice: by ${taken} and by ${owner}; rename one`);
       byName.set(name, owner);
       if (!selected(name, policy, opts)) continue;
-      const gated = policy.policy === "write" && policy.confirm;
+      const gated = policy.confirm !== false;
+      const previewable = gated || policy.policy === "write";
       const title = `${pack.surface.name ?? pack.surface.id}: ${key}`;
       const idempotent = isIdempotent(pack, key);
       const annotations: VerbTool["tool"]["annotations"] =
@@ -151,11 +162,12 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & To
         verb: key,
         policy,
         gated,
+        previewable,
         tool: {
           name,
           title,
-          description: describe(pack, key, policy, gated, opts),
-          inputSchema: inputSchema(pack, key, gated),
+          description: describe(pack, key, policy, opts),
+          inputSchema: inputSchema(pack, key, previewable, gated),
           outputSchema: pack.surface.kind === "openapi" ? HTTP_OUTPUT_SCHEMA : OUTPUT_SCHEMA,
           annotations,
         },

@@ -33,17 +33,21 @@ test("run: the child's output and exit code, 124 on timeout, usage and policy er
   assert.match(refused.stderr, /--allow-write/);
 });
 
-test("run: a dry run prints the plan; --confirm runs it; pass-through after --", async () => {
+test("run: a dry run prints the plan; the agent's own --confirm is not a person's approval; --approver runs it; pass-through after --", async () => {
   const args = ["run", PROBE_PACK, "transfer", "--arg", "amount=3", "--arg", "payee=eve", "--allow-write"];
   const dry = await hcp([...args, "--dry-run"]);
   assert.equal(dry.code, 0);
-  const planId = /plan_id: ([0-9a-f]{64})/.exec(dry.stdout)![1]!;
-  assert.match(dry.stdout, /^DRY RUN: would run verb "transfer" of pack "hcp-probe"\n/);
+  const planId = /plan_id: (hcp1\.\S+)/.exec(dry.stdout)![1]!;
+  assert.match(dry.stdout, /^DRY RUN: would run verb "transfer" of pack "hcp-probe":\n/);
+  assert.match(dry.stdout, new RegExp(`a person approves it in a terminal with: hcp approve ${planId.replaceAll(".", "\\.")}`));
   const dryJson = JSON.parse((await hcp([...args, "--dry-run", "--json"])).stdout) as { plan_id: string; plan: { argv: string[] } };
-  assert.equal(dryJson.plan_id, planId);
+  assert.notEqual(dryJson.plan_id, planId, "every dry run issues its own id");
   const noPrompt = await hcp([...args, "--no-prompt"]);
   assert.equal(noPrompt.code, 4);
-  const done = await hcp([...args, "--confirm", planId]);
+  const selfConfirmed = await hcp([...args, "--confirm", planId]);
+  assert.equal(selfConfirmed.code, 4);
+  assert.match(selfConfirmed.stderr, new RegExp(`needs a person's approval.*hcp approve ${planId.replaceAll(".", "\\.")}`));
+  const done = await hcp([...args, "--approver", "true"]);
   assert.equal(done.code, 0, done.stderr);
   assert.deepEqual((JSON.parse(done.stdout) as { argv: string[] }).argv, ["transfer", "3", "--to=eve"]);
 
@@ -111,9 +115,9 @@ test("meta, skill and list", async () => {
   const noSkill = await hcp(["skill", LEDGER]);
   assert.equal(noSkill.code, 5);
 
-  const list = JSON.parse((await hcp(["list", "--json", PROBE_PACK])).stdout) as { packs: { verbs: { verb: string; policy: string; confirm: boolean; runnable: boolean }[] }[] };
+  const list = JSON.parse((await hcp(["list", "--json", PROBE_PACK])).stdout) as { packs: { verbs: { verb: string; policy: string; confirm: string | false; runnable: boolean }[] }[] };
   const verbs = Object.fromEntries(list.packs[0]!.verbs.map((v) => [v.verb, [v.policy, v.confirm, v.runnable]]));
-  assert.deepEqual(verbs["transfer"], ["write", true, false]);
+  assert.deepEqual(verbs["transfer"], ["write", "person", false]);
   assert.deepEqual(verbs["hidden"], ["deny", false, false]);
   assert.deepEqual(verbs["echo"], ["read", false, true]);
   const text = await hcp(["list", PROBE_PACK, "--allow-write"]);

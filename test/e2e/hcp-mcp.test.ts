@@ -85,23 +85,25 @@ test("tools/call: results, validation errors and refusals are isError results; H
   }
 });
 
-test("confirm-gated write without elicitation: refused without the plan_id or with a wrong one, run with the right one", async () => {
+test("confirm-gated write without elicitation: the agent alone cannot run it; each refusal says what a person can do", async () => {
   const { client } = await mcpClient([PROBE_PACK], { allowWrite: true });
   try {
     const args = { amount: "7", payee: "carol" };
     const call = (extra: Record<string, unknown>) => client.callTool({ name: "hcp-probe_transfer", arguments: { ...args, ...extra } });
-    const code = (r: Awaited<ReturnType<typeof call>>) => (r.structuredContent as Structured).error?.code;
-    assert.equal(code(await call({})), "confirmation_required");
-    assert.equal(code(await call({ confirm: "f".repeat(64) })), "confirmation_mismatch");
+    const error = (r: Awaited<ReturnType<typeof call>>) => (r.structuredContent as Structured).error;
+    const required = error(await call({}))!;
+    assert.equal(required.code, "approval_required");
+    assert.match(required.message, /hcp approve hcp1\.\S+ ; then retry with the same plan_id/);
+    assert.equal(error(await call({ confirm: "f".repeat(64) }))?.code, "plan_id_malformed");
     const dry = await call({ dry_run: true });
     assert.equal(dry.isError, undefined);
     const planId = (dry.structuredContent as { plan_id: string }).plan_id;
-    // A plan_id approves only its own plan.
+    // A plan_id approves only its own plan, and a dry run's id is no approval.
     const other = await client.callTool({ name: "hcp-probe_transfer", arguments: { amount: "700", payee: "carol", confirm: planId } });
-    assert.equal(code(other), "confirmation_mismatch");
-    const done = await call({ confirm: planId });
-    assert.equal(done.isError, undefined);
-    assert.deepEqual((done.structuredContent as { json: { argv: string[] } }).json.argv, ["transfer", "7", "--to=carol"]);
+    assert.equal(error(other)?.code, "confirmation_mismatch");
+    const unapproved = error(await call({ confirm: planId }))!;
+    assert.equal(unapproved.code, "approval_required");
+    assert.ok(unapproved.message.includes(`hcp approve ${planId}`), unapproved.message);
   } finally {
     await client.close();
   }
@@ -122,8 +124,8 @@ test("confirm-gated write with elicitation: the plan is shown; accept runs, decl
     assert.equal(accepted.isError, undefined);
     assert.deepEqual((accepted.structuredContent as { json: { argv: string[] } }).json.argv, ["transfer", "9", "--to=dan"]);
     assert.match(asked[0]!, /verb "transfer" of pack "hcp-probe"/);
-    assert.match(asked[0]!, /"transfer","9","--to=dan"/);
-    assert.match(asked[0]!, /plan_id: [0-9a-f]{64}/);
+    assert.match(asked[0]!, /"transfer", "9", "--to=dan"/);
+    assert.match(asked[0]!, /plan_id: hcp1\./);
 
     action = "decline";
     const declined = await client.callTool({ name: "hcp-probe_transfer", arguments: { amount: "9", payee: "dan" } });

@@ -34,8 +34,10 @@ const CALLS: Record<string, Call> = {
 const EXPECTED_ERRORS: Record<string, string> = {
   invalid: "invalid_args",
   write_refused: "write_not_allowed",
-  gated_no_plan: "confirmation_required",
-  gated_wrong_plan: "confirmation_mismatch",
+  gated_no_plan: "approval_required",
+  gated_wrong_plan: "plan_id_malformed",
+  // A dry run's id is no person's approval, on any transport.
+  gated_confirmed: "approval_required",
 };
 
 /** The plan_id of the transfer, learned once over the CLI. */
@@ -95,11 +97,17 @@ async function viaMcp(c: Call): Promise<Outcome> {
   return { ok: true, result: sc };
 }
 
+function dropIds(r: unknown): unknown {
+  if (typeof r !== "object" || r === null || !("plan_id" in r)) return r;
+  const { plan_id: _id, expires_at: _expiry, ...rest } = r as Record<string, unknown>;
+  return rest;
+}
+
 test("parity: run --json, exec and MCP tools/call agree on every call", async () => {
   const dry = await viaCli(CALLS["gated_dry_run"]!);
   assert.ok(dry.ok);
   planId = (dry.result as { plan_id: string }).plan_id;
-  assert.match(planId, /^[0-9a-f]{64}$/);
+  assert.match(planId, /^hcp1\./);
 
   const names = Object.keys(CALLS);
   const cli: Record<string, Outcome> = {};
@@ -109,7 +117,8 @@ test("parity: run --json, exec and MCP tools/call agree on every call", async ()
   const exec = await viaExec(names);
 
   for (const n of names) {
-    const strip = (o: Outcome) => (o.ok ? { ok: true, result: timeless(o.result) } : o);
+    // Every dry run issues its own plan_id and expiry; the plans themselves agree.
+    const strip = (o: Outcome) => (o.ok ? { ok: true, result: timeless(dropIds(o.result)) } : o);
     assert.deepEqual(strip(exec[n]!), strip(cli[n]!), `exec vs cli: ${n}`);
     // MCP never lists denied verbs; its "denied" is the tool's absence.
     assert.deepEqual(strip(mcp[n]!), strip(cli[n]!), `mcp vs cli: ${n}`);
@@ -125,7 +134,5 @@ test("parity: run --json, exec and MCP tools/call agree on every call", async ()
   assert.deepEqual([failing.exit_code, failing.stdout], [3, "failing\n"]);
   const timeout = (cli["timeout"] as { result: { timed_out: boolean; exit_code: number | null } }).result;
   assert.deepEqual([timeout.timed_out, timeout.exit_code], [true, null]);
-  const confirmed = (cli["gated_confirmed"] as { result: { json: { argv: string[] } } }).result;
-  assert.deepEqual(confirmed.json.argv, ["transfer", "5", "--to=bob"]);
   assert.ok(cli["write_allowed"]!.ok);
 });

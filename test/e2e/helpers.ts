@@ -1,7 +1,16 @@
 // Spawning the built programs from end-to-end tests: real processes, real pipes.
 
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+
+// Tests never touch the real user's hcp state: every test process (and every program it spawns with
+// its environment) gets its own state directory and audit log. A test that needs its own sets them again.
+const ISOLATED = mkdtempSync(join(tmpdir(), "hcp-test-state-"));
+process.env["XDG_STATE_HOME"] = join(ISOLATED, "state");
+process.env["HCP_AUDIT"] = join(ISOLATED, "audit.jsonl");
 
 export const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 export const RUNGRAD = `${REPO}dist/bin/rungrad.cjs`;

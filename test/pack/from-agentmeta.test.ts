@@ -74,7 +74,7 @@ test("rgref policy: read unless mutating, destructive gets write + confirm", () 
   });
   const v = validate(g);
   const eff = (k: string) => effectivePolicy(v, k);
-  assert.deepEqual([eff("item.delete").policy, eff("item.delete").confirm], ["write", true]);
+  assert.deepEqual([eff("item.delete").policy, eff("item.delete").confirm], ["write", "person"]);
   assert.deepEqual([eff("item.list").policy, eff("item.list").confirm], ["read", false]);
 });
 

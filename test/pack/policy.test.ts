@@ -15,6 +15,17 @@ const example = () => ({
   env: ["LEDGER_HOME"],
 });
 
+test("confirm takes true, \"person\", \"plan\" or false; approval_ttl_s is a positive integer", () => {
+  const withConfirm = (confirm: unknown) => ({ ...example(), verbs: { list: "read", transfer: { policy: "write", confirm } } });
+  for (const ok of [true, false, "person", "plan"]) assert.deepEqual(validatePolicy(withConfirm(ok), surface()), [], String(ok));
+  assert.deepEqual(codes(validatePolicy(withConfirm("yes"), surface())), [["policy", 'verbs["transfer"].confirm']]);
+  const s = surface();
+  const mode = (confirm: unknown) => effectivePolicy({ surface: s, policy: parsePolicy(withConfirm(confirm), s).policy }, "transfer").confirm;
+  assert.deepEqual([mode(true), mode("person"), mode("plan"), mode(false)], ["person", "person", "plan", false]);
+  assert.deepEqual(codes(validatePolicy({ ...example(), limits: { approval_ttl_s: 0 } }, s)), [["policy", "limits.approval_ttl_s"]]);
+  assert.deepEqual(validatePolicy({ ...example(), limits: { approval_ttl_s: 60 } }, s), []);
+});
+
 test("the hcp.md §4 example policy is valid for the ledger pack", () => {
   const r = parsePolicy(example(), surface());
   assert.deepEqual(r.issues, []);
@@ -81,12 +92,15 @@ test("a hint contradicted by policy.json is a policy warning; deny is not a cont
 test("effective policy: entry, else default, else hint, else write; limits fall back to built-ins", () => {
   const s = surface();
   const policy = parsePolicy(example(), s).policy;
-  assert.deepEqual(effectivePolicy({ surface: s, policy }, "transfer"), { policy: "write", confirm: true, timeout_ms: 10000, max_output_bytes: 1048576, source: "policy" });
-  assert.deepEqual(effectivePolicy({ surface: s, policy }, "list"), { policy: "read", confirm: false, timeout_ms: 60000, max_output_bytes: 1048576, source: "policy" });
-  assert.deepEqual(effectivePolicy({ surface: s, policy }, "status"), { policy: "deny", confirm: false, timeout_ms: 60000, max_output_bytes: 1048576, source: "default" });
-  const noDefault = { surface: s, policy: { surface_id: "ledger", limits: { timeout_ms: 5000 } } };
-  assert.deepEqual(effectivePolicy(noDefault, "connect"), { policy: "write", confirm: false, timeout_ms: 5000, max_output_bytes: 1048576, source: "hint" });
-  assert.deepEqual(effectivePolicy({ surface: s, policy: null }, "status"), { policy: "write", confirm: false, timeout_ms: 60000, max_output_bytes: 1048576, source: "fallback" });
+  assert.deepEqual(effectivePolicy({ surface: s, policy }, "transfer"), { policy: "write", confirm: "person", timeout_ms: 10000, max_output_bytes: 1048576, approval_ttl_s: 900, source: "policy" });
+  assert.deepEqual(effectivePolicy({ surface: s, policy }, "list"), { policy: "read", confirm: false, timeout_ms: 60000, max_output_bytes: 1048576, approval_ttl_s: 900, source: "policy" });
+  assert.deepEqual(effectivePolicy({ surface: s, policy }, "status"), { policy: "deny", confirm: false, timeout_ms: 60000, max_output_bytes: 1048576, approval_ttl_s: 900, source: "default" });
+  const noDefault = { surface: s, policy: { surface_id: "ledger", limits: { timeout_ms: 5000, approval_ttl_s: 60 } } };
+  assert.deepEqual(effectivePolicy(noDefault, "connect"), { policy: "write", confirm: false, timeout_ms: 5000, max_output_bytes: 1048576, approval_ttl_s: 60, source: "hint" });
+  // Without policy.json every write is gated by a person: a forgotten file never removes a gate.
+  assert.deepEqual(effectivePolicy({ surface: s, policy: null }, "status"), { policy: "write", confirm: "person", timeout_ms: 60000, max_output_bytes: 1048576, approval_ttl_s: 900, source: "fallback" });
+  const readHint: Surface = { ...s, verbs: { ...s.verbs, list: { ...s.verbs["list"], policy: "read" } } };
+  assert.deepEqual(effectivePolicy({ surface: readHint, policy: null }, "list").confirm, false, "a read hint stays ungated");
   assert.equal(effectivePolicy({ surface: s, policy }, "nope").policy, "deny");
   assert.equal(effectivePolicy({ surface: s, policy }, "__proto__").policy, "deny");
 });

@@ -6,6 +6,7 @@ import { loadPack } from "../../src/pack/load.js";
 import type { LoadedPack } from "../../src/pack/types.js";
 import { executeVerb, planVerb, runPassThrough, argsSchemaOf, isDryRun, type ExecResult, type DryRun } from "../../src/runtime/execute.js";
 import { RuntimeError } from "../../src/runtime/errors.js";
+import type { Plan } from "../../src/runtime/plan.js";
 import { PROBE, alive, eventually, tempDir, writePack, writeCredentials } from "./support.js";
 
 const SECRET = 'tok-"9f8e\\7d6c';
@@ -13,9 +14,12 @@ const credFile = writeCredentials({ probe: { env: { PROBE_TOKEN: SECRET } } });
 const gcFile = join(tempDir(), "gc.pid");
 
 /** The runtime's environment in these tests: PATH for the probe's shebang, a credential file, noise. */
+const STATE = tempDir("hcp-state-");
 const ENV = {
   PATH: process.env["PATH"] ?? "/usr/bin:/bin",
   HOME: "/home/tester",
+  XDG_STATE_HOME: STATE,
+  HCP_AUDIT: join(STATE, "audit.jsonl"),
   HCP_CREDENTIALS: credFile,
   UNRELATED_PARENT_VAR: "must-not-leak",
   PROBE_HOME: "/srv/probe",
@@ -125,12 +129,11 @@ test("the child environment is minimal; a credential reaches the child but never
   const echoed = await run("show", { target: SECRET });
   assert.ok(!JSON.stringify(echoed).includes("9f8e"));
   assert.deepEqual(echoed.argv, [PROBE, "show", "***"]);
-  // nor in a plan, a dry run or a refusal that quotes the argument; the plan_id still binds the real value
-  const planned = planVerb(probePack, "show", { target: SECRET }, { env: ENV });
-  assert.deepEqual("argv" in planned.plan && planned.plan.argv, [PROBE, "show", "***"]);
-  const dry = (await executeVerb(probePack, "show", { target: SECRET }, { env: ENV, dryRun: true })) as DryRun;
-  assert.equal(dry.plan_id, planned.plan_id);
-  assert.notEqual(dry.plan_id, planVerb(probePack, "show", { target: "***" }, { env: ENV }).plan_id);
+  // nor in a plan, a dry run or a refusal that quotes the argument; the credential in the plan's env is its SHA-256
+  const planned = (await planVerb(probePack, "show", { target: SECRET }, { env: ENV })).plan as Plan;
+  assert.deepEqual(planned.argv, [PROBE, "show", "***"]);
+  assert.match(planned.env["PROBE_TOKEN"]!, /^sha256:[0-9a-f]{64}$/);
+  assert.ok(!JSON.stringify(planned).includes("9f8e"));
   await assert.rejects(executeVerb(probePack, "show", { target: `-${SECRET}` }, { env: ENV }), (e: unknown) => {
     return e instanceof RuntimeError && e.code === "flag_injection" && !e.message.includes("9f8e") && e.message.includes("***");
   });
@@ -167,24 +170,33 @@ test("policy: deny never runs, write needs allowWrite, unknown verbs are refused
   await rejects(run("nope"), "unknown_verb", /has no verb "nope"/);
 });
 
-test("confirmation is bound to the plan: dry run, refuse without or with another plan's id, run with it", async () => {
+test("a confirm: true plan needs a person: the agent's own dry run and plan_id are not enough; the plan covers what runs", async () => {
   const args = { amount: "10", payee: "bob" };
-  const dry = (await executeVerb(probePack, "transfer", args, { env: ENV, allowWrite: true, dryRun: true })) as DryRun;
+  // A dry run needs no --allow-write: it runs nothing.
+  const dry = (await executeVerb(probePack, "transfer", args, { env: ENV, dryRun: true })) as DryRun;
   assert.ok(isDryRun(dry));
-  assert.deepEqual(dry.plan, {
+  assert.match(dry.plan_id, /^hcp1\.[0-9]+\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}$/);
+  const { env, ...rest } = dry.plan as Plan;
+  assert.deepEqual(rest, {
     pack: "probe",
     verb: "transfer",
     argv: [PROBE, "transfer", "10", "--to=bob"],
-    policy: { policy: "write", confirm: true, timeout_ms: 60000, max_output_bytes: 1048576 },
+    policy: { policy: "write", confirm: "person", timeout_ms: 60000, max_output_bytes: 1048576 },
+    stdin: null,
+    cwd: process.cwd(),
+    root: probePack.root,
+    surface_sha256: probePack.sha256!.surface,
+    policy_sha256: probePack.sha256!.policy,
   });
-  assert.equal(dry.plan_id, planVerb(probePack, "transfer", args, { env: ENV, allowWrite: true }).plan_id);
-  await rejects(run("transfer", args, { allowWrite: true }), "confirmation_required");
-  const other = planVerb(probePack, "transfer", { amount: "10", payee: "mallory" }, { env: ENV, allowWrite: true });
-  await rejects(run("transfer", args, { allowWrite: true, confirm: other.plan_id }), "confirmation_mismatch");
-  await rejects(run("transfer", { amount: "10", payee: "mallory" }, { allowWrite: true, confirm: dry.plan_id }), "confirmation_mismatch");
-  const r = await run("transfer", args, { allowWrite: true, confirm: dry.plan_id });
-  assert.equal(r.exit_code, 0);
-  await rejects(executeVerb(probePack, "transfer", args, { env: ENV, dryRun: true }), "write_not_allowed");
+  assert.deepEqual(Object.keys(env).sort(), ["HCP_BINDING_FAMILY", "HCP_BINDING_MODE", "HCP_PACK_ID", "HCP_VERB", "PROBE_HOME", "PROBE_MODE", "PROBE_TOKEN"]);
+  await rejects(run("transfer", args, { allowWrite: true }), "approval_required", /hcp approve hcp1\./);
+  await rejects(run("transfer", args, { allowWrite: true, confirm: dry.plan_id }), "approval_required", new RegExp(`hcp approve ${dry.plan_id.replaceAll(".", "\\.")}`));
+  const other = await planVerb(probePack, "transfer", { amount: "10", payee: "mallory" }, { env: ENV });
+  await rejects(run("transfer", args, { allowWrite: true, confirm: other.plan_id }), "confirmation_mismatch", /what differs: argv/);
+  // Another stdin is another plan.
+  await rejects(run("transfer", args, { allowWrite: true, confirm: dry.plan_id, stdin: "x" }), "confirmation_mismatch", /what differs: stdin/);
+  // Without --allow-write the write is refused before any approval is asked for.
+  await rejects(run("transfer", args, { confirm: dry.plan_id }), "write_not_allowed");
 });
 
 test("limits come from the effective policy: the timeout kills the group, output is capped", async () => {

@@ -4,7 +4,8 @@ import { childEnv } from "../../src/runtime/env.js";
 import { cutTruncatedTail, redact, redactText, secretSet } from "../../src/runtime/redact.js";
 import { argSecrets } from "../../src/runtime/secrets.js";
 import { loadCredentials, credentialFilePath } from "../../src/runtime/credentials.js";
-import { planId, canonicalPlanJSON, checkConfirmation, type Plan } from "../../src/runtime/plan.js";
+import { canonicalPlanJSON, type Plan } from "../../src/runtime/plan.js";
+import { issuePlanId, parsePlanId, planIdMatches } from "../../src/runtime/approval/plan-id.js";
 import { CredentialError, RuntimeError } from "../../src/runtime/errors.js";
 import { writeFileSync } from "node:fs";
 import { writeCredentials } from "./support.js";
@@ -136,24 +137,40 @@ test("local-credential: the family's env, only from an owner-only file, with cle
   expectRefused(broken, "ledger", "credentials_invalid", /is not valid JSON$/);
 });
 
-test("plan ids: SHA-256 of canonical JSON with sorted keys; confirmation is bound to the exact plan", () => {
+test("plan ids: an HMAC of nonce, expiry and the canonical plan (sorted keys), carried in the id", () => {
   const plan: Plan = {
     pack: "ledger",
     verb: "transfer",
     argv: ["/bin/ledger", "transfer", "10", "--to", "bob"],
-    policy: { policy: "write", confirm: true, timeout_ms: 10000, max_output_bytes: 1048576 },
+    policy: { policy: "write", confirm: "person", timeout_ms: 10000, max_output_bytes: 1048576 },
+    stdin: null,
+    env: { LEDGER_TARGET: "sandbox" },
+    cwd: "/w",
+    root: "/packs/ledger",
+    surface_sha256: "a".repeat(64),
+    policy_sha256: null,
   };
   assert.equal(
     canonicalPlanJSON(plan),
-    '{"argv":["/bin/ledger","transfer","10","--to","bob"],"pack":"ledger","policy":{"confirm":true,"max_output_bytes":1048576,"policy":"write","timeout_ms":10000},"verb":"transfer"}',
+    '{"argv":["/bin/ledger","transfer","10","--to","bob"],"cwd":"/w","env":{"LEDGER_TARGET":"sandbox"},"pack":"ledger","policy":{"confirm":"person","max_output_bytes":1048576,"policy":"write","timeout_ms":10000},"policy_sha256":null,"root":"/packs/ledger","stdin":null,"surface_sha256":"' +
+      "a".repeat(64) +
+      '","verb":"transfer"}',
   );
-  const id = planId(plan);
-  assert.match(id, /^[0-9a-f]{64}$/);
-  // key order does not matter; any change of content does
-  assert.equal(planId({ verb: plan.verb, policy: plan.policy, argv: plan.argv, pack: plan.pack }), id);
-  assert.notEqual(planId({ ...plan, argv: [...plan.argv.slice(0, 4), "mallory"] }), id);
-  assert.doesNotThrow(() => checkConfirmation(plan, id));
-  assert.throws(() => checkConfirmation(plan, undefined), { code: "confirmation_required" });
-  assert.throws(() => checkConfirmation(plan, ""), { code: "confirmation_required" });
-  assert.throws(() => checkConfirmation(plan, "0".repeat(64)), { code: "confirmation_mismatch" });
+  const key = Buffer.alloc(32, 7);
+  const issued = issuePlanId(key, canonicalPlanJSON(plan), 2_000_000_000);
+  assert.match(issued.id, /^hcp1\.2000000000\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}$/);
+  const parts = parsePlanId(issued.id)!;
+  assert.deepEqual(parts, issued);
+  assert.ok(planIdMatches(key, parts, canonicalPlanJSON(plan)));
+  // key order does not matter; any change of content, expiry or key does
+  const { verb, policy, argv, pack, ...others } = plan;
+  assert.ok(planIdMatches(key, parts, canonicalPlanJSON({ ...others, verb, policy, argv, pack })));
+  assert.ok(!planIdMatches(key, parts, canonicalPlanJSON({ ...plan, env: { LEDGER_TARGET: "PRODUCTION" } })));
+  assert.ok(!planIdMatches(key, { ...parts, expiry: parts.expiry + 1 }, canonicalPlanJSON(plan)));
+  assert.ok(!planIdMatches(Buffer.alloc(32, 8), parts, canonicalPlanJSON(plan)));
+  // two ids of one plan differ (the nonce)
+  assert.notEqual(issuePlanId(key, canonicalPlanJSON(plan), 2_000_000_000).id, issued.id);
+  for (const bad of ["", "0".repeat(64), issued.id + "x", issued.id.replace("hcp1", "hcp2"), `hcp1.-1.${parts.nonce}.${parts.mac}`]) {
+    assert.equal(parsePlanId(bad), undefined, bad);
+  }
 });

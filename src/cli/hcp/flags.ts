@@ -1,20 +1,34 @@
-// The flags several hcp commands share, and the serve options they give.
+// The flags several hcp commands share, and the serve options they give: writes, planes, approvals, the audit log.
 
 import type { Context, FlagSpec } from "../../framework/index.js";
+import { commandApprover, terminalApprover, type PersonApprover } from "../../runtime/approval/approvers.js";
+import { stateDirOf } from "../../runtime/approval/state.js";
+import type { Gate } from "../../runtime/approval/gate.js";
+import { AuditLog } from "../../runtime/audit.js";
+import { TransportError } from "../../transports/errors.js";
 import type { ServeOptions } from "../../transports/packs.js";
 import type { ToolSelection } from "../../transports/tools.js";
+import { optionalString } from "../flags.js";
 
 export const ALLOW_WRITE: FlagSpec = { name: "allow-write", usage: "Let write verbs run", type: "bool" };
 export const CONTROL_PLANE: FlagSpec = { name: "control-plane", usage: "Serve control-plane packs too", type: "bool" };
 export const STRICT: FlagSpec = { name: "strict", usage: "Refuse to start when a pack in a folder of packs does not load (default: leave it out and name it on stderr)", type: "bool" };
+export const AUDIT: FlagSpec = { name: "audit", usage: "The audit log: a FILE, or none (default: $HCP_AUDIT, else $XDG_STATE_HOME/hcp/audit.jsonl)", type: "string" };
+export const APPROVER_FLAGS: FlagSpec[] = [
+  { name: "approver", usage: "A PROGRAM that approves plans (no shell): the plan as JSON on its stdin, exit 0 approves", type: "string" },
+  { name: "approver-arg", usage: "An argument for the --approver program; repeatable", type: "stringArray" },
+  { name: "approver-timeout", usage: "Seconds the --approver program may take (past it, nothing is approved)", type: "int", default: 120 },
+];
 
-/** --allow-write, --control-plane and --strict, where the command defines them. */
-export function serveOptions(ctx: Context): ServeOptions {
-  const has = (name: string) => ctx.node.flags.some((f) => f.name === name);
+const has = (ctx: Context, name: string) => ctx.node.flags.some((f) => f.name === name);
+
+/** --allow-write, --control-plane, --strict, --approver and --audit, where the command defines them. */
+export function serveOptions(ctx: Context, ask: { prompt?: boolean } = {}): ServeOptions {
   return {
-    allowWrite: has(ALLOW_WRITE.name) && ctx.bool(ALLOW_WRITE.name),
-    controlPlane: has(CONTROL_PLANE.name) && ctx.bool(CONTROL_PLANE.name),
-    strict: has(STRICT.name) && ctx.bool(STRICT.name),
+    allowWrite: has(ctx, ALLOW_WRITE.name) && ctx.bool(ALLOW_WRITE.name),
+    controlPlane: has(ctx, CONTROL_PLANE.name) && ctx.bool(CONTROL_PLANE.name),
+    strict: has(ctx, STRICT.name) && ctx.bool(STRICT.name),
+    gate: has(ctx, AUDIT.name) ? gateOf(ctx, ask.prompt === true) : undefined,
   };
 }
 
@@ -28,4 +42,29 @@ export const TOOL_SELECTION: FlagSpec[] = [
 /** The tool selection of a command that defines TOOL_SELECTION. */
 export function toolSelection(ctx: Context): ToolSelection {
   return { tools: ctx.strings("tools"), exclude: ctx.strings("exclude"), readOnly: ctx.bool("read-only") };
+}
+
+/**
+ * Where approvals live and who can be asked: the --approver program when given; else, for `hcp run`
+ * with `prompt`, the terminal, unless --no-prompt or there is no terminal (nothing then blocks).
+ */
+function gateOf(ctx: Context, prompt: boolean): Gate {
+  const env = process.env;
+  const approvers: PersonApprover[] = [];
+  const program = has(ctx, "approver") ? optionalString(ctx, "approver") : undefined;
+  if (program !== undefined) {
+    if (program === "") throw new TransportError("usage", "--approver needs a PROGRAM (a path, or a name on PATH)");
+    const seconds = ctx.int("approver-timeout");
+    if (seconds < 1 || seconds > 86_400) throw new TransportError("usage", `--approver-timeout must be from 1 to 86400 seconds, got ${seconds}`);
+    approvers.push(commandApprover({ program, args: ctx.strings("approver-arg"), timeoutMs: seconds * 1000, env }));
+  } else if (prompt && !ctx.globals.noPrompt && (process.stdin.isTTY || process.stdout.isTTY || process.stderr.isTTY)) {
+    const terminal = terminalApprover();
+    if (terminal !== undefined) approvers.push(terminal);
+  }
+  return { stateDir: stateDirOf(env), audit: auditOf(ctx), approvers };
+}
+
+/** The audit log of --audit (or HCP_AUDIT, or the default); null for `none`. */
+export function auditOf(ctx: Context): AuditLog | null {
+  return AuditLog.of(optionalString(ctx, AUDIT.name), process.env);
 }

@@ -1,25 +1,11 @@
-// `hcp run`: the cli transport on this process's streams, with a terminal prompt for confirm-gated verbs.
+// `hcp run`: the cli transport on this process's streams, with a terminal prompt (/dev/tty) for verbs a person must approve.
 
-import { createInterface } from "node:readline/promises";
 import type { Context } from "../../framework/index.js";
-import type { DryRun } from "../../runtime/execute.js";
 import { cliRun } from "../../transports/cli.js";
 import { TransportError } from "../../transports/errors.js";
-import { planDetails, planSubject } from "../../transports/render.js";
 import { optionalString } from "../flags.js";
 import { serveOptions } from "./flags.js";
 import { untilSignal } from "../signal.js";
-
-/** Asks on the terminal; only used when the run may prompt (ctx.canPrompt). */
-async function askOnTerminal(d: DryRun): Promise<boolean> {
-  process.stderr.write([`About to run ${planSubject(d)}:`, ...planDetails(d), ""].join("\n"));
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question("Run it? [y/N] ")).trim());
-  } finally {
-    rl.close();
-  }
-}
 
 /** PACK [VERB] before `--`; everything after it is the pass-through argv. */
 function operands(args: readonly string[], atDash: number): { pack: string; verb?: string; passThrough?: string[] } {
@@ -39,13 +25,12 @@ export async function runHandler(ctx: Context): Promise<void> {
   await untilSignal(async (signal) => {
     const out = await cliRun({
       ...operands(ctx.args, ctx.argsLenAtDash),
-      ...serveOptions(ctx),
+      ...serveOptions(ctx, { prompt: true }),
       arg: ctx.strings("arg"),
       args: optionalString(ctx, "args"),
       confirm: optionalString(ctx, "confirm"),
       dryRun: ctx.dryRun,
       json: ctx.globals.json,
-      prompt: ctx.canPrompt() ? askOnTerminal : undefined,
       signal,
       write: (stream, text) => process[stream].write(text),
     });

@@ -1,0 +1,111 @@
+// The ways a transport can ask a person to approve a plan (§7): a program the operator names
+// (`--approver`), the terminal (/dev/tty), and — supplied by the MCP transport — elicitation.
+
+import { closeSync, openSync } from "node:fs";
+import { createInterface } from "node:readline/promises";
+import type { Readable, Writable } from "node:stream";
+import { ReadStream, WriteStream } from "node:tty";
+import type { AnyPlan } from "../plan.js";
+import { runProcess } from "../process.js";
+import { visibleJSON } from "./show.js";
+
+/** How a person answered: approve, refuse, or dismiss without an answer. */
+export type Answer = "accept" | "decline" | "cancel";
+
+/** The approval paths of the audit log's `by`; `approve` and `plan` need no asking. */
+export type ApprovalPath = "elicitation" | "approve" | "prompt" | "approver" | "plan";
+
+/** What a person is asked to approve. */
+export interface ApprovalRequest {
+  plan_id: string;
+  expires_at: string;
+  /** `verb "x" of pack "p"`. */
+  subject: string;
+  /** The plan as shown (secrets masked). */
+  plan: AnyPlan;
+  /** The plan for people, control and bidi characters escaped. */
+  text: string;
+}
+
+/** One way of asking a person. It rejects only when it could not ask at all. */
+export interface PersonApprover {
+  readonly by: "elicitation" | "prompt" | "approver";
+  ask(request: ApprovalRequest, signal?: AbortSignal): Promise<Answer>;
+}
+
+/** `y` or `yes` (any case) approves; anything else, or the end of input, does not. */
+export async function askYesNo(input: Readable, output: Writable, text: string, question: string): Promise<boolean> {
+  output.write(text.endsWith("\n") ? text : text + "\n");
+  const rl = createInterface({ input, output, terminal: false });
+  try {
+    const answer = await Promise.race([rl.question(question), new Promise<string>((resolve) => rl.once("close", () => resolve("")))]);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+/**
+ * The terminal prompt of `hcp run`: asks on /dev/tty, the controlling terminal, whatever stdin and
+ * stdout are. Undefined when there is no terminal to ask on, so nothing ever blocks without one.
+ */
+export function terminalApprover(): PersonApprover | undefined {
+  let probe: number;
+  try {
+    probe = openSync("/dev/tty", "r+");
+  } catch {
+    return undefined;
+  }
+  closeSync(probe);
+  return {
+    by: "prompt",
+    async ask(request) {
+      const fd = openSync("/dev/tty", "r+");
+      const input = new ReadStream(fd);
+      const output = new WriteStream(fd);
+      try {
+        const ok = await askYesNo(input, output, `About to run ${request.text}\n`, "Run it? [y/N] ");
+        return ok ? "accept" : "decline";
+      } finally {
+        input.destroy();
+        output.destroy();
+      }
+    },
+  };
+}
+
+export interface CommandApproverOptions {
+  /** The program: a path, or a name looked up on PATH. Never a shell. */
+  program: string;
+  args?: readonly string[];
+  /** How long the program may take; past it, the plan is not approved. */
+  timeoutMs: number;
+  /** The approver's environment: the runtime's own. */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * `--approver PROGRAM [--approver-arg ARG]…`: runs the program without a shell, the request as JSON on
+ * its stdin (`{plan_id, expires_at, subject, plan, text}`), HCP_PLAN_ID in its environment; exit 0
+ * approves, any other end declines, a timeout cancels. Its process group is killed at the timeout.
+ */
+export function commandApprover(opts: CommandApproverOptions): PersonApprover {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
+  return {
+    by: "approver",
+    async ask(request, signal) {
+      const r = await runProcess({
+        file: opts.program,
+        args: opts.args ?? [],
+        env: { ...env, HCP_PLAN_ID: request.plan_id },
+        stdin: visibleJSON(request) + "\n",
+        timeoutMs: opts.timeoutMs,
+        maxOutputBytes: 65536,
+        signal,
+      });
+      if (r.timed_out) return "cancel";
+      return r.exit_code === 0 ? "accept" : "decline";
+    },
+  };
+}

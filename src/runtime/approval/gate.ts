@@ -1,0 +1,149 @@
+// The approval gate (§7): whether a confirm-gated plan may run, and by whose approval. `confirm:
+// "plan"` needs a restated, unused, unexpired plan_id of the exact plan; `confirm: "person"` needs a
+// person — recorded with `hcp approve`, or asked now through the transport's approvers. Every id
+// runs at most once.
+
+import { RuntimeError } from "../errors.js";
+import { AuditLog } from "../audit.js";
+import { planDigest, subjectOf, type AnyPlan } from "../plan.js";
+import type { Answer, ApprovalPath, ApprovalRequest, PersonApprover } from "./approvers.js";
+import { parsePlanId, PLAN_ID_FORM, type PlanIdParts } from "./plan-id.js";
+import { planText } from "./show.js";
+import { stateDirOf } from "./state.js";
+import { ApprovalError, ApprovalStore, type PendingPlan } from "./store.js";
+
+/** Where approvals live, where decisions are logged, and how a person can be asked. */
+export interface Gate {
+  /** The state directory: key, issued plans, approvals, used ids. */
+  readonly stateDir: string;
+  /** Null: no audit log (`--audit none`). */
+  readonly audit: AuditLog | null;
+  /** Tried in order when a person must approve. */
+  readonly approvers: readonly PersonApprover[];
+  /** An MCP session: the plans a person declined in it. */
+  readonly session?: ApprovalSession;
+}
+
+/** The gate of a runtime environment: its state directory and audit log (HCP_AUDIT), nobody to ask. */
+export function defaultGate(env: Readonly<Record<string, string | undefined>>): Gate {
+  return { stateDir: stateDirOf(env), audit: AuditLog.of(undefined, env), approvers: [] };
+}
+
+/** The plans a person declined (or dismissed) in one session: they cannot run in it again. */
+export class ApprovalSession {
+  private readonly declined = new Set<string>();
+  decline(plan: AnyPlan): void {
+    this.declined.add(planDigest(plan));
+  }
+  hasDeclined(plan: AnyPlan): boolean {
+    return this.declined.has(planDigest(plan));
+  }
+}
+
+export const isoOf = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
+
+export interface GateInput {
+  /** The exact plan (what runs) and the plan as shown (secrets masked). */
+  plan: AnyPlan;
+  shown: AnyPlan;
+  ttlSeconds: number;
+  /** The start of stdin (masked), recorded with a pending plan for `hcp approve`. */
+  stdinPreview?: string;
+}
+
+/** A plan_id issued by a dry run; confirm-gated plans are recorded for `hcp approve` and its listing. */
+export async function issuePlan(gate: Gate, input: GateInput, nowMs = Date.now()): Promise<{ plan_id: string; expires_at: string }> {
+  const store = await ApprovalStore.open(gate.stateDir);
+  const pending = input.plan.policy.confirm === false ? undefined : { shown: input.shown, stdinPreview: input.stdinPreview };
+  const parts = store.issue(input.plan, input.ttlSeconds, nowMs, pending);
+  return { plan_id: parts.id, expires_at: isoOf(parts.expiry) };
+}
+
+const asker: Record<PersonApprover["by"], string> = {
+  elicitation: "the person in the MCP client",
+  prompt: "the person at the terminal",
+  approver: "the --approver program",
+};
+
+/**
+ * Lets a confirm-gated plan run, returning the id it runs under and who approved it; otherwise throws
+ * an ApprovalError saying exactly why and what a person can do. The id is consumed before returning.
+ */
+export async function authorize(gate: Gate, input: GateInput & { given?: string; signal?: AbortSignal }, now = () => Date.now()): Promise<{ plan_id: string; by: ApprovalPath }> {
+  const { plan, shown, given } = input;
+  const what = subjectOf(plan);
+  if (gate.session?.hasDeclined(plan)) {
+    throw new ApprovalError("confirmation_declined", `${what} was declined by the person in this session; this plan cannot run in this session, whatever plan_id comes with it`, given ?? null);
+  }
+  const store = await ApprovalStore.open(gate.stateDir);
+  let parts: PlanIdParts;
+  if (given !== undefined && given !== "") {
+    parts = store.verify(given, plan, shown, now());
+    store.checkUnused(parts);
+    if (plan.policy.confirm === "plan") {
+      store.consume(parts, now());
+      return { plan_id: parts.id, by: "plan" };
+    }
+    if (store.approved(parts)) {
+      store.consume(parts, now());
+      return { plan_id: parts.id, by: "approve" };
+    }
+  } else if (plan.policy.confirm === "plan") {
+    throw new ApprovalError("confirmation_required", `${what} needs confirmation: dry-run it to get its plan_id, then run it again with that plan_id (hcp run: --confirm ID; exec and MCP: "confirm": ID)`);
+  } else {
+    parts = store.issue(plan, input.ttlSeconds, now(), { shown, stdinPreview: input.stdinPreview });
+  }
+  const expires_at = isoOf(parts.expiry);
+  const request: ApprovalRequest = { plan_id: parts.id, expires_at, subject: what, plan: shown, text: planText(shown, { plan_id: parts.id, expires_at }) };
+  for (const approver of gate.approvers) {
+    let answer: Answer;
+    try {
+      answer = await approver.ask(request, input.signal);
+    } catch (err) {
+      if (input.signal?.aborted) throw new RuntimeError("cancelled", `${what} was cancelled while waiting for approval; nothing was run`);
+      const why = err instanceof Error ? err.message.split("\n")[0] : String(err);
+      throw new ApprovalError("approver_failed", `${asker[approver.by]} could not be asked (${why}); a person can approve this plan in a terminal with: hcp approve ${parts.id}`, parts.id);
+    }
+    if (input.signal?.aborted) throw new RuntimeError("cancelled", `${what} was cancelled while waiting for approval; nothing was run`);
+    if (answer === "accept") {
+      store.consume(parts, now());
+      return { plan_id: parts.id, by: approver.by };
+    }
+    gate.session?.decline(plan);
+    throw new ApprovalError("confirmation_declined", `${what} was not approved: ${answer === "decline" ? "declined" : "dismissed"} by ${asker[approver.by]}; nothing was run`, parts.id, approver.by);
+  }
+  throw new ApprovalError(
+    "approval_required",
+    `${what} needs a person's approval. A person can approve this exact plan in a terminal with: hcp approve ${parts.id} ; then retry with the same plan_id (hcp run: --confirm ${parts.id}; exec and MCP: "confirm": "${parts.id}") before ${expires_at}`,
+    parts.id,
+  );
+}
+
+/** The pending plan `hcp approve` reviews: issued by a dry run, needing a person, not expired, used or approved. */
+export async function pendingForApproval(stateDir: string, id: string, nowMs = Date.now()): Promise<PendingPlan> {
+  const parts = parsePlanId(id);
+  if (parts === undefined) throw new ApprovalError("plan_id_malformed", `${JSON.stringify(id.slice(0, 80))} is not a plan_id (expected ${PLAN_ID_FORM})`);
+  const store = await ApprovalStore.open(stateDir);
+  const pending = store.pendingOf(parts);
+  if (pending === undefined) {
+    throw new ApprovalError("plan_id_unknown", `no plan waits for approval under plan_id ${id}: it was not issued by a dry run of hcp for this user (see hcp approve --list)`, id);
+  }
+  if (parts.expiry * 1000 <= nowMs) throw new ApprovalError("plan_id_expired", `plan_id ${id} expired at ${isoOf(parts.expiry)}; the agent must dry-run again`, id);
+  store.checkUnused(parts);
+  if (pending.plan.policy.confirm !== "person") throw new ApprovalError("plan_id_unknown", `plan_id ${id} is for ${pending.subject}, which needs no person's approval`, id);
+  if (store.approved(parts)) throw new ApprovalError("plan_id_used", `plan_id ${id} is approved already; it runs once when the agent retries with it`, id);
+  return pending;
+}
+
+/** Records a person's approval of a pending plan (single use, expiring with the id). */
+export async function recordApproval(stateDir: string, id: string, nowMs = Date.now()): Promise<void> {
+  const parts = parsePlanId(id);
+  if (parts === undefined) throw new ApprovalError("plan_id_malformed", `${JSON.stringify(id.slice(0, 80))} is not a plan_id`);
+  const store = await ApprovalStore.open(stateDir);
+  if (!store.approve(parts, nowMs)) throw new ApprovalError("plan_id_used", `plan_id ${id} is approved already`, id);
+}
+
+/** Pending plans waiting for a person, soonest expiry first. */
+export async function listPendingPlans(stateDir: string, nowMs = Date.now()): Promise<PendingPlan[]> {
+  return (await ApprovalStore.open(stateDir)).listPending(nowMs);
+}

@@ -1,0 +1,73 @@
+// A plan as a person reads it (§7): every field, one line each, with control, bidi and other invisible
+// characters escaped so that what is shown is what will run. Pure.
+
+import { isRequestPlan, subjectOf, type AnyPlan, type Plan, type RequestPlan } from "../plan.js";
+
+/**
+ * C0 and C1 controls, DEL, format characters (bidi embeddings, overrides and isolates, zero-width
+ * characters, the BOM, soft hyphen…) and the line and paragraph separators.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+/** Each control or invisible character as `\u{XXXX}`; everything else as is. */
+export function escapeForPerson(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`);
+}
+
+/** JSON text with every invisible character written as a `\uXXXX` escape: the same value, safe to show. */
+export function visibleJSON(value: unknown, indent?: number): string {
+  // One escape per UTF-16 unit: a character outside the BMP (tag characters are Cf) becomes a surrogate pair.
+  return JSON.stringify(value, null, indent).replace(INVISIBLE, (c) =>
+    c
+      .split("")
+      .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`)
+      .join(""),
+  );
+}
+
+/** A list of strings as a person reads it: each one quoted, escaped. */
+const quotedList = (items: readonly string[]) => `[${items.map((a) => escapeForPerson(JSON.stringify(a))).join(", ")}]`;
+
+/** What a confirm mode asks for, in words. */
+export function confirmWords(confirm: Plan["policy"]["confirm"]): string {
+  return confirm === "person" ? "needs a person's approval" : confirm === "plan" ? "needs its plan_id restated" : "no confirmation";
+}
+
+/** `NAME="value" …` sorted by name, escaped. */
+function assignments(vars: Readonly<Record<string, string>>): string {
+  const all = Object.entries(vars)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => escapeForPerson(`${k}=${JSON.stringify(v)}`));
+  return all.length === 0 ? "(none)" : all.join(" ");
+}
+
+/** What a program plan runs: argv, environment, stdin and working directory. */
+function programLines(plan: Plan): string[] {
+  return [`  argv:    ${quotedList(plan.argv)}`, `  env:     ${assignments(plan.env)}`, `  stdin:   ${plan.stdin ?? "(closed)"}`, `  cwd:     ${escapeForPerson(plan.cwd)}`];
+}
+
+/** What a request plan sends: method and URL, header parameters, body and the credentials it carries. */
+function requestLines(plan: RequestPlan): string[] {
+  const lines = [`  request: ${escapeForPerson(`${plan.method} ${plan.url}`)}`];
+  if (plan.headers !== undefined) lines.push(`  headers: ${assignments(plan.headers)}`);
+  if (plan.body !== undefined) lines.push(`  body:    ${visibleJSON(plan.body)}`);
+  if (plan.credentials !== undefined) lines.push(`  credentials: ${assignments(plan.credentials)}`);
+  return lines;
+}
+
+/** The plan's fields, one indented line each; `plan_id` and its expiry last when given. */
+export function planLines(plan: AnyPlan, id?: { plan_id: string; expires_at: string }): string[] {
+  const p = plan.policy;
+  const lines = [
+    ...(isRequestPlan(plan) ? requestLines(plan) : programLines(plan)),
+    `  pack:    ${escapeForPerson(plan.root ?? "-")} (surface.json ${plan.surface_sha256 ?? "-"}, policy.json ${plan.policy_sha256 ?? "absent"})`,
+    `  policy:  ${p.policy}, ${confirmWords(p.confirm)}; timeout ${p.timeout_ms} ms; output up to ${p.max_output_bytes} bytes per stream`,
+  ];
+  if (id !== undefined) lines.push(`  plan_id: ${escapeForPerson(id.plan_id)}`, `  expires: ${id.expires_at}`);
+  return lines;
+}
+
+/** The whole plan for a person: what runs, then its lines. */
+export function planText(plan: AnyPlan, id?: { plan_id: string; expires_at: string }): string {
+  return [`${escapeForPerson(subjectOf(plan))}:`, ...planLines(plan, id)].join("\n");
+}

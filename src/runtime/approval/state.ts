@@ -1,0 +1,130 @@
+// The per-user state directory of approvals (§7): where it is, and files in it that only their owner
+// can read, written atomically, created exclusively, and never followed through a symbolic link.
+
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { makeDirs } from "../../files.js";
+import { RuntimeError, type RuntimeErrorCode } from "../errors.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** `$XDG_STATE_HOME/hcp`, else `~/.local/state/hcp` (HOME from the runtime's environment). */
+export function stateDirOf(env: Env): string {
+  const xdg = env["XDG_STATE_HOME"];
+  // The XDG rule: a relative XDG_STATE_HOME is invalid and ignored.
+  if (xdg !== undefined && xdg.startsWith("/")) return join(xdg, "hcp");
+  return join(env["HOME"] || homedir(), ".local", "state", "hcp");
+}
+
+/** Biggest state file read (a pending plan with a long argv). */
+const MAX_STATE_FILE = 4 << 20;
+
+const uid = () => process.getuid?.() ?? -1;
+
+/** Creates the directory (0700, parents too) and refuses one that others could write to or that is not ours. */
+export async function ensurePrivateDir(path: string): Promise<void> {
+  try {
+    await makeDirs(path, 0o700);
+  } catch (err) {
+    throw new RuntimeError("state_unavailable", `cannot create the hcp state directory ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  const st = statSync(path);
+  if (!st.isDirectory()) throw new RuntimeError("state_unavailable", `${path} is not a directory`);
+  if ((st.mode & 0o022) !== 0 || (uid() >= 0 && st.uid !== uid())) {
+    throw new RuntimeError(
+      "state_insecure",
+      `the hcp state directory ${path} can be written by others (mode ${octal(st.mode)}, owner ${st.uid}); it must be yours and writable by you only (chmod 700 ${path})`,
+    );
+  }
+}
+
+export const octal = (mode: number) => "0" + (mode & 0o777).toString(8).padStart(3, "0");
+
+/**
+ * The content of a state file that only its owner can read and write, or undefined when it does not
+ * exist. A link, a non-regular file, another owner or a wider mode throws `code` naming the problem.
+ */
+export function readPrivate(path: string, what: string, code: RuntimeErrorCode): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    const errno = (err as NodeJS.ErrnoException).code;
+    if (errno === "ENOENT") return undefined;
+    if (errno === "ELOOP") throw new RuntimeError(code, `${what} ${path} is a symbolic link; it must be a regular file`);
+    throw new RuntimeError(code, `cannot read ${what} ${path}: ${errno ?? String(err)}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new RuntimeError(code, `${what} ${path} is not a regular file`);
+    if ((st.mode & 0o077) !== 0) {
+      throw new RuntimeError(code, `${what} ${path} has mode ${octal(st.mode)}; it must be readable by its owner only (chmod 600 ${path})`);
+    }
+    if (uid() >= 0 && st.uid !== uid()) throw new RuntimeError(code, `${what} ${path} belongs to user ${st.uid}, not to you`);
+    if (st.size > MAX_STATE_FILE) throw new RuntimeError(code, `${what} ${path} is larger than ${MAX_STATE_FILE} bytes`);
+    const buf = Buffer.alloc(st.size);
+    let n = 0;
+    while (n < st.size) {
+      const got = readSync(fd, buf, n, st.size - n, null);
+      if (got === 0) break;
+      n += got;
+    }
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes a fresh 0600 temporary file next to `path` (exclusive, random name), flushed to disk; returns its path. */
+function writeTemp(path: string, data: string | Uint8Array): string {
+  const tmp = join(dirname(path), `.${randomBytes(8).toString("hex")}.tmp`);
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    let n = 0;
+    while (n < buf.length) n += writeSync(fd, buf, n, buf.length - n);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return tmp;
+}
+
+/**
+ * Writes `path` atomically (0600): readers see the old file or the whole new one. With `exclusive`,
+ * an existing file is kept and false is returned; of two writers, exactly one wins.
+ */
+export function writePrivate(path: string, data: string | Uint8Array, exclusive = false): boolean {
+  const tmp = writeTemp(path, data);
+  try {
+    if (!exclusive) {
+      renameSync(tmp, path);
+      return true;
+    }
+    try {
+      // link(2) fails with EEXIST when the name is taken: an atomic create-if-absent of a complete file.
+      linkSync(tmp, path);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw err;
+    }
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // renamed away already
+    }
+  }
+}
+
+/** Removes a state file; one already gone is fine. */
+export function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone, or not ours to remove: pruning is best effort
+  }
+}

@@ -1,0 +1,230 @@
+// Issued plans, approvals and used ids in the state directory (§7). Each is a file named
+// `<expiry>.<nonce>` under plans/, approvals/ or used/; records carry a MAC under the user's key, so
+// one written by anything but hcp is refused. A used id is an exclusively created file: of any
+// number of processes consuming one id at once, exactly one succeeds.
+
+import { readdirSync, lstatSync } from "node:fs";
+import { join } from "node:path";
+import { RuntimeError } from "../errors.js";
+import { canonicalJSON, canonicalPlanJSON, planDigest, subjectOf, type AnyPlan } from "../plan.js";
+import { loadKey } from "./key.js";
+import { PLAN_ID_FORM, issuePlanId, macEquals, parsePlanId, planIdMatches, recordMac, type PlanIdParts } from "./plan-id.js";
+import { ensurePrivateDir, readPrivate, removeQuietly, writePrivate } from "./state.js";
+
+/** An issued plan as a person reviews it with `hcp approve`. */
+export interface PendingPlan {
+  plan_id: string;
+  expires_at: string;
+  subject: string;
+  /** The plan as shown (secrets masked). */
+  plan: AnyPlan;
+  /** The start of the stdin the plan writes (masked), so a person can see more than its digest. */
+  stdin_preview?: string;
+}
+
+/** A refusal about a plan id; `plan_id` (the id concerned) and `by` (who declined) are for the audit log. */
+export class ApprovalError extends RuntimeError {
+  override name = "ApprovalError";
+  constructor(
+    code: ConstructorParameters<typeof RuntimeError>[0],
+    message: string,
+    readonly plan_id: string | null = null,
+    readonly by: string | null = null,
+  ) {
+    super(code, message);
+  }
+}
+
+const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
+const fileOf = (p: PlanIdParts) => `${p.expiry}.${p.nonce}`;
+/** Used ids are kept a day past their expiry, in case the clock steps back. */
+const USED_GRACE_S = 86_400;
+
+export class ApprovalStore {
+  private constructor(
+    readonly dir: string,
+    private readonly key: Buffer,
+  ) {}
+
+  /** The store of a state directory: its key made on first use, its folders created 0700. */
+  static async open(dir: string): Promise<ApprovalStore> {
+    const key = await loadKey(dir);
+    for (const sub of ["plans", "approvals", "used"]) await ensurePrivateDir(join(dir, sub));
+    return new ApprovalStore(dir, key);
+  }
+
+  private path(sub: "plans" | "approvals" | "used", p: PlanIdParts): string {
+    return join(this.dir, sub, fileOf(p));
+  }
+
+  /**
+   * Issues an id for the exact plan, valid for ttl seconds. With `pending`, the plan as shown is
+   * recorded so that `hcp approve` can show it and a changed plan can be told from a made-up id.
+   */
+  issue(plan: AnyPlan, ttlSeconds: number, nowMs: number, pending?: { shown: AnyPlan; stdinPreview?: string }): PlanIdParts {
+    const parts = issuePlanId(this.key, canonicalPlanJSON(plan), Math.floor(nowMs / 1000) + ttlSeconds);
+    if (pending !== undefined) {
+      this.prune(nowMs);
+      const body: PendingPlan = { plan_id: parts.id, expires_at: iso(parts.expiry), subject: subjectOf(plan), plan: pending.shown };
+      if (pending.stdinPreview !== undefined) body.stdin_preview = pending.stdinPreview;
+      const record = { ...body, digest: planDigest(plan), mac: recordMac(this.key, "pending", canonicalJSON(body)) };
+      writePrivate(this.path("plans", parts), JSON.stringify(record) + "\n");
+    }
+    return parts;
+  }
+
+  /**
+   * The parts of `given` when it is an unexpired id issued for exactly this plan; otherwise throws
+   * plan_id_malformed, confirmation_mismatch (issued for another plan), plan_id_unknown or plan_id_expired.
+   */
+  verify(given: string, plan: AnyPlan, shown: AnyPlan, nowMs: number): PlanIdParts {
+    const what = subjectOf(plan);
+    const parts = parsePlanId(given);
+    if (parts === undefined) {
+      // The text given is not quoted back: it is the caller's own, and may be anything, a secret included.
+      throw new ApprovalError("plan_id_malformed", `the plan_id given is not a plan_id (expected ${PLAN_ID_FORM}, as a dry run of ${what} prints it)`);
+    }
+    if (!planIdMatches(this.key, parts, canonicalPlanJSON(plan))) {
+      const pending = this.pendingOf(parts);
+      if (pending === undefined) {
+        throw new ApprovalError("plan_id_unknown", `plan_id ${given} was not issued by a dry run of hcp for this user; dry-run ${what} to get one`);
+      }
+      const changed = Object.keys(shown).filter((k) => canonicalJSON(shown[k as keyof AnyPlan]) !== canonicalJSON(pending.plan[k as keyof AnyPlan]));
+      throw new ApprovalError(
+        "confirmation_mismatch",
+        `plan_id ${given} was issued for another plan than this one of ${what}${changed.length > 0 ? ` (what differs: ${changed.join(", ")})` : ""}: a plan_id approves only the exact plan of its dry run; dry-run again`,
+        given,
+      );
+    }
+    if (parts.expiry * 1000 <= nowMs) {
+      throw new ApprovalError("plan_id_expired", `plan_id ${given} expired at ${iso(parts.expiry)}; dry-run ${what} again for a new one`, given);
+    }
+    return parts;
+  }
+
+  /** Throws plan_id_used when the id has run already. */
+  checkUnused(parts: PlanIdParts): void {
+    try {
+      lstatSync(this.path("used", parts));
+    } catch {
+      return;
+    }
+    throw new ApprovalError("plan_id_used", `plan_id ${parts.id} was already used: each plan_id runs at most once; dry-run again`, parts.id);
+  }
+
+  /** Marks the id used, exactly once across every process; throws plan_id_used when another got there first. */
+  consume(parts: PlanIdParts, nowMs: number): void {
+    const record = JSON.stringify({ plan_id: parts.id, used_at: new Date(nowMs).toISOString() }) + "\n";
+    if (!writePrivate(this.path("used", parts), record, true)) {
+      throw new ApprovalError("plan_id_used", `plan_id ${parts.id} was already used: each plan_id runs at most once; dry-run again`, parts.id);
+    }
+  }
+
+  /** Records a person's approval of the id (single use, expiring with it); false when one is recorded already. */
+  approve(parts: PlanIdParts, nowMs: number): boolean {
+    const body = { plan_id: parts.id, approved_at: new Date(nowMs).toISOString() };
+    const record = { ...body, mac: recordMac(this.key, "approval", canonicalJSON(body)) };
+    return writePrivate(this.path("approvals", parts), JSON.stringify(record) + "\n", true);
+  }
+
+  /** Whether a person approved the id with `hcp approve`; a record hcp did not write throws approval_tampered. */
+  approved(parts: PlanIdParts): boolean {
+    const path = this.path("approvals", parts);
+    const raw = readPrivate(path, "approval record", "approval_tampered");
+    if (raw === undefined) return false;
+    const record = this.signed(raw, "approval", ["plan_id", "approved_at"]);
+    if (record === undefined || record["plan_id"] !== parts.id) {
+      throw new ApprovalError("approval_tampered", `the approval record ${path} was not written by hcp approve (its signature does not match); nothing was run. Remove it and approve again`, parts.id);
+    }
+    return true;
+  }
+
+  /** The pending plan recorded for this exact id, if any; a record hcp did not write throws approval_tampered. */
+  pendingOf(parts: PlanIdParts): PendingPlan | undefined {
+    const pending = this.readPending(fileOf(parts));
+    // Same expiry and nonce but another MAC: a made-up id, not this record's.
+    return pending?.plan_id === parts.id ? pending : undefined;
+  }
+
+  private readPending(name: string): PendingPlan | undefined {
+    const path = join(this.dir, "plans", name);
+    const raw = readPrivate(path, "pending plan", "approval_tampered");
+    if (raw === undefined) return undefined;
+    const record = this.signed(raw, "pending", ["plan_id", "expires_at", "subject", "plan", "stdin_preview"]);
+    if (record === undefined) {
+      throw new ApprovalError("approval_tampered", `the pending plan ${path} was not written by hcp (its signature does not match); remove it and dry-run again`);
+    }
+    return record as unknown as PendingPlan;
+  }
+
+  /** The fields of a record whose MAC verifies, or undefined. */
+  private signed(raw: Buffer, kind: string, fields: readonly string[]): Record<string, unknown> | undefined {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(raw.toString("utf8"));
+    } catch {
+      return undefined;
+    }
+    if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return undefined;
+    const all = doc as Record<string, unknown>;
+    const body: Record<string, unknown> = {};
+    for (const f of fields) if (all[f] !== undefined) body[f] = all[f];
+    const mac = all["mac"];
+    return typeof mac === "string" && macEquals(mac, recordMac(this.key, kind, canonicalJSON(body))) ? body : undefined;
+  }
+
+  /** Pending plans that need a person and are neither approved, used nor expired, soonest expiry first. */
+  listPending(nowMs: number): PendingPlan[] {
+    const out: PendingPlan[] = [];
+    for (const name of this.names("plans")) {
+      const parts = partsOfName(name);
+      if (parts === undefined || parts.expiry * 1000 <= nowMs) continue;
+      let pending: PendingPlan | undefined;
+      try {
+        pending = this.readPending(name);
+      } catch {
+        continue; // not hcp's: never offered for approval
+      }
+      const full = pending === undefined ? undefined : parsePlanId(pending.plan_id);
+      if (pending === undefined || full === undefined || fileOf(full) !== name) continue;
+      if (pending.plan.policy.confirm !== "person") continue;
+      if (this.exists("used", full) || this.exists("approvals", full)) continue;
+      out.push(pending);
+    }
+    return out.sort((a, b) => (a.expires_at < b.expires_at ? -1 : a.expires_at > b.expires_at ? 1 : 0));
+  }
+
+  private exists(sub: "approvals" | "used", p: PlanIdParts): boolean {
+    try {
+      lstatSync(this.path(sub, p));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private names(sub: string): string[] {
+    try {
+      return readdirSync(join(this.dir, sub));
+    } catch {
+      return [];
+    }
+  }
+
+  /** Removes the records of ids that can no longer be used (used ids a day later). */
+  private prune(nowMs: number): void {
+    const now = nowMs / 1000;
+    for (const sub of ["plans", "approvals", "used"] as const) {
+      for (const name of this.names(sub)) {
+        const parts = partsOfName(name);
+        if (parts !== undefined && parts.expiry + (sub === "used" ? USED_GRACE_S : 0) < now) removeQuietly(join(this.dir, sub, name));
+      }
+    }
+  }
+}
+
+/** `<expiry>.<nonce>` → its parts (without the id and MAC). */
+function partsOfName(name: string): { expiry: number } | undefined {
+  const m = /^([0-9]{1,12})\.[A-Za-z0-9_-]{22}$/.exec(name);
+  return m === null ? undefined : { expiry: Number(m[1]) };
+}

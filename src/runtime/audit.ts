@@ -1,0 +1,107 @@
+// The audit log (§7.1): one JSON line per decision about a write or a confirm-gated verb, appended
+// (O_APPEND, mode 0600) and flushed to disk before the child starts and after it ends. A log that
+// cannot be written refuses the run: the caller learns why, and nothing runs unrecorded.
+
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { RuntimeError } from "./errors.js";
+import { ensurePrivateDir, octal, stateDirOf } from "./approval/state.js";
+
+export type AuditDecision = "refused" | "dry_run" | "approved" | "declined" | "ran" | "failed";
+/** The transport that made the decision; `approve` is `hcp approve`. */
+export type AuditTransport = "cli" | "json_exec" | "mcp" | "approve";
+
+export interface AuditEntry {
+  time: string;
+  transport: AuditTransport;
+  pack: string;
+  verb: string | null;
+  plan_id: string | null;
+  /** Secrets masked. */
+  argv: string[];
+  decision: AuditDecision;
+  /** The approval path (elicitation, approve, prompt, approver, plan); null when none was needed. */
+  by: string | null;
+  exit_code: number | null;
+  duration_ms: number | null;
+  /** The error code of a refusal. */
+  reason?: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Where the log goes: `--audit FILE|none`, else `HCP_AUDIT`, else `<state dir>/audit.jsonl`.
+ * Null when turned off (`none`).
+ */
+export function auditPathOf(flag: string | undefined, env: Env): string | null {
+  const chosen = flag ?? env["HCP_AUDIT"];
+  if (chosen === "none") return null;
+  if (chosen !== undefined && chosen !== "") return chosen;
+  return join(stateDirOf(env), "audit.jsonl");
+}
+
+export class AuditLog {
+  /** `inStateDir`: the default log, whose folder is made (0700) on first use; any other folder must exist. */
+  constructor(
+    readonly path: string,
+    private readonly inStateDir = false,
+  ) {}
+
+  /** The log of `--audit`/`HCP_AUDIT`/the default; null when turned off. */
+  static of(flag: string | undefined, env: Env): AuditLog | null {
+    const path = auditPathOf(flag, env);
+    return path === null ? null : new AuditLog(path, path === join(stateDirOf(env), "audit.jsonl"));
+  }
+
+  /** Appends one line and flushes it to disk; throws audit_unavailable saying why it could not. */
+  async append(entry: AuditEntry): Promise<void> {
+    const fail = (why: string) =>
+      new RuntimeError("audit_unavailable", `cannot write the audit log ${this.path}: ${why}; writes are refused until it can be written (or choose another with --audit FILE / HCP_AUDIT)`);
+    if (this.inStateDir) await ensurePrivateDir(dirname(this.path));
+    let fd: number;
+    try {
+      fd = openSync(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+    } catch (err) {
+      throw fail((err as NodeJS.ErrnoException).code ?? String(err));
+    }
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw fail("it is not a regular file");
+      if ((st.mode & 0o077) !== 0) throw fail(`it has mode ${octal(st.mode)}, and must be readable by its owner only (chmod 600 ${this.path})`);
+      const line = Buffer.from(JSON.stringify(entry) + "\n", "utf8");
+      let n = 0;
+      while (n < line.length) n += writeSync(fd, line, n, line.length - n);
+      fsyncSync(fd);
+    } catch (err) {
+      if (err instanceof RuntimeError) throw err;
+      throw fail((err as NodeJS.ErrnoException).code ?? String(err));
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/** The entries of a log, oldest first, and how many lines were not entries; a missing log has none. */
+export function readAudit(path: string): { entries: AuditEntry[]; unreadable: number } {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { entries: [], unreadable: 0 };
+    throw new RuntimeError("audit_unavailable", `cannot read the audit log ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  const entries: AuditEntry[] = [];
+  let unreadable = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      const e = JSON.parse(line) as AuditEntry;
+      if (typeof e === "object" && e !== null && typeof e.time === "string" && typeof e.decision === "string") entries.push(e);
+      else unreadable++;
+    } catch {
+      unreadable++;
+    }
+  }
+  return { entries, unreadable };
+}
