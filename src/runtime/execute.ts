@@ -285,19 +285,23 @@ function gateOf(opts: PlanOptions): Gate {
 
 const STDIN_PREVIEW = 2000;
 
-/** Writes one audit line for a plan; entries about plain reads are not written (§7.1). */
+/** Writes one audit line for a plan (§7.1 field order); entries about plain reads are not written. */
 async function audit(gate: Gate, opts: PlanOptions, plan: AnyPlan, shown: AnyPlan, fields: Pick<AuditEntry, "decision" | "plan_id" | "by"> & Partial<AuditEntry>): Promise<void> {
   if (gate.audit === null || (plan.policy.policy !== "write" && plan.policy.confirm === false)) return;
-  await gate.audit.append({
+  const entry: AuditEntry = {
     time: new Date().toISOString(),
     transport: opts.transport ?? "cli",
     pack: plan.pack,
     verb: plan.verb,
+    plan_id: fields.plan_id,
     argv: isRequestPlan(shown) ? [shown.method, shown.url] : shown.argv,
-    exit_code: null,
-    duration_ms: null,
-    ...fields,
-  });
+    decision: fields.decision,
+    by: fields.by,
+    exit_code: fields.exit_code ?? null,
+    duration_ms: fields.duration_ms ?? null,
+  };
+  if (fields.reason !== undefined) entry.reason = fields.reason;
+  await gate.audit.append(entry);
 }
 
 /** Logs a refusal without hiding it: a log that cannot be written then is named on stderr. */
