@@ -176,7 +176,7 @@ test("credentials follow the security schemes and are masked, even echoed back, 
 });
 
 test("policy and confirmation apply as to CLI verbs: writes need --allow-write, a gated verb its plan_id; dry runs send nothing", async () => {
-  const pack = notesPack("notes.yaml", { verbs: { "notes.delete": { policy: "write", confirm: true } } });
+  const pack = notesPack("notes.yaml", { verbs: { "notes.delete": { policy: "write", confirm: "plan" } } });
   const env = isolatedEnv();
   const refused = await received(async () => {
     const w = await hcp(["run", pack, "notes.create", "--args", '{"body": {"text": "hi"}}', "--json"], { env, ...HANG_GUARD });
