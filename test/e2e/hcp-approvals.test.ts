@@ -123,7 +123,7 @@ test("bad plan ids and state, each refused with exit 4 and its own message, noth
     assert.equal(e.code, code, e.error);
     assert.match(e.error, message);
   };
-  await refuse([...note(b.root), "--confirm", "not-a-plan-id"], "plan_id_malformed", /"not-a-plan-id" is not a plan_id \(expected hcp1\.<expiry>\.<nonce>\.<mac>/);
+  await refuse([...note(b.root), "--confirm", "not-a-plan-id"], "plan_id_malformed", /^the plan_id given is not a plan_id \(expected hcp1\.<expiry>\.<nonce>\.<mac>/);
   const madeUp = `hcp1.${Math.floor(Date.now() / 1000) + 600}.${"A".repeat(22)}.${"B".repeat(22)}`;
   await refuse([...note(b.root), "--confirm", madeUp], "plan_id_unknown", /was not issued by a dry run of hcp for this user/);
   // An id made with another key (another user's state) for the very same plan.
