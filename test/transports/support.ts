@@ -33,8 +33,6 @@ export interface McpOptions {
   env?: NodeJS.ProcessEnv;
   /** Declares the elicitation capability and answers every elicitation/create with this. */
   elicit?: (message: string) => ElicitResult;
-  /** More arguments of `hcp serve`. */
-  args?: string[];
 }
 
 /** An SDK Client connected over stdio to a freshly spawned `hcp serve --mcp`. */
