@@ -46,7 +46,8 @@ export function applyCredentials(document: OpenApiDocument, op: Operation, value
       if (scheme["in"] === "header") applied.headers[key.toLowerCase()] = value;
       else if (scheme["in"] === "query") {
         applied.query.push([key, value]);
-        applied.wireForms.push(new URLSearchParams([[key, value]]).toString().slice(new URLSearchParams([[key, ""]]).toString().length), encodeURIComponent(value));
+        // As the query writes it (form encoding, spaces as +) and as a path or log might (percent-encoding).
+        applied.wireForms.push(new URLSearchParams({ v: value }).toString().slice(2), encodeURIComponent(value));
       } else if (scheme["in"] === "cookie") {
         applied.cookies.push(`${key}=${encodeURIComponent(value)}`);
         applied.wireForms.push(encodeURIComponent(value));
