@@ -225,6 +225,7 @@ const credentialsCommand: CommandSpec = {
 export function newHcpApp(): App {
   return new App({
     name: "hcp",
+    unknownSubcommand: "error",
     short: "HCP/1.1 harness packs: validate them, derive their metadata, generate them, and serve their verbs",
     version: PACKAGE_VERSION,
   }).addCommand(approveCommand, auditCommand, credentialsCommand, describeCommand, execCommand, initCommand, listCommand, mcpConfigCommand, metaCommand, runCommand, serveCommand, skillCommand, validateCommand);

@@ -15,6 +15,7 @@ import { Context, type GlobalState, type RunIO, type RunState } from "./context.
 import { classifyExit, ConfigError, errorDetails, errorMessage, FlagParseError, SurfaceError, UnknownCommandError, UsageError } from "./errors.js";
 import type { FlagDef } from "./flags.js";
 import { renderHelp, unknownTopicHelp, type Group } from "./help.js";
+import { rootOperand, suggestionsFor, suggestionText } from "./unknown.js";
 import { buildManifest, encodeExtensionsAnnotation } from "./manifest.js";
 import { Redactor } from "./redact.js";
 import { globalFlags, normalizeSurface, reservedNames, type NormalizedSurface, type SurfaceConfig } from "./surface.js";
@@ -36,6 +37,11 @@ export interface AppConfig {
   /** Root examples (Cobra's root Example). */
   examples?: string[];
   groups?: Group[];
+  /**
+   * A command group given an operand that names none of its subcommands: `help` prints the group's help and exits 0
+   * (Cobra's behaviour, the default); `error` fails like the root does (exit 1, "Did you mean this?").
+   */
+  unknownSubcommand?: "help" | "error";
 }
 
 /** The result of one parse: which command, its operands, and its parsed flags. */
@@ -132,6 +138,9 @@ export class App {
       if (this.endpoint && argv[0] === this.endpoint.name) return await this.emitManifest(io);
       if (argv[0] === "help") return this.helpCommand(argv.slice(1), io);
       if (argv[0] === COMPLETE_COMMAND || argv[0] === COMPLETE_NO_DESC_COMMAND) return this.complete(argv, io);
+      // Cobra finds the command before it parses flags: an unknown first word is blamed before any flag.
+      const first = rootOperand(argv, this.root, this.surface.version === "rungrad" ? ["h", "v"] : ["h"]);
+      if (first !== null && !this.root.children.some((c) => c.name === first)) throw this.unknownCommand(this.root, first);
       const names = flagNames(this.root);
       const misplaced = this.surface.version === "rungrad" ? this.versionAfterSubcommand(argv, names) : null;
       if (misplaced !== null) throw new FlagParseError(misplaced === "--version" ? "unknown flag: --version" : "unknown shorthand flag: 'v' in -v");
@@ -151,7 +160,7 @@ export class App {
       state.flags = this.readGlobals(program, explicitFalse);
       parsed = true;
       if (!node.runnable) {
-        if (sel.args.length > 0 && !node.parent) throw new UnknownCommandError(sel.args[0]!, node.commandPath());
+        if (sel.args.length > 0 && (!node.parent || this.config.unknownSubcommand === "error")) throw this.unknownCommand(node, sel.args[0]!);
         io.stdout(this.helpText(node));
         return 0;
       }
@@ -243,6 +252,10 @@ export class App {
       return cmd;
     };
     return make(this.root, null);
+  }
+
+  private unknownCommand(node: CommandNode, typed: string): UnknownCommandError {
+    return new UnknownCommandError(typed, node.commandPath(), suggestionText(suggestionsFor(node, typed)));
   }
 
   private helpText(node: CommandNode): string {

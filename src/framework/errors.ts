@@ -56,8 +56,9 @@ export class FlagParseError extends UsageError {
 /** Cobra's unknown-command failure; machine mode for it is read from raw argv. */
 export class UnknownCommandError extends Error {
   override name = "UnknownCommandError";
-  constructor(arg: string, commandPath: string) {
-    super(`unknown command ${goQuote(arg)} for ${goQuote(commandPath)}`);
+  /** `suggestion` is Cobra's "Did you mean this?" text ("" for none). */
+  constructor(arg: string, commandPath: string, suggestion = "") {
+    super(`unknown command ${goQuote(arg)} for ${goQuote(commandPath)}${suggestion}`);
   }
 }
 
