@@ -3,6 +3,7 @@
 // Also mkdir -p one level at a time: Node 20's recursive mkdir never returns for some paths (a missing
 // directory under /proc, for one), and a command must fail, not hang.
 
+import { systemReason } from "./errno.js";
 import { randomBytes } from "node:crypto";
 import { lstat, link, mkdir, open, rename, rmdir, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
@@ -68,7 +69,7 @@ async function entry(path: string) {
     return await lstat(path);
   } catch (err) {
     if (errno(err) === "ENOENT") return undefined;
-    throw new FileWriteError(path, errno(err), `cannot check ${path}: ${(err as Error).message}`);
+    throw new FileWriteError(path, errno(err), `cannot check ${path}: ${systemReason(err)}`);
   }
 }
 
@@ -100,7 +101,7 @@ async function directories(root: string, parts: readonly string[], mode: number,
       try {
         await mkdir(dir, { mode });
       } catch (err) {
-        throw new FileWriteError(dir, errno(err), `cannot create ${dir}: ${(err as Error).message}`);
+        throw new FileWriteError(dir, errno(err), `cannot create ${dir}: ${systemReason(err)}`);
       }
       undo.dirs.push(dir);
     } else if (st.isSymbolicLink()) throw refuseLink(dir);
@@ -120,7 +121,7 @@ async function tempBeside(target: string, file: FileToWrite, undo: Undo): Promis
     await handle.chmod(file.mode ?? 0o644);
     await handle.sync();
   } catch (err) {
-    throw new FileWriteError(target, errno(err), `cannot write ${target}: ${(err as Error).message}`);
+    throw new FileWriteError(target, errno(err), `cannot write ${target}: ${systemReason(err)}`);
   } finally {
     await handle?.close();
   }
@@ -156,7 +157,7 @@ export async function writeFiles(root: string, files: readonly FileToWrite[], op
   } catch (err) {
     await undo.run();
     if (err instanceof FileWriteError) throw err;
-    throw new FileWriteError(root, errno(err), `cannot write under ${root}: ${(err as Error).message}`);
+    throw new FileWriteError(root, errno(err), `cannot write under ${root}: ${systemReason(err)}`);
   }
 }
 
@@ -177,7 +178,7 @@ async function place(temp: string, target: string, replace: boolean): Promise<vo
     }
     await unlink(temp);
   } catch (err) {
-    throw new FileWriteError(target, errno(err), `cannot write ${target}: ${(err as Error).message}`);
+    throw new FileWriteError(target, errno(err), `cannot write ${target}: ${systemReason(err)}`);
   }
 }
 

@@ -1,6 +1,7 @@
 // Reading an input file that must be a regular file of bounded size (pack and credential files),
 // without ever blocking on a FIFO or reading a device.
 
+import { systemReason } from "./errno.js";
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 
 /** Why a file could not be read: `reason` completes "cannot read <file>: …". */
@@ -37,8 +38,7 @@ function sizeLimit(maxBytes: number): string {
 function fail(e: unknown): never {
   const err = e as NodeJS.ErrnoException;
   if (e instanceof FileReadError || typeof err.errno !== "number") throw e;
-  const reason = err.code === "ENOENT" ? "no such file" : err.code === "EACCES" ? "permission denied" : (err.code ?? err.message);
-  throw new FileReadError(err.code ?? "EIO", reason);
+  throw new FileReadError(err.code ?? "EIO", systemReason(err));
 }
 
 /**

@@ -1,5 +1,6 @@
 // Reading a command's input document: a file, `-` for standard input, or a program's manifest endpoint.
 
+import { systemReason } from "../errno.js";
 import { readFile } from "node:fs/promises";
 import { ExitCode } from "../framework/errors.js";
 import { decodeGoBytes } from "../json/gobytes.js";
@@ -21,9 +22,7 @@ export async function readInputText(file: string): Promise<string> {
   try {
     return decodeGoBytes(await readFile(file));
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (err as Error).message;
-    throw new CliError(`read ${file}: ${why}`);
+    throw new CliError(`read ${file}: ${systemReason(err)}`);
   }
 }
 

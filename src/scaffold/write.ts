@@ -1,5 +1,6 @@
 // writeProject: generates, then writes under <dir>/<name> (dirs 0755, files 0644), all or nothing, refusing a non-empty target and never replacing a file.
 
+import { systemReason } from "../errno.js";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ExitCode, RungradError } from "../framework/index.js";
@@ -18,8 +19,7 @@ async function isNonEmptyDir(root: string): Promise<boolean> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return false;
-    if (code === "ENOTDIR") throw new ScaffoldExistsError(root);
-    throw new RungradError(ExitCode.API, `scaffold: cannot read ${root}: ${(err as Error).message}`);
+    throw new RungradError(ExitCode.API, `scaffold: cannot read ${root}: ${systemReason(err)}`);
   }
 }
 

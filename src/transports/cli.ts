@@ -19,7 +19,7 @@ export interface CliRunRequest extends ServeOptions {
   verb?: string;
   /** The argv after `--`: a pass-through invocation. */
   passThrough?: string[];
-  /** `k=v` (a string) or `k:=JSON` (any JSON value), later ones winning. */
+  /** `k=v` (a string) or `k:=JSON` (any JSON value), each name at most once; they win over `args`. */
   arg?: string[];
   /** A JSON object of arguments, under the `--arg` ones. */
   args?: string;
@@ -50,11 +50,16 @@ export function cliArgs(args: string | undefined, arg: readonly string[] = []): 
     if (!isObject(parsed)) throw new TransportError("usage", "--args must be a JSON object");
     out = parsed;
   }
+  const given = new Set<string>();
   for (const a of arg) {
     const eq = a.indexOf("=");
     if (eq <= 0) throw new TransportError("usage", `--arg ${JSON.stringify(a)}: expected NAME=VALUE or NAME:=JSON`);
     const name = a.slice(0, eq);
     const value = a.slice(eq + 1);
+    // Two values for one name is a mistake, not a choice: refuse rather than keep one silently.
+    const key = name.endsWith(":") ? name.slice(0, -1) : name;
+    if (given.has(key)) throw new TransportError("usage", `--arg ${key} is given more than once`);
+    given.add(key);
     if (name.endsWith(":")) {
       try {
         out[name.slice(0, -1)] = JSON.parse(value);
@@ -106,9 +111,9 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
   const exitCode = childExitCode(r, constants.signals);
   if (req.json) return { stdout: stableJSON(r), stderr: "", exitCode };
   const notes: string[] = [];
-  if (r.stdout_truncated) notes.push(`hcp: stdout truncated: ${r.stdout_bytes} bytes written, the rest dropped`);
-  if (r.stderr_truncated) notes.push(`hcp: stderr truncated: ${r.stderr_bytes} bytes written, the rest dropped`);
-  if (r.timed_out || r.signal !== null) notes.push(`hcp: ${r.verb === null ? "the pass-through" : `verb ${JSON.stringify(r.verb)}`} ${outcome(r)}`);
+  if (r.stdout_truncated) notes.push(`Warning: stdout truncated: ${r.stdout_bytes} bytes written, the rest dropped`);
+  if (r.stderr_truncated) notes.push(`Warning: stderr truncated: ${r.stderr_bytes} bytes written, the rest dropped`);
+  if (r.timed_out || r.signal !== null) notes.push(`Error: ${r.verb === null ? "the pass-through" : `verb ${JSON.stringify(r.verb)}`} ${outcome(r)}`);
   const streamed = write !== undefined;
   return { stdout: streamed ? "" : r.stdout, stderr: (streamed ? "" : r.stderr) + notes.map((n) => n + "\n").join(""), exitCode };
 }
@@ -118,8 +123,8 @@ function httpOutput(r: HttpResult, json: boolean): CliOutput {
   const exitCode = r.timed_out ? 2 : httpExitCode(r.status);
   if (json) return { stdout: stableJSON(r), stderr: "", exitCode };
   const notes: string[] = [];
-  if (r.body_truncated) notes.push(`hcp: body truncated: the first ${Buffer.byteLength(r.body)} bytes kept, the rest not read`);
-  if (!r.ok) notes.push(`hcp: ${httpOutcome(r)}`);
+  if (r.body_truncated) notes.push(`Warning: body truncated: the first ${Buffer.byteLength(r.body)} bytes kept, the rest not read`);
+  if (!r.ok) notes.push(`Error: ${httpOutcome(r)}`);
   const body = r.body === "" || r.body.endsWith("\n") ? r.body : r.body + "\n";
   return { stdout: body, stderr: notes.map((n) => n + "\n").join(""), exitCode };
 }

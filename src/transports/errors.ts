@@ -47,8 +47,8 @@ export function jsonSyntax(err: unknown): string {
   return /^Unexpected token .*is not valid JSON$/s.test(message) ? "unexpected character" : message.split("\n")[0]!;
 }
 
-/** Exit codes (rungrad-spec/1): 1 usage, 2 runtime, 3 credentials, 4 forbidden, 5 not found. */
-const EXIT_CODES: Readonly<Record<string, number>> = {
+/** Machine error code → exit code (rungrad-spec/1: 1 usage, 2 runtime, 3 credentials, 4 forbidden, 5 not found); docs/reference/error-codes.md is generated from it. */
+export const EXIT_CODES: Readonly<Record<string, number>> = {
   usage: 1,
   invalid_request: 1,
   invalid_args: 1,

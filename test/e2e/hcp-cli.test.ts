@@ -23,7 +23,7 @@ test("run: the child's output and exit code, 124 on timeout, usage and policy er
   assert.deepEqual((JSON.parse(echo.stdout) as { argv: string[] }).argv, ["echo", "a b", "--count=3"]);
   assert.deepEqual([fail.code, fail.stdout], [3, "failing\n"]);
   assert.equal(slow.code, 124);
-  assert.match(slow.stderr, /hcp: verb "slow" timed out/);
+  assert.match(slow.stderr, /^Error: verb "slow" timed out/m);
   assert.deepEqual([denied.code, denied.stderr], [4, 'Error: verb "hidden" of pack "hcp-probe" is denied by policy\n']);
   assert.equal(usage.code, 1);
   assert.match(usage.stderr, /^Error: a VERB/);
@@ -139,8 +139,8 @@ test("init: a pack from the rgref manifest validates; a non-empty folder is refu
   mkdirSync(busy);
   writeFileSync(join(busy, "keep.txt"), "mine");
   const refused = await hcp(["init", "--from-manifest", "examples/manifests/rgref.json", "--out", busy]);
-  assert.equal(refused.code, 1);
-  assert.match(refused.stderr, /^Error: refusing to write into .*busy: it is not empty/);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /^Error: refusing to write into .*busy: it already exists and is not empty/);
   assert.deepEqual(readdirSync(busy), ["keep.txt"], "nothing written");
   const forced = await hcp(["init", "--from-manifest", "-", "--out", busy, "--force"], { stdin: readFileSync(join(REPO, "examples/manifests/rgref.json"), "utf8") });
   assert.equal(forced.code, 0, forced.stderr);

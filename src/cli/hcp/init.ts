@@ -1,6 +1,7 @@
 // `hcp init`: writes a pack (surface.json, policy.json, HARNESS.md) from a rungrad manifest (hcp.md §10) or an
 // OpenAPI document (§11, with the document copied in), all or nothing.
 
+import { systemReason } from "../../errno.js";
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { FileWriteError, writeFiles } from "../../files.js";
@@ -47,7 +48,7 @@ function entries(dir: string): string[] | undefined {
     return readdirSync(dir);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new CliError(`read ${dir}: ${(e as Error).message}`);
+    throw new CliError(`read ${dir}: ${systemReason(e)}`);
   }
 }
 
@@ -82,7 +83,8 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
   const out = resolve(opts.out);
   const existing = entries(out);
   if (existing !== undefined && existing.length > 0 && !opts.force) {
-    throw new CliError(`refusing to write into ${opts.out}: it is not empty (use --force to replace the pack files in it)`);
+    // Exit 2, as `rungrad new` (Go's) and `rungrad skill` refuse what already exists: one code for it in both programs.
+    throw new CliError(`refusing to write into ${opts.out}: it already exists and is not empty (use --force to replace the pack files in it)`, 2);
   }
   if (opts.fromOpenapi !== undefined && (opts.bin !== undefined || opts.credentialEnv !== undefined)) {
     throw new CliError("--bin and --credential-env are for packs from a manifest; an openapi pack takes its credentials from the document's security schemes");

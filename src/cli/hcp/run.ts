@@ -2,10 +2,11 @@
 
 import type { Context } from "../../framework/index.js";
 import { cliRun } from "../../transports/cli.js";
-import { TransportError } from "../../transports/errors.js";
+import { errorBody, TransportError } from "../../transports/errors.js";
 import { optionalString } from "../flags.js";
 import { serveOptions } from "./flags.js";
-import { untilSignal } from "../signal.js";
+import { CliError } from "../errors.js";
+import { stopExitCode, untilSignal } from "../signal.js";
 
 /** PACK [VERB] before `--`; everything after it is the pass-through argv. */
 function operands(args: readonly string[], atDash: number): { pack: string; verb?: string; passThrough?: string[] } {
@@ -17,7 +18,8 @@ function operands(args: readonly string[], atDash: number): { pack: string; verb
 }
 
 /**
- * Runs one verb (or the pass-through) and exits with the child's code (124 timeout, 128+n signal).
+ * Runs one verb (or the pass-through) and exits with the child's code (124 timeout, 128+n signal), or 130/143
+ * when SIGINT/SIGTERM stopped hcp itself.
  * The output is the child's own output (masked) as it arrives, or the §6.5 result under --json.
  * SIGINT/SIGTERM kill the child's process group.
  */
@@ -33,9 +35,13 @@ export async function runHandler(ctx: Context): Promise<void> {
       json: ctx.globals.json,
       signal,
       write: (stream, text) => process[stream].write(text),
+    }).catch((err: unknown) => {
+      // Stopped by SIGINT/SIGTERM: the child's group is killed; the shell sees 128 + the signal, not a runtime error.
+      const stopped = stopExitCode(signal);
+      throw stopped === null ? err : new CliError(errorBody(err).message, stopped);
     });
     process.stdout.write(out.stdout);
     process.stderr.write(out.stderr);
-    ctx.setExitCode(out.exitCode);
+    ctx.setExitCode(stopExitCode(signal) ?? out.exitCode);
   });
 }

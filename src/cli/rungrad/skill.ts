@@ -1,5 +1,6 @@
 // `rungrad skill`: writes .agents/README.md and .agents/skills/<tool>/SKILL.md from a manifest.
 
+import { systemReason } from "../../errno.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { AgentMetaDocument } from "../../agentmeta/types.js";
@@ -55,7 +56,7 @@ async function actionFor(target: string, content: string): Promise<FileAction> {
     return (await readFile(target, "utf8")) === content ? "unchanged" : "overwrite";
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return "create";
-    throw new CliError(`read ${target}: ${(err as Error).message}`);
+    throw new CliError(`read ${target}: ${systemReason(err)}`);
   }
 }
 
