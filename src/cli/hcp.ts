@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `hcp` program, built on our own framework: HCP/1.1 harness packs — validate, meta, init, skill, list, and the run / exec / serve transports.
 
+import { NO_COLOR_FLAG } from "./colour.js";
 import { App, OutputMode, type CommandSpec, type Context, type Handler } from "../framework/index.js";
 import { FROM_EXE } from "./flags.js";
 import { mapped } from "./hcp/errors.js";
@@ -123,6 +124,7 @@ const validateCommand: CommandSpec = {
   related: ["hcp meta", "hcp init"],
   outputModes: HUMAN_JSON,
   args: { min: 1 },
+  flags: [NO_COLOR_FLAG],
   run: lazy(() => import("./hcp/packs.js"), (m) => m.validateHandler),
 };
 

@@ -1,25 +1,51 @@
-// Starts a bundled program with the V8 code cache made for it at build time. Node 20 has no
-// compile cache for modules, and parsing and compiling the bundle is the largest part of start-up.
-// V8 rejects a cache made by another V8 version or with other flags; the bundle then compiles as usual.
+// Starts a bundled program with a V8 code cache. Node 20 has no compile cache for modules, and parsing and
+// compiling the bundle is the largest part of start-up. A checkout's build writes the cache next to the bundle;
+// the npm package ships none (a cache is only good for one V8 version), so an installed program makes its own on
+// its first run, in the user's cache folder ($XDG_CACHE_HOME or ~/.cache, rungrad/v8/), named after the bundle and
+// the Node version. V8 rejects a cache made by another V8 or with other flags; the bundle then compiles as usual.
 // Copied to dist/bin by scripts/postbuild.mjs, next to the bundles it starts.
 "use strict";
 
-const { readFileSync, writeFileSync } = require("node:fs");
+const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = require("node:fs");
 const { createRequire } = require("node:module");
-const { dirname } = require("node:path");
+const { homedir } = require("node:os");
+const { basename, dirname, join } = require("node:path");
 const { Script } = require("node:vm");
 
-/** The bundle, wrapped as the CommonJS loader wraps a module, compiled with its cache when there is one. */
-function compile(bundle) {
-  let cachedData;
+function readOrNull(path) {
   try {
-    cachedData = readFileSync(`${bundle}.cache`);
+    return readFileSync(path);
   } catch {
-    // no cache: compile from source
+    return undefined;
   }
+}
+
+/** The bundle, wrapped as the CommonJS loader wraps a module, compiled with `cachedData` when there is one. */
+function compile(bundle, cachedData = readOrNull(`${bundle}.cache`)) {
   const source = readFileSync(bundle, "utf8");
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   return new Script(wrapped, { filename: bundle, cachedData });
+}
+
+/** This bundle's cache in the user's cache folder: one per bundle build and Node version. */
+function userCachePath(bundle) {
+  const st = statSync(bundle);
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(base, "rungrad", "v8", `${basename(bundle)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}.cache`);
+}
+
+/** Writes the cache as the process exits (it then holds every function the run compiled); never fails the run. */
+function saveOnExit(script, path) {
+  process.once("exit", () => {
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      const temp = `${path}.${process.pid}.tmp`;
+      writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+      renameSync(temp, path);
+    } catch {
+      // a read-only or missing home: run without a cache next time too
+    }
+  });
 }
 
 function run(script, bundle) {
@@ -27,9 +53,22 @@ function run(script, bundle) {
   script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
 }
 
-/** Runs the bundle as this process's program. */
+/** Runs the bundle as this process's program: with the build's cache, else the user's (made on first use). */
 function launch(bundle) {
-  run(compile(bundle), bundle);
+  const built = readOrNull(`${bundle}.cache`);
+  if (built !== undefined) {
+    const script = compile(bundle, built);
+    if (!script.cachedDataRejected) return run(script, bundle);
+  }
+  let path;
+  try {
+    path = userCachePath(bundle);
+  } catch {
+    return run(compile(bundle, undefined), bundle);
+  }
+  const script = compile(bundle, readOrNull(path));
+  if (script.cachedDataRejected !== false) saveOnExit(script, path);
+  run(script, bundle);
 }
 
 /**

@@ -41,9 +41,9 @@ export function index(base: string, i: number): string {
   return `${base}[${i}]`;
 }
 
-/** `<file>: <path>: <code>: <message>`; an empty path prints as `""`. */
+/** `<file>: <path>: <code>: <message>`; an issue of the whole document (empty path) is `<file>: <code>: <message>`. */
 export function formatIssue(issue: Issue, file: string = issue.file): string {
-  return `${file}: ${issue.path === "" ? '""' : issue.path}: ${issue.code}: ${issue.message}`;
+  return `${file}${issue.path === "" ? "" : `: ${issue.path}`}: ${issue.code}: ${issue.message}`;
 }
 
 export function hasErrors(issues: readonly Issue[]): boolean {

@@ -17,7 +17,7 @@ export type IssueCode =
 export type PackFile = "surface.json" | "policy.json" | "HARNESS.md";
 
 /**
- * One validation finding. Text form: `<file>: <path>: <code>: <message>` (see formatIssue).
+ * One validation finding. Text form: `<file>: <path>: <code>: <message>`, no path for the whole document (see formatIssue).
  * `path` is a JSON path (`id`, `binding.mode`, `verbs["setup.status"].cli[0]`) or "" for the whole document.
  */
 export interface Issue {

@@ -68,10 +68,10 @@ test("validate: the ledger example has no error; invalid packs exit 1 with one l
   assert.equal(
     bad.stdout,
     [
-      'test/fixtures/packs/hcp-invalid/surface.json: binding.colour: binding: unknown field "colour" in binding',
-      "test/fixtures/packs/hcp-invalid/surface.json: binding.mode: binding: control plane packs default Binding mothership",
-      "test/fixtures/packs/hcp-invalid/surface.json: wrap.bin: binding: wrap adapter requires wrap.bin",
-      "test/fixtures/packs/hcp-invalid/surface.json: verbs: wrap: wrap requires named commands or pass_through",
+      'error: test/fixtures/packs/hcp-invalid/surface.json: binding.colour: binding: unknown field "colour" in binding',
+      "error: test/fixtures/packs/hcp-invalid/surface.json: binding.mode: binding: control plane packs default Binding mothership",
+      "error: test/fixtures/packs/hcp-invalid/surface.json: wrap.bin: binding: wrap adapter requires wrap.bin",
+      "error: test/fixtures/packs/hcp-invalid/surface.json: verbs: wrap: wrap requires named commands or pass_through",
       "2 packs: 1 valid, 1 invalid; 4 errors, 0 warnings",
       "",
     ].join("\n"),
@@ -91,7 +91,7 @@ test("validate: the ledger example has no error; invalid packs exit 1 with one l
   assert.equal(json.packs[0]!.issues.length, 4);
   const missing = await hcp(["validate", "/nonexistent/pack"]);
   assert.equal(missing.code, 1);
-  assert.match(missing.stdout, /surface\.json: "": io: cannot read surface\.json: no such file/);
+  assert.match(missing.stdout, /^error: \/nonexistent\/pack\/surface\.json: io: cannot read surface\.json: no such file$/m);
 });
 
 test("meta, skill and list", async () => {

@@ -27,16 +27,16 @@ function planted(plant: (surfacePath: string) => void): string {
 test("a surface.json that is a link to /dev/zero, a FIFO or over 10 MiB is an io issue, at once", async () => {
   const env = isolatedEnv();
   const cases: [string, (p: string) => void, RegExp][] = [
-    ["/dev/zero", (p) => symlinkSync("/dev/zero", p), /surface\.json: "": io: cannot read surface\.json: it is a character device, not a regular file/],
-    ["FIFO", (p) => execFileSync("mkfifo", [p]), /surface\.json: "": io: cannot read surface\.json: it is a FIFO, not a regular file/],
-    ["directory", (p) => mkdirSync(p), /surface\.json: "": io: cannot read surface\.json: it is a directory, not a regular file/],
+    ["/dev/zero", (p) => symlinkSync("/dev/zero", p), /surface\.json: io: cannot read surface\.json: it is a character device, not a regular file/],
+    ["FIFO", (p) => execFileSync("mkfifo", [p]), /surface\.json: io: cannot read surface\.json: it is a FIFO, not a regular file/],
+    ["directory", (p) => mkdirSync(p), /surface\.json: io: cannot read surface\.json: it is a directory, not a regular file/],
     [
       "11 MiB",
       (p) => {
         writeFileSync(p, "{}");
         truncateSync(p, 11 << 20);
       },
-      /surface\.json: "": io: cannot read surface\.json: it is larger than the 10 MiB limit/,
+      /surface\.json: io: cannot read surface\.json: it is larger than the 10 MiB limit/,
     ],
   ];
   for (const [what, plant, expected] of cases) {
@@ -55,7 +55,7 @@ test("a surface.json that is a link to /dev/zero, a FIFO or over 10 MiB is an io
   execFileSync("mkfifo", [join(root, "HARNESS.md")]);
   const v = await hcp(["validate", root], { env, timeoutMs: HANG_GUARD_MS });
   noCrash(v);
-  assert.match(v.stdout, /HARNESS\.md: "": io: cannot read HARNESS\.md: it is a FIFO, not a regular file/);
+  assert.match(v.stdout, /HARNESS\.md: io: cannot read HARNESS\.md: it is a FIFO, not a regular file/);
 });
 
 test("a FIFO credential file is refused at once: hcp run neither blocks nor runs the verb", async () => {

@@ -56,7 +56,7 @@ test("a pack from an OpenAPI file: one verb per operation, policy by method, bin
 
   // Not over a pack already there, unless --force.
   const again = await hcp(["init", "--from-openapi", fixture("openapi/notes.json"), "--out", out], { env, ...HANG_GUARD });
-  assert.equal(again.code, 1);
+  assert.equal(again.code, 2, "already exists: exit 2, as in rungrad");
   assert.match(again.stderr, /not empty/);
 });
 

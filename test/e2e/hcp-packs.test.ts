@@ -172,7 +172,7 @@ test("hcp init: a failed generation leaves no folder behind, and an existing pac
   mkdirSync(join(root, "mine"));
   writeFileSync(join(root, "mine", "surface.json"), "{}");
   const again = await hcp(["init", "--from-manifest", TASKR, "--out", join(root, "mine")], { env });
-  assert.equal(again.code, 1);
+  assert.equal(again.code, 2, "already exists: exit 2, as in rungrad");
   assert.equal(readFileSync(join(root, "mine", "surface.json"), "utf8"), "{}");
 });
 

@@ -2,7 +2,7 @@
 // foreign cache changes nothing but speed.
 
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import type { Script } from "node:vm";
 import { REPO, run } from "./helpers.js";
 
 const BIN = `${REPO}dist/bin`;
-const { compile } = createRequire(import.meta.url)(`${BIN}/launch.cjs`) as { compile: (bundle: string) => Script };
+const { compile } = createRequire(import.meta.url)(`${BIN}/launch.cjs`) as { compile: (bundle: string, cachedData?: Buffer) => Script };
 
 for (const name of ["rungrad", "hcp"]) {
   test(`${name}: V8 accepts the code cache the build made`, () => {
@@ -24,11 +24,33 @@ for (const name of ["rungrad", "hcp"]) {
     for (const file of [`${name}.cjs`, `${name}.bundle.cjs`, "launch.cjs"]) copyFileSync(`${BIN}/${file}`, join(dir, file));
     const expected = await run(process.execPath, [`${BIN}/${name}.cjs`, "--help"]);
     assert.equal(expected.code, 0);
-    const missing = await run(process.execPath, [join(dir, `${name}.cjs`), "--help"]);
+    // As installed from npm (no cache shipped): the first run makes one in the user's cache folder, the next uses it.
+    const cacheHome = join(dir, "cache");
+    const env = { ...process.env, XDG_CACHE_HOME: cacheHome };
+    const missing = await run(process.execPath, [join(dir, `${name}.cjs`), "--help"], { env });
     assert.deepEqual(missing, expected);
+    const made = readdirSync(join(cacheHome, "rungrad", "v8"));
+    assert.equal(made.length, 1);
+    assert.match(made[0]!, new RegExp(`^${name}\\.bundle\\.cjs-.*-${process.version}-${process.arch}\\.cache$`));
+    const userCache = join(cacheHome, "rungrad", "v8", made[0]!);
+    assert.equal(statSync(userCache).mode & 0o777, 0o600);
+    assert.equal(compile(join(dir, `${name}.bundle.cjs`), readFileSync(userCache)).cachedDataRejected, false);
+    assert.deepEqual(await run(process.execPath, [join(dir, `${name}.cjs`), "--help"], { env }), expected);
     writeFileSync(join(dir, `${name}.bundle.cjs.cache`), "not a V8 code cache");
     assert.equal(compile(join(dir, `${name}.bundle.cjs`)).cachedDataRejected, true);
-    const foreign = await run(process.execPath, [join(dir, `${name}.cjs`), "--help"]);
+    const foreign = await run(process.execPath, [join(dir, `${name}.cjs`), "--help"], { env });
     assert.deepEqual(foreign, expected);
+    writeFileSync(userCache, "not a V8 code cache either");
+    assert.deepEqual(await run(process.execPath, [join(dir, `${name}.cjs`), "--help"], { env }), expected);
   });
 }
+
+test("the npm package ships no V8 cache, no example bundle, and the LICENSE, docs and framework README", async () => {
+  const r = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO });
+  assert.equal(r.code, 0, r.stderr);
+  const files = (JSON.parse(r.stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
+  assert.deepEqual(files.filter((f) => f.endsWith(".cache") || f.endsWith("rgref.cjs")), []);
+  for (const f of ["LICENSE", "README.md", "docs/README.md", "docs/exit-codes.md", "src/framework/README.md", "dist/bin/rungrad.cjs", "dist/bin/hcp.cjs", "dist/bin/launch.cjs"]) {
+    assert.ok(files.includes(f), `${f} is in the package`);
+  }
+});

@@ -57,7 +57,7 @@ test("invalid JSON is an io issue with the parser's position", (t) => {
   assert.match(pack.issues[0]!.message, /^invalid JSON at line 3, column 12: /);
   assert.equal(pack.issues[0]!.file, "surface.json");
   assert.equal(pack.issues[1]!.file, "policy.json");
-  assert.match(formatIssue(pack.issues[0]!), /^surface\.json: "": io: invalid JSON at line 3/);
+  assert.match(formatIssue(pack.issues[0]!), /^surface\.json: io: invalid JSON at line 3/);
 });
 
 test("a missing or unreadable surface.json is an io error", (t) => {

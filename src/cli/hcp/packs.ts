@@ -4,6 +4,7 @@ import { join, relative, isAbsolute } from "node:path";
 import type { Context } from "../../framework/index.js";
 import { stableJSON } from "../../json/stable.js";
 import { formatIssue } from "../../pack/issues.js";
+import { colourOn, paint } from "../colour.js";
 import { loadPack, loadPacks } from "../../pack/load.js";
 import type { LoadedPack } from "../../pack/types.js";
 import { TransportError } from "../../transports/errors.js";
@@ -34,16 +35,21 @@ export async function validateHandler(ctx: Context): Promise<void> {
   const packs = loadPacks([...ctx.args]);
   await loadOpenApiDocuments(packs);
   const model = { packs: packs.map((p) => ({ path: shown(p.root), ok: p.ok, pack_id: p.surface?.id ?? null, issues: p.issues, meta: p.meta })) };
-  await ctx.writeResult(model, () => validationText(packs));
+  await ctx.writeResult(model, () => validationText(packs, colourOn(process.stdout, ctx.bool("no-color"))));
   ctx.setExitCode(packs.every((p) => p.ok) ? 0 : 1);
 }
 
-function validationText(packs: readonly LoadedPack[]): string {
+/** `<severity>: <issue>` per issue (errors red, warnings yellow on a terminal), then a summary. */
+function validationText(packs: readonly LoadedPack[], colour: boolean): string {
   const lines: string[] = [];
   let errors = 0;
   for (const p of packs) {
-    // The surface document is the file given, whatever its name.
-    for (const issue of p.issues) lines.push(formatIssue(issue, shown(issue.file === "surface.json" ? p.surfacePath : join(p.root, issue.file))));
+    for (const issue of p.issues) {
+      const severity = paint(colour, issue.severity === "error" ? "red" : "yellow", issue.severity);
+      // The surface document is the file given, whatever its name.
+      const file = shown(issue.file === "surface.json" ? p.surfacePath : join(p.root, issue.file));
+      lines.push(`${severity}: ${formatIssue(issue, file)}`);
+    }
     errors += p.issues.filter((i) => i.severity === "error").length;
   }
   const warnings = packs.reduce((n, p) => n + p.issues.length, 0) - errors;

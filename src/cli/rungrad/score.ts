@@ -5,6 +5,7 @@ import { goFields } from "../../json/goquote.js";
 import type { AutoFixtures } from "../../score/auto.js";
 import type { Target } from "../../score/target.js";
 import { CliError } from "../errors.js";
+import { colourOn, NO_COLOR_FLAG, paint } from "../colour.js";
 import { stopExitCode, untilSignal } from "../signal.js";
 
 /** Fixture flags: [flag, Target field, usage]; each value is split on whitespace into an argv. */
@@ -32,6 +33,7 @@ const FLAGS: FlagSpec[] = [
   { name: "update", type: "bool", usage: "The target has an update command" },
   { name: "strict", type: "bool", usage: "Exit non-zero if a required rule fails" },
   { name: "fail-on", type: "string", usage: "Exit 1 when a rule of this severity fails: required (same as --strict) or recommended (any failing rule)" },
+  NO_COLOR_FLAG,
   { name: "auto-probes", type: "bool", usage: "Derive the read, mutate, destructive, auth, not-found and update probes from the target's manifest (given probe flags win)" },
 ];
 
@@ -65,6 +67,12 @@ function applyAutoProbes(target: Target, auto: AutoFixtures): string[] {
   }
   return chosen;
 }
+
+const VERDICT_STYLE = { PASS: "green", FAIL: "red", "n/a ": "dim" } as const;
+
+/** Go's report with each verdict coloured (on a terminal only: the bytes elsewhere are Go's). */
+const colourVerdicts = (report: string, on: boolean) =>
+  on ? report.replace(/^ {2}\[(PASS|FAIL|n\/a )\]/gm, (_, v: keyof typeof VERDICT_STYLE) => `  [${paint(true, VERDICT_STYLE[v], v)}]`) : report;
 
 /** Redraws the terminal's current line. */
 const draw = (text: string) => process.stderr.write(`\r\x1b[K${text}`);
@@ -119,7 +127,7 @@ export const scoreCommand: CommandSpec = {
         }
         const result = await score(runner, DEFAULT_RULESET, progress?.step);
         progress?.clear();
-        await ctx.writeResult(result, () => renderReport(result));
+        await ctx.writeResult(result, () => colourVerdicts(renderReport(result), colourOn(process.stdout, ctx.bool("no-color"))));
         if (bare && !ctx.bool("auto-probes")) {
           ctx.infof(`Warning: no probe given: only ${result.applicable} of ${result.total} rules applied; give probes (--read, --mutate, …) or use --auto-probes`);
         }
