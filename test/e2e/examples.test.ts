@@ -1,0 +1,37 @@
+// The examples a newcomer copies: examples/manifests/rgref.json is the built rgref's manifest, and the verbs
+// `hcp run --help` shows exist in the pack the README makes from rgref.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { GO_TEMPLATE_USAGE, TS_TEMPLATE_USAGE } from "../framework/helpers.js";
+import { REPO, run } from "./helpers.js";
+import { hcp, isolatedEnv, tempDir } from "../transports/support.js";
+
+const RGREF = join(REPO, "examples/rgref/rgref");
+
+test("examples/manifests/rgref.json is the built rgref's manifest (but for --template's usage, Go's there: docs/go-differences.md)", async () => {
+  const built = await run(RGREF, ["__rungrad_manifest"]);
+  assert.equal(built.code, 0, built.stderr);
+  const example = readFileSync(join(REPO, "examples/manifests/rgref.json"), "utf8");
+  assert.equal(built.stdout.replace(TS_TEMPLATE_USAGE, GO_TEMPLATE_USAGE), example);
+});
+
+test("every `hcp run --help` example names a verb of the pack made from rgref, with arguments it accepts", async () => {
+  const help = await hcp(["run", "--help"], { env: isolatedEnv() });
+  const examples = [...help.stdout.matchAll(/^ *hcp run \.\/rgref (\S+)(.*)$/gm)];
+  assert.ok(examples.length >= 3, help.stdout);
+  const dir = tempDir("hcp-run-examples-");
+  const made = await hcp(["init", "--from-manifest", "examples/manifests/rgref.json", "--bin", RGREF, "--out", join(dir, "rgref")], { env: isolatedEnv() });
+  assert.equal(made.code, 0, made.stderr);
+  const list = await hcp(["list", join(dir, "rgref"), "--json"], { env: isolatedEnv() });
+  const verbs = (JSON.parse(list.stdout) as { packs: { verbs: { verb: string }[] }[] }).packs[0]!.verbs.map((v) => v.verb);
+  for (const [, verb, rest] of examples) {
+    assert.ok(verbs.includes(verb!), `hcp run --help shows ${verb}, which the pack does not have`);
+    // Dry runs check the arguments without running anything.
+    const args = (rest!.replace(/--(confirm|approver|approver-arg) \S+/g, "").match(/'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^'|'$/g, ""));
+    const planned = await hcp(["run", join(dir, "rgref"), verb!, ...args, "--dry-run", "--allow-write"], { env: isolatedEnv(), cwd: dir });
+    assert.equal(planned.code, 0, `${verb} ${rest}: ${planned.stderr}`);
+  }
+});
