@@ -60,7 +60,7 @@ function nextSteps(root: string): string {
     "  npm run build",
     "  npm test",
     `  ${main} widget list`,
-    `  npx rungrad score ./dist/src/main.js --read "widget list" --mutate "widget create demo" --destructive "widget delete alpha" --update`,
+    "  npx rungrad score ./dist/src/main.js --auto-probes",
   ].join("\n");
 }
 
