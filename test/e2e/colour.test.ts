@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { REPO, RUNGRAD, rungrad } from "./helpers.js";
-import { HCP, hcp, isolatedEnv, pack } from "../transports/support.js";
+import { HCP, hcp, pack } from "../transports/support.js";
+import { isolatedEnv } from "./hardening.js";
 
 const RGREF = join(REPO, "examples/rgref/rgref");
 const NO_SCRIPT = spawnSync("script", ["--version"]).status !== 0 && "no script(1)";

@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { GO_TEMPLATE_USAGE, TS_TEMPLATE_USAGE } from "../framework/helpers.js";
 import { REPO, run } from "./helpers.js";
-import { hcp, isolatedEnv, tempDir } from "../transports/support.js";
+import { hcp, tempDir } from "../transports/support.js";
+import { isolatedEnv } from "./hardening.js";
 
 const RGREF = join(REPO, "examples/rgref/rgref");
 

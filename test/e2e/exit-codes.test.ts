@@ -7,7 +7,8 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { rungrad } from "./helpers.js";
-import { HCP, PROBE_PACK, hcp, isolatedEnv, tempDir } from "../transports/support.js";
+import { HCP, PROBE_PACK, hcp, tempDir } from "../transports/support.js";
+import { isolatedEnv } from "./hardening.js";
 
 const gone = (pid: number) => {
   try {

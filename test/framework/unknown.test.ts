@@ -5,7 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { newApp } from "../../examples/rgref/app.js";
 import { rungrad } from "../e2e/helpers.js";
-import { hcp, isolatedEnv } from "../transports/support.js";
+import { hcp } from "../transports/support.js";
+import { isolatedEnv } from "../e2e/hardening.js";
 import { runApp } from "./helpers.js";
 
 test("an unknown root command names Cobra's suggestions (distance 2 or a prefix); none when nothing is close", async () => {
