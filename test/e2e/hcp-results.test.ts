@@ -58,7 +58,7 @@ test("hcp validate FILE reports issues against that file; a rungrad manifest is 
   copyFileSync(fixture("packs/hcp-invalid/surface.json"), other);
   const r = await hcp(["validate", other], { env: isolatedEnv(), cwd: dir });
   assert.equal(r.code, 1);
-  assert.match(r.stdout, /^ledger-surface\.json: binding\.colour: binding: unknown field "colour" in binding$/m);
+  assert.match(r.stdout, /^error: ledger-surface\.json: binding\.colour: binding: unknown field "colour" in binding$/m);
   assert.doesNotMatch(r.stdout, /(^|\/)surface\.json:/m);
 
   const m = await hcp(["validate", TASKR], { env: isolatedEnv() });
