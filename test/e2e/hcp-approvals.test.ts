@@ -227,7 +227,7 @@ test("without policy.json every write verb needs a person (a warning says so); M
   const b = bank({ policy: false });
   const v = await b.hcp(["validate", b.root]);
   assert.equal(v.code, 0);
-  assert.match(v.stdout, /policy\.json: "": policy: no policy\.json: .*every write verb needs a person's approval/);
+  assert.match(v.stdout, /policy\.json: policy: no policy\.json: .*every write verb needs a person's approval/);
   for (const args of [pay(b.root), ["run", b.root, "touch", "--allow-write"]]) {
     const r = await b.hcp([...args, "--json"]);
     assert.equal(r.code, 4, r.stderr);
