@@ -43,6 +43,7 @@ export async function readManifestFromExe(program: string): Promise<string> {
       env: process.env as Record<string, string>,
       timeoutMs: MANIFEST_TIMEOUT_MS,
       maxOutputBytes: MANIFEST_MAX_BYTES,
+      decodeStdout: decodeGoBytes, // read as Go reads bytes: an invalid byte stays visible to the JSON reader
     });
   } catch (err) {
     if (err instanceof RuntimeError) throw new CliError(`run ${program}: ${startFailure(err)}`);

@@ -25,6 +25,8 @@ export interface ProcessRequest {
   readonly killGraceMs?: number;
   /** Called as output arrives: the part of the chunk that is kept (empty past the cap) and the stream's bytes so far. */
   readonly onOutput?: (stream: "stdout" | "stderr", kept: Buffer, totalBytes: number) => void;
+  /** Turns stdout's bytes into text when none were cut off; UTF-8 (a bad sequence as one U+FFFD) by default. */
+  readonly decodeStdout?: (bytes: Buffer) => string;
 }
 
 export interface ProcessResult {
@@ -70,9 +72,10 @@ class Capture {
     return this.total > this.kept;
   }
   /** The kept bytes as text; a character the cap cut in two is dropped whole (§6.4), never half-decoded. */
-  text(): string {
+  text(decode?: (bytes: Buffer) => string): string {
     const kept = Buffer.concat(this.chunks, this.kept);
-    return (this.truncated ? kept.subarray(0, wholeCharacters(kept)) : kept).toString("utf8");
+    if (this.truncated) return kept.subarray(0, wholeCharacters(kept)).toString("utf8");
+    return decode ? decode(kept) : kept.toString("utf8");
   }
 }
 
@@ -169,7 +172,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         timed_out: timedOut,
         cancelled,
         duration_ms: Math.round(performance.now() - started),
-        stdout: out.text(),
+        stdout: out.text(req.decodeStdout),
         stderr: err.text(),
         stdout_bytes: out.total,
         stderr_bytes: err.total,

@@ -77,6 +77,10 @@ test("rungrad manifest fmt and validate read bytes as Go does: each invalid byte
   assert.equal(invalid.stderr, "Error: invalid character '\u00ff' after object key\n");
   const fromStdin = await rungrad(["agentmeta", "-"], { stdin: "\u00a0{}" });
   assert.equal(fromStdin.stderr, "Error: invalid character '\u00c2' looking for beginning of value\n");
+  const exe = join(dir, "bad-endpoint.sh");
+  await writeFile(exe, `#!/bin/sh\nprintf '{"tool_name" \\377:1}'\n`, { mode: 0o755 });
+  const fromExe = await rungrad(["agentmeta", "--from-exe", exe]);
+  assert.deepEqual([fromExe.code, fromExe.stderr], [1, "Error: invalid character '\u00ff' after object key\n"]);
 });
 
 test("rungrad manifest fmt: a dotless or dotted i folds to no field name (Go folds s, k and their SimpleFold kin only)", async () => {
