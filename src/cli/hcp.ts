@@ -54,12 +54,28 @@ const execCommand: CommandSpec = {
 
 const serveCommand: CommandSpec = {
   use: "serve <packs...>",
-  short: "Serve packs to agents: --mcp runs a stdio MCP server",
-  examples: ["hcp serve --mcp ./packs", "hcp serve --mcp ./ledger --allow-write", "hcp serve --mcp ./packs --read-only --exclude 'taskr_update*'"],
+  short: "Serve packs to agents: --mcp runs an MCP server on stdio, or over Streamable HTTP with --http",
+  examples: [
+    "hcp serve --mcp ./packs",
+    "hcp serve --mcp ./ledger --allow-write",
+    "hcp serve --mcp ./packs --read-only --exclude 'taskr_update*'",
+    "hcp serve --mcp ./packs --http 0",
+    "hcp serve --mcp ./packs --http 0.0.0.0:8080 --token-file /etc/hcp/token",
+  ],
   related: ["hcp exec", "hcp list", "hcp mcp-config"],
   outputModes: ["mcp"],
   args: { min: 1 },
-  flags: [{ name: "mcp", usage: "The stdio MCP server", type: "bool" }, ALLOW_WRITE, CONTROL_PLANE, STRICT, ...TOOL_SELECTION, ...APPROVER_FLAGS, AUDIT],
+  flags: [
+    { name: "mcp", usage: "The MCP server (on stdio unless --http is given)", type: "bool" },
+    { name: "http", usage: "Serve MCP over Streamable HTTP at /mcp on [HOST:]PORT (host 127.0.0.1 unless given; port 0 picks a free one)", type: "string" },
+    { name: "token-file", usage: "With --http: a file holding the bearer token every request must carry (required off loopback)", type: "string" },
+    ALLOW_WRITE,
+    CONTROL_PLANE,
+    STRICT,
+    ...TOOL_SELECTION,
+    ...APPROVER_FLAGS,
+    AUDIT,
+  ],
   run: lazy(() => import("./hcp/serve.js"), (m) => m.serveHandler),
 };
 

@@ -9,7 +9,7 @@ import type { PersonApprover } from "../runtime/approval/approvers.js";
 import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { TransportError, errorBody } from "./errors.js";
-import { StdioLink, serverIdentity } from "./mcp-link.js";
+import { StdioLink, serverIdentity, type ServerIdentity } from "./mcp-link.js";
 import { harnessSummary, harnessText, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, renderPlan } from "./render.js";
@@ -122,7 +122,7 @@ const WARM_MAX = 512;
  * Compiles the tools' argument validators in the background, one per turn of the event loop, so a first
  * tools/call does not wait for Ajv: the same compileSchema calls (and cache) the runtime makes on a call.
  */
-function warmValidators(tools: readonly VerbTool[], signal: AbortSignal): void {
+export function warmValidators(tools: readonly VerbTool[], signal: AbortSignal): void {
   let i = 0;
   const next = () => {
     if (signal.aborted || i >= Math.min(tools.length, WARM_MAX)) return;
@@ -139,7 +139,7 @@ function warmValidators(tools: readonly VerbTool[], signal: AbortSignal): void {
 }
 
 /** The SDK modules the server needs, loaded on demand (the SDK's root and client modules are not needed). */
-async function loadSdk() {
+export async function loadSdk() {
   const [server, types] = await Promise.all([import("@modelcontextprotocol/sdk/server/index.js"), import("@modelcontextprotocol/sdk/types.js")]);
   return {
     Server: server.Server,
@@ -155,23 +155,39 @@ async function loadSdk() {
   };
 }
 
-/**
- * Serves until stdin ends (calls in flight finish and are answered) or opts.signal aborts (they are cancelled, their
- * children's groups killed, and answered); every answer is written before it returns.
- */
-export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): Promise<void> {
+export type McpSdk = Awaited<ReturnType<typeof loadSdk>>;
+
+/** What every transport serves: the tools, chosen once, and what the server says about itself. */
+export interface ServedTools {
+  packs: readonly ServedPack[];
+  tools: readonly VerbTool[];
+  identity: ServerIdentity;
+}
+
+export function servedOf(packs: readonly ServedPack[], opts: McpOptions): ServedTools {
   const tools = buildTools(packs, opts);
+  return { packs, tools, identity: serverIdentity(opts.version, instructionsOf(packs, tools, opts)) };
+}
+
+/** What a server's calls share with the transport that runs it. */
+export interface ServerLife {
+  /** Aborting cancels every call in flight (their children's groups are killed) and they are answered. */
+  stop: AbortSignal;
+  /** Aborting ends the elicitations still open: nobody is left to answer them. */
+  unanswerable: AbortSignal;
+  /** The calls in flight, so that the transport can wait until every one is answered. */
+  running: Set<Promise<unknown>>;
+  /** The plans a person declined: one per stdio server, one per process over HTTP; a declined plan cannot run again. */
+  declined: ApprovalSession;
+}
+
+/** The SDK's Server with every handler (tools, resources, prompts): the one server code of every MCP transport. */
+export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, life: ServerLife): InstanceType<McpSdk["Server"]> {
+  const { packs, tools, identity } = served;
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const identity = serverIdentity(opts.version, instructionsOf(packs, tools, opts));
-  // Read stdin now and answer `initialize` while the SDK loads.
-  const link = new StdioLink(identity);
-  await link.firstMessage;
-  const { Server, ErrorCode, McpError, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, parseMessage } =
-    await loadSdk();
+  const { Server, ErrorCode, McpError, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } = sdk;
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
-  const session = new AbortController();
-  const atEof = new AbortController();
-  const running = new Set<Promise<unknown>>();
+  const { running } = life;
 
   /** Asks the person in the client (elicitation), showing the plan with control and bidi characters escaped. */
   const elicitation: PersonApprover = {
@@ -181,7 +197,7 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
       // signal when the call ends, and would then cancel an elicitation that was already answered.
       // The end of stdin ends it too: nobody is left to answer.
       const open = new AbortController();
-      const gone = AbortSignal.any(signal === undefined ? [atEof.signal] : [signal, atEof.signal]);
+      const gone = AbortSignal.any(signal === undefined ? [life.unanswerable] : [signal, life.unanswerable]);
       const follow = () => open.abort(gone.reason);
       gone.addEventListener("abort", follow, { once: true });
       try {
@@ -193,13 +209,11 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
       }
     },
   };
-  // One stdio server is one session: a plan the person declines here cannot run here again.
-  const declined = new ApprovalSession();
   /** The operator's --approver when given, else the client when it can elicit; else `hcp approve` (the gate says how). */
   const base = opts.gate ?? defaultGate(process.env);
   function gate(): Gate {
     const canElicit = server.getClientCapabilities()?.elicitation?.form !== undefined;
-    return { ...base, approvers: base.approvers.length > 0 ? base.approvers : canElicit ? [elicitation] : [], session: declined };
+    return { ...base, approvers: base.approvers.length > 0 ? base.approvers : canElicit ? [elicitation] : [], session: life.declined };
   }
 
   async function call(t: VerbTool, input: Record<string, unknown>, signal: AbortSignal, extra: CallExtra): Promise<ToolResult> {
@@ -242,7 +256,7 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const t = byName.get(req.params.name);
     if (t === undefined) throw maskError(new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(req.params.name)}`), packSecrets(packs));
-    const signal = AbortSignal.any([extra.signal, session.signal]);
+    const signal = AbortSignal.any([extra.signal, life.stop]);
     // The runtime masks what it throws; the transport's own errors are masked with every pack's secrets.
     const task = call(t, req.params.arguments ?? {}, signal, extra as CallExtra).catch((err: unknown) => errorResult(maskError(err, packSecrets(packs))));
     running.add(task);
@@ -278,6 +292,24 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
     return { contents: [{ uri: req.params.uri, mimeType: "text/markdown", text }] };
   });
 
+  return server;
+}
+
+/**
+ * Serves until stdin ends (calls in flight finish and are answered) or opts.signal aborts (they are cancelled, their
+ * children's groups killed, and answered); every answer is written before it returns.
+ */
+export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): Promise<void> {
+  const served = servedOf(packs, opts);
+  // Read stdin now and answer `initialize` while the SDK loads.
+  const link = new StdioLink(served.identity);
+  await link.firstMessage;
+  const sdk = await loadSdk();
+  const session = new AbortController();
+  const atEof = new AbortController();
+  const running = new Set<Promise<unknown>>();
+  // One stdio server is one session: a plan the person declines here cannot run here again.
+  const server = mcpServer(sdk, served, opts, { stop: session.signal, unanswerable: atEof.signal, running, declined: new ApprovalSession() });
   // The end: stdin's (calls in flight finish), a stop signal's (they are cancelled), or the SDK's own closing.
   const stopped = new Promise<void>((resolve) => {
     if (opts.signal?.aborted) resolve();
@@ -288,8 +320,8 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
     // oxlint-disable-next-line unicorn/prefer-add-event-listener
     server.onclose = resolve;
   });
-  await server.connect(link.attach(parseMessage));
-  warmValidators(tools, session.signal);
+  await server.connect(link.attach(sdk.parseMessage));
+  warmValidators(served.tools, session.signal);
   await Promise.race([link.eof, stopped, closed]);
   // After the end of stdin nobody can answer an elicitation; after a stop, every call is cancelled.
   (opts.signal?.aborted ? session : atEof).abort();

@@ -1,9 +1,11 @@
 // `hcp exec` and `hcp serve --mcp`: the long-running transports on this process's stdin and stdout.
 
+import { readFileSync } from "node:fs";
 import type { Context } from "../../framework/index.js";
 import { formatIssue } from "../../pack/issues.js";
 import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
+import { isLoopback, parseListen, type Listen } from "../../transports/mcp-http.js";
 import { loadServed, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions, toolSelection } from "./flags.js";
@@ -38,13 +40,43 @@ export async function execHandler(ctx: Context): Promise<void> {
   process.stdin.destroy();
 }
 
-/** Nothing but the MCP server writes to stdout. */
+/** The bearer token of --token-file: the file's first line, which must not be empty. */
+function readToken(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new TransportError("usage", `--token-file ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+  const token = text.split(/\r?\n/)[0]!.trim();
+  if (token === "") throw new TransportError("usage", `--token-file ${file}: the file is empty; put the token on its first line`);
+  return token;
+}
+
+/** Where --http listens and the token it requires: a bind off loopback without a token is refused. */
+function httpDoor(ctx: Context): (Listen & { token?: string }) | null {
+  const spec = ctx.string("http");
+  const tokenFile = ctx.string("token-file");
+  if (spec === "") {
+    if (tokenFile !== "") throw new TransportError("usage", "--token-file goes with --http: the stdio server has no bearer tokens");
+    return null;
+  }
+  const listen = parseListen(spec);
+  if (tokenFile === "" && !isLoopback(listen.host)) {
+    throw new TransportError("usage", `--http ${spec}: refusing to serve on ${listen.host}, which is not loopback, without --token-file FILE (a bearer token every request must carry)`);
+  }
+  return { ...listen, ...(tokenFile === "" ? {} : { token: readToken(tokenFile) }) };
+}
+
+/** On stdio, nothing but the MCP server writes to stdout; over HTTP, the URL is printed on stderr. */
 export async function serveHandler(ctx: Context): Promise<void> {
   refuseDryRun(ctx, "a tool call takes dry_run: true as an argument");
-  if (!ctx.bool("mcp")) throw new TransportError("usage", "hcp serve needs a transport: --mcp (the stdio MCP server)");
+  if (!ctx.bool("mcp")) throw new TransportError("usage", "hcp serve needs a transport: --mcp (the MCP server, on stdio or with --http)");
+  const http = httpDoor(ctx);
   // Start loading the SDK first: its file reads overlap the packs' loading.
   const mcp = import("../../transports/mcp.js");
   mcp.catch(() => {});
+  if (http !== null) return serveHttp(ctx, http);
   const opts = serveOptions(ctx);
   const { packs, warnings } = await served(ctx.args, "mcp", opts);
   // The packs' own warnings go to the client's log only.
@@ -53,6 +85,21 @@ export async function serveHandler(ctx: Context): Promise<void> {
   // Until the end of stdin (calls in flight finish), or SIGINT/SIGTERM/a closed stdout (they are cancelled).
   await untilSignal(async (signal) => {
     await serveMcp(packs, { ...opts, ...toolSelection(ctx), warnings, version: PACKAGE_VERSION, signal });
+    const code = stopExitCode(signal);
+    if (code !== null) ctx.setExitCode(code);
+  });
+  process.stdin.destroy();
+}
+
+const printUrl = (url: string) => process.stderr.write(`hcp: serving MCP over HTTP at ${url}\n`);
+
+/** `--mcp --http`: until SIGINT/SIGTERM, then what is in flight is cancelled and answered, and the port freed. */
+async function serveHttp(ctx: Context, door: Listen & { token?: string }): Promise<void> {
+  const opts = serveOptions(ctx);
+  const { packs } = await served(ctx.args, "mcp", opts);
+  const { serveMcpHttp } = await import("../../transports/mcp-http.js");
+  await untilSignal(async (signal) => {
+    await serveMcpHttp(packs, { ...opts, ...toolSelection(ctx), ...door, version: PACKAGE_VERSION, signal, onListening: printUrl });
     const code = stopExitCode(signal);
     if (code !== null) ctx.setExitCode(code);
   });

@@ -1,0 +1,156 @@
+// The `--http` transport of `hcp serve --mcp`: Streamable HTTP at /mcp on node:http, through the SDK's
+// StreamableHTTPServerTransport. Stateless: every request gets a fresh Server (the same one the stdio transport
+// runs) and transport, so any instance behind a load balancer can answer any request. This module only adapts:
+// it guards the door (bearer token, Host and Origin, body size) and stops cleanly.
+
+import { createHash, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { isIPv6 } from "node:net";
+import { ApprovalSession } from "../runtime/approval/gate.js";
+import { TransportError } from "./errors.js";
+import { loadSdk, mcpServer, servedOf, warmValidators, type McpOptions } from "./mcp.js";
+import type { ServedPack } from "./packs.js";
+
+/** The largest request body read; a longer one is refused with 413. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** How long a stop waits for the answers in flight before closing every connection. */
+const DRAIN_MS = 2000;
+export const MCP_PATH = "/mcp";
+
+export interface Listen {
+  host: string;
+  port: number;
+}
+
+/** `[HOST:]PORT` (an IPv6 host in brackets): where to listen; 127.0.0.1 when no host is given. */
+export function parseListen(spec: string): Listen {
+  const m = /^(?:(\[[0-9A-Fa-f:.]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(spec);
+  const port = m === null ? Number.NaN : Number(m[2]);
+  if (m === null || port > 65535) {
+    throw new TransportError("usage", `--http takes [HOST:]PORT (PORT from 0 to 65535, an IPv6 host in brackets), got ${JSON.stringify(spec)}`);
+  }
+  return { host: m[1]?.replace(/^\[|\]$/g, "") ?? "127.0.0.1", port };
+}
+
+/** Names that reach this machine only. */
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+export interface HttpOptions extends McpOptions, Listen {
+  /** The bearer token every request must carry; none on loopback only (the caller refuses otherwise). */
+  token?: string;
+  /** Told the URL once the port is bound. */
+  onListening: (url: string) => void;
+}
+
+const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
+
+/** Compares the request's bearer token with the expected one in constant time (equal-length digests). */
+function authorized(req: IncomingMessage, token: string): boolean {
+  const m = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? "");
+  return m !== null && timingSafeEqual(digest(m[1]!), digest(token));
+}
+
+/** A JSON-RPC error answer outside the SDK (the door's refusals). */
+function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+  res.writeHead(status, { "content-type": "application/json", ...headers }).end(body);
+}
+
+/** The request body, or null when it is longer than MAX_BODY_BYTES (nothing more is read then). */
+async function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Host and Origin values a request may carry: the loopback names and the bound host, with the bound port. */
+function allowList(host: string, port: number): { hosts: string[]; origins: string[] } {
+  const names = [...new Set(["127.0.0.1", "localhost", "[::1]", isIPv6(host) ? `[${host}]` : host])];
+  const hosts = names.map((n) => `${n}:${port}`);
+  return { hosts, origins: hosts.flatMap((h) => [`http://${h}`, `https://${h}`]) };
+}
+
+/**
+ * Serves until opts.signal aborts: then it stops accepting, cancels the calls in flight (their children's groups are
+ * killed), answers them, closes every connection and frees the port.
+ */
+export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptions): Promise<void> {
+  const served = servedOf(packs, opts);
+  const sdk = await loadSdk();
+  const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
+  const stop = new AbortController();
+  const running = new Set<Promise<unknown>>();
+  // Every request is a fresh server, but a plan a person declined stays declined for the whole process.
+  const life = { stop: stop.signal, unanswerable: stop.signal, running, declined: new ApprovalSession() };
+  const answering = new Set<Promise<void>>();
+  let allowed = allowList(opts.host, opts.port);
+
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (stop.signal.aborted) return refuse(res, 503, "the server is stopping", { connection: "close" });
+    if (new URL(req.url ?? "/", "http://x").pathname !== MCP_PATH) return refuse(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
+    // Stateless: no standalone stream (GET) and no session to end (DELETE).
+    if (req.method !== "POST") return refuse(res, 405, "method not allowed: this stateless server takes POST only", { allow: "POST" });
+    if (opts.token !== undefined && !authorized(req, opts.token)) {
+      return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { "www-authenticate": 'Bearer realm="hcp"' });
+    }
+    const body = await readBody(req);
+    if (body === null) return refuse(res, 413, `request body larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" });
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString("utf8"));
+    } catch {
+      return refuse(res, 400, "parse error: the body is not JSON");
+    }
+    const server = mcpServer(sdk, served, opts, life);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableDnsRebindingProtection: true,
+      allowedHosts: allowed.hosts,
+      allowedOrigins: allowed.origins,
+    });
+    res.on("close", () => {
+      transport.close().catch(() => {});
+      server.close().catch(() => {});
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, parsed);
+  }
+
+  const http = createServer((req, res) => {
+    const done = answer(req, res)
+      .catch(() => refuse(res, 500, "internal error"))
+      .then(() => (res.writableFinished ? undefined : new Promise<void>((resolve) => res.once("close", () => resolve()))));
+    answering.add(done);
+    void done.finally(() => answering.delete(done));
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", (err: NodeJS.ErrnoException) => reject(new TransportError("usage", `cannot listen on ${opts.host}:${opts.port}: ${err.code ?? err.message}`)));
+    http.listen(opts.port, opts.host, () => resolve());
+  });
+  const { port } = http.address() as { port: number };
+  allowed = allowList(opts.host, port);
+  opts.onListening(`http://${isIPv6(opts.host) ? `[${opts.host}]` : opts.host}:${port}${MCP_PATH}`);
+  warmValidators(served.tools, stop.signal);
+
+  await new Promise<void>((resolve) => {
+    if (opts.signal?.aborted) resolve();
+    opts.signal?.addEventListener("abort", () => resolve(), { once: true });
+  });
+  // Stop accepting, cancel what runs, answer it, then close every connection (kept-alive ones too).
+  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+  stop.abort();
+  http.closeIdleConnections();
+  const drained = new Promise<void>((resolve) => setTimeout(resolve, DRAIN_MS).unref());
+  await Promise.race([Promise.allSettled(answering), drained]);
+  http.closeAllConnections();
+  await closed;
+}

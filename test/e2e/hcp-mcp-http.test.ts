@@ -1,0 +1,241 @@
+// `hcp serve --mcp --http` through the SDK's Streamable HTTP client: tools, calls, many clients at once, the door's
+// refusals (token, Host, Origin, body size) with the server still answering after each, and a clean stop.
+
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { HCP, PROBE_PACK, hcp, tempDir } from "../transports/support.js";
+
+/** An environment that keeps hcp away from the real user's state. */
+function isolatedEnv(): NodeJS.ProcessEnv {
+  const home = tempDir("hcp-http-home-");
+  return { ...process.env, HOME: home, XDG_STATE_HOME: home, XDG_CONFIG_HOME: home, HCP_CREDENTIALS: join(home, "credentials.json"), HCP_AUDIT: join(home, "audit") };
+}
+
+interface Served {
+  url: string;
+  child: ChildProcess;
+  /** The working directory: the sleeper verb writes child.pid there when it really runs. */
+  dir: string;
+  exited: Promise<number | null>;
+  stop: () => Promise<number | null>;
+}
+
+/** Spawns `hcp serve --mcp --http 127.0.0.1:0 …` and reads the URL it prints on stderr. */
+async function serve(extra: string[] = []): Promise<Served> {
+  const dir = tempDir();
+  const child = spawn(process.execPath, [HCP, "serve", "--mcp", PROBE_PACK, "--http", "127.0.0.1:0", ...extra], { cwd: dir, env: isolatedEnv(), stdio: ["ignore", "ignore", "pipe"] });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  let stderr = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const guard = setTimeout(() => reject(new Error(`no URL on stderr: ${stderr}`)), 60_000);
+    child.stderr!.setEncoding("utf8").on("data", (c: string) => {
+      stderr += c;
+      const m = /serving MCP over HTTP at (http:\/\/\S+)/.exec(stderr);
+      if (m !== null) {
+        clearTimeout(guard);
+        resolve(m[1]!);
+      }
+    });
+    void exited.then((code) => reject(new Error(`hcp exited ${code}: ${stderr}`)));
+  });
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    return exited;
+  };
+  return { url, child, dir, exited, stop };
+}
+
+async function connect(url: string, token?: string): Promise<Client> {
+  const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
+  const client = new Client({ name: "hcp-http-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+/** The server still answers: a read call through a fresh client. */
+async function stillAnswers(url: string, token?: string): Promise<void> {
+  const client = await connect(url, token);
+  try {
+    const ok = await client.callTool({ name: "hcp-probe_quick", arguments: {} });
+    assert.equal((ok.structuredContent as { stdout: string }).stdout, "ok\n");
+  } finally {
+    await client.close();
+  }
+}
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One raw POST to the server, as an attacker would send it: by default a tools/call that would start the sleeper. */
+function raw(url: string, headers: Record<string, string>, opts: { body?: string; declaredLength?: number } = {}): Promise<Raw> {
+  const body = opts.body ?? JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hcp-probe_sleeper", arguments: {} } });
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "content-length": String(opts.declaredLength ?? Buffer.byteLength(body)), ...headers },
+    });
+    req.on("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8").on("data", (c: string) => (text += c));
+      res.on("end", () => {
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
+        req.destroy();
+      });
+    });
+    req.on("error", reject);
+    // A declared length past the cap: only the headers are sent; the server must answer without the body.
+    if (opts.declaredLength === undefined) req.end(body);
+    else req.flushHeaders();
+  });
+}
+
+test("over HTTP: tools/list, a read call, a write refused without --allow-write", async () => {
+  const s = await serve();
+  try {
+    assert.match(s.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = await connect(s.url);
+    try {
+      const { tools } = await client.listTools();
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        ["echo", "fail", "slow", "quick", "write", "transfer", "sleeper"].map((v) => `hcp-probe_${v}`),
+      );
+      const ok = await client.callTool({ name: "hcp-probe_echo", arguments: { message: "over http" } });
+      assert.equal(ok.isError, undefined);
+      assert.deepEqual((ok.structuredContent as { json: { argv: string[] } }).json.argv, ["echo", "over http"]);
+      const write = await client.callTool({ name: "hcp-probe_write", arguments: {} });
+      assert.equal(write.isError, true);
+      assert.equal((write.structuredContent as { error: { code: string } }).error.code, "write_not_allowed");
+    } finally {
+      await client.close();
+    }
+  } finally {
+    assert.equal(await s.stop(), 143);
+  }
+});
+
+test("over HTTP: 20 concurrent clients x 3 calls are all answered, each with its own arguments", async () => {
+  const s = await serve();
+  try {
+    const clients = await Promise.all(Array.from({ length: 20 }, () => connect(s.url)));
+    try {
+      const answers = await Promise.all(
+        clients.flatMap((c, i) =>
+          [0, 1, 2].map(async (j) => {
+            const r = await c.callTool({ name: "hcp-probe_echo", arguments: { message: `c${i}-${j}` } });
+            return (r.structuredContent as { json: { argv: string[] } }).json.argv[1];
+          }),
+        ),
+      );
+      assert.deepEqual(answers, clients.flatMap((_, i) => [0, 1, 2].map((j) => `c${i}-${j}`)));
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
+  } finally {
+    await s.stop();
+  }
+});
+
+test("over HTTP with --token-file: no token and a wrong token get 401 with WWW-Authenticate: Bearer, and nothing runs", async () => {
+  const tokenFile = join(tempDir(), "token");
+  writeFileSync(tokenFile, "s3cret-token-value\n", { mode: 0o600 });
+  const s = await serve(["--token-file", tokenFile]);
+  try {
+    const attempts: Record<string, string>[] = [{}, { authorization: "Bearer wrong-token-value" }, { authorization: "Bearer s3cret-token-valu" }, { authorization: "Basic s3cret-token-value" }];
+    for (const headers of attempts) {
+      const r = await raw(s.url, headers);
+      assert.equal(r.status, 401, JSON.stringify(headers));
+      assert.match(String(r.headers["www-authenticate"]), /^Bearer/);
+      assert.doesNotMatch(r.body, /s3cret/);
+      await stillAnswers(s.url, "s3cret-token-value");
+    }
+    await assert.rejects(connect(s.url), "the SDK client without the token cannot even initialize");
+    assert.equal(existsSync(join(s.dir, "child.pid")), false, "no refused request ran the verb");
+  } finally {
+    await s.stop();
+  }
+});
+
+test("over HTTP: a foreign Host or Origin (DNS rebinding) and an oversized body are refused, and the server still answers", async () => {
+  const s = await serve();
+  try {
+    const badHost = await raw(s.url, { host: "evil.example:80" });
+    assert.equal(badHost.status, 403);
+    assert.match(badHost.body, /Host/);
+    await stillAnswers(s.url);
+    const badOrigin = await raw(s.url, { origin: "http://evil.example" });
+    assert.equal(badOrigin.status, 403);
+    assert.match(badOrigin.body, /Origin/);
+    await stillAnswers(s.url);
+    const tooBig = await raw(s.url, {}, { declaredLength: 4 * 1024 * 1024 + 1 });
+    assert.equal(tooBig.status, 413);
+    await stillAnswers(s.url);
+    const sameHost = await raw(s.url, { origin: new URL(s.url).origin }, { body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) });
+    assert.equal(sameHost.status, 200, "the server's own origin is accepted");
+    assert.equal(existsSync(join(s.dir, "child.pid")), false, "no refused request ran the verb");
+  } finally {
+    await s.stop();
+  }
+});
+
+test("hcp serve --mcp --http off loopback without --token-file is refused, exit 1, nothing listens", async () => {
+  const env = isolatedEnv();
+  for (const where of ["0.0.0.0:0", "[::]:0", "192.0.2.1:8080"]) {
+    const r = await hcp(["serve", "--mcp", PROBE_PACK, "--http", where], { env, timeoutMs: 60_000 });
+    assert.equal(r.code, 1, where);
+    assert.match(r.stderr, /not loopback, without --token-file/);
+    assert.doesNotMatch(r.stderr, /serving MCP|\n\s+at /);
+  }
+  const empty = join(tempDir(), "empty");
+  writeFileSync(empty, "\n");
+  const r = await hcp(["serve", "--mcp", PROBE_PACK, "--http", "0.0.0.0:0", "--token-file", empty], { env, timeoutMs: 60_000 });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /--token-file .*empty/);
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("SIGTERM over HTTP: the call in flight is cancelled and answered, its process group killed, the port freed", async () => {
+  const s = await serve();
+  const client = await connect(s.url);
+  const call = client.callTool({ name: "hcp-probe_sleeper", arguments: {} });
+  call.catch(() => {});
+  const files = [join(s.dir, "child.pid"), join(s.dir, "grandchild.pid")];
+  for (let i = 0; i < 2400 && !files.every((f) => existsSync(f) && readFileSync(f, "utf8") !== ""); i++) await sleep(25);
+  const pids = files.map((f) => Number(readFileSync(f, "utf8")));
+  const sent = Date.now();
+  s.child.kill("SIGTERM");
+  // The answer comes before the server goes: a result (cancelled), not a dropped connection.
+  const answered = await call;
+  assert.equal(answered.isError, true);
+  assert.equal(await s.exited, 143);
+  // The promise is 3 s; the assertion keeps a 10x margin for a loaded machine.
+  assert.ok(Date.now() - sent < 30_000, `exited ${Date.now() - sent} ms after SIGTERM`);
+  for (let i = 0; i < 400 && pids.some(alive); i++) await sleep(25);
+  assert.deepEqual(pids.map(alive), [false, false]);
+  // The port is free again.
+  const port = Number(new URL(s.url).port);
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer().once("error", reject);
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve()));
+  });
+  await client.close();
+});
