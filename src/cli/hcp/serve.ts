@@ -1,4 +1,4 @@
-// `hcp exec` and `hcp serve --mcp`: the long-running transports on this process's stdin and stdout.
+// `hcp exec` and `hcp serve --mcp`: the long-running transports, on this process's stdin and stdout or (--http) on a port.
 
 import { readFileSync } from "node:fs";
 import type { Context } from "../../framework/index.js";
