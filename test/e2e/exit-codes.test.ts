@@ -7,17 +7,9 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { rungrad } from "./helpers.js";
+import { alive } from "../runtime/support.js";
 import { HCP, PROBE_PACK, hcp, tempDir } from "../transports/support.js";
 import { isolatedEnv } from "./hardening.js";
-
-const gone = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
-};
 
 for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   test(`hcp run stopped by ${sig} exits ${code} and kills the verb's whole process group`, { timeout: 60_000 }, async () => {
@@ -32,8 +24,8 @@ for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     assert.equal(exit, code, stderr);
     assert.match(stderr, /^Error: verb "sleeper" was cancelled/);
     const grandchild = Number(readFileSync(pidFile("grandchild.pid"), "utf8"));
-    for (let i = 0; i < 100 && !gone(grandchild); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(gone(grandchild), "the grandchild outlived hcp");
+    for (let i = 0; i < 100 && alive(grandchild); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(!alive(grandchild), "the grandchild outlived hcp");
   });
 }
 

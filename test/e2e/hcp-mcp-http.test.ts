@@ -11,6 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { alive } from "../runtime/support.js";
 import { HCP, PROBE_PACK, hcp, tempDir } from "../transports/support.js";
 
 /** An environment that keeps hcp away from the real user's state. */
@@ -203,15 +204,6 @@ test("hcp serve --mcp --http off loopback without --token-file is refused, exit 
   assert.equal(r.code, 1);
   assert.match(r.stderr, /--token-file .*empty/);
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test("SIGTERM over HTTP: the call in flight is cancelled and answered, its process group killed, the port freed", async () => {
   const s = await serve();

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { test } from "node:test";
+import { alive } from "../runtime/support.js";
 import { PROBE_PACK, hcp, mcpClient, pack, tempDir } from "../transports/support.js";
 
 type Structured = Record<string, unknown> & { error?: { code: string; message: string } };
@@ -136,15 +137,6 @@ test("confirm-gated write with elicitation: the plan is shown; accept runs, decl
     await client.close();
   }
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 test("a cancelled call kills the verb's whole process group, grandchild included", async () => {
   const dir = tempDir();
