@@ -5,7 +5,28 @@
 // no loader for import()).
 import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { build } from "esbuild";
+
+/**
+ * Node built-ins that only some commands use: the bundles require them on first use, not at start-up
+ * (child_process alone pulls in net, stream and dgram). Each import gets an object of getters that loads
+ * the built-in the first time one of them is read.
+ */
+const LAZY_BUILTINS = ["child_process", "perf_hooks", "fs/promises"];
+const lazyBuiltins = {
+  name: "lazy-builtins",
+  setup(b) {
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join("|")})$`);
+    // The getters' own require of the built-in resolves as usual (an external).
+    b.onResolve({ filter }, (args) => (args.namespace === "lazy-builtin" ? undefined : { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" }));
+    b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => {
+      const keys = Object.keys(createRequire(import.meta.url)(`node:${args.path}`));
+      const contents = `let m;\nconst load = () => (m ??= require("node:${args.path}"));\nfor (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });\n`;
+      return { contents, loader: "js" };
+    });
+  },
+};
 
 /** Programs started through the launcher, with the arguments whose run fills the code cache. */
 const LAUNCHED = { rungrad: ["--help"], hcp: ["--help"] };
@@ -26,6 +47,7 @@ const { outputFiles } = await build({
   // import.meta.url has no CommonJS counterpart: give each bundle its own file URL.
   define: { "import.meta.url": "__bundle_url" },
   banner: { js: '"use strict";\nconst __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+  plugins: [lazyBuiltins],
   logLevel: "warning",
 });
 

@@ -1,6 +1,7 @@
 // App: builds the command tree from rungrad metadata, parses with commander, runs the pre-run pipeline and maps errors to exit codes once.
 
 import { Command as Commander, CommanderError, Option as CommanderOption } from "commander";
+import { isatty } from "node:tty";
 import { dictionary, stableJSON } from "../json/stable.js";
 import type { Manifest, ValidManifest } from "../manifest/types.js";
 import { validateManifest } from "../manifest/validate.js";
@@ -106,12 +107,15 @@ export class App {
   async main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
     let lines: LineSource | undefined;
     const io: RunIO = {
-      stdin: process.stdin,
+      // Made on first use: most commands never read stdin, and creating process.stdin (or stderr) costs start-up time.
+      get stdin() {
+        return process.stdin;
+      },
       stdout: (s) => writeInSlices(process.stdout, s),
       stderr: (s) => void process.stderr.write(s),
-      stdinIsTTY: process.stdin.isTTY === true,
+      stdinIsTTY: isatty(0),
       stdoutIsTTY: process.stdout.isTTY === true,
-      stderrIsTTY: process.stderr.isTTY === true,
+      stderrIsTTY: isatty(2),
       env: process.env,
     };
     io.lines = () => (lines ??= streamLines(process.stdin));
