@@ -1,7 +1,8 @@
 // The stdio link of the MCP server. The SDK (with zod and Ajv) costs a few hundred ms to load, so
-// StdioLink reads stdin from the start, answers a well-formed `initialize` itself — exactly as the
-// SDK would (a property test holds the two answers equal) — and hands every message, that one
-// included, to the SDK's Server once it is loaded, dropping the SDK's duplicate answer.
+// StdioLink reads stdin from the start and, until a message needs the SDK, answers a well-formed
+// `initialize` and then `tools/list` itself — exactly as the SDK would (tests hold the answers equal).
+// It hands every other message, the `initialize` included, to the SDK's Server once it is loaded,
+// dropping the SDK's duplicate answer to `initialize`.
 // It frames the stream itself so that nothing goes unanswered: a frame over the SDK's 10 MiB limit and an
 // invalid request carrying an id get a JSON-RPC error (where the SDK's transport drops them, or exits), and
 // it counts the requests still unanswered, so that shutdown can wait until every one is.
@@ -70,8 +71,26 @@ export function earlyInitialize(message: unknown, identity: ServerIdentity): { r
   return { result, jsonrpc: "2.0", id: id as string | number };
 }
 
-/** How long to wait for the first message before loading the SDK anyway. */
-const FIRST_MESSAGE_WAIT_MS = 25;
+/** The tools/list result the SDK's Server answers with (the result of its handler, as is). */
+export interface ToolsListed {
+  tools: readonly unknown[];
+}
+
+/**
+ * The SDK Server's answer to `tools/list` (its handler's result, unchanged), for a strict JSON-RPC request
+ * without params or with empty params. Null for anything else, which the SDK answers itself once loaded.
+ */
+export function earlyToolsList(message: unknown, listed: ToolsListed): { result: ToolsListed; jsonrpc: "2.0"; id: string | number } | null {
+  if (!isObject(message) || message["method"] !== "tools/list" || message["jsonrpc"] !== "2.0") return null;
+  const { id, params } = message;
+  if (typeof id !== "string" && !Number.isSafeInteger(id)) return null;
+  if (Object.keys(message).some((k) => k !== "jsonrpc" && k !== "id" && k !== "method" && k !== "params")) return null;
+  if (params !== undefined && !(isObject(params) && Object.keys(params).length === 0)) return null;
+  return { result: listed, jsonrpc: "2.0", id: id as string | number };
+}
+
+/** How long input may stay quiet, while nothing needs the SDK, before it is loaded anyway. */
+const QUIET_MS = 25;
 
 /** The SDK's STDIO_DEFAULT_MAX_BUFFER_SIZE: a longer frame is answered with an error and dropped as it arrives. */
 export const MAX_FRAME_BYTES = 10 * 1024 * 1024;
@@ -105,10 +124,11 @@ function idsOf(value: unknown): (Id | undefined)[] {
 }
 
 /**
- * The stdio transport (the SDK's StdioServerTransport's framing, newline-delimited JSON) reading from construction:
- * before `attach` it keeps the input, answers a well-formed first `initialize` itself, and resolves
- * `firstMessage` once the first line has arrived (or stdin ended, or a short wait passed). `start` hands
- * the kept input to the SDK in the order read; the SDK's own answer to that `initialize` is dropped.
+ * The stdio transport (the SDK's StdioServerTransport's framing, newline-delimited JSON) reading from construction.
+ * Before the SDK is needed it answers a well-formed first `initialize` itself (and keeps it for the SDK), then
+ * keeps `notifications/initialized` and answers well-formed `tools/list` requests; `needsSdk` resolves at the
+ * first other line, at the end of stdin, or once input has been quiet for a short while. `start` hands the kept
+ * input to the SDK in the order read; the SDK's own answer to that `initialize` is dropped.
  */
 export class StdioLink implements Transport {
   onclose?: () => void;
@@ -116,7 +136,7 @@ export class StdioLink implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Whether stdin has ended. */
   ended = false;
-  readonly firstMessage: Promise<void>;
+  readonly needsSdk: Promise<void>;
   /** Resolves when stdin ends. */
   readonly eof: Promise<void>;
   private kept: Line[] = [];
@@ -124,6 +144,8 @@ export class StdioLink implements Transport {
   private parse: ParseMessage | undefined;
   private started = false;
   private answered: { id: Id } | undefined;
+  /** Until the SDK is needed: lines are answered or kept here. */
+  private early = true;
   /** Requests handed to the SDK and not answered yet. */
   private readonly pending = new Set<Id>();
   private idleWaiters: (() => void)[] = [];
@@ -133,12 +155,13 @@ export class StdioLink implements Transport {
 
   constructor(
     private readonly identity: ServerIdentity,
+    private readonly listed: ToolsListed,
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
   ) {
-    this.firstMessage = new Promise<void>((resolve) => (this.settle = resolve));
+    this.needsSdk = new Promise<void>((resolve) => (this.settle = resolve));
     this.eof = new Promise<void>((resolve) => (this.reachEof = resolve));
-    this.timer = setTimeout(() => this.settle(), FIRST_MESSAGE_WAIT_MS);
+    this.timer = setTimeout(() => this.wantSdk(), QUIET_MS);
     stdin.on("data", this.ondata);
     stdin.on("error", this.onstdinerror);
     stdin.once("end", this.onend);
@@ -151,6 +174,7 @@ export class StdioLink implements Transport {
   }
 
   async start(): Promise<void> {
+    this.early = false;
     clearTimeout(this.timer);
     this.started = true;
     const kept = this.kept;
@@ -167,7 +191,7 @@ export class StdioLink implements Transport {
   private readonly onend = () => {
     for (const line of this.splitter.end()) this.take(line);
     this.ended = true;
-    this.settle();
+    this.wantSdk();
     this.reachEof();
   };
 
@@ -180,32 +204,59 @@ export class StdioLink implements Transport {
     for (const line of this.splitter.push(chunk)) this.take(line);
   };
 
+  private wantSdk(): void {
+    this.early = false;
+    clearTimeout(this.timer);
+    this.settle();
+  }
+
   private firstSeen = false;
 
-  /** A line read: handled once started; before, kept (the first one answered if it is a well-formed `initialize`). */
+  /** A line read: handled once started; before, answered early or kept for the SDK. */
   private take(line: Line): void {
     if (this.started) {
       this.handle(line);
       return;
     }
-    this.kept.push(line);
-    if (this.firstSeen) return;
+    const first = !this.firstSeen;
     this.firstSeen = true;
-    if ("text" in line) this.answerEarly(line.text);
-    this.settle();
-  }
-
-  private answerEarly(line: string): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
+    if (this.early && "text" in line && this.answerEarly(line.text, first)) {
+      this.timer.refresh();
       return;
     }
-    const response = earlyInitialize(message, this.identity);
-    if (response === null) return;
-    this.answered = { id: response.id };
-    void writeLine(this.stdout, JSON.stringify(response));
+    this.kept.push(line);
+    this.wantSdk();
+  }
+
+  /**
+   * Whether a line read before the SDK is needed is taken care of: a first `initialize` answered (and kept for
+   * the SDK), `notifications/initialized` after it kept, a `tools/list` after it answered.
+   */
+  private answerEarly(text: string, first: boolean): boolean {
+    if (!first && this.answered === undefined) return false;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    if (first) {
+      const response = earlyInitialize(message, this.identity);
+      if (response === null) return false;
+      this.answered = { id: response.id };
+      this.kept.push({ text });
+      void writeLine(this.stdout, JSON.stringify(response));
+      return true;
+    }
+    if (isObject(message) && message["method"] === "notifications/initialized" && !("id" in message)) {
+      this.kept.push({ text });
+      return true;
+    }
+    const listed = earlyToolsList(message, this.listed);
+    if (listed === null) return false;
+    // compactJSON, as `send` writes the SDK's answer.
+    void writeLine(this.stdout, compactJSON(listed));
+    return true;
   }
 
   /** One frame: a JSON-RPC message goes to the SDK; anything else that can be answered is, with a JSON-RPC error. */

@@ -1,5 +1,5 @@
 // The `mcp` transport: a stdio MCP server (the SDK's low-level Server) exposing verbs as tools and HARNESS.md as
-// resources. The SDK is imported only once `initialize` is answered (see mcp-link.ts).
+// resources. The SDK is imported only once a message needs it (see mcp-link.ts).
 
 import { compileSchema } from "../pack/schema.js";
 import { performance } from "node:perf_hooks";
@@ -13,7 +13,7 @@ import { StdioLink, serverIdentity, type ServerIdentity } from "./mcp-link.js";
 import { harnessSummary, harnessText, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, renderPlan } from "./render.js";
-import { buildTools, type ToolSelection, type VerbTool } from "./tools.js";
+import { buildTools, toolsListed, type ToolSelection, type VerbTool } from "./tools.js";
 
 export interface McpOptions extends ServeOptions, ToolSelection {
   /** Aborting (SIGINT, SIGTERM, a closed stdout) cancels the calls in flight, answers them, and ends the server. */
@@ -252,7 +252,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     server.sendLoggingMessage({ level: "warning", logger: "hcp", data }).catch(() => {});
   }
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => t.tool) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => toolsListed(tools));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const t = byName.get(req.params.name);
     if (t === undefined) throw maskError(new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(req.params.name)}`), packSecrets(packs));
@@ -301,9 +301,9 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
  */
 export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): Promise<void> {
   const served = servedOf(packs, opts);
-  // Read stdin now and answer `initialize` while the SDK loads.
-  const link = new StdioLink(served.identity);
-  await link.firstMessage;
+  // Read stdin now: `initialize` and `tools/list` are answered without waiting for the SDK (see mcp-link.ts).
+  const link = new StdioLink(served.identity, toolsListed(served.tools));
+  await link.needsSdk;
   const sdk = await loadSdk();
   const session = new AbortController();
   const atEof = new AbortController();

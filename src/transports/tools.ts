@@ -176,3 +176,8 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & To
   }
   return tools;
 }
+
+/** The tools/list result: the same object shape from the SDK's handler and from the stdio link's early answer. */
+export function toolsListed(tools: readonly VerbTool[]): { tools: VerbTool["tool"][] } {
+  return { tools: tools.map((t) => t.tool) };
+}

@@ -1,4 +1,4 @@
-// The early `initialize` answer of `hcp serve --mcp`: byte for byte what the SDK's Server answers, and the hand-over to it.
+// The early `initialize` and `tools/list` answers of `hcp serve --mcp`: byte for byte what the SDK's Server answers, and the hand-over to it.
 
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
@@ -9,15 +9,22 @@ import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import * as types from "@modelcontextprotocol/sdk/types.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { ApprovalSession } from "../../src/runtime/approval/gate.js";
+import { loadSdk, mcpServer, servedOf, type McpOptions } from "../../src/transports/mcp.js";
 import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
   StdioLink,
   earlyInitialize,
+  earlyToolsList,
   idOfOversized,
   serverIdentity,
   type ServerIdentity,
+  type ToolsListed,
 } from "../../src/transports/mcp-link.js";
+import { loadServed } from "../../src/transports/packs.js";
+import { toolsListed } from "../../src/transports/tools.js";
+import { fixture } from "../e2e/helpers.js";
 
 const identity = serverIdentity("9.9.9", "Some instructions.\nTwo lines.");
 
@@ -137,16 +144,79 @@ test("whenever earlyInitialize answers, the SDK answers the same", async () => {
 });
 
 /** A StdioLink on in-memory streams; `out()` is everything written so far. */
-function link() {
+function link(id: ServerIdentity = identity, listed: ToolsListed = { tools: [] }) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   let written = "";
   stdout.setEncoding("utf8").on("data", (c: string) => (written += c));
-  const l = new StdioLink(identity, stdin, stdout);
+  const l = new StdioLink(id, listed, stdin, stdout);
   return { l, stdin, out: () => written };
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
+
+/** The output lines once there are `count` of them (a hang guard of many turns of the event loop). */
+async function linesOf(out: () => string, count: number): Promise<string[]> {
+  for (let i = 0; i < 2000 && out().split("\n").length <= count; i++) await tick();
+  return out().split("\n").slice(0, count);
+}
+
+const line = (m: unknown) => JSON.stringify(m) + "\n";
+const initialized = line({ jsonrpc: "2.0", method: "notifications/initialized" });
+
+test("tools/list answered early is byte for byte what hcp's SDK server answers", async () => {
+  const { packs } = await loadServed([fixture("packs/hcp-probe"), fixture("packs/hcp-secret")], "mcp");
+  const sdk = await loadSdk();
+  for (const opts of [{ version: "1" }, { version: "1", allowWrite: true }, { version: "1", readOnly: true }] as McpOptions[]) {
+    const served = servedOf(packs, opts);
+    assert.ok(served.tools.length > (opts.readOnly ? 0 : 3));
+    // Early: nothing attached, the link answers initialize and then tools/list itself.
+    const early = link(served.identity, toolsListed(served.tools));
+    early.stdin.write(init(base) + "\n" + initialized + line({ jsonrpc: "2.0", id: 2, method: "tools/list" }));
+    const [, earlyList] = await linesOf(early.out, 2);
+    // Through the SDK: a first message that is not initialize leaves everything to hcp's Server.
+    const late = link(served.identity, toolsListed(served.tools));
+    late.stdin.write(line({ jsonrpc: "2.0", id: 1, method: "ping" }));
+    await late.l.needsSdk;
+    const life = { stop: new AbortController().signal, unanswerable: new AbortController().signal, running: new Set<Promise<unknown>>(), declined: new ApprovalSession() };
+    const server = mcpServer(sdk, served, opts, life);
+    await server.connect(late.l.attach(sdk.parseMessage));
+    late.stdin.write(init(base) + "\n" + initialized + line({ jsonrpc: "2.0", id: 2, method: "tools/list" }));
+    const sdkList = (await linesOf(late.out, 3)).find((l) => JSON.parse(l).id === 2);
+    assert.equal(earlyList, sdkList, JSON.stringify(opts));
+    await server.close();
+    await early.l.close();
+  }
+});
+
+const list = (extra: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", ...extra });
+
+test("StdioLink answers tools/list only after an early initialize, and leaves anything else to the SDK", async () => {
+  const listed = { tools: [{ name: "t" }] };
+  assert.deepEqual(earlyToolsList(JSON.parse(list()), listed), { result: listed, jsonrpc: "2.0", id: 2 });
+  assert.deepEqual(earlyToolsList(JSON.parse(list({ params: {}, id: "x" })), listed), { result: listed, jsonrpc: "2.0", id: "x" });
+  for (const extra of [{ params: { cursor: "c" } }, { params: { _meta: { progressToken: 1 } } }, { params: [] }, { id: 1.5 }, { id: null }, { jsonrpc: "1.0" }, { other: 1 }, { method: "tools/call" }]) {
+    assert.equal(earlyToolsList(JSON.parse(list(extra)), listed), null, JSON.stringify(extra));
+  }
+
+  // Without an early initialize, tools/list waits for the SDK.
+  const before = link(identity, listed);
+  before.stdin.write(line({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+  await before.l.needsSdk;
+  for (let i = 0; i < 5; i++) await tick();
+  assert.equal(before.out(), "");
+  await before.l.close();
+
+  // After a message that needs the SDK, tools/list waits for it too, and answers come in the SDK's order.
+  const after = link(identity, listed);
+  after.stdin.write(init(base) + "\n" + line({ jsonrpc: "2.0", id: 2, method: "ping" }) + list({ id: 3 }) + "\n");
+  await after.l.needsSdk;
+  const [first] = await linesOf(after.out, 1);
+  assert.equal(JSON.parse(first!).id, 1);
+  for (let i = 0; i < 5; i++) await tick();
+  assert.equal(after.out().trim().split("\n").length, 1, "only initialize is answered before the SDK is attached");
+  await after.l.close();
+});
 
 test("StdioLink answers initialize before the SDK is attached, then hands every message over once", async () => {
   const { l, stdin, out } = link();
@@ -156,7 +226,7 @@ test("StdioLink answers initialize before the SDK is attached, then hands every 
   await tick();
   assert.equal(out(), "");
   stdin.write(initLine.slice(10) + "\n" + JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) + "\n");
-  await l.firstMessage;
+  await l.needsSdk;
   const early = out();
   assert.equal(early, (await sdkAnswer(initLine, identity)) + "\n");
 
@@ -176,7 +246,7 @@ test("StdioLink answers initialize before the SDK is attached, then hands every 
 test("StdioLink leaves a first message that is not initialize to the SDK, and remembers an early end", async () => {
   const { l, stdin, out } = link();
   stdin.end(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" }) + "\n");
-  await l.firstMessage;
+  await l.needsSdk;
   await tick();
   assert.equal(out(), "");
   assert.equal(l.ended, true);
@@ -187,9 +257,9 @@ test("StdioLink leaves a first message that is not initialize to the SDK, and re
   await server.close();
 });
 
-test("StdioLink stops waiting for a first message after a short while", async () => {
+test("StdioLink loads the SDK once input has been quiet for a short while", async () => {
   const { l } = link();
-  await l.firstMessage;
+  await l.needsSdk;
   await l.close();
 });
 
