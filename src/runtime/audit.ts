@@ -14,6 +14,8 @@ export type AuditTransport = "cli" | "json_exec" | "mcp" | "approve";
 export interface AuditEntry {
   time: string;
   transport: AuditTransport;
+  /** Over HTTP: the client's address, `IP:port` (a reverse proxy's, behind one); absent elsewhere. */
+  client_address?: string;
   pack: string;
   verb: string | null;
   plan_id: string | null;

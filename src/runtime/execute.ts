@@ -41,6 +41,8 @@ export interface PlanOptions {
   readonly gate?: Gate;
   /** The transport asking, for the audit log; `cli` by default. */
   readonly transport?: AuditTransport;
+  /** Where the request came from, as the transport knows it (over HTTP, the client's `IP:port`), for the audit log. */
+  readonly clientAddress?: string;
 }
 
 export interface ExecuteOptions extends PlanOptions {
@@ -291,6 +293,7 @@ async function audit(gate: Gate, opts: PlanOptions, plan: AnyPlan, shown: AnyPla
   const entry: AuditEntry = {
     time: new Date().toISOString(),
     transport: opts.transport ?? "cli",
+    ...(opts.clientAddress === undefined ? {} : { client_address: opts.clientAddress }),
     pack: plan.pack,
     verb: plan.verb,
     plan_id: fields.plan_id,

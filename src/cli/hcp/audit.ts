@@ -24,7 +24,7 @@ function line(e: AuditEntry): string {
   const took = e.duration_ms !== null ? ` ${e.duration_ms} ms` : "";
   const reason = e.reason !== undefined ? ` (${e.reason})` : "";
   const argv = Array.isArray(e.argv) ? e.argv.map((a) => JSON.stringify(a)).join(" ") : "";
-  return escapeForPerson(`${e.time}  ${e.decision}${reason}${e.by ? ` by ${e.by}` : ""}  ${e.transport} ${e.pack} ${what}${outcome}${took}  ${e.plan_id ?? "-"}  ${argv}`);
+  return escapeForPerson(`${e.time}  ${e.decision}${reason}${e.by ? ` by ${e.by}` : ""}  ${e.transport}${e.client_address ? ` from ${e.client_address}` : ""} ${e.pack} ${what}${outcome}${took}  ${e.plan_id ?? "-"}  ${argv}`);
 }
 
 export async function auditHandler(ctx: Context): Promise<void> {
