@@ -1,14 +1,17 @@
 // The `--http` transport of `hcp serve --mcp`: Streamable HTTP at /mcp on node:http, through the SDK's
-// StreamableHTTPServerTransport. Stateless: every request gets a fresh Server (the same one the stdio transport
-// runs) and transport, so any instance behind a load balancer can answer any request. This module only adapts:
-// it guards the door (bearer token, Host and Origin, body size) and stops cleanly.
+// StreamableHTTPServerTransport. Stateless by default: every request gets a fresh Server (the same one the stdio
+// transport runs) and transport, so any instance behind a load balancer can answer any request. `--stateful` keeps
+// sessions instead (mcp-sessions.ts), which elicitation needs. This module only adapts: it guards the door (bearer
+// token, Host and Origin, body size), hands each call the client's address for the audit log, and stops cleanly.
 
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { isIPv6 } from "node:net";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { ApprovalSession } from "../runtime/approval/gate.js";
 import { TransportError } from "./errors.js";
-import { loadSdk, mcpServer, servedOf, warmValidators, type McpOptions } from "./mcp.js";
+import { CLIENT_ADDRESS, loadSdk, mcpServer, servedOf, warmValidators, type McpOptions } from "./mcp.js";
+import { McpSessions, type SessionLimits } from "./mcp-sessions.js";
 import type { ServedPack } from "./packs.js";
 
 /** The largest request body read; a longer one is refused with 413. */
@@ -40,6 +43,8 @@ export function isLoopback(host: string): boolean {
 export interface HttpOptions extends McpOptions, Listen {
   /** The bearer token every request must carry; none on loopback only (the caller refuses otherwise). */
   token?: string;
+  /** Keep sessions (`--stateful`), with these limits; stateless when absent. */
+  sessions?: SessionLimits;
   /** Told the URL once the port is bound. */
   onListening: (url: string) => void;
 }
@@ -79,56 +84,93 @@ function allowList(host: string, port: number): { hosts: string[]; origins: stri
   return { hosts, origins: hosts.flatMap((h) => [`http://${h}`, `https://${h}`]) };
 }
 
+/** Why the request's Host or Origin is refused (DNS rebinding), or undefined when both are allowed. */
+function foreign(req: IncomingMessage, allowed: { hosts: string[]; origins: string[] }): string | undefined {
+  const { host, origin } = req.headers;
+  if (host === undefined || !allowed.hosts.includes(host)) return `forbidden: Host ${JSON.stringify(host ?? "")} is not this server's`;
+  if (origin !== undefined && !allowed.origins.includes(origin)) return `forbidden: Origin ${JSON.stringify(origin)} is not this server's`;
+  return undefined;
+}
+
+/** The client's address, `IP:port` (`[IPv6]:port`), as the connection shows it: a reverse proxy's own, behind one. */
+function addressOf(req: IncomingMessage): string {
+  const { remoteAddress: ip = "unknown", remotePort: port } = req.socket;
+  return `${isIPv6(ip) ? `[${ip}]` : ip}:${port ?? 0}`;
+}
+
 /**
  * Serves until opts.signal aborts: then it stops accepting, cancels the calls in flight (their children's groups are
- * killed), answers them, closes every connection and frees the port.
+ * killed), answers them, ends every session, closes every connection and frees the port.
  */
 export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptions): Promise<void> {
   const served = servedOf(packs, opts);
   const sdk = await loadSdk();
   const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
   const stop = new AbortController();
+  // The calls in flight (the stdio server waits on them; here each is answered on its own request).
   const running = new Set<Promise<unknown>>();
-  // Every request is a fresh server, but a plan a person declined stays declined for the whole process.
-  const life = { stop: stop.signal, unanswerable: stop.signal, running, declined: new ApprovalSession() };
   const answering = new Set<Promise<void>>();
   let allowed = allowList(opts.host, opts.port);
+  const methods = opts.sessions === undefined ? ["POST"] : ["POST", "GET", "DELETE"];
 
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (stop.signal.aborted) return refuse(res, 503, "the server is stopping", { connection: "close" });
-    if (new URL(req.url ?? "/", "http://x").pathname !== MCP_PATH) return refuse(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
-    // Stateless: no standalone stream (GET) and no session to end (DELETE).
-    if (req.method !== "POST") return refuse(res, 405, "method not allowed: this stateless server takes POST only", { allow: "POST" });
-    if (opts.token !== undefined && !authorized(req, opts.token)) {
-      return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { "www-authenticate": 'Bearer realm="hcp"' });
-    }
-    const body = await readBody(req);
-    if (body === null) return refuse(res, 413, `request body larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" });
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString("utf8"));
-    } catch {
-      return refuse(res, 400, "parse error: the body is not JSON");
-    }
-    const server = mcpServer(sdk, served, opts, life);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableDnsRebindingProtection: true,
-      allowedHosts: allowed.hosts,
-      allowedOrigins: allowed.origins,
-    });
+  /** A server whose calls end with the process's stop (and `ended`); its declined plans are its own. */
+  const serverFor = (ended?: AbortSignal) => {
+    const end = ended === undefined ? stop.signal : AbortSignal.any([stop.signal, ended]);
+    return mcpServer(sdk, served, opts, { stop: end, unanswerable: end, running, declined: new ApprovalSession() });
+  };
+  const sessions =
+    opts.sessions === undefined
+      ? undefined
+      : new McpSessions(opts.sessions, {
+          refuse,
+          isInitialize: (body) => sdk.isInitializeRequest(body),
+          transportFor: (id) => new StreamableHTTPServerTransport({ sessionIdGenerator: () => id }),
+          connect: (transport, ended) => serverFor(ended).connect(transport),
+        });
+
+  /** Stateless: a fresh server and transport answer this one request, and are closed with it. */
+  async function answerAlone(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const server = serverFor();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on("close", () => {
       transport.close().catch(() => {});
       server.close().catch(() => {});
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, parsed);
+    await transport.handleRequest(req, res, body);
+  }
+
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (stop.signal.aborted) return refuse(res, 503, "the server is stopping", { connection: "close" });
+    if (new URL(req.url ?? "/", "http://x").pathname !== MCP_PATH) return refuse(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
+    // Stateless: no standalone stream (GET) and no session to end (DELETE); stateful: both.
+    if (!methods.includes(req.method ?? "")) return refuse(res, 405, `method not allowed: this ${sessions ? "" : "stateless "}server takes ${methods.join(", ")}`, { allow: methods.join(", ") });
+    if (opts.token !== undefined && !authorized(req, opts.token)) {
+      return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { "www-authenticate": 'Bearer realm="hcp"' });
+    }
+    const rebound = foreign(req, allowed);
+    if (rebound !== undefined) return refuse(res, 403, rebound);
+    let parsed: unknown;
+    if (req.method === "POST") {
+      const body = await readBody(req);
+      if (body === null) return refuse(res, 413, `request body larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" });
+      try {
+        parsed = JSON.parse(body.toString("utf8"));
+      } catch {
+        return refuse(res, 400, "parse error: the body is not JSON");
+      }
+    }
+    // The SDK hands `auth` to every handler of this request: the calls' audit lines carry the client's address.
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: "", clientId: "", scopes: [], extra: { [CLIENT_ADDRESS]: addressOf(req) } };
+    await (sessions === undefined ? answerAlone(req, res, parsed) : sessions.answer(req, res, parsed));
   }
 
   const http = createServer((req, res) => {
     const done = answer(req, res)
       .catch(() => refuse(res, 500, "internal error"))
       .then(() => (res.writableFinished ? undefined : new Promise<void>((resolve) => res.once("close", () => resolve()))));
+    // A session's GET stream stays open until the session ends: it is not an answer to wait for.
+    if (req.method === "GET") return;
     answering.add(done);
     void done.finally(() => answering.delete(done));
   });
@@ -145,12 +187,13 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
     if (opts.signal?.aborted) resolve();
     opts.signal?.addEventListener("abort", () => resolve(), { once: true });
   });
-  // Stop accepting, cancel what runs, answer it, then close every connection (kept-alive ones too).
+  // Stop accepting, cancel what runs, answer it, end the sessions (their GET streams), then close every connection.
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
   stop.abort();
   http.closeIdleConnections();
   const drained = new Promise<void>((resolve) => setTimeout(resolve, DRAIN_MS).unref());
   await Promise.race([Promise.allSettled(answering), drained]);
+  await sessions?.closeAll();
   http.closeAllConnections();
   await closed;
 }

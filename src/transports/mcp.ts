@@ -24,9 +24,14 @@ export interface McpOptions extends ServeOptions, ToolSelection {
   warnings?: readonly string[];
 }
 
-/** The request's extra the progress reporter needs (the SDK's RequestHandlerExtra). */
+/** Where the HTTP transport puts the client's address in a request's authInfo.extra, for the audit log. */
+export const CLIENT_ADDRESS = "client_address";
+
+/** The request's extra a call needs (the SDK's RequestHandlerExtra): progress, its id, the HTTP client's address. */
 interface CallExtra {
   _meta?: { progressToken?: string | number };
+  requestId: string | number;
+  authInfo?: { extra?: Record<string, unknown> };
   sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message: string } }) => Promise<void>;
 }
 
@@ -144,6 +149,7 @@ export async function loadSdk() {
   return {
     Server: server.Server,
     parseMessage: (value: unknown) => types.JSONRPCMessageSchema.parse(value),
+    isInitializeRequest: types.isInitializeRequest,
     CallToolRequestSchema: types.CallToolRequestSchema,
     ErrorCode: types.ErrorCode,
     GetPromptRequestSchema: types.GetPromptRequestSchema,
@@ -177,7 +183,7 @@ export interface ServerLife {
   unanswerable: AbortSignal;
   /** The calls in flight, so that the transport can wait until every one is answered. */
   running: Set<Promise<unknown>>;
-  /** The plans a person declined: one per stdio server, one per process over HTTP; a declined plan cannot run again. */
+  /** The plans a person declined in this session (a stdio server, an HTTP session): a declined plan cannot run in it again. */
   declined: ApprovalSession;
 }
 
@@ -189,8 +195,11 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
   const { running } = life;
 
-  /** Asks the person in the client (elicitation), showing the plan with control and bidi characters escaped. */
-  const elicitation: PersonApprover = {
+  /**
+   * Asks the person in the client (elicitation), showing the plan with control and bidi characters escaped. The
+   * request goes with the call's (over HTTP, on that call's stream).
+   */
+  const elicitation = (relatedRequestId: string | number): PersonApprover => ({
     by: "elicitation",
     async ask(request, signal) {
       // The elicitation follows the call's cancellation only while it is open: the SDK aborts a call's
@@ -202,18 +211,18 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
       gone.addEventListener("abort", follow, { once: true });
       try {
         const message = `Approve running ${request.text}`;
-        const answer = await server.elicitInput({ mode: "form", message, requestedSchema: { type: "object", properties: {} } }, { signal: open.signal, timeout: ELICIT_TIMEOUT_MS });
+        const answer = await server.elicitInput({ mode: "form", message, requestedSchema: { type: "object", properties: {} } }, { signal: open.signal, timeout: ELICIT_TIMEOUT_MS, relatedRequestId });
         return answer.action;
       } finally {
         gone.removeEventListener("abort", follow);
       }
     },
-  };
+  });
   /** The operator's --approver when given, else the client when it can elicit; else `hcp approve` (the gate says how). */
   const base = opts.gate ?? defaultGate(process.env);
-  function gate(): Gate {
+  function gate(requestId: string | number): Gate {
     const canElicit = server.getClientCapabilities()?.elicitation?.form !== undefined;
-    return { ...base, approvers: base.approvers.length > 0 ? base.approvers : canElicit ? [elicitation] : [], session: life.declined };
+    return { ...base, approvers: base.approvers.length > 0 ? base.approvers : canElicit ? [elicitation(requestId)] : [], session: life.declined };
   }
 
   async function call(t: VerbTool, input: Record<string, unknown>, signal: AbortSignal, extra: CallExtra): Promise<ToolResult> {
@@ -233,7 +242,8 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
       if (c !== undefined && typeof c !== "string") throw new TransportError("invalid_request", "confirm must be a string (a plan_id)");
       confirm = c;
     }
-    const run = { allowWrite: opts.allowWrite, dryRun, signal, gate: gate(), transport: "mcp" as const };
+    const client = extra.authInfo?.extra?.[CLIENT_ADDRESS];
+    const run = { allowWrite: opts.allowWrite, dryRun, signal, gate: gate(extra.requestId), transport: "mcp" as const, ...(typeof client === "string" ? { clientAddress: client } : {}) };
     const progress = progressOf(extra);
     let r: ExecResult | HttpResult | DryRun;
     try {

@@ -2,17 +2,14 @@
 // refusals (token, Host, Origin, body size) with the server still answering after each, and a clean stop.
 
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { test } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { alive } from "../runtime/support.js";
-import { HCP, PROBE_PACK, hcp, tempDir } from "../transports/support.js";
+import { PROBE_PACK, hcp, httpClient, rawHttp, serveHttp, tempDir, type HttpServed } from "../transports/support.js";
 
 /** An environment that keeps hcp away from the real user's state. */
 function isolatedEnv(): NodeJS.ProcessEnv {
@@ -20,45 +17,19 @@ function isolatedEnv(): NodeJS.ProcessEnv {
   return { ...process.env, HOME: home, XDG_STATE_HOME: home, XDG_CONFIG_HOME: home, HCP_CREDENTIALS: join(home, "credentials.json"), HCP_AUDIT: join(home, "audit") };
 }
 
-interface Served {
-  url: string;
-  child: ChildProcess;
+interface Served extends HttpServed {
   /** The working directory: the sleeper verb writes child.pid there when it really runs. */
   dir: string;
-  exited: Promise<number | null>;
-  stop: () => Promise<number | null>;
 }
 
-/** Spawns `hcp serve --mcp --http 127.0.0.1:0 …` and reads the URL it prints on stderr. */
+/** Spawns `hcp serve --mcp <probe pack> --http 127.0.0.1:0 …` in a fresh working directory. */
 async function serve(extra: string[] = []): Promise<Served> {
   const dir = tempDir();
-  const child = spawn(process.execPath, [HCP, "serve", "--mcp", PROBE_PACK, "--http", "127.0.0.1:0", ...extra], { cwd: dir, env: isolatedEnv(), stdio: ["ignore", "ignore", "pipe"] });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  let stderr = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const guard = setTimeout(() => reject(new Error(`no URL on stderr: ${stderr}`)), 60_000);
-    child.stderr!.setEncoding("utf8").on("data", (c: string) => {
-      stderr += c;
-      const m = /serving MCP over HTTP at (http:\/\/\S+)/.exec(stderr);
-      if (m !== null) {
-        clearTimeout(guard);
-        resolve(m[1]!);
-      }
-    });
-    void exited.then((code) => reject(new Error(`hcp exited ${code}: ${stderr}`)));
-  });
-  const stop = async () => {
-    if (child.exitCode === null) child.kill("SIGTERM");
-    return exited;
-  };
-  return { url, child, dir, exited, stop };
+  return { ...(await serveHttp([PROBE_PACK], { args: extra, cwd: dir, env: isolatedEnv() })), dir };
 }
 
 async function connect(url: string, token?: string): Promise<Client> {
-  const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
-  const client = new Client({ name: "hcp-http-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-  return client;
+  return (await httpClient(url, { token })).client;
 }
 
 /** The server still answers: a read call through a fresh client. */
@@ -72,34 +43,9 @@ async function stillAnswers(url: string, token?: string): Promise<void> {
   }
 }
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One raw POST to the server, as an attacker would send it: by default a tools/call that would start the sleeper. */
-function raw(url: string, headers: Record<string, string>, opts: { body?: string; declaredLength?: number } = {}): Promise<Raw> {
-  const body = opts.body ?? JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hcp-probe_sleeper", arguments: {} } });
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "content-length": String(opts.declaredLength ?? Buffer.byteLength(body)), ...headers },
-    });
-    req.on("response", (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (c: string) => (text += c));
-      res.on("end", () => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
-        req.destroy();
-      });
-    });
-    req.on("error", reject);
-    // A declared length past the cap: only the headers are sent; the server must answer without the body.
-    if (opts.declaredLength === undefined) req.end(body);
-    else req.flushHeaders();
-  });
-}
+/** One raw POST, as an attacker would send it: by default a tools/call that would start the sleeper. */
+const raw = (url: string, headers: Record<string, string>, opts: { body?: string; declaredLength?: number } = {}) =>
+  rawHttp(url, { headers, body: opts.body ?? JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hcp-probe_sleeper", arguments: {} } }), declaredLength: opts.declaredLength });
 
 test("over HTTP: tools/list, a read call, a write refused without --allow-write", async () => {
   const s = await serve();

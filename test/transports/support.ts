@@ -1,10 +1,13 @@
 // Shared by the hcp transport tests: the built program, fixture packs, an MCP client over stdio, exec sessions.
 
+import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { REPO, fixture, run, type Run } from "../e2e/helpers.js";
 
@@ -54,6 +57,86 @@ export async function mcpClient(paths: string[], opts: McpOptions = {}): Promise
   }
   await client.connect(transport);
   return { client, stderr: () => stderr };
+}
+
+export interface HttpServed {
+  url: string;
+  child: ChildProcess;
+  /** Everything hcp wrote on stderr so far. */
+  stderr: () => string;
+  exited: Promise<number | null>;
+  /** SIGTERM, then its exit code. */
+  stop: () => Promise<number | null>;
+}
+
+/** Spawns `hcp serve --mcp PATHS… --http 127.0.0.1:0 ARGS…` and reads the URL it prints on stderr. */
+export async function serveHttp(paths: string[], opts: { args?: string[]; cwd?: string; env: NodeJS.ProcessEnv }): Promise<HttpServed> {
+  const child = spawn(process.execPath, [HCP, "serve", "--mcp", ...paths, "--http", "127.0.0.1:0", ...(opts.args ?? [])], { cwd: opts.cwd ?? REPO, env: opts.env, stdio: ["ignore", "ignore", "pipe"] });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  let stderr = "";
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+  const url = await new Promise<string>((resolve, reject) => {
+    // A hang guard far above any start-up time.
+    const guard = setTimeout(() => reject(new Error(`no URL on stderr: ${stderr}`)), 60_000);
+    child.stderr!.on("data", () => {
+      const m = /serving MCP over HTTP at (http:\/\/\S+)/.exec(stderr);
+      if (m === null) return;
+      clearTimeout(guard);
+      resolve(m[1]!);
+    });
+    void exited.then((code) => reject(new Error(`hcp exited ${code}: ${stderr}`)));
+  });
+  const stop = async () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    return exited;
+  };
+  return { url, child, stderr: () => stderr, exited, stop };
+}
+
+/** An SDK Client connected over Streamable HTTP (with a bearer token, answering elicitations when `elicit` is given). */
+export async function httpClient(url: string, opts: { token?: string; elicit?: McpOptions["elicit"] } = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const headers: Record<string, string> = opts.token === undefined ? {} : { authorization: `Bearer ${opts.token}` };
+  const client = new Client({ name: "hcp-http-test", version: "1.0.0" }, { capabilities: opts.elicit ? { elicitation: {} } : {} });
+  if (opts.elicit) {
+    const answer = opts.elicit;
+    client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params.message));
+  }
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+export interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * One raw HTTP request (POST unless told), with the headers a Streamable HTTP client sends. `declaredLength`: only the
+ * headers are sent, with this Content-Length; the server must answer without the body. `localAddress`: the address
+ * the request comes from (any of 127.0.0.0/8 reaches a loopback server on Linux).
+ */
+export function rawHttp(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string; declaredLength?: number; localAddress?: string }): Promise<Raw> {
+  const body = opts.body ?? "";
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: opts.method ?? "POST",
+      ...(opts.localAddress === undefined ? {} : { localAddress: opts.localAddress }),
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "content-length": String(opts.declaredLength ?? Buffer.byteLength(body)), ...opts.headers },
+    });
+    req.on("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8").on("data", (c: string) => (text += c));
+      res.on("end", () => {
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
+        req.destroy();
+      });
+    });
+    req.on("error", reject);
+    if (opts.declaredLength === undefined) req.end(body);
+    else req.flushHeaders();
+  });
 }
 
 /** Runs one `hcp exec` session: the lines in, the parsed response lines out. */

@@ -5,7 +5,7 @@ import type { Context } from "../../framework/index.js";
 import { formatIssue } from "../../pack/issues.js";
 import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
-import { isLoopback, parseListen, type Listen } from "../../transports/mcp-http.js";
+import { isLoopback, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
 import { loadServed, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions, toolSelection } from "./flags.js";
@@ -53,19 +53,40 @@ function readToken(file: string): string {
   return token;
 }
 
-/** Where --http listens and the token it requires: a bind off loopback without a token is refused. */
-function httpDoor(ctx: Context): (Listen & { token?: string }) | null {
+type Door = Listen & Pick<HttpOptions, "token" | "sessions">;
+
+/** A whole number of --NAME from min to max. */
+function bounded(ctx: Context, name: string, min: number, max: number): number {
+  const n = ctx.int(name);
+  if (n < min || n > max) throw new TransportError("usage", `--${name} must be an integer from ${min} to ${max}, got ${n}`);
+  return n;
+}
+
+/** The session limits of --stateful; its flags without it are refused. */
+function sessionsOf(ctx: Context): HttpOptions["sessions"] {
+  if (!ctx.bool("stateful")) {
+    const given = ["max-sessions", "idle-timeout"].find((f) => ctx.changed(f));
+    if (given !== undefined) throw new TransportError("usage", `--${given} goes with --stateful: a stateless server keeps no sessions`);
+    return undefined;
+  }
+  return { max: bounded(ctx, "max-sessions", 1, 100_000), idleMs: bounded(ctx, "idle-timeout", 1, 86_400) * 1000 };
+}
+
+/** Where --http listens, the token it requires and its sessions: a bind off loopback without a token is refused. */
+function httpDoor(ctx: Context): Door | null {
   const spec = ctx.string("http");
   const tokenFile = ctx.string("token-file");
   if (spec === "") {
-    if (tokenFile !== "") throw new TransportError("usage", "--token-file goes with --http: the stdio server has no bearer tokens");
+    const given = ["token-file", "stateful", "max-sessions", "idle-timeout"].find((f) => ctx.changed(f));
+    if (given !== undefined) throw new TransportError("usage", `--${given} goes with --http: the stdio server is one session, with no bearer tokens`);
     return null;
   }
   const listen = parseListen(spec);
   if (tokenFile === "" && !isLoopback(listen.host)) {
     throw new TransportError("usage", `--http ${spec}: refusing to serve on ${listen.host}, which is not loopback, without --token-file FILE (a bearer token every request must carry)`);
   }
-  return { ...listen, ...(tokenFile === "" ? {} : { token: readToken(tokenFile) }) };
+  const sessions = sessionsOf(ctx);
+  return { ...listen, ...(tokenFile === "" ? {} : { token: readToken(tokenFile) }), ...(sessions === undefined ? {} : { sessions }) };
 }
 
 /** On stdio, nothing but the MCP server writes to stdout; over HTTP, the URL is printed on stderr. */
@@ -94,7 +115,7 @@ export async function serveHandler(ctx: Context): Promise<void> {
 const printUrl = (url: string) => process.stderr.write(`hcp: serving MCP over HTTP at ${url}\n`);
 
 /** `--mcp --http`: until SIGINT/SIGTERM, then what is in flight is cancelled and answered, and the port freed. */
-async function serveHttp(ctx: Context, door: Listen & { token?: string }): Promise<void> {
+async function serveHttp(ctx: Context, door: Door): Promise<void> {
   const opts = serveOptions(ctx);
   const { packs } = await served(ctx.args, "mcp", opts);
   const { serveMcpHttp } = await import("../../transports/mcp-http.js");

@@ -1,0 +1,106 @@
+// The sessions of `hcp serve --mcp --http --stateful`: one SDK Server and Streamable HTTP transport per session, found
+// by its Mcp-Session-Id. A session ends on DELETE, after a while with no request and nothing open, and at shutdown;
+// its calls are then cancelled. At most `max` are open at once, so clients cannot grow the server without bound.
+
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+
+export interface SessionLimits {
+  /** Sessions open at once; an initialize past it is refused (503). */
+  max: number;
+  /** A session with no request and no open response for this long ends. */
+  idleMs: number;
+}
+
+interface Session {
+  id: string;
+  transport: StreamableHTTPServerTransport;
+  /** Aborted when the session ends: its calls are cancelled, its elicitations dropped. */
+  end: AbortController;
+  /** HTTP responses open on it (calls in flight, the client's GET stream): it is idle only when there are none. */
+  open: number;
+  idle?: NodeJS.Timeout;
+}
+
+/** What the sessions need from the door: a refusal in its format, a new transport, a server connected to one. */
+export interface SessionDeps {
+  refuse: (res: ServerResponse, status: number, message: string, headers?: Record<string, string>) => void;
+  isInitialize: (body: unknown) => boolean;
+  transportFor: (id: string) => StreamableHTTPServerTransport;
+  /** Connects a new server (with its own declined plans) to the transport; `ended` aborts when the session ends. */
+  connect: (transport: StreamableHTTPServerTransport, ended: AbortSignal) => Promise<void>;
+}
+
+export class McpSessions {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(
+    private readonly limits: SessionLimits,
+    private readonly deps: SessionDeps,
+  ) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Answers a request of an open session, or opens one for an initialize request. */
+  async answer(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const id = req.headers["mcp-session-id"];
+    if (typeof id !== "string" || id === "") {
+      if (req.method === "POST" && this.deps.isInitialize(body)) return this.open(req, res, body);
+      return this.deps.refuse(res, 400, "bad request: send Mcp-Session-Id (this server keeps sessions: initialize one first)");
+    }
+    const s = this.sessions.get(id);
+    if (s === undefined) return this.deps.refuse(res, 404, "session not found: it ended (DELETE, idle timeout or a restart); initialize a new one");
+    this.track(s, res);
+    await s.transport.handleRequest(req, res, body);
+  }
+
+  /** Ends every session (at shutdown): their streams close, their calls are cancelled. */
+  async closeAll(): Promise<void> {
+    await Promise.allSettled([...this.sessions.values()].map((s) => this.close(s)));
+  }
+
+  private async open(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (this.sessions.size >= this.limits.max) {
+      return this.deps.refuse(res, 503, `too many open sessions (${this.limits.max}, --max-sessions): end one with DELETE, or retry once an idle one has closed`, { "retry-after": "30" });
+    }
+    // The id is chosen here so that the session counts against the limit while it initializes.
+    const id = randomUUID();
+    const transport = this.deps.transportFor(id);
+    const s: Session = { id, transport, end: new AbortController(), open: 0 };
+    this.sessions.set(id, s);
+    // Set before the server connects: the SDK's Protocol calls it, then its own, when the transport closes (DELETE too).
+    // oxlint-disable-next-line unicorn/prefer-add-event-listener
+    transport.onclose = () => this.forget(s);
+    await this.deps.connect(transport, s.end.signal);
+    this.track(s, res);
+    await transport.handleRequest(req, res, body);
+    // The SDK refused the initialize (the id was never handed out): nothing can use this session.
+    if (transport.sessionId === undefined) await this.close(s);
+  }
+
+  /** Counts the response as open on the session; once none is, the idle clock runs. */
+  private track(s: Session, res: ServerResponse): void {
+    s.open++;
+    clearTimeout(s.idle);
+    res.once("close", () => {
+      if (--s.open > 0 || this.sessions.get(s.id) !== s) return;
+      s.idle = setTimeout(() => void this.close(s), this.limits.idleMs);
+      s.idle.unref();
+    });
+  }
+
+  private forget(s: Session): void {
+    if (this.sessions.get(s.id) !== s) return;
+    this.sessions.delete(s.id);
+    clearTimeout(s.idle);
+    s.end.abort();
+  }
+
+  private async close(s: Session): Promise<void> {
+    this.forget(s);
+    await s.transport.close();
+  }
+}

@@ -1,0 +1,236 @@
+// `hcp serve --mcp --http --stateful`: approvals through elicitation on the call's own stream, declined plans per
+// session, the stateless fallback to `hcp approve`, and the sessions' life: DELETE, unknown ids, the cap, the idle
+// timeout and shutdown. A witness file shows whether a verb really ran; the audit file shows who asked.
+
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { bank } from "./approvals-support.js";
+import { alive, eventually } from "../runtime/support.js";
+import { PROBE_PACK, hcp, httpClient, rawHttp, serveHttp, tempDir } from "../transports/support.js";
+
+type Call = object;
+const errorOf = (r: Call) => ((r as { structuredContent?: unknown }).structuredContent as { error: { code: string; message: string } }).error;
+const planIdOf = (r: Call) => ((r as { structuredContent?: unknown }).structuredContent as { plan_id: string }).plan_id;
+
+/** An elicitation handler answering each request with the next action, remembering what it was shown. */
+function person(actions: ("accept" | "decline" | "cancel")[]) {
+  const asked: string[] = [];
+  return {
+    asked,
+    elicit: (message: string): ElicitResult => {
+      asked.push(message);
+      const action = actions.shift() ?? "decline";
+      return action === "accept" ? { action, content: {} } : { action };
+    },
+  };
+}
+
+/** An environment that keeps hcp away from the real user's state. */
+function isolatedEnv(): NodeJS.ProcessEnv {
+  const home = tempDir("hcp-sessions-home-");
+  return { ...process.env, HOME: home, XDG_STATE_HOME: home, XDG_CONFIG_HOME: home, HCP_CREDENTIALS: join(home, "credentials.json"), HCP_AUDIT: join(home, "audit") };
+}
+
+const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+const LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+
+/** Initializes a session by hand: its id, or the refusal. */
+async function initialize(url: string): Promise<{ status: number; id?: string; body: string }> {
+  const r = await rawHttp(url, { body: INITIALIZE });
+  const id = r.headers["mcp-session-id"];
+  return { status: r.status, body: r.body, ...(typeof id === "string" ? { id } : {}) };
+}
+
+const inSession = (url: string, id: string, body = LIST, method = "POST") => rawHttp(url, { method, body: method === "POST" ? body : "", headers: { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" } });
+
+test("--stateful: a gated call is approved through elicitation; a declined plan cannot run again in that session, another session is asked anew", async () => {
+  const b = bank();
+  const s = await serveHttp([b.root], { args: ["--stateful", "--allow-write"], env: b.env });
+  try {
+    const p1 = person(["decline"]);
+    const one = await httpClient(s.url, { elicit: p1.elicit });
+    const declined = await one.client.callTool({ name: "bank_pay", arguments: { amount: "1" } });
+    assert.equal(errorOf(declined).code, "confirmation_declined");
+    assert.match(p1.asked[0]!, /^Approve running verb "pay" of pack "bank"/);
+    // The agent's way around it in the same session: its own dry run, then confirm with that id.
+    const id = planIdOf(await one.client.callTool({ name: "bank_pay", arguments: { amount: "1", dry_run: true } }));
+    const retried = await one.client.callTool({ name: "bank_pay", arguments: { amount: "1", confirm: id } });
+    assert.equal(errorOf(retried).code, "confirmation_declined");
+    assert.match(errorOf(retried).message, /cannot run in this session/);
+    assert.equal(p1.asked.length, 1, "a declined plan is not asked about again in its session");
+    assert.equal(b.runs().length, 0);
+
+    // Another session (another client) has its own declines: the person is asked again, and accepts.
+    const p2 = person(["accept"]);
+    const two = await httpClient(s.url, { elicit: p2.elicit });
+    const ran = await two.client.callTool({ name: "bank_pay", arguments: { amount: "1" } });
+    assert.equal(ran.isError, undefined, JSON.stringify(ran.structuredContent));
+    assert.equal(p2.asked.length, 1);
+    assert.deepEqual(b.runs().map((w) => w.argv), [["pay", "1"]]);
+    // The first session still refuses it.
+    assert.equal(errorOf(await one.client.callTool({ name: "bank_pay", arguments: { amount: "1" } })).code, "confirmation_declined");
+    assert.equal(b.runs().length, 1);
+    await Promise.all([one.client.close(), two.client.close()]);
+  } finally {
+    assert.equal(await s.stop(), 143);
+  }
+  const decisions = auditOf(b.audit).map((e) => `${e.decision}:${e.by ?? "-"}`);
+  assert.deepEqual(decisions, ["declined:elicitation", "dry_run:-", "declined:-", "approved:elicitation", "ran:elicitation", "declined:-"]);
+  for (const e of auditOf(b.audit)) assert.match(e.client_address ?? "", /^127\.0\.0\.1:\d+$/);
+});
+
+test("stateless HTTP never asks, even a client that can elicit: the refusal names `hcp approve <id>`; approved at a terminal, the retry runs once", async () => {
+  const b = bank();
+  const s = await serveHttp([b.root], { args: ["--allow-write"], env: b.env });
+  try {
+    const p = person(["accept"]);
+    const { client } = await httpClient(s.url, { elicit: p.elicit });
+    const first = await client.callTool({ name: "bank_pay", arguments: { amount: "7" } });
+    assert.equal(errorOf(first).code, "approval_required");
+    const id = /hcp approve (hcp1\.\S+)/.exec(errorOf(first).message)![1]!;
+    assert.equal(p.asked.length, 0, "a stateless server has no session to ask in");
+    assert.equal(b.runs().length, 0);
+    const approved = await b.approve(id);
+    assert.equal(approved.code, 0, approved.stdout);
+    const ran = await client.callTool({ name: "bank_pay", arguments: { amount: "7", confirm: id } });
+    assert.equal(ran.isError, undefined, JSON.stringify(ran.structuredContent));
+    assert.equal(errorOf(await client.callTool({ name: "bank_pay", arguments: { amount: "7", confirm: id } })).code, "plan_id_used");
+    assert.deepEqual(b.runs().map((w) => w.argv), [["pay", "7"]]);
+    await client.close();
+  } finally {
+    await s.stop();
+  }
+});
+
+/** A raw tools/call of a bank verb. */
+const toolCall = (verb: string, args: object) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: `bank_${verb}`, arguments: args } });
+
+/** The audit log's entries. */
+const auditOf = (file: string) =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as { transport: string; client_address?: string; verb: string; decision: string; by: string | null });
+
+test("over HTTP every audit line carries the client's address (IP:port); over stdio there is none", async () => {
+  const b = bank();
+  const s = await serveHttp([b.root], { args: ["--allow-write"], env: b.env });
+  try {
+    // From 127.0.0.2: the address in the log is the connection's, not a constant.
+    const touched = await rawHttp(s.url, { body: toolCall("touch", {}), localAddress: "127.0.0.2" });
+    assert.equal(touched.status, 200, touched.body);
+    assert.match(touched.body, /ran\\n/);
+    const refused = await rawHttp(s.url, { body: toolCall("pay", { amount: "4" }), localAddress: "127.0.0.2" });
+    assert.match(refused.body, /approval_required/);
+  } finally {
+    await s.stop();
+  }
+  const overHttp = auditOf(b.audit);
+  assert.deepEqual(overHttp.map((e) => [e.verb, e.decision]), [["touch", "approved"], ["touch", "ran"], ["pay", "refused"]]);
+  for (const e of overHttp) assert.match(e.client_address ?? "", /^127\.0\.0\.2:\d+$/, JSON.stringify(e));
+
+  const { client } = await b.mcp({ allowWrite: true });
+  try {
+    assert.equal((await client.callTool({ name: "bank_touch", arguments: {} })).isError, undefined);
+  } finally {
+    await client.close();
+  }
+  const overStdio = auditOf(b.audit).slice(overHttp.length);
+  assert.equal(overStdio.length, 2);
+  for (const e of overStdio) assert.equal("client_address" in e, false, JSON.stringify(e));
+  const shown = await b.hcp(["audit"]);
+  assert.match(shown.stdout, /mcp from 127\.0\.0\.2:\d+ bank touch/);
+});
+
+test("--stateful sessions: no id is 400, an unknown id 404; DELETE ends a session and kills its call; past --max-sessions 503, and the server goes on", async () => {
+  const dir = tempDir();
+  const s = await serveHttp([PROBE_PACK], { args: ["--stateful", "--max-sessions", "2"], cwd: dir, env: isolatedEnv() });
+  try {
+    assert.equal((await rawHttp(s.url, { body: LIST })).status, 400, "a request outside any session");
+    assert.equal((await inSession(s.url, "00000000-0000-4000-8000-000000000000")).status, 404, "a made-up session id");
+
+    const a = await httpClient(s.url);
+    const sessionA = a.transport.sessionId!;
+    assert.match(sessionA, /^[0-9a-f-]{36}$/);
+    const call = a.client.callTool({ name: "hcp-probe_sleeper", arguments: {} });
+    call.catch(() => {});
+    assert.ok(await eventually(() => existsSync(join(dir, "child.pid")) && existsSync(join(dir, "grandchild.pid")), 20_000), "the sleeper started");
+    const pids = ["child.pid", "grandchild.pid"].map((f) => Number(readFileSync(join(dir, f), "utf8")));
+
+    const second = await initialize(s.url);
+    assert.equal(second.status, 200);
+    const third = await initialize(s.url);
+    assert.equal(third.status, 503, "a third session past --max-sessions 2");
+    assert.match(third.body, /too many open sessions/);
+    assert.equal((await inSession(s.url, second.id!)).status, 200, "the open sessions still answer");
+
+    // DELETE ends session A: its call's process group is killed, and its id is gone.
+    await a.transport.terminateSession();
+    assert.ok(await eventually(() => pids.every((p) => !alive(p)), 30_000), `still running: ${pids.filter(alive).join(", ")}`);
+    assert.equal((await inSession(s.url, sessionA)).status, 404);
+    const again = await initialize(s.url);
+    assert.equal(again.status, 200, "the ended session's place is free");
+    assert.notEqual(again.id, sessionA);
+    await a.client.close();
+  } finally {
+    assert.equal(await s.stop(), 143);
+  }
+});
+
+test("--stateful: a session with no request and nothing open for --idle-timeout ends, and frees its place", async () => {
+  const s = await serveHttp([PROBE_PACK], { args: ["--stateful", "--max-sessions", "1", "--idle-timeout", "1"], env: isolatedEnv() });
+  try {
+    const first = await initialize(s.url);
+    const opened = Date.now();
+    assert.equal(first.status, 200);
+    // Initializing does not touch the first session: the second succeeds only once the first has ended.
+    let second = await initialize(s.url);
+    for (let i = 0; i < 300 && second.status === 503; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      second = await initialize(s.url);
+    }
+    assert.equal(second.status, 200, second.body);
+    assert.ok(Date.now() - opened >= 1000, "not before the idle timeout");
+    assert.equal((await inSession(s.url, first.id!)).status, 404);
+  } finally {
+    await s.stop();
+  }
+});
+
+test("--stateful on SIGTERM: a pending elicitation and the sessions' open streams end, the call is answered, exit 143", async () => {
+  const b = bank();
+  const s = await serveHttp([b.root], { args: ["--stateful", "--allow-write"], env: b.env });
+  let asked!: () => void;
+  const wasAsked = new Promise<void>((resolve) => (asked = resolve));
+  // This person never answers: the server must not wait for them.
+  const { client } = await httpClient(s.url, {
+    elicit: () => {
+      asked();
+      return new Promise<never>(() => {}) as never;
+    },
+  });
+  const call = client.callTool({ name: "bank_pay", arguments: { amount: "3" } });
+  call.catch(() => {});
+  await wasAsked;
+  const sent = Date.now();
+  s.child.kill("SIGTERM");
+  const answered = await call;
+  assert.equal(errorOf(answered).code, "cancelled");
+  assert.equal(await s.exited, 143);
+  // The promise is 3 s; the assertion keeps a 10x margin for a loaded machine.
+  assert.ok(Date.now() - sent < 30_000, `exited ${Date.now() - sent} ms after SIGTERM`);
+  assert.equal(b.runs().length, 0);
+  await client.close();
+});
+
+test("--stateful, --max-sessions and --idle-timeout are refused where they mean nothing (exit 1)", async () => {
+  const env = isolatedEnv();
+  for (const args of [["--stateful"], ["--http", "0", "--max-sessions", "5"], ["--http", "0", "--idle-timeout", "5"], ["--http", "0", "--stateful", "--max-sessions", "0"]]) {
+    const r = await hcp(["serve", "--mcp", PROBE_PACK, ...args], { env, timeoutMs: 60_000 });
+    assert.equal(r.code, 1, args.join(" "));
+    assert.match(r.stderr, /goes with --(http|stateful)|must be an integer from 1/, args.join(" "));
+  }
+});
