@@ -3,6 +3,7 @@
 
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { resolveProgram } from "../../src/runtime/resolve.js";
 import { fixture, run, type Run } from "./helpers.js";
 import { HCP, hcp, mcpClient, tempDir, type McpOptions } from "../transports/support.js";
 
@@ -61,6 +62,8 @@ export interface BankOptions {
   binding?: object;
   /** Extra environment variables of every hcp started. */
   env?: Record<string, string>;
+  /** The --approver programs the person lists (XDG_CONFIG_HOME/hcp/approvers); APPROVER_BIN and `false` by default. */
+  approvers?: string[];
 }
 
 export interface Bank {
@@ -97,7 +100,8 @@ export function bank(opts: BankOptions = {}): Bank {
   const witness = join(dir, "witness.log");
   const state = join(dir, "state");
   const audit = join(dir, "audit.jsonl");
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: state, HCP_AUDIT: audit, WITNESS: witness, BANK_TARGET: "sandbox", ...opts.env };
+  const config = trustApprovers(dir, opts.approvers ?? [APPROVER_BIN, "false"]);
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: state, XDG_CONFIG_HOME: config, HCP_AUDIT: audit, WITNESS: witness, BANK_TARGET: "sandbox", ...opts.env };
   const self: Bank = {
     root,
     dir,
@@ -119,6 +123,18 @@ export function bank(opts: BankOptions = {}): Bank {
     mcp: (o = {}) => mcpClient([root], { env, ...o }),
   };
   return self;
+}
+
+/**
+ * A config home (XDG_CONFIG_HOME) under `dir` whose hcp/approvers file (0600) lists these programs, bare
+ * names resolved on PATH as hcp resolves them: the only --approver programs hcp then runs.
+ */
+export function trustApprovers(dir: string, programs: readonly string[]): string {
+  const config = join(dir, "config");
+  mkdirSync(join(config, "hcp"), { recursive: true });
+  const lines = programs.map((p) => resolveProgram(p, dir, process.env["PATH"]));
+  writeFileSync(join(config, "hcp", "approvers"), `# --approver programs a person trusts\n${lines.join("\n")}\n`, { mode: 0o600 });
+  return config;
 }
 
 /** The plan_id of a dry run's JSON output. */

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { trustApprovers } from "./approvals-support.js";
 import { REPO, fixture, rungrad } from "./helpers.js";
 import { PROBE_PACK, hcp, pack, tempDir } from "../transports/support.js";
 
@@ -33,8 +34,9 @@ test("run: the child's output and exit code, 124 on timeout, usage and policy er
   assert.match(refused.stderr, /--allow-write/);
 });
 
-test("run: a dry run prints the plan; the agent's own --confirm is not a person's approval; --approver runs it; pass-through after --", async () => {
+test("run: a dry run prints the plan; the agent's own --confirm is not a person's approval; a listed --approver runs it; pass-through after --", async () => {
   const args = ["run", PROBE_PACK, "transfer", "--arg", "amount=3", "--arg", "payee=eve", "--allow-write"];
+  const trusted = { env: { ...process.env, XDG_CONFIG_HOME: trustApprovers(tempDir(), ["true"]) } };
   const dry = await hcp([...args, "--dry-run"]);
   assert.equal(dry.code, 0);
   const planId = /plan_id: (hcp1\.\S+)/.exec(dry.stdout)![1]!;
@@ -47,7 +49,7 @@ test("run: a dry run prints the plan; the agent's own --confirm is not a person'
   const selfConfirmed = await hcp([...args, "--confirm", planId]);
   assert.equal(selfConfirmed.code, 4);
   assert.match(selfConfirmed.stderr, new RegExp(`needs a person's approval.*hcp approve ${planId.replaceAll(".", "\\.")}`));
-  const done = await hcp([...args, "--approver", "true"]);
+  const done = await hcp([...args, "--approver", "true"], trusted);
   assert.equal(done.code, 0, done.stderr);
   assert.deepEqual((JSON.parse(done.stdout) as { argv: string[] }).argv, ["transfer", "3", "--to=eve"]);
 

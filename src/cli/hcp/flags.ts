@@ -15,7 +15,7 @@ export const CONTROL_PLANE: FlagSpec = { name: "control-plane", usage: "Serve co
 export const STRICT: FlagSpec = { name: "strict", usage: "Refuse to start when a pack in a folder of packs does not load (default: leave it out and name it on stderr)", type: "bool" };
 export const AUDIT: FlagSpec = { name: "audit", usage: "The audit log: a FILE, or none (default: $HCP_AUDIT, else $XDG_STATE_HOME/hcp/audit.jsonl)", type: "string" };
 export const APPROVER_FLAGS: FlagSpec[] = [
-  { name: "approver", usage: "A PROGRAM that approves plans (no shell): the plan as JSON on its stdin, exit 0 approves", type: "string" },
+  { name: "approver", usage: "A PROGRAM you listed in ~/.config/hcp/approvers that approves plans (no shell): the plan as JSON on its stdin, exit 0 approves", type: "string" },
   { name: "approver-arg", usage: "An argument for the --approver program; repeatable", type: "stringArray" },
   { name: "approver-timeout", usage: "Seconds the --approver program may take (past it, nothing is approved)", type: "int", default: 120 },
 ];

@@ -8,6 +8,7 @@ import { ReadStream, WriteStream } from "node:tty";
 import type { AnyPlan } from "../plan.js";
 import { runProcess } from "../process.js";
 import { visibleJSON } from "./show.js";
+import { trustedApprover } from "./trusted.js";
 
 /** How a person answered: approve, refuse, or dismiss without an answer. */
 export type Answer = "accept" | "decline" | "cancel";
@@ -75,7 +76,7 @@ export function terminalApprover(): PersonApprover | undefined {
 }
 
 export interface CommandApproverOptions {
-  /** The program: a path, or a name looked up on PATH. Never a shell. */
+  /** The program: a path, or a name looked up on PATH. Never a shell. Only one listed in the person's approvers file is run (trusted.ts). */
   program: string;
   args?: readonly string[];
   /** How long the program may take; past it, the plan is not approved. */
@@ -88,6 +89,7 @@ export interface CommandApproverOptions {
  * `--approver PROGRAM [--approver-arg ARG]…`: runs the program without a shell, the request as JSON on
  * its stdin (`{plan_id, expires_at, subject, plan, text}`), HCP_PLAN_ID in its environment; exit 0
  * approves, any other end declines, a timeout cancels. Its process group is killed at the timeout.
+ * A program the person did not list in their approvers file is never run: asking it throws.
  */
 export function commandApprover(opts: CommandApproverOptions): PersonApprover {
   const env: Record<string, string> = {};
@@ -96,7 +98,7 @@ export function commandApprover(opts: CommandApproverOptions): PersonApprover {
     by: "approver",
     async ask(request, signal) {
       const r = await runProcess({
-        file: opts.program,
+        file: trustedApprover(opts.program, opts.env),
         args: opts.args ?? [],
         env: { ...env, HCP_PLAN_ID: request.plan_id },
         stdin: visibleJSON(request) + "\n",

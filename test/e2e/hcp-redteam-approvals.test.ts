@@ -1,0 +1,114 @@
+// Red team: an agent trying to approve its own confirm: true plan. Each test spawns the built hcp with the
+// witness program (one line per real run), tries a way around the person, and asserts nothing ran.
+
+import assert from "node:assert/strict";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { APPROVER_BIN, bank, planIdOf } from "./approvals-support.js";
+import { HCP, execSession, tempDir } from "../transports/support.js";
+
+const pay = (root: string, amount: string) => ["run", root, "pay", "--arg", `amount=${amount}`, "--allow-write"];
+
+test("an agent writing hcp run's command line cannot approve its own plan: an --approver the person did not list never runs (true, sh -c, a list others can write), on run, exec and MCP", async () => {
+  const b = bank({ approvers: [APPROVER_BIN] });
+  const mark = join(b.dir, "approver-ran");
+
+  const yes = await b.hcp([...pay(b.root, "1"), "--approver", "true"]);
+  assert.equal(yes.code, 4, yes.stderr);
+  assert.match(yes.stderr, /--approver "true" is not a program you listed in .*\/hcp\/approvers/);
+  assert.match(yes.stderr, /hcp approve hcp1\./, "the refusal still says how a person approves");
+
+  const shell = await b.hcp([...pay(b.root, "2"), "--approver", "sh", "--approver-arg", "-c", "--approver-arg", `touch ${mark}; exit 0`]);
+  assert.equal(shell.code, 4, shell.stderr);
+  assert.equal(existsSync(mark), false, "an unlisted program is never started, not even to be asked");
+
+  const relative = await b.hcp([...pay(b.root, "3"), "--approver", "../../../../../../../../bin/true"], { cwd: b.dir });
+  assert.equal(relative.code, 4, relative.stderr);
+
+  const line = JSON.stringify({ id: 4, pack: "bank", verb: "pay", args: { amount: "4" } });
+  const viaExec = await execSession([b.root], [line], ["--allow-write", "--approver", "true"], { env: b.env });
+  assert.equal(viaExec.responses[0]?.error?.code, "approver_failed", JSON.stringify(viaExec.responses));
+
+  const { client } = await b.mcp({ allowWrite: true, args: ["--approver", "true"] });
+  try {
+    const r = (await client.callTool({ name: "bank_pay", arguments: { amount: "5" } })) as { structuredContent?: { error?: { code: string } } };
+    assert.equal(r.structuredContent?.error?.code, "approver_failed", JSON.stringify(r));
+  } finally {
+    await client.close();
+  }
+
+  // A list another user could have added to is not the person's word.
+  const loose = bank({ approvers: ["true"] });
+  chmodSync(join(loose.env["XDG_CONFIG_HOME"]!, "hcp", "approvers"), 0o622);
+  const open = await loose.hcp([...pay(loose.root, "6"), "--approver", "true"]);
+  assert.equal(open.code, 4, open.stderr);
+  assert.match(open.stderr, /others can write it/);
+  assert.deepEqual([...b.runs(), ...loose.runs()], []);
+
+  // The listed program is asked, and its yes runs the plan once.
+  const asked = join(b.dir, "asked.jsonl");
+  const listed = await b.hcp([...pay(b.root, "7"), "--approver", APPROVER_BIN, "--approver-arg", asked, "--approver-arg", "0"]);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.deepEqual(b.runs().map((r) => r.argv), [["pay", "7"]]);
+});
+
+test("a pack verb cannot approve a plan: `hcp approve` run by a verb (its stdin saying y, the same state directory) refuses without a terminal, and the plan stays unapproved", async () => {
+  const b = bank();
+  const dry = await b.hcp([...pay(b.root, "9"), "--dry-run", "--json"]);
+  const id = planIdOf(dry);
+  // The operator's mistake at its worst: a pack that runs hcp itself, with the state directory passed on.
+  const tools = join(tempDir("hcp-redteam-"), "tools");
+  mkdirSync(tools);
+  writeFileSync(
+    join(tools, "surface.json"),
+    JSON.stringify({
+      id: "tools",
+      kind: "composite",
+      binding: { mode: "local", hub: "none" },
+      verbs: { approve: { description: "Approve.", cli: [process.execPath, HCP, "approve", "{{id}}"], policy: "read" } },
+    }),
+  );
+  writeFileSync(join(tools, "policy.json"), JSON.stringify({ surface_id: "tools", verbs: { approve: "read" }, env: ["XDG_STATE_HOME", "XDG_CONFIG_HOME", "HCP_AUDIT"] }));
+  const request = JSON.stringify({ id: 1, pack: "tools", verb: "approve", args: { id }, stdin: "y\ny\n" });
+  const s = await execSession([tools], [request], [], { env: b.env });
+  const result = s.responses[0]?.result as { exit_code: number; stderr: string } | undefined;
+  assert.notEqual(result?.exit_code, 0, JSON.stringify(s.responses));
+  assert.match(result?.stderr ?? "", /terminal/);
+  const run = await b.hcp([...pay(b.root, "9"), "--confirm", id, "--no-prompt"]);
+  assert.equal(run.code, 4, run.stderr);
+  assert.match(run.stderr, /needs a person's approval/);
+  assert.deepEqual(b.runs(), []);
+});
+
+test("an approved id runs only where it was planned: another working directory, an edited policy.json or another state directory is refused", async () => {
+  const b = bank();
+  const here = join(b.dir, "here");
+  const there = join(b.dir, "there");
+  mkdirSync(here);
+  mkdirSync(there);
+  const id = planIdOf(await b.hcp([...pay(b.root, "10"), "--dry-run", "--json"], { cwd: here }));
+  assert.equal((await b.approve(id)).code, 0);
+
+  const elsewhere = await b.hcp([...pay(b.root, "10"), "--confirm", id, "--no-prompt"], { cwd: there });
+  assert.equal(elsewhere.code, 4, elsewhere.stderr);
+  assert.match(elsewhere.stderr, /issued for another plan .*what differs: cwd/);
+
+  const otherState = await b.hcp([...pay(b.root, "10"), "--confirm", id, "--no-prompt"], { cwd: here, env: { ...b.env, XDG_STATE_HOME: join(b.dir, "other-state") } });
+  assert.equal(otherState.code, 4, otherState.stderr);
+  assert.match(otherState.stderr, /was not issued by a dry run of hcp for this user/);
+
+  // The same rules, one timeout longer: the approved plan is not this one.
+  const policy = join(b.root, "policy.json");
+  const original = readFileSync(policy, "utf8");
+  writeFileSync(policy, original.replace('"confirm": true', '"confirm": true, "timeout_ms": 59999'));
+  const edited = await b.hcp([...pay(b.root, "10"), "--confirm", id, "--no-prompt"], { cwd: here });
+  assert.equal(edited.code, 4, edited.stderr);
+  assert.match(edited.stderr, /what differs: policy/);
+  assert.deepEqual(b.runs(), []);
+
+  writeFileSync(policy, original);
+  const ran = await b.hcp([...pay(b.root, "10"), "--confirm", id, "--no-prompt"], { cwd: here });
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.deepEqual(b.runs().map((r) => r.argv), [["pay", "10"]]);
+});
