@@ -101,7 +101,9 @@ export function bank(opts: BankOptions = {}): Bank {
   const state = join(dir, "state");
   const audit = join(dir, "audit.jsonl");
   const config = trustApprovers(dir, opts.approvers ?? [APPROVER_BIN, "false"]);
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: state, XDG_CONFIG_HOME: config, HCP_AUDIT: audit, WITNESS: witness, BANK_TARGET: "sandbox", ...opts.env };
+  // Nothing of the real user's: home, configuration, credentials, state and audit log are the bank's own.
+  const home = { HOME: dir, XDG_CONFIG_HOME: config, HCP_CREDENTIALS: join(dir, "credentials.json") };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...home, XDG_STATE_HOME: state, HCP_AUDIT: audit, WITNESS: witness, BANK_TARGET: "sandbox", ...opts.env };
   const self: Bank = {
     root,
     dir,

@@ -4,13 +4,14 @@
 
 import assert from "node:assert/strict";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { REPO, RUNGRAD } from "./helpers.js";
 import { isolatedEnv } from "./hardening.js";
 import { HCP, PROBE_PACK, mcpClient, tempDir } from "../transports/support.js";
 import { alive, eventually } from "../runtime/support.js";
+import { marks, peakOverlap, witnessPack } from "./witness-pack.js";
 
 /** An environment that keeps hcp away from the real user's state. */
 function isolated(dir: string): NodeJS.ProcessEnv {
@@ -195,34 +196,6 @@ test("hcp serve --mcp: a frame over 10 MiB, a wrong jsonrpc, a batch and array p
   assert.equal(got.get(46)!.result!.structuredContent!["stdout"], "ok\n", "the server went on");
   noStackTrace(p.err());
 });
-
-/** A pack whose one verb runs a program that appends "S" when it starts and "E" when it ends to `log`. */
-function witnessPack(root: string, id: string, log: string, concurrency?: number): string {
-  const dir = join(root, id);
-  mkdirSync(dir);
-  const program = join(dir, "witness.sh");
-  writeFileSync(program, `#!/bin/sh\necho S >> '${log}'\nsleep 0.02\necho E >> '${log}'\n`);
-  chmodSync(program, 0o755);
-  const surface = { id, kind: "wrap", wrap: { bin: program }, binding: { mode: "local", hub: "none" }, verbs: { work: { description: "Work a little.", cli: ["witness"], policy: "read" } } };
-  writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
-  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: id, verbs: { work: "read" }, ...(concurrency !== undefined && { limits: { concurrency } }) }));
-  writeFileSync(join(dir, "HARNESS.md"), `---\nname: ${id}\ndescription: A witness.\n---\n\nA witness.\n`);
-  return dir;
-}
-
-/** The S and E lines of a witness log. */
-const marks = (log: string) => readFileSync(log, "utf8").split("\n").filter((l) => l !== "").length;
-
-/** The most S lines not yet matched by an E line at any point of the log: the most runs at once. */
-function peakOverlap(log: string): number {
-  let now = 0;
-  let peak = 0;
-  for (const mark of readFileSync(log, "utf8").split("\n")) {
-    if (mark === "S") peak = Math.max(peak, ++now);
-    if (mark === "E") now--;
-  }
-  return peak;
-}
 
 test("hcp serve --mcp: 1,000 concurrent calls never run more children at once than limits.concurrency (default 8)", { timeout: 300_000 }, async () => {
   const root = tempDir("hcp-mcp-bound-");

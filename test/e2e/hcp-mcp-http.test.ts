@@ -1,5 +1,5 @@
-// `hcp serve --mcp --http` through the SDK's Streamable HTTP client: tools, calls, many clients at once, the door's
-// refusals (token, Host, Origin, body size) with the server still answering after each, and a clean stop.
+// `hcp serve --mcp --http` through the SDK's Streamable HTTP client: tools, calls, many clients at once (and the
+// concurrency bound over all of them), the door's refusals (token, Host, Origin, body size) with the server still answering after each, and a clean stop.
 
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { alive } from "../runtime/support.js";
+import { marks, peakOverlap, witnessPack } from "./witness-pack.js";
 import { PROBE_PACK, hcp, httpClient, rawHttp, serveHttp, tempDir, type HttpServed } from "../transports/support.js";
 
 /** An environment that keeps hcp away from the real user's state. */
@@ -72,25 +73,48 @@ test("over HTTP: tools/list, a read call, a write refused without --allow-write"
   }
 });
 
-test("over HTTP: 20 concurrent clients x 3 calls are all answered, each with its own arguments", async () => {
+test("over HTTP: 20 concurrent clients x 10 calls are all answered, each with its own arguments", { timeout: 300_000 }, async () => {
   const s = await serve();
+  const calls = Array.from({ length: 10 }, (_, j) => j);
   try {
     const clients = await Promise.all(Array.from({ length: 20 }, () => connect(s.url)));
     try {
       const answers = await Promise.all(
         clients.flatMap((c, i) =>
-          [0, 1, 2].map(async (j) => {
-            const r = await c.callTool({ name: "hcp-probe_echo", arguments: { message: `c${i}-${j}` } });
-            return (r.structuredContent as { json: { argv: string[] } }).json.argv[1];
+          calls.map(async (j) => {
+            const r = await c.callTool({ name: "hcp-probe_echo", arguments: { message: `c${i}-${j}`, count: j } }, undefined, { timeout: 240_000 });
+            assert.equal(r.isError, undefined, JSON.stringify(r.structuredContent));
+            return (r.structuredContent as { json: { argv: string[] } }).json.argv.slice(1).join(" ");
           }),
         ),
       );
-      assert.deepEqual(answers, clients.flatMap((_, i) => [0, 1, 2].map((j) => `c${i}-${j}`)));
+      assert.deepEqual(answers, clients.flatMap((_, i) => calls.map((j) => `c${i}-${j} --count=${j}`)));
     } finally {
       await Promise.all(clients.map((c) => c.close()));
     }
   } finally {
-    await s.stop();
+    assert.equal(await s.stop(), 143);
+  }
+});
+
+test("over HTTP: limits.concurrency bounds the children of all clients together (20 clients x 10 calls)", { timeout: 300_000 }, async () => {
+  const root = tempDir("hcp-http-bound-");
+  const log = join(root, "bounded.log");
+  witnessPack(root, "bounded", log, 3);
+  for (const mode of [[], ["--stateful"]]) {
+    writeFileSync(log, "");
+    const s = await serveHttp([root], { args: mode, cwd: root, env: isolatedEnv() });
+    try {
+      const clients = await Promise.all(Array.from({ length: 20 }, () => connect(s.url)));
+      const results = await Promise.all(clients.flatMap((c) => Array.from({ length: 10 }, () => c.callTool({ name: "bounded_work", arguments: {} }, undefined, { timeout: 240_000 }))));
+      assert.equal(results.filter((r) => r.isError !== true).length, 200);
+      await Promise.all(clients.map((c) => c.close()));
+    } finally {
+      await s.stop();
+    }
+    assert.equal(marks(log), 400, "each of the 200 calls ran (S and E)");
+    assert.ok(peakOverlap(log) <= 3, `${mode.join(" ") || "stateless"}: ${peakOverlap(log)} at once`);
+    assert.ok(peakOverlap(log) > 1, "calls do run concurrently");
   }
 });
 
