@@ -1,29 +1,14 @@
-// hcp benchmarks: MCP tools/call overhead over a raw spawn, server start-up against `node -e 0`, validating 1,000 packs.
+// hcp benchmarks: MCP server start-up against `node -e 0`, one-shot `hcp run`, validating 1,000 packs.
 
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadPacks } from "../src/pack/load.js";
-import { elapsed, ms, ratio, report, REPO, stats, timeCommands, timeSync } from "./lib.js";
+import { elapsed, hcpEnv, ms, ratio, report, REPO, stats, timeCommands, timeSync } from "./lib.js";
 
 const HCP = join(REPO, "dist/bin/hcp.cjs");
 const PROBE_PACK = join(REPO, "test/fixtures/packs/hcp-probe");
-const PROBE = join(REPO, "test/fixtures/bin/probe.mjs");
-
-/** Spawn to exit of the probe with the argv of the pack's `quick` verb. */
-function rawSpawn(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    // The environment the runtime gives a child (§6.4), so both start the same program the same way.
-    const env = { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", HCP_PACK_ID: "hcp-probe", HCP_VERB: "quick", HCP_BINDING_MODE: "local" };
-    const child = spawn(PROBE, ["run", "print:ok"], { stdio: ["ignore", "pipe", "pipe"], detached: true, env });
-    child.stdout.resume();
-    child.stderr.resume();
-    child.on("error", reject);
-    child.on("close", () => resolve(elapsed(start)));
-  });
-}
 
 /**
  * Spawn of `hcp serve --mcp` to its answers to `initialize` and to `tools/list`, asked as the SDK's Client
@@ -57,10 +42,7 @@ function serverStart(): Promise<{ init: number; list: number }> {
 /** The benchmark's home: hcp's state, config, credentials and audit log go there, never to the user's. */
 let benchHome = "";
 
-function isolatedEnv(): NodeJS.ProcessEnv {
-  const home = benchHome;
-  return { ...process.env, HOME: home, XDG_STATE_HOME: join(home, "state"), XDG_CONFIG_HOME: join(home, "config"), HCP_CREDENTIALS: join(home, "credentials"), HCP_AUDIT: join(home, "audit") };
-}
+const isolatedEnv = () => hcpEnv(benchHome);
 
 /** One `hcp run` of a read verb wrapping /bin/echo against a node script spawning /bin/echo (aim: within 1.3x). */
 function oneShotRun(runs: number): void {
@@ -87,37 +69,6 @@ function oneShotRun(runs: number): void {
   } finally {
     process.env = saved;
   }
-}
-
-async function callOverhead(runs: number): Promise<void> {
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-  const client = new Client({ name: "bench", version: "1" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", PROBE_PACK], env: isolatedEnv() as Record<string, string> }));
-  const calls: number[] = [];
-  const raws: number[] = [];
-  try {
-    for (let i = 0; i < runs + 3; i++) {
-      const start = process.hrtime.bigint();
-      const r = await client.callTool({ name: "hcp-probe_quick", arguments: {} });
-      const t = elapsed(start);
-      if (r.isError) throw new Error(`hcp-probe_quick failed: ${JSON.stringify(r.content)}`);
-      const raw = await rawSpawn();
-      if (i >= 3) {
-        calls.push(t);
-        raws.push(raw);
-      }
-    }
-  } finally {
-    await client.close();
-  }
-  const c = stats(calls);
-  const r = stats(raws);
-  report(`MCP tools/call of a trivial verb against a raw spawn of the same program, ${runs} interleaved runs`, [
-    ["raw spawn (baseline)", `p50 ${ms(r.p50)}  p95 ${ms(r.p95)}`],
-    ["tools/call via hcp serve --mcp", `p50 ${ms(c.p50)}  p95 ${ms(c.p95)}`],
-    ["overhead", `p50 +${ms(c.p50 - r.p50)}  p95 +${ms(c.p95 - r.p95)}  (${ratio(c.p50, r.p50)} at p50)`],
-  ]);
 }
 
 async function startup(runs: number): Promise<void> {
@@ -204,7 +155,6 @@ export async function run(): Promise<void> {
 }
 
 async function runAll(): Promise<void> {
-  await callOverhead(30);
   await startup(15);
   oneShotRun(20);
   validation(1000);

@@ -1,6 +1,7 @@
 // Timing helpers for the benchmarks: medians and percentiles of repeated runs, and child start-up times.
 
 import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The repository root (these files run from dist/bench). */
@@ -79,3 +80,9 @@ export function report(title: string, rows: [label: string, value: string][]): v
 
 export const ms = (n: number) => `${n.toFixed(2)} ms`;
 export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+
+/** The environment of a benchmarked hcp: its state, config, credentials and audit log under `home`, never the user's. */
+export function hcpEnv(home: string): Record<string, string> {
+  const env = { ...process.env, HOME: home, XDG_STATE_HOME: join(home, "state"), XDG_CONFIG_HOME: join(home, "config") };
+  return { ...(env as Record<string, string>), HCP_CREDENTIALS: join(home, "credentials"), HCP_AUDIT: join(home, "audit") };
+}

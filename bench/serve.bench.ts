@@ -1,0 +1,157 @@
+// The MCP server under load: `hcp serve --mcp` of a verb wrapping /bin/echo against a minimal server made
+// with the official SDK that spawns /bin/echo per call (bench/fixtures/min-sdk-server.mjs), both driven by
+// the SDK's Client: tools/call p50 one at a time (and a raw spawn of /bin/echo), throughput with 16 and 64
+// calls in flight, the server's CPU per call, and hcp's RSS after 100 and after 10,000 calls.
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { elapsed, hcpEnv, mib, ms, ratio, report, REPO, stats } from "./lib.js";
+
+interface Server {
+  client: Client;
+  pid: number;
+  tool: string;
+}
+
+async function connect(args: string[], tool: string, env: Record<string, string>): Promise<Server> {
+  const transport = new StdioClientTransport({ command: process.execPath, args, env, stderr: "ignore" });
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(transport);
+  return { client, pid: transport.pid!, tool };
+}
+
+/** CPU milliseconds (user + system) the process has used, from /proc (Linux); NaN elsewhere. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 1/100 s (USER_HZ)
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Resident memory in KiB, from /proc (Linux); NaN elsewhere. */
+function rssKib(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "latin1"))![1]);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function call(s: Server): Promise<void> {
+  const r = await s.client.callTool({ name: s.tool, arguments: {} });
+  if (r.isError) throw new Error(`${s.tool} failed: ${JSON.stringify(r.content)}`);
+}
+
+/** `count` calls, `inFlight` at a time: calls per second and the server's CPU ms per call. */
+async function load(s: Server, count: number, inFlight: number): Promise<{ rate: number; cpu: number }> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      await call(s);
+    }
+  };
+  const cpu = cpuMs(s.pid);
+  const start = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return { rate: (count / elapsed(start)) * 1000, cpu: (cpuMs(s.pid) - cpu) / count };
+}
+
+/** Spawn to close of /bin/echo from this process. */
+function rawSpawn(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn("/bin/echo", ["hello"], { stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on("error", reject);
+    child.on("close", () => resolve(elapsed(start)));
+  });
+}
+
+const median = (xs: number[]) => stats(xs).p50;
+
+async function sequential(hcp: Server, min: Server, runs: number): Promise<void> {
+  const t: Record<"raw" | "hcp" | "min", number[]> = { raw: [], hcp: [], min: [] };
+  const cpu = { hcp: cpuMs(hcp.pid), min: cpuMs(min.pid) };
+  for (let i = 0; i < runs; i++) {
+    t.raw.push(await rawSpawn());
+    for (const [name, s] of [["hcp", hcp], ["min", min]] as const) {
+      const start = process.hrtime.bigint();
+      await call(s);
+      t[name].push(elapsed(start));
+    }
+  }
+  const perCall = (s: Server, before: number) => (cpuMs(s.pid) - before) / runs;
+  const [raw, h, m] = [median(t.raw), median(t.hcp), median(t.min)];
+  const [hc, mc] = [perCall(hcp, cpu.hcp), perCall(min, cpu.min)];
+  report(`MCP tools/call one at a time, p50 of ${runs} interleaved runs (server CPU per call from /proc)`, [
+    ["raw spawn of /bin/echo (baseline)", ms(raw)],
+    ["minimal SDK server", `${ms(m)}  +${ms(m - raw)} over the raw spawn  CPU ${ms(mc)} per call`],
+    ["hcp serve --mcp", `${ms(h)}  +${ms(h - raw)} over the raw spawn (aim: within 2 ms)  CPU ${ms(hc)} per call, ${ratio(hc, mc)} the minimal server's (aim: ≤ 1x)`],
+  ]);
+}
+
+async function throughput(hcp: Server, min: Server, count: number): Promise<void> {
+  const rows: [string, string][] = [];
+  for (const inFlight of [16, 64]) {
+    const r = { hcp: [] as { rate: number; cpu: number }[], min: [] as { rate: number; cpu: number }[] };
+    // Alternated, three times each, so that the machine's load hits both alike.
+    for (let i = 0; i < 3; i++) {
+      r.min.push(await load(min, count, inFlight));
+      r.hcp.push(await load(hcp, count, inFlight));
+    }
+    const rate = (xs: { rate: number }[]) => median(xs.map((x) => x.rate));
+    const cpu = (xs: { cpu: number }[]) => median(xs.map((x) => x.cpu));
+    rows.push([
+      `${inFlight} in flight`,
+      `minimal SDK server ${rate(r.min).toFixed(0)} calls/s (CPU ${ms(cpu(r.min))}/call)  | hcp ${rate(r.hcp).toFixed(0)} calls/s (CPU ${ms(cpu(r.hcp))}/call)  ${ratio(rate(r.hcp), rate(r.min))} (aim: ≥ 1x)`,
+    ]);
+  }
+  report(`MCP throughput, ${count} calls per run, median of 3 alternated runs`, rows);
+}
+
+async function memory(hcpArgs: string[], env: Record<string, string>): Promise<void> {
+  const hcp = await connect(hcpArgs, "echo_say", env);
+  try {
+    await load(hcp, 100, 1);
+    const after100 = rssKib(hcp.pid);
+    await load(hcp, 9_900, 16);
+    const after10k = rssKib(hcp.pid);
+    report("hcp serve --mcp resident memory (RSS from /proc)", [
+      ["after 100 calls (baseline)", mib(after100)],
+      ["after 10,000 calls", `${mib(after10k)}  ${ratio(after10k, after100)} (aim: within 1.2x)`],
+    ]);
+  } finally {
+    await hcp.client.close();
+  }
+}
+
+export async function run(): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), "hcp-bench-serve-"));
+  const env = hcpEnv(home);
+  const hcpArgs = [join(REPO, "dist/bin/hcp.cjs"), "serve", "--mcp", join(REPO, "bench/fixtures/echo-pack")];
+  const hcp = await connect(hcpArgs, "echo_say", env);
+  const min = await connect([join(REPO, "bench/fixtures/min-sdk-server.mjs")], "say", env);
+  try {
+    // Warm both up (hcp compiles its validators, V8 optimises the hot paths of both).
+    await load(hcp, 50, 4);
+    await load(min, 50, 4);
+    await sequential(hcp, min, 200);
+    await throughput(hcp, min, 400);
+  } finally {
+    await hcp.client.close();
+    await min.client.close();
+  }
+  try {
+    await memory(hcpArgs, env);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
