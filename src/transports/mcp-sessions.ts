@@ -74,11 +74,14 @@ export class McpSessions {
     // Set before the server connects: the SDK's Protocol calls it, then its own, when the transport closes (DELETE too).
     // oxlint-disable-next-line unicorn/prefer-add-event-listener
     transport.onclose = () => this.forget(s);
-    await this.deps.connect(transport, s.end.signal);
-    this.track(s, res);
-    await transport.handleRequest(req, res, body);
-    // The SDK refused the initialize (the id was never handed out): nothing can use this session.
-    if (transport.sessionId === undefined) await this.close(s);
+    try {
+      await this.deps.connect(transport, s.end.signal);
+      this.track(s, res);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      // The SDK refused the initialize (the id was never handed out): nothing can use this session.
+      if (transport.sessionId === undefined) await this.close(s);
+    }
   }
 
   /** Counts the response as open on the session; once none is, the idle clock runs. */

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { bank } from "./approvals-support.js";
+import { isolatedEnv } from "./hardening.js";
 import { alive, eventually } from "../runtime/support.js";
 import { PROBE_PACK, hcp, httpClient, rawHttp, serveHttp, tempDir } from "../transports/support.js";
 
@@ -26,12 +27,6 @@ function person(actions: ("accept" | "decline" | "cancel")[]) {
       return action === "accept" ? { action, content: {} } : { action };
     },
   };
-}
-
-/** An environment that keeps hcp away from the real user's state. */
-function isolatedEnv(): NodeJS.ProcessEnv {
-  const home = tempDir("hcp-sessions-home-");
-  return { ...process.env, HOME: home, XDG_STATE_HOME: home, XDG_CONFIG_HOME: home, HCP_CREDENTIALS: join(home, "credentials.json"), HCP_AUDIT: join(home, "audit") };
 }
 
 const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });

@@ -8,15 +8,10 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { isolatedEnv } from "./hardening.js";
 import { alive } from "../runtime/support.js";
 import { marks, peakOverlap, witnessPack } from "./witness-pack.js";
 import { PROBE_PACK, hcp, httpClient, rawHttp, serveHttp, tempDir, type HttpServed } from "../transports/support.js";
-
-/** An environment that keeps hcp away from the real user's state. */
-function isolatedEnv(): NodeJS.ProcessEnv {
-  const home = tempDir("hcp-http-home-");
-  return { ...process.env, HOME: home, XDG_STATE_HOME: home, XDG_CONFIG_HOME: home, HCP_CREDENTIALS: join(home, "credentials.json"), HCP_AUDIT: join(home, "audit") };
-}
 
 interface Served extends HttpServed {
   /** The working directory: the sleeper verb writes child.pid there when it really runs. */

@@ -8,6 +8,7 @@ import { test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { bank } from "./approvals-support.js";
+import { isolatedEnv } from "./hardening.js";
 import { PROBE_PACK, httpClient, mcpClient, serveHttp, type McpOptions } from "../transports/support.js";
 
 interface Open {
@@ -87,9 +88,6 @@ async function overBoth<T>(paths: string[], o: Open, run: (client: Client) => Pr
   assert.deepEqual(transcripts[1], transcripts[0], "HTTP answered as stdio did");
 }
 
-/** An isolated environment for the probe pack (nothing it runs writes a log). */
-const probeEnv = () => bank().env;
-
 type Result = Awaited<ReturnType<Client["callTool"]>>;
 const errorOf = (r: Result) => (r.structuredContent as { error: { code: string; message: string } }).error;
 
@@ -107,7 +105,7 @@ function person(actions: ("accept" | "decline")[]) {
 test("parity stdio/HTTP: the same tools, resources and prompts", async () => {
   await overBoth(
     [PROBE_PACK],
-    { env: probeEnv() },
+    { env: isolatedEnv() },
     async (c) => ({ tools: (await c.listTools()).tools, resources: (await c.listResources()).resources, prompts: (await c.listPrompts()).prompts }),
     (got) => {
       assert.deepEqual(
@@ -123,7 +121,7 @@ test("parity stdio/HTTP: the same tools, resources and prompts", async () => {
 test("parity stdio/HTTP: a read call and a failing call give the same text and structuredContent", async () => {
   await overBoth(
     [PROBE_PACK],
-    { env: probeEnv() },
+    { env: isolatedEnv() },
     async (c) => [await c.callTool({ name: "hcp-probe_echo", arguments: { message: "same on both", count: 2 } }), await c.callTool({ name: "hcp-probe_fail", arguments: {} })],
     ([echo, fail]) => {
       assert.equal(echo!.isError, undefined);
@@ -137,7 +135,7 @@ test("parity stdio/HTTP: a read call and a failing call give the same text and s
 test("parity stdio/HTTP: argument errors (missing, mistyped, unexpected, not a boolean dry_run) and an unknown tool", async () => {
   await overBoth(
     [PROBE_PACK],
-    { env: probeEnv(), allowWrite: true },
+    { env: isolatedEnv(), allowWrite: true },
     async (c) => {
       const calls: [string, Record<string, unknown>][] = [
         ["hcp-probe_echo", {}],
