@@ -17,6 +17,13 @@ function manifestOf(program) {
   return JSON.parse(out);
 }
 
+/** The global flags a command acts on: those its --help lists under "Global Flags:" (hcp and rungrad show each only where it acts). */
+function globalsOf(program, path) {
+  const help = execFileSync(process.execPath, [join(ROOT, "dist/bin", `${program}.cjs`), ...path, "--help"], { encoding: "utf8" });
+  const section = /\n\nGlobal Flags:\n([\s\S]*?)(?:\n\n|$)/.exec(help)?.[1] ?? "";
+  return [...section.matchAll(/--([\w-]+)/g)].map((m) => m[1]);
+}
+
 /** A table cell: one line, pipes escaped. */
 const cell = (s) => String(s).replaceAll("\n", " ").replaceAll("|", "\\|");
 
@@ -50,7 +57,8 @@ function commandReference(program) {
     "## Commands\n",
     commands.map((c) => `- [\`${program} ${c.path.join(" ")}\`](#${anchor(program, c)}): ${cell(c.short)}`).join("\n") + "\n",
     "## Global flags\n",
-    "Accepted by every command.\n",
+    "Each command lists the ones it acts on; given to another command, `--json` and `--dry-run` are refused as unknown flags,",
+    "while `--no-prompt` and `--quiet` (which only ask for less) are accepted and change nothing.\n",
     flagTable(m.global_flags) + "\n",
   ];
   for (const c of commands) {
@@ -60,6 +68,8 @@ function commandReference(program) {
     const t = traits(c);
     if (t) parts.push(`${t[0].toUpperCase()}${t.slice(1)}.\n`);
     if (c.local_flags.length > 0) parts.push(flagTable(c.local_flags) + "\n");
+    const globals = globalsOf(program, c.path);
+    if (globals.length > 0) parts.push(`Global flags: ${globals.map((g) => `\`--${g}\``).join(", ")}.\n`);
     if (c.examples.length > 0) parts.push("Examples:\n\n```sh\n" + c.examples.join("\n") + "\n```\n");
     if (c.related.length > 0) parts.push(`Related: ${c.related.map((r) => `\`${r}\``).join(", ")}\n`);
   }

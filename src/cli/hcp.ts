@@ -28,6 +28,7 @@ const runCommand: CommandSpec = {
   related: ["hcp list", "hcp exec", "hcp serve"],
   outputModes: HUMAN_JSON,
   mutates: true,
+  globals: ["no-prompt"],
   args: { min: 1 },
   flags: [
     { name: "arg", usage: "An argument: NAME=VALUE (a string) or NAME:=JSON (any JSON value); repeatable", type: "stringArray" },
@@ -89,6 +90,7 @@ const mcpConfigCommand: CommandSpec = {
   examples: ["hcp mcp-config ./packs --client claude", "hcp mcp-config ./packs/taskr --client vscode --allow-write --exclude 'taskr_update'"],
   related: ["hcp serve"],
   outputModes: HUMAN_JSON,
+  globals: ["quiet"],
   args: { min: 1 },
   flags: [
     { name: "client", usage: "The client: claude, vscode, cursor, codex or json", type: "string", default: "json" },
@@ -107,6 +109,7 @@ const approveCommand: CommandSpec = {
   examples: ["hcp approve --list", "hcp approve hcp1.1767225600.AbCdEfGhIjKlMnOpQrStUv.WxYz0123456789abcdefgh"],
   related: ["hcp run", "hcp audit"],
   outputModes: HUMAN_JSON,
+  globals: ["no-prompt"],
   args: { max: 1 },
   flags: [{ name: "list", usage: "List the plans waiting for a person's approval", type: "bool" }, AUDIT],
   run: lazy(() => import("./hcp/approve.js"), (m) => m.approveHandler),
@@ -189,6 +192,7 @@ const initCommand: CommandSpec = {
   related: ["hcp validate", "rungrad agentmeta"],
   outputModes: HUMAN_JSON,
   mutates: true,
+  globals: ["quiet"],
   args: "none",
   flags: [
     { name: "from-manifest", usage: "Manifest file, or - for standard input", type: "string" },
@@ -218,6 +222,7 @@ const credentialsCommand: CommandSpec = {
       examples: ["hcp credentials set notes bearerAuth --scheme", "printf '%s' \"$TOKEN\" | hcp credentials set mytool MYTOOL_TOKEN --keyring"],
       outputModes: HUMAN_JSON,
       mutates: true,
+      globals: ["no-prompt"],
       args: { exact: 2 },
       flags: WHERE_FLAGS,
       run: lazy(() => import("./hcp/credentials.js"), (m) => m.setHandler),
@@ -248,6 +253,7 @@ export function newHcpApp(): App {
   return new App({
     name: "hcp",
     unknownSubcommand: "error",
+    scopedGlobals: true,
     short: "HCP/1.1 harness packs: validate them, derive their metadata, generate them, and serve their verbs",
     version: PACKAGE_VERSION,
   }).addCommand(approveCommand, auditCommand, credentialsCommand, describeCommand, execCommand, initCommand, listCommand, mcpConfigCommand, metaCommand, runCommand, serveCommand, skillCommand, validateCommand);

@@ -92,7 +92,7 @@ const skillCommand: CommandSpec = {
 };
 
 export function newRungradApp(): App {
-  return new App({ name: "rungrad", short: "Build and score agent-ready CLIs", version: PACKAGE_VERSION, unknownSubcommand: "error" }).addCommand(
+  return new App({ name: "rungrad", short: "Build and score agent-ready CLIs", version: PACKAGE_VERSION, unknownSubcommand: "error", scopedGlobals: true }).addCommand(
     agentmetaCommand,
     manifestCommand,
     newCommand,

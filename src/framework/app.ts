@@ -8,7 +8,7 @@ import { validateManifest } from "../manifest/validate.js";
 import { detectMachineOutput, flagNames, scanArgs, type FlagNames } from "./argv.js";
 import { streamLines, type LineSource } from "./choose.js";
 import { EXIT_CLOSED_OUTPUT, stdoutClosed } from "./pipes.js";
-import { CommandNode, type ArgsRule, type CommandSpec } from "./command.js";
+import { CommandNode, FEWER_EFFECTS_GLOBALS, type ArgsRule, type CommandSpec } from "./command.js";
 import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND, runComplete } from "./complete.js";
 import { completionCommand } from "./completion.js";
 import { defaultConfigPath, loadCredential, resolveRuntime, type ResolutionConfig } from "./config.js";
@@ -43,6 +43,12 @@ export interface AppConfig {
    * (Cobra's behaviour, the default); `error` fails like the root does (exit 1, "Did you mean this?").
    */
   unknownSubcommand?: "help" | "error";
+  /**
+   * Not Go's: each global flag is shown only on the commands it acts on (CommandSpec.globals), and one given
+   * where it does nothing is an unknown flag, except those that only ask for less (FEWER_EFFECTS_GLOBALS). Off
+   * by default: every global on every command, as Go.
+   */
+  scopedGlobals?: boolean;
 }
 
 /** The result of one parse: which command, its operands, and its parsed flags. */
@@ -64,6 +70,7 @@ export class App {
     this.reserved = reservedNames(this.surface);
     this.root = new CommandNode({ use: config.name, short: config.short, long: config.long ?? "", examples: config.examples ?? [] });
     const taken = ["help", ...(this.surface.version === "rungrad" ? ["version"] : [])];
+    this.root.scopedGlobals = config.scopedGlobals ?? false;
     this.root.persistent = globalFlags(this.surface, config.advancedOutput ?? false, config.resolution, config.surface?.globalFlags?.bindings, taken);
     const helpLong = `Help provides help for any command in the application.\nSimply type ${config.name} help [path to command] for full details.`;
     this.root.add(new CommandNode({ use: "help [command]", short: "Help about any command", long: helpLong, run: () => undefined }, "help"));
@@ -163,6 +170,7 @@ export class App {
       if (node.kind === "endpoint") return await this.emitManifest(io);
       state.flags = this.readGlobals(program, explicitFalse);
       parsed = true;
+      if (this.root.scopedGlobals) refuseInertGlobals(node, readFlags(program, this.root.persistent, explicitFalse).changed);
       if (!node.runnable) {
         if (sel.args.length > 0 && (!node.parent || this.config.unknownSubcommand === "error")) throw this.unknownCommand(node, sel.args[0]!);
         io.stdout(this.helpText(node));
@@ -434,6 +442,13 @@ function readFlags(cmd: Commander, defs: readonly FlagDef[], explicitFalse: Read
     values.set(f.name, v);
   }
   return { values, changed };
+}
+
+/** In a scoped app, a global given to a command it does nothing on is refused, as a flag the command does not have. */
+function refuseInertGlobals(node: CommandNode, given: ReadonlySet<string>): void {
+  for (const f of node.root().persistent) {
+    if (given.has(f.name) && !node.globalActs(f) && !FEWER_EFFECTS_GLOBALS.has(f.id ?? "")) throw new FlagParseError(`unknown flag: --${f.name}`);
+  }
 }
 
 /** Cobra's positional-argument validators and texts. */

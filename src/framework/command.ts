@@ -31,12 +31,23 @@ export interface CommandSpec {
   /** Cobra `DisableFlagsInUseLine`: help's use line gets no ` [flags]`. */
   disableFlagsInUseLine?: boolean;
   flags?: FlagSpec[];
+  /**
+   * In an app with `scopedGlobals`: the global flags, besides `json` (shown where outputModes has json) and
+   * `dry-run` (where the command mutates), that this command acts on (`no-prompt`, `quiet`, `config`, …).
+   */
+  globals?: string[];
   args?: ArgsRule;
   /** Product-owned namespaced metadata, emitted in the manifest through the canonical encoding. */
   extensions?: ExtensionSet;
   run?: Handler;
   commands?: CommandSpec[];
 }
+
+/**
+ * Globals that only ask a command to do less (never prompt, print less): in a scoped app a command that has
+ * nothing to hold back keeps the promise as it is, so they are accepted everywhere, and shown where they act.
+ */
+export const FEWER_EFFECTS_GLOBALS: ReadonlySet<string> = new Set(["no-prompt", "quiet"]);
 
 /** What synthesised a node: the product, Cobra-style help/completion, or the manifest endpoint. */
 export type NodeKind = "user" | "help" | "completion" | "endpoint";
@@ -49,6 +60,8 @@ export class CommandNode {
   readonly flags: FlagDef[];
   /** Root only: the persistent (global) flags. */
   persistent: FlagDef[] = [];
+  /** Root only: each global is shown (and, unless in FEWER_EFFECTS_GLOBALS, accepted) only where it acts (AppConfig.scopedGlobals). */
+  scopedGlobals = false;
   /** Canonical compact JSON of the extensions ("" when none), like Go's annotation. */
   extensionsAnnotation = "";
 
@@ -105,8 +118,22 @@ export class CommandNode {
     return this.runnable || this.children.some((c) => c.available());
   }
 
+  /** Whether the root's global flag `f` acts on this command: always, unless the app scopes its globals. */
+  globalActs(f: FlagDef): boolean {
+    if (!this.root().scopedGlobals) return true;
+    if (f.id === "json") return this.outputModes.includes("json");
+    if (f.id === "dry-run") return this.mutates;
+    return (this.spec.globals ?? []).includes(f.id ?? f.name);
+  }
+
+  /** The root's global flags this command shows in help and completion. */
+  shownGlobals(): FlagDef[] {
+    const all = this.root().persistent;
+    return this.root().scopedGlobals ? all.filter((f) => this.globalActs(f)) : all;
+  }
+
   /** Flags inherited from the root's persistent set (none on the root itself). */
   inherited(): FlagDef[] {
-    return this.parent ? this.root().persistent : [];
+    return this.parent ? this.shownGlobals() : [];
   }
 }

@@ -66,20 +66,20 @@ const sortedChildren = (node: CommandNode) => [...node.children].sort((a, b) => 
 
 /** The flags of `node` before Cobra adds -h/-v (what Find sees on the way down). */
 function plainFlags(node: CommandNode): FlagDef[] {
-  const persistent = node.parent ? node.inherited().filter((p) => !node.flags.some((f) => f.name === p.name)) : node.persistent;
+  const persistent = node.parent ? node.inherited().filter((p) => !node.flags.some((f) => f.name === p.name)) : node.shownGlobals();
   return [...node.flags, ...persistent];
 }
 
 /** The flags of the command being completed, with Cobra's -h/--help and the root's -v/--version added. */
 function flagView(node: CommandNode, version: boolean): FlagView {
   const own = [...node.flags];
-  const taken = (short: string) => [...own, ...(node.parent ? node.inherited() : node.persistent)].some((f) => f.shorthand === short);
+  const taken = (short: string) => [...own, ...(node.parent ? node.inherited() : node.shownGlobals())].some((f) => f.shorthand === short);
   if (!own.some((f) => f.name === "help")) own.push(toFlagDef({ name: "help", shorthand: taken("h") ? "" : "h", usage: `help for ${node.name}`, type: "bool" }));
   if (!node.parent && version && !own.some((f) => f.name === "version")) {
     own.push(toFlagDef({ name: "version", shorthand: taken("v") ? "" : "v", usage: `version for ${node.name}`, type: "bool" }));
   }
   const inherited = node.parent ? node.inherited().filter((p) => !own.some((f) => f.name === p.name)) : [];
-  const local = node.parent ? own : [...node.persistent, ...own];
+  const local = node.parent ? own : [...node.shownGlobals(), ...own];
   return { all: [...local, ...inherited], inherited, local, localNonPersistent: own };
 }
 

@@ -93,7 +93,7 @@ function commandList(node: CommandNode, subs: CommandNode[], groups: readonly Gr
 
 /** Cobra's LocalFlags: the root's persistent flags count as its own; a command that runs gets `-h, --help`. */
 function localFlags(node: CommandNode, version: boolean, defaultFlags: boolean): FlagDef[] {
-  const out = [...(node.parent ? [] : node.persistent), ...node.flags];
+  const out = [...(node.parent ? [] : node.shownGlobals()), ...node.flags];
   if (!defaultFlags) return out;
   out.push(toFlagDef({ name: "help", shorthand: "h", usage: `help for ${node.name}`, type: "bool" }));
   if (!node.parent && version) out.push(toFlagDef({ name: "version", shorthand: "v", usage: `version for ${node.name}`, type: "bool" }));

@@ -4,7 +4,7 @@ import { compareBytes } from "../json/stable.js";
 import { decodeExtensions, encodeExtensions } from "../manifest/extensions.js";
 import type { Command, ExtensionSet, Flag, Manifest } from "../manifest/types.js";
 import { MANIFEST_SCHEMA_VERSION, SPEC_VERSION } from "../manifest/types.js";
-import type { CommandNode } from "./command.js";
+import { FEWER_EFFECTS_GLOBALS, type CommandNode } from "./command.js";
 import type { FlagDef } from "./flags.js";
 
 /** Canonical compact JSON for a command's extensions ("" when empty), as the builder writes the annotation. */
@@ -22,6 +22,12 @@ function sortedVisible(flags: readonly FlagDef[]): Flag[] {
     .filter((f) => !f.hidden)
     .sort((a, b) => compareBytes(a.name, b.name))
     .map(wireFlag);
+}
+
+/** Whether some command accepts the global `f` (every global does, unless the app scopes them). */
+function accepted(root: CommandNode, f: FlagDef): boolean {
+  const somewhere = (node: CommandNode): boolean => node.globalActs(f) || node.children.some(somewhere);
+  return !root.scopedGlobals || FEWER_EFFECTS_GLOBALS.has(f.id ?? "") || somewhere(root);
 }
 
 /** Whether a node and its subtree appear in the manifest. */
@@ -68,7 +74,7 @@ export function buildManifest(root: CommandNode, toolVersion: string, hasVersion
     spec_version: SPEC_VERSION,
     tool_name: root.name,
     tool_version: toolVersion,
-    global_flags: sortedVisible(root.persistent),
+    global_flags: sortedVisible(root.persistent.filter((f) => accepted(root, f))),
     commands,
   };
 }

@@ -316,7 +316,7 @@ async function auditRefusal(gate: Gate, opts: PlanOptions, prepared: Prepared, e
   try {
     await audit(gate, opts, prepared.plan, prepared.shown, { decision, plan_id, by, reason: code });
   } catch (auditErr) {
-    process.stderr.write(`hcp: ${(auditErr as Error).message}\n`);
+    process.stderr.write(`Warning: ${(auditErr as Error).message}\n`);
   }
 }
 
@@ -377,7 +377,7 @@ async function decide(pack: LoadedPack, opts: ExecuteOptions, load: CredentialLo
     await audit(gate, opts, plan, shown, { decision: ok ? "ran" : "failed", ...approval, exit_code, duration_ms: result.duration_ms });
   } catch (err) {
     // The child has run: its result is still the answer; the log's failure is said on stderr.
-    process.stderr.write(`hcp: ${(err as Error).message}\n`);
+    process.stderr.write(`Warning: ${(err as Error).message}\n`);
   }
   return result;
 }

@@ -154,7 +154,7 @@ test("a folder of packs serves what loads, names the rest on stderr and in the c
     const { tools } = await client.listTools();
     assert.ok(tools.some((t) => t.name === "taskr_task_list"));
     assert.match(await logged, /skipped .*broken: .*wrap\.bin is required|skipped .*broken/);
-    assert.match(stderr, /hcp: skipped .*broken: pack at .*broken has validation errors/);
+    assert.match(stderr, /^Warning: skipped .*broken: pack at .*broken has validation errors/m);
   } finally {
     await client.close();
   }
@@ -164,7 +164,7 @@ test("a folder of packs serves what loads, names the rest on stderr and in the c
   const list = await hcp(["list", dir], { env });
   assert.equal(list.code, 0);
   assert.match(list.stdout, /taskr/);
-  assert.match(list.stderr, /hcp: skipped .*broken/);
+  assert.match(list.stderr, /^Warning: skipped .*broken/m);
 });
 
 test("each pack's HARNESS.md is a prompt as well as a resource", async () => {

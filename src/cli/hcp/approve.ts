@@ -35,6 +35,7 @@ export async function approveHandler(ctx: Context): Promise<void> {
   }
   const id = ctx.args[0];
   if (id === undefined) throw new TransportError("usage", "give the plan_id to approve (see hcp approve --list)");
+  if (ctx.globals.noPrompt) throw new TransportError("usage", "hcp approve asks a person y/N at the terminal, and --no-prompt forbids asking: leave --no-prompt out");
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new RuntimeError(
       "not_a_terminal",

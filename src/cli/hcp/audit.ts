@@ -33,6 +33,6 @@ export async function auditHandler(ctx: Context): Promise<void> {
   const since = sinceOf(optionalString(ctx, "since"), Date.now());
   const { entries, unreadable } = readAudit(path);
   const shown = entries.filter((e) => Date.parse(e.time) >= since);
-  if (unreadable > 0) process.stderr.write(`hcp: ${unreadable} line(s) of ${path} are not audit entries; skipped\n`);
+  if (unreadable > 0) process.stderr.write(`Warning: ${unreadable} line(s) of ${path} are not audit entries; skipped\n`);
   await ctx.writeResult({ log: path, entries: shown }, () => (shown.length === 0 ? `No entries in ${path}.\n` : shown.map(line).join("\n") + "\n"));
 }

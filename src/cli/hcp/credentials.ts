@@ -57,6 +57,7 @@ async function readStdin(): Promise<string> {
 
 export async function setHandler(ctx: Context): Promise<void> {
   const ref = refOf(ctx);
+  if (process.stdin.isTTY && ctx.globals.noPrompt) throw new CliError("--no-prompt: nothing may be asked at the terminal; pipe the value on standard input");
   const value = process.stdin.isTTY ? await readHidden(`Value of ${ref.name} for ${ref.family} (not shown): `) : await readStdin();
   if (value === "") throw new CliError("no value given: type it at the prompt, or pipe it on standard input (never as an argument)");
   if (ctx.dryRun) {

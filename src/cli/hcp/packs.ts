@@ -23,7 +23,7 @@ function shown(path: string): string {
 export async function listHandler(ctx: Context): Promise<void> {
   const opts = serveOptions(ctx);
   const { packs, skipped } = await loadServed(ctx.args, null, { ...opts, controlPlane: true });
-  for (const s of skipped) process.stderr.write(`hcp: skipped ${s.root}: ${s.reason}\n`);
+  for (const s of skipped) process.stderr.write(`Warning: skipped ${s.root}: ${s.reason}\n`);
   const listing = listPacks(packs, opts);
   await ctx.writeResult(listing, () => renderList(listing));
 }

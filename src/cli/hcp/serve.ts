@@ -11,21 +11,15 @@ import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions, toolSelection } from "./flags.js";
 import { stopExitCode, untilSignal } from "../signal.js";
 
-/** The global --dry-run would suggest nothing runs; these transports take dry runs per request instead. */
-function refuseDryRun(ctx: Context, instead: string): void {
-  if (ctx.dryRun) throw new TransportError("usage", `${ctx.node.commandPath()} does not take --dry-run: ${instead}`);
-}
-
 /** The packs a transport serves; those of a folder of packs that it may not serve are named on stderr (and returned as warnings). */
 async function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: ServeOptions): Promise<{ packs: ServedPack[]; warnings: string[] }> {
   const { packs, skipped } = await loadServed(paths, transport, opts);
   const warnings = skipped.map((s) => `skipped ${s.root}: ${s.reason}`);
-  for (const w of warnings) process.stderr.write(`hcp: ${w}\n`);
+  for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
   return { packs, warnings };
 }
 
 export async function execHandler(ctx: Context): Promise<void> {
-  refuseDryRun(ctx, 'send "dry_run": true in a request');
   const concurrency = ctx.int("concurrency");
   if (concurrency < 1 || concurrency > 1024) throw new TransportError("usage", `--concurrency must be an integer from 1 to 1024, got ${concurrency}`);
   const opts = serveOptions(ctx);
@@ -91,7 +85,6 @@ function httpDoor(ctx: Context): Door | null {
 
 /** On stdio, nothing but the MCP server writes to stdout; over HTTP, the URL is printed on stderr. */
 export async function serveHandler(ctx: Context): Promise<void> {
-  refuseDryRun(ctx, "a tool call takes dry_run: true as an argument");
   if (!ctx.bool("mcp")) throw new TransportError("usage", "hcp serve needs a transport: --mcp (the MCP server, on stdio or with --http)");
   const http = httpDoor(ctx);
   // Start loading the SDK first: its file reads overlap the packs' loading.

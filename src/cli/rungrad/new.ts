@@ -79,6 +79,7 @@ export const newCommand: CommandSpec = {
   related: ["rungrad score"],
   outputModes: ["table", "json"],
   mutates: true,
+  globals: ["quiet"],
   args: { exact: 1 },
   flags: [
     { name: "package", type: "string", usage: "npm package name (default <name>)" },

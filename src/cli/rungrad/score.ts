@@ -104,6 +104,7 @@ export const scoreCommand: CommandSpec = {
   examples: ['rungrad score ./mytool --read "item list"', 'rungrad score ./mytool --read "item list" --json'],
   related: ["rungrad new"],
   outputModes: ["table", "json"],
+  globals: ["quiet"],
   args: { exact: 1 },
   flags: FLAGS,
   run: async (ctx) => {
