@@ -98,6 +98,14 @@ function errorResult(err: unknown): ToolResult {
   return { content: [{ type: "text", text: `Error: ${error.code}: ${error.message}` }], structuredContent: { error }, isError: true };
 }
 
+/**
+ * A JSON-RPC error for the client. Not the SDK's McpError: its message already starts with "MCP error <code>: ",
+ * which the server sends as is and the client's McpError prefixes again.
+ */
+function rpcError(code: number, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code });
+}
+
 const uriOf = (pack: ServedPack) => `hcp://${pack.surface.id}/HARNESS.md`;
 
 /** The server instructions: how the tools behave, and each pack's Skill in one line. */
@@ -156,7 +164,6 @@ export async function loadSdk() {
     ListPromptsRequestSchema: types.ListPromptsRequestSchema,
     ListResourcesRequestSchema: types.ListResourcesRequestSchema,
     ListToolsRequestSchema: types.ListToolsRequestSchema,
-    McpError: types.McpError,
     ReadResourceRequestSchema: types.ReadResourceRequestSchema,
   };
 }
@@ -191,7 +198,7 @@ export interface ServerLife {
 export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, life: ServerLife): InstanceType<McpSdk["Server"]> {
   const { packs, tools, identity } = served;
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const { Server, ErrorCode, McpError, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } = sdk;
+  const { Server, ErrorCode, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } = sdk;
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
   const { running } = life;
 
@@ -265,7 +272,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   server.setRequestHandler(ListToolsRequestSchema, async () => toolsListed(tools));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const t = byName.get(req.params.name);
-    if (t === undefined) throw maskError(new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(req.params.name)}`), packSecrets(packs));
+    if (t === undefined) throw maskError(rpcError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(req.params.name)}`), packSecrets(packs));
     const signal = AbortSignal.any([extra.signal, life.stop]);
     // The runtime masks what it throws; the transport's own errors are masked with every pack's secrets.
     const task = call(t, req.params.arguments ?? {}, signal, extra as CallExtra).catch((err: unknown) => errorResult(maskError(err, packSecrets(packs))));
@@ -288,7 +295,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   server.setRequestHandler(GetPromptRequestSchema, async (req) => {
     const pack = withHarness.find((p) => p.surface.id === req.params.name);
     const text = pack === undefined ? undefined : harnessText(pack);
-    if (text === undefined) throw new McpError(ErrorCode.InvalidParams, `no prompt ${JSON.stringify(req.params.name)}`);
+    if (text === undefined) throw rpcError(ErrorCode.InvalidParams, `no prompt ${JSON.stringify(req.params.name)}`);
     return { description: harnessSummary(pack!), messages: [{ role: "user" as const, content: { type: "text" as const, text } }] };
   });
   // oxlint-disable-next-line unicorn/prefer-add-event-listener
@@ -298,7 +305,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
     const pack = packs.find((p) => uriOf(p) === req.params.uri);
     const text = pack === undefined ? undefined : harnessText(pack);
-    if (text === undefined) throw new McpError(ErrorCode.InvalidParams, `no resource ${JSON.stringify(req.params.uri)}`);
+    if (text === undefined) throw rpcError(ErrorCode.InvalidParams, `no resource ${JSON.stringify(req.params.uri)}`);
     return { contents: [{ uri: req.params.uri, mimeType: "text/markdown", text }] };
   });
 
