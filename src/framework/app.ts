@@ -170,12 +170,12 @@ export class App {
       if (node.kind === "endpoint") return await this.emitManifest(io);
       state.flags = this.readGlobals(program, explicitFalse);
       parsed = true;
-      if (this.root.scopedGlobals) refuseInertGlobals(node, readFlags(program, this.root.persistent, explicitFalse).changed);
       if (!node.runnable) {
         if (sel.args.length > 0 && (!node.parent || this.config.unknownSubcommand === "error")) throw this.unknownCommand(node, sel.args[0]!);
         io.stdout(this.helpText(node));
         return 0;
       }
+      if (this.root.scopedGlobals) refuseInertGlobals(node, readFlags(program, this.root.persistent, explicitFalse).changed);
       const locals = readFlags(cmd, node.flags, explicitFalse);
       checkArgs(node.spec.args ?? "any", sel.args, node);
       const missing = node.flags.filter((f) => f.required && !locals.changed.has(f.name)).map((f) => `"${f.name}"`);

@@ -38,8 +38,10 @@ for (const [name, program] of [["hcp", hcp], ["rungrad", rungrad]] as const) {
       assert.equal(shown.includes("dry-run"), c.supports_dry_run, where);
       assert.ok(!shown.includes("config"), where);
     });
-    const configs = await Promise.all(commands.map((c) => program([...c.path, "--config", "/nonexistent/garbage.yaml"])));
-    configs.forEach((r, i) => assert.deepEqual([r.code, r.stderr], [1, "Error: unknown flag: --config\n"], commands[i]!.path.join(" ")));
+    // A group (a command with subcommands) only prints its help.
+    const leaves = commands.filter((c) => !commands.some((d) => d.path.length > c.path.length && c.path.every((w, i) => d.path[i] === w)));
+    const configs = await Promise.all(leaves.map((c) => program([...c.path, "--config", "/nonexistent/garbage.yaml"])));
+    configs.forEach((r, i) => assert.deepEqual([r.code, r.stderr], [1, "Error: unknown flag: --config\n"], leaves[i]!.path.join(" ")));
   });
 }
 
