@@ -7,17 +7,19 @@ import { mcpClient, PROBE_PACK } from "../transports/support.js";
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 
+/** The message of the error a call throws. */
+async function thrown(call: () => Promise<unknown>): Promise<string> {
+  try {
+    await call();
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error("no error");
+}
+
 test("MCP errors carry their prefix once: unknown tool, prompt and resource; invalid args, refused write, refused gate", async () => {
   const { client } = await mcpClient([PROBE_PACK], { args: ["--tools", "hcp-probe_echo", "--tools", "hcp-probe_write", "--tools", "hcp-probe_transfer"] });
   try {
-    const thrown = async (call: () => Promise<unknown>) => {
-      try {
-        await call();
-      } catch (err) {
-        return (err as Error).message;
-      }
-      throw new Error("no error");
-    };
     const rpc = [
       await thrown(() => client.callTool({ name: "hcp-probe_nope", arguments: {} })),
       await thrown(() => client.getPrompt({ name: "nope" })),
