@@ -3,6 +3,7 @@
 import { stringify } from "yaml";
 import { toolName } from "./fields.js";
 import { SKILL_NAME } from "./harness.js";
+import { sentence } from "./sentence.js";
 import { isObject } from "./issues.js";
 import type { JsonSchema, PolicyDocument, SurfaceVerb } from "./types.js";
 
@@ -52,8 +53,6 @@ function skillName(id: string): string {
   const n = id.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64).replace(/-+$/, "");
   return SKILL_NAME.test(n) ? n : "pack";
 }
-
-const sentence = (s: string) => (/[.!?]$/.test(s.trim()) ? s.trim() : `${s.trim()}.`);
 
 export function renderPackHarness(input: HarnessInput): string {
   const { surface, policy, credentials } = input;

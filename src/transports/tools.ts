@@ -2,6 +2,7 @@
 
 import { toolName } from "../pack/fields.js";
 import { isIdempotent } from "../pack/policy.js";
+import { sentence } from "../pack/sentence.js";
 import type { EffectivePolicy } from "../pack/types.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { TransportError } from "./errors.js";
@@ -79,13 +80,6 @@ export const OUTPUT_SCHEMA: VerbTool["tool"]["outputSchema"] = {
     },
   ],
 };
-
-/** A description as a sentence: trimmed, capitalised, ending with a full stop. */
-function sentence(text: string): string {
-  const t = text.trim().replace(/\s+/g, " ");
-  const capital = t.charAt(0).toUpperCase() + t.slice(1);
-  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
-}
 
 /** Two sentences: what the verb does (its description, or a fallback), then what the tool does to the world. */
 function describe(pack: ServedPack, verb: string, policy: EffectivePolicy, opts: ServeOptions): string {

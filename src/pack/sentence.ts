@@ -1,0 +1,9 @@
+// Prose an agent reads about a pack (MCP tool descriptions, HARNESS.md): a free-text description as one sentence.
+
+/** Trimmed, runs of whitespace as one space, the first letter capitalised, ending with `.`, `!` or `?` ("" stays ""). */
+export function sentence(text: string): string {
+  const t = text.trim().replace(/\s+/g, " ");
+  if (t === "") return "";
+  const capital = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
