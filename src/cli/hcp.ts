@@ -87,7 +87,11 @@ const serveCommand: CommandSpec = {
 const mcpConfigCommand: CommandSpec = {
   use: "mcp-config <packs...>",
   short: "Print the MCP client configuration that serves these packs (Claude Desktop, VS Code, Cursor, Codex), ready to paste",
-  examples: ["hcp mcp-config ./packs --client claude", "hcp mcp-config ./packs/taskr --client vscode --allow-write --exclude 'taskr_update'"],
+  examples: [
+    "hcp mcp-config ./packs --client claude",
+    "hcp mcp-config ./packs/taskr --client vscode --allow-write --exclude 'taskr_update'",
+    "hcp mcp-config ./packs --client codex --allow-write --approver ./approve-in-chat --approver-arg '#ops' --audit /var/log/hcp/audit.jsonl",
+  ],
   related: ["hcp serve"],
   outputModes: HUMAN_JSON,
   globals: ["quiet"],
@@ -99,6 +103,8 @@ const mcpConfigCommand: CommandSpec = {
     CONTROL_PLANE,
     STRICT,
     ...TOOL_SELECTION,
+    ...APPROVER_FLAGS,
+    AUDIT,
   ],
   run: lazy(() => import("./hcp/mcp-config.js"), (m) => m.mcpConfigHandler),
 };

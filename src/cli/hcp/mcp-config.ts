@@ -7,13 +7,30 @@ import { TransportError } from "../../transports/errors.js";
 import { CONFIG_FILES, MCP_CLIENTS, renderMcpConfig, type McpClient } from "../../transports/mcp-config.js";
 import { loadServed } from "../../transports/packs.js";
 import { optionalString } from "../flags.js";
-import { serveOptions, toolSelection } from "./flags.js";
+import { AUDIT, serveOptions, toolSelection } from "./flags.js";
 
 /** This program as node and an absolute script path, so the client needs no PATH. */
 function thisProgram(): { command: string; script: string } {
   const script = process.argv[1];
   if (script === undefined) throw new TransportError("internal", "cannot tell where this hcp program is");
   return { command: process.execPath, script: realpathSync(script) };
+}
+
+/**
+ * --approver (its -arg and -timeout) and --audit as the server must get them: paths absolute, since the client starts
+ * it from another folder (a bare program name stays a name looked up on PATH). serveOptions has checked them.
+ */
+function approvalFlags(ctx: Context): string[] {
+  const out: string[] = [];
+  const approver = optionalString(ctx, "approver");
+  if (approver !== undefined) {
+    out.push("--approver", approver.includes("/") ? resolve(approver) : approver);
+    for (const a of ctx.strings("approver-arg")) out.push("--approver-arg", a);
+    if (ctx.changed("approver-timeout")) out.push("--approver-timeout", String(ctx.int("approver-timeout")));
+  }
+  const audit = optionalString(ctx, AUDIT.name);
+  if (audit !== undefined && audit !== "") out.push("--audit", audit === "none" ? audit : resolve(audit));
+  return out;
 }
 
 /** `hcp-<id>`, or the id itself when it already says hcp. */
@@ -35,6 +52,7 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
     ...(selection.readOnly ? ["--read-only"] : []),
     ...(selection.tools ?? []).flatMap((g) => ["--tools", g]),
     ...(selection.exclude ?? []).flatMap((g) => ["--exclude", g]),
+    ...approvalFlags(ctx),
   ];
   const { command, script } = thisProgram();
   const name = optionalString(ctx, "name") ?? (packs.length === 1 && paths.length === 1 ? serverName(packs[0]!.surface.id) : "hcp");
