@@ -2,9 +2,11 @@
 // - docs/reference/rungrad.md and docs/reference/hcp.md: every command, from the program's own command tree
 //   (its `__rungrad_manifest` document: the same tree that renders --help).
 // - docs/reference/error-codes.md: hcp's machine error codes and the exit code each maps to, from the code's table.
+// - docs/schemas/*.json and docs/schemas/README.md: the JSON Schema of every --json output, from src/cli/output-schemas.ts
+//   (the MCP tools' outputSchema comes from the same definitions).
 // `node scripts/docs.mjs --check` writes nothing and exits 1 naming each stale file.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -94,10 +96,30 @@ async function errorCodes() {
   ].join("\n");
 }
 
+const { OUTPUT_SCHEMAS } = await import(pathToFileURL(join(ROOT, "dist/src/cli/output-schemas.js")).href);
+
+/** One schema file: a 2020-12 JSON Schema, its description saying what prints it. */
+const schemaFile = ({ name, outputs, schema }) =>
+  JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", title: name, description: `What ${outputs.replaceAll("`", "")} prints.`, ...schema }, null, 2) + "\n";
+
+function schemaIndex() {
+  return [
+    `${HEADER.replace("built programs", "code (src/cli/output-schemas.ts)")}# JSON Schemas of the JSON outputs\n`,
+    "JSON Schema 2020-12. A result may gain fields in a later version; where a schema closes an object",
+    "(`additionalProperties: false`), the tests hold the code to it. Described in words in [json-output.md](../json-output.md).\n",
+    "| Schema | Output |",
+    "| --- | --- |",
+    ...OUTPUT_SCHEMAS.map((s) => `| [${s.name}.json](${s.name}.json) | ${cell(s.outputs)} |`),
+    "",
+  ].join("\n");
+}
+
 const pages = {
   "docs/reference/rungrad.md": () => commandReference("rungrad"),
   "docs/reference/hcp.md": () => commandReference("hcp"),
   "docs/reference/error-codes.md": errorCodes,
+  "docs/schemas/README.md": schemaIndex,
+  ...Object.fromEntries(OUTPUT_SCHEMAS.map((s) => [`docs/schemas/${s.name}.json`, () => schemaFile(s)])),
 };
 
 const check = process.argv.includes("--check");
@@ -114,6 +136,19 @@ for (const [path, render] of Object.entries(pages)) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
     process.stdout.write(`wrote ${path}\n`);
+  }
+}
+// A schema no longer in the catalogue must not linger.
+const schemaDir = join(ROOT, "docs/schemas");
+for (const name of existsSync(schemaDir) ? readdirSync(schemaDir) : []) {
+  const path = `docs/schemas/${name}`;
+  if (Object.hasOwn(pages, path)) continue;
+  if (check) {
+    process.stderr.write(`${path} is stale: run npm run docs\n`);
+    stale++;
+  } else {
+    rmSync(join(ROOT, path));
+    process.stdout.write(`removed ${path}\n`);
   }
 }
 process.exitCode = stale > 0 ? 1 : 0;

@@ -5,7 +5,7 @@ const bool = { type: "boolean" } as const;
 const count = { type: "integer", minimum: 0 } as const;
 
 /** The §6.7 result (`json` is any value; `mock` only in mock mode). */
-const HTTP_RESULT = {
+export const HTTP_RESULT = {
   type: "object",
   required: ["pack", "verb", "request", "status", "ok", "headers", "body", "body_bytes", "body_truncated", "duration_ms", "timed_out"],
   properties: {

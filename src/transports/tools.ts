@@ -7,6 +7,7 @@ import type { EffectivePolicy } from "../pack/types.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { TransportError } from "./errors.js";
 import { HTTP_OUTPUT_SCHEMA } from "./http-output.js";
+import { TOOL_OUTPUT } from "./output-schemas.js";
 import { verbsOf, type ServedPack, type ServeOptions } from "./packs.js";
 
 /** Which tools a server offers (`--tools`, `--exclude`, `--read-only`); everything by default. */
@@ -42,44 +43,6 @@ export interface VerbTool {
 
 const DRY_RUN = { type: "boolean", description: "Return the plan and its plan_id; run nothing." } as const;
 const CONFIRM = { type: "string", description: "The plan_id of a dry run of these same arguments: the plan a person approved (or, for a plan check, the one you restate)." } as const;
-
-const nullable = (type: string) => ({ type: [type, "null"] });
-
-/**
- * What structuredContent holds: the §6.5 result of a run, the plan of a dry run, or {error}. Results may
- * carry more fields than these (the schema leaves them open), never fewer.
- */
-export const OUTPUT_SCHEMA: VerbTool["tool"]["outputSchema"] = {
-  type: "object",
-  anyOf: [
-    {
-      title: "result",
-      required: ["pack", "verb", "argv", "exit_code", "signal", "timed_out", "duration_ms", "stdout", "stderr", "stdout_bytes", "stderr_bytes", "stdout_truncated", "stderr_truncated"],
-      properties: {
-        pack: { type: "string" },
-        verb: nullable("string"),
-        argv: { type: "array", items: { type: "string" } },
-        exit_code: nullable("integer"),
-        signal: nullable("string"),
-        timed_out: { type: "boolean" },
-        duration_ms: { type: "number" },
-        stdout: { type: "string" },
-        stderr: { type: "string" },
-        stdout_bytes: { type: "integer" },
-        stderr_bytes: { type: "integer" },
-        stdout_truncated: { type: "boolean" },
-        stderr_truncated: { type: "boolean" },
-        json: { description: "stdout parsed, when it is one JSON value (big integers keep their exact value)" },
-      },
-    },
-    { title: "dry run", required: ["plan", "plan_id"], properties: { plan: { type: "object" }, plan_id: { type: "string" } } },
-    {
-      title: "error",
-      required: ["error"],
-      properties: { error: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" } } } },
-    },
-  ],
-};
 
 /** Two sentences: what the verb does (its description, or a fallback), then what the tool does to the world. */
 function describe(pack: ServedPack, verb: string, policy: EffectivePolicy, opts: ServeOptions): string {
@@ -162,7 +125,7 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & To
           title,
           description: describe(pack, key, policy, opts),
           inputSchema: inputSchema(pack, key, previewable, gated),
-          outputSchema: pack.surface.kind === "openapi" ? HTTP_OUTPUT_SCHEMA : OUTPUT_SCHEMA,
+          outputSchema: pack.surface.kind === "openapi" ? HTTP_OUTPUT_SCHEMA : TOOL_OUTPUT,
           annotations,
         },
       });

@@ -1,0 +1,130 @@
+// The JSON Schemas of docs/schemas/ hold for what the built programs really print: every --json output of hcp and
+// rungrad, hcp exec's response lines and MCP structuredContent, each validated with Ajv against its schema.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import type Ajv2020Module from "ajv/dist/2020.js";
+import type addFormatsModule from "ajv-formats";
+import { fixture, REPO, rungrad, type Run } from "./helpers.js";
+import { execSession, hcp, mcpClient, PROBE_PACK, tempDir } from "../transports/support.js";
+import { openapiPack } from "./openapi-support.js";
+import { OUTPUT_SCHEMAS } from "../../src/cli/output-schemas.js";
+import { TOOL_OUTPUT } from "../../src/transports/output-schemas.js";
+
+const require = createRequire(import.meta.url);
+const Ajv2020 = (require("ajv/dist/2020.js") as typeof Ajv2020Module).default;
+const addFormats = require("ajv-formats") as typeof addFormatsModule.default;
+
+/** An hcp environment of its own: state, config, credentials and audit log in a fresh folder. */
+function isolated(): NodeJS.ProcessEnv {
+  const home = tempDir("hcp-schemas-");
+  mkdirSync(join(home, "config"));
+  return { ...process.env, HOME: home, XDG_STATE_HOME: join(home, "state"), XDG_CONFIG_HOME: join(home, "config"), HCP_CREDENTIALS: join(home, "config", "credentials.json"), HCP_AUDIT: join(home, "audit.jsonl") };
+}
+
+const stdoutOf = (r: Run): unknown => {
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
+};
+
+/** Real outputs of the built programs, by schema name. */
+async function samples(): Promise<Record<string, unknown[]>> {
+  const env = isolated();
+  const h = (args: string[], stdin?: string) => hcp(args, { env, ...(stdin === undefined ? {} : { stdin }) });
+  const out = tempDir("hcp-schemas-out-");
+  const mock = openapiPack({ doc: "notes.yaml", verbs: { "notes.list": { description: "List notes." } }, binding: { mode: "mock", hub: "none" }, policy: { openapi: { base_url: "http://127.0.0.1:9/v1" } } });
+  const transfer = ["run", PROBE_PACK, "transfer", "--arg", "amount=3", "--arg", "payee=eve", "--allow-write", "--json"];
+
+  const dry = await h([...transfer, "--dry-run"]);
+  const set = await h(["credentials", "set", "bank", "BANK_TOKEN", "--json"], "s3cret\n");
+  const manifest = await hcp(["__rungrad_manifest"]);
+  const exec = await execSession(
+    [PROBE_PACK],
+    [
+      JSON.stringify({ id: 1, pack: "hcp-probe", verb: "echo", args: { message: "hi" } }),
+      JSON.stringify({ id: "b", pack: "hcp-probe", verb: "transfer", args: { amount: "1", payee: "x" }, dry_run: true }),
+      JSON.stringify({ id: 3, pack: "hcp-probe", verb: "nope", args: {} }),
+      "not json",
+    ],
+    ["--allow-write"],
+    { env },
+  );
+  const { client } = await mcpClient([PROBE_PACK], { env });
+  let structured: unknown[];
+  try {
+    const calls = await Promise.all([
+      client.callTool({ name: "hcp-probe_echo", arguments: { message: "hi" } }),
+      client.callTool({ name: "hcp-probe_write", arguments: {} }),
+      client.callTool({ name: "hcp-probe_transfer", arguments: { amount: "1", payee: "x", dry_run: true } }),
+    ]);
+    structured = calls.map((c) => c.structuredContent);
+  } finally {
+    await client.close();
+  }
+  const { client: api } = await mcpClient([mock], { env });
+  try {
+    structured.push((await api.callTool({ name: "notes_notes_list", arguments: {} })).structuredContent);
+  } finally {
+    await api.close();
+  }
+
+  const skillOut = tempDir("rungrad-schemas-skill-");
+  const newDir = tempDir("rungrad-schemas-new-");
+  return {
+    error: [JSON.parse((await h(["run", PROBE_PACK, "nope", "--json"])).stderr), JSON.parse((await rungrad(["manifest", "validate", "/nonexistent.json", "--json"])).stderr)],
+    "hcp-run": [stdoutOf(await h(["run", PROBE_PACK, "echo", "--arg", "message=hi", "--json"])), stdoutOf(dry), stdoutOf(await h(["run", mock, "notes.list", "--json"]))],
+    "hcp-exec-response": exec.responses,
+    "mcp-structured-content": structured,
+    "hcp-list": [stdoutOf(await h(["list", PROBE_PACK, "--json"])), stdoutOf(await h(["list", fixture("packs"), "--json"]))],
+    "hcp-describe": [stdoutOf(await h(["describe", PROBE_PACK, "--json"])), stdoutOf(await h(["describe", mock, "--json"]))],
+    "hcp-validate": [stdoutOf(await h(["validate", PROBE_PACK, "--json"])), JSON.parse((await h(["validate", fixture("packs/hcp-invalid"), "--json"])).stdout)],
+    "hcp-meta": [stdoutOf(await h(["meta", PROBE_PACK])), stdoutOf(await h(["meta", mock]))],
+    "hcp-skill": [stdoutOf(await h(["skill", PROBE_PACK, "--json"]))],
+    "hcp-init": [stdoutOf(await h(["init", "--from-manifest", join(REPO, "examples/manifests/rgref.json"), "--out", join(out, "rgref"), "--json"]))],
+    "hcp-mcp-config": [stdoutOf(await h(["mcp-config", PROBE_PACK, "--json"]))],
+    "hcp-approve": [stdoutOf(await h(["approve", "--list", "--json"]))],
+    "hcp-audit": [stdoutOf(await h(["audit", "--json"]))],
+    "hcp-credentials": [
+      stdoutOf(set),
+      stdoutOf(await h(["credentials", "get", "bank", "BANK_TOKEN", "--json"])),
+      stdoutOf(await h(["credentials", "get", "bank", "BANK_TOKEN", "--reveal", "--json"])),
+      stdoutOf(await h(["credentials", "delete", "bank", "BANK_TOKEN", "--dry-run", "--json"])),
+      stdoutOf(await h(["credentials", "delete", "bank", "BANK_TOKEN", "--json"])),
+    ],
+    "rungrad-manifest-validate": [stdoutOf(await rungrad(["manifest", "validate", "-", "--json"], { stdin: manifest.stdout }))],
+    "rungrad-manifest": [stdoutOf(manifest), stdoutOf(await rungrad(["manifest", "fmt", join(REPO, "examples/manifests/rgref.json")]))],
+    "rungrad-agentmeta": [stdoutOf(await rungrad(["agentmeta", join(REPO, "examples/manifests/rgref.json")]))],
+    "rungrad-skill": [stdoutOf(await rungrad(["skill", join(REPO, "examples/manifests/rgref.json"), "--out", skillOut, "--dry-run", "--json"]))],
+    "rungrad-new": [stdoutOf(await rungrad(["new", "democtl", "--dir", newDir, "--dry-run", "--json"])), stdoutOf(await rungrad(["new", "democtl", "--dir", newDir, "--json"]))],
+    "rungrad-score": [stdoutOf(await rungrad(["score", join(REPO, "examples/rgref/rgref"), "--read", "item list", "--json"]))],
+  };
+}
+
+test("every --json output, exec response line and MCP structuredContent validates against its schema in docs/schemas", async () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  addFormats(ajv);
+  const got = await samples();
+  assert.deepEqual(Object.keys(got).sort(), OUTPUT_SCHEMAS.map((s) => s.name).sort(), "each schema is checked against real output");
+  for (const { name } of OUTPUT_SCHEMAS) {
+    const file = JSON.parse(readFileSync(join(REPO, "docs/schemas", `${name}.json`), "utf8")) as Record<string, unknown>;
+    const validate = ajv.compile(file);
+    for (const [i, value] of got[name]!.entries()) {
+      assert.ok(validate(value), `${name} #${i}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 2000)}`);
+    }
+  }
+});
+
+test("the MCP tools' outputSchema is the documented one: tools/list serves the schema of mcp-structured-content's program part", async () => {
+  const { client } = await mcpClient([PROBE_PACK], { env: isolated() });
+  try {
+    const { tools } = await client.listTools();
+    for (const t of tools) assert.deepEqual(t.outputSchema, JSON.parse(JSON.stringify(TOOL_OUTPUT)), t.name);
+  } finally {
+    await client.close();
+  }
+  const doc = JSON.parse(readFileSync(join(REPO, "docs/schemas/mcp-structured-content.json"), "utf8")) as { anyOf: unknown[] };
+  assert.deepEqual(doc.anyOf[0], JSON.parse(JSON.stringify(TOOL_OUTPUT)));
+});
