@@ -43,7 +43,8 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   const selection = toolSelection(ctx);
   // The packs must load now: a configuration that starts a server refusing to run helps nobody.
   const { packs, skipped } = await loadServed(ctx.args, "mcp", opts);
-  for (const s of skipped) ctx.infof(`Warning: the server will leave out ${s.root}: ${s.reason}`);
+  // A warning, not chatter: --quiet and --json keep it.
+  for (const s of skipped) process.stderr.write(`Warning: the server will leave out ${s.root}: ${s.reason}\n`);
   const paths = ctx.args.map((p) => resolve(p));
   const flags = [
     ...(opts.allowWrite ? ["--allow-write"] : []),
