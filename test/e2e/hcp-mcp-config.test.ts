@@ -40,12 +40,15 @@ test("mcp-config --approver/--approver-arg/--approver-timeout/--audit: the print
   assert.ok(!existsSync(b.audit), "nothing went to the test's default log");
 });
 
-test("mcp-config checks the approval flags it carries: an empty --approver or a timeout out of range is refused", async () => {
+test("mcp-config checks the approval flags it carries: an empty --approver, a timeout out of range, a program the person did not list", async () => {
   const b = bank();
-  const [empty, timeout] = await Promise.all([
+  const [empty, timeout, unlisted] = await Promise.all([
     b.hcp(["mcp-config", b.root, "--approver", ""]),
-    b.hcp(["mcp-config", b.root, "--approver", "true", "--approver-timeout", "0"]),
+    b.hcp(["mcp-config", b.root, "--approver", "false", "--approver-timeout", "0"]),
+    b.hcp(["mcp-config", b.root, "--approver", "true"]),
   ]);
+  assert.deepEqual([unlisted.code, unlisted.stdout], [4, ""]);
+  assert.match(unlisted.stderr, /--approver "true" is not a program you listed in .*hcp\/approvers/);
   assert.deepEqual([empty.code, empty.stdout], [1, ""]);
   assert.match(empty.stderr, /--approver needs a PROGRAM/);
   assert.deepEqual([timeout.code, timeout.stdout], [1, ""]);

@@ -3,6 +3,7 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Context } from "../../framework/index.js";
+import { trustedApprover } from "../../runtime/approval/trusted.js";
 import { TransportError } from "../../transports/errors.js";
 import { CONFIG_FILES, MCP_CLIENTS, renderMcpConfig, type McpClient } from "../../transports/mcp-config.js";
 import { loadServed } from "../../transports/packs.js";
@@ -18,13 +19,14 @@ function thisProgram(): { command: string; script: string } {
 
 /**
  * --approver (its -arg and -timeout) and --audit as the server must get them: paths absolute, since the client starts
- * it from another folder (a bare program name stays a name looked up on PATH). serveOptions has checked them.
+ * it from another folder. The approver must be one the person listed (refused now, not at the first call), and is
+ * carried as the listed path. serveOptions has checked the rest.
  */
 function approvalFlags(ctx: Context): string[] {
   const out: string[] = [];
   const approver = optionalString(ctx, "approver");
   if (approver !== undefined) {
-    out.push("--approver", approver.includes("/") ? resolve(approver) : approver);
+    out.push("--approver", trustedApprover(approver, process.env));
     for (const a of ctx.strings("approver-arg")) out.push("--approver-arg", a);
     if (ctx.changed("approver-timeout")) out.push("--approver-timeout", String(ctx.int("approver-timeout")));
   }
