@@ -160,6 +160,11 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
         return refuse(res, 400, "parse error: the body is not JSON");
       }
     }
+    // The SDK would quote an unknown version back in its refusal: the header is the caller's and may hold anything (§12).
+    const version = req.headers["mcp-protocol-version"];
+    if (typeof version === "string" && !sdk.supportedVersions.includes(version) && !sdk.isInitializeRequest(parsed)) {
+      return refuse(res, 400, `Bad Request: unsupported MCP-Protocol-Version (supported versions: ${sdk.supportedVersions.join(", ")})`);
+    }
     // The SDK hands `auth` to every handler of this request: the calls' audit lines carry the client's address.
     (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: "", clientId: "", scopes: [], extra: { [CLIENT_ADDRESS]: addressOf(req) } };
     await (sessions === undefined ? answerAlone(req, res, parsed) : sessions.answer(req, res, parsed));

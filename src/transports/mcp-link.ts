@@ -270,8 +270,9 @@ export class StdioLink implements Transport {
     let value: unknown;
     try {
       value = JSON.parse(line.text);
-    } catch (e) {
-      this.reject(undefined, -32700, `Parse error: ${(e as Error).message}`);
+    } catch {
+      // Not quoted back: the line is the caller's and may hold anything, a secret included (§12).
+      this.reject(undefined, -32700, "Parse error: the line is not JSON");
       return;
     }
     let message: JSONRPCMessage;

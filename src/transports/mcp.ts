@@ -10,6 +10,7 @@ import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } fro
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { TransportError, errorBody } from "./errors.js";
 import { StdioLink, serverIdentity, type ServerIdentity } from "./mcp-link.js";
+import { maskOutgoing } from "./mcp-mask.js";
 import { harnessSummary, harnessText, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, renderPlan } from "./render.js";
@@ -158,6 +159,7 @@ export async function loadSdk() {
     Server: server.Server,
     parseMessage: (value: unknown) => types.JSONRPCMessageSchema.parse(value),
     isInitializeRequest: types.isInitializeRequest,
+    supportedVersions: types.SUPPORTED_PROTOCOL_VERSIONS,
     CallToolRequestSchema: types.CallToolRequestSchema,
     ErrorCode: types.ErrorCode,
     GetPromptRequestSchema: types.GetPromptRequestSchema,
@@ -200,6 +202,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   const byName = new Map(tools.map((t) => [t.name, t]));
   const { Server, ErrorCode, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } = sdk;
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
+  maskOutgoing(server, () => packSecrets(packs));
   const { running } = life;
 
   /**

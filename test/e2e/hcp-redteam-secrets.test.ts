@@ -1,0 +1,59 @@
+// Red team: a credential leaking through what the MCP SDK itself answers. The agent makes the server (or the SDK
+// inside it) refuse requests that quote a secret — as a prompt name, a resource URI, a line that is not JSON, the
+// MCP-Protocol-Version header — and the test asserts the secret appears nowhere in what comes back.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { SECRET_PACK, credentialFile, hcp, rawHttp, serveHttp } from "../transports/support.js";
+import { isolatedEnv } from "./hardening.js";
+
+const SECRET = "sdk-leak-Zq8TVw3mN5";
+
+const frame = (message: object) => JSON.stringify({ jsonrpc: "2.0", ...message });
+const INIT = [
+  frame({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+  frame({ method: "notifications/initialized" }),
+];
+
+test("over stdio, errors the SDK and the handlers make from the agent's request never quote a secret: a prompt name, a resource URI, a line that is not JSON", async () => {
+  const env = isolatedEnv({ HCP_CREDENTIALS: credentialFile(SECRET) });
+  const lines = [
+    ...INIT,
+    frame({ id: 2, method: "prompts/get", params: { name: SECRET } }),
+    frame({ id: 3, method: "resources/read", params: { uri: `hcp://${SECRET}/HARNESS.md` } }),
+    SECRET,
+    `{"jsonrpc":"2.0","id":4,"method":"${SECRET}`,
+    frame({ id: 5, method: "tools/call", params: { name: "hcp-secret_show", arguments: {} } }),
+  ];
+  const r = await hcp(["serve", "--mcp", SECRET_PACK], { env, stdin: lines.join("\n") + "\n", timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  const answers = r.stdout
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as { id?: number; error?: { code: number; message: string }; result?: unknown });
+  const byId = new Map(answers.map((a) => [a.id, a]));
+  assert.match(byId.get(2)?.error?.message ?? "", /no prompt "\*\*\*"/, "the prompt name is masked");
+  assert.match(byId.get(3)?.error?.message ?? "", /no resource "hcp:\/\/\*\*\*\/HARNESS\.md"/, "the URI is masked");
+  assert.equal(answers.filter((a) => a.error?.code === -32700).length, 2, "each line that is not JSON is answered");
+  assert.ok(byId.get(5)?.result !== undefined, "the server went on");
+  assert.equal(r.stdout.includes(SECRET), false, r.stdout);
+  assert.equal(r.stderr.includes(SECRET), false, r.stderr);
+});
+
+test("over HTTP, a secret sent as the MCP-Protocol-Version header or a prompt name is never quoted back", async () => {
+  const env = isolatedEnv({ HCP_CREDENTIALS: credentialFile(SECRET) });
+  const served = await serveHttp([SECRET_PACK], { env });
+  try {
+    const version = await rawHttp(served.url, { headers: { "mcp-protocol-version": SECRET }, body: frame({ id: 1, method: "tools/list" }) });
+    assert.equal(version.status, 400);
+    assert.match(version.body, /unsupported MCP-Protocol-Version/);
+    const prompt = await rawHttp(served.url, { body: frame({ id: 2, method: "prompts/get", params: { name: SECRET } }) });
+    assert.match(prompt.body, /no prompt \\"\*\*\*\\"/);
+    const listed = await rawHttp(served.url, { headers: { "mcp-protocol-version": "2025-06-18" }, body: frame({ id: 3, method: "tools/list" }) });
+    assert.match(listed.body, /hcp-secret_show/, "a supported version still gets its answer");
+    for (const body of [version.body, prompt.body]) assert.equal(body.includes(SECRET), false, body);
+    assert.equal(served.stderr().includes(SECRET), false);
+  } finally {
+    await served.stop();
+  }
+});
