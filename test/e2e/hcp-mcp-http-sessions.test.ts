@@ -4,6 +4,7 @@
 
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { request, type IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
@@ -29,17 +30,61 @@ function person(actions: ("accept" | "decline" | "cancel")[]) {
   };
 }
 
-const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+const initializeBody = (capabilities: object = {}) => JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities, clientInfo: { name: "raw", version: "1" } } });
 const LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
 
 /** Initializes a session by hand: its id, or the refusal. */
-async function initialize(url: string): Promise<{ status: number; id?: string; body: string }> {
-  const r = await rawHttp(url, { body: INITIALIZE });
+async function initialize(url: string, capabilities?: object): Promise<{ status: number; id?: string; body: string }> {
+  const r = await rawHttp(url, { body: initializeBody(capabilities) });
   const id = r.headers["mcp-session-id"];
   return { status: r.status, body: r.body, ...(typeof id === "string" ? { id } : {}) };
 }
 
 const inSession = (url: string, id: string, body = LIST, method = "POST") => rawHttp(url, { method, body: method === "POST" ? body : "", headers: { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" } });
+
+/**
+ * POSTs a request in a session and yields the JSON-RPC messages of its SSE response stream as they come. A hang
+ * guard far above the time the messages take ends the stream (an error) after 60 s.
+ */
+async function* callStream(url: string, session: string, body: string): AsyncGenerator<Record<string, unknown>> {
+  const res = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(url, { method: "POST", signal: AbortSignal.timeout(60_000), headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" } });
+    req.on("response", resolve).on("error", reject).end(body);
+  });
+  assert.equal(res.statusCode, 200);
+  let buffered = "";
+  for await (const chunk of res.setEncoding("utf8") as AsyncIterable<string>) {
+    buffered += chunk;
+    let end: number;
+    while ((end = buffered.indexOf("\n\n")) >= 0) {
+      const data = buffered.slice(0, end).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("");
+      buffered = buffered.slice(end + 2);
+      if (data !== "") yield JSON.parse(data) as Record<string, unknown>;
+    }
+  }
+}
+
+test("--stateful: the elicitation comes on the call's own response stream, so a client with no GET stream is asked too", async () => {
+  const b = bank();
+  const s = await serveHttp([b.root], { args: ["--stateful", "--allow-write"], env: b.env });
+  try {
+    const { id } = await initialize(s.url, { elicitation: {} });
+    assert.equal((await inSession(s.url, id!, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))).status, 202);
+    const stream = callStream(s.url, id!, JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "bank_pay", arguments: { amount: "12" } } }));
+    const asked = (await stream.next()).value as { id: number; method: string; params: { message: string } } | undefined;
+    assert.equal(asked?.method, "elicitation/create", "the person is asked on the call's stream");
+    assert.match(asked.params.message, /^Approve running verb "pay" of pack "bank"/);
+    assert.equal(b.runs().length, 0, "nothing runs before the answer");
+    const answer = JSON.stringify({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: {} } });
+    assert.equal((await inSession(s.url, id!, answer)).status, 202);
+    const result = (await stream.next()).value as { id: number; result: { structuredContent: { stdout: string } } };
+    assert.equal(result.id, 7);
+    assert.equal(result.result.structuredContent.stdout, "ran\n");
+    assert.deepEqual(b.runs().map((w) => w.argv), [["pay", "12"]]);
+  } finally {
+    await s.stop();
+  }
+});
 
 test("--stateful: a gated call is approved through elicitation; a declined plan cannot run again in that session, another session is asked anew", async () => {
   const b = bank();
