@@ -1,7 +1,7 @@
 // The MCP server under load: `hcp serve --mcp` of a verb wrapping /bin/echo against a minimal server made
 // with the official SDK that spawns /bin/echo per call (bench/fixtures/min-sdk-server.mjs), both driven by
 // the SDK's Client: tools/call p50 one at a time (and a raw spawn of /bin/echo), throughput with 16 and 64
-// calls in flight, the server's CPU per call, and hcp's RSS after 100 and after 10,000 calls.
+// calls in flight, the server's CPU per call, and the servers' RSS after 100, 1,000 and 10,000 calls.
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -117,28 +117,36 @@ async function throughput(hcp: Server, min: Server, count: number): Promise<void
   report(`MCP throughput, ${count} calls per run, median of 3 alternated runs`, rows);
 }
 
-async function memory(hcpArgs: string[], env: Record<string, string>): Promise<void> {
-  const hcp = await connect(hcpArgs, "echo_say", env);
-  try {
-    await load(hcp, 100, 1);
-    const after100 = rssKib(hcp.pid);
-    await load(hcp, 9_900, 16);
-    const after10k = rssKib(hcp.pid);
-    report("hcp serve --mcp resident memory (RSS from /proc)", [
-      ["after 100 calls (baseline)", mib(after100)],
-      ["after 10,000 calls", `${mib(after10k)}  ${ratio(after10k, after100)} (aim: within 1.2x)`],
-    ]);
-  } finally {
-    await hcp.client.close();
+/** RSS after 100, 1,000 and 10,000 calls (16 in flight), of hcp and of the minimal server. */
+async function memory(servers: { name: string; args: string[]; tool: string }[], env: Record<string, string>): Promise<void> {
+  const rows: [string, string][] = [];
+  for (const { name, args, tool } of servers) {
+    const s = await connect(args, tool, env);
+    try {
+      await load(s, 100, 16);
+      const at100 = rssKib(s.pid);
+      await load(s, 900, 16);
+      const at1k = rssKib(s.pid);
+      await load(s, 9_000, 16);
+      const at10k = rssKib(s.pid);
+      rows.push([
+        name,
+        `after 100 calls ${mib(at100)}, 1,000 ${mib(at1k)}, 10,000 ${mib(at10k)}: ${ratio(at10k, at100)} of after 100 (aim: within 1.2x), ${ratio(at10k, at1k)} of after 1,000`,
+      ]);
+    } finally {
+      await s.client.close();
+    }
   }
+  report("Resident memory of the server (RSS from /proc, 16 calls in flight)", rows);
 }
 
 export async function run(): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), "hcp-bench-serve-"));
   const env = hcpEnv(home);
   const hcpArgs = [join(REPO, "dist/bin/hcp.cjs"), "serve", "--mcp", join(REPO, "bench/fixtures/echo-pack")];
+  const minArgs = [join(REPO, "bench/fixtures/min-sdk-server.mjs")];
   const hcp = await connect(hcpArgs, "echo_say", env);
-  const min = await connect([join(REPO, "bench/fixtures/min-sdk-server.mjs")], "say", env);
+  const min = await connect(minArgs, "say", env);
   try {
     // Warm both up (hcp compiles its validators, V8 optimises the hot paths of both).
     await load(hcp, 50, 4);
@@ -150,7 +158,13 @@ export async function run(): Promise<void> {
     await min.client.close();
   }
   try {
-    await memory(hcpArgs, env);
+    await memory(
+      [
+        { name: "hcp serve --mcp", args: hcpArgs, tool: "echo_say" },
+        { name: "minimal SDK server", args: minArgs, tool: "say" },
+      ],
+      env,
+    );
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

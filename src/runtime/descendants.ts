@@ -79,6 +79,8 @@ export class DescendantWatch {
   private readonly sessions = new Set<number>();
   private readonly pipes = new Set<string>();
   private rootPid: number | undefined;
+  /** The child's stdio cannot be read any more: it has exited. */
+  private pipesGone = false;
 
   constructor() {
     ownSession ??= stat(process.pid)?.session;
@@ -99,15 +101,20 @@ export class DescendantWatch {
 
   /** Reads the child's stdio once it can be read (not while it execs), while it lives. */
   private readPipes(): void {
-    if (this.rootPid === undefined || this.pipes.size > 0) return;
+    if (this.rootPid === undefined || this.pipes.size > 0 || this.pipesGone) return;
+    let gone = 0;
     for (const fd of [0, 1, 2]) {
       try {
         const target = readlinkSync(`/proc/${this.rootPid}/fd/${fd}`);
         if (target.startsWith("pipe:") || target.startsWith("socket:")) this.pipes.add(target);
-      } catch {
+      } catch (err) {
         // closed, gone, or no /proc
+        if ((err as NodeJS.ErrnoException).code === "ENOENT") gone++;
       }
     }
+    // None of the three is there: the child has exited (or closed them all) and nothing is left to read.
+    // Not trying again spares every later read of the tree three failed lookups per run in flight.
+    if (gone === 3) this.pipesGone = true;
   }
 
   private add(pid: number, s: Stat): void {
