@@ -2,7 +2,7 @@
 // (O_APPEND, mode 0600) and flushed to disk before the child starts and after it ends. A log that
 // cannot be written refuses the run: the caller learns why, and nothing runs unrecorded.
 
-import { closeSync, constants, fstatSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { RuntimeError } from "./errors.js";
 import { ensurePrivateDir, octal, stateDirOf } from "./approval/state.js";
@@ -63,7 +63,7 @@ export class AuditLog {
     if (this.inStateDir) await ensurePrivateDir(dirname(this.path));
     let fd: number;
     try {
-      fd = openSync(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+      fd = openSync(this.path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
     } catch (err) {
       throw fail((err as NodeJS.ErrnoException).code ?? String(err));
     }
@@ -71,7 +71,8 @@ export class AuditLog {
       const st = fstatSync(fd);
       if (!st.isFile()) throw fail("it is not a regular file");
       if ((st.mode & 0o077) !== 0) throw fail(`it has mode ${octal(st.mode)}, and must be readable by its owner only (chmod 600 ${this.path})`);
-      const line = Buffer.from(JSON.stringify(entry) + "\n", "utf8");
+      if (st.size > 0 && !isAuditLog(fd, st.size)) throw fail("it is not an hcp audit log (it does not start with an audit entry, or its last line is unfinished); choose another file");
+      const line = Buffer.from(inertJSON(entry) + "\n", "utf8");
       let n = 0;
       while (n < line.length) n += writeSync(fd, line, n, line.length - n);
       fsyncSync(fd);
@@ -82,6 +83,28 @@ export class AuditLog {
       closeSync(fd);
     }
   }
+}
+
+/** What every audit line starts with: its `time` field first. */
+const ENTRY_START = Buffer.from('{"time":"');
+
+/**
+ * Whether a non-empty file is an audit log that a line can be appended to: it starts as an entry does and ends
+ * with a newline. `--audit FILE` is the caller's choice, and over `hcp run` the caller is the agent: no other
+ * file of the user's (~/.ssh/config, ~/.netrc) is ever appended to.
+ */
+function isAuditLog(fd: number, size: number): boolean {
+  const head = Buffer.alloc(ENTRY_START.length);
+  const last = Buffer.alloc(1);
+  return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(ENTRY_START) && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a;
+}
+
+/**
+ * An entry's JSON with `$` and backquote written as \u escapes (the same JSON value): a log created where a
+ * shell reads files (~/.bash_aliases, ~/.bashrc.d/) is inert there — nothing in it is ever expanded or run.
+ */
+function inertJSON(entry: AuditEntry): string {
+  return JSON.stringify(entry).replace(/[$`]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
 }
 
 /** The entries of a log, oldest first, and how many lines were not entries; a missing log has none. */
