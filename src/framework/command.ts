@@ -128,8 +128,7 @@ export class CommandNode {
 
   /** The root's global flags this command shows in help and completion. */
   shownGlobals(): FlagDef[] {
-    const all = this.root().persistent;
-    return this.root().scopedGlobals ? all.filter((f) => this.globalActs(f)) : all;
+    return this.root().persistent.filter((f) => this.globalActs(f));
   }
 
   /** Flags inherited from the root's persistent set (none on the root itself). */

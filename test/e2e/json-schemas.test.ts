@@ -11,6 +11,7 @@ import type addFormatsModule from "ajv-formats";
 import { fixture, REPO, rungrad, type Run } from "./helpers.js";
 import { execSession, hcp, mcpClient, PROBE_PACK, tempDir } from "../transports/support.js";
 import { openapiPack } from "./openapi-support.js";
+import { bank, planIdOf } from "./approvals-support.js";
 import { OUTPUT_SCHEMAS } from "../../src/cli/output-schemas.js";
 import { TOOL_OUTPUT } from "../../src/transports/output-schemas.js";
 
@@ -71,6 +72,16 @@ async function samples(): Promise<Record<string, unknown[]>> {
     await api.close();
   }
 
+  // A person's answer at a terminal: the JSON is the last thing on the screen.
+  const b = bank();
+  const pay = ["run", b.root, "pay", "--arg", "amount=1", "--allow-write", "--dry-run", "--json"];
+  const answers: { approved: boolean }[] = [];
+  for (const answer of ["n", "y"]) {
+    const screen = (await b.onTerminal(["approve", planIdOf(await b.hcp(pay)), "--json"], "[y/N]", answer)).stdout.replaceAll("\r\n", "\n");
+    answers.push(JSON.parse(/\{\n  "plan_id"[\s\S]*\}\n?$/.exec(screen)?.[0] ?? screen) as { approved: boolean });
+  }
+  assert.deepEqual(answers.map((a) => a.approved), [false, true]);
+
   const skillOut = tempDir("rungrad-schemas-skill-");
   const newDir = tempDir("rungrad-schemas-new-");
   return {
@@ -85,7 +96,7 @@ async function samples(): Promise<Record<string, unknown[]>> {
     "hcp-skill": [stdoutOf(await h(["skill", PROBE_PACK, "--json"]))],
     "hcp-init": [stdoutOf(await h(["init", "--from-manifest", join(REPO, "examples/manifests/rgref.json"), "--out", join(out, "rgref"), "--json"]))],
     "hcp-mcp-config": [stdoutOf(await h(["mcp-config", PROBE_PACK, "--json"]))],
-    "hcp-approve": [stdoutOf(await h(["approve", "--list", "--json"]))],
+    "hcp-approve": [stdoutOf(await h(["approve", "--list", "--json"])), ...answers],
     "hcp-audit": [stdoutOf(await h(["audit", "--json"]))],
     "hcp-credentials": [
       stdoutOf(set),
