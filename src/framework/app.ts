@@ -175,7 +175,7 @@ export class App {
         io.stdout(this.helpText(node));
         return 0;
       }
-      if (this.root.scopedGlobals) refuseInertGlobals(node, readFlags(program, this.root.persistent, explicitFalse).changed);
+      if (this.root.scopedGlobals) refuseInertGlobals(node, readFlags(program, this.root.persistent, explicitFalse).changed, state.flags.config);
       const locals = readFlags(cmd, node.flags, explicitFalse);
       checkArgs(node.spec.args ?? "any", sel.args, node);
       const missing = node.flags.filter((f) => f.required && !locals.changed.has(f.name)).map((f) => `"${f.name}"`);
@@ -444,10 +444,15 @@ function readFlags(cmd: Commander, defs: readonly FlagDef[], explicitFalse: Read
   return { values, changed };
 }
 
-/** In a scoped app, a global given to a command it does nothing on is refused, as a flag the command does not have. */
-function refuseInertGlobals(node: CommandNode, given: ReadonlySet<string>): void {
+/**
+ * In a scoped app, a global given to a command it does nothing on is refused, as a flag the command does not have;
+ * a config file that would not be read is named.
+ */
+function refuseInertGlobals(node: CommandNode, given: ReadonlySet<string>, config: string): void {
   for (const f of node.root().persistent) {
-    if (given.has(f.name) && !node.globalActs(f) && !FEWER_EFFECTS_GLOBALS.has(f.id ?? "")) throw new FlagParseError(`unknown flag: --${f.name}`);
+    if (!given.has(f.name) || node.globalActs(f) || FEWER_EFFECTS_GLOBALS.has(f.id ?? "")) continue;
+    if (f.id === "config") throw new FlagParseError(`unknown flag: --${f.name}: ${node.commandPath()} reads no config file (${JSON.stringify(config)} was not read)`);
+    throw new FlagParseError(`unknown flag: --${f.name}`);
   }
 }
 

@@ -41,7 +41,10 @@ for (const [name, program] of [["hcp", hcp], ["rungrad", rungrad]] as const) {
     // A group (a command with subcommands) only prints its help.
     const leaves = commands.filter((c) => !commands.some((d) => d.path.length > c.path.length && c.path.every((w, i) => d.path[i] === w)));
     const configs = await Promise.all(leaves.map((c) => program([...c.path, "--config", "/nonexistent/garbage.yaml"])));
-    configs.forEach((r, i) => assert.deepEqual([r.code, r.stderr], [1, "Error: unknown flag: --config\n"], leaves[i]!.path.join(" ")));
+    configs.forEach((r, i) => {
+      const path = [name, ...leaves[i]!.path].join(" ");
+      assert.deepEqual([r.code, r.stdout, r.stderr], [1, "", `Error: unknown flag: --config: ${path} reads no config file ("/nonexistent/garbage.yaml" was not read)\n`], path);
+    });
   });
 }
 
