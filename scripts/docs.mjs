@@ -100,7 +100,7 @@ const { OUTPUT_SCHEMAS } = await import(pathToFileURL(join(ROOT, "dist/src/cli/o
 
 /** One schema file: a 2020-12 JSON Schema, its description saying what prints it. */
 const schemaFile = ({ name, outputs, schema }) =>
-  JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", title: name, description: `What ${outputs.replaceAll("`", "")} prints.`, ...schema }, null, 2) + "\n";
+  JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", title: name, description: `The JSON of: ${outputs.replaceAll("`", "")}.`, ...schema }, null, 2) + "\n";
 
 function schemaIndex() {
   return [
