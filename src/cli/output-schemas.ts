@@ -124,7 +124,7 @@ export const OUTPUT_SCHEMAS: readonly OutputSchema[] = [
     outputs: "`hcp approve --list --json` (the pending plans), `hcp approve PLAN_ID --json` (the person's answer)",
     schema: {
       anyOf: [
-        closed({ pending: arrayOf(closed({ plan_id: str, expires_at: str, subject: str, plan: { type: "object" }, stdin_preview: str }, ["stdin_preview"])) }),
+        closed({ pending: arrayOf(closed({ plan_id: str, expires_at: str, subject: str, plan: { type: "object" }, stdin_preview: str, stdin_more_bytes: { type: "integer" } }, ["stdin_preview", "stdin_more_bytes"])) }),
         closed({ plan_id: str, approved: bool, expires_at: str }, ["expires_at"]),
       ],
     },

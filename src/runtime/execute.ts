@@ -341,7 +341,8 @@ async function decide(pack: LoadedPack, opts: ExecuteOptions, load: CredentialLo
   const prepared = prepare(pack, command(), opts, load, secrets);
   const { plan, shown } = prepared;
   const stdinPreview = opts.stdin === undefined ? undefined : redactText(opts.stdin.slice(0, STDIN_PREVIEW), secrets);
-  const input = { plan, shown, ttlSeconds: prepared.ttlSeconds, stdinPreview };
+  const stdinMoreBytes = opts.stdin === undefined ? undefined : Buffer.byteLength(opts.stdin.slice(STDIN_PREVIEW), "utf8");
+  const input = { plan, shown, ttlSeconds: prepared.ttlSeconds, stdinPreview, stdinMoreBytes };
   if (opts.dryRun) {
     const issued = await issuePlan(gate, input);
     await audit(gate, opts, plan, shown, { decision: "dry_run", plan_id: issued.plan_id, by: null });

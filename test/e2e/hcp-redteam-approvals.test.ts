@@ -112,3 +112,27 @@ test("an approved id runs only where it was planned: another working directory, 
   assert.equal(ran.code, 0, ran.stderr);
   assert.deepEqual(b.runs().map((r) => r.argv), [["pay", "10"]]);
 });
+
+test("a person is never shown the start of stdin as if it were all: hcp approve and an --approver say how many bytes come after what they show", async () => {
+  const b = bank();
+  const hidden = "DROP TABLE accounts;";
+  const stdin = "SELECT 1;\n" + " ".repeat(2500) + hidden;
+  const more = Buffer.byteLength(stdin.slice(2000));
+  const request = JSON.stringify({ id: "padded", pack: "bank", verb: "pay", args: { amount: "1" }, stdin, dry_run: true });
+  const dry = await execSession([b.root], [request], [], { env: b.env });
+  const id = (dry.responses[0]?.result as { plan_id: string }).plan_id;
+
+  const review = await b.approve(id, "n");
+  assert.match(review.stdout, /stdin starts: "SELECT 1;\\n {10}/);
+  assert.match(review.stdout, new RegExp(`stdin goes on: ${more} more bytes are not shown here`));
+  const listed = JSON.parse((await b.hcp(["approve", "--list", "--json"])).stdout) as { pending: { stdin_more_bytes?: number }[] };
+  assert.equal(listed.pending[0]?.stdin_more_bytes, more);
+
+  const asked = join(b.dir, "asked.jsonl");
+  const run = JSON.stringify({ id: "run", pack: "bank", verb: "pay", args: { amount: "1" }, stdin });
+  const s = await execSession([b.root], [run], ["--allow-write", "--approver", APPROVER_BIN, "--approver-arg", asked, "--approver-arg", "1"], { env: b.env });
+  assert.equal(s.responses[0]?.error?.code, "confirmation_declined");
+  const text = (JSON.parse(readFileSync(asked, "utf8").split("\n")[0]!) as { text: string }).text;
+  assert.match(text, new RegExp(`stdin goes on: ${more} more bytes are not shown here`));
+  assert.deepEqual(b.runs(), []);
+});

@@ -4,7 +4,7 @@
 import type { Context } from "../../framework/index.js";
 import { askYesNo } from "../../runtime/approval/approvers.js";
 import { listPendingPlans, pendingForApproval, recordApproval } from "../../runtime/approval/gate.js";
-import { escapeForPerson, planText } from "../../runtime/approval/show.js";
+import { planText, stdinLines } from "../../runtime/approval/show.js";
 import { stateDirOf } from "../../runtime/approval/state.js";
 import type { PendingPlan } from "../../runtime/approval/store.js";
 import { RuntimeError } from "../../runtime/errors.js";
@@ -21,7 +21,7 @@ function pendingText(plans: readonly PendingPlan[]): string {
 /** The plan as the person reviews it: every field, then the start of its stdin (escaped) when it has one. */
 function reviewText(p: PendingPlan): string {
   const lines = [planText(p.plan, { plan_id: p.plan_id, expires_at: p.expires_at })];
-  if (p.stdin_preview !== undefined) lines.push(`  stdin starts: ${escapeForPerson(JSON.stringify(p.stdin_preview))}`);
+  lines.push(...stdinLines(p.stdin_preview, p.stdin_more_bytes));
   return lines.join("\n") + "\n";
 }
 

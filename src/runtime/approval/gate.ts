@@ -8,7 +8,7 @@ import { AuditLog } from "../audit.js";
 import { planDigest, subjectOf, type AnyPlan } from "../plan.js";
 import type { Answer, ApprovalPath, ApprovalRequest, PersonApprover } from "./approvers.js";
 import { parsePlanId, PLAN_ID_FORM, type PlanIdParts } from "./plan-id.js";
-import { planText } from "./show.js";
+import { planText, stdinLines } from "./show.js";
 import { stateDirOf } from "./state.js";
 import { ApprovalError, ApprovalStore, type PendingPlan } from "./store.js";
 
@@ -47,14 +47,15 @@ export interface GateInput {
   plan: AnyPlan;
   shown: AnyPlan;
   ttlSeconds: number;
-  /** The start of stdin (masked), recorded with a pending plan for `hcp approve`. */
+  /** The start of stdin (masked), recorded with a pending plan for `hcp approve`, and the bytes after it. */
   stdinPreview?: string;
+  stdinMoreBytes?: number;
 }
 
 /** A plan_id issued by a dry run; confirm-gated plans are recorded for `hcp approve` and its listing. */
 export async function issuePlan(gate: Gate, input: GateInput, nowMs = Date.now()): Promise<{ plan_id: string; expires_at: string }> {
   const store = await ApprovalStore.open(gate.stateDir);
-  const pending = input.plan.policy.confirm === false ? undefined : { shown: input.shown, stdinPreview: input.stdinPreview };
+  const pending = input.plan.policy.confirm === false ? undefined : { shown: input.shown, stdinPreview: input.stdinPreview, stdinMoreBytes: input.stdinMoreBytes };
   const parts = store.issue(input.plan, input.ttlSeconds, nowMs, pending);
   return { plan_id: parts.id, expires_at: isoOf(parts.expiry) };
 }
@@ -91,10 +92,12 @@ export async function authorize(gate: Gate, input: GateInput & { given?: string;
   } else if (plan.policy.confirm === "plan") {
     throw new ApprovalError("confirmation_required", `${what} needs confirmation: dry-run it to get its plan_id, then run it again with that plan_id (hcp run: --confirm ID; exec and MCP: "confirm": ID)`);
   } else {
-    parts = store.issue(plan, input.ttlSeconds, now(), { shown, stdinPreview: input.stdinPreview });
+    parts = store.issue(plan, input.ttlSeconds, now(), { shown, stdinPreview: input.stdinPreview, stdinMoreBytes: input.stdinMoreBytes });
   }
   const expires_at = isoOf(parts.expiry);
-  const request: ApprovalRequest = { plan_id: parts.id, expires_at, subject: what, plan: shown, text: planText(shown, { plan_id: parts.id, expires_at }) };
+  // The person asked sees the start of stdin too, and how much of it is not shown.
+  const text = [planText(shown, { plan_id: parts.id, expires_at }), ...stdinLines(input.stdinPreview, input.stdinMoreBytes)].join("\n");
+  const request: ApprovalRequest = { plan_id: parts.id, expires_at, subject: what, plan: shown, text };
   for (const approver of gate.approvers) {
     let answer: Answer;
     try {

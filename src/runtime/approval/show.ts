@@ -67,6 +67,17 @@ export function planLines(plan: AnyPlan, id?: { plan_id: string; expires_at: str
   return lines;
 }
 
+/**
+ * The start of a plan's stdin for a person (escaped), and how much of it is not shown: a person must never take
+ * the start for the whole (an agent can pad the start and put what matters after it).
+ */
+export function stdinLines(preview: string | undefined, moreBytes: number | undefined): string[] {
+  if (preview === undefined) return [];
+  const lines = [`  stdin starts: ${escapeForPerson(JSON.stringify(preview))}`];
+  if (moreBytes !== undefined && moreBytes > 0) lines.push(`  stdin goes on: ${moreBytes} more bytes are not shown here; approve only if you know what they are`);
+  return lines;
+}
+
 /** The whole plan for a person: what runs, then its lines. */
 export function planText(plan: AnyPlan, id?: { plan_id: string; expires_at: string }): string {
   return [`${escapeForPerson(subjectOf(plan))}:`, ...planLines(plan, id)].join("\n");

@@ -20,6 +20,8 @@ export interface PendingPlan {
   plan: AnyPlan;
   /** The start of the stdin the plan writes (masked), so a person can see more than its digest. */
   stdin_preview?: string;
+  /** How many bytes of stdin come after that start (absent when it is all shown). */
+  stdin_more_bytes?: number;
 }
 
 /** A refusal about a plan id; `plan_id` (the id concerned) and `by` (who declined) are for the audit log. */
@@ -61,12 +63,13 @@ export class ApprovalStore {
    * Issues an id for the exact plan, valid for ttl seconds. With `pending`, the plan as shown is
    * recorded so that `hcp approve` can show it and a changed plan can be told from a made-up id.
    */
-  issue(plan: AnyPlan, ttlSeconds: number, nowMs: number, pending?: { shown: AnyPlan; stdinPreview?: string }): PlanIdParts {
+  issue(plan: AnyPlan, ttlSeconds: number, nowMs: number, pending?: { shown: AnyPlan; stdinPreview?: string; stdinMoreBytes?: number }): PlanIdParts {
     const parts = issuePlanId(this.key, canonicalPlanJSON(plan), Math.floor(nowMs / 1000) + ttlSeconds);
     if (pending !== undefined) {
       this.prune(nowMs);
       const body: PendingPlan = { plan_id: parts.id, expires_at: iso(parts.expiry), subject: subjectOf(plan), plan: pending.shown };
       if (pending.stdinPreview !== undefined) body.stdin_preview = pending.stdinPreview;
+      if (pending.stdinMoreBytes !== undefined && pending.stdinMoreBytes > 0) body.stdin_more_bytes = pending.stdinMoreBytes;
       const record = { ...body, digest: planDigest(plan), mac: recordMac(this.key, "pending", canonicalJSON(body)) };
       writePrivate(this.path("plans", parts), JSON.stringify(record) + "\n");
     }
@@ -150,7 +153,7 @@ export class ApprovalStore {
     const path = join(this.dir, "plans", name);
     const raw = readPrivate(path, "pending plan", "approval_tampered");
     if (raw === undefined) return undefined;
-    const record = this.signed(raw, "pending", ["plan_id", "expires_at", "subject", "plan", "stdin_preview"]);
+    const record = this.signed(raw, "pending", ["plan_id", "expires_at", "subject", "plan", "stdin_preview", "stdin_more_bytes"]);
     if (record === undefined) {
       throw new ApprovalError("approval_tampered", `the pending plan ${path} was not written by hcp (its signature does not match); remove it and dry-run again`);
     }
