@@ -9,6 +9,7 @@ import type { PersonApprover } from "../runtime/approval/approvers.js";
 import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { TransportError, errorBody } from "./errors.js";
+import { answerInvalidParams, invalidParams, onePage } from "./mcp-jsonrpc.js";
 import { StdioLink, serverIdentity, type ServerIdentity } from "./mcp-link.js";
 import { maskOutgoing } from "./mcp-mask.js";
 import { harnessSummary, harnessText, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
@@ -99,14 +100,6 @@ function errorResult(err: unknown): ToolResult {
   return { content: [{ type: "text", text: `Error: ${error.code}: ${error.message}` }], structuredContent: { error }, isError: true };
 }
 
-/**
- * A JSON-RPC error for the client. Not the SDK's McpError: its message already starts with "MCP error <code>: ",
- * which the server sends as is and the client's McpError prefixes again.
- */
-function rpcError(code: number, message: string): Error & { code: number } {
-  return Object.assign(new Error(message), { code });
-}
-
 const uriOf = (pack: ServedPack) => `hcp://${pack.surface.id}/HARNESS.md`;
 
 /** The server instructions: how the tools behave, and each pack's Skill in one line. */
@@ -161,10 +154,10 @@ export async function loadSdk() {
     isInitializeRequest: types.isInitializeRequest,
     supportedVersions: types.SUPPORTED_PROTOCOL_VERSIONS,
     CallToolRequestSchema: types.CallToolRequestSchema,
-    ErrorCode: types.ErrorCode,
     GetPromptRequestSchema: types.GetPromptRequestSchema,
     ListPromptsRequestSchema: types.ListPromptsRequestSchema,
     ListResourcesRequestSchema: types.ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema: types.ListResourceTemplatesRequestSchema,
     ListToolsRequestSchema: types.ListToolsRequestSchema,
     ReadResourceRequestSchema: types.ReadResourceRequestSchema,
   };
@@ -200,7 +193,7 @@ export interface ServerLife {
 export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, life: ServerLife): InstanceType<McpSdk["Server"]> {
   const { packs, tools, identity } = served;
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const { Server, ErrorCode, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } = sdk;
+  const { Server, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } = sdk;
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
   maskOutgoing(server, () => packSecrets(packs));
   const { running } = life;
@@ -272,10 +265,13 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     server.sendLoggingMessage({ level: "warning", logger: "hcp", data }).catch(() => {});
   }
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => toolsListed(tools));
+  server.setRequestHandler(ListToolsRequestSchema, async (req) => {
+    onePage(req.params);
+    return toolsListed(tools);
+  });
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const t = byName.get(req.params.name);
-    if (t === undefined) throw maskError(rpcError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(req.params.name)}`), packSecrets(packs));
+    if (t === undefined) throw maskError(invalidParams(`unknown tool ${JSON.stringify(req.params.name)}`), packSecrets(packs));
     const signal = AbortSignal.any([extra.signal, life.stop]);
     // The runtime masks what it throws; the transport's own errors are masked with every pack's secrets.
     const task = call(t, req.params.arguments ?? {}, signal, extra as CallExtra).catch((err: unknown) => errorResult(maskError(err, packSecrets(packs))));
@@ -286,19 +282,24 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
       running.delete(task);
     }
   });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: packs
-      .filter((p) => p.harness !== null)
-      .map((p) => ({ uri: uriOf(p), name: `${p.surface.id} HARNESS.md`, description: harnessSummary(p), mimeType: "text/markdown" })),
-  }));
   const withHarness = packs.filter((p) => p.harness !== null);
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: withHarness.map((p) => ({ name: p.surface.id, title: `${p.surface.name ?? p.surface.id}: HARNESS.md`, description: harnessSummary(p) })),
-  }));
+  server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
+    onePage(req.params);
+    return { resources: withHarness.map((p) => ({ uri: uriOf(p), name: `${p.surface.id} HARNESS.md`, description: harnessSummary(p), mimeType: "text/markdown" })) };
+  });
+  // The resources capability covers templates too; hcp has none.
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (req) => {
+    onePage(req.params);
+    return { resourceTemplates: [] };
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, async (req) => {
+    onePage(req.params);
+    return { prompts: withHarness.map((p) => ({ name: p.surface.id, title: `${p.surface.name ?? p.surface.id}: HARNESS.md`, description: harnessSummary(p) })) };
+  });
   server.setRequestHandler(GetPromptRequestSchema, async (req) => {
     const pack = withHarness.find((p) => p.surface.id === req.params.name);
     const text = pack === undefined ? undefined : harnessText(pack);
-    if (text === undefined) throw rpcError(ErrorCode.InvalidParams, `no prompt ${JSON.stringify(req.params.name)}`);
+    if (text === undefined) throw invalidParams(`no prompt ${JSON.stringify(req.params.name)}`);
     return { description: harnessSummary(pack!), messages: [{ role: "user" as const, content: { type: "text" as const, text } }] };
   });
   // oxlint-disable-next-line unicorn/prefer-add-event-listener
@@ -308,9 +309,11 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
     const pack = packs.find((p) => uriOf(p) === req.params.uri);
     const text = pack === undefined ? undefined : harnessText(pack);
-    if (text === undefined) throw rpcError(ErrorCode.InvalidParams, `no resource ${JSON.stringify(req.params.uri)}`);
+    // -32602, as MCP settles it (SEP-2164); older revisions suggested -32002.
+    if (text === undefined) throw invalidParams(`no resource ${JSON.stringify(req.params.uri)}`);
     return { contents: [{ uri: req.params.uri, mimeType: "text/markdown", text }] };
   });
+  answerInvalidParams(server);
 
   return server;
 }
