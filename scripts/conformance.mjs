@@ -5,10 +5,11 @@
 // scripts/conformance/package-lock.json pins, into a cache folder outside the repository (first run only; it needs
 // the npm registry). Not part of `npm test`.
 //
-//   npm run conformance [-- --stateful] [-- --scenario NAME] [-- --suite active|all|pending]
+//   npm run conformance -- [--mode stateless|stateful|both] [--markdown] [--scenario NAME] [--suite active|all|pending]
 //
-// Exits 0 when every scenario passes or fails for its known reason (KNOWN below), 1 otherwise: a new failure, or a
-// known one that passes now (then take it out of KNOWN and out of the docs).
+// --markdown prints the table as docs/mcp.md shows it. Exits 0 when every scenario passes or fails for its known reason
+// (KNOWN below), 1 when one fails for another reason or a known one passes now (then take it out of KNOWN and the
+// docs), 2 when it cannot run.
 // Environment: HCP_CONFORMANCE_CACHE (default $XDG_CACHE_HOME/hcp-conformance, else ~/.cache/hcp-conformance);
 // CONFORMANCE_NODE, a Node 22+ to use where npm has no Node binary for this platform.
 import { spawn, spawnSync } from "node:child_process";
@@ -60,13 +61,18 @@ function fail(message) {
   process.exit(2);
 }
 
+const MODES = { stateless: [], stateful: ["--stateful"] };
+
 function parseArgs(argv) {
-  const opts = { stateful: false, suite: [] };
+  const opts = { modes: ["stateless"], markdown: false, suite: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === "--stateful") opts.stateful = true;
+    if (a === "--mode" && ["stateless", "stateful", "both"].includes(argv[i + 1])) {
+      const mode = argv[++i];
+      opts.modes = mode === "both" ? Object.keys(MODES) : [mode];
+    } else if (a === "--markdown") opts.markdown = true;
     else if ((a === "--scenario" || a === "--suite") && argv[i + 1] !== undefined) opts.suite.push(a, argv[++i]);
-    else fail(`unknown argument ${JSON.stringify(a)} (use --stateful, --scenario NAME, --suite active|all|pending)`);
+    else fail(`unknown argument ${JSON.stringify(a)} (use --mode stateless|stateful|both, --markdown, --scenario NAME, --suite active|all|pending)`);
   }
   return opts;
 }
@@ -105,10 +111,10 @@ function node22(cache) {
 const versionOf = (file) => JSON.parse(readFileSync(file, "utf8")).version;
 
 /** `hcp serve --mcp --http 127.0.0.1:0` on the fixture pack, with its state in a temporary folder; resolves its URL. */
-async function serve(stateful) {
+async function serve(mode) {
   const home = mkdtempSync(join(tmpdir(), "hcp-conformance-"));
   const env = { ...process.env, HOME: home, XDG_STATE_HOME: home, XDG_CONFIG_HOME: home, HCP_CREDENTIALS: join(home, "credentials.json"), HCP_AUDIT: join(home, "audit") };
-  const args = [HCP, "serve", "--mcp", PACK, "--http", "127.0.0.1:0", ...(stateful ? ["--stateful"] : [])];
+  const args = [HCP, "serve", "--mcp", PACK, "--http", "127.0.0.1:0", ...MODES[mode]];
   const child = spawn(process.execPath, args, { cwd: home, env, stdio: ["ignore", "ignore", "pipe"] });
   const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal)));
   let stderr = "";
@@ -167,6 +173,62 @@ function verdicts(out) {
   return byScenario;
 }
 
+/** Runs the suite against a fresh hcp in one mode; each scenario's verdict. */
+async function runMode(mode, node, cache, suiteArgs) {
+  const out = join(cache, "results", mode);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const server = await serve(mode);
+  let code;
+  try {
+    code = await runSuite(node, cache, server.url, out, suiteArgs);
+  } finally {
+    await server.stop();
+  }
+  const results = verdicts(out);
+  if (results.size === 0) fail(`the suite ran no scenario in ${mode} mode (exit ${code}); see ${join(out, "suite.log")}`);
+  return { mode, out, results };
+}
+
+/** The reason shown for a scenario: the known one for an expected failure, else what the suite said. */
+function reasonOf(scenario, r) {
+  return r.verdict === "fail" ? (KNOWN[scenario] ?? r.note) : r.note;
+}
+
+/** What is wrong with a run: a failure with no known reason, or a known failure that passes now. */
+function surprisesOf({ mode, results }) {
+  const found = [];
+  for (const [scenario, r] of results) {
+    if (r.verdict === "fail" && KNOWN[scenario] === undefined) found.push(`${scenario} (${mode}) fails: ${r.note}`);
+    if (r.verdict === "pass" && KNOWN[scenario] !== undefined) found.push(`${scenario} (${mode}) passes now: take it out of KNOWN in scripts/conformance.mjs and out of the docs`);
+  }
+  return found;
+}
+
+function summaryOf({ mode, results }) {
+  const n = (v) => [...results.values()].filter((r) => r.verdict === v).length;
+  return `${mode}: ${results.size} scenarios, ${n("pass")} pass, ${n("warn")} warn (nothing could be checked), ${n("fail")} fail`;
+}
+
+/** One row per scenario, one verdict column per mode, then the reasons (told apart by mode where they differ). */
+function table(runs, markdown) {
+  const scenarios = [...new Set(runs.flatMap((r) => [...r.results.keys()]))];
+  const rows = scenarios.map((scenario) => {
+    const cells = runs.map(({ results }) => results.get(scenario));
+    const reasons = cells.map((c) => (c === undefined ? "" : reasonOf(scenario, c)));
+    const distinct = new Set(reasons.filter((x) => x !== ""));
+    const why = distinct.size <= 1 ? [...distinct].join("") : reasons.map((x, i) => x && `${runs[i].mode}: ${x}`).filter((x) => x !== "").join("; ");
+    return [scenario, ...cells.map((c) => c?.verdict ?? "-"), why];
+  });
+  const head = ["scenario", ...runs.map((r) => r.mode), "why"];
+  if (markdown) {
+    const line = (cells) => `| ${cells.map((c) => c.replaceAll("|", "\\|")).join(" | ")} |`;
+    return [line(head), line(head.map(() => "---")), ...rows.map((r) => line([`\`${r[0]}\``, ...r.slice(1)]))].join("\n");
+  }
+  const widths = head.slice(0, -1).map((_, i) => Math.max(...[head, ...rows].map((r) => r[i].length)));
+  return [head, ...rows].map((r) => [...r.slice(0, -1).map((c, i) => c.padEnd(widths[i])), r.at(-1)].join("  ").trimEnd()).join("\n");
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (!existsSync(HCP)) fail("dist/bin/hcp.cjs is missing: run `npm run build` first");
@@ -175,44 +237,21 @@ async function main() {
   const node = node22(cache);
   const nodeVersion = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim();
   const suiteVersion = versionOf(join(cache, "node_modules/@modelcontextprotocol/conformance/package.json"));
-  const mode = opts.stateful ? "stateful" : "stateless";
-  const out = join(cache, "results", mode);
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
+  const runs = [];
+  for (const mode of opts.modes) runs.push(await runMode(mode, node, cache, opts.suite));
 
-  const server = await serve(opts.stateful);
-  let code;
-  try {
-    code = await runSuite(node, cache, server.url, out, opts.suite);
-  } finally {
-    await server.stop();
-  }
-  const results = verdicts(out);
-  if (results.size === 0) fail(`the suite ran no scenario (exit ${code}); see ${join(out, "suite.log")}`);
-
-  const width = Math.max(...[...results.keys()].map((s) => s.length));
-  const lines = [`MCP conformance ${suiteVersion} (server scenarios) on Node ${nodeVersion}, hcp ${versionOf(join(ROOT, "package.json"))} ${mode} over HTTP`, ""];
-  const count = { pass: 0, warn: 0, fail: 0, known: 0 };
-  const surprises = [];
-  for (const [scenario, r] of results) {
-    count[r.verdict]++;
-    const known = KNOWN[scenario];
-    let why = r.note;
-    if (r.verdict === "fail" && known !== undefined) {
-      count.known++;
-      why = known;
-    } else if (r.verdict === "fail") {
-      surprises.push(`${scenario} fails: ${r.note}`);
-    } else if (r.verdict === "pass" && known !== undefined) {
-      surprises.push(`${scenario} passes now: take it out of KNOWN in scripts/conformance.mjs and out of the docs`);
-    }
-    lines.push(`${scenario.padEnd(width)}  ${r.verdict.toUpperCase().padEnd(4)}  ${r.passed}/${r.passed + r.failed} checks${why ? `  ${why}` : ""}`);
-  }
-  lines.push("", `${results.size} scenarios: ${count.pass} pass, ${count.warn} warn (no check applies), ${count.fail} fail (${count.known} for the reason given, ${count.fail - count.known} unexpected)`);
-  for (const s of surprises) lines.push(`UNEXPECTED: ${s}`);
-  lines.push(`Each scenario's checks: ${out}`);
+  const surprises = runs.flatMap(surprisesOf);
+  const lines = [
+    `MCP conformance suite ${suiteVersion} (server scenarios) on Node ${nodeVersion}; hcp ${versionOf(join(ROOT, "package.json"))} over HTTP`,
+    "",
+    table(runs, opts.markdown),
+    "",
+    ...runs.map(summaryOf),
+    ...surprises.map((s) => `UNEXPECTED: ${s}`),
+    `Each scenario's checks: ${runs.map((r) => r.out).join(", ")}`,
+  ];
   process.stdout.write(lines.join("\n") + "\n");
   process.exitCode = surprises.length > 0 ? 1 : 0;
 }
 
-await main();
+await main().catch((err) => fail(err instanceof Error ? err.message : String(err)));
