@@ -216,8 +216,8 @@ function table(runs, markdown) {
   const rows = scenarios.map((scenario) => {
     const cells = runs.map(({ results }) => results.get(scenario));
     const reasons = cells.map((c) => (c === undefined ? "" : reasonOf(scenario, c)));
-    const distinct = new Set(reasons.filter((x) => x !== ""));
-    const why = distinct.size <= 1 ? [...distinct].join("") : reasons.map((x, i) => x && `${runs[i].mode}: ${x}`).filter((x) => x !== "").join("; ");
+    const same = new Set(reasons).size === 1;
+    const why = same ? reasons[0] : reasons.map((x, i) => x && `${runs[i].mode}: ${x}`).filter((x) => x !== "").join("; ");
     return [scenario, ...cells.map((c) => c?.verdict ?? "-"), why];
   });
   const head = ["scenario", ...runs.map((r) => r.mode), "why"];
