@@ -7,9 +7,9 @@
 //
 //   npm run conformance -- [--mode stateless|stateful|both] [--markdown] [--scenario NAME] [--suite active|all|pending]
 //
-// --markdown prints the table as docs/mcp.md shows it. Exits 0 when every scenario passes or fails for its known reason
-// (KNOWN below), 1 when one fails for another reason or a known one passes now (then take it out of KNOWN and the
-// docs), 2 when it cannot run.
+// Both modes unless --mode says otherwise; --markdown prints the table as docs/mcp.md shows it. Exits 0 when every
+// scenario passes or fails for its known reason (KNOWN below), 1 when one fails for another reason or a known one
+// passes now (then take it out of KNOWN and the docs), 2 when it cannot run.
 // Environment: HCP_CONFORMANCE_CACHE (default $XDG_CACHE_HOME/hcp-conformance, else ~/.cache/hcp-conformance);
 // CONFORMANCE_NODE, a Node 22+ to use where npm has no Node binary for this platform.
 import { spawn, spawnSync } from "node:child_process";
@@ -64,7 +64,7 @@ function fail(message) {
 const MODES = { stateless: [], stateful: ["--stateful"] };
 
 function parseArgs(argv) {
-  const opts = { modes: ["stateless"], markdown: false, suite: [] };
+  const opts = { modes: Object.keys(MODES), markdown: false, suite: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--mode" && ["stateless", "stateful", "both"].includes(argv[i + 1])) {
