@@ -8,8 +8,9 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { isIPv6 } from "node:net";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { isObject } from "../pack/issues.js";
 import { ApprovalSession } from "../runtime/approval/gate.js";
-import { TransportError } from "./errors.js";
+import { TransportError, jsonSyntax } from "./errors.js";
 import { CLIENT_ADDRESS, loadSdk, mcpServer, servedOf, warmValidators, type McpOptions } from "./mcp.js";
 import { McpSessions, type SessionLimits } from "./mcp-sessions.js";
 import type { ServedPack } from "./packs.js";
@@ -62,6 +63,14 @@ function refuse(res: ServerResponse, status: number, message: string, headers: R
   if (res.headersSent) return;
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(body);
+}
+
+/**
+ * A body the SDK is not given, answered as on stdio: not JSON is -32700 Parse error; JSON that is not a JSON-RPC
+ * message is -32600 Invalid Request, with the message's id when it has one (the SDK would say -32700 either way).
+ */
+function badMessage(res: ServerResponse, code: -32700 | -32600, message: string, id?: unknown): void {
+  res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", ...(id !== undefined && { id }), error: { code, message } }));
 }
 
 /** The request body, or null when it is longer than MAX_BODY_BYTES (nothing more is read then). */
@@ -156,8 +165,12 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
       if (body === null) return refuse(res, 413, `request body larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" });
       try {
         parsed = JSON.parse(body.toString("utf8"));
-      } catch {
-        return refuse(res, 400, "parse error: the body is not JSON");
+      } catch (e) {
+        return badMessage(res, -32700, `Parse error: the body is not JSON: ${jsonSyntax(e)}`);
+      }
+      if (!Array.isArray(parsed) && !sdk.isMessage(parsed)) {
+        const id = isObject(parsed) && (typeof parsed["id"] === "string" || Number.isSafeInteger(parsed["id"])) ? parsed["id"] : undefined;
+        return badMessage(res, -32600, "Invalid Request: not a valid JSON-RPC 2.0 message", id);
       }
     }
     // The SDK would quote an unknown version back in its refusal: the header is the caller's and may hold anything (§12).

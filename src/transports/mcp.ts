@@ -151,6 +151,7 @@ export async function loadSdk() {
   return {
     Server: server.Server,
     parseMessage: (value: unknown) => types.JSONRPCMessageSchema.parse(value),
+    isMessage: (value: unknown) => types.JSONRPCMessageSchema.safeParse(value).success,
     isInitializeRequest: types.isInitializeRequest,
     supportedVersions: types.SUPPORTED_PROTOCOL_VERSIONS,
     CallToolRequestSchema: types.CallToolRequestSchema,

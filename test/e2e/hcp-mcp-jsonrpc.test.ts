@@ -1,11 +1,31 @@
-// hcp serve --mcp's JSON-RPC errors, through the SDK client: the codes JSON-RPC and MCP give them (found running the
-// official conformance suite, `npm run conformance`), their messages written once, and lists in one page.
+// hcp serve --mcp's JSON-RPC errors through the SDK client, over stdio and HTTP (stateless and --stateful): the codes
+// JSON-RPC and MCP give them (found around the official conformance suite, `npm run conformance`), their messages
+// written once, and lists in one page.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, EmptyResultSchema, McpError, type LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
-import { PROBE_PACK, mcpClient } from "../transports/support.js";
+import { isolatedEnv } from "./hardening.js";
+import { PROBE_PACK, httpClient, mcpClient, rawHttp, serveHttp } from "../transports/support.js";
+
+/** Each transport: a connected client, and how to end it (and its server). */
+const TRANSPORTS: Record<string, () => Promise<{ client: Client; end: () => Promise<unknown> }>> = {
+  stdio: async () => {
+    const { client } = await mcpClient([PROBE_PACK], { env: isolatedEnv() });
+    return { client, end: () => client.close() };
+  },
+  http: async () => {
+    const served = await serveHttp([PROBE_PACK], { env: isolatedEnv() });
+    const { client } = await httpClient(served.url);
+    return { client, end: () => client.close().finally(served.stop) };
+  },
+  "http --stateful": async () => {
+    const served = await serveHttp([PROBE_PACK], { env: isolatedEnv(), args: ["--stateful"] });
+    const { client } = await httpClient(served.url);
+    return { client, end: () => client.close().finally(served.stop) };
+  },
+};
 
 /** The JSON-RPC error a request got (the client puts "MCP error <code>: " before the server's message). */
 async function errorOf(request: Promise<unknown>): Promise<{ code: number; message: string }> {
@@ -18,55 +38,77 @@ async function errorOf(request: Promise<unknown>): Promise<{ code: number; messa
   return assert.fail("the request succeeded");
 }
 
-async function withClient(fn: (client: Client) => Promise<void>): Promise<void> {
-  const { client } = await mcpClient([PROBE_PACK]);
-  try {
-    await fn(client);
-  } finally {
-    await client.close();
-  }
+for (const [name, connect] of Object.entries(TRANSPORTS)) {
+  test(`${name}: params that fail the method's schema are -32602 naming the field, not -32603 with a schema dump`, async () => {
+    const { client, end } = await connect();
+    try {
+      const level = await errorOf(client.setLoggingLevel("loud" as LoggingLevel));
+      assert.equal(level.code, -32602);
+      assert.match(level.message, /^MCP error -32602: invalid params for logging\/setLevel: params\.level: /);
+      assert.ok(!level.message.includes("\n"), "one line, no schema library dump");
+
+      const nameless = await errorOf(client.request({ method: "tools/call", params: {} as { name: string } }, CallToolResultSchema));
+      assert.equal(nameless.code, -32602);
+      assert.match(nameless.message, /invalid params for tools\/call: params\.name: /);
+
+      // The server goes on, and a valid level is still taken.
+      assert.deepEqual(await client.setLoggingLevel("error"), {});
+      assert.deepEqual(await client.ping(), {});
+    } finally {
+      await end();
+    }
+  });
+
+  test(`${name}: an unknown tool, prompt or resource is -32602, its message written once`, async () => {
+    const { client, end } = await connect();
+    try {
+      assert.deepEqual(await errorOf(client.callTool({ name: "nope" })), { code: -32602, message: 'MCP error -32602: unknown tool "nope"' });
+      assert.deepEqual(await errorOf(client.getPrompt({ name: "nope" })), { code: -32602, message: 'MCP error -32602: no prompt "nope"' });
+      assert.deepEqual(await errorOf(client.readResource({ uri: "test://nope" })), { code: -32602, message: 'MCP error -32602: no resource "test://nope"' });
+    } finally {
+      await end();
+    }
+  });
+
+  test(`${name}: lists come whole with no nextCursor; a cursor hcp never gave is -32602; resources/templates/list is answered (empty)`, async () => {
+    const { client, end } = await connect();
+    try {
+      const tools = await client.listTools();
+      assert.ok(tools.tools.length > 0);
+      const templates = await client.listResourceTemplates();
+      assert.deepEqual(templates.resourceTemplates, []);
+      for (const list of [tools, templates, await client.listResources(), await client.listPrompts()]) assert.equal(list.nextCursor, undefined);
+
+      const cursor = { cursor: "bogus" };
+      for (const list of [client.listTools(cursor), client.listResources(cursor), client.listPrompts(cursor), client.listResourceTemplates(cursor)]) {
+        const error = await errorOf(list);
+        assert.equal(error.code, -32602);
+        assert.match(error.message, /invalid cursor "bogus"/);
+      }
+      assert.deepEqual(await client.request({ method: "ping" }, EmptyResultSchema), {});
+    } finally {
+      await end();
+    }
+  });
 }
 
-test("params that fail the method's schema are -32602 Invalid params naming the field, not -32603 with a schema dump", async () => {
-  await withClient(async (client) => {
-    const level = await errorOf(client.setLoggingLevel("loud" as LoggingLevel));
-    assert.equal(level.code, -32602);
-    assert.match(level.message, /^MCP error -32602: invalid params for logging\/setLevel: params\.level: /);
-    assert.ok(!level.message.includes("\n"), "one line, no schema library dump");
+test("http: a body that is not JSON is -32700; JSON that is not a JSON-RPC message is -32600 with its id, as on stdio", async () => {
+  const served = await serveHttp([PROBE_PACK], { env: isolatedEnv() });
+  try {
+    const garbage = await rawHttp(served.url, { body: "{not json" });
+    assert.equal(garbage.status, 400);
+    const parseError = JSON.parse(garbage.body) as { id?: unknown; error: { code: number; message: string } };
+    assert.equal(parseError.error.code, -32700);
+    assert.equal(parseError.id, undefined);
 
-    const nameless = await errorOf(client.request({ method: "tools/call", params: {} as { name: string } }, CallToolResultSchema));
-    assert.equal(nameless.code, -32602);
-    assert.match(nameless.message, /invalid params for tools\/call: params\.name: /);
+    const wrong = await rawHttp(served.url, { body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: 42 }) });
+    assert.equal(wrong.status, 400);
+    assert.deepEqual(JSON.parse(wrong.body), { jsonrpc: "2.0", id: 7, error: { code: -32600, message: "Invalid Request: not a valid JSON-RPC 2.0 message" } });
 
-    // The server goes on, and a valid level is still taken.
-    assert.deepEqual(await client.setLoggingLevel("error"), {});
-    assert.deepEqual(await client.ping(), {});
-  });
-});
-
-test("an unknown tool, prompt or resource is -32602, its message written once", async () => {
-  await withClient(async (client) => {
-    assert.deepEqual(await errorOf(client.callTool({ name: "nope" })), { code: -32602, message: 'MCP error -32602: unknown tool "nope"' });
-    assert.deepEqual(await errorOf(client.getPrompt({ name: "nope" })), { code: -32602, message: 'MCP error -32602: no prompt "nope"' });
-    assert.deepEqual(await errorOf(client.readResource({ uri: "test://nope" })), { code: -32602, message: 'MCP error -32602: no resource "test://nope"' });
-  });
-});
-
-test("lists come whole with no nextCursor; a cursor hcp never gave is -32602; resources/templates/list is answered (empty)", async () => {
-  await withClient(async (client) => {
-    const tools = await client.listTools();
-    assert.ok(tools.tools.length > 0);
-    const lists = [await client.listResources(), await client.listPrompts(), tools, await client.listResourceTemplates()];
-    for (const list of lists) assert.equal(list.nextCursor, undefined);
-    assert.deepEqual((await client.listResourceTemplates()).resourceTemplates, []);
-
-    const cursor = { cursor: "bogus" };
-    for (const list of [client.listTools(cursor), client.listResources(cursor), client.listPrompts(cursor), client.listResourceTemplates(cursor)]) {
-      const error = await errorOf(list);
-      assert.equal(error.code, -32602);
-      assert.match(error.message, /invalid cursor "bogus"/);
-    }
-    // A valid request on the same connection still works.
-    assert.deepEqual(await client.request({ method: "ping" }, EmptyResultSchema), {});
-  });
+    const ping = await rawHttp(served.url, { body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "ping" }) });
+    assert.equal(ping.status, 200);
+    assert.match(ping.body, /"id":8/);
+  } finally {
+    await served.stop();
+  }
 });
