@@ -118,7 +118,12 @@ async function serve(mode) {
   const child = spawn(process.execPath, args, { cwd: home, env, stdio: ["ignore", "ignore", "pipe"] });
   const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal)));
   let stderr = "";
-  const url = await new Promise((resolve, reject) => {
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
+    rmSync(home, { recursive: true, force: true });
+  };
+  const listening = new Promise((resolve, reject) => {
     const guard = setTimeout(() => reject(new Error(`hcp printed no URL in 60 s: ${stderr}`)), 60_000);
     child.stderr.setEncoding("utf8").on("data", (c) => {
       stderr += c;
@@ -133,12 +138,12 @@ async function serve(mode) {
       reject(new Error(`hcp exited (${how}) before listening: ${stderr.trim()}`));
     });
   });
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-    await exited;
-    rmSync(home, { recursive: true, force: true });
-  };
-  return { url, stop };
+  try {
+    return { url: await listening, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }
 
 /** Runs the suite's server scenarios; the results folder holds one `server-<scenario>-<time>/checks.json` each. */

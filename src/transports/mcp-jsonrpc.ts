@@ -3,15 +3,13 @@
 // cursor hcp never gave, and messages sent as written (the SDK's McpError puts "MCP error <code>: " in front, and the
 // client puts it there again).
 
-const INVALID_PARAMS = -32602;
-
-/** An error the SDK answers with exactly this code and message. */
-function protocolError(code: number, message: string): Error & { code: number } {
-  return Object.assign(new Error(message), { code });
+/**
+ * Unknown names (tool, prompt, resource) and bad params are the caller's error: -32602 Invalid params, an error the SDK
+ * answers with exactly this code and message.
+ */
+export function invalidParams(message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code: -32602 });
 }
-
-/** Unknown names (tool, prompt, resource) and bad params are the caller's error: -32602 Invalid params. */
-export const invalidParams = (message: string) => protocolError(INVALID_PARAMS, message);
 
 /** hcp lists everything at once and gives no cursor, so any cursor is one it never gave: -32602 (MCP pagination). */
 export function onePage(params: { cursor?: string } | undefined): void {
