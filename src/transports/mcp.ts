@@ -34,8 +34,14 @@ interface CallExtra {
   _meta?: { progressToken?: string | number };
   requestId: string | number;
   authInfo?: { extra?: Record<string, unknown> };
-  sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message: string } }) => Promise<void>;
+  sendNotification: (n: ProgressNotification | LogNotification) => Promise<void>;
 }
+
+type ProgressNotification = { method: "notifications/progress"; params: { progressToken: string | number; progress: number; message: string } };
+type LogNotification = { method: "notifications/message"; params: { level: "warning"; logger: string; data: string } };
+
+/** MCP's log levels, least severe first. */
+const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
 const PROGRESS_EVERY_MS = 1000;
 
@@ -161,6 +167,7 @@ export async function loadSdk() {
     ListResourceTemplatesRequestSchema: types.ListResourceTemplatesRequestSchema,
     ListToolsRequestSchema: types.ListToolsRequestSchema,
     ReadResourceRequestSchema: types.ReadResourceRequestSchema,
+    SetLevelRequestSchema: types.SetLevelRequestSchema,
   };
 }
 
@@ -194,7 +201,7 @@ export interface ServerLife {
 export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, life: ServerLife): InstanceType<McpSdk["Server"]> {
   const { packs, tools, identity } = served;
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const { Server, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } = sdk;
+  const { Server, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema } = sdk;
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
   maskOutgoing(server, () => packSecrets(packs));
   const { running } = life;
@@ -256,14 +263,25 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
       progress?.stop();
     }
     if (!isDryRun(r) && !isHttpResult(r) && (r.stdout_truncated || r.stderr_truncated)) {
-      warn(`${t.name}: output past ${t.policy.max_output_bytes} bytes per stream was dropped (stdout ${r.stdout_bytes} bytes, stderr ${r.stderr_bytes} bytes)`);
+      warn(extra, `${t.name}: output past ${t.policy.max_output_bytes} bytes per stream was dropped (stdout ${r.stdout_bytes} bytes, stderr ${r.stderr_bytes} bytes)`);
     }
     return resultOf(r);
   }
 
-  /** Forwards a warning through the logging capability (the client may have turned it down). */
-  function warn(data: string): void {
-    server.sendLoggingMessage({ level: "warning", logger: "hcp", data }).catch(() => {});
+  // One Server is one session (stdio, an HTTP session, a stateless request): the level its client set is this one.
+  let logLevel = "debug";
+  server.setRequestHandler(SetLevelRequestSchema, async (req) => {
+    logLevel = req.params.level;
+    return {};
+  });
+  /**
+   * Sends a warning (the logging capability) unless the client set a higher level. A call's warning goes with the call
+   * (over HTTP, on the stream that carries its answer: a stateless server has no other).
+   */
+  function warn(extra: CallExtra | undefined, data: string): void {
+    if (LOG_LEVELS.indexOf(logLevel) > LOG_LEVELS.indexOf("warning")) return;
+    const message: LogNotification = { method: "notifications/message", params: { level: "warning", logger: "hcp", data } };
+    (extra === undefined ? server.notification(message) : extra.sendNotification(message)).catch(() => {});
   }
 
   server.setRequestHandler(ListToolsRequestSchema, async (req) => {
@@ -305,7 +323,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   });
   // oxlint-disable-next-line unicorn/prefer-add-event-listener
   server.oninitialized = () => {
-    for (const w of opts.warnings ?? []) warn(w);
+    for (const w of opts.warnings ?? []) warn(undefined, w);
   };
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
     const pack = packs.find((p) => uriOf(p) === req.params.uri);

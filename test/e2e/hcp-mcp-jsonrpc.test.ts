@@ -5,23 +5,25 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { CallToolResultSchema, EmptyResultSchema, McpError, type LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
-import { isolatedEnv } from "./hardening.js";
+import { CallToolResultSchema, EmptyResultSchema, LoggingMessageNotificationSchema, McpError, type LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import { isolatedEnv, probePack } from "./hardening.js";
 import { PROBE_PACK, httpClient, mcpClient, rawHttp, serveHttp } from "../transports/support.js";
 
-/** Each transport: a connected client, and how to end it (and its server). */
-const TRANSPORTS: Record<string, () => Promise<{ client: Client; end: () => Promise<unknown> }>> = {
-  stdio: async () => {
-    const { client } = await mcpClient([PROBE_PACK], { env: isolatedEnv() });
+type Connect = (pack?: string) => Promise<{ client: Client; end: () => Promise<unknown> }>;
+
+/** Each transport: a client connected to a fresh hcp serving the pack (the probe pack unless told), and how to end both. */
+const TRANSPORTS: Record<string, Connect> = {
+  stdio: async (pack = PROBE_PACK) => {
+    const { client } = await mcpClient([pack], { env: isolatedEnv() });
     return { client, end: () => client.close() };
   },
-  http: async () => {
-    const served = await serveHttp([PROBE_PACK], { env: isolatedEnv() });
+  http: async (pack = PROBE_PACK) => {
+    const served = await serveHttp([pack], { env: isolatedEnv() });
     const { client } = await httpClient(served.url);
     return { client, end: () => client.close().finally(served.stop) };
   },
-  "http --stateful": async () => {
-    const served = await serveHttp([PROBE_PACK], { env: isolatedEnv(), args: ["--stateful"] });
+  "http --stateful": async (pack = PROBE_PACK) => {
+    const served = await serveHttp([pack], { env: isolatedEnv(), args: ["--stateful"] });
     const { client } = await httpClient(served.url);
     return { client, end: () => client.close().finally(served.stop) };
   },
@@ -86,6 +88,33 @@ for (const [name, connect] of Object.entries(TRANSPORTS)) {
         assert.match(error.message, /invalid cursor "bogus"/);
       }
       assert.deepEqual(await client.request({ method: "ping" }, EmptyResultSchema), {});
+    } finally {
+      await end();
+    }
+  });
+}
+
+for (const [name, connect] of Object.entries(TRANSPORTS)) {
+  // Stateless, every request stands alone, and a level set by logging/setLevel with it; a session keeps it.
+  const session = name !== "http";
+  test(`${name}: a call's warning (output dropped) arrives with its answer${session ? ", unless the client set a higher level" : ""}`, async () => {
+    const pack = probePack("flood", { flood: { description: "Write 4 KiB.", cli: ["probe", "run", "out:4096"], policy: "read" } }, {}, { verbs: { flood: "read" }, limits: { max_output_bytes: 1024 } });
+    const { client, end } = await connect(pack);
+    try {
+      const logged: string[] = [];
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(String(n.params.data)));
+      const flood = async () => assert.equal(((await client.callTool({ name: "flood_flood", arguments: {} })).structuredContent as { stdout_truncated: boolean }).stdout_truncated, true);
+      // The notification goes before the call's answer, on the same stream: once the call is answered, it is here.
+      await flood();
+      assert.equal(logged.length, 1, JSON.stringify(logged));
+      assert.match(logged[0]!, /flood_flood: output past 1024 bytes per stream was dropped/);
+      if (!session) return;
+      await client.setLoggingLevel("error");
+      await flood();
+      assert.equal(logged.length, 1, `nothing below "error": ${JSON.stringify(logged)}`);
+      await client.setLoggingLevel("warning");
+      await flood();
+      assert.equal(logged.length, 2, JSON.stringify(logged));
     } finally {
       await end();
     }
