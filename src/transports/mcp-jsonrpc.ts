@@ -13,7 +13,7 @@ export function invalidParams(message: string): Error & { code: number } {
 
 /** hcp lists everything at once and gives no cursor, so any cursor is one it never gave: -32602 (MCP pagination). */
 export function onePage(params: { cursor?: string } | undefined): void {
-  if (params?.cursor !== undefined) throw invalidParams(`invalid cursor ${JSON.stringify(params.cursor)}: hcp lists everything in one page and gives no cursors`);
+  if (params?.cursor !== undefined) throw invalidParams("invalid cursor: hcp lists everything in one page and gives no cursors");
 }
 
 interface Issue {
