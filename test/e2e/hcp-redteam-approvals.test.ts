@@ -2,7 +2,7 @@
 // witness program (one line per real run), tries a way around the person, and asserts nothing ran.
 
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { APPROVER_BIN, bank, planIdOf } from "./approvals-support.js";
@@ -134,5 +134,46 @@ test("a person is never shown the start of stdin as if it were all: hcp approve 
   assert.equal(s.responses[0]?.error?.code, "confirmation_declined");
   const text = (JSON.parse(readFileSync(asked, "utf8").split("\n")[0]!) as { text: string }).text;
   assert.match(text, new RegExp(`stdin goes on: ${more} more bytes are not shown here`));
+  assert.deepEqual(b.runs(), []);
+});
+
+test("links and copies in the state directory approve nothing: another id's approval linked or copied in, a linked key, a linked audit log", async () => {
+  const b = bank();
+  const dryId = async (amount: string) => planIdOf(await b.hcp([...pay(b.root, amount), "--dry-run", "--json"]));
+  const fileOf = (id: string) => id.split(".").slice(1, 3).join(".");
+  const approvals = join(b.state, "hcp", "approvals");
+  const approved = await dryId("20");
+  assert.equal((await b.approve(approved)).code, 0);
+
+  // Another id's genuine approval, linked and then copied under the name of a plan nobody approved.
+  const linked = await dryId("21");
+  symlinkSync(join(approvals, fileOf(approved)), join(approvals, fileOf(linked)));
+  const viaLink = await b.hcp([...pay(b.root, "21"), "--confirm", linked, "--no-prompt"]);
+  assert.equal(viaLink.code, 4, viaLink.stderr);
+  assert.match(viaLink.stderr, /symbolic link/);
+  const copied = await dryId("22");
+  copyFileSync(join(approvals, fileOf(approved)), join(approvals, fileOf(copied)));
+  const viaCopy = await b.hcp([...pay(b.root, "22"), "--confirm", copied, "--no-prompt"]);
+  assert.equal(viaCopy.code, 4, viaCopy.stderr);
+  assert.match(viaCopy.stderr, /not written by hcp approve/);
+
+  // The audit log made a link (to a file the agent could read back): writes are refused, the target untouched.
+  const elsewhere = join(b.dir, "elsewhere.jsonl");
+  writeFileSync(elsewhere, "", { mode: 0o600 });
+  symlinkSync(elsewhere, join(b.dir, "linked-audit.jsonl"));
+  const logged = await b.hcp([...pay(b.root, "20"), "--confirm", approved, "--audit", join(b.dir, "linked-audit.jsonl")]);
+  assert.equal(logged.code, 4, logged.stderr);
+  assert.match(logged.stderr, /cannot write the audit log .*ELOOP/);
+  assert.equal(readFileSync(elsewhere, "utf8"), "");
+
+  // The key made a link to a copy of itself: refused, so a key the agent chose is never used.
+  const key = join(b.state, "hcp", "key");
+  copyFileSync(key, join(b.dir, "key-copy"));
+  chmodSync(join(b.dir, "key-copy"), 0o600);
+  rmSync(key);
+  symlinkSync(join(b.dir, "key-copy"), key);
+  const withLinkedKey = await b.hcp([...pay(b.root, "20"), "--confirm", approved]);
+  assert.equal(withLinkedKey.code, 4, withLinkedKey.stderr);
+  assert.match(withLinkedKey.stderr, /key file .* is a symbolic link/);
   assert.deepEqual(b.runs(), []);
 });
