@@ -478,7 +478,8 @@ async function runPlan(plan: Plan, prepared: Prepared, opts: ExecuteOptions): Pr
  * their literal (JsonNumber): 9007199254740993 is not rounded (§6.5).
  */
 function parseJson(text: string): { value: unknown } | undefined {
-  if (text.trim() === "") return undefined;
+  // Most output is not JSON, and most of that shows it at its first character: no parse (and error) needed.
+  if (!/^\s*[[{"\-0-9tfn]/.test(text)) return undefined;
   try {
     return { value: plain(parseJSONLiteral(text)) };
   } catch {
