@@ -2,7 +2,7 @@
 // witness program (one line per real run), tries a way around the person, and asserts nothing ran.
 
 import assert from "node:assert/strict";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { APPROVER_BIN, bank, planIdOf } from "./approvals-support.js";
@@ -175,5 +175,22 @@ test("links and copies in the state directory approve nothing: another id's appr
   const withLinkedKey = await b.hcp([...pay(b.root, "20"), "--confirm", approved]);
   assert.equal(withLinkedKey.code, 4, withLinkedKey.stderr);
   assert.match(withLinkedKey.stderr, /key file .* is a symbolic link/);
+  assert.deepEqual(b.runs(), []);
+});
+
+test("dry runs cannot fill the disk: a plan too big to review and plans past 16 MiB waiting are refused, and nothing is recorded for them", async () => {
+  const b = bank();
+  const big = (i: number, mb: number) => JSON.stringify({ id: i, pack: "bank", verb: "pay", args: { amount: String(i).repeat(Math.floor(mb * 1024 * 1024)) }, dry_run: true });
+  const lines = [big(1, 5), ...[2, 3, 4, 5, 6].map((i) => big(i, 3.5))];
+  const s = await execSession([b.root], lines, ["--concurrency", "1"], { env: b.env, timeoutMs: 120_000 });
+  const codes = s.responses.map((r) => [r.id, r.ok ? "issued" : r.error?.code]);
+  assert.deepEqual(codes, [[1, "state_unavailable"], [2, "issued"], [3, "issued"], [4, "issued"], [5, "issued"], [6, "state_unavailable"]], JSON.stringify(codes));
+  assert.match(s.responses[0]!.error!.message, /over the 4194304 a person can review/);
+  assert.match(s.responses[5]!.error!.message, /4 plans .* already wait for approval/);
+  const plans = join(b.state, "hcp", "plans");
+  const bytes = readdirSync(plans).reduce((n, f) => n + statSync(join(plans, f)).size, 0);
+  assert.ok(bytes <= 16 << 20, `${bytes} bytes of pending plans`);
+  const listed = JSON.parse((await b.hcp(["approve", "--list", "--json"])).stdout) as { pending: unknown[] };
+  assert.equal(listed.pending.length, 4, "the plans kept can still be reviewed");
   assert.deepEqual(b.runs(), []);
 });

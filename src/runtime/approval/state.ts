@@ -19,7 +19,7 @@ export function stateDirOf(env: Env): string {
 }
 
 /** Biggest state file read (a pending plan with a long argv). */
-const MAX_STATE_FILE = 4 << 20;
+export const MAX_STATE_FILE = 4 << 20;
 
 const uid = () => process.getuid?.() ?? -1;
 

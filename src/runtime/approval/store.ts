@@ -9,7 +9,7 @@ import { RuntimeError } from "../errors.js";
 import { canonicalJSON, canonicalPlanJSON, planDigest, subjectOf, type AnyPlan } from "../plan.js";
 import { loadKey } from "./key.js";
 import { PLAN_ID_FORM, issuePlanId, macEquals, parsePlanId, planIdMatches, recordMac, type PlanIdParts } from "./plan-id.js";
-import { ensurePrivateDir, readPrivate, removeQuietly, writePrivate } from "./state.js";
+import { ensurePrivateDir, MAX_STATE_FILE, readPrivate, removeQuietly, writePrivate } from "./state.js";
 
 /** An issued plan as a person reviews it with `hcp approve`. */
 export interface PendingPlan {
@@ -39,6 +39,9 @@ export class ApprovalError extends RuntimeError {
 
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 const fileOf = (p: PlanIdParts) => `${p.expiry}.${p.nonce}`;
+/** The most pending plans kept at once, in number and in bytes (see checkRoom). */
+const PENDING_MAX = 10_000;
+const PENDING_MAX_BYTES = 16 << 20;
 /** Used ids are kept a day past their expiry, in case the clock steps back. */
 const USED_GRACE_S = 86_400;
 
@@ -70,8 +73,9 @@ export class ApprovalStore {
       const body: PendingPlan = { plan_id: parts.id, expires_at: iso(parts.expiry), subject: subjectOf(plan), plan: pending.shown };
       if (pending.stdinPreview !== undefined) body.stdin_preview = pending.stdinPreview;
       if (pending.stdinMoreBytes !== undefined && pending.stdinMoreBytes > 0) body.stdin_more_bytes = pending.stdinMoreBytes;
-      const record = { ...body, digest: planDigest(plan), mac: recordMac(this.key, "pending", canonicalJSON(body)) };
-      writePrivate(this.path("plans", parts), JSON.stringify(record) + "\n");
+      const record = JSON.stringify({ ...body, digest: planDigest(plan), mac: recordMac(this.key, "pending", canonicalJSON(body)) }) + "\n";
+      this.checkRoom(Buffer.byteLength(record));
+      writePrivate(this.path("plans", parts), record);
     }
     return parts;
   }
@@ -103,6 +107,28 @@ export class ApprovalStore {
       throw new ApprovalError("plan_id_expired", `plan_id ${given} expired at ${iso(parts.expiry)}; dry-run ${what} again for a new one`, given);
     }
     return parts;
+  }
+
+  /**
+   * Refuses a pending plan that would not fit: one bigger than a state file may be (it could never be reviewed),
+   * or one past PENDING_MAX plans or PENDING_MAX_BYTES waiting. Dry runs are the caller's to make, and each
+   * writes a file: without a bound an agent could fill the disk, and a full disk refuses every write.
+   */
+  private checkRoom(bytes: number): void {
+    const refuse = (why: string) => new RuntimeError("state_unavailable", `no plan_id issued: ${why}; nothing was recorded or run`);
+    if (bytes > MAX_STATE_FILE) throw refuse(`the plan is ${bytes} bytes, over the ${MAX_STATE_FILE} a person can review with hcp approve`);
+    const names = this.names("plans");
+    let total = bytes;
+    for (const name of names) {
+      try {
+        total += lstatSync(join(this.dir, "plans", name)).size;
+      } catch {
+        // removed meanwhile
+      }
+    }
+    if (names.length >= PENDING_MAX || total > PENDING_MAX_BYTES) {
+      throw refuse(`${names.length} plans (${total - bytes} bytes) already wait for approval in ${join(this.dir, "plans")}, the most hcp keeps (${PENDING_MAX} plans, ${PENDING_MAX_BYTES} bytes); approve them or let them expire`);
+    }
   }
 
   /** Throws plan_id_used when the id has run already. */
