@@ -12,6 +12,7 @@ import { isObject } from "../pack/issues.js";
 import { ApprovalSession } from "../runtime/approval/gate.js";
 import { TransportError, jsonSyntax } from "./errors.js";
 import { CLIENT_ADDRESS, loadSdk, mcpServer, servedOf, warmValidators, type McpOptions } from "./mcp.js";
+import { REFUSAL_CODES, refuse } from "./mcp-refusal.js";
 import { McpSessions, type SessionLimits } from "./mcp-sessions.js";
 import type { ServedPack } from "./packs.js";
 
@@ -56,13 +57,6 @@ const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 function authorized(req: IncomingMessage, token: string): boolean {
   const m = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? "");
   return m !== null && timingSafeEqual(digest(m[1]!), digest(token));
-}
-
-/** A JSON-RPC error answer outside the SDK (the door's refusals). */
-function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  if (res.headersSent) return;
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
-  res.writeHead(status, { "content-type": "application/json", ...headers }).end(body);
 }
 
 /**
@@ -131,7 +125,6 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
     opts.sessions === undefined
       ? undefined
       : new McpSessions(opts.sessions, {
-          refuse,
           isInitialize: (body) => sdk.isInitializeRequest(body),
           transportFor: (id) => new StreamableHTTPServerTransport({ sessionIdGenerator: () => id }),
           connect: (transport, ended) => serverFor(ended).connect(transport),
@@ -150,19 +143,19 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (stop.signal.aborted) return refuse(res, 503, "the server is stopping", { connection: "close" });
+    if (stop.signal.aborted) return refuse(res, 503, "the server is stopping", { headers: { connection: "close" } });
     if (new URL(req.url ?? "/", "http://x").pathname !== MCP_PATH) return refuse(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
     // Stateless: no standalone stream (GET) and no session to end (DELETE); stateful: both.
-    if (!methods.includes(req.method ?? "")) return refuse(res, 405, `method not allowed: this ${sessions ? "" : "stateless "}server takes ${methods.join(", ")}`, { allow: methods.join(", ") });
+    if (!methods.includes(req.method ?? "")) return refuse(res, 405, `method not allowed: this ${sessions ? "" : "stateless "}server takes ${methods.join(", ")}`, { headers: { allow: methods.join(", ") } });
     if (opts.token !== undefined && !authorized(req, opts.token)) {
-      return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { "www-authenticate": 'Bearer realm="hcp"' });
+      return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { headers: { "www-authenticate": 'Bearer realm="hcp"' } });
     }
     const rebound = foreign(req, allowed);
     if (rebound !== undefined) return refuse(res, 403, rebound);
     let parsed: unknown;
     if (req.method === "POST") {
       const body = await readBody(req);
-      if (body === null) return refuse(res, 413, `request body larger than ${MAX_BODY_BYTES} bytes`, { connection: "close" });
+      if (body === null) return refuse(res, 413, `request body larger than ${MAX_BODY_BYTES} bytes`, { headers: { connection: "close" } });
       try {
         parsed = JSON.parse(body.toString("utf8"));
       } catch (e) {
@@ -185,7 +178,7 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
 
   const http = createServer((req, res) => {
     const done = answer(req, res)
-      .catch(() => refuse(res, 500, "internal error"))
+      .catch(() => refuse(res, 500, "internal error", { code: REFUSAL_CODES.internalError }))
       .then(() => (res.writableFinished ? undefined : new Promise<void>((resolve) => res.once("close", () => resolve()))));
     // A session's GET stream stays open until the session ends: it is not an answer to wait for.
     if (req.method === "GET") return;

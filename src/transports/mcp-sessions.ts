@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { REFUSAL_CODES, refuse } from "./mcp-refusal.js";
 
 export interface SessionLimits {
   /** Sessions open at once; an initialize past it is refused (503). */
@@ -23,9 +24,8 @@ interface Session {
   idle?: NodeJS.Timeout;
 }
 
-/** What the sessions need from the door: a refusal in its format, a new transport, a server connected to one. */
+/** What the sessions need from the door: a new transport, a server connected to one. */
 export interface SessionDeps {
-  refuse: (res: ServerResponse, status: number, message: string, headers?: Record<string, string>) => void;
   isInitialize: (body: unknown) => boolean;
   transportFor: (id: string) => StreamableHTTPServerTransport;
   /** Connects a new server (with its own declined plans) to the transport; `ended` aborts when the session ends. */
@@ -49,10 +49,11 @@ export class McpSessions {
     const id = req.headers["mcp-session-id"];
     if (typeof id !== "string" || id === "") {
       if (req.method === "POST" && this.deps.isInitialize(body)) return this.open(req, res, body);
-      return this.deps.refuse(res, 400, "bad request: send Mcp-Session-Id (this server keeps sessions: initialize one first)");
+      return refuse(res, 400, "bad request: send Mcp-Session-Id (this server keeps sessions: initialize one first)");
     }
     const s = this.sessions.get(id);
-    if (s === undefined) return this.deps.refuse(res, 404, "session not found: it ended (DELETE, idle timeout or a restart); initialize a new one");
+    // The SDK's own answer to an id it does not know: the client starts a new session (it ended: DELETE, idle, restart).
+    if (s === undefined) return refuse(res, 404, "Session not found", { code: REFUSAL_CODES.sessionNotFound });
     this.track(s, res);
     await s.transport.handleRequest(req, res, body);
   }
@@ -64,7 +65,7 @@ export class McpSessions {
 
   private async open(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     if (this.sessions.size >= this.limits.max) {
-      return this.deps.refuse(res, 503, `too many open sessions (${this.limits.max}, --max-sessions): end one with DELETE, or retry once an idle one has closed`, { "retry-after": "30" });
+      return refuse(res, 503, `too many open sessions (${this.limits.max}, --max-sessions): end one with DELETE, or retry once an idle one has closed`, { headers: { "retry-after": "30" } });
     }
     // The id is chosen here so that the session counts against the limit while it initializes.
     const id = randomUUID();

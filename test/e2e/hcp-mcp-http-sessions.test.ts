@@ -4,14 +4,16 @@
 
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { request, type IncomingMessage } from "node:http";
+import { createServer, request, type IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { test } from "node:test";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { bank } from "./approvals-support.js";
 import { isolatedEnv } from "./hardening.js";
 import { alive, eventually } from "../runtime/support.js";
-import { PROBE_PACK, hcp, httpClient, rawHttp, serveHttp, tempDir } from "../transports/support.js";
+import { PROBE_PACK, hcp, httpClient, rawHttp, serveHttp, tempDir, type Raw } from "../transports/support.js";
 
 type Call = object;
 const errorOf = (r: Call) => ((r as { structuredContent?: unknown }).structuredContent as { error: { code: string; message: string } }).error;
@@ -39,6 +41,9 @@ async function initialize(url: string, capabilities?: object): Promise<{ status:
   const id = r.headers["mcp-session-id"];
   return { status: r.status, body: r.body, ...(typeof id === "string" ? { id } : {}) };
 }
+
+/** What the SDK's transport answers (404) to a session id it does not know. */
+const SESSION_NOT_FOUND = { code: -32001, message: "Session not found" };
 
 const inSession = (url: string, id: string, body = LIST, method = "POST") => rawHttp(url, { method, body: method === "POST" ? body : "", headers: { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" } });
 
@@ -190,7 +195,9 @@ test("--stateful sessions: no id is 400, an unknown id 404; DELETE ends a sessio
   const s = await serveHttp([PROBE_PACK], { args: ["--stateful", "--max-sessions", "2"], cwd: dir, env: isolatedEnv() });
   try {
     assert.equal((await rawHttp(s.url, { body: LIST })).status, 400, "a request outside any session");
-    assert.equal((await inSession(s.url, "00000000-0000-4000-8000-000000000000")).status, 404, "a made-up session id");
+    const madeUp = await inSession(s.url, "00000000-0000-4000-8000-000000000000");
+    assert.equal(madeUp.status, 404, "a made-up session id");
+    assert.deepEqual(JSON.parse(madeUp.body).error, SESSION_NOT_FOUND, "the SDK's own answer: its client starts a new session");
 
     const a = await httpClient(s.url);
     const sessionA = a.transport.sessionId!;
@@ -210,7 +217,9 @@ test("--stateful sessions: no id is 400, an unknown id 404; DELETE ends a sessio
     // DELETE ends session A: its call's process group is killed, and its id is gone.
     await a.transport.terminateSession();
     assert.ok(await eventually(() => pids.every((p) => !alive(p)), 30_000), `still running: ${pids.filter(alive).join(", ")}`);
-    assert.equal((await inSession(s.url, sessionA)).status, 404);
+    const ended = await inSession(s.url, sessionA);
+    assert.equal(ended.status, 404);
+    assert.deepEqual(JSON.parse(ended.body).error, SESSION_NOT_FOUND);
     const again = await initialize(s.url);
     assert.equal(again.status, 200, "the ended session's place is free");
     assert.notEqual(again.id, sessionA);
@@ -272,5 +281,50 @@ test("--stateful, --max-sessions and --idle-timeout are refused where they mean 
     const r = await hcp(["serve", "--mcp", PROBE_PACK, ...args], { env, timeoutMs: 60_000 });
     assert.equal(r.code, 1, args.join(" "));
     assert.match(r.stderr, /goes with --(http|stateful)|must be an integer from 1/, args.join(" "));
+  }
+});
+
+/**
+ * The SDK's own stateful Streamable HTTP server (an empty Server, one session, DNS rebinding protection on), on a free
+ * loopback port: the reference hcp's door must answer like.
+ */
+async function sdkReference(): Promise<{ url: string; session: string; close: () => Promise<void> }> {
+  let transport!: StreamableHTTPServerTransport;
+  const http = createServer((req, res) => void transport.handleRequest(req, res));
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const host = `127.0.0.1:${(http.address() as { port: number }).port}`;
+  transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => "sdk-session", enableDnsRebindingProtection: true, allowedHosts: [host], allowedOrigins: [`http://${host}`] });
+  const server = new Server({ name: "reference", version: "1" }, { capabilities: {} });
+  await server.connect(transport);
+  const url = `http://${host}/mcp`;
+  const { id } = await initialize(url);
+  return { url, session: id!, close: async () => (await server.close(), await new Promise<void>((resolve) => http.close(() => resolve()))) };
+}
+
+test("--stateful: each refusal at the door has the status and JSON-RPC code of the SDK's own transport; an unknown session its exact 404", async () => {
+  const s = await serveHttp([PROBE_PACK], { args: ["--stateful"], env: isolatedEnv() });
+  const sdk = await sdkReference();
+  try {
+    const mine = await initialize(s.url);
+    assert.equal(mine.status, 200);
+    const cases: Record<string, (url: string, session: string) => Promise<Raw>> = {
+      "a made-up session id": (url) => inSession(url, "00000000-0000-4000-8000-000000000000"),
+      "no session id": (url) => rawHttp(url, { body: LIST }),
+      "a body that is not JSON": (url, session) => inSession(url, session, "{not json"),
+      "a body over 4 MiB": (url, session) => rawHttp(url, { headers: { "mcp-session-id": session }, declaredLength: 4 * 1024 * 1024 + 1 }),
+      "a foreign Host": (url, session) => rawHttp(url, { body: LIST, headers: { "mcp-session-id": session, host: "evil.example" } }),
+      "a foreign Origin": (url, session) => rawHttp(url, { body: LIST, headers: { "mcp-session-id": session, origin: "http://evil.example" } }),
+      "an unsupported MCP-Protocol-Version": (url, session) => rawHttp(url, { body: LIST, headers: { "mcp-session-id": session, "mcp-protocol-version": "1999-01-01" } }),
+    };
+    for (const [what, send] of Object.entries(cases)) {
+      const [ours, theirs] = [await send(s.url, mine.id!), await send(sdk.url, sdk.session)];
+      const [oursError, theirsError] = [ours, theirs].map((r) => (JSON.parse(r.body) as { error: { code: number; message: string } }).error);
+      assert.deepEqual([ours.status, oursError!.code], [theirs.status, theirsError!.code], `${what}: hcp ${ours.body}, the SDK ${theirs.body}`);
+      if (ours.status === 404) assert.deepEqual(oursError, theirsError, "an unknown session: the SDK's code and message");
+    }
+    assert.equal((await inSession(s.url, mine.id!)).status, 200, "the session still answers after every refusal");
+  } finally {
+    await sdk.close();
+    await s.stop();
   }
 });
