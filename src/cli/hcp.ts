@@ -70,7 +70,7 @@ const serveCommand: CommandSpec = {
   flags: [
     { name: "mcp", usage: "The MCP server (on stdio unless --http is given)", type: "bool" },
     { name: "http", usage: "Serve MCP over Streamable HTTP at /mcp on [HOST:]PORT (host 127.0.0.1 unless given; port 0 picks a free one)", type: "string" },
-    { name: "token-file", usage: "With --http: a file holding the bearer token every request must carry (required off loopback)", type: "string" },
+    { name: "token-file", usage: "With --http: a file only you can read (mode 600) holding the bearer token every request must carry (required off loopback)", type: "string" },
     { name: "stateful", usage: "With --http: keep sessions (needed to ask the person in the client to approve a plan); stateless otherwise", type: "bool" },
     { name: "max-sessions", usage: "With --stateful: sessions open at once (1 to 100000); an initialize past it gets 503", type: "int", default: 100 },
     { name: "idle-timeout", usage: "With --stateful: end a session after this many seconds with no request and no open stream (1 to 86400)", type: "int", default: 1800 },

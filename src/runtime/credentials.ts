@@ -1,13 +1,12 @@
 // Credential hubs (§9): which variables a pack's binding adds to the child environment, and which values to redact.
 
-import type { Stats } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { FileReadError, readRegularFile } from "../read-regular.js";
 import { isObject } from "../pack/issues.js";
 import type { HarnessBinding } from "../pack/types.js";
 import { CredentialError } from "./errors.js";
 import { keyringGet, keyringService } from "./keyring.js";
+import { readSecretFile } from "./secret-file.js";
 
 /** Credential variables for the child and values for an API's security schemes; every value is a secret to redact. */
 export interface Credentials {
@@ -74,23 +73,6 @@ function readKeyring(family: string, names: readonly string[], packId: string): 
   return { env, openapi: {}, secrets: Object.values(env).filter((v) => v !== "") };
 }
 
-/** The largest credential file read: 1 MiB. */
-export const CREDENTIAL_FILE_MAX_BYTES = 1 << 20;
-
-/** Refuses a credential file others can read or that another user owns. */
-function checkPrivate(path: string, st: Stats): void {
-  if ((st.mode & 0o077) !== 0) {
-    throw new CredentialError(
-      "credentials_insecure",
-      `credential file ${path} has mode ${(st.mode & 0o777).toString(8).padStart(4, "0")}; only its owner may read it (chmod 600 ${path})`,
-    );
-  }
-  const uid = process.getuid?.();
-  if (uid !== undefined && st.uid !== uid) {
-    throw new CredentialError("credentials_insecure", `credential file ${path} is owned by uid ${st.uid}, not by this user (uid ${uid})`);
-  }
-}
-
 /**
  * Reads one family from a credential file that only its owner can read: a regular file of at most
  * 1 MiB (a FIFO or a device is refused without blocking).
@@ -120,15 +102,8 @@ export function readLocalCredentials(path: string, family: string): Credentials 
  * undefined when it does not exist. Errors never quote the file's text.
  */
 export function readCredentialFile(path: string): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = readRegularFile(path, CREDENTIAL_FILE_MAX_BYTES, (st) => checkPrivate(path, st)).toString("utf8");
-  } catch (e) {
-    if (!(e instanceof FileReadError)) throw e;
-    if (e.code === "ENOENT") return undefined;
-    const code = e.code === "not_regular" || e.code === "too_large" ? "credentials_invalid" : "credentials_unavailable";
-    throw new CredentialError(code, `cannot read credential file ${path}: ${e.reason}`);
-  }
+  const text = readSecretFile(path, "credential file");
+  if (text === undefined) return undefined;
   let doc: unknown;
   try {
     doc = JSON.parse(text);

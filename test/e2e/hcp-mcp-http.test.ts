@@ -2,7 +2,8 @@
 // concurrency bound over all of them), the door's refusals (token, Host, Origin, body size) with the server still answering after each, and a clean stop.
 
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -163,11 +164,100 @@ test("hcp serve --mcp --http off loopback without --token-file is refused, exit 
     assert.match(r.stderr, /not loopback, without --token-file/);
     assert.doesNotMatch(r.stderr, /serving MCP|\n\s+at /);
   }
-  const empty = join(tempDir(), "empty");
-  writeFileSync(empty, "\n");
-  const r = await hcp(["serve", "--mcp", PROBE_PACK, "--http", "0.0.0.0:0", "--token-file", empty], { env, timeoutMs: 60_000 });
-  assert.equal(r.code, 1);
-  assert.match(r.stderr, /--token-file .*empty/);
+});
+
+const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+test("--token-file is read like the credential file: a file group or others can read or write, another user's, not a regular file, empty or not one line is refused, exit 3, naming the file; the token is never shown and nothing listens", async () => {
+  const env = isolatedEnv();
+  const TOKEN = "tok3n-Zq81vX";
+  const dir = tempDir();
+  const tokenFile = (name: string, content: string, mode = 0o600) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    chmodSync(path, mode);
+    return path;
+  };
+  const refusals: [string, RegExp][] = [];
+  for (const mode of [0o644, 0o640, 0o604, 0o620, 0o602, 0o601]) {
+    const path = tokenFile(`mode-${mode.toString(8)}`, `${TOKEN}\n`, mode);
+    refusals.push([path, new RegExp(`token file ${escaped(path)} has mode 0${mode.toString(8)}; .*\\(chmod 600 ${escaped(path)}\\)`)]);
+  }
+  if (process.getuid?.() === 0) {
+    // Running as root, the file of another user can be read: it must still be refused (that user could change it).
+    const theirs = tokenFile("theirs", `${TOKEN}\n`);
+    chownSync(theirs, 65534, 65534);
+    refusals.push([theirs, new RegExp(`token file ${escaped(theirs)} is owned by uid 65534, not by this user`)]);
+  }
+  const fifo = join(dir, "fifo");
+  execFileSync("mkfifo", ["-m", "600", fifo]);
+  refusals.push(
+    [fifo, /cannot read token file .*fifo: it is a FIFO, not a regular file/],
+    [dir, /cannot read token file .*: it is a directory, not a regular file/],
+    [join(dir, "missing"), /token file .*missing does not exist/],
+    [tokenFile("huge", "a".repeat((1 << 20) + 1)), /cannot read token file .*huge: it is larger than the 1 MiB limit/],
+    [tokenFile("empty", ""), /token file .*empty is empty/],
+    [tokenFile("newline", "\n"), /token file .*newline is empty/],
+    [tokenFile("two-lines", `${TOKEN}\n${TOKEN}-2\n`), /token file .*two-lines must hold the token alone on one line/],
+    [tokenFile("spaced", `${TOKEN} ${TOKEN}\n`), /token file .*spaced must hold the token alone on one line/],
+  );
+  for (const [path, why] of refusals) {
+    const r = await hcp(["serve", "--mcp", PROBE_PACK, "--http", "127.0.0.1:0", "--token-file", path], { env, timeoutMs: 60_000 });
+    assert.equal(r.code, 3, `${path}: ${r.stderr}`);
+    assert.match(r.stderr, why);
+    assert.equal(r.stderr.includes(TOKEN), false, `${path}: the token is shown`);
+    assert.doesNotMatch(r.stderr, /serving MCP|\n\s+at /);
+  }
+  // One trailing newline is dropped (CRLF too): the token is the rest.
+  for (const ending of ["", "\n", "\r\n"]) {
+    const s = await serve(["--token-file", tokenFile(`ending-${ending.length}`, TOKEN + ending)]);
+    try {
+      await stillAnswers(s.url, TOKEN);
+    } finally {
+      await s.stop();
+    }
+  }
+});
+
+test("over HTTP the bearer token is never shown: not in any answer (refusals, results, errors), on stderr, in the audit log, nor in a child's environment", async () => {
+  const TOKEN = "b34rer-Kp2wQ9";
+  const tokenFile = join(tempDir(), "token");
+  writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
+  const env = isolatedEnv();
+  const s = await serveHttp([PROBE_PACK], { args: ["--token-file", tokenFile, "--allow-write"], cwd: tempDir(), env });
+  const answers: string[] = [];
+  try {
+    for (const authorization of [`Bearer ${TOKEN.slice(0, -1)}`, `Bearer ${TOKEN}x`, `Basic ${TOKEN}`, `bearer  ${TOKEN.toUpperCase()}`]) {
+      const r = await raw(s.url, { authorization });
+      assert.equal(r.status, 401);
+      answers.push(JSON.stringify(r));
+    }
+    const notJson = await raw(s.url, { authorization: `Bearer ${TOKEN}` }, { body: "{not json" });
+    assert.equal(notJson.status, 400);
+    answers.push(JSON.stringify(notJson));
+    const client = await connect(s.url, TOKEN);
+    try {
+      const echo = await client.callTool({ name: "hcp-probe_echo", arguments: { message: "env" } });
+      const childEnv = (echo.structuredContent as { json: { env: Record<string, string> } }).json.env;
+      assert.equal(childEnv["HOME"], env["HOME"], "the child's environment is shown whole");
+      const write = await client.callTool({ name: "hcp-probe_write", arguments: {} });
+      assert.equal((write.structuredContent as { stdout: string }).stdout, "written\n");
+      const failed = await client.callTool({ name: "hcp-probe_fail", arguments: {} });
+      assert.equal(failed.isError, true);
+      const unknown = await client.callTool({ name: "hcp-probe_nope", arguments: {} }).then(String, (err: Error) => err.message);
+      assert.match(unknown, /unknown tool/);
+      answers.push(unknown, ...[echo, write, failed, await client.listTools()].map((a) => JSON.stringify(a)));
+    } finally {
+      await client.close();
+    }
+  } finally {
+    assert.equal(await s.stop(), 143);
+  }
+  const audit = readFileSync(env["HCP_AUDIT"]!, "utf8");
+  assert.match(audit, /"verb":"write"/, "the write was logged");
+  for (const [where, text] of [...answers.map((a, i) => [`answer ${i}`, a]), ["stderr", s.stderr()], ["the audit log", audit]]) {
+    assert.equal(text!.includes(TOKEN), false, `the token is in ${where}`);
+  }
 });
 
 test("SIGTERM over HTTP: the call in flight is cancelled and answered, its process group killed, the port freed", async () => {

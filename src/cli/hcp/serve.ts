@@ -1,8 +1,9 @@
 // `hcp exec` and `hcp serve --mcp`: the long-running transports, on this process's stdin and stdout or (--http) on a port.
 
-import { readFileSync } from "node:fs";
 import type { Context } from "../../framework/index.js";
 import { formatIssue } from "../../pack/issues.js";
+import { CredentialError } from "../../runtime/errors.js";
+import { readSecretFile } from "../../runtime/secret-file.js";
 import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
 import { isLoopback, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
@@ -34,16 +35,19 @@ export async function execHandler(ctx: Context): Promise<void> {
   process.stdin.destroy();
 }
 
-/** The bearer token of --token-file: the file's first line, which must not be empty. */
+/**
+ * The bearer token of --token-file: the file, read as the credential file is (a regular file that only its owner may
+ * read or write), less one trailing newline. No error quotes it.
+ */
 function readToken(file: string): string {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    throw new TransportError("usage", `--token-file ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+  const text = readSecretFile(file, "token file");
+  if (text === undefined) throw new CredentialError("credentials_unavailable", `token file ${file} does not exist; create it with: umask 077 && openssl rand -hex 32 > ${file}`);
+  const token = text.replace(/\r?\n$/, "");
+  if (token === "") throw new CredentialError("credentials_invalid", `token file ${file} is empty; put the token in it, on one line`);
+  // A client sends it as `Authorization: Bearer <token>`, one run of visible characters: anything else could never match.
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new CredentialError("credentials_invalid", `token file ${file} must hold the token alone on one line: visible ASCII characters, no space, tab or second line`);
   }
-  const token = text.split(/\r?\n/)[0]!.trim();
-  if (token === "") throw new TransportError("usage", `--token-file ${file}: the file is empty; put the token on its first line`);
   return token;
 }
 
