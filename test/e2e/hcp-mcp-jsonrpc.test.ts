@@ -82,8 +82,9 @@ for (const [name, connect] of Object.entries(TRANSPORTS)) {
       for (const list of [tools, templates, await client.listResources(), await client.listPrompts()]) assert.equal(list.nextCursor, undefined);
 
       const cursor = { cursor: "bogus" };
-      for (const list of [client.listTools(cursor), client.listResources(cursor), client.listPrompts(cursor), client.listResourceTemplates(cursor)]) {
-        const error = await errorOf(list);
+      // All four are sent at once; each gets its rejection handler before any can settle (no unhandled rejection).
+      const errors = await Promise.all([client.listTools(cursor), client.listResources(cursor), client.listPrompts(cursor), client.listResourceTemplates(cursor)].map(errorOf));
+      for (const error of errors) {
         assert.equal(error.code, -32602);
         assert.equal(error.message, "MCP error -32602: invalid cursor: hcp lists everything in one page and gives no cursors");
       }

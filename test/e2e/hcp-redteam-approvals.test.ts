@@ -10,6 +10,11 @@ import { HCP, execSession, tempDir } from "../transports/support.js";
 
 const pay = (root: string, amount: string) => ["run", root, "pay", "--arg", `amount=${amount}`, "--allow-write"];
 
+/** The name of an id's file in the state directory: its expiry and nonce. */
+const fileOf = (id: string) => id.split(".").slice(1, 3).join(".");
+/** An exec dry-run request of pay whose amount is about `mb` MiB. */
+const big = (i: number, mb: number) => JSON.stringify({ id: i, pack: "bank", verb: "pay", args: { amount: String(i).repeat(Math.floor(mb * 1024 * 1024)) }, dry_run: true });
+
 test("an agent writing hcp run's command line cannot approve its own plan: an --approver the person did not list never runs (true, sh -c, a list others can write), on run, exec and MCP", async () => {
   const b = bank({ approvers: [APPROVER_BIN] });
   const mark = join(b.dir, "approver-ran");
@@ -120,7 +125,7 @@ test("a person is never shown the start of stdin as if it were all: hcp approve 
   const more = Buffer.byteLength(stdin.slice(2000));
   const request = JSON.stringify({ id: "padded", pack: "bank", verb: "pay", args: { amount: "1" }, stdin, dry_run: true });
   const dry = await execSession([b.root], [request], [], { env: b.env });
-  const id = (dry.responses[0]?.result as { plan_id: string }).plan_id;
+  const id = (dry.responses[0]!.result as { plan_id: string }).plan_id;
 
   const review = await b.approve(id, "n");
   assert.match(review.stdout, /stdin starts: "SELECT 1;\\n {10}/);
@@ -140,7 +145,6 @@ test("a person is never shown the start of stdin as if it were all: hcp approve 
 test("links and copies in the state directory approve nothing: another id's approval linked or copied in, a linked key, a linked audit log", async () => {
   const b = bank();
   const dryId = async (amount: string) => planIdOf(await b.hcp([...pay(b.root, amount), "--dry-run", "--json"]));
-  const fileOf = (id: string) => id.split(".").slice(1, 3).join(".");
   const approvals = join(b.state, "hcp", "approvals");
   const approved = await dryId("20");
   assert.equal((await b.approve(approved)).code, 0);
@@ -180,7 +184,6 @@ test("links and copies in the state directory approve nothing: another id's appr
 
 test("dry runs cannot fill the disk: a plan too big to review and plans past 16 MiB waiting are refused, and nothing is recorded for them", async () => {
   const b = bank();
-  const big = (i: number, mb: number) => JSON.stringify({ id: i, pack: "bank", verb: "pay", args: { amount: String(i).repeat(Math.floor(mb * 1024 * 1024)) }, dry_run: true });
   const lines = [big(1, 5), ...[2, 3, 4, 5, 6].map((i) => big(i, 3.5))];
   const s = await execSession([b.root], lines, ["--concurrency", "1"], { env: b.env, timeoutMs: 120_000 });
   const codes = s.responses.map((r) => [r.id, r.ok ? "issued" : r.error?.code]);

@@ -25,6 +25,11 @@ export interface PendingPlan {
 }
 
 /** A refusal about a plan id; `plan_id` (the id concerned) and `by` (who declined) are for the audit log. */
+/** The refusal of a plan that does not fit in the state directory. */
+function noRoom(why: string): RuntimeError {
+  return new RuntimeError("state_unavailable", `no plan_id issued: ${why}; nothing was recorded or run`);
+}
+
 export class ApprovalError extends RuntimeError {
   override name = "ApprovalError";
   constructor(
@@ -115,8 +120,7 @@ export class ApprovalStore {
    * writes a file: without a bound an agent could fill the disk, and a full disk refuses every write.
    */
   private checkRoom(bytes: number): void {
-    const refuse = (why: string) => new RuntimeError("state_unavailable", `no plan_id issued: ${why}; nothing was recorded or run`);
-    if (bytes > MAX_STATE_FILE) throw refuse(`the plan is ${bytes} bytes, over the ${MAX_STATE_FILE} a person can review with hcp approve`);
+    if (bytes > MAX_STATE_FILE) throw noRoom(`the plan is ${bytes} bytes, over the ${MAX_STATE_FILE} a person can review with hcp approve`);
     const names = this.names("plans");
     let total = bytes;
     for (const name of names) {
@@ -127,7 +131,7 @@ export class ApprovalStore {
       }
     }
     if (names.length >= PENDING_MAX || total > PENDING_MAX_BYTES) {
-      throw refuse(`${names.length} plans (${total - bytes} bytes) already wait for approval in ${join(this.dir, "plans")}, the most hcp keeps (${PENDING_MAX} plans, ${PENDING_MAX_BYTES} bytes); approve them or let them expire`);
+      throw noRoom(`${names.length} plans (${total - bytes} bytes) already wait for approval in ${join(this.dir, "plans")}, the most hcp keeps (${PENDING_MAX} plans, ${PENDING_MAX_BYTES} bytes); approve them or let them expire`);
     }
   }
 
