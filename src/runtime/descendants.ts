@@ -1,7 +1,9 @@
 // Descendants of a child that may have left its process group (setsid, double fork), found through /proc
-// on Linux (§6.4): read every 25 ms while the run lasts, a new process is the run's when its parent is,
-// or when it is in a session one of the run's processes is in (a daemon's double fork stays in the
-// session its setsid made); at the end, so is every process holding one of the child's pipes.
+// on Linux (§6.4): the tree is read every 25 ms while any run lasts, and each process new since the last
+// read is written to a log once; every run judges every entry logged since it began (never one judged by
+// another run only), and takes it when its parent is the run's, when its session is one a run's process
+// is in, or when it was made by one of the run's processes (a daemon's double fork stays in the session
+// its setsid made). At the end, so is every process holding one of the child's pipes.
 // Where /proc is missing all this finds nothing (README, SECURITY.md).
 
 import { readFileSync, readdirSync, readlinkSync } from "node:fs";
@@ -36,9 +38,12 @@ function stat(pid: number): Stat | undefined {
 
 function pids(): number[] {
   try {
-    return readdirSync("/proc")
-      .filter((name) => /^\d+$/.test(name))
-      .map(Number);
+    const out: number[] = [];
+    for (const name of readdirSync("/proc")) {
+      const pid = Number(name); // "self", "sys", … are NaN
+      if (Number.isInteger(pid)) out.push(pid);
+    }
+    return out;
   } catch {
     return [];
   }
@@ -54,23 +59,52 @@ function alive(p: Seen): boolean {
 let ownSession: number | undefined;
 
 const watches = new Set<DescendantWatch>();
+/** The pids of the last read: a pid not among them is a new process, its stat read once into the log. */
 let previous = new Set<number>();
+/**
+ * Every process new since the oldest watch began, in the order seen: `logStart` is the index of the
+ * first entry kept. Each watch keeps its own place in it, so a read made for one run (or by the poll)
+ * before another run knows its child hides nothing from that run.
+ */
+let log: Array<[number, Stat]> = [];
+let logStart = 0;
+/** A read of the tree made in this task (callback and its microtasks) serves every run asking in it. */
+let readThisTask = false;
 let poller: NodeJS.Timeout | undefined;
 
 /**
- * One read of the tree for every watch: only processes that appeared since the last read are looked at
- * (a process that was already there cannot have been started by a run since).
+ * Reads the tree unless it was read in this task: the events that made a run ask came before that read.
+ * `baseline`: no watch is on, what runs now is only remembered as not new (no stat read).
  */
-function tick(): void {
+function read(baseline = false): void {
+  if (readThisTask) return;
+  readThisTask = true;
+  queueMicrotask(() => {
+    readThisTask = false;
+  });
   const now = pids();
-  const fresh = new Map<number, Stat>();
   for (const pid of now) {
-    if (previous.has(pid)) continue;
+    if (baseline || previous.has(pid)) continue;
     const s = stat(pid);
-    if (s !== undefined) fresh.set(pid, s);
+    if (s !== undefined) log.push([pid, s]);
   }
   previous = new Set(now);
-  for (const w of watches) w.adopt(fresh);
+}
+
+/** Drops the entries every watch has judged. */
+function trim(): void {
+  let oldest = logStart + log.length;
+  for (const w of watches) oldest = Math.min(oldest, w.cursor);
+  if (oldest > logStart) {
+    log = log.slice(oldest - logStart);
+    logStart = oldest;
+  }
+}
+
+function tick(): void {
+  read();
+  for (const w of watches) w.adopt();
+  trim();
 }
 
 /** The descendants of one child; make it before the child is spawned, so that none is missed. */
@@ -81,10 +115,14 @@ export class DescendantWatch {
   private rootPid: number | undefined;
   /** The child's stdio cannot be read any more: it has exited. */
   private pipesGone = false;
+  /** The first log entry this watch has not judged: everything logged since it was made. */
+  cursor: number;
 
   constructor() {
     ownSession ??= stat(process.pid)?.session;
-    if (watches.size === 0) previous = new Set(pids());
+    // The first watch after a quiet time: what runs now is not new (a read made in this task is current).
+    if (watches.size === 0) read(true);
+    this.cursor = logStart + log.length;
     watches.add(this);
     poller ??= setInterval(tick, POLL_MS).unref();
   }
@@ -95,8 +133,7 @@ export class DescendantWatch {
     if (s === undefined) return;
     this.add(pid, s);
     this.rootPid = pid;
-    this.readPipes();
-    tick();
+    this.refresh();
   }
 
   /** Reads the child's stdio once it can be read (not while it execs), while it lives. */
@@ -122,23 +159,39 @@ export class DescendantWatch {
     if (s.session !== ownSession) this.sessions.add(s.session);
   }
 
-  /** Takes in the new processes whose parent is the run's, or whose session is, to a fixed point. */
-  adopt(fresh: ReadonlyMap<number, Stat>): void {
+  /** Whether a process is the run's: its parent is, its session is, or it leads the session it is in. */
+  private owns(s: Stat): boolean {
+    // A session's id is its maker's pid, and the kernel gives no new process that pid while the session
+    // lasts: a session made by one of the run's processes (setsid after it was seen) is the run's.
+    return this.known.has(s.ppid) || this.sessions.has(s.session) || this.known.has(s.session);
+  }
+
+  /**
+   * Judges the processes logged since this watch last looked, to a fixed point: one whose parent is
+   * logged after it is still taken. Not before the child is known (the entries wait for it).
+   */
+  adopt(): void {
+    if (this.rootPid === undefined) return;
     this.readPipes();
+    const end = logStart + log.length;
+    const fresh = log.slice(this.cursor - logStart);
+    this.cursor = end;
     let grew = true;
     while (grew) {
       grew = false;
       for (const [pid, s] of fresh) {
-        if (this.known.has(pid) || !(this.known.has(s.ppid) || this.sessions.has(s.session))) continue;
+        if (this.known.has(pid) || !this.owns(s)) continue;
         this.add(pid, s);
         grew = true;
       }
     }
   }
 
-  /** Reads the tree now (the run is ending). */
+  /** Reads the tree now (the child started, or the run is ending). */
   refresh(): void {
-    tick();
+    read();
+    this.adopt();
+    trim();
   }
 
   /** Adds every process holding one of the child's pipes: a descendant that left the group and the tree. */
@@ -185,6 +238,7 @@ export class DescendantWatch {
   /** Stops watching: the run is over and all its processes are gone or killed. */
   stop(): void {
     watches.delete(this);
+    trim();
     if (watches.size === 0 && poller !== undefined) {
       clearInterval(poller);
       poller = undefined;

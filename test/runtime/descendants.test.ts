@@ -1,0 +1,55 @@
+// The descendant watch under many runs at once: a process that left the child's group and session is
+// still the run's, however the reads of /proc made for other runs fall (§6.4).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runProcess } from "../../src/runtime/process.js";
+import { BASE_ENV, alive, eventually, tempDir } from "./support.js";
+
+const RUNS = 40;
+
+test("escapees started at once by many runs in flight (setsid, no pipe of the run) are all killed", async () => {
+  const dir = tempDir();
+  // Starts at once a process in a new session holding none of the run's pipes (so only the tree can
+  // tell it is the run's), writes its pid, and lives on a while so the escapee is seen as its child.
+  const script = join(dir, "escape.sh");
+  writeFileSync(
+    script,
+    `#!/bin/sh\nsetsid sh -c 'echo $$ > "$1"; exec sleep 120' sh "$1" </dev/null >/dev/null 2>&1 &\nsleep 2\n`,
+  );
+  chmodSync(script, 0o755);
+  const files = Array.from({ length: RUNS }, (_, i) => join(dir, `esc-${i}.pid`));
+  // All spawned in one turn of the event loop, as an agent sending a burst of calls would.
+  const results = await Promise.all(
+    files.map((file) => runProcess({ file: script, args: [file], env: BASE_ENV, timeoutMs: 60_000, maxOutputBytes: 1 << 16, killGraceMs: 500 })),
+  );
+  for (const r of results) assert.equal(r.exit_code, 0);
+  assert.ok(await eventually(() => files.every(existsSync), 10_000), "not every escapee wrote its pid");
+  const escapees = files.map((file) => Number(readFileSync(file, "utf8")));
+  const gone = await eventually(() => escapees.every((pid) => !alive(pid)), 10_000);
+  const survivors = escapees.filter(alive);
+  for (const pid of survivors) process.kill(pid, "SIGKILL");
+  assert.ok(gone, `${survivors.length} of ${RUNS} escapees survived their run: ${survivors.join(" ")}`);
+});
+
+test("a descendant that calls setsid after it was seen, forks and exits at once leaves no survivor", async () => {
+  const dir = tempDir();
+  const file = join(dir, "esc.pid");
+  // The middle process is seen in the child's session first (it waits), then makes a session of its
+  // own, starts the escapee in it with no pipe of the run, and exits: the escapee's parent is gone.
+  const script = join(dir, "late-setsid.sh");
+  writeFileSync(
+    script,
+    `#!/bin/sh\n(sleep 0.5; exec setsid sh -c 'sleep 120 & echo $! > "$1"' sh "$1") </dev/null >/dev/null 2>&1 &\nsleep 2\n`,
+  );
+  chmodSync(script, 0o755);
+  const r = await runProcess({ file: script, args: [file], env: BASE_ENV, timeoutMs: 60_000, maxOutputBytes: 1 << 16, killGraceMs: 500 });
+  assert.equal(r.exit_code, 0);
+  assert.ok(await eventually(() => existsSync(file), 10_000), "the escapee did not write its pid");
+  const escapee = Number(readFileSync(file, "utf8"));
+  const gone = await eventually(() => !alive(escapee), 10_000);
+  if (!gone) process.kill(escapee, "SIGKILL");
+  assert.ok(gone, `escapee ${escapee} survived its run`);
+});
