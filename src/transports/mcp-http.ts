@@ -10,8 +10,11 @@ import { isIPv6 } from "node:net";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { isObject } from "../pack/issues.js";
 import { ApprovalSession } from "../runtime/approval/gate.js";
+import { packSecrets } from "../runtime/secrets.js";
 import { TransportError, jsonSyntax } from "./errors.js";
 import { CLIENT_ADDRESS, loadSdk, mcpServer, servedOf, warmValidators, type McpOptions } from "./mcp.js";
+import { maskResponses } from "./mcp-http-mask.js";
+import { BATCH_REFUSED } from "./mcp-jsonrpc.js";
 import { REFUSAL_CODES, refuse } from "./mcp-refusal.js";
 import { McpSessions, type SessionLimits } from "./mcp-sessions.js";
 import type { ServedPack } from "./packs.js";
@@ -61,7 +64,8 @@ function authorized(req: IncomingMessage, token: string): boolean {
 
 /**
  * A body the SDK is not given, answered as on stdio: not JSON is -32700 Parse error; JSON that is not a JSON-RPC
- * message is -32600 Invalid Request, with the message's id when it has one (the SDK would say -32700 either way).
+ * message is -32600 Invalid Request, with the message's id when it has one (the SDK would say -32700 either way), and
+ * so is a batch.
  */
 function badMessage(res: ServerResponse, code: -32700 | -32600, message: string, id?: unknown): void {
   res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", ...(id !== undefined && { id }), error: { code, message } }));
@@ -161,7 +165,9 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
       } catch (e) {
         return badMessage(res, -32700, `Parse error: the body is not JSON: ${jsonSyntax(e)}`);
       }
-      if (!Array.isArray(parsed) && !sdk.isMessage(parsed)) {
+      // A batch is refused as on stdio: the SDK's transport would take it, hcp answers one message at a time.
+      if (Array.isArray(parsed)) return badMessage(res, -32600, BATCH_REFUSED);
+      if (!sdk.isMessage(parsed)) {
         const id = isObject(parsed) && (typeof parsed["id"] === "string" || Number.isSafeInteger(parsed["id"])) ? parsed["id"] : undefined;
         return badMessage(res, -32600, "Invalid Request: not a valid JSON-RPC 2.0 message", id);
       }
@@ -177,6 +183,7 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
   }
 
   const http = createServer((req, res) => {
+    maskResponses(res, () => packSecrets(packs));
     const done = answer(req, res)
       .catch(() => refuse(res, 500, "internal error", { code: REFUSAL_CODES.internalError }))
       .then(() => (res.writableFinished ? undefined : new Promise<void>((resolve) => res.once("close", () => resolve()))));

@@ -3,6 +3,9 @@
 // cursor hcp never gave, and messages sent as written (the SDK's McpError puts "MCP error <code>: " in front, and the
 // client puts it there again).
 
+/** The -32600 answer to a JSON-RPC batch (an array of messages), on every transport: hcp takes one message at a time. */
+export const BATCH_REFUSED = "Invalid Request: batches are not supported; send one message at a time";
+
 /**
  * Unknown names (tool, prompt, resource) and bad params are the caller's error: -32602 Invalid params, an error the SDK
  * answers with exactly this code and message.

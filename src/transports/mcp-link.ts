@@ -12,6 +12,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { compactJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 import { LineSplitter, writeLine, type Line } from "./lines.js";
+import { BATCH_REFUSED } from "./mcp-jsonrpc.js";
 
 /** The SDK's LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS (a test keeps them equal), for answering `initialize` early. */
 export const LATEST_PROTOCOL_VERSION = "2025-11-25";
@@ -279,8 +280,8 @@ export class StdioLink implements Transport {
     try {
       message = this.parse!(value);
     } catch {
-      const why = Array.isArray(value) ? "batches are not supported; send one message per line" : "not a valid JSON-RPC 2.0 message";
-      for (const id of idsOf(value)) this.reject(id, -32600, `Invalid Request: ${why}`);
+      const why = Array.isArray(value) ? BATCH_REFUSED : "Invalid Request: not a valid JSON-RPC 2.0 message";
+      for (const id of idsOf(value)) this.reject(id, -32600, why);
       return;
     }
     if ("method" in message && "id" in message) this.pending.add(message.id);

@@ -7,7 +7,10 @@ import { test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, EmptyResultSchema, LoggingMessageNotificationSchema, McpError, type LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { isolatedEnv, probePack } from "./hardening.js";
-import { PROBE_PACK, httpClient, mcpClient, rawHttp, serveHttp } from "../transports/support.js";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { PROBE_PACK, hcp, httpClient, mcpClient, rawHttp, serveHttp, tempDir } from "../transports/support.js";
+import { marks, witnessPack } from "./witness-pack.js";
 
 type Connect = (pack?: string) => Promise<{ client: Client; end: () => Promise<unknown> }>;
 
@@ -140,5 +143,48 @@ test("http: a body that is not JSON is -32700; JSON that is not a JSON-RPC messa
     assert.match(ping.body, /"id":8/);
   } finally {
     await served.stop();
+  }
+});
+
+const BATCH_REFUSED = { code: -32600, message: "Invalid Request: batches are not supported; send one message at a time" };
+const rpc = (id: number, method: string, params: object = {}) => ({ jsonrpc: "2.0", id, method, params });
+const call = (id: number) => rpc(id, "tools/call", { name: "w_work", arguments: {} });
+const INITIALIZE = rpc(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+
+test("a JSON-RPC batch is refused the same way over stdio and HTTP (stateless and --stateful): -32600, and none of its calls runs", async () => {
+  const root = tempDir("hcp-mcp-batch-");
+  const log = join(root, "witness.log");
+  witnessPack(root, "w", log);
+  const batch = JSON.stringify([call(2), call(3)]);
+
+  const stdio = await hcp(["serve", "--mcp", root], {
+    env: isolatedEnv(),
+    stdin: [JSON.stringify(INITIALIZE), JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), batch].join("\n") + "\n",
+    timeoutMs: 60_000,
+  });
+  assert.equal(stdio.code, 0, stdio.stderr);
+  const answers = stdio.stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { id?: number; error?: object });
+  assert.deepEqual(answers.filter((a) => a.id !== 1).map((a) => [a.id, a.error]), [[2, BATCH_REFUSED], [3, BATCH_REFUSED]]);
+  assert.equal(existsSync(log), false, "no call of the batch ran over stdio");
+
+  for (const args of [[], ["--stateful"]]) {
+    const served = await serveHttp([root], { env: isolatedEnv(), args });
+    try {
+      const session: Record<string, string> = {};
+      if (args.length > 0) {
+        const opened = await rawHttp(served.url, { body: JSON.stringify(INITIALIZE) });
+        session["mcp-session-id"] = String(opened.headers["mcp-session-id"]);
+      }
+      const refused = await rawHttp(served.url, { headers: session, body: batch });
+      assert.equal(refused.status, 400, `${args.join(" ")}: ${refused.body}`);
+      assert.deepEqual(JSON.parse(refused.body), { jsonrpc: "2.0", error: BATCH_REFUSED });
+      assert.equal(existsSync(log), false, `no call of the batch ran over HTTP ${args.join(" ")}`);
+      const single = await rawHttp(served.url, { headers: session, body: JSON.stringify(call(4)) });
+      assert.match(single.body, /"id":4/, "one message at a time is answered");
+      assert.equal(marks(log), 2, "the single call ran once (S and E)");
+    } finally {
+      await served.stop();
+    }
+    rmSync(log);
   }
 });

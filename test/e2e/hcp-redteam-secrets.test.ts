@@ -57,3 +57,43 @@ test("over HTTP, a secret sent as the MCP-Protocol-Version header or a prompt na
     await served.stop();
   }
 });
+
+for (const args of [[], ["--stateful"]]) {
+  const mode = args.length === 0 ? "stateless" : "--stateful";
+  test(`over HTTP (${mode}), no response body or header quotes a secret the agent sent in a request crafted to be refused: Host, Origin, session id, version, path, Accept, Content-Type, body`, async () => {
+    const env = isolatedEnv({ HCP_CREDENTIALS: credentialFile(SECRET) });
+    const served = await serveHttp([SECRET_PACK], { env, args });
+    try {
+      const { host } = new URL(served.url);
+      const body = frame({ id: 9, method: "tools/list", params: { cursor: SECRET } });
+      const attempts: [string, Parameters<typeof rawHttp>[1]][] = [
+        ["Host", { headers: { host: `${SECRET}.example:${new URL(served.url).port}` }, body }],
+        ["Origin", { headers: { origin: `http://${SECRET}.example` }, body }],
+        ["Mcp-Session-Id", { headers: { "mcp-session-id": SECRET }, body }],
+        ["DELETE with Mcp-Session-Id", { method: "DELETE", headers: { "mcp-session-id": SECRET } }],
+        ["MCP-Protocol-Version", { headers: { "mcp-protocol-version": `${SECRET}` }, body }],
+        ["a path", { method: "GET", headers: { host }, body: "" }],
+        ["Accept", { headers: { accept: `application/json; ${SECRET}` }, body }],
+        ["Content-Type", { headers: { "content-type": `text/plain; ${SECRET}` }, body }],
+        ["a body that is not JSON", { body: `{"jsonrpc":"2.0","id":1,"method":"${SECRET}` }],
+        ["a body that is not JSON-RPC", { body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: 42, params: { x: SECRET } }) }],
+        ["a batch", { body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: SECRET }, { jsonrpc: "2.0", id: 2, method: "ping", params: { x: SECRET } }]) }],
+        ["an unknown method", { body: frame({ id: 3, method: SECRET }) }],
+        ["a bad cursor", { body }],
+      ];
+      const url = (name: string) => (name === "a path" ? served.url.replace(/\/mcp$/, `/mcp/${SECRET}`) : served.url);
+      let refused = 0;
+      for (const [name, request] of attempts) {
+        const r = await rawHttp(url(name), request);
+        if (r.status >= 400 || /"error"/.test(r.body)) refused++;
+        assert.equal(r.body.includes(SECRET), false, `${name}: ${r.status} ${r.body}`);
+        assert.equal(JSON.stringify(r.headers).includes(SECRET), false, `${name}: ${JSON.stringify(r.headers)}`);
+        if (name === "Host") assert.match(r.body, /forbidden: Host \\"\*\*\*\.example:\d+\\"/, "the refusal is masked, not dropped");
+      }
+      assert.equal(refused, attempts.length, "every crafted request was refused");
+      assert.equal(served.stderr().includes(SECRET), false);
+    } finally {
+      await served.stop();
+    }
+  });
+}
