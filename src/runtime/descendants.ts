@@ -131,9 +131,16 @@ export class DescendantWatch {
   root(pid: number): void {
     const s = stat(pid);
     if (s === undefined) return;
+    // Logged as the next read would log it, which then need not read its stat again.
+    if (!previous.has(pid)) {
+      previous.add(pid);
+      log.push([pid, s]);
+    }
     this.add(pid, s);
     this.rootPid = pid;
-    this.refresh();
+    // No read of the tree now: the child has only just been made, and whatever it starts is logged
+    // by a later read and judged by this watch then (its place in the log is kept until it is known).
+    this.adopt();
   }
 
   /** Reads the child's stdio once it can be read (not while it execs), while it lives. */
@@ -187,7 +194,7 @@ export class DescendantWatch {
     }
   }
 
-  /** Reads the tree now (the child started, or the run is ending). */
+  /** Reads the tree now (the run is ending). */
   refresh(): void {
     read();
     this.adopt();
