@@ -166,7 +166,7 @@ export class DescendantWatch {
     if (s.session !== ownSession) this.sessions.add(s.session);
   }
 
-  /** Whether a process is the run's: its parent is, its session is, or it leads the session it is in. */
+  /** Whether a process is the run's: its parent is, its session is, or its session was made by one of the run's. */
   private owns(s: Stat): boolean {
     // A session's id is its maker's pid, and the kernel gives no new process that pid while the session
     // lasts: a session made by one of the run's processes (setsid after it was seen) is the run's.
