@@ -3,6 +3,7 @@
 
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { resolveProgram } from "../../src/runtime/resolve.js";
 import { fixture, run, type Run } from "./helpers.js";
 import { HCP, hcp, mcpClient, tempDir, type McpOptions } from "../transports/support.js";
@@ -158,4 +159,24 @@ export function bankCredentials(dir: string, secret: string): string {
 /** The error of `hcp … --json`: `{code, error, exit_code}` on stderr. */
 export function jsonError(r: Run): { code: string; error: string } {
   return JSON.parse(r.stderr) as { code: string; error: string };
+}
+
+/** A tool result's structuredContent, as the tests read it. */
+const structured = (r: object) => (r as { structuredContent?: unknown }).structuredContent;
+/** The error of a refused tool call (its structuredContent). */
+export const toolErrorOf = (r: object) => (structured(r) as { error: { code: string; message: string } }).error;
+/** The plan_id a tool call's dry run or refusal carries. */
+export const toolPlanIdOf = (r: object) => (structured(r) as { plan_id: string }).plan_id;
+
+/** A person in the MCP client: answers each elicitation with the next action (then declines), remembering what it was shown. */
+export function person(actions: ("accept" | "decline" | "cancel")[]) {
+  const asked: string[] = [];
+  return {
+    asked,
+    elicit: (message: string): ElicitResult => {
+      asked.push(message);
+      const action = actions.shift() ?? "decline";
+      return action === "accept" ? { action, content: {} } : { action };
+    },
+  };
 }

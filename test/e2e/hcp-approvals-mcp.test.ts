@@ -3,26 +3,10 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { bank } from "./approvals-support.js";
+import { bank, person, toolErrorOf as errorOf, toolPlanIdOf as planIdOf } from "./approvals-support.js";
 
 type Call = object;
 const errorCode = (r: Call) => ((r as { structuredContent?: unknown }).structuredContent as { error?: { code: string } }).error?.code;
-const errorOf = (r: Call) => ((r as { structuredContent?: unknown }).structuredContent as { error: { code: string; message: string } }).error;
-const planIdOf = (r: Call) => ((r as { structuredContent?: unknown }).structuredContent as { plan_id: string }).plan_id;
-
-/** An elicitation handler that answers each request with the next action and remembers what it was shown. */
-function person(actions: ("accept" | "decline" | "cancel")[]) {
-  const asked: string[] = [];
-  return {
-    asked,
-    elicit: (message: string): ElicitResult => {
-      asked.push(message);
-      const action = actions.shift() ?? "decline";
-      return action === "accept" ? { action, content: {} } : { action };
-    },
-  };
-}
 
 test("elicitation: the person sees the plan (bidi and controls escaped) and accepts: it runs once; the id it ran under cannot run again", async () => {
   const b = bank();

@@ -9,28 +9,10 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { bank } from "./approvals-support.js";
+import { bank, person, toolErrorOf as errorOf, toolPlanIdOf as planIdOf } from "./approvals-support.js";
 import { isolatedEnv } from "./hardening.js";
 import { alive, eventually } from "../runtime/support.js";
 import { PROBE_PACK, hcp, httpClient, rawHttp, serveHttp, tempDir, type Raw } from "../transports/support.js";
-
-type Call = object;
-const errorOf = (r: Call) => ((r as { structuredContent?: unknown }).structuredContent as { error: { code: string; message: string } }).error;
-const planIdOf = (r: Call) => ((r as { structuredContent?: unknown }).structuredContent as { plan_id: string }).plan_id;
-
-/** An elicitation handler answering each request with the next action, remembering what it was shown. */
-function person(actions: ("accept" | "decline" | "cancel")[]) {
-  const asked: string[] = [];
-  return {
-    asked,
-    elicit: (message: string): ElicitResult => {
-      asked.push(message);
-      const action = actions.shift() ?? "decline";
-      return action === "accept" ? { action, content: {} } : { action };
-    },
-  };
-}
 
 const initializeBody = (capabilities: object = {}) => JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities, clientInfo: { name: "raw", version: "1" } } });
 const LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });

@@ -6,8 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { bank } from "./approvals-support.js";
+import { bank, person, toolErrorOf as errorOf } from "./approvals-support.js";
 import { isolatedEnv } from "./hardening.js";
 import { PROBE_PACK, httpClient, mcpClient, serveHttp, type McpOptions } from "../transports/support.js";
 
@@ -86,20 +85,6 @@ async function overBoth<T>(paths: string[], o: Open, run: (client: Client) => Pr
     }
   }
   assert.deepEqual(transcripts[1], transcripts[0], "HTTP answered as stdio did");
-}
-
-type Result = Awaited<ReturnType<Client["callTool"]>>;
-const errorOf = (r: Result) => (r.structuredContent as { error: { code: string; message: string } }).error;
-
-/** A person who answers each elicitation with the next action. */
-function person(actions: ("accept" | "decline")[]) {
-  const asked: string[] = [];
-  const elicit = (message: string): ElicitResult => {
-    asked.push(message);
-    const action = actions.shift() ?? "decline";
-    return action === "accept" ? { action, content: {} } : { action };
-  };
-  return { asked, elicit };
 }
 
 test("parity stdio/HTTP: the same tools, resources and prompts", async () => {
