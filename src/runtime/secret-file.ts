@@ -3,6 +3,7 @@
 
 import type { Stats } from "node:fs";
 import { FileReadError, readRegularFile } from "../read-regular.js";
+import { octal } from "./approval/state.js";
 import { CredentialError } from "./errors.js";
 
 /** The largest file of secrets read: 1 MiB. */
@@ -11,8 +12,7 @@ export const SECRET_FILE_MAX_BYTES = 1 << 20;
 /** Refuses a file that group or others may read or write, or that another user owns (they could replace its secrets). */
 function checkPrivate(what: string, path: string, st: Stats): void {
   if ((st.mode & 0o077) !== 0) {
-    const mode = (st.mode & 0o777).toString(8).padStart(4, "0");
-    throw new CredentialError("credentials_insecure", `${what} ${path} has mode ${mode}; only its owner may read or write it (chmod 600 ${path})`);
+    throw new CredentialError("credentials_insecure", `${what} ${path} has mode ${octal(st.mode)}; only its owner may read or write it (chmod 600 ${path})`);
   }
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid) {

@@ -21,7 +21,8 @@ export function stateDirOf(env: Env): string {
 /** Biggest state file read (a pending plan with a long argv). */
 export const MAX_STATE_FILE = 4 << 20;
 
-const uid = () => process.getuid?.() ?? -1;
+/** This process's user id; -1 where there is none (Windows). */
+export const uid = () => process.getuid?.() ?? -1;
 
 /** Creates the directory (0700, parents too) and refuses one that others could write to or that is not ours. */
 export async function ensurePrivateDir(path: string): Promise<void> {

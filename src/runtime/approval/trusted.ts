@@ -9,6 +9,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { FileReadError, readRegularFile } from "../../read-regular.js";
 import { RuntimeError } from "../errors.js";
 import { resolveProgram } from "../resolve.js";
+import { uid } from "./state.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -20,7 +21,6 @@ export function approversFileOf(env: Env): string {
 }
 
 const MAX_LIST_BYTES = 64 << 10;
-const uid = () => process.getuid?.() ?? -1;
 
 /** The file must be yours and writable by you only: another user must not be able to add a program. */
 function ownedByYou(path: string): (st: Stats) => void {
