@@ -65,7 +65,7 @@ function loadPackFiles(path: string): LoadedPack {
     issues.push(...r.issues);
   }
   // What was loaded, for plans (§7): a plan names the exact files it was made from.
-  const sha256 = { surface: digest(surfaceDoc), policy: digest(policyDoc) };
+  const sha256 = digests(surfaceDoc.text, policyDoc.text);
 
   let harness: PackHarness | null = null;
   const harnessSink = new IssueSink("HARNESS.md");
@@ -160,8 +160,27 @@ function readText(path: string, sink: IssueSink, required: boolean): string | un
 
 type JsonRead = { ok: true; value: unknown; text?: string } | { ok: false; text?: string };
 
-function digest(read: JsonRead): string | null {
-  return read.text === undefined ? null : createHash("sha256").update(read.text, "utf8").digest("hex");
+function digest(text: string | undefined): string | null {
+  return text === undefined ? null : createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/**
+ * The SHA-256 of the texts as loaded, each computed when first read: a run that shows, stores and
+ * checks no plan (a plain read) never hashes the files, nor loads node:crypto.
+ */
+function digests(surface: string | undefined, policy: string | undefined): NonNullable<LoadedPack["sha256"]> {
+  let surfaceHex: string | null | undefined;
+  let policyHex: string | null | undefined;
+  return {
+    get surface() {
+      if (surfaceHex === undefined) surfaceHex = digest(surface);
+      return surfaceHex;
+    },
+    get policy() {
+      if (policyHex === undefined) policyHex = digest(policy);
+      return policyHex;
+    },
+  };
 }
 
 /** A JSON file's value (and text); `undefined` value when an optional file is absent. */

@@ -196,8 +196,8 @@ export interface LoadedPack {
   meta: HarnessPackMeta | null;
   /** Null when policy.json is absent or has any error. */
   policy: PolicyDocument | null;
-  /** SHA-256 (hex) of the bytes of surface.json and policy.json as loaded; null when the file was not read. */
-  sha256?: { surface: string | null; policy: string | null };
+  /** SHA-256 (hex) of the bytes of surface.json and policy.json as loaded (computed when first read); null when the file was not read. */
+  sha256?: { readonly surface: string | null; readonly policy: string | null };
   harness: PackHarness | null;
   /** Every issue of every file, in file order surface.json, policy.json, HARNESS.md. */
   issues: Issue[];

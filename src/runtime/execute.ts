@@ -20,7 +20,7 @@ import { LiveOutput, type OutputListener } from "./live-output.js";
 import { authorize, defaultGate, issuePlan, type Gate } from "./approval/gate.js";
 import { ApprovalError } from "./approval/store.js";
 import { type AuditDecision, type AuditEntry, type AuditTransport } from "./audit.js";
-import { isRequestPlan, sha256Hex, subjectOf, type AnyPlan, type Plan, type RequestPlan } from "./plan.js";
+import { isRequestPlan, packStamp, sha256Hex, stamped, subjectOf, type AnyPlan, type Plan, type RequestPlan } from "./plan.js";
 import { runProcess, type ProcessResult } from "./process.js";
 import { redact, redactText, secretSet, type SecretSet } from "./redact.js";
 import { resolveProgram } from "./resolve.js";
@@ -222,10 +222,10 @@ function planPolicy(p: EffectivePolicy): Plan["policy"] {
 
 const hashed = (value: string) => `sha256:${sha256Hex(value)}`;
 
-/** A plan made: the exact plan, the one shown (secrets masked), and the child's whole environment. */
+/** A plan made: the exact plan, the one shown (secrets masked; made when first read), and the child's whole environment. */
 interface Prepared {
   plan: AnyPlan;
-  shown: AnyPlan;
+  readonly shown: AnyPlan;
   childEnv: Record<string, string>;
   ttlSeconds: number;
   secrets: SecretSet;
@@ -239,14 +239,14 @@ interface Prepared {
  */
 function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: CredentialLoad, secrets: SecretSet): Prepared {
   const surface = usableSurface(pack);
-  const stamp = { root: pack.root, surface_sha256: pack.sha256?.surface ?? null, policy_sha256: pack.sha256?.policy ?? null };
+  const stamp = packStamp(pack);
   const ttlSeconds = cmd.policy.approval_ttl_s;
   if ("request" in cmd) {
     // The credentials the request will carry, by their SHA-256: another credential is another plan.
     const given = load.ok ? { ...load.credentials.env, ...load.credentials.openapi } : {};
     const credentials = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, hashed(v)]));
     const plan: RequestPlan = { ...cmd.request, ...stamp, ...(Object.keys(credentials).length > 0 ? { credentials } : {}) };
-    return { plan, shown: redact(plan, secrets) as RequestPlan, childEnv: {}, ttlSeconds, secrets, load };
+    return shownWhenRead({ plan, childEnv: {}, ttlSeconds, secrets, load });
   }
   const credentials = load.ok ? load.credentials.env : {};
   const env = childEnv({
@@ -267,17 +267,30 @@ function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: Creden
     const secret = Object.hasOwn(credentials, name) || ((pack.policy?.env ?? []).includes(name) && SECRET_NAME.test(name));
     planEnv[name] = secret ? hashed(value) : value;
   }
-  const plan: Plan = {
-    pack: cmd.pack,
-    verb: cmd.verb,
-    argv: cmd.argv,
-    policy: planPolicy(cmd.policy),
-    stdin: opts.stdin === undefined ? null : hashed(opts.stdin),
-    env: planEnv,
-    cwd: resolve(opts.cwd ?? process.cwd()),
-    ...stamp,
+  const plan: Plan = stamped(
+    {
+      pack: cmd.pack,
+      verb: cmd.verb,
+      argv: cmd.argv,
+      policy: planPolicy(cmd.policy),
+      stdin: opts.stdin === undefined ? null : hashed(opts.stdin),
+      env: planEnv,
+      cwd: resolve(opts.cwd ?? process.cwd()),
+    },
+    stamp,
+  );
+  return shownWhenRead({ plan, childEnv: env, ttlSeconds, secrets, load });
+}
+
+/** The prepared plan with `shown` made when first read: a plain read shows, stores and logs no plan. */
+function shownWhenRead(prepared: Omit<Prepared, "shown">): Prepared {
+  let shown: AnyPlan | undefined;
+  return {
+    ...prepared,
+    get shown() {
+      return (shown ??= redact(prepared.plan, prepared.secrets) as AnyPlan);
+    },
   };
-  return { plan, shown: redact(plan, secrets) as Plan, childEnv: env, ttlSeconds, secrets, load };
 }
 
 /** The gate of the options, else the runtime environment's (nobody to ask). */
@@ -288,8 +301,10 @@ function gateOf(opts: PlanOptions): Gate {
 const STDIN_PREVIEW = 2000;
 
 /** Writes one audit line for a plan (§7.1 field order); entries about plain reads are not written. */
-async function audit(gate: Gate, opts: PlanOptions, plan: AnyPlan, shown: AnyPlan, fields: Pick<AuditEntry, "decision" | "plan_id" | "by"> & Partial<AuditEntry>): Promise<void> {
+async function audit(gate: Gate, opts: PlanOptions, prepared: Prepared, fields: Pick<AuditEntry, "decision" | "plan_id" | "by"> & Partial<AuditEntry>): Promise<void> {
+  const { plan } = prepared;
   if (gate.audit === null || (plan.policy.policy !== "write" && plan.policy.confirm === false)) return;
+  const shown = prepared.shown;
   const entry: AuditEntry = {
     time: new Date().toISOString(),
     transport: opts.transport ?? "cli",
@@ -314,7 +329,7 @@ async function auditRefusal(gate: Gate, opts: PlanOptions, prepared: Prepared, e
   const plan_id = err instanceof ApprovalError ? err.plan_id : null;
   const by = err instanceof ApprovalError ? err.by : null;
   try {
-    await audit(gate, opts, prepared.plan, prepared.shown, { decision, plan_id, by, reason: code });
+    await audit(gate, opts, prepared, { decision, plan_id, by, reason: code });
   } catch (auditErr) {
     process.stderr.write(`Warning: ${(auditErr as Error).message}\n`);
   }
@@ -339,27 +354,32 @@ async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, command: () => 
 async function decide(pack: LoadedPack, opts: ExecuteOptions, load: CredentialLoad, secrets: SecretSet, command: () => Command): Promise<ExecResult | HttpResult | DryRun> {
   const gate = gateOf(opts);
   const prepared = prepare(pack, command(), opts, load, secrets);
-  const { plan, shown } = prepared;
-  const stdinPreview = opts.stdin === undefined ? undefined : redactText(opts.stdin.slice(0, STDIN_PREVIEW), secrets);
-  const stdinMoreBytes = opts.stdin === undefined ? undefined : Buffer.byteLength(opts.stdin.slice(STDIN_PREVIEW), "utf8");
-  const input = { plan, shown, ttlSeconds: prepared.ttlSeconds, stdinPreview, stdinMoreBytes };
+  const { plan } = prepared;
+  // What a person or the plan store is shown: made only for a dry run or a plan to approve.
+  const input = () => ({
+    plan,
+    shown: prepared.shown,
+    ttlSeconds: prepared.ttlSeconds,
+    stdinPreview: opts.stdin === undefined ? undefined : redactText(opts.stdin.slice(0, STDIN_PREVIEW), secrets),
+    stdinMoreBytes: opts.stdin === undefined ? undefined : Buffer.byteLength(opts.stdin.slice(STDIN_PREVIEW), "utf8"),
+  });
   if (opts.dryRun) {
-    const issued = await issuePlan(gate, input);
-    await audit(gate, opts, plan, shown, { decision: "dry_run", plan_id: issued.plan_id, by: null });
-    return { plan: shown, ...issued };
+    const issued = await issuePlan(gate, input());
+    await audit(gate, opts, prepared, { decision: "dry_run", plan_id: issued.plan_id, by: null });
+    return { plan: prepared.shown, ...issued };
   }
   let approval: { plan_id: string | null; by: string | null };
   try {
     if (plan.policy.policy === "write" && !opts.allowWrite) {
       throw new RuntimeError("write_not_allowed", `${subjectOf(plan)} writes; the runtime must be started with writes allowed (--allow-write)`);
     }
-    approval = plan.policy.confirm === false ? { plan_id: null, by: null } : await authorize(gate, { ...input, given: opts.confirm, signal: opts.signal });
+    approval = plan.policy.confirm === false ? { plan_id: null, by: null } : await authorize(gate, { ...input(), given: opts.confirm, signal: opts.signal });
   } catch (err) {
     await auditRefusal(gate, opts, prepared, err);
     throw err;
   }
   // Flushed to disk before the child starts: no write runs unrecorded (fail closed).
-  await audit(gate, opts, plan, shown, { decision: "approved", ...approval });
+  await audit(gate, opts, prepared, { decision: "approved", ...approval });
   let result: ExecResult | HttpResult;
   try {
     if (isRequestPlan(plan)) {
@@ -375,7 +395,7 @@ async function decide(pack: LoadedPack, opts: ExecuteOptions, load: CredentialLo
   const ok = "ok" in result ? result.ok : result.exit_code === 0 && !result.timed_out && result.signal === null;
   const exit_code = "exit_code" in result ? result.exit_code : null;
   try {
-    await audit(gate, opts, plan, shown, { decision: ok ? "ran" : "failed", ...approval, exit_code, duration_ms: result.duration_ms });
+    await audit(gate, opts, prepared, { decision: ok ? "ran" : "failed", ...approval, exit_code, duration_ms: result.duration_ms });
   } catch (err) {
     // The child has run: its result is still the answer; the log's failure is said on stderr.
     process.stderr.write(`Warning: ${(err as Error).message}\n`);

@@ -2,7 +2,7 @@
 
 import { createHash } from "node:crypto";
 import { compactJSON, dictionary } from "../json/stable.js";
-import type { ConfirmMode, PolicyLevel } from "../pack/types.js";
+import type { ConfirmMode, LoadedPack, PolicyLevel } from "../pack/types.js";
 
 /** The policy a plan runs under: the effective policy without its provenance. */
 export interface PlanPolicy {
@@ -17,6 +17,28 @@ export interface PackStamp {
   root: string;
   surface_sha256: string | null;
   policy_sha256: string | null;
+}
+
+/**
+ * The stamp of a pack, its digests read from the pack when first used (they are getters, as the
+ * pack's are): a plan that is only run, never shown, stored or checked, never hashes the pack files.
+ */
+export function packStamp(pack: Pick<LoadedPack, "root" | "sha256">): PackStamp {
+  const sha256 = pack.sha256;
+  return {
+    root: pack.root,
+    get surface_sha256() {
+      return sha256?.surface ?? null;
+    },
+    get policy_sha256() {
+      return sha256?.policy ?? null;
+    },
+  };
+}
+
+/** The plan with the stamp's properties added last, as they are (its getters stay getters). */
+export function stamped<T extends object>(plan: T, stamp: PackStamp): T & PackStamp {
+  return Object.defineProperties(plan, Object.getOwnPropertyDescriptors(stamp)) as T & PackStamp;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, symlinkSync, mkdirSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, rmSync, symlinkSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadPack } from "../../src/pack/load.js";
 import type { LoadedPack } from "../../src/pack/types.js";
@@ -160,6 +161,28 @@ test("arguments are validated against the verb's schema or the derived one", asy
     required: ["target"],
     additionalProperties: false,
   });
+});
+
+test("a plan names the pack files as they were loaded: their SHA-256, even when they change on disk afterwards", async () => {
+  const surface = { id: "stamp", kind: "wrap", cliBin: "probe", binding: { mode: "local", hub: "none" }, wrap: { bin: PROBE }, verbs: { show: { description: "Echo.", cli: ["probe", "show"] } } };
+  const root = writePack(surface, { surface_id: "stamp", default: "read", verbs: { show: { policy: "read", confirm: "plan" } } });
+  const sha256 = (file: string) => createHash("sha256").update(readFileSync(join(root, file))).digest("hex");
+  const loaded = { surface: sha256("surface.json"), policy: sha256("policy.json") };
+  const pack = load(root);
+  // Swapped after loading: the plan still names (and confirms only) what was loaded, which is what would run.
+  writeFileSync(join(root, "surface.json"), JSON.stringify({ ...surface, name: "swapped" }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "stamp", default: "read", verbs: { show: { policy: "read", confirm: "plan" } } }));
+  const dry = await planVerb(pack, "show", {}, { env: ENV });
+  assert.equal(dry.plan.root, root);
+  assert.equal(dry.plan.surface_sha256, loaded.surface);
+  assert.equal(dry.plan.policy_sha256, loaded.policy);
+  assert.deepEqual(JSON.parse(JSON.stringify(dry.plan)), { ...dry.plan }, "the stamp is in the plan's JSON");
+  const reloaded = await planVerb(load(root), "show", {}, { env: ENV });
+  assert.notEqual(reloaded.plan.surface_sha256, loaded.surface);
+  assert.notEqual(reloaded.plan.policy_sha256, loaded.policy);
+  await rejects(executeVerb(load(root), "show", {}, { env: ENV, confirm: dry.plan_id }), "confirmation_mismatch", /what differs: surface_sha256, policy_sha256\)/);
+  const ran = await executeVerb(pack, "show", {}, { env: ENV, confirm: dry.plan_id });
+  assert.ok(!isDryRun(ran) && "exit_code" in ran && ran.exit_code === 0);
 });
 
 test("policy: deny never runs, write needs allowWrite, unknown verbs are refused", async () => {
