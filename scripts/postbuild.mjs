@@ -4,8 +4,10 @@
 // loaded lazily stay external, and are required rather than imported (the launcher's vm.Script has
 // no loader for import()).
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { build } from "esbuild";
 
 /**
@@ -28,8 +30,16 @@ const lazyBuiltins = {
   },
 };
 
-/** Programs started through the launcher, with the arguments whose run fills the code cache. */
-const LAUNCHED = { rungrad: ["--help"], hcp: ["--help"] };
+/**
+ * Programs started through the launcher, with the runs that fill the code cache (one process runs
+ * them in turn): a function compiled in none of them is compiled when first called. hcp's cache
+ * holds a one-shot `hcp run` of a read verb, with and without arguments (spawning /bin/echo).
+ */
+const ECHO_PACK = "bench/fixtures/echo-pack";
+const LAUNCHED = {
+  rungrad: [["--help"]],
+  hcp: [["run", ECHO_PACK, "say"], ["run", ECHO_PACK, "repeat", "--arg", "message=hi"], ["--help"]],
+};
 
 rmSync("dist/bin", { recursive: true, force: true });
 mkdirSync("dist/bin");
@@ -67,10 +77,17 @@ for (const file of outputFiles) {
 }
 copyFileSync("src/cli/launch.cjs", "dist/bin/launch.cjs");
 
-for (const [name, argv] of Object.entries(LAUNCHED)) {
-  const script = `require("./dist/bin/launch.cjs").writeCache(require("node:path").resolve("dist/bin/${name}.bundle.cjs"), ${JSON.stringify(argv)})`;
-  const made = spawnSync(process.execPath, ["-e", script], { stdio: ["ignore", "ignore", "inherit"] });
-  if (made.status !== 0) throw new Error(`code cache for ${name}: exit ${made.status}`);
+// The runs' state, credentials and audit log (a read writes none of them) go to a folder of their own.
+const home = mkdtempSync(join(tmpdir(), "hcp-build-"));
+const env = { ...process.env, XDG_STATE_HOME: home, XDG_CONFIG_HOME: home, HCP_CREDENTIALS: join(home, "credentials"), HCP_AUDIT: join(home, "audit.jsonl") };
+try {
+  for (const [name, argvs] of Object.entries(LAUNCHED)) {
+    const script = `require("./dist/bin/launch.cjs").writeCache(require("node:path").resolve("dist/bin/${name}.bundle.cjs"), ${JSON.stringify(argvs)})`;
+    const made = spawnSync(process.execPath, ["-e", script], { stdio: ["ignore", "ignore", "inherit"], env });
+    if (made.status !== 0) throw new Error(`code cache for ${name}: exit ${made.status}`);
+  }
+} finally {
+  rmSync(home, { recursive: true, force: true });
 }
 
 for (const dir of ["dist/src/cli", "dist/bin"]) {

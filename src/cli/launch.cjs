@@ -72,14 +72,21 @@ function launch(bundle) {
 }
 
 /**
- * Build step: runs the bundle with `argv` and, as the process exits, writes its code cache, which
- * then holds every function that run compiled, not only the top level.
+ * Build step: runs the bundle once for each argv, one after the other, and, as the process exits,
+ * writes its code cache, which then holds every function those runs compiled, not only the top level.
  */
-function writeCache(bundle, argv) {
+function writeCache(bundle, argvs) {
   const script = compile(bundle);
-  process.argv = [process.argv[0], bundle, ...argv];
+  const next = () => {
+    const argv = argvs.shift();
+    if (argv === undefined) return;
+    process.argv = [process.argv[0], bundle, ...argv];
+    run(script, bundle);
+  };
+  // Each run starts when the one before has finished all its work.
+  process.on("beforeExit", next);
   process.once("exit", () => writeFileSync(`${bundle}.cache`, script.createCachedData()));
-  run(script, bundle);
+  next();
 }
 
 module.exports = { compile, launch, writeCache };
