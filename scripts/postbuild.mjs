@@ -12,10 +12,10 @@ import { build } from "esbuild";
 
 /**
  * Node built-ins that only some commands use: the bundles require them on first use, not at start-up
- * (child_process alone pulls in net, stream and dgram; crypto is large). Each import gets an object of getters that loads
- * the built-in the first time one of them is read.
+ * (child_process alone pulls in net, stream and dgram; crypto is large; readline/promises only asks
+ * a person). Each import gets an object of getters that loads the built-in the first time one of them is read.
  */
-const LAZY_BUILTINS = ["child_process", "crypto", "perf_hooks", "fs/promises"];
+const LAZY_BUILTINS = ["child_process", "crypto", "perf_hooks", "fs/promises", "readline/promises"];
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(b) {
