@@ -51,10 +51,16 @@ export function baseUrlOf(policy: PolicyDocument | null, document: OpenApiDocume
 
 /** A scalar argument as text; arrays of scalars joined by commas (OpenAPI's `simple` style). */
 function scalar(name: string, v: unknown): string {
-  if (typeof v === "string") return v;
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  if (Array.isArray(v) && v.every((x) => ["string", "number", "boolean"].includes(typeof x))) return v.map(String).join(",");
-  throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: must be a string, number or boolean here`);
+  let text: string;
+  if (typeof v === "string") text = v;
+  else if (typeof v === "number" || typeof v === "boolean") text = String(v);
+  else if (Array.isArray(v) && v.every((x) => ["string", "number", "boolean"].includes(typeof x))) text = v.map(String).join(",");
+  else throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: must be a string, number or boolean here`);
+  // A lone surrogate has no UTF-8 form: encoding it would fail or silently become U+FFFD; refuse rather than guess.
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)) {
+    throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: holds a lone UTF-16 surrogate, which is not text that can be sent`);
+  }
+  return text;
 }
 
 /** One path segment: percent-encoded so `/` cannot change the path; `.`, `..` and empty refused (URL parsers resolve them). */
@@ -90,6 +96,9 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
       if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `header parameter ${showValue(p.name)} is not a valid header name`);
       const text = scalar(p.name, v);
       if (/[\r\n\0]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value cannot contain CR, LF or NUL`);
+      if (/[\x01-\x08\x0b-\x1f\x7f]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value cannot contain a control character`);
+      // Checked here, not left to fetch: its error would come after the approval, and quote a character of the value.
+      if (/[^\0-\xff]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value can only hold Latin-1 characters (U+0000 to U+00FF)`);
       headers[p.name.toLowerCase()] = text;
     }
   }

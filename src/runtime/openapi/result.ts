@@ -44,7 +44,10 @@ function jsonOf(text: string, contentType: string | null, status: number | null,
     return { value: JSON.parse(text) as unknown };
   } catch (e) {
     if (declared && status !== null && status >= 200 && status <= 299) {
-      throw new RuntimeError("invalid_response", `${where} answered ${status} with Content-Type ${contentType}, but its body is not JSON: ${(e as Error).message}`);
+      // The parser's message quotes the body (its first characters, the one it stopped at), which may hold a secret
+      // the server echoed: say only where it stopped.
+      const at = /at position (\d+)/.exec((e as Error).message);
+      throw new RuntimeError("invalid_response", `${where} answered ${status} with Content-Type ${contentType}, but its body is not JSON${at ? ` (at character ${at[1]})` : ""}`);
     }
     return undefined;
   }

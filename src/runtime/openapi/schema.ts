@@ -4,8 +4,12 @@
 import { isObject } from "../../pack/issues.js";
 import type { Operation, Parameter } from "./operations.js";
 
-/** Header parameters OpenAPI says to ignore: the request's own machinery sets them. */
-const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
+/**
+ * Header parameters that never become arguments: the three OpenAPI says to ignore (the request's own
+ * machinery sets them), the ones hcp sets itself (Cookie from credentials, Host), and method overrides,
+ * which would let a read verb's GET be taken for a write by the server.
+ */
+const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization", "cookie", "host", "x-http-method-override", "x-http-method", "x-method-override"]);
 /** Values copied as they are: they are data, not schemas. */
 const DATA_KEYS = new Set(["example", "examples", "default", "enum", "const"]);
 const MAX_DEPTH = 32;

@@ -24,6 +24,19 @@ function chosenSchemes(op: Operation, schemes: Record<string, unknown>, values: 
   return [];
 }
 
+/**
+ * A credential as a header value: refused when it holds a control character or a character outside Latin-1
+ * (fetch would refuse it after the approval, quoting the character and where it stands); with spaces or tabs
+ * around it, fetch sends it trimmed, and that trimmed form is masked too.
+ */
+function headerValue(scheme: string, value: string, applied: AppliedCredentials): string {
+  if (/[\x01-\x08\x0b-\x1f\x7f]|[^\0-\xff]/.test(value)) {
+    throw new CredentialError("credentials_invalid", `the credential for security scheme ${JSON.stringify(scheme)} cannot be sent in a header: it holds a control character or a character outside Latin-1`);
+  }
+  applied.wireForms.push(value.replace(/^[\t ]+|[\t ]+$/g, ""));
+  return value;
+}
+
 /** Applies credential values (scheme name → value) to the operation's security requirement. */
 export function applyCredentials(document: OpenApiDocument, op: Operation, values: Readonly<Record<string, string>>): AppliedCredentials {
   const applied: AppliedCredentials = { headers: {}, query: [], cookies: [], wireForms: [] };
@@ -38,12 +51,14 @@ export function applyCredentials(document: OpenApiDocument, op: Operation, value
     if (type === "http" && httpScheme === "basic") {
       const encoded = Buffer.from(value, "utf8").toString("base64");
       applied.headers["authorization"] = `Basic ${encoded}`;
-      applied.wireForms.push(encoded);
+      // The password alone is the secret a server is likeliest to quote back.
+      const colon = value.indexOf(":");
+      applied.wireForms.push(encoded, colon < 0 ? "" : value.slice(colon + 1));
     } else if ((type === "http" && httpScheme === "bearer") || type === "oauth2" || type === "openIdConnect") {
-      applied.headers["authorization"] = `Bearer ${value}`;
+      applied.headers["authorization"] = `Bearer ${headerValue(name, value, applied)}`;
     } else if (type === "apiKey" && typeof scheme["name"] === "string") {
       const key = scheme["name"];
-      if (scheme["in"] === "header") applied.headers[key.toLowerCase()] = value;
+      if (scheme["in"] === "header") applied.headers[key.toLowerCase()] = headerValue(name, value, applied);
       else if (scheme["in"] === "query") {
         applied.query.push([key, value]);
         // As the query writes it (form encoding, spaces as +) and as a path or log might (percent-encoding).

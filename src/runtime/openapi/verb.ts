@@ -48,6 +48,8 @@ export async function runRequestPlan(pack: LoadedPack, plan: RequestPlan, creden
   const applied = applyCredentials(document, operation, { ...credentials.env, ...credentials.openapi });
   const masks = secretSet([...secrets.secrets, ...applied.wireForms]);
   const url = new URL(plan.url);
+  // The credential replaces a query parameter of the same name the agent gave: never both, never the agent's alone.
+  for (const [k] of applied.query) url.searchParams.delete(k);
   for (const [k, v] of applied.query) url.searchParams.append(k, v);
   const headers: Record<string, string> = { accept: "application/json, */*;q=0.8", ...plan.headers };
   let body: string | undefined;

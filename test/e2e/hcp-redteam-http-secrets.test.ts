@@ -1,0 +1,186 @@
+// Red team: an agent reading the pack's API credentials back out of hcp. The hostile API echoes every credential
+// wherever a server might put it (JSON, text, an error, a Location, WWW-Authenticate, a body cut at the cap or by
+// the deadline, a body declared JSON that is not), requests fail every way they can, and the test asserts that no
+// form of any credential (raw, base64, URL-encoded, the basic password alone) appears in anything hcp outputs.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { after, before, test } from "node:test";
+import { execSession, hcp, mcpClient } from "../transports/support.js";
+import { BASIC, CREDENTIALS, HEADER_KEY, TLS_CERT, TOKEN, hostileApi, hostileEnv, hostilePack, leakIn, type Hostile } from "./hcp-redteam-http-support.js";
+
+const GUARD = { timeoutMs: 60_000 };
+let api: Hostile;
+
+before(async () => {
+  api = await hostileApi();
+});
+after(async () => {
+  await api.close();
+});
+
+/** Echoes cut at 4096 bytes, stalls ended after 1.5 s. */
+const LIMITS = { verbs: { echo: { policy: "read", max_output_bytes: 4096, timeout_ms: 1500 }, basic: { policy: "read", max_output_bytes: 4096, timeout_ms: 1500 } } };
+const MODES = ["json", "text", "error", "location", "www", "cut", "stall"];
+
+/** A loopback port nothing listens on: one the system just gave out and took back. */
+async function closedPort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+test("credentials echoed back anywhere (JSON, text, a 500, a Location, WWW-Authenticate, a body cut at the cap or by the deadline) are masked in every form on run, exec and MCP", async () => {
+  const pack = hostilePack(api.origin, LIMITS);
+  const env = hostileEnv();
+  const outputs: string[] = [];
+  const from = api.requests.length;
+  // hcp run prints the body as it is (every mode), and with --json the result with its parsed `json` too.
+  for (const [mode, extra] of [...MODES.map((m) => [m, []] as const), ...["json", "error", "www", "location"].map((m) => [m, ["--json"]] as const)]) {
+    const r = await hcp(["run", pack, "echo", "--arg", `mode=${mode}`, ...extra], { env, ...GUARD });
+    outputs.push(r.stdout, r.stderr);
+  }
+  const calls = [...MODES.map((mode) => ["echo", mode]), ...["json", "text", "error"].map((mode) => ["basic", mode])];
+  const s = await execSession([pack], calls.map(([verb, mode], i) => JSON.stringify({ id: i, pack: "notes", verb, args: { mode } })), [], { env, ...GUARD });
+  assert.equal(s.responses.length, calls.length, s.stderr);
+  outputs.push(s.stdout, s.stderr);
+  const { client, stderr } = await mcpClient([pack], { env });
+  try {
+    for (const [verb, mode] of calls) outputs.push(JSON.stringify(await client.callTool({ name: `notes_${verb}`, arguments: { mode } })));
+  } finally {
+    await client.close();
+  }
+  outputs.push(stderr());
+  // The server really received every credential: the echoes held them.
+  const got = api.requests.slice(from);
+  assert.ok(got.some((g) => g.headers.authorization === `Bearer ${TOKEN}` && g.headers["x-api-key"] === HEADER_KEY));
+  assert.ok(got.some((g) => g.headers.authorization === `Basic ${Buffer.from(BASIC).toString("base64")}`));
+  const all = outputs.join("\n");
+  assert.ok(all.includes("***"), "the echoes came back masked");
+  assert.equal(leakIn(all), undefined, `a credential came back: ${leakIn(all)}`);
+  // The cut never shows the beginning of the token either.
+  assert.equal(all.includes(TOKEN.slice(0, 8)), false, "a prefix of the token came back");
+});
+
+test("a 2xx body declared JSON that is the token itself: the error never quotes the body (no first characters of the token) on run, exec and MCP", async () => {
+  const pack = hostilePack(api.origin);
+  const env = hostileEnv();
+  const r = await hcp(["run", pack, "echo", "--arg", "mode=raw"], { env, ...GUARD });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /answered 200 with Content-Type application\/json, but its body is not JSON/);
+  const s = await execSession([pack], [JSON.stringify({ id: 1, pack: "notes", verb: "echo", args: { mode: "raw" } })], [], { env, ...GUARD });
+  assert.equal(s.responses[0]?.error?.code, "invalid_response");
+  const { client } = await mcpClient([pack], { env });
+  let mcp: string;
+  try {
+    mcp = JSON.stringify(await client.callTool({ name: "notes_echo", arguments: { mode: "raw" } }));
+  } finally {
+    await client.close();
+  }
+  for (const out of [r.stdout + r.stderr, s.stdout + s.stderr, mcp]) {
+    for (let n = 4; n <= TOKEN.length; n++) assert.equal(out.includes(TOKEN.slice(0, n)), false, `the first ${n} characters of the token came back: ${out}`);
+  }
+});
+
+test("a credential with spaces around it is masked as sent (trimmed); one that cannot travel in a header is refused, showing none of it, and nothing is sent", async () => {
+  const pack = hostilePack(api.origin);
+  const padded = hostileEnv({ notes: { openapi: { ...CREDENTIALS.notes.openapi, bearer: `  ${TOKEN}\t`, keyHeader: ` ${HEADER_KEY} ` } } });
+  const from = api.requests.length;
+  const r = await hcp(["run", pack, "echo", "--json"], { env: padded, ...GUARD });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(api.requests.at(-1)!.headers.authorization, `Bearer   ${TOKEN}`, "sent trimmed at the end");
+  assert.equal(leakIn(r.stdout + r.stderr), undefined, r.stdout);
+  // A character outside Latin-1: fetch's own error would name the character and where it stands.
+  for (const bad of [`${TOKEN.slice(0, 10)}€${TOKEN.slice(10)}`, `${TOKEN}\u0007`]) {
+    const env = hostileEnv({ notes: { openapi: { ...CREDENTIALS.notes.openapi, bearer: bad } } });
+    const sent = api.requests.length;
+    const b = await hcp(["run", pack, "echo"], { env, ...GUARD });
+    assert.equal(b.code, 3, b.stderr);
+    assert.match(b.stderr, /the credential for security scheme "bearer" cannot be sent in a header/);
+    assert.doesNotMatch(b.stderr, /index|8364|€|\\u0007/);
+    assert.equal(b.stderr.includes(TOKEN.slice(0, 10)), false);
+    assert.equal(api.requests.length, sent, "nothing was sent");
+  }
+  assert.equal(api.requests.length, from + 1);
+});
+
+test("failures never show a credential: connection refused, TLS refused, a deadline, a body over the cap; nor do dry-run plans or audit lines", async () => {
+  const env = hostileEnv();
+  const outputs: string[] = [];
+  const refusedPack = hostilePack(`http://127.0.0.1:${await closedPort()}`);
+  const tls = await hostileApi({ tls: true });
+  try {
+    // No NODE_EXTRA_CA_CERTS: the certificate is not trusted, so the request never leaves hcp.
+    const untrusted = hostilePack(tls.origin);
+    for (const [pack, code] of [[refusedPack, /request_failed/], [untrusted, /request_failed/]] as const) {
+      const r = await hcp(["run", pack, "echo", "--json"], { env, ...GUARD });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, code);
+      outputs.push(r.stdout, r.stderr);
+      const s = await execSession([pack], [JSON.stringify({ id: 1, pack: "notes", verb: "keyed", args: {} })], [], { env, ...GUARD });
+      assert.equal(s.responses[0]?.error?.code, "request_failed");
+      outputs.push(s.stdout, s.stderr);
+      const { client } = await mcpClient([pack], { env });
+      try {
+        const call = await client.callTool({ name: "notes_basic", arguments: {} });
+        assert.equal(call.isError, true);
+        outputs.push(JSON.stringify(call));
+      } finally {
+        await client.close();
+      }
+    }
+    assert.equal(tls.requests.length, 0, "an untrusted TLS server receives no request, so no credential");
+    assert.ok(tls.tlsErrors >= 1);
+  } finally {
+    await tls.close();
+  }
+  // A deadline mid-body, and a body over the cap: both after the server echoed the token.
+  const limited = hostilePack(api.origin, { verbs: { "slow-body": { policy: "read", timeout_ms: 800 }, echo: { policy: "read", max_output_bytes: 4096 } } });
+  for (const args of [["slow-body"], ["echo", "--arg", "mode=cut"]]) {
+    const r = await hcp(["run", limited, ...args, "--json"], { env, ...GUARD });
+    assert.equal(r.timedOut, false);
+    outputs.push(r.stdout, r.stderr);
+    const result = JSON.parse(r.stdout);
+    assert.ok(result.timed_out || result.body_truncated, r.stdout);
+  }
+  // A write's dry run (its plan, its id) and the audit lines of a write that ran and echoed the credentials.
+  const pack = hostilePack(api.origin);
+  const dry = await hcp(["run", pack, "item.create", "--args", '{"body":{"text":"x"}}', "--dry-run", "--json"], { env, ...GUARD });
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.ok(JSON.parse(dry.stdout).plan.credentials, "the plan covers the credentials (as digests)");
+  outputs.push(dry.stdout, dry.stderr);
+  const ran = await hcp(["run", pack, "item.create", "--args", '{"body":{"text":"x"}}', "--allow-write", "--json"], { env, ...GUARD });
+  assert.equal(ran.code, 0, ran.stderr);
+  outputs.push(ran.stdout, ran.stderr);
+  const audit = readFileSync(env["HCP_AUDIT"]!, "utf8");
+  assert.match(audit, /"decision":"ran"/);
+  outputs.push(audit);
+  const all = outputs.join("\n");
+  assert.equal(leakIn(all), undefined, `a credential came back: ${leakIn(all)}`);
+});
+
+test("over https, credentials go only to a server whose certificate is trusted, and never down to http on a redirect", async () => {
+  const tls = await hostileApi({ tls: true });
+  try {
+    const pack = hostilePack(tls.origin);
+    const env = hostileEnv(undefined, { NODE_EXTRA_CA_CERTS: TLS_CERT });
+    const ok = await hcp(["run", pack, "echo", "--json"], { env, ...GUARD });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(tls.requests.at(-1)!.headers.authorization, `Bearer ${TOKEN}`, "the trusted server got the credential");
+    const port = new URL(tls.origin).port;
+    const errors = tls.tlsErrors;
+    const requests = tls.requests.length;
+    for (const status of ["301", "302", "307", "308"]) {
+      const r = await hcp(["run", pack, "redirect", "--arg", `status=${status}`, "--arg", `to=http://127.0.0.1:${port}/v1/echo`, "--json"], { env, ...GUARD });
+      assert.equal(JSON.parse(r.stdout).status, Number(status), r.stderr);
+      assert.equal(leakIn(r.stdout + r.stderr), undefined);
+    }
+    assert.equal(tls.requests.length, requests + 4, "only the redirecting requests arrived");
+    assert.equal(tls.tlsErrors, errors, "no plaintext request came to the port");
+  } finally {
+    await tls.close();
+  }
+});
