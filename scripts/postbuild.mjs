@@ -31,6 +31,30 @@ const lazyBuiltins = {
 };
 
 /**
+ * Ajv and ajv-formats (the largest modules a one-shot run may need: loaded from node_modules they cost
+ * ~25 ms, mostly resolving and compiling their files) go in a bundle of their own, dist/bin/ajv.bundle.cjs,
+ * which the programs load through the launcher with its V8 code cache when a schema is first compiled.
+ * Its exports are getters, so ajv-formats runs only when asked for.
+ */
+const AJV_BUNDLE = "ajv.bundle.cjs";
+const AJV_ENTRY = `module.exports = {
+  get Ajv2020() { return require("ajv/dist/2020.js").default; },
+  get addFormats() { return require("ajv-formats").default; },
+};`;
+/** In the programs' bundles, src/pack/ajv-modules.ts is this module: the launcher loads the Ajv bundle. */
+const ajvFromBundle = {
+  name: "ajv-from-bundle",
+  setup(b) {
+    b.onResolve({ filter: /\/ajv-modules\.js$/ }, (args) => ({ path: args.path, namespace: "ajv-from-bundle" }));
+    b.onLoad({ filter: /.*/, namespace: "ajv-from-bundle" }, () => ({
+      contents: `export function ajvModules() {\n  return require("./launch.cjs").requireBundle(require("node:path").join(__dirname, ${JSON.stringify(AJV_BUNDLE)}));\n}\n`,
+      loader: "js",
+    }));
+    b.onResolve({ filter: /^\.\/launch\.cjs$/ }, () => ({ path: "./launch.cjs", external: true }));
+  },
+};
+
+/**
  * Programs started through the launcher, with the runs that fill the code cache (one process runs
  * them in turn): a function compiled in none of them is compiled when first called. hcp's cache
  * holds a one-shot `hcp run` of a read verb, with and without arguments (spawning /bin/echo).
@@ -57,7 +81,16 @@ const { outputFiles } = await build({
   // import.meta.url has no CommonJS counterpart: give each bundle its own file URL.
   define: { "import.meta.url": "__bundle_url" },
   banner: { js: '"use strict";\nconst __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
-  plugins: [lazyBuiltins],
+  plugins: [lazyBuiltins, ajvFromBundle],
+  logLevel: "warning",
+});
+await build({
+  stdin: { contents: AJV_ENTRY, resolveDir: ".", sourcefile: "ajv-entry.cjs", loader: "js" },
+  outfile: `dist/bin/${AJV_BUNDLE}`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
   logLevel: "warning",
 });
 

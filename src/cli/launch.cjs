@@ -1,5 +1,5 @@
-// Starts a bundled program with a V8 code cache. Node 20 has no compile cache for modules, and parsing and
-// compiling the bundle is the largest part of start-up. A checkout's build writes the cache next to the bundle;
+// Starts a bundled program with a V8 code cache, and loads the bundles it requires when it needs them (Ajv) the
+// same way. Node 20 has no compile cache for modules, and parsing and compiling the bundle is the largest part of start-up. A checkout's build writes the cache next to the bundle;
 // the npm package ships none (a cache is only good for one V8 version), so an installed program makes its own on
 // its first run, in the user's cache folder ($XDG_CACHE_HOME or ~/.cache, rungrad/v8/), named after the bundle and
 // the Node version. V8 rejects a cache made by another V8 or with other flags; the bundle then compiles as usual.
@@ -16,15 +16,15 @@ function readOrNull(path) {
   try {
     return readFileSync(path);
   } catch {
-    return undefined;
+    return null;
   }
 }
 
-/** The bundle, wrapped as the CommonJS loader wraps a module, compiled with `cachedData` when there is one. */
+/** The bundle, wrapped as the CommonJS loader wraps a module, compiled with `cachedData` when there is one (null: none). */
 function compile(bundle, cachedData = readOrNull(`${bundle}.cache`)) {
   const source = readFileSync(bundle, "utf8");
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  return new Script(wrapped, { filename: bundle, cachedData });
+  return new Script(wrapped, { filename: bundle, cachedData: cachedData ?? undefined });
 }
 
 /** This bundle's cache in the user's cache folder: one per bundle build and Node version. */
@@ -48,35 +48,60 @@ function saveOnExit(script, path) {
   });
 }
 
+/** Runs the bundle as a CommonJS module; returns its exports. */
 function run(script, bundle) {
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  return module.exports;
 }
 
-/** Runs the bundle as this process's program: with the build's cache, else the user's (made on first use). */
-function launch(bundle) {
+/** In the build's cache-filling process (writeCache): every bundle's cache is written next to it at exit. */
+let building = false;
+
+/** The bundle compiled with the build's cache, else the user's (made on first use, written at exit). */
+function compileCached(bundle) {
+  if (building) {
+    const script = compile(bundle, null);
+    process.once("exit", () => writeFileSync(`${bundle}.cache`, script.createCachedData()));
+    return script;
+  }
   const built = readOrNull(`${bundle}.cache`);
-  if (built !== undefined) {
+  if (built !== null) {
     const script = compile(bundle, built);
-    if (!script.cachedDataRejected) return run(script, bundle);
+    if (!script.cachedDataRejected) return script;
   }
   let path;
   try {
     path = userCachePath(bundle);
   } catch {
-    return run(compile(bundle, undefined), bundle);
+    return compile(bundle, null);
   }
   const script = compile(bundle, readOrNull(path));
   if (script.cachedDataRejected !== false) saveOnExit(script, path);
-  run(script, bundle);
+  return script;
+}
+
+/** Runs the bundle as this process's program. */
+function launch(bundle) {
+  run(compileCached(bundle), bundle);
+}
+
+const required = new Map();
+
+/** A bundle's exports, run once per process, like require (a bundle the program loads only when it needs it). */
+function requireBundle(bundle) {
+  if (!required.has(bundle)) required.set(bundle, run(compileCached(bundle), bundle));
+  return required.get(bundle);
 }
 
 /**
  * Build step: runs the bundle once for each argv, one after the other, and, as the process exits,
- * writes its code cache, which then holds every function those runs compiled, not only the top level.
+ * writes its code cache and the cache of each bundle it required, which then hold every function
+ * those runs compiled, not only the top level.
  */
 function writeCache(bundle, argvs) {
-  const script = compile(bundle);
+  building = true;
+  const script = compileCached(bundle);
   const next = () => {
     const argv = argvs.shift();
     if (argv === undefined) return;
@@ -85,8 +110,7 @@ function writeCache(bundle, argvs) {
   };
   // Each run starts when the one before has finished all its work.
   process.on("beforeExit", next);
-  process.once("exit", () => writeFileSync(`${bundle}.cache`, script.createCachedData()));
   next();
 }
 
-module.exports = { compile, launch, writeCache };
+module.exports = { compile, launch, requireBundle, writeCache };

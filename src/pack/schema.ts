@@ -1,12 +1,10 @@
 // The shared lazily-created Ajv (JSON Schema 2020-12) instance and a cache of compiled verb `args` schemas.
 
-import { createRequire } from "node:module";
-import type Ajv2020Module from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
-import type addFormatsModule from "ajv-formats";
+import { ajvModules, type AjvModules } from "./ajv-modules.js";
 import { isObject } from "./issues.js";
 
-type AjvInstance = InstanceType<typeof Ajv2020Module.default>;
+type AjvInstance = InstanceType<AjvModules["Ajv2020"]>;
 
 let ajv: AjvInstance | undefined;
 let formats = false;
@@ -18,10 +16,7 @@ let formats = false;
  */
 function baseAjv(): AjvInstance {
   if (ajv === undefined) {
-    const require = createRequire(import.meta.url);
-    // Ajv is CommonJS with `exports.default`.
-    const Ajv2020 = (require("ajv/dist/2020.js") as typeof Ajv2020Module).default;
-    ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, validateSchema: false });
+    ajv = new (ajvModules().Ajv2020)({ allErrors: true, strict: false, logger: false, validateSchema: false });
   }
   return ajv;
 }
@@ -30,8 +25,7 @@ function baseAjv(): AjvInstance {
 export function getAjv(): AjvInstance {
   const instance = baseAjv();
   if (!formats) {
-    const addFormats = (createRequire(import.meta.url)("ajv-formats") as typeof addFormatsModule).default;
-    addFormats(instance);
+    ajvModules().addFormats(instance);
     formats = true;
   }
   return instance;

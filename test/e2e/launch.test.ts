@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { Script } from "node:vm";
-import { REPO, run } from "./helpers.js";
+import { isolatedEnv } from "./hardening.js";
+import { fixture, REPO, run } from "./helpers.js";
 
 const BIN = `${REPO}dist/bin`;
 const { compile } = createRequire(import.meta.url)(`${BIN}/launch.cjs`) as { compile: (bundle: string, cachedData?: Buffer) => Script };
@@ -45,12 +46,30 @@ for (const name of ["rungrad", "hcp"]) {
   });
 }
 
+test("hcp: the Ajv bundle, loaded when arguments are validated, has a cache V8 accepts, and runs the same without it", async (t) => {
+  assert.equal(compile(`${BIN}/ajv.bundle.cjs`).cachedDataRejected, false);
+  const dir = mkdtempSync(join(tmpdir(), "launch-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  for (const file of ["hcp.cjs", "hcp.bundle.cjs", "ajv.bundle.cjs", "launch.cjs"]) copyFileSync(`${BIN}/${file}`, join(dir, file));
+  const env = isolatedEnv({ XDG_CACHE_HOME: join(dir, "cache") });
+  const verb = (bin: string, message: unknown) => run(process.execPath, [bin, "run", fixture("packs/hcp-probe"), "echo", "--arg", `message:=${JSON.stringify(message)}`], { env });
+  for (const message of ["hi", 42]) {
+    const expected = await verb(`${BIN}/hcp.cjs`, message);
+    assert.equal(expected.code, message === "hi" ? 0 : 1, expected.stderr);
+    // As installed from npm: no cache at first (the user's is made), then the user's.
+    assert.deepEqual(await verb(join(dir, "hcp.cjs"), message), expected);
+    assert.deepEqual(await verb(join(dir, "hcp.cjs"), message), expected);
+  }
+  const made = readdirSync(join(dir, "cache", "rungrad", "v8")).map((f) => f.replace(/-.*/, ""));
+  assert.deepEqual(made.sort(), ["ajv.bundle.cjs", "hcp.bundle.cjs"]);
+});
+
 test("the npm package ships no V8 cache, no example bundle, and the LICENSE, docs and framework README", async () => {
   const r = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO });
   assert.equal(r.code, 0, r.stderr);
   const files = (JSON.parse(r.stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
   assert.deepEqual(files.filter((f) => f.endsWith(".cache") || f.endsWith("rgref.cjs")), []);
-  for (const f of ["LICENSE", "README.md", "docs/README.md", "docs/exit-codes.md", "src/framework/README.md", "dist/bin/rungrad.cjs", "dist/bin/hcp.cjs", "dist/bin/launch.cjs"]) {
+  for (const f of ["LICENSE", "README.md", "docs/README.md", "docs/exit-codes.md", "src/framework/README.md", "dist/bin/rungrad.cjs", "dist/bin/hcp.cjs", "dist/bin/launch.cjs", "dist/bin/ajv.bundle.cjs"]) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
 });

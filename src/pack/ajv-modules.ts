@@ -1,0 +1,24 @@
+// Ajv 2020-12 and ajv-formats, required when first asked for. The programs' bundles replace this module
+// (scripts/postbuild.mjs) by one that loads both from a bundle of their own with a V8 code cache (src/cli/launch.cjs).
+
+import { createRequire } from "node:module";
+import type Ajv2020Module from "ajv/dist/2020.js";
+import type addFormatsModule from "ajv-formats";
+
+export interface AjvModules {
+  readonly Ajv2020: typeof Ajv2020Module.default;
+  readonly addFormats: typeof addFormatsModule.default;
+}
+
+/** The modules, each required when its property is first read (Ajv and ajv-formats are CommonJS with `exports.default`). */
+export function ajvModules(): AjvModules {
+  const require = createRequire(import.meta.url);
+  return {
+    get Ajv2020() {
+      return (require("ajv/dist/2020.js") as typeof Ajv2020Module).default;
+    },
+    get addFormats() {
+      return (require("ajv-formats") as typeof addFormatsModule).default;
+    },
+  };
+}
