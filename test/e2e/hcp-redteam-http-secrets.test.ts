@@ -21,7 +21,7 @@ after(async () => {
 
 /** Echoes cut at 4096 bytes, stalls ended after 1.5 s. */
 const LIMITS = { verbs: { echo: { policy: "read", max_output_bytes: 4096, timeout_ms: 1500 }, basic: { policy: "read", max_output_bytes: 4096, timeout_ms: 1500 } } };
-const MODES = ["json", "text", "error", "location", "www", "cut", "stall"];
+const MODES = ["json", "text", "error", "location", "login", "www", "cut", "stall"];
 
 /** A loopback port nothing listens on: one the system just gave out and took back. */
 async function closedPort(): Promise<number> {
@@ -33,13 +33,13 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-test("credentials echoed back anywhere (JSON, text, a 500, a Location, WWW-Authenticate, a body cut at the cap or by the deadline) are masked in every form on run, exec and MCP", async () => {
+test("credentials echoed back anywhere (JSON, text, a 500, a Location, a login URL's next=, WWW-Authenticate, a body cut at the cap or by the deadline) are masked in every form on run, exec and MCP", async () => {
   const pack = hostilePack(api.origin, LIMITS);
   const env = hostileEnv();
   const outputs: string[] = [];
   const from = api.requests.length;
   // hcp run prints the body as it is (every mode), and with --json the result with its parsed `json` too.
-  for (const [mode, extra] of [...MODES.map((m) => [m, []] as const), ...["json", "error", "www", "location"].map((m) => [m, ["--json"]] as const)]) {
+  for (const [mode, extra] of [...MODES.map((m) => [m, []] as const), ...["json", "error", "www", "location", "login"].map((m) => [m, ["--json"]] as const)]) {
     const r = await hcp(["run", pack, "echo", "--arg", `mode=${mode}`, ...extra], { env, ...GUARD });
     outputs.push(r.stdout, r.stderr);
   }

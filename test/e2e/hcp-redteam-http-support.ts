@@ -29,6 +29,9 @@ export const SECRET_FORMS = [
   QUERY_KEY,
   encodeURIComponent(QUERY_KEY),
   new URLSearchParams({ k: QUERY_KEY }).toString().slice(2),
+  // The request URL (which holds the query key) written into another URL: `/login?next=…`.
+  encodeURIComponent(new URLSearchParams({ k: QUERY_KEY }).toString().slice(2)),
+  encodeURIComponent(encodeURIComponent(QUERY_KEY)),
   HEADER_KEY,
   COOKIE_KEY,
   encodeURIComponent(COOKIE_KEY),
@@ -211,6 +214,9 @@ function answer(got: Recorded, res: ServerResponse): void {
       // 300 is not a redirect anyone follows: the Location comes back to the caller as is.
       res.writeHead(300, { location: `/v1/seen?auth=${encodeURIComponent(String(got.headers.authorization))}&target=${encodeURIComponent(got.url)}` });
       return void res.end();
+    case "login":
+      // Sends the caller to log in, and back to where it was: the whole request URL, encoded once more.
+      return json(401, { login: `/login?next=${encodeURIComponent(got.url)}` }, { location: `/login?next=${encodeURIComponent(got.url)}` });
     case "www":
       return json(401, { error: "unauthorized" }, { "www-authenticate": `Bearer realm="${String(got.headers.authorization)}", error_description="${got.url}"` });
     case "raw":

@@ -61,8 +61,10 @@ export function applyCredentials(document: OpenApiDocument, op: Operation, value
       if (scheme["in"] === "header") applied.headers[key.toLowerCase()] = headerValue(name, value, applied);
       else if (scheme["in"] === "query") {
         applied.query.push([key, value]);
-        // As the query writes it (form encoding, spaces as +) and as a path or log might (percent-encoding).
-        applied.wireForms.push(new URLSearchParams({ v: value }).toString().slice(2), encodeURIComponent(value));
+        // As the query writes it (form encoding, spaces as +) and as a path or log might (percent-encoding); and each
+        // encoded once more, as a server writes the whole request URL into another (`/login?next=…`).
+        const forms = [new URLSearchParams({ v: value }).toString().slice(2), encodeURIComponent(value)];
+        applied.wireForms.push(...forms, ...forms.map(encodeURIComponent));
       } else if (scheme["in"] === "cookie") {
         applied.cookies.push(`${key}=${encodeURIComponent(value)}`);
         applied.wireForms.push(encodeURIComponent(value));
