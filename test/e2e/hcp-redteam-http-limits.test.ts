@@ -143,3 +143,13 @@ test("a redirect loop within the origin stops after 5 redirects (its last 3xx is
   assert.match(huge.stderr, /GET http:\/\/127\.0\.0\.1:\d+\/v1\/huge-head: no response: .*(header|Header)/);
   assert.equal(leakIn(loop.stdout + loop.stderr + huge.stdout + huge.stderr), undefined);
 });
+
+test("a body that does not decode (gzip that is not gzip) is a clear request_failed naming the request and why", async () => {
+  const pack = hostilePack(api.origin);
+  const env = hostileEnv();
+  const r = await watched(["run", pack, "bad-gzip"], env);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /GET http:\/\/127\.0\.0\.1:\d+\/v1\/bad-gzip: the response body could not be read: .*Z_DATA_ERROR/);
+  assert.doesNotMatch(r.stderr, /at .*\.js:\d+/, "no stack trace");
+  assert.equal(leakIn(r.stdout + r.stderr), undefined);
+});

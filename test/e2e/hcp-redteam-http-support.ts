@@ -89,6 +89,7 @@ export const DOC = {
     "/slow-head": { get: { operationId: "slow-head", responses: echo } },
     "/slow-body": { get: { operationId: "slow-body", responses: echo } },
     "/huge-head": { get: { operationId: "huge-head", responses: echo } },
+    "/bad-gzip": { get: { operationId: "bad-gzip", responses: echo } },
   },
   components: {
     securitySchemes: {
@@ -202,6 +203,9 @@ function answer(got: Recorded, res: ServerResponse): void {
       // One header of 1 MiB: over any client's limit for a response head.
       res.writeHead(200, { "content-type": "text/plain", "x-huge": "h".repeat(1 << 20) });
       return void res.end("ok");
+    case "/v1/bad-gzip":
+      res.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" });
+      return void res.end(`not gzip at all, but the token: ${token}`);
   }
   // Every other path echoes the request, in the way `mode` says.
   switch (param("mode")) {

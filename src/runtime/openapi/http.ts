@@ -82,7 +82,7 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
         continue;
       }
     }
-    const read = await readCapped(res, req.maxBytes, signal);
+    const read = await readCapped(res, req.maxBytes, signal, `${method} ${url.origin}${url.pathname}`);
     if (req.signal?.aborted) throw new RuntimeError("cancelled", `the request ${method} ${url.origin}${url.pathname} was cancelled`);
     if (read === "aborted") {
       return done({ status: res.status, headers: res.headers, body: Buffer.alloc(0), bytes: 0, truncated: false, timedOut: true });
@@ -91,11 +91,12 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
   }
 }
 
-/** Reads the body up to `cap` bytes, then cancels the stream: an endless body cannot hold the call. */
+/** Reads the body up to `cap` bytes, then cancels the stream: an endless body cannot hold the call. `where` names the request in errors. */
 async function readCapped(
   res: Response,
   cap: number,
   signal: AbortSignal,
+  where: string,
 ): Promise<{ body: Buffer; bytes: number; truncated: boolean; timedOut: boolean } | "aborted"> {
   const chunks: Buffer[] = [];
   let kept = 0;
@@ -118,8 +119,9 @@ async function readCapped(
       chunks.push(Buffer.from(value));
       kept += value.byteLength;
     }
-  } catch {
-    if (kept === 0 && !signal.aborted) throw new RuntimeError("request_failed", "the response body could not be read: the connection broke");
+  } catch (err) {
+    // A connection that broke, or a body that does not decode (a gzip that is not gzip).
+    if (kept === 0 && !signal.aborted) throw new RuntimeError("request_failed", `${where}: the response body could not be read: ${failure(err)}`);
     if (kept === 0) return "aborted";
     // A deadline (or a broken connection) in the middle of the body: what came is kept, marked cut.
     return { body: Buffer.concat(chunks, kept), bytes, truncated: true, timedOut: signal.aborted };
