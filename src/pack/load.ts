@@ -207,7 +207,7 @@ function readJson(path: string, sink: IssueSink, required: boolean): JsonRead {
 }
 
 /** The path of the first value nested deeper than `max` arrays and objects, else undefined. Iterative: no recursion. */
-function tooDeep(root: unknown, max: number): string | undefined {
+export function tooDeep(root: unknown, max: number): string | undefined {
   const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: "", depth: 0 }];
   while (stack.length > 0) {
     const { value, path, depth } = stack.pop()!;

@@ -153,3 +153,33 @@ test("a body that does not decode (gzip that is not gzip) is a clear request_fai
   assert.doesNotMatch(r.stderr, /at .*\.js:\d+/, "no stack trace");
   assert.equal(leakIn(r.stdout + r.stderr), undefined);
 });
+
+test("a small body of deeply nested JSON (30 KB, 15,000 levels) is refused, not printed as hundreds of megabytes or sent to crash an MCP client", async () => {
+  const pack = hostilePack(api.origin);
+  const env = hostileEnv();
+  const deep = await watched(["run", pack, "deep", "--arg", "depth=15000", "--json"], env);
+  assert.equal(deep.killed, false);
+  assert.equal(deep.code, 2, deep.stderr);
+  assert.match(deep.stderr, /"code": "invalid_response"/);
+  assert.match(deep.stderr, /its body nests arrays and objects more than 64 levels deep/);
+  assert.ok(deep.stdout.length < 1 << 20, `${deep.stdout.length} bytes printed`);
+  if (baselineMiB > 0) assert.ok(deep.peakMiB < baselineMiB + 256, `peak ${deep.peakMiB} MiB`);
+  // 64 levels is JSON as usual; deep JSON not declared as JSON is text, without a parsed value.
+  const ok = await watched(["run", pack, "deep", "--arg", "depth=64", "--json"], env);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.ok(Array.isArray(JSON.parse(ok.stdout).json));
+  const text = await watched(["run", pack, "deep", "--arg", "depth=15000", "--arg", "type=text/plain", "--json"], env);
+  assert.equal(text.code, 0, text.stderr);
+  const result = JSON.parse(text.stdout);
+  assert.deepEqual([result.json, result.body.length], [undefined, 30000]);
+  // An MCP client gets an error it can read, and the server goes on.
+  const { client } = await mcpClient([pack], { env });
+  try {
+    const call = await client.callTool({ name: "notes_deep", arguments: { depth: "400000" } });
+    assert.equal(call.isError, true);
+    const next = await client.callTool({ name: "notes_echo", arguments: {} });
+    assert.equal((next.structuredContent as { status: number }).status, 200);
+  } finally {
+    await client.close();
+  }
+});

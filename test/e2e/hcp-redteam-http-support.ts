@@ -90,6 +90,7 @@ export const DOC = {
     "/slow-body": { get: { operationId: "slow-body", responses: echo } },
     "/huge-head": { get: { operationId: "huge-head", responses: echo } },
     "/bad-gzip": { get: { operationId: "bad-gzip", responses: echo } },
+    "/deep": { get: { operationId: "deep", parameters: [q("depth"), q("type")], responses: echo } },
   },
   components: {
     securitySchemes: {
@@ -203,6 +204,12 @@ function answer(got: Recorded, res: ServerResponse): void {
       // One header of 1 MiB: over any client's limit for a response head.
       res.writeHead(200, { "content-type": "text/plain", "x-huge": "h".repeat(1 << 20) });
       return void res.end("ok");
+    case "/v1/deep": {
+      // Arrays nested `depth` levels: 2 bytes a level.
+      const depth = Number(param("depth"));
+      res.writeHead(200, { "content-type": param("type") || "application/json" });
+      return void res.end("[".repeat(depth) + "]".repeat(depth));
+    }
     case "/v1/bad-gzip":
       res.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" });
       return void res.end(`not gzip at all, but the token: ${token}`);

@@ -2,6 +2,7 @@
 // its JSON value, with every secret masked; or, in mock mode, an answer built from the operation's examples.
 
 import { isObject } from "../../pack/issues.js";
+import { MAX_JSON_DEPTH, tooDeep } from "../../pack/load.js";
 import { RuntimeError } from "../errors.js";
 import { cutTruncatedTail, redact, redactText, type SecretSet } from "../redact.js";
 import type { HttpResponse } from "./http.js";
@@ -36,21 +37,28 @@ export function isHttpResult(r: object): r is HttpResult {
 /** The response headers a result carries; never set-cookie. */
 const KEPT_HEADERS = ["content-type", "content-length", "location", "retry-after", "www-authenticate", "etag", "last-modified"];
 
-/** The value of a body that declares JSON; a 2xx body that does not parse is an error, any other is kept as text. */
+/**
+ * The value of a body that declares JSON; a 2xx body that does not parse, or nests deeper than the pack documents
+ * may, is an error; any other is kept as text only. The depth bound keeps the result small: printed with indentation,
+ * 30 KB of nested brackets would become hundreds of megabytes, and would overflow the stack of an MCP client.
+ */
 function jsonOf(text: string, contentType: string | null, status: number | null, where: string): { value: unknown } | undefined {
   if (text.trim() === "") return undefined;
-  const declared = contentType !== null && isJsonMediaType(contentType);
+  const strict = contentType !== null && isJsonMediaType(contentType) && status !== null && status >= 200 && status <= 299;
+  const refuse = (why: string) => new RuntimeError("invalid_response", `${where} answered ${status} with Content-Type ${contentType}, but its body ${why}`);
+  let value: unknown;
   try {
-    return { value: JSON.parse(text) as unknown };
+    value = JSON.parse(text);
   } catch (e) {
-    if (declared && status !== null && status >= 200 && status <= 299) {
-      // The parser's message quotes the body (its first characters, the one it stopped at), which may hold a secret
-      // the server echoed: say only where it stopped.
-      const at = /at position (\d+)/.exec((e as Error).message);
-      throw new RuntimeError("invalid_response", `${where} answered ${status} with Content-Type ${contentType}, but its body is not JSON${at ? ` (at character ${at[1]})` : ""}`);
-    }
-    return undefined;
+    if (!strict) return undefined;
+    // The parser's message quotes the body (its first characters, the one it stopped at), which may hold a secret
+    // the server echoed: say only where it stopped.
+    const at = /at position (\d+)/.exec((e as Error).message);
+    throw refuse(`is not JSON${at ? ` (at character ${at[1]})` : ""}`);
   }
+  if (tooDeep(value, MAX_JSON_DEPTH) === undefined) return { value };
+  if (strict) throw refuse(`nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
+  return undefined;
 }
 
 /** Builds the masked result of a response. `request` is as planned (no credentials in it). */
