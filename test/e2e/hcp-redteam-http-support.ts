@@ -48,6 +48,9 @@ const str = { type: "string" };
 const q = (name: string, schema: object = str) => ({ name, in: "query", schema });
 const h = (name: string) => ({ name, in: "header", schema: str });
 const echo = { "200": { description: "What the server received." } };
+/** Headers a careless document declares as parameters; none may become an argument. */
+export const OWNED_HEADERS = ["Authorization", "Cookie", "Proxy-Authorization", "Connection", "Transfer-Encoding", "Content-Length", "Host", "X-Forwarded-Host", "X-Original-URL", "X-Rewrite-URL"];
+export const METHOD_OVERRIDES = ["X-HTTP-Method-Override", "X-HTTP-Method", "X-Method-Override"];
 /** Every credential at once: bearer header, API key header, query and cookie. */
 const ALL = [{ bearer: [], keyHeader: [], keyQuery: [], keyCookie: [] }];
 
@@ -74,7 +77,7 @@ export const DOC = {
       get: {
         operationId: "echo",
         // How the server answers with what it received; and headers a careless document declares.
-        parameters: [q("mode"), q("q"), h("X-Trace"), h("Authorization"), h("Cookie"), h("Host"), h("X-HTTP-Method-Override"), h("X-HTTP-Method"), h("X-Method-Override")],
+        parameters: [q("mode"), q("q"), h("X-Trace"), ...[...OWNED_HEADERS, ...METHOD_OVERRIDES].map(h)],
         responses: echo,
       },
     },

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { execSession, hcp, mcpClient } from "../transports/support.js";
 import { recorder, type Api } from "./notes-api.js";
-import { HEADER_KEY, QUERY_KEY, hostileApi, hostileEnv, hostilePack, leakIn, type Hostile } from "./hcp-redteam-http-support.js";
+import { HEADER_KEY, METHOD_OVERRIDES, OWNED_HEADERS, QUERY_KEY, hostileApi, hostileEnv, hostilePack, leakIn, type Hostile } from "./hcp-redteam-http-support.js";
 
 const GUARD = { timeoutMs: 60_000 };
 let api: Hostile;
@@ -92,14 +92,13 @@ test("values that cannot be sent as given are refused before anything is sent: e
   assert.doesNotMatch(run.stderr, /internal|at .*\.js:\d+/);
 });
 
-test("the agent cannot set or override the credential: Authorization, Cookie, Host and a base URL are not arguments; a declared api_key or X-API-Key parameter never replaces the credential", async () => {
+test("the agent cannot set or override the credential or the target: Authorization, Cookie, hop-by-hop, framing and routing headers and a base URL are not arguments; a declared api_key or X-API-Key parameter never replaces the credential", async () => {
   const pack = hostilePack(api.origin);
   const env = hostileEnv();
   const refused: [string, Record<string, unknown>][] = [
-    ["echo", { Authorization: "Bearer agent-token" }],
+    // Each of these the document declares as a header parameter.
+    ...OWNED_HEADERS.map((name): [string, Record<string, unknown>] => ["echo", { [name]: name === "Connection" ? "X-API-Key" : `${elsewhere.origin.slice(7)}` }]),
     ["echo", { authorization: "Bearer agent-token" }],
-    ["echo", { Cookie: "sid=agent" }],
-    ["echo", { Host: elsewhere.origin.slice(7) }],
     ["echo", { base_url: elsewhere.origin }],
     ["echo", { servers: [{ url: elsewhere.origin }] }],
     ["echo", { url: `${elsewhere.origin}/x` }],
@@ -167,7 +166,7 @@ test("a read verb stays a read: method override headers are not arguments, a 303
   const pack = hostilePack(api.origin);
   const env = hostileEnv();
   const lines = [
-    ...["X-HTTP-Method-Override", "X-HTTP-Method", "X-Method-Override", "x-http-method-override"].map((h, i) => line(`o${i}`, "echo", { [h]: "DELETE" })),
+    ...[...METHOD_OVERRIDES, "x-http-method-override"].map((h, i) => line(`o${i}`, "echo", { [h]: "DELETE" })),
     ...[303, 307, 308].map((status) => line(`r${status}`, "redirect", { status: String(status), to: "/v1/items/n1" })),
     ...["Item.delete", "item.delete\u200b", "item.delet\u0435", "item_delete", "item.delete ", "ITEM.DELETE"].map((verb, i) => line(`v${i}`, verb, { id: "n1" })),
   ];

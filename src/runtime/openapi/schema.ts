@@ -5,11 +5,34 @@ import { isObject } from "../../pack/issues.js";
 import type { Operation, Parameter } from "./operations.js";
 
 /**
- * Header parameters that never become arguments: the three OpenAPI says to ignore (the request's own
- * machinery sets them), the ones hcp sets itself (Cookie from credentials, Host), and method overrides,
- * which would let a read verb's GET be taken for a write by the server.
+ * Header parameters that never become arguments, even where the document declares them: the three OpenAPI says
+ * to ignore (the request's own machinery sets them); the credentials' (Cookie; Proxy-Authorization); the message's
+ * framing and hop-by-hop headers (a Connection naming X-API-Key makes a proxy drop the credential); and those that
+ * make a server route or treat the request as another one (Host, X-Original-URL, X-Forwarded-Host, method overrides).
  */
-const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization", "cookie", "host", "x-http-method-override", "x-http-method", "x-method-override"]);
+const IGNORED_HEADERS = new Set([
+  "accept",
+  "content-type",
+  "authorization",
+  "cookie",
+  "proxy-authorization",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "content-length",
+  "expect",
+  "host",
+  "x-forwarded-host",
+  "x-original-url",
+  "x-rewrite-url",
+  "x-http-method-override",
+  "x-http-method",
+  "x-method-override",
+]);
 /** Values copied as they are: they are data, not schemas. */
 const DATA_KEYS = new Set(["example", "examples", "default", "enum", "const"]);
 const MAX_DEPTH = 32;
