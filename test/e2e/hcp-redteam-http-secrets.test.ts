@@ -85,7 +85,7 @@ test("a 2xx body declared JSON that is the token itself: the error never quotes 
   }
 });
 
-test("a credential with spaces around it is masked as sent (trimmed); one that cannot travel in a header is refused, showing none of it, and nothing is sent", async () => {
+test("a credential with spaces around it is masked as sent (trimmed); one that cannot travel in a header, or is not valid Unicode, is refused, showing none of it, and nothing is sent", async () => {
   const pack = hostilePack(api.origin);
   const padded = hostileEnv({ notes: { openapi: { ...CREDENTIALS.notes.openapi, bearer: `  ${TOKEN}\t`, keyHeader: ` ${HEADER_KEY} ` } } });
   const from = api.requests.length;
@@ -94,12 +94,18 @@ test("a credential with spaces around it is masked as sent (trimmed); one that c
   assert.equal(api.requests.at(-1)!.headers.authorization, `Bearer   ${TOKEN}`, "sent trimmed at the end");
   assert.equal(leakIn(r.stdout + r.stderr), undefined, r.stdout);
   // A character outside Latin-1: fetch's own error would name the character and where it stands.
-  for (const bad of [`${TOKEN.slice(0, 10)}€${TOKEN.slice(10)}`, `${TOKEN}\u0007`]) {
-    const env = hostileEnv({ notes: { openapi: { ...CREDENTIALS.notes.openapi, bearer: bad } } });
+  // And a lone surrogate (a JSON credential file can hold one): encoding it for the query would throw.
+  const bad: [string, string, RegExp][] = [
+    ["bearer", `${TOKEN.slice(0, 10)}€${TOKEN.slice(10)}`, /the credential for security scheme "bearer" cannot be sent in a header/],
+    ["bearer", `${TOKEN}\u0007`, /the credential for security scheme "bearer" cannot be sent in a header/],
+    ["keyQuery", `${TOKEN.slice(0, 10)}\ud800${TOKEN.slice(10)}`, /the credential for security scheme "keyQuery" is not valid Unicode text/],
+  ];
+  for (const [scheme, value, message] of bad) {
+    const env = hostileEnv({ notes: { openapi: { ...CREDENTIALS.notes.openapi, [scheme]: value } } });
     const sent = api.requests.length;
     const b = await hcp(["run", pack, "echo"], { env, ...GUARD });
     assert.equal(b.code, 3, b.stderr);
-    assert.match(b.stderr, /the credential for security scheme "bearer" cannot be sent in a header/);
+    assert.match(b.stderr, message);
     assert.doesNotMatch(b.stderr, /index|8364|€|\\u0007/);
     assert.equal(b.stderr.includes(TOKEN.slice(0, 10)), false);
     assert.equal(api.requests.length, sent, "nothing was sent");

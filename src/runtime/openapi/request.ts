@@ -49,15 +49,19 @@ export function baseUrlOf(policy: PolicyDocument | null, document: OpenApiDocume
   return url;
 }
 
-/** A scalar argument as text; arrays of scalars joined by commas (OpenAPI's `simple` style). */
+/** True when a text holds a lone UTF-16 surrogate: it has no UTF-8 form, so encoding it would fail or silently become U+FFFD. */
+export function hasLoneSurrogate(text: string): boolean {
+  return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}
+
+/** A scalar argument as text (a lone surrogate refused rather than guessed at); arrays of scalars joined by commas (OpenAPI's `simple` style). */
 function scalar(name: string, v: unknown): string {
   let text: string;
   if (typeof v === "string") text = v;
   else if (typeof v === "number" || typeof v === "boolean") text = String(v);
   else if (Array.isArray(v) && v.every((x) => ["string", "number", "boolean"].includes(typeof x))) text = v.map(String).join(",");
   else throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: must be a string, number or boolean here`);
-  // A lone surrogate has no UTF-8 form: encoding it would fail or silently become U+FFFD; refuse rather than guess.
-  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)) {
+  if (hasLoneSurrogate(text)) {
     throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: holds a lone UTF-16 surrogate, which is not text that can be sent`);
   }
   return text;

@@ -5,6 +5,7 @@ import { isObject } from "../../pack/issues.js";
 import { CredentialError } from "../errors.js";
 import type { OpenApiDocument } from "./document.js";
 import type { Operation } from "./operations.js";
+import { hasLoneSurrogate } from "./request.js";
 
 export interface AppliedCredentials {
   readonly headers: Record<string, string>;
@@ -46,6 +47,7 @@ export function applyCredentials(document: OpenApiDocument, op: Operation, value
     const scheme = schemes[name] as Record<string, unknown>;
     const value = values[name]!;
     if (/[\r\n\0]/.test(value)) throw new CredentialError("credentials_invalid", `the credential for security scheme ${JSON.stringify(name)} contains CR, LF or NUL`);
+    if (hasLoneSurrogate(value)) throw new CredentialError("credentials_invalid", `the credential for security scheme ${JSON.stringify(name)} is not valid Unicode text (a lone UTF-16 surrogate)`);
     const type = scheme["type"];
     const httpScheme = typeof scheme["scheme"] === "string" ? scheme["scheme"].toLowerCase() : "";
     if (type === "http" && httpScheme === "basic") {
