@@ -2,12 +2,14 @@
 // resources. The SDK is imported only once a message needs it (see mcp-link.ts).
 
 import { compileSchema } from "../pack/schema.js";
+import { setMaxListeners } from "node:events";
 import { performance } from "node:perf_hooks";
 import type { OutputEvent } from "../runtime/live-output.js";
 import { ApprovalSession, defaultGate, type Gate } from "../runtime/approval/gate.js";
 import type { PersonApprover } from "../runtime/approval/approvers.js";
 import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
+import { linkSignals } from "./abort.js";
 import { TransportError, errorBody } from "./errors.js";
 import { answerInvalidParams, invalidParams, onePage } from "./mcp-jsonrpc.js";
 import { StdioLink, serverIdentity, type ServerIdentity } from "./mcp-link.js";
@@ -205,6 +207,8 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
   maskOutgoing(server, () => packSecrets(packs));
   const { running } = life;
+  // Each call in flight listens to the server's end (linkSignals): as many listeners as calls, by design.
+  setMaxListeners(0, life.stop, life.unanswerable);
 
   /**
    * Asks the person in the client (elicitation), showing the plan with control and bidi characters escaped. The
@@ -216,16 +220,13 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
       // The elicitation follows the call's cancellation only while it is open: the SDK aborts a call's
       // signal when the call ends, and would then cancel an elicitation that was already answered.
       // The end of stdin ends it too: nobody is left to answer.
-      const open = new AbortController();
-      const gone = AbortSignal.any(signal === undefined ? [life.unanswerable] : [signal, life.unanswerable]);
-      const follow = () => open.abort(gone.reason);
-      gone.addEventListener("abort", follow, { once: true });
+      const open = linkSignals(signal === undefined ? [life.unanswerable] : [signal, life.unanswerable]);
       try {
         const message = `Approve running ${request.text}`;
         const answer = await server.elicitInput({ mode: "form", message, requestedSchema: { type: "object", properties: {} } }, { signal: open.signal, timeout: ELICIT_TIMEOUT_MS, relatedRequestId });
         return answer.action;
       } finally {
-        gone.removeEventListener("abort", follow);
+        open.release();
       }
     },
   });
@@ -291,14 +292,16 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const t = byName.get(req.params.name);
     if (t === undefined) throw maskError(invalidParams(`unknown tool ${JSON.stringify(req.params.name)}`), packSecrets(packs));
-    const signal = AbortSignal.any([extra.signal, life.stop]);
+    // Cancelled by the client or by the server's stop, until it is answered.
+    const cancel = linkSignals([extra.signal, life.stop]);
     // The runtime masks what it throws; the transport's own errors are masked with every pack's secrets.
-    const task = call(t, req.params.arguments ?? {}, signal, extra as CallExtra).catch((err: unknown) => errorResult(maskError(err, packSecrets(packs))));
+    const task = call(t, req.params.arguments ?? {}, cancel.signal, extra as CallExtra).catch((err: unknown) => errorResult(maskError(err, packSecrets(packs))));
     running.add(task);
     try {
       return await task;
     } finally {
       running.delete(task);
+      cancel.release();
     }
   });
   const withHarness = packs.filter((p) => p.harness !== null);
