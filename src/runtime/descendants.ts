@@ -121,6 +121,12 @@ function trim(): void {
 }
 
 function tick(): void {
+  if (watches.size === 0) {
+    // Every run ended since the last tick: the poll stops (see DescendantWatch's constructor).
+    clearInterval(poller);
+    poller = undefined;
+    return;
+  }
   read();
   for (const w of watches) w.adopt();
   trim();
@@ -139,8 +145,11 @@ export class DescendantWatch {
 
   constructor() {
     ownSession ??= stat(process.pid)?.session;
-    // The first watch after a quiet time: what runs now is not new (a read made in this task is current).
-    if (watches.size === 0) read(true);
+    // The first watch after a quiet time (no poll): what runs now is not new (a read made in this task is
+    // current). While the poll still runs, the tree was read within its interval (the poll stops only at a
+    // tick that finds no watch, one interval after the last run ended): the reads then stay at most an
+    // interval apart, as during a run, and one run after another does not read the tree twice each.
+    if (poller === undefined) read(true);
     this.cursor = logStart + log.length;
     watches.add(this);
     poller ??= setInterval(tick, POLL_MS).unref();
@@ -261,13 +270,9 @@ export class DescendantWatch {
     return false;
   }
 
-  /** Stops watching: the run is over and all its processes are gone or killed. */
+  /** Stops watching: the run is over and all its processes are gone or killed. The poll stops at its next tick. */
   stop(): void {
     watches.delete(this);
     trim();
-    if (watches.size === 0 && poller !== undefined) {
-      clearInterval(poller);
-      poller = undefined;
-    }
   }
 }
