@@ -119,9 +119,10 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     const reaper = new Reaper(grace, () => setTimeout(finish, PIPE_GIVE_UP_MS).unref());
     let child: ChildProcess;
     try {
-      child = spawn(req.file, [...req.args], {
+      // spawn copies args and env into the child's own arrays: no copy of them is needed here.
+      child = spawn(req.file, req.args, {
         cwd: req.cwd,
-        env: { ...req.env },
+        env: req.env,
         shell: false,
         detached: true,
         windowsHide: true,

@@ -23,8 +23,13 @@ export class LineSplitter {
     const out: Line[] = [];
     let start = 0;
     for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-      this.add(chunk.subarray(start, nl));
-      out.push(this.take());
+      if (this.size === 0 && this.skipping === undefined && nl - start <= this.max) {
+        // A whole line within this chunk (the usual case): decoded where it is, without copying it first.
+        out.push({ text: chunk.toString("utf8", start, nl > start && chunk[nl - 1] === 13 ? nl - 1 : nl) });
+      } else {
+        this.add(chunk.subarray(start, nl));
+        out.push(this.take());
+      }
       start = nl + 1;
     }
     if (start < chunk.length) this.add(chunk.subarray(start));

@@ -38,3 +38,13 @@ test("a line over the cap is reported once, with its size, first and last bytes,
     assert.equal(out.length, 4);
   }
 });
+
+test("any bytes (invalid UTF-8, a lone \\r) give the same lines read whole as read one byte at a time", () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 64 }), fc.array(fc.constantFrom(10, 13, 0xc3, 0xe2, 0x80, 0xff), { maxLength: 6 }), (bytes, extra) => {
+      const data = Buffer.from([...bytes, ...extra, 10]);
+      const bytewise = [...data].map((b) => Buffer.from([b]));
+      assert.deepEqual(split([data], 1000), split(bytewise, 1000));
+    }),
+  );
+});
