@@ -143,7 +143,8 @@ async function memory(servers: { name: string; args: string[]; tool: string }[],
 export async function run(): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), "hcp-bench-serve-"));
   const env = hcpEnv(home);
-  const hcpArgs = [join(REPO, "dist/bin/hcp.cjs"), "serve", "--mcp", join(REPO, "bench/fixtures/echo-pack")];
+  // HCP_BENCH_BIN: another build's hcp.cjs (a copy of dist/bin inside the checkout), to pair runs of two builds.
+  const hcpArgs = [process.env["HCP_BENCH_BIN"] ?? join(REPO, "dist/bin/hcp.cjs"), "serve", "--mcp", join(REPO, "bench/fixtures/echo-pack")];
   const minArgs = [join(REPO, "bench/fixtures/min-sdk-server.mjs")];
   const hcp = await connect(hcpArgs, "echo_say", env);
   const min = await connect(minArgs, "say", env);
