@@ -24,7 +24,9 @@ const lazyBuiltins = {
     b.onResolve({ filter }, (args) => (args.namespace === "lazy-builtin" ? undefined : { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" }));
     b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => {
       const keys = Object.keys(createRequire(import.meta.url)(`node:${args.path}`));
-      const contents = `let m;\nconst load = () => (m ??= require("node:${args.path}"));\nfor (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { enumerable: true, get: () => load()[k] });\n`;
+      // The getters sit on the exports' prototype: esbuild's __toESM copies a CommonJS module's own
+      // properties into each module that imports it (a getter per key and importer), not its prototype's.
+      const contents = `let m;\nconst load = () => (m ??= require("node:${args.path}"));\nconst lazy = {};\nfor (const k of ${JSON.stringify(keys)}) Object.defineProperty(lazy, k, { enumerable: true, get: () => load()[k] });\nmodule.exports = Object.create(lazy);\n`;
       return { contents, loader: "js" };
     });
   },
