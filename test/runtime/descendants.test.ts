@@ -53,3 +53,24 @@ test("a descendant that calls setsid after it was seen, forks and exits at once 
   if (!gone) process.kill(escapee, "SIGKILL");
   assert.ok(gone, `escapee ${escapee} survived its run`);
 });
+
+test("runs one right after another (the watch's poll still running from the run before) each kill their escapee", async () => {
+  const dir = tempDir();
+  // Starts a process in a new session holding none of the run's pipes, then lives on a while so the
+  // escapee is seen as its child.
+  const script = join(dir, "escape.sh");
+  writeFileSync(script, `#!/bin/sh\nsetsid sh -c 'echo $$ > "$1"; exec sleep 120' sh "$1" </dev/null >/dev/null 2>&1 &\nsleep 1\n`);
+  chmodSync(script, 0o755);
+  const files = Array.from({ length: 6 }, (_, i) => join(dir, `seq-${i}.pid`));
+  for (const file of files) {
+    // Each run starts as soon as the one before has ended: no fresh read of the tree at its start.
+    const r = await runProcess({ file: script, args: [file], env: BASE_ENV, timeoutMs: 60_000, maxOutputBytes: 1 << 16, killGraceMs: 500 });
+    assert.equal(r.exit_code, 0);
+  }
+  assert.ok(await eventually(() => files.every(existsSync), 10_000), "not every escapee wrote its pid");
+  const escapees = files.map((file) => Number(readFileSync(file, "utf8")));
+  const gone = await eventually(() => escapees.every((pid) => !alive(pid)), 10_000);
+  const survivors = escapees.filter(alive);
+  for (const pid of survivors) process.kill(pid, "SIGKILL");
+  assert.ok(gone, `${survivors.length} of ${files.length} escapees survived their run: ${survivors.join(" ")}`);
+});
