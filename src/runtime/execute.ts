@@ -18,6 +18,7 @@ import { operationArgsSchema, requestPlan, runRequestPlan } from "./openapi/verb
 import type { HttpResult } from "./openapi/result.js";
 import { LiveOutput, type OutputListener } from "./live-output.js";
 import { authorize, defaultGate, issuePlan, type Gate } from "./approval/gate.js";
+import { lazySecretDigests } from "./approval/secret-digest.js";
 import { ApprovalError } from "./approval/store.js";
 import { type AuditDecision, type AuditEntry, type AuditTransport } from "./audit.js";
 import { isRequestPlan, packStamp, sha256Hex, stamped, subjectOf, type AnyPlan, type Plan, type RequestPlan } from "./plan.js";
@@ -234,17 +235,20 @@ interface Prepared {
 
 /**
  * The complete plan of a command (§7): its stdin digest, the variables the child gets from policy
- * `env`, `agent_env` and the binding (secrets as their SHA-256), its working directory, and the pack
+ * `env`, `agent_env` and the binding (secrets by their keyed digest), its working directory, and the pack
  * files it was made from.
  */
-function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: CredentialLoad, secrets: SecretSet): Prepared {
+function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: CredentialLoad, secrets: SecretSet, stateDir: string): Prepared {
   const surface = usableSurface(pack);
+  // Secrets are named by a digest keyed with the user's key (never their plain SHA-256: the agent sees plans).
+  const digestOf = lazySecretDigests(stateDir);
   const stamp = packStamp(pack);
   const ttlSeconds = cmd.policy.approval_ttl_s;
   if ("request" in cmd) {
-    // The credentials the request will carry, by their SHA-256: another credential is another plan.
+    // The credentials the request will carry, by their keyed digest: another credential is another plan.
     const given = load.ok ? { ...load.credentials.env, ...load.credentials.openapi } : {};
-    const credentials = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, hashed(v)]));
+    const credentials: Record<string, string> = {};
+    for (const [name, value] of Object.entries(given)) digestOf(credentials, name, value);
     const plan: RequestPlan = { ...cmd.request, ...stamp, ...(Object.keys(credentials).length > 0 ? { credentials } : {}) };
     return shownWhenRead({ plan, childEnv: {}, ttlSeconds, secrets, load });
   }
@@ -265,7 +269,8 @@ function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: Creden
   for (const [name, value] of Object.entries(env)) {
     if (!planned.has(name) && !name.startsWith("HCP_")) continue;
     const secret = Object.hasOwn(credentials, name) || ((pack.policy?.env ?? []).includes(name) && SECRET_NAME.test(name));
-    planEnv[name] = secret ? hashed(value) : value;
+    if (secret) digestOf(planEnv, name, value);
+    else planEnv[name] = value;
   }
   const plan: Plan = stamped(
     {
@@ -304,7 +309,8 @@ const STDIN_PREVIEW = 2000;
 async function audit(gate: Gate, opts: PlanOptions, prepared: Prepared, fields: Pick<AuditEntry, "decision" | "plan_id" | "by"> & Partial<AuditEntry>): Promise<void> {
   const { plan } = prepared;
   if (gate.audit === null || (plan.policy.policy !== "write" && plan.policy.confirm === false)) return;
-  const shown = prepared.shown;
+  // Only the argv (or method and URL) is logged: masked here, so no plan (nor secret digest) is made for it.
+  const argv = redact(isRequestPlan(plan) ? [plan.method, plan.url] : plan.argv, prepared.secrets) as string[];
   const entry: AuditEntry = {
     time: new Date().toISOString(),
     transport: opts.transport ?? "cli",
@@ -312,7 +318,7 @@ async function audit(gate: Gate, opts: PlanOptions, prepared: Prepared, fields: 
     pack: plan.pack,
     verb: plan.verb,
     plan_id: fields.plan_id,
-    argv: isRequestPlan(shown) ? [shown.method, shown.url] : shown.argv,
+    argv,
     decision: fields.decision,
     by: fields.by,
     exit_code: fields.exit_code ?? null,
@@ -353,7 +359,7 @@ async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, command: () => 
 /** planOrRun's decisions, in order: plan, dry run or policy, approval, audit, run, audit. */
 async function decide(pack: LoadedPack, opts: ExecuteOptions, load: CredentialLoad, secrets: SecretSet, command: () => Command): Promise<ExecResult | HttpResult | DryRun> {
   const gate = gateOf(opts);
-  const prepared = prepare(pack, command(), opts, load, secrets);
+  const prepared = prepare(pack, command(), opts, load, secrets, gate.stateDir);
   const { plan } = prepared;
   // What a person or the plan store is shown: made only for a dry run or a plan to approve.
   const input = () => ({

@@ -44,7 +44,8 @@ export function stamped<T extends object>(plan: T, stamp: PackStamp): T & PackSt
 /**
  * What would run: the pack, the verb (null for pass-through), the full argv (program first), its
  * policy, the SHA-256 of its stdin, the variables the child gets from policy `env`, `agent_env` and
- * the binding (secrets as their SHA-256), the working directory, and the pack it was made from.
+ * the binding (secrets as `hmac-sha256:<hex>`, keyed: see approval/secret-digest.ts), the working directory,
+ * and the pack it was made from.
  */
 export interface Plan extends PackStamp {
   pack: string;
@@ -53,13 +54,14 @@ export interface Plan extends PackStamp {
   policy: PlanPolicy;
   /** `sha256:<hex>` of the bytes written to the child's stdin; null when stdin is closed. */
   stdin: string | null;
+  /** The child's planned variables; a secret's value is `hmac-sha256:<hex>` (keyed with the user's key, never a plain hash). */
   env: Record<string, string>;
   cwd: string;
 }
 
 /**
  * What an openapi verb would send (§6.7): method, URL, header parameters and body (credentials are
- * added only when it is sent, and named in `credentials` by their SHA-256), and the pack it was made from.
+ * added only when it is sent, and named in `credentials` by their keyed digest), and the pack it was made from.
  */
 export interface RequestPlan extends Partial<PackStamp> {
   pack: string;
@@ -69,6 +71,7 @@ export interface RequestPlan extends Partial<PackStamp> {
   headers?: Record<string, string>;
   body?: unknown;
   policy: PlanPolicy;
+  /** Each credential the request carries, as `hmac-sha256:<hex>` (keyed with the user's key, never a plain hash). */
   credentials?: Record<string, string>;
 }
 

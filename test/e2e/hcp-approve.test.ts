@@ -36,7 +36,7 @@ test("hcp approve shows every field of the plan with controls and bidi escaped a
   assert.match(screen, /About to approve verb "pay" of pack "bank":/);
   assert.ok(screen.includes(`"pay", "100\\u{202E}0001\\u{2066}\\u001b]0;pwned\\u0007"]`), screen);
   assert.ok(!/[\u202e\u2066\u001b\u0007]/.test(screen), "no raw control or bidi character reaches the terminal");
-  assert.match(screen, /env: +BANK_TARGET="sandbox" BANK_TOKEN="sha256:[0-9a-f]{64}" HCP_AUDIT=.* WITNESS=/);
+  assert.match(screen, /env: +BANK_TARGET="sandbox" BANK_TOKEN="hmac-sha256:[0-9a-f]{64}" HCP_AUDIT=.* WITNESS=/);
   assert.ok(!screen.includes(SECRET), "the secret never shows");
   assert.match(screen, /stdin: +\(closed\)/);
   assert.match(screen, /cwd: +\//);

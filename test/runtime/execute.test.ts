@@ -130,10 +130,10 @@ test("the child environment is minimal; a credential reaches the child but never
   const echoed = await run("show", { target: SECRET });
   assert.ok(!JSON.stringify(echoed).includes("9f8e"));
   assert.deepEqual(echoed.argv, [PROBE, "show", "***"]);
-  // nor in a plan, a dry run or a refusal that quotes the argument; the credential in the plan's env is its SHA-256
+  // nor in a plan, a dry run or a refusal that quotes the argument; the credential in the plan's env is its keyed digest
   const planned = (await planVerb(probePack, "show", { target: SECRET }, { env: ENV })).plan as Plan;
   assert.deepEqual(planned.argv, [PROBE, "show", "***"]);
-  assert.match(planned.env["PROBE_TOKEN"]!, /^sha256:[0-9a-f]{64}$/);
+  assert.match(planned.env["PROBE_TOKEN"]!, /^hmac-sha256:[0-9a-f]{64}$/);
   assert.ok(!JSON.stringify(planned).includes("9f8e"));
   await assert.rejects(executeVerb(probePack, "show", { target: `-${SECRET}` }, { env: ENV }), (e: unknown) => {
     return e instanceof RuntimeError && e.code === "flag_injection" && !e.message.includes("9f8e") && e.message.includes("***");

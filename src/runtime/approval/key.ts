@@ -4,13 +4,24 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
-import { ensurePrivateDir, readPrivate, writePrivate } from "./state.js";
+import { ensurePrivateDir, ensurePrivateDirSync, readPrivate, writePrivate } from "./state.js";
 
 const KEY_BYTES = 32;
 
 /** The key of the state directory, made (exclusively: two first uses agree on one key) when absent. */
 export async function loadKey(stateDir: string): Promise<Buffer> {
   await ensurePrivateDir(stateDir);
+  return keyIn(stateDir);
+}
+
+/** loadKey without waiting, for a value computed when first read (a plan's secret digests). */
+export function loadKeySync(stateDir: string): Buffer {
+  ensurePrivateDirSync(stateDir);
+  return keyIn(stateDir);
+}
+
+/** The key file of an existing private directory, made when absent. */
+function keyIn(stateDir: string): Buffer {
   const path = join(stateDir, "key");
   let key = readPrivate(path, "the hcp key file", "state_insecure");
   if (key === undefined) {

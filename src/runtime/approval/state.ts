@@ -2,7 +2,7 @@
 // can read, written atomically, created exclusively, and never followed through a symbolic link.
 
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { makeDirs } from "../../files.js";
@@ -31,6 +31,20 @@ export async function ensurePrivateDir(path: string): Promise<void> {
   } catch (err) {
     throw new RuntimeError("state_unavailable", `cannot create the hcp state directory ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
+  checkPrivateDir(path);
+}
+
+/** ensurePrivateDir without waiting: for the key read inside a plan's getter (see secret-digest.ts). */
+export function ensurePrivateDirSync(path: string): void {
+  try {
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw new RuntimeError("state_unavailable", `cannot create the hcp state directory ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  checkPrivateDir(path);
+}
+
+function checkPrivateDir(path: string): void {
   const st = statSync(path);
   if (!st.isDirectory()) throw new RuntimeError("state_unavailable", `${path} is not a directory`);
   if ((st.mode & 0o022) !== 0 || (uid() >= 0 && st.uid !== uid())) {
