@@ -2,8 +2,6 @@
 
 import { resolve } from "node:path";
 import type { ValidateFunction } from "ajv";
-import { parseJSONLiteral } from "../json/literal.js";
-import { JsonNumber } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
 import { acceptsEmptyObject, compileSchema } from "../pack/schema.js";
@@ -25,6 +23,7 @@ import { isRequestPlan, packStamp, sha256Hex, stamped, subjectOf, type AnyPlan, 
 import { runProcess, type ProcessResult } from "./process.js";
 import { redact, redactText, secretSet, type SecretSet } from "./redact.js";
 import { resolveProgram } from "./resolve.js";
+import { stdoutJson } from "./stdout-json.js";
 import { argSecrets, maskError, maskResult, policyEnvSecrets, SECRET_NAME } from "./secrets.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -494,34 +493,7 @@ async function runPlan(plan: Plan, prepared: Prepared, opts: ExecuteOptions): Pr
     stderr_truncated: r.stderr_truncated,
   };
   // The parsed value is masked with the rest: a secret written with JSON escapes is masked decoded too.
-  const json = r.stdout_truncated ? undefined : parseJson(r.stdout);
+  const json = r.stdout_truncated ? undefined : stdoutJson(r.stdout);
   if (json !== undefined) result.json = json.value;
   return result;
-}
-
-/**
- * The value of a text that is exactly one JSON value (surrounding whitespace allowed). Numbers keep
- * their literal (JsonNumber): 9007199254740993 is not rounded (§6.5).
- */
-function parseJson(text: string): { value: unknown } | undefined {
-  // Most output is not JSON, and most of that shows it at its first character: no parse (and error) needed.
-  if (!/^\s*[[{"\-0-9tfn]/.test(text)) return undefined;
-  try {
-    return { value: plain(parseJSONLiteral(text)) };
-  } catch {
-    return undefined; // not JSON (or nested past the call stack)
-  }
-}
-
-/**
- * The reader's value as ordinary JSON values: plain objects in the child's key order ("__proto__" stays a key)
- * and numbers, except a number a double cannot hold exactly, which stays a JsonNumber (its literal).
- */
-function plain(v: unknown): unknown {
-  if (v instanceof JsonNumber) return String(Number(v.literal)) === v.literal ? Number(v.literal) : v;
-  if (Array.isArray(v)) return v.map(plain);
-  if (typeof v !== "object" || v === null) return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, item] of Object.entries(v)) Object.defineProperty(out, k, { value: plain(item), enumerable: true, writable: true, configurable: true });
-  return out;
 }
