@@ -1,5 +1,5 @@
 // One HTTP exchange with Node's fetch: a deadline over the whole exchange, the body read up to a cap
-// and then abandoned, and redirects followed only within the origin the request was sent to.
+// and then abandoned, and redirects followed only by reads and only within the origin the request was sent to.
 
 import { performance } from "node:perf_hooks";
 import { RuntimeError } from "../errors.js";
@@ -32,6 +32,11 @@ export interface HttpResponse {
 /** Redirects followed at most, all within the first URL's origin. */
 const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/**
+ * The methods that follow redirects. A write is sent once, to the URL its plan names (the one a person
+ * approved): a 307/308 would re-send it, body and credentials, to another path. Its 3xx is the answer.
+ */
+const FOLLOWING = new Set(["GET", "HEAD"]);
 
 /** Why fetch failed, from its cause (fetch itself only says "fetch failed"). */
 function failure(err: unknown): string {
@@ -41,8 +46,8 @@ function failure(err: unknown): string {
 }
 
 /**
- * Sends the request. A redirect to another origin is not followed: its response is the answer
- * (so credentials never leave the origin). Rejects with `request_failed` when no response came
+ * Sends the request. A redirect is followed only by a GET or HEAD, and only within the origin: otherwise
+ * its response is the answer (so credentials never leave the origin, and a write is never re-sent). Rejects with `request_failed` when no response came
  * (refused, unresolvable) and `cancelled` when `signal` aborted; a passed deadline is a result.
  */
 export async function send(req: HttpRequest): Promise<HttpResponse> {
@@ -51,9 +56,9 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
   const signal = req.signal === undefined ? deadline : AbortSignal.any([deadline, req.signal]);
   const done = (r: Omit<HttpResponse, "durationMs">): HttpResponse => ({ ...r, durationMs: Math.round(performance.now() - started) });
   const timedOut = () => done({ status: null, headers: new Headers(), body: Buffer.alloc(0), bytes: 0, truncated: false, timedOut: true });
+  const { method, body } = req;
+  const follows = FOLLOWING.has(method);
   let url = req.url;
-  let method = req.method;
-  let body = req.body;
   for (let hop = 0; ; hop++) {
     let res: Response;
     try {
@@ -64,7 +69,7 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
       throw new RuntimeError("request_failed", `${method} ${url.origin}${url.pathname}: no response: ${failure(err)}`);
     }
     const location = res.headers.get("location");
-    if (REDIRECTS.has(res.status) && location !== null && hop < MAX_REDIRECTS) {
+    if (follows && REDIRECTS.has(res.status) && location !== null && hop < MAX_REDIRECTS) {
       let next: URL | undefined;
       try {
         next = new URL(location, url);
@@ -73,11 +78,7 @@ export async function send(req: HttpRequest): Promise<HttpResponse> {
       }
       if (next !== undefined && next.origin === req.url.origin) {
         await res.body?.cancel().catch(() => {});
-        // As browsers do: 303, and 301/302 after a POST, continue as a GET without a body.
-        if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) {
-          method = method === "HEAD" ? "HEAD" : "GET";
-          body = undefined;
-        }
+        // A GET or HEAD stays itself (a 303 included), without a body.
         url = next;
         continue;
       }
