@@ -248,7 +248,9 @@ function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: Creden
     const given = load.ok ? { ...load.credentials.env, ...load.credentials.openapi } : {};
     const credentials: Record<string, string> = {};
     for (const [name, value] of Object.entries(given)) digestOf(credentials, name, value);
-    const plan: RequestPlan = { ...cmd.request, ...stamp, ...(Object.keys(credentials).length > 0 ? { credentials } : {}) };
+    // stamped() keeps the stamp's getters: a read that shows no plan never hashes the pack files.
+    const plan: RequestPlan = stamped({ ...cmd.request }, stamp);
+    if (Object.keys(credentials).length > 0) plan.credentials = credentials;
     return shownWhenRead({ plan, childEnv: {}, ttlSeconds, secrets, load });
   }
   const credentials = load.ok ? load.credentials.env : {};

@@ -1,6 +1,9 @@
 // openapi verbs end to end (§6.7): the built hcp against a real loopback API, from a 3.0 YAML and a 3.1 JSON document.
 
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { execSession, hcp, mcpClient } from "../transports/support.js";
 import { notesApi, recorder, type Api } from "./notes-api.js";
@@ -198,6 +201,10 @@ test("policy and confirmation apply as to CLI verbs: writes need --allow-write, 
   assert.equal(dry.length, 0, "a dry run sends nothing");
   assert.equal(plan!.plan["method"], "DELETE");
   assert.equal(plan!.plan["url"], `${api.origin}/v1/notes/n1`);
+  // The plan names the pack files it was made from, after the request, as a CLI verb's plan does.
+  const sha256 = (file: string) => createHash("sha256").update(readFileSync(join(pack, file))).digest("hex");
+  assert.deepEqual(Object.keys(plan!.plan).slice(-3), ["root", "surface_sha256", "policy_sha256"]);
+  assert.deepEqual([plan!.plan["surface_sha256"], plan!.plan["policy_sha256"]], [sha256("surface.json"), sha256("policy.json")]);
   const sent = await received(async () => {
     const other = await hcp(["run", pack, "notes.delete", "--arg", "id=n2", "--allow-write", "--confirm", plan!.plan_id], { env, ...HANG_GUARD });
     assert.equal(other.code, 4, "the plan_id confirms only its own plan");
