@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { execSession, hcp, mcpClient } from "../transports/support.js";
 import { notesApi, recorder, type Api } from "./notes-api.js";
-import { isolatedEnv, openapiPack } from "./openapi-support.js";
+import { closedPort, isolatedEnv, openapiPack } from "./openapi-support.js";
 
 const TOKEN = "tok-Sec4et-0f-the-notes";
 let api: Api;
@@ -51,15 +51,6 @@ async function received(fn: () => Promise<unknown>): Promise<Api["requests"]> {
 
 const HANG_GUARD = { timeoutMs: 60_000 };
 
-/** A loopback port nothing listens on: one the system just gave out and took back. */
-async function closedPort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 test("an openapi verb sends its request to a real server, from a 3.0 YAML and a 3.1 JSON document", async () => {
   for (const doc of ["notes.yaml", "notes.json"]) {

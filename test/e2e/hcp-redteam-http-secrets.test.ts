@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { execSession, hcp, mcpClient } from "../transports/support.js";
 import { BASIC, CREDENTIALS, HEADER_KEY, TLS_CERT, TOKEN, hostileApi, hostileEnv, hostilePack, leakIn, type Hostile } from "./hcp-redteam-http-support.js";
+import { closedPort } from "./openapi-support.js";
 
 const GUARD = { timeoutMs: 60_000 };
 let api: Hostile;
@@ -23,15 +24,6 @@ after(async () => {
 const LIMITS = { verbs: { echo: { policy: "read", max_output_bytes: 4096, timeout_ms: 1500 }, basic: { policy: "read", max_output_bytes: 4096, timeout_ms: 1500 } } };
 const MODES = ["json", "text", "error", "location", "login", "www", "cut", "stall"];
 
-/** A loopback port nothing listens on: one the system just gave out and took back. */
-async function closedPort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 test("credentials echoed back anywhere (JSON, text, a 500, a Location, a login URL's next=, WWW-Authenticate, a body cut at the cap or by the deadline) are masked in every form on run, exec and MCP", async () => {
   const pack = hostilePack(api.origin, LIMITS);

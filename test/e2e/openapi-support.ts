@@ -1,6 +1,7 @@
 // Openapi packs for the e2e tests: a pack folder around a fixture document, an isolated environment, credentials.
 
 import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { tempDir } from "../transports/support.js";
 import { fixture } from "./helpers.js";
@@ -47,4 +48,13 @@ export function isolatedEnv(credentials: unknown = { notes: { env: {} } }): Node
     HCP_CREDENTIALS: file,
     HCP_AUDIT: join(home, "audit.jsonl"),
   };
+}
+
+/** A loopback port nothing listens on: one the system just gave out and took back. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
