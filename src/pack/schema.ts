@@ -17,10 +17,12 @@ const OPTIONS = { allErrors: true, strict: false, logger: false, validateSchema:
 
 /**
  * The instance for plain schemas without `format` (isPlainSchema), created on first use: without the
- * meta-schemas, which compiling such a schema never reads (a one-shot run saves ~1 ms of creating them).
+ * meta-schemas, which compiling such a schema never reads (a one-shot run saves ~1 ms of creating them),
+ * and without Ajv's pass over the code it generates (dropping unused variables and branches, inlining
+ * constants: the same answers, a quarter of compiling a schema in a one-shot run).
  */
 function plainOnlyAjv(): AjvInstance {
-  return (plainAjv ??= new (ajvModules().Ajv2020)({ ...OPTIONS, meta: false }));
+  return (plainAjv ??= new (ajvModules().Ajv2020)({ ...OPTIONS, meta: false, code: { optimize: false } }));
 }
 
 /** The shared instance, created on first use, with the meta-schemas and ajv-formats (any schema that names a `format` needs them). */
