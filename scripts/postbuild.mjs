@@ -36,20 +36,26 @@ const lazyBuiltins = {
  * Ajv and ajv-formats (the largest modules a one-shot run may need: loaded from node_modules they cost
  * ~25 ms, mostly resolving and compiling their files) go in a bundle of their own, dist/bin/ajv.bundle.cjs,
  * which the programs load through the launcher with its V8 code cache when a schema is first compiled.
- * Its exports are getters, so ajv-formats runs only when asked for.
+ * Its exports are getters, so ajv-formats runs only when asked for. The Ajv class for plain schemas
+ * (src/pack/ajv-plain.ts: Ajv's core with four vocabularies) is a smaller bundle, ajv-plain.bundle.cjs.
  */
 const AJV_BUNDLE = "ajv.bundle.cjs";
-const AJV_ENTRY = `module.exports = {
+const AJV_PLAIN_BUNDLE = "ajv-plain.bundle.cjs";
+const AJV_BUNDLES = {
+  [AJV_BUNDLE]: `module.exports = {
   get Ajv2020() { return require("ajv/dist/2020.js").default; },
   get addFormats() { return require("ajv-formats").default; },
-};`;
-/** In the programs' bundles, src/pack/ajv-modules.ts is this module: the launcher loads the Ajv bundle. */
+};`,
+  [AJV_PLAIN_BUNDLE]: `module.exports = require("./dist/src/pack/ajv-plain.js");`,
+};
+/** In the programs' bundles, src/pack/ajv-modules.ts is this module: the launcher loads the Ajv bundles. */
 const ajvFromBundle = {
   name: "ajv-from-bundle",
   setup(b) {
+    const load = (name) => `require("./launch.cjs").requireBundle(require("node:path").join(__dirname, ${JSON.stringify(name)}))`;
     b.onResolve({ filter: /\/ajv-modules\.js$/ }, (args) => ({ path: args.path, namespace: "ajv-from-bundle" }));
     b.onLoad({ filter: /.*/, namespace: "ajv-from-bundle" }, () => ({
-      contents: `export function ajvModules() {\n  return require("./launch.cjs").requireBundle(require("node:path").join(__dirname, ${JSON.stringify(AJV_BUNDLE)}));\n}\n`,
+      contents: `export function ajvModules() {\n  return ${load(AJV_BUNDLE)};\n}\nexport function plainAjvClass() {\n  return ${load(AJV_PLAIN_BUNDLE)}.AjvPlain;\n}\n`,
       loader: "js",
     }));
     b.onResolve({ filter: /^\.\/launch\.cjs$/ }, () => ({ path: "./launch.cjs", external: true }));
@@ -59,12 +65,18 @@ const ajvFromBundle = {
 /**
  * Programs started through the launcher, with the runs that fill the code cache (one process runs
  * them in turn): a function compiled in none of them is compiled when first called. hcp's cache
- * holds a one-shot `hcp run` of a read verb, with and without arguments (spawning /bin/echo).
+ * holds a one-shot `hcp run` of a read verb, with and without arguments (spawning /bin/echo), and
+ * one whose argument has a `format` (the full Ajv bundle's cache).
  */
 const ECHO_PACK = "bench/fixtures/echo-pack";
 const LAUNCHED = {
   rungrad: [["--help"]],
-  hcp: [["run", ECHO_PACK, "say"], ["run", ECHO_PACK, "repeat", "--arg", "message=hi"], ["--help"]],
+  hcp: [
+    ["run", ECHO_PACK, "say"],
+    ["run", ECHO_PACK, "repeat", "--arg", "message=hi"],
+    ["run", "bench/fixtures/stamp-pack", "stamp", "--arg", "at=2026-01-01T00:00:00Z"],
+    ["--help"],
+  ],
 };
 
 rmSync("dist/bin", { recursive: true, force: true });
@@ -89,16 +101,18 @@ const { outputFiles } = await build({
   minifyWhitespace: true,
   logLevel: "warning",
 });
-await build({
-  stdin: { contents: AJV_ENTRY, resolveDir: ".", sourcefile: "ajv-entry.cjs", loader: "js" },
-  outfile: `dist/bin/${AJV_BUNDLE}`,
-  bundle: true,
-  minifyWhitespace: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  logLevel: "warning",
-});
+for (const [name, contents] of Object.entries(AJV_BUNDLES)) {
+  await build({
+    stdin: { contents, resolveDir: ".", sourcefile: name.replace(/\.bundle\./, "-entry."), loader: "js" },
+    outfile: `dist/bin/${name}`,
+    bundle: true,
+    minifyWhitespace: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    logLevel: "warning",
+  });
+}
 
 for (const file of outputFiles) {
   const name = file.path.replace(/^.*\/|\.cjs$/g, "");

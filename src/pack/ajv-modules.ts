@@ -1,9 +1,11 @@
-// Ajv 2020-12 and ajv-formats, required when first asked for. The programs' bundles replace this module
-// (scripts/postbuild.mjs) by one that loads both from a bundle of their own with a V8 code cache (src/cli/launch.cjs).
+// Ajv 2020-12 and ajv-formats, required when first asked for, and the Ajv class for plain schemas (ajv-plain.ts,
+// loaded with this module). The programs' bundles replace this module (scripts/postbuild.mjs) by one that loads
+// each from a bundle of its own with a V8 code cache (src/cli/launch.cjs) when first asked for.
 
 import { createRequire } from "node:module";
 import type Ajv2020Module from "ajv/dist/2020.js";
 import type addFormatsModule from "ajv-formats";
+import { AjvPlain } from "./ajv-plain.js";
 
 export interface AjvModules {
   readonly Ajv2020: typeof Ajv2020Module.default;
@@ -21,4 +23,9 @@ export function ajvModules(): AjvModules {
       return (require("ajv-formats") as typeof addFormatsModule).default;
     },
   };
+}
+
+/** The Ajv class for plain schemas without `format` (ajv-plain.ts). */
+export function plainAjvClass(): typeof AjvPlain {
+  return AjvPlain;
 }

@@ -1,4 +1,5 @@
-// The instance for plain schemas (no meta-schemas) against the full one. A file of its own: compileSchema's
+// The instance for plain schemas (Ajv's core with the four vocabularies they use, no meta-schemas, no pass
+// over the generated code: src/pack/ajv-plain.ts, schema.ts) against the full one. A file of its own: compileSchema's
 // cache is keyed by a schema's JSON text, and other tests compile objects without a prototype, which
 // fast-deep-equal compares otherwise (a pack's schema is parsed JSON and never has one).
 
