@@ -12,9 +12,11 @@ import validation from "ajv/dist/vocabularies/validation/index.js";
 
 const VOCABULARIES = [coreVocabulary.default, validation.default, getApplicator.default(true), metadataVocabulary];
 
+// oxlint-disable eslint/no-underscore-dangle -- Ajv's method, overridden as Ajv2020 overrides it
 export class AjvPlain extends core.default {
   override _addVocabularies(): void {
     super._addVocabularies();
     for (const vocabulary of VOCABULARIES) this.addVocabulary(vocabulary);
   }
 }
+// oxlint-enable eslint/no-underscore-dangle
