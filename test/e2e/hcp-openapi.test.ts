@@ -2,10 +2,11 @@
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { execSession, hcp, mcpClient } from "../transports/support.js";
+import { fixture } from "./helpers.js";
 import { notesApi, recorder, type Api } from "./notes-api.js";
 import { closedPort, isolatedEnv, openapiPack } from "./openapi-support.js";
 
@@ -244,7 +245,6 @@ test("pack validation: Swagger 2.0 refused, a verb without an operation is missi
   assert.match(m.stdout, /surface\.json: verbs\["notes\.archive"\]: missing_verb: the document has no operation with operationId "notes\.archive"/);
 
   const broken = openapiPack({ doc: "notes.yaml", verbs: { "notes.list": { description: "ok" } } });
-  const { writeFileSync } = await import("node:fs");
   writeFileSync(`${broken}/notes.yaml`, "openapi: 3.0.3\npaths: {\n  /x: [\n");
   const b = await hcp(["validate", broken, "--json"], { ...HANG_GUARD, env: isolatedEnv() });
   assert.equal(b.code, 1);
@@ -265,8 +265,6 @@ test("pack validation: Swagger 2.0 refused, a verb without an operation is missi
 });
 
 test("an openapi document served by URL is loaded once and its verbs run; http to a host that is not loopback is refused", async () => {
-  const { readFileSync } = await import("node:fs");
-  const { fixture } = await import("./helpers.js");
   const { createServer } = await import("node:http");
   const text = readFileSync(fixture("openapi/notes.json"), "utf8");
   let fetched = 0;
@@ -317,8 +315,6 @@ test("MCP: one tool per operation with the derived input schema and the §6.7 re
 });
 
 test("a $ref to another file or URL is never read: the document cannot make hcp open a file or send a request", async () => {
-  const { readFileSync, writeFileSync } = await import("node:fs");
-  const { fixture } = await import("./helpers.js");
   const doc = JSON.parse(readFileSync(fixture("openapi/notes.json"), "utf8"));
   doc.paths["/notes"].get.parameters.push(
     { name: "stolen", in: "query", schema: { $ref: "file:///etc/passwd" } },
@@ -349,7 +345,6 @@ test("binding mode mock answers from the operation's examples, sends nothing and
   });
   // The credential file is unreadable (mode 0644): a real binding would be refused, mock never reads it.
   const env = isolatedEnv({ notes: { openapi: { bearerAuth: TOKEN } } });
-  const { chmodSync } = await import("node:fs");
   chmodSync(env["HCP_CREDENTIALS"]!, 0o644);
   const got = await received(async () => {
     const r = await hcp(["run", pack, "notes.list", "--json"], { env, ...HANG_GUARD });
