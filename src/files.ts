@@ -5,16 +5,22 @@
 
 import { systemReason } from "./errno.js";
 import { randomBytes } from "node:crypto";
-import { lstat, link, mkdir, open, rename, rmdir, stat, unlink } from "node:fs/promises";
+import { mkdirSync, statSync } from "node:fs";
+import { lstat, link, mkdir, open, rename, rmdir, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /** mkdir -p: creates PATH and its missing parents (mode for each new one); existing directories are fine. Returns the created ones, outermost first. */
 export async function makeDirs(path: string, mode = 0o755): Promise<string[]> {
+  return makeDirsSync(path, mode);
+}
+
+/** makeDirs without waiting (a few system calls), for callers that cannot wait: one implementation for both. */
+export function makeDirsSync(path: string, mode = 0o755): string[] {
   const missing: string[] = [];
   // Relative paths stay relative: a path too long to make absolute still works as given.
   for (let dir = path || "."; ; dir = dirname(dir)) {
     try {
-      if ((await stat(dir)).isDirectory()) break;
+      if (statSync(dir).isDirectory()) break;
       throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: "ENOTDIR" });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
@@ -25,7 +31,7 @@ export async function makeDirs(path: string, mode = 0o755): Promise<string[]> {
   const created: string[] = [];
   for (const dir of missing.toReversed()) {
     try {
-      await mkdir(dir, { mode });
+      mkdirSync(dir, { mode });
       created.push(dir);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;

@@ -124,3 +124,14 @@ test("a dry run of an HTTP verb whose basic-auth password is weak (run, MCP) nam
     await api.close();
   }
 });
+
+test("a dry run that must make the key under a state directory that cannot exist (under /proc) fails with state_unavailable; it does not hang", async () => {
+  const dir = bank().dir;
+  const b = bank({ binding: { mode: "local", hub: "local-credential", family: "bank" }, env: { HCP_CREDENTIALS: bankCredentials(dir, WEAK), XDG_STATE_HOME: "/proc/hcp-no-such-dir/state" } });
+  // The credential's keyed digest is the first thing that needs the key (Node's recursive mkdir never returns here).
+  const dry = await hcp(["run", b.root, "pay", "--arg", "amount=1", "--dry-run", "--json"], { env: b.env, timeoutMs: 30_000 });
+  assert.equal(dry.timedOut, false, "the dry run hung");
+  assert.equal(jsonError(dry).code, "state_unavailable", dry.stderr);
+  assert.match(jsonError(dry).error, /cannot create the hcp state directory \/proc\/hcp-no-such-dir\/state/);
+  assert.equal(dry.stdout, "", "no plan is shown");
+});

@@ -2,10 +2,10 @@
 // can read, written atomically, created exclusively, and never followed through a symbolic link.
 
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { makeDirs } from "../../files.js";
+import { makeDirsSync } from "../../files.js";
 import { RuntimeError, type RuntimeErrorCode } from "../errors.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -26,25 +26,19 @@ export const uid = () => process.getuid?.() ?? -1;
 
 /** Creates the directory (0700, parents too) and refuses one that others could write to or that is not ours. */
 export async function ensurePrivateDir(path: string): Promise<void> {
-  try {
-    await makeDirs(path, 0o700);
-  } catch (err) {
-    throw new RuntimeError("state_unavailable", `cannot create the hcp state directory ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  checkPrivateDir(path);
+  ensurePrivateDirSync(path);
 }
 
-/** ensurePrivateDir without waiting: for the key read inside a plan's getter (see secret-digest.ts). */
+/**
+ * ensurePrivateDir without waiting: for the key read inside a plan's getter (see secret-digest.ts). One level at
+ * a time (makeDirsSync): Node's recursive mkdir never returns for a missing directory under /proc.
+ */
 export function ensurePrivateDirSync(path: string): void {
   try {
-    mkdirSync(path, { recursive: true, mode: 0o700 });
+    makeDirsSync(path, 0o700);
   } catch (err) {
     throw new RuntimeError("state_unavailable", `cannot create the hcp state directory ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
-  checkPrivateDir(path);
-}
-
-function checkPrivateDir(path: string): void {
   const st = statSync(path);
   if (!st.isDirectory()) throw new RuntimeError("state_unavailable", `${path} is not a directory`);
   if ((st.mode & 0o022) !== 0 || (uid() >= 0 && st.uid !== uid())) {
