@@ -1,10 +1,12 @@
-// Ajv 2020-12 and ajv-formats, required when first asked for, and the Ajv class for plain schemas (ajv-plain.ts,
-// loaded with this module). The programs' bundles replace this module (scripts/postbuild.mjs) by one that loads
-// each from a bundle of its own with a V8 code cache (src/cli/launch.cjs) when first asked for.
+// Ajv 2020-12 and ajv-formats, required when first asked for, the Ajv class for plain schemas (ajv-plain.ts,
+// loaded with this module) and the interpreting validator (interpreted.ts). The programs' bundles replace this
+// module (scripts/postbuild.mjs) by one that loads each from a bundle of its own with a V8 code cache
+// (src/cli/launch.cjs) when first asked for.
 
 import { createRequire } from "node:module";
 import type Ajv2020Module from "ajv/dist/2020.js";
 import type addFormatsModule from "ajv-formats";
+import type { Validator } from "@cfworker/json-schema";
 import { AjvPlain } from "./ajv-plain.js";
 
 export interface AjvModules {
@@ -28,4 +30,9 @@ export function ajvModules(): AjvModules {
 /** The Ajv class for plain schemas without `format` (ajv-plain.ts). */
 export function plainAjvClass(): typeof AjvPlain {
   return AjvPlain;
+}
+
+/** @cfworker/json-schema's Validator (interpreted.ts), required when first asked for. */
+export function interpreterClass(): typeof Validator {
+  return (createRequire(import.meta.url)("@cfworker/json-schema") as { Validator: typeof Validator }).Validator;
 }

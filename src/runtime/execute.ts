@@ -5,6 +5,7 @@ import type { ValidateFunction } from "ajv";
 import { isObject } from "../pack/issues.js";
 import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
 import { acceptsEmptyObject, compileSchema } from "../pack/schema.js";
+import { acceptsWithoutCompiling } from "../pack/interpreted.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb } from "../pack/types.js";
 import { argumentErrors } from "./arg-errors.js";
 import { deriveArgsSchema, substitute, type Args } from "./argv.js";
@@ -43,6 +44,11 @@ export interface PlanOptions {
   readonly transport?: AuditTransport;
   /** Where the request came from, as the transport knows it (over HTTP, the client's `IP:port`), for the audit log. */
   readonly clientAddress?: string;
+  /**
+   * The process makes this one call (a one-shot `hcp run`): arguments a plain schema accepts are judged
+   * without compiling a validator (src/pack/interpreted.ts); Ajv compiles only to word a refusal.
+   */
+  readonly oneCall?: boolean;
 }
 
 export interface ExecuteOptions extends PlanOptions {
@@ -142,7 +148,7 @@ function requiredOf(schema: Record<string, unknown>): ReadonlySet<string> {
 
 const validators = new WeakMap<SurfaceVerb, ValidateFunction>();
 
-function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVerb, args: unknown): Args {
+function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVerb, args: unknown, oneCall: boolean): Args {
   if (!isObject(args)) {
     throw new RuntimeError("invalid_args", `arguments of verb ${JSON.stringify(verbKey)} must be a JSON object`);
   }
@@ -152,6 +158,8 @@ function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVerb, args
     // A call without arguments to a verb whose schema plainly accepts none needs no compiled
     // validator: a one-shot run then never loads Ajv (~200 ms to load and compile).
     if (Object.keys(args).length === 0 && acceptsEmptyObject(schema)) return args;
+    // Compiling costs a one-shot run more than interpreting the schema once (docs/performance.md).
+    if (oneCall && acceptsWithoutCompiling(schema, args)) return args;
     const compiled = compileSchema(schema);
     if (!compiled.ok) throw new RuntimeError("invalid_args", `verb ${JSON.stringify(verbKey)}: its args schema does not compile: ${compiled.error}`);
     validate = compiled.validate;
@@ -208,7 +216,7 @@ function verbCommand(pack: LoadedPack, verbKey: string, args: unknown, opts: Pla
   const verb = verbOf(surface, verbKey);
   const policy = effectivePolicy(pack, verbKey);
   checkDenied(policy, subjectOf({ pack: surface.id, verb: verbKey }));
-  const valid = validateArgs(pack, verbKey, verb, args);
+  const valid = validateArgs(pack, verbKey, verb, args, opts.oneCall === true);
   if (surface.kind === "openapi") return { policy, request: requestPlan(pack, verbKey, valid, planPolicy(policy)) };
   const { bin, template, allowVerb } = commandOf(surface, verbKey, verb);
   const tail = substitute(template, valid, { allowVerb, verb: verbKey, required: requiredOf(argsSchemaOf(pack, verbKey)) });

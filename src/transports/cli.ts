@@ -95,6 +95,7 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
     signal: req.signal,
     gate: req.gate,
     transport: "cli" as const,
+    oneCall: true,
     onOutput: write === undefined ? undefined : (e: OutputEvent) => e.text !== "" && write(e.stream, e.text),
   };
   let r: ExecResult | HttpResult | DryRun;
