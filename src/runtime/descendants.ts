@@ -8,10 +8,14 @@
 
 import { closeSync, openSync, readFileSync, readSync, readdirSync, readlinkSync } from "node:fs";
 
-/** A process as first seen: its start time (clock ticks since boot) tells it from a later one with its pid. */
+/**
+ * A process as first seen: its start time (clock ticks since boot) tells it from a later one with its pid.
+ * `dead` once it was found gone, a zombie or replaced: a process never comes back, so it is not looked up again.
+ */
 interface Seen {
   readonly pid: number;
   readonly start: string;
+  dead: boolean;
 }
 
 /** How often the tree is read while any run lasts. */
@@ -43,16 +47,29 @@ function readStat(path: string): string {
   }
 }
 
-/** State, parent, session and start time from /proc/<pid>/stat, or undefined when it is gone (or there is no /proc). */
-function stat(pid: number): Stat | undefined {
+/** What a read of a process's stat file says when the process is not there. */
+const GONE = "gone";
+
+/**
+ * State, parent, session and start time from /proc/<pid>/stat; GONE when the process is not there (ENOENT, or
+ * ESRCH as it is being reaped); undefined when /proc cannot tell now (another error, or no /proc).
+ */
+function readProcess(pid: number): Stat | typeof GONE | undefined {
   try {
     const text = readStat(`/proc/${pid}/stat`);
     // "pid (comm) S ppid pgrp session … starttime …": comm may hold spaces and parentheses; fields follow the last ")".
     const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
     return { state: fields[0]!, ppid: Number(fields[1]), session: Number(fields[3]), start: fields[19]! };
-  } catch {
-    return undefined;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ESRCH" ? GONE : undefined;
   }
+}
+
+/** State, parent, session and start time from /proc/<pid>/stat, or undefined when it is gone (or there is no /proc). */
+function stat(pid: number): Stat | undefined {
+  const s = readProcess(pid);
+  return s === GONE ? undefined : s;
 }
 
 function pids(): number[] {
@@ -70,8 +87,15 @@ function pids(): number[] {
 
 /** The same process as first seen, still running (a zombie is dead: it only waits to be reaped). */
 function alive(p: Seen): boolean {
-  const s = stat(p.pid);
-  return s !== undefined && s.start === p.start && s.state !== "Z";
+  if (p.dead) return false;
+  const s = readProcess(p.pid);
+  // Unreadable now (out of file descriptors…): not signalled this time, and looked up again next time.
+  if (s === undefined) return false;
+  if (s === GONE || s.start !== p.start || s.state === "Z") {
+    p.dead = true;
+    return false;
+  }
+  return true;
 }
 
 /** The runtime's own session: never taken for a run's (a child starts in a session of its own). */
@@ -138,6 +162,8 @@ export class DescendantWatch {
   private readonly sessions = new Set<number>();
   private readonly pipes = new Set<string>();
   private rootPid: number | undefined;
+  /** The child as first seen. */
+  private rootSeen: Seen | undefined;
   /** The child's stdio cannot be read any more: it has exited. */
   private pipesGone = false;
   /** The first log entry this watch has not judged: everything logged since it was made. */
@@ -164,8 +190,10 @@ export class DescendantWatch {
       previous.add(pid);
       log.push([pid, s]);
     }
-    this.add(pid, s);
+    this.rootSeen = this.add(pid, s);
     this.rootPid = pid;
+    // A zombie has closed its files already: there are no pipes of it to read.
+    if (s.state === "Z") this.pipesGone = true;
     // No read of the tree now: the child has only just been made, and whatever it starts is logged
     // by a later read and judged by this watch then (its place in the log is kept until it is known).
     this.adopt();
@@ -189,9 +217,21 @@ export class DescendantWatch {
     if (gone === 3) this.pipesGone = true;
   }
 
-  private add(pid: number, s: Stat): void {
-    this.known.set(pid, { pid, start: s.start });
+  private add(pid: number, s: Stat): Seen {
+    const seen: Seen = { pid, start: s.start, dead: false };
+    this.known.set(pid, seen);
     if (s.session !== ownSession) this.sessions.add(s.session);
+    return seen;
+  }
+
+  /**
+   * The child has exited and been reaped (its exit reported by waitpid): it is not looked up again, nor its
+   * stdio. Its descendants are judged as before.
+   */
+  reaped(): void {
+    if (this.rootSeen === undefined) return;
+    this.rootSeen.dead = true;
+    this.pipesGone = true;
   }
 
   /** Whether a process is the run's: its parent is, its session is, or its session was made by one of the run's. */

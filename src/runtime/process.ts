@@ -222,7 +222,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       exitSignal = signal;
       // Whatever the program left behind in its group or its tree does not outlive it; a process still
       // holding its pipes a moment later has left both, and is found by the pipes it holds.
-      reaper.end(false);
+      reaper.exited();
       timers.push(setTimeout(() => reaper.end(true), HOLDERS_AFTER_EXIT_MS));
       // A holder that could be neither found nor killed never keeps the run waiting.
       timers.push(setTimeout(finish, grace + PIPE_GIVE_UP_MS));

@@ -7,23 +7,23 @@ import { DescendantWatch } from "./descendants.js";
 /** How often to look whether anything of the run is still alive, between SIGTERM and SIGKILL. */
 const CHECK_MS = 50;
 
-/** Whether any process of the group led by pid is left. */
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: a member we may not signal is still a member.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Sends a signal to the whole group led by pid. Never throws: a group already gone (ESRCH) is the goal. */
-function killGroup(pid: number, signal: NodeJS.Signals): void {
+/**
+ * Sends a signal (0: none, only the question) to the whole group led by pid. Never throws: returns false when
+ * no process of the group is left (ESRCH), the goal. Anything else (EPERM: a member we may not signal is still
+ * a member) cannot be helped from here, and must not crash the runtime.
+ */
+function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  // The error is the usual answer (a run's group is gone when it ends): made without a stack trace, which
+  // would cost more than the kill itself.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     process.kill(-pid, signal);
-  } catch {
-    // ESRCH: nothing left to kill. Anything else cannot be helped from here, and must not crash the runtime.
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== "ESRCH";
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 
@@ -35,6 +35,11 @@ export class Reaper {
   private timer: NodeJS.Timeout | undefined;
   private killed = false;
   private over = false;
+  /**
+   * No process of the child's group was left: a group never gets members again once empty (a process can only
+   * join a group that exists), so the group is not signalled again; a later group with its id is another's.
+   */
+  private groupGone = false;
 
   /** `afterKill` runs once SIGKILL has been sent. */
   constructor(
@@ -46,6 +51,12 @@ export class Reaper {
   started(pid: number): void {
     this.pid = pid;
     this.watch.root(pid);
+  }
+
+  /** The child has exited and been reaped: its group and descendants get SIGTERM now (see end). */
+  exited(): void {
+    this.watch.reaped();
+    this.end(false);
   }
 
   /** The child could not start: nothing to reap. */
@@ -61,16 +72,21 @@ export class Reaper {
     if (this.pid === undefined || this.killed) return;
     this.watch.refresh();
     if (holders) this.watch.adoptPipeHolders();
-    killGroup(this.pid, "SIGTERM");
+    this.signalGroup("SIGTERM");
     this.watch.signal("SIGTERM");
     this.deadline ??= performance.now() + this.grace;
     if (this.timer === undefined) this.check();
   }
 
+  /** Signals the child's group while it has members; records when it has none left. */
+  private signalGroup(signal: NodeJS.Signals | 0): void {
+    if (!this.groupGone && !killGroup(this.pid!, signal)) this.groupGone = true;
+  }
+
   private readonly check = (): void => {
     this.timer = undefined;
-    const pid = this.pid!;
-    if (!groupAlive(pid) && !this.watch.anyAlive()) {
+    this.signalGroup(0);
+    if (this.groupGone && !this.watch.anyAlive()) {
       if (this.over) this.watch.stop();
       return;
     }
@@ -81,7 +97,7 @@ export class Reaper {
       return;
     }
     this.killed = true;
-    killGroup(pid, "SIGKILL");
+    this.signalGroup("SIGKILL");
     this.watch.signal("SIGKILL");
     this.watch.stop();
     this.afterKill();
