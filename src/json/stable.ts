@@ -110,13 +110,16 @@ let markerSeed = 0;
  * the function that writes it to `sink`.
  */
 function encodeNative(value: unknown, indent: boolean, sink: TextSink): () => void {
-  // A per-call marker that no string in the value can spell: a NUL and a fresh random tag.
-  const tag = `\u0000${(++markerSeed).toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  // A per-call marker that no string in the value can spell: a NUL and a fresh random tag. Made when a
+  // first marker is (most values need none), with the pattern that finds them.
+  let tag: string | undefined;
+  let markerPattern: RegExp | undefined;
+  const marker = () => (tag ??= `\u0000${(++markerSeed).toString(36)}${Math.random().toString(36).slice(2, 10)}`);
   const texts: string[] = [];
   const maps: object[] = [];
   const onPath = new Set<object>();
-  const text = (literal: string) => `${tag}t${texts.push(literal) - 1}`;
-  const fragment = (container: object) => `${tag}m${maps.push(container) - 1}`;
+  const text = (literal: string) => `${marker()}t${texts.push(literal) - 1}`;
+  const fragment = (container: object) => `${marker()}m${maps.push(container) - 1}`;
   let nodes = 0;
 
   /** The value JSON.stringify can write as Go would: the value itself, or a copy where something differs. */
@@ -197,8 +200,6 @@ function encodeNative(value: unknown, indent: boolean, sink: TextSink): () => vo
     return sorted;
   }
 
-  const markerPattern = new RegExp(`"${tag.replace("\u0000", "\\\\u0000")}([tm])(\\d+)"`, "g");
-
   /** Go's bytes of a prepared value written whole, its first line at `depth` (and not indented). */
   function whole(v: unknown, depth: number): string {
     let json: string;
@@ -214,7 +215,8 @@ function encodeNative(value: unknown, indent: boolean, sink: TextSink): () => vo
       json = encoder.out;
     }
     const escaped = goEscapes(json);
-    if (texts.length === 0 && maps.length === 0) return escaped;
+    if (tag === undefined) return escaped;
+    markerPattern ??= new RegExp(`"${tag.replace("\u0000", "\\\\u0000")}([tm])(\\d+)"`, "g");
     return escaped.replace(markerPattern, (_, kind: string, index: string, offset: number) => {
       if (kind === "t") return texts[Number(index)]!;
       // The indentation of the marker's line is the depth the map is written at.
