@@ -128,6 +128,9 @@ function commandOf(surface: Surface, verbKey: string, verb: SurfaceVerb): { bin:
   return { bin: program, template: verb.cli!.slice(1), allowVerb: false };
 }
 
+/** Template-derived args schemas, made once per verb of a loaded pack (a call asks for it twice). */
+const derivedSchemas = new WeakMap<SurfaceVerb, Record<string, unknown>>();
+
 /** The JSON Schema a verb's arguments are validated against: its `args`, else the one derived from its template (§6.3). */
 export function argsSchemaOf(pack: LoadedPack, verbKey: string): Record<string, unknown> {
   const surface = usableSurface(pack);
@@ -136,8 +139,13 @@ export function argsSchemaOf(pack: LoadedPack, verbKey: string): Record<string, 
   const unrunnable = notExecutable(surface);
   if (unrunnable) return { type: "object" };
   if (surface.kind === "openapi") return operationArgsSchema(pack, verbKey);
-  const { template, allowVerb } = commandOf(surface, verbKey, verb);
-  return deriveArgsSchema(template, { allowVerb });
+  let derived = derivedSchemas.get(verb);
+  if (derived === undefined) {
+    const { template, allowVerb } = commandOf(surface, verbKey, verb);
+    derived = deriveArgsSchema(template, { allowVerb });
+    derivedSchemas.set(verb, derived);
+  }
+  return derived;
 }
 
 /** The argument names a schema requires: a placeholder outside them is optional (§6.2). */
