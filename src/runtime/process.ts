@@ -223,9 +223,14 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       // Whatever the program left behind in its group or its tree does not outlive it; a process still
       // holding its pipes a moment later has left both, and is found by the pipes it holds.
       reaper.exited();
-      timers.push(setTimeout(() => reaper.end(true), HOLDERS_AFTER_EXIT_MS));
-      // A holder that could be neither found nor killed never keeps the run waiting.
-      timers.push(setTimeout(finish, grace + PIPE_GIVE_UP_MS));
+      // Node emits "close" right after "exit" when the pipes are already closed (the usual case): the timers
+      // are set only for a run still open a tick later.
+      process.nextTick(() => {
+        if (settled) return;
+        timers.push(setTimeout(() => reaper.end(true), HOLDERS_AFTER_EXIT_MS));
+        // A holder that could be neither found nor killed never keeps the run waiting.
+        timers.push(setTimeout(finish, grace + PIPE_GIVE_UP_MS));
+      });
     });
     child.on("close", finish);
   });
