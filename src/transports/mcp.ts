@@ -289,7 +289,12 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     onePage(req.params);
     return toolsListed(tools);
   });
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+  // Set as every other method's handler is (its request parsed once): the SDK's Server wraps a tools/call handler
+  // to parse the request again and to check and copy the result against its schema, a tenth of a call's own work
+  // in the server. hcp's results are made to that schema (the SDK's Client checks each one in the tests), and
+  // tools/call with a task was refused before either runs (hcp offers no tasks).
+  const setRequestHandler: typeof server.setRequestHandler = Object.getPrototypeOf(Server.prototype).setRequestHandler;
+  setRequestHandler.call(server, CallToolRequestSchema, async (req, extra) => {
     const t = byName.get(req.params.name);
     if (t === undefined) throw maskError(invalidParams(`unknown tool ${JSON.stringify(req.params.name)}`), packSecrets(packs));
     // Cancelled by the client or by the server's stop, until it is answered.

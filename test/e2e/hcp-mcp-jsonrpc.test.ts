@@ -188,3 +188,31 @@ test("a JSON-RPC batch is refused the same way over stdio and HTTP (stateless an
     rmSync(log);
   }
 });
+
+test("stdio: a tools/call asking for a task is refused and nothing runs (hcp offers no tasks); a plain call's answer is a valid CallToolResult", async () => {
+  const root = tempDir("hcp-mcp-task-");
+  const log = join(root, "witness.log");
+  witnessPack(root, "w", log);
+  const withTask = rpc(2, "tools/call", { name: "w_work", arguments: {}, task: { ttl: 60_000 } });
+  const r = await hcp(["serve", "--mcp", root], {
+    env: isolatedEnv(),
+    stdin: [INITIALIZE, { jsonrpc: "2.0", method: "notifications/initialized" }, withTask].map((m) => JSON.stringify(m)).join("\n") + "\n",
+    timeoutMs: 60_000,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const answers = r.stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { id?: number; error?: { code: number }; result?: unknown });
+  const refused = answers.find((a) => a.id === 2);
+  assert.ok(refused?.error !== undefined && refused.result === undefined, `refused with an error: ${JSON.stringify(refused)}`);
+  assert.equal(existsSync(log), false, "the call asking for a task did not run");
+
+  const plain = await hcp(["serve", "--mcp", root], {
+    env: isolatedEnv(),
+    stdin: [INITIALIZE, { jsonrpc: "2.0", method: "notifications/initialized" }, call(3)].map((m) => JSON.stringify(m)).join("\n") + "\n",
+    timeoutMs: 60_000,
+  });
+  assert.equal(plain.code, 0, plain.stderr);
+  const answer = plain.stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { id?: number; result?: unknown }).find((a) => a.id === 3);
+  const parsed = CallToolResultSchema.safeParse(answer?.result);
+  assert.ok(parsed.success, `a valid CallToolResult: ${JSON.stringify(answer)}`);
+  assert.equal(marks(log), 2, "the plain call ran once (S and E)");
+});
