@@ -55,8 +55,8 @@ function interpretable(s: unknown): boolean {
 
 /**
  * A value as JSON.parse makes it: null, booleans, strings, finite numbers, arrays and objects whose prototypes are
- * the usual ones. Not, say, `--arg __proto__:={"a":1}`, which gives the arguments object a prototype whose names
- * Ajv reads as the object's and the interpreter does not; nor Infinity (`1e309`), an integer for Ajv.
+ * the usual ones. Not an object with another prototype, whose names Ajv reads as the object's and the interpreter
+ * does not (the transports make none: `--arg __proto__:=…` is an own key); nor Infinity (`1e309`), an integer for Ajv.
  */
 export function isJsonData(v: unknown): boolean {
   switch (typeof v) {

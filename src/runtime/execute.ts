@@ -156,6 +156,19 @@ function requiredOf(schema: Record<string, unknown>): ReadonlySet<string> {
 
 const validators = new WeakMap<SurfaceVerb, ValidateFunction>();
 
+/**
+ * Whether the arguments pass. Ajv's own comparison (enum, const, uniqueItems) throws on an object with an own
+ * `valueOf` that is not a function: such arguments cannot be judged, so they are refused as invalid, naming why.
+ */
+function judge(validate: ValidateFunction, args: unknown, verbKey: string): boolean {
+  try {
+    return validate(args);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new RuntimeError("invalid_args", `invalid arguments for verb ${JSON.stringify(verbKey)}: its schema cannot judge them (${why})`);
+  }
+}
+
 function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVerb, args: unknown, oneCall: boolean): Args {
   if (!isObject(args)) {
     throw new RuntimeError("invalid_args", `arguments of verb ${JSON.stringify(verbKey)} must be a JSON object`);
@@ -173,7 +186,7 @@ function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVerb, args
     validate = compiled.validate;
     validators.set(verb, validate);
   }
-  if (!validate(args)) {
+  if (!judge(validate, args, verbKey)) {
     throw new RuntimeError("invalid_args", `invalid arguments for verb ${JSON.stringify(verbKey)}: ${argumentErrors(validate.errors ?? []).join("; ")}`);
   }
   return args;

@@ -60,15 +60,17 @@ export function cliArgs(args: string | undefined, arg: readonly string[] = []): 
     const key = name.endsWith(":") ? name.slice(0, -1) : name;
     if (given.has(key)) throw new TransportError("usage", `--arg ${key} is given more than once`);
     given.add(key);
+    let parsed: unknown = value;
     if (name.endsWith(":")) {
       try {
-        out[name.slice(0, -1)] = JSON.parse(value);
+        parsed = JSON.parse(value);
       } catch (e) {
         throw new TransportError("usage", `--arg ${name}=: the value is not valid JSON: ${jsonSyntax(e)}`);
       }
-    } else {
-      out[name] = value;
     }
+    // An own property whatever the name, as JSON.parse makes `{"__proto__": …}`: `out[key] = …` would set the
+    // object's prototype instead, and `--arg __proto__:=…` would mean something else than the same `--args`.
+    Object.defineProperty(out, key, { value: parsed, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -26,6 +26,17 @@ test("--arg NAME=VALUE is a string, NAME:=JSON any value, over --args", () => {
   assert.throws(() => cliArgs(undefined, ["a=1", "a:=2"]), /--arg a is given more than once/);
 });
 
+test("--arg __proto__ is an argument named __proto__, as in --args: it never sets the arguments' prototype", () => {
+  for (const arg of ['__proto__:={"v":["-rf"]}', "__proto__=x", "constructor=x"]) {
+    const args = cliArgs(undefined, ["w=x", arg]);
+    assert.equal(Object.getPrototypeOf(args), Object.prototype, arg);
+    assert.equal(args["v"], undefined, arg);
+    const name = arg.slice(0, arg.search(/:?=/));
+    assert.deepEqual(Object.keys(args), ["w", name], arg);
+    assert.deepEqual(args, cliArgs(JSON.stringify({ w: "x", [name]: args[name] })), arg);
+  }
+});
+
 test("exec requests: shape checked field by field, args defaulting to {}", () => {
   assert.deepEqual(checkRequest({ id: 1, pack: "p", verb: "v" }), { id: 1, pack: "p", verb: "v", args: {} });
   for (const v of [null, [], { pack: "p", verb: "v" }, { id: {}, pack: "p", verb: "v" }, { id: 1, verb: "v" }, { id: 1, pack: "p", verb: "v", dry_run: "yes" }, { id: 1, pack: "p", verb: "v", confirm: 1 }]) {
