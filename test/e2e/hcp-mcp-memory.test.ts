@@ -1,0 +1,67 @@
+// `hcp serve --mcp` keeps nothing of a call once it is answered: after a full collection, the objects alive and the
+// heap used do not grow with the calls (a server that kept something per call would grow without end).
+
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { REPO, fixture } from "./helpers.js";
+import { mcpClient, tempDir } from "../transports/support.js";
+
+/** A verb wrapping /bin/echo (the benchmark's pack): calls as cheap as a call can be. */
+const ECHO_PACK = join(REPO, "bench/fixtures/echo-pack");
+
+/** `count` calls of echo_say, 16 in flight (as the benchmark makes them). */
+async function calls(client: Client, count: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      const r = await client.callTool({ name: "echo_say", arguments: {} });
+      assert.equal(r.isError, undefined);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+}
+
+interface Probe {
+  heapUsed: number;
+  live: { objects: number; functions: number; promises: number };
+}
+
+/** The server's heap after a full collection, from test/fixtures/heap-probe.cjs preloaded into it. */
+async function probe(pid: number, out: string): Promise<Probe> {
+  rmSync(out, { force: true });
+  process.kill(pid, "SIGUSR2");
+  // A hang guard only: the probe answers within milliseconds.
+  for (let waited = 0; !existsSync(out); waited += 10) {
+    if (waited > 30_000) throw new Error("the heap probe did not answer");
+    await sleep(10);
+  }
+  return JSON.parse(readFileSync(out, "utf8")) as Probe;
+}
+
+test("hcp serve --mcp keeps nothing per call: after 800 calls as many objects, functions and promises are alive as after 200, and the heap used is within 1 MiB", async () => {
+  const out = join(tempDir(), "heap.json");
+  const env = { ...process.env, NODE_OPTIONS: `--require ${fixture("heap-probe.cjs")}`, HEAP_PROBE_OUT: out };
+  const { client } = await mcpClient([ECHO_PACK], { env });
+  try {
+    const pid = (client.transport as StdioClientTransport).pid!;
+    // The first calls compile and optimise code and fill caches: the server at rest is measured after them.
+    await calls(client, 200);
+    const warm = await probe(pid, out);
+    await calls(client, 600);
+    const after = await probe(pid, out);
+    // One object kept per call would be 600 more; V8's own objects move by a few between runs.
+    for (const kind of ["objects", "functions", "promises"] as const) {
+      assert.ok(Math.abs(after.live[kind] - warm.live[kind]) < 60, `${kind} alive after a full collection: ${warm.live[kind]} after 200 calls, ${after.live[kind]} after 800`);
+    }
+    // What no count sees (strings kept in a map, say): V8's own code and caches move it by a few hundred KiB.
+    assert.ok(after.heapUsed - warm.heapUsed < 1024 * 1024, `heap used after a full collection grew from ${warm.heapUsed} to ${after.heapUsed} bytes over 600 calls`);
+  } finally {
+    await client.close();
+  }
+});
