@@ -1,10 +1,11 @@
 // The MCP server under load: `hcp serve --mcp` of a verb wrapping /bin/echo against a minimal server made
 // with the official SDK that spawns /bin/echo per call (bench/fixtures/min-sdk-server.mjs), both driven by
 // the SDK's Client: tools/call p50 one at a time (and a raw spawn of /bin/echo), throughput with 16 and 64
-// calls in flight, the server's CPU per call, and the servers' RSS after 100, 1,000 and 10,000 calls.
+// calls in flight, the server's CPU per call, and the servers' RSS after 100, 1,000 and 10,000 calls (with, from a
+// probe preloaded into them, their heap's spaces and what a full collection leaves).
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -117,27 +118,53 @@ async function throughput(hcp: Server, min: Server, count: number): Promise<void
   report(`MCP throughput, ${count} calls per run, median of 3 alternated runs`, rows);
 }
 
-/** RSS after 100, 1,000 and 10,000 calls (16 in flight), of hcp and of the minimal server. */
-async function memory(servers: { name: string; args: string[]; tool: string }[], env: Record<string, string>): Promise<void> {
+/** What the heap probe (test/fixtures/heap-probe.cjs, preloaded) reports: spaces as they are, then after a full collection. */
+interface HeapProbe {
+  spaces: Record<string, number>;
+  heapUsed: number;
+  live: { objects?: number };
+}
+
+const mb = (bytes: number | undefined) => (bytes === undefined ? "?" : (bytes / 1048576).toFixed(1));
+
+/** Asks the server's heap probe (SIGUSR2) and waits for its answer in `out`. */
+async function probeHeap(pid: number, out: string): Promise<HeapProbe> {
+  rmSync(out, { force: true });
+  process.kill(pid, "SIGUSR2");
+  while (!existsSync(out)) await new Promise((resolve) => setTimeout(resolve, 10));
+  return JSON.parse(readFileSync(out, "utf8")) as HeapProbe;
+}
+
+/**
+ * RSS after 100, 1,000 and 10,000 calls (16 in flight), of hcp and of the minimal server; at each, after the RSS,
+ * the young generation and the old space as they are, and after a full collection the heap used and the objects
+ * alive: growth that stops is the heap's sizing, growth of what a full collection leaves is a leak.
+ */
+async function memory(servers: { name: string; args: string[]; tool: string }[], env: Record<string, string>, home: string): Promise<void> {
   const rows: [string, string][] = [];
+  const out = join(home, "heap-probe.json");
+  const probed = { ...env, NODE_OPTIONS: `--require ${join(REPO, "test/fixtures/heap-probe.cjs")}`, HEAP_PROBE_OUT: out };
   for (const { name, args, tool } of servers) {
-    const s = await connect(args, tool, env);
+    const s = await connect(args, tool, probed);
     try {
-      await load(s, 100, 16);
-      const at100 = rssKib(s.pid);
-      await load(s, 900, 16);
-      const at1k = rssKib(s.pid);
-      await load(s, 9_000, 16);
-      const at10k = rssKib(s.pid);
-      rows.push([
-        name,
-        `after 100 calls ${mib(at100)}, 1,000 ${mib(at1k)}, 10,000 ${mib(at10k)}: ${ratio(at10k, at100)} of after 100 (aim: within 1.2x), ${ratio(at10k, at1k)} of after 1,000`,
-      ]);
+      const at: { rss: number; heap: HeapProbe }[] = [];
+      for (const calls of [100, 900, 9_000]) {
+        await load(s, calls, 16);
+        const rss = rssKib(s.pid);
+        at.push({ rss, heap: await probeHeap(s.pid, out) });
+      }
+      const [r100, r1k, r10k] = at.map((a) => a.rss) as [number, number, number];
+      const each = (f: (a: { rss: number; heap: HeapProbe }) => string) => at.map(f).join(" / ");
+      rows.push(
+        [name, `RSS after 100 calls ${mib(r100)}, 1,000 ${mib(r1k)}, 10,000 ${mib(r10k)}: ${ratio(r10k, r100)} of after 100 (aim: within 1.2x), ${ratio(r10k, r1k)} of after 1,000`],
+        ["", `young generation ${each((a) => mb(a.heap.spaces["new_space"]))} MiB, old space ${each((a) => mb(a.heap.spaces["old_space"]))} MiB (as they were)`],
+        ["", `after a full collection: heap used ${each((a) => mb(a.heap.heapUsed))} MiB, objects alive ${each((a) => String(a.heap.live.objects ?? "?"))}`],
+      );
     } finally {
       await s.client.close();
     }
   }
-  report("Resident memory of the server (RSS from /proc, 16 calls in flight)", rows);
+  report("Resident memory of the server (RSS from /proc, 16 calls in flight; the heap from a probe preloaded into it)", rows);
 }
 
 export async function run(): Promise<void> {
@@ -165,6 +192,7 @@ export async function run(): Promise<void> {
         { name: "minimal SDK server", args: minArgs, tool: "say" },
       ],
       env,
+      home,
     );
   } finally {
     rmSync(home, { recursive: true, force: true });
