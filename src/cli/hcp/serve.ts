@@ -11,6 +11,7 @@ import { loadServed, type ServedPack, type ServeOptions } from "../../transports
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions, toolSelection } from "./flags.js";
 import { stopExitCode, untilSignal } from "../signal.js";
+import { boundYoungGeneration } from "./young-generation.js";
 
 /** The packs a transport serves; those of a folder of packs that it may not serve are named on stderr (and returned as warnings). */
 async function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: ServeOptions): Promise<{ packs: ServedPack[]; warnings: string[] }> {
@@ -24,6 +25,7 @@ export async function execHandler(ctx: Context): Promise<void> {
   const concurrency = ctx.int("concurrency");
   if (concurrency < 1 || concurrency > 1024) throw new TransportError("usage", `--concurrency must be an integer from 1 to 1024, got ${concurrency}`);
   const opts = serveOptions(ctx);
+  boundYoungGeneration();
   const { packs } = await served(ctx.args, "json_exec", opts);
   // Until the end of stdin, or SIGINT/SIGTERM/a closed stdout (then running children are killed and answered).
   await untilSignal(async (signal) => {
@@ -91,6 +93,7 @@ function httpDoor(ctx: Context): Door | null {
 export async function serveHandler(ctx: Context): Promise<void> {
   if (!ctx.bool("mcp")) throw new TransportError("usage", "hcp serve needs a transport: --mcp (the MCP server, on stdio or with --http)");
   const http = httpDoor(ctx);
+  boundYoungGeneration();
   // Start loading the SDK first: its file reads overlap the packs' loading.
   const mcp = import("../../transports/mcp.js");
   mcp.catch(() => {});
