@@ -46,7 +46,7 @@ async function probe(pid: number, out: string): Promise<Probe> {
 
 test("hcp serve --mcp keeps nothing per call: after 800 calls as many objects, functions and promises are alive as after 200, and the heap used is within 1 MiB", async () => {
   const out = join(tempDir(), "heap.json");
-  const env = { ...process.env, NODE_OPTIONS: `--require ${fixture("heap-probe.cjs")}`, HEAP_PROBE_OUT: out };
+  const env = { ...process.env, NODE_OPTIONS: `--require ${fixture("heap-probe.cjs")}`, HEAP_PROBE_OUT: out, HEAP_PROBE_LIVE: "1" };
   const { client } = await mcpClient([ECHO_PACK], { env });
   try {
     const pid = (client.transport as StdioClientTransport).pid!;
