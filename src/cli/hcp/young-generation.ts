@@ -2,7 +2,8 @@
 // stream of calls V8 doubles its two semi-spaces until they are 16 MiB each, 32 MiB resident for as long as calls
 // keep coming. `--max-semi-space-size` is read only when a process starts; the growth factor is read at every
 // collection that may grow the young generation, so after each collection it is set to 1 once the young
-// generation has reached the bound (and back to V8's 2 below it, after V8 has shrunk it when idle).
+// generation has reached the bound (and back to V8's 2 below it, after V8 has shrunk it when idle). An operator's
+// own `--max-semi-space-size` (in NODE_OPTIONS, or given to node) is left to rule alone.
 
 import { PerformanceObserver } from "node:perf_hooks";
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
@@ -18,10 +19,16 @@ export function youngGenerationBytes(): number {
   return getHeapSpaceStatistics().find((s) => s.space_name === "new_space")?.space_size ?? 0;
 }
 
+/** Whether node was started with its own `--max-semi-space-size` (V8 takes `-` and `_` alike). */
+export function sizedByOperator(execArgv: readonly string[], nodeOptions = ""): boolean {
+  return /--max[-_]semi[-_]space[-_]size\b/.test(`${execArgv.join(" ")} ${nodeOptions}`);
+}
+
 let observer: PerformanceObserver | undefined;
 
-/** Keeps the young generation at most `bound` bytes from now on, in this process. */
+/** Keeps the young generation at most `bound` bytes from now on, in this process, unless the operator sized it. */
 export function boundYoungGeneration(bound = YOUNG_GENERATION_BOUND): void {
+  if (sizedByOperator(process.execArgv, process.env["NODE_OPTIONS"])) return;
   let factor = V8_GROWTH_FACTOR;
   const adjust = () => {
     const wanted = youngGenerationBytes() >= bound ? 1 : V8_GROWTH_FACTOR;

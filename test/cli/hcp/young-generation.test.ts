@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { setImmediate as tick } from "node:timers/promises";
-import { boundYoungGeneration, YOUNG_GENERATION_BOUND, youngGenerationBytes } from "../../../src/cli/hcp/young-generation.js";
+import { boundYoungGeneration, sizedByOperator, YOUNG_GENERATION_BOUND, youngGenerationBytes } from "../../../src/cli/hcp/young-generation.js";
 
 test("under a load that makes V8 grow the young generation, it grows to its bound of 16 MiB and no further", async () => {
   assert.ok(youngGenerationBytes() < YOUNG_GENERATION_BOUND, "this process starts below the bound");
@@ -18,4 +18,11 @@ test("under a load that makes V8 grow the young generation, it grows to its boun
     most = Math.max(most, youngGenerationBytes());
   }
   assert.equal(most, YOUNG_GENERATION_BOUND);
+});
+
+test("an operator's own --max-semi-space-size, given to node or in NODE_OPTIONS, is left to rule alone", () => {
+  assert.equal(sizedByOperator(["--max-semi-space-size=64"]), true);
+  assert.equal(sizedByOperator([], "--require x.cjs --max_semi_space_size=2"), true);
+  assert.equal(sizedByOperator(["--max-old-space-size=512"], "--require x.cjs"), false);
+  assert.equal(sizedByOperator([]), false);
 });
