@@ -1,12 +1,14 @@
 // Descendants of a child that may have left its process group (setsid, double fork), found through /proc
 // on Linux (§6.4): the tree is read every 25 ms while any run lasts, and each process new since the last
-// read is written to a log once; every run judges every entry logged since it began (never one judged by
+// read is written to a log once (/proc is listed only when a process may have begun that the log does not
+// have: pid-cursor.ts); every run judges every entry logged since it began (never one judged by
 // another run only), and takes it when its parent is the run's, when its session is one a run's process
 // is in, or when it was made by one of the run's processes (a daemon's double fork stays in the session
 // its setsid made). At the end, so is every process holding one of the child's pipes.
 // Where /proc is missing all this finds nothing (README, SECURITY.md).
 
 import { closeSync, openSync, readFileSync, readSync, readdirSync, readlinkSync } from "node:fs";
+import { givenOut, lastPid, onlyKnown } from "./pid-cursor.js";
 
 /**
  * A process as first seen: its start time (clock ticks since boot) tells it from a later one with its pid.
@@ -102,8 +104,12 @@ function alive(p: Seen): boolean {
 let ownSession: number | undefined;
 
 const watches = new Set<DescendantWatch>();
-/** The pids of the last read: a pid not among them is a new process, its stat read once into the log. */
+/** The pids of the last listing of /proc: a pid not among them is a new process, its stat read once into the log. */
 let previous = new Set<number>();
+/** The pid cursor read just before the last listing (see pid-cursor.ts); undefined when it cannot be read. */
+let listedAt: number | undefined;
+/** The runs' own children logged when they started (root) since the last listing. */
+const rooted = new Set<number>();
 /**
  * Every process new since the oldest watch began, in the order seen: `logStart` is the index of the
  * first entry kept. Each watch keeps its own place in it, so a read made for one run (or by the poll)
@@ -125,13 +131,22 @@ function read(baseline = false): void {
   queueMicrotask(() => {
     readThisTask = false;
   });
+  const cursor = lastPid();
+  const since = listedAt;
+  // No id was given out since the last listing but to the runs' own children, logged when they started:
+  // no other process has begun, and a listing would find nothing new.
+  if (cursor !== undefined && since !== undefined && onlyKnown(since, cursor, rooted)) return;
   const now = pids();
   for (const pid of now) {
-    if (baseline || previous.has(pid)) continue;
+    if (baseline || rooted.has(pid)) continue;
+    // New: not in the last listing, or its id was given out since (a process that took the id of one gone).
+    if (previous.has(pid) && (cursor === undefined || since === undefined || !givenOut(pid, since, cursor))) continue;
     const s = stat(pid);
     if (s !== undefined) log.push([pid, s]);
   }
   previous = new Set(now);
+  listedAt = cursor;
+  rooted.clear();
 }
 
 /** Drops the entries every watch has judged. */
@@ -185,11 +200,10 @@ export class DescendantWatch {
   root(pid: number): void {
     const s = stat(pid);
     if (s === undefined) return;
-    // Logged as the next read would log it, which then need not read its stat again.
-    if (!previous.has(pid)) {
-      previous.add(pid);
-      log.push([pid, s]);
-    }
+    // Logged as a listing would log it (a run's own child is new when it starts); the next listing skips it.
+    previous.add(pid);
+    rooted.add(pid);
+    log.push([pid, s]);
     this.rootSeen = this.add(pid, s);
     this.rootPid = pid;
     // A zombie has closed its files already: there are no pipes of it to read.

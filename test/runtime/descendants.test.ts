@@ -74,3 +74,20 @@ test("runs one right after another (the watch's poll still running from the run 
   for (const pid of survivors) process.kill(pid, "SIGKILL");
   assert.ok(gone, `${survivors.length} of ${files.length} escapees survived their run: ${survivors.join(" ")}`);
 });
+
+test("an escapee started after a quiet while (no process begun, the listings of /proc skipped) is killed", async () => {
+  const dir = tempDir();
+  const file = join(dir, "quiet.pid");
+  // Nothing starts for a while (several reads of the tree with nothing new), then a process in a new session
+  // holding none of the run's pipes; the run lives on a while so the escapee is seen as its child.
+  const script = join(dir, "quiet.sh");
+  writeFileSync(script, `#!/bin/sh\nsleep 0.4\nsetsid sh -c 'echo $$ > "$1"; exec sleep 120' sh "$1" </dev/null >/dev/null 2>&1 &\nsleep 1\n`);
+  chmodSync(script, 0o755);
+  const r = await runProcess({ file: script, args: [file], env: BASE_ENV, timeoutMs: 60_000, maxOutputBytes: 1 << 16, killGraceMs: 500 });
+  assert.equal(r.exit_code, 0);
+  assert.ok(await eventually(() => existsSync(file), 10_000), "the escapee did not write its pid");
+  const escapee = Number(readFileSync(file, "utf8"));
+  const gone = await eventually(() => !alive(escapee), 10_000);
+  if (!gone) process.kill(escapee, "SIGKILL");
+  assert.ok(gone, `escapee ${escapee} survived its run`);
+});
