@@ -5,7 +5,7 @@
 // probe preloaded into them, their heap's spaces and what a full collection leaves).
 
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -25,8 +25,18 @@ async function connect(args: string[], tool: string, env: Record<string, string>
   return { client, pid: transport.pid!, tool };
 }
 
-/** CPU milliseconds (user + system) the process has used, from /proc (Linux); NaN elsewhere. */
+/**
+ * CPU milliseconds the process has used (all its threads), from /proc (Linux): the time on a CPU in
+ * nanoseconds (schedstat), else user + system in clock ticks of 10 ms; NaN elsewhere.
+ */
 function cpuMs(pid: number): number {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "latin1").split(" ")[0]);
+    if (Number.isFinite(ns)) return ns / 1e6;
+  } catch {
+    // no schedstat: the ticks below
+  }
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]!.split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 1/100 s (USER_HZ)
