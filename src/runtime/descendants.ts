@@ -24,7 +24,11 @@ interface Seen {
 const POLL_MS = 25;
 
 interface Stat {
-  state: string;
+  /**
+   * Dead, only waiting to be reaped. Not every "Z" is: a process whose first thread exited (SYS_exit,
+   * pthread_exit) while others run shows "Z" with more than one thread, and lives on.
+   */
+  zombie: boolean;
   ppid: number;
   session: number;
   start: string;
@@ -61,7 +65,8 @@ function readProcess(pid: number): Stat | typeof GONE | undefined {
     const text = readStat(`/proc/${pid}/stat`);
     // "pid (comm) S ppid pgrp session … starttime …": comm may hold spaces and parentheses; fields follow the last ")".
     const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0]!, ppid: Number(fields[1]), session: Number(fields[3]), start: fields[19]! };
+    const zombie = fields[0] === "Z" && Number(fields[17]) <= 1; // fields[17]: num_threads
+    return { zombie, ppid: Number(fields[1]), session: Number(fields[3]), start: fields[19]! };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ESRCH" ? GONE : undefined;
@@ -93,7 +98,7 @@ function alive(p: Seen): boolean {
   const s = readProcess(p.pid);
   // Unreadable now (out of file descriptors…): not signalled this time, and looked up again next time.
   if (s === undefined) return false;
-  if (s === GONE || s.start !== p.start || s.state === "Z") {
+  if (s === GONE || s.start !== p.start || s.zombie) {
     p.dead = true;
     return false;
   }
@@ -207,7 +212,7 @@ export class DescendantWatch {
     this.rootSeen = this.add(pid, s);
     this.rootPid = pid;
     // A zombie has closed its files already: there are no pipes of it to read.
-    if (s.state === "Z") this.pipesGone = true;
+    if (s.zombie) this.pipesGone = true;
     // No read of the tree now: the child has only just been made, and whatever it starts is logged
     // by a later read and judged by this watch then (its place in the log is kept until it is known).
     this.adopt();
@@ -288,15 +293,23 @@ export class DescendantWatch {
     if (this.pipes.size === 0) return;
     for (const pid of pids()) {
       if (pid === process.pid || this.known.has(pid)) continue;
+      let dir = `/proc/${pid}/fd`;
       let fds: string[];
       try {
-        fds = readdirSync(`/proc/${pid}/fd`);
+        fds = readdirSync(dir);
+        // Empty also when its first thread has exited while others run: their files are listed under a thread of theirs.
+        if (fds.length === 0) {
+          const thread = readdirSync(`/proc/${pid}/task`).find((tid) => tid !== String(pid));
+          if (thread === undefined) continue;
+          dir = `/proc/${pid}/task/${thread}/fd`;
+          fds = readdirSync(dir);
+        }
       } catch {
         continue; // gone, or another user's
       }
       const holds = fds.some((fd) => {
         try {
-          return this.pipes.has(readlinkSync(`/proc/${pid}/fd/${fd}`));
+          return this.pipes.has(readlinkSync(`${dir}/${fd}`));
         } catch {
           return false;
         }
