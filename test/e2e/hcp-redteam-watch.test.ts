@@ -3,12 +3,15 @@
 // starts the built hcp with a program that tries to leave a process behind, and asserts none survives.
 
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fixture } from "./helpers.js";
 import { eventually } from "../runtime/support.js";
-import { hcp, tempDir } from "../transports/support.js";
+import { McpError, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
+import { marks, witnessPack } from "./witness-pack.js";
 import { isolatedEnv, probePack } from "./hardening.js";
 
 /**
@@ -53,6 +56,17 @@ function programPack(id: string, program: string, verbs: Record<string, string[]
   return probePack(id, surfaceVerbs, { cliBin: "prog", wrap: { bin: program } }, { verbs: policy });
 }
 
+/** A shell script as a wrapped program. */
+function script(body: string): string {
+  const file = join(tempDir("hcp-watch-prog-"), "prog.sh");
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/** A TERM-ignoring sleeper in a session of its own, its pid written to the file named by $1 (sh -c '…' FILE). */
+const SLEEPER = `setsid sh -c 'trap "" TERM; echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 120'`;
+
 const THREAD_ESCAPEE = fixture("bin/thread-escapee.py");
 
 test("a setsid escapee whose first thread exits alone (/proc shows it a zombie, it runs on) is killed after the run", async () => {
@@ -71,4 +85,113 @@ test("a double-forked escapee holding the run's pipes, its first thread gone (it
   assert.equal(r.code, 0, r.stderr);
   assert.ok(existsSync(join(dir, "holder.pid")), "the program ran and left its escapee");
   await noSurvivor(pidsIn(dir), "hcp run");
+});
+
+test("a child that forks one grandchild that setsids (the only ids given out: the child's and the grandchild's) leaves no survivor", async () => {
+  const dir = tempDir("hcp-watch-pids-");
+  const root = programPack("one", script(`${SLEEPER} "$1" </dev/null >/dev/null 2>&1 &\nsleep 1`), { one: [join(dir, "one.pid")] });
+  const r = await hcp(["run", root, "one"], { env: isolatedEnv(), timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  await noSurvivor(pidsIn(dir), "hcp run");
+});
+
+test("a child whose 200 threads move the pid cursor around a setsid escapee leaves no survivor", async () => {
+  const dir = tempDir("hcp-watch-pids-");
+  const root = programPack("threads", THREAD_ESCAPEE, { threads: ["threads", join(dir, "threads.pid")] });
+  const r = await hcp(["run", root, "threads"], { env: isolatedEnv(), timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  await noSurvivor(pidsIn(dir), "hcp run");
+});
+
+/** Programs that try to leave a TERM-ignoring sleeper, each a verb `MODE PIDFILE`. */
+const ESCAPES = script(`case "$1" in
+  linger) ${SLEEPER} "$2" </dev/null >/dev/null 2>&1 & sleep 0.5 ;;
+  quick) ( ${SLEEPER} "$2" & ) ;;
+esac
+while [ ! -s "$2" ]; do sleep 0.01; done`);
+
+test("hcp exec: runs one right after another (one lingering over a setsid escapee, one exiting at once after a double fork whose escapee holds the pipes) leave no survivor", async () => {
+  const dir = tempDir("hcp-watch-pids-");
+  const modes = ["linger", "quick"];
+  const verbs = Object.fromEntries(modes.flatMap((m) => [0, 1].map((i) => [`${m}${i}`, [m, join(dir, `${m}${i}.pid`)]])));
+  const root = programPack("seq", ESCAPES, verbs);
+  // One call at a time: each run starts as the one before ends, while the watch's poll still runs.
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "seq", verbs: Object.fromEntries(Object.keys(verbs).map((v) => [v, "read"])), limits: { concurrency: 1 } }));
+  const lines = Object.keys(verbs).map((verb, i) => JSON.stringify({ id: i, pack: "seq", verb }) + "\n");
+  const r = await hcp(["exec", root], { env: isolatedEnv(), stdin: lines.join(""), timeoutMs: 120_000 });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout.split("\n").filter((l) => l.includes('"ok":true')).length, lines.length, r.stdout + r.stderr);
+  await noSurvivor(pidsIn(dir), "hcp exec");
+});
+
+test("an escapee that is the first process of a new pid namespace (unshare -U -p -f) leaves no survivor", async (t) => {
+  if (spawnSync("unshare", ["-U", "-p", "-f", "true"]).status !== 0) {
+    t.skip("this kernel does not let this user make a user and pid namespace");
+    return;
+  }
+  const dir = tempDir("hcp-watch-pids-");
+  // Its pid as this namespace's /proc names it (the namespace's own /proc is not mounted).
+  const init = `import os, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); open(sys.argv[1] + ".tmp", "w").write(os.readlink("/proc/self")); os.rename(sys.argv[1] + ".tmp", sys.argv[1]); time.sleep(120)`;
+  const root = programPack("ns", script(`setsid unshare -U -p -f python3 -c '${init}' "$1" </dev/null >/dev/null 2>&1 &\nwhile [ ! -s "$1" ]; do sleep 0.01; done\nsleep 0.5`), { ns: [join(dir, "ns.pid")] });
+  const r = await hcp(["run", root, "ns"], { env: isolatedEnv(), timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  await noSurvivor(pidsIn(dir), "hcp run");
+});
+
+test("hcp serve --mcp: 64 calls at once, each leaving a setsid escapee with no pipe of its run, leave no survivor", async () => {
+  const dir = tempDir("hcp-watch-pids-");
+  const root = programPack("burst", script(`${SLEEPER} "$1/esc-$$.pid" </dev/null >/dev/null 2>&1 &\nsleep 1`), { leave: [dir] });
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "burst", verbs: { leave: "read" }, limits: { concurrency: 64 } }));
+  const { client, stderr } = await mcpClient([root], { env: isolatedEnv() });
+  try {
+    const results = await Promise.all(Array.from({ length: 64 }, () => client.callTool({ name: "burst_leave", arguments: {} })));
+    assert.equal(results.filter((res) => res.isError !== true).length, 64, stderr());
+  } finally {
+    await client.close();
+  }
+  await noSurvivor(pidsIn(dir), "hcp serve --mcp");
+});
+
+test("hcp serve --mcp: malformed tools/call params (no name, a number for a name, arguments not an object, task fields, bad _meta) are JSON-RPC errors and nothing runs", async () => {
+  const root = tempDir("hcp-watch-mcp-");
+  const log = join(root, "witness.log");
+  witnessPack(root, "w", log);
+  const { client, stderr } = await mcpClient([root], { env: isolatedEnv() });
+  try {
+    const attacks: Record<string, unknown>[] = [
+      {},
+      { name: 42 },
+      { name: null, arguments: {} },
+      { name: "w_work", arguments: [] },
+      { name: "w_work", arguments: "{}" },
+      { name: "w_work", arguments: 1 },
+      { name: "w_work", arguments: null },
+      { name: "w_work", arguments: {}, task: { ttl: 60_000 } },
+      { name: "w_work", arguments: {}, task: {} },
+      { name: "w_work", arguments: {}, task: "yes" },
+      { name: "w_work", arguments: {}, task: null },
+      { name: "w_work", arguments: {}, task: { ttl: "soon" } },
+      { name: "w_work", arguments: {}, task: { ttl: 60_000 }, _meta: { progressToken: {} } },
+      { name: "w_work", arguments: {}, _meta: "x" },
+      { name: "w_work", arguments: {}, _meta: { progressToken: [] } },
+    ];
+    for (const params of attacks) {
+      const error = await client.request({ method: "tools/call", params: params as { name: string } }, CallToolResultSchema).then(
+        (result) => assert.fail(`${JSON.stringify(params)} was answered: ${JSON.stringify(result)}`),
+        (err: unknown) => err,
+      );
+      assert.ok(error instanceof McpError, `${JSON.stringify(params)}: a JSON-RPC error, got ${String(error)}`);
+      // -32602 for params that fail the schema, -32600 for a _meta no request may have; a task is refused by the SDK's
+      // Protocol before any handler as -32603 "does not support task creation".
+      assert.ok([-32600, -32602, -32603].includes(error.code), `${JSON.stringify(params)}: ${error.code} ${error.message}`);
+      assert.ok(!/\n\s+at /.test(error.message), `${JSON.stringify(params)}: no stack trace: ${error.message}`);
+      assert.equal(existsSync(log), false, `${JSON.stringify(params)} ran the program`);
+    }
+    // The witness is real, and the server goes on: a plain call runs once.
+    const ok = await client.callTool({ name: "w_work", arguments: {} });
+    assert.notEqual(ok.isError, true, JSON.stringify(ok) + stderr());
+    assert.equal(marks(log), 2);
+  } finally {
+    await client.close();
+  }
 });
