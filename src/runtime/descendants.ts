@@ -116,6 +116,13 @@ let listedAt: number | undefined;
 /** The runs' own children logged when they started (root) since the last listing. */
 const rooted = new Set<number>();
 /**
+ * Whether the cursor has counted every child of the runs so far. Not every /proc/loadavg follows new processes
+ * (gVisor prints 0; some container kernels and LXCFS print their own): once the cursor has not counted a child of
+ * ours, it is never trusted again, and /proc is listed at every read. (A child started in the same task as a
+ * listing, before its start is known, can make a good cursor look wrong: that only costs the skip.)
+ */
+let cursorFollows = true;
+/**
  * Every process new since the oldest watch began, in the order seen: `logStart` is the index of the
  * first entry kept. Each watch keeps its own place in it, so a read made for one run (or by the poll)
  * before another run knows its child hides nothing from that run.
@@ -138,9 +145,12 @@ function read(baseline = false): void {
   });
   const cursor = lastPid();
   const since = listedAt;
-  // No id was given out since the last listing but to the runs' own children, logged when they started:
-  // no other process has begun, and a listing would find nothing new.
-  if (cursor !== undefined && since !== undefined && onlyKnown(since, cursor, rooted)) return;
+  if (cursor !== undefined && since !== undefined) {
+    for (const pid of rooted) if (!givenOut(pid, since, cursor)) cursorFollows = false;
+    // No id was given out since the last listing but to the runs' own children, logged when they started:
+    // no other process has begun, and a listing would find nothing new.
+    if (cursorFollows && onlyKnown(since, cursor, rooted)) return;
+  }
   const now = pids();
   for (const pid of now) {
     if (baseline || rooted.has(pid)) continue;
