@@ -3,14 +3,14 @@
 // starts the built hcp with a program that tries to leave a process behind, and asserts none survives.
 
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fixture } from "./helpers.js";
 import { eventually } from "../runtime/support.js";
 import { McpError, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
+import { hcp, mcpClient, tempDir } from "../transports/support.js";
 import { marks, witnessPack } from "./witness-pack.js";
 import { isolatedEnv, probePack } from "./hardening.js";
 
