@@ -10,6 +10,17 @@ import { BASE_ENV, alive, eventually, tempDir } from "./support.js";
 
 const RUNS = 40;
 
+/** Runs `script FILE`, whose escapee writes its pid to FILE, and asserts that the escapee does not outlive the run. */
+async function assertEscapeeKilled(script: string, file: string): Promise<void> {
+  const r = await runProcess({ file: script, args: [file], env: BASE_ENV, timeoutMs: 60_000, maxOutputBytes: 1 << 16, killGraceMs: 500 });
+  assert.equal(r.exit_code, 0);
+  assert.ok(await eventually(() => existsSync(file), 10_000), "the escapee did not write its pid");
+  const escapee = Number(readFileSync(file, "utf8"));
+  const gone = await eventually(() => !alive(escapee), 10_000);
+  if (!gone) process.kill(escapee, "SIGKILL");
+  assert.ok(gone, `escapee ${escapee} survived its run`);
+}
+
 test("escapees started at once by many runs in flight (setsid, no pipe of the run) are all killed", async () => {
   const dir = tempDir();
   // Starts at once a process in a new session holding none of the run's pipes (so only the tree can
@@ -45,13 +56,7 @@ test("a descendant that calls setsid after it was seen, forks and exits at once 
     `#!/bin/sh\n(sleep 0.5; exec setsid sh -c 'sleep 120 & echo $! > "$1"' sh "$1") </dev/null >/dev/null 2>&1 &\nsleep 2\n`,
   );
   chmodSync(script, 0o755);
-  const r = await runProcess({ file: script, args: [file], env: BASE_ENV, timeoutMs: 60_000, maxOutputBytes: 1 << 16, killGraceMs: 500 });
-  assert.equal(r.exit_code, 0);
-  assert.ok(await eventually(() => existsSync(file), 10_000), "the escapee did not write its pid");
-  const escapee = Number(readFileSync(file, "utf8"));
-  const gone = await eventually(() => !alive(escapee), 10_000);
-  if (!gone) process.kill(escapee, "SIGKILL");
-  assert.ok(gone, `escapee ${escapee} survived its run`);
+  await assertEscapeeKilled(script, file);
 });
 
 test("runs one right after another (the watch's poll still running from the run before) each kill their escapee", async () => {
@@ -83,11 +88,5 @@ test("an escapee started after a quiet while (no process begun, the listings of 
   const script = join(dir, "quiet.sh");
   writeFileSync(script, `#!/bin/sh\nsleep 0.4\nsetsid sh -c 'echo $$ > "$1"; exec sleep 120' sh "$1" </dev/null >/dev/null 2>&1 &\nsleep 1\n`);
   chmodSync(script, 0o755);
-  const r = await runProcess({ file: script, args: [file], env: BASE_ENV, timeoutMs: 60_000, maxOutputBytes: 1 << 16, killGraceMs: 500 });
-  assert.equal(r.exit_code, 0);
-  assert.ok(await eventually(() => existsSync(file), 10_000), "the escapee did not write its pid");
-  const escapee = Number(readFileSync(file, "utf8"));
-  const gone = await eventually(() => !alive(escapee), 10_000);
-  if (!gone) process.kill(escapee, "SIGKILL");
-  assert.ok(gone, `escapee ${escapee} survived its run`);
+  await assertEscapeeKilled(script, file);
 });
