@@ -168,9 +168,9 @@ test("hcp serve --mcp --http off loopback without --token-file is refused, exit 
 
 const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-test("--token-file is read like the credential file: a file group or others can read or write, another user's, not a regular file, empty or not one line is refused, exit 3, naming the file; the token is never shown and nothing listens", async () => {
+test("--token-file is read like the credential file: a file group or others can read or write, another user's, not a regular file, empty, not one line or shorter than 16 characters is refused, exit 3, naming the file; the token is never shown and nothing listens", async () => {
   const env = isolatedEnv();
-  const TOKEN = "tok3n-Zq81vX";
+  const TOKEN = "tok3n-Zq81vX-7f3a9c";
   const dir = tempDir();
   const tokenFile = (name: string, content: string, mode = 0o600) => {
     const path = join(dir, name);
@@ -200,6 +200,7 @@ test("--token-file is read like the credential file: a file group or others can 
     [tokenFile("newline", "\n"), /token file .*newline is empty/],
     [tokenFile("two-lines", `${TOKEN}\n${TOKEN}-2\n`), /token file .*two-lines must hold the token alone on one line/],
     [tokenFile("spaced", `${TOKEN} ${TOKEN}\n`), /token file .*spaced must hold the token alone on one line/],
+    [tokenFile("short", `${TOKEN.slice(0, 15)}\n`), /token file .*short holds a token of 15 characters; use at least 16 random ones: umask 077 && openssl rand -hex 32 > /],
   );
   for (const [path, why] of refusals) {
     const r = await hcp(["serve", "--mcp", PROBE_PACK, "--http", "127.0.0.1:0", "--token-file", path], { env, timeoutMs: 60_000 });
@@ -220,7 +221,7 @@ test("--token-file is read like the credential file: a file group or others can 
 });
 
 test("over HTTP the bearer token is never shown: not in any answer (refusals, results, errors), on stderr, in the audit log, nor in a child's environment", async () => {
-  const TOKEN = "b34rer-Kp2wQ9";
+  const TOKEN = "b34rer-Kp2wQ9-e81d40";
   const tokenFile = join(tempDir(), "token");
   writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
   const env = isolatedEnv();

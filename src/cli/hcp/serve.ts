@@ -41,6 +41,9 @@ export async function execHandler(ctx: Context): Promise<void> {
  * The bearer token of --token-file: the file, read as the credential file is (a regular file that only its owner may
  * read or write), less one trailing newline. No error quotes it.
  */
+/** The shortest bearer token served: 16 random hex digits are 64 bits. */
+const MIN_TOKEN_LENGTH = 16;
+
 function readToken(file: string): string {
   const text = readSecretFile(file, "token file");
   if (text === undefined) throw new CredentialError("credentials_unavailable", `token file ${file} does not exist; create it with: umask 077 && openssl rand -hex 32 > ${file}`);
@@ -49,6 +52,10 @@ function readToken(file: string): string {
   // A client sends it as `Authorization: Bearer <token>`, one run of visible characters: anything else could never match.
   if (!/^[\x21-\x7e]+$/.test(token)) {
     throw new CredentialError("credentials_invalid", `token file ${file} must hold the token alone on one line: visible ASCII characters, no space, tab or second line`);
+  }
+  // Every request may try a token, and a 401 costs the guesser nothing: a short one can be found by trying.
+  if (token.length < MIN_TOKEN_LENGTH) {
+    throw new CredentialError("credentials_invalid", `token file ${file} holds a token of ${token.length} characters; use at least ${MIN_TOKEN_LENGTH} random ones: umask 077 && openssl rand -hex 32 > ${file}`);
   }
   return token;
 }
