@@ -6,6 +6,8 @@
 // A Map, or an object with a null prototype (a dictionary, as the literal-
 // preserving reader makes), is a map: its keys are sorted by their UTF-8 bytes.
 
+import { setOwn } from "./own.js";
+
 /** A JSON number kept as its literal text, so that 9007199254740993 and 1.50 round-trip. */
 export class JsonNumber {
   constructor(readonly literal: string) {}
@@ -286,12 +288,6 @@ function encodeNative(value: unknown, indent: boolean, sink: TextSink): () => vo
     emit(prepared, 0);
     sink(pending + end);
   };
-}
-
-/** Sets an own data property, also for "__proto__" (which plain assignment would treat as the prototype). */
-function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
-  else record[key] = value;
 }
 
 const LONE_SURROGATE = /\\ud[89a-f]/;

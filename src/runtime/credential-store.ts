@@ -3,6 +3,7 @@
 // atomically, mode 0600; a value is never taken from or shown in argv.
 
 import { FileWriteError, writeFileSafely } from "../files.js";
+import { setOwn } from "../json/own.js";
 import { isObject } from "../pack/issues.js";
 import { credentialFilePath, readCredentialFile } from "./credentials.js";
 import { CredentialError } from "./errors.js";
@@ -62,9 +63,9 @@ export async function setCredential(ref: CredentialRef, value: string): Promise<
   if (!isObject(entry)) throw new CredentialError("credentials_invalid", `credential file ${path}: family ${JSON.stringify(ref.family)} is not an object`);
   const values = entry[section(ref)] ?? {};
   if (!isObject(values)) throw new CredentialError("credentials_invalid", `credential file ${path}: family ${JSON.stringify(ref.family)}: ${section(ref)} is not an object`);
-  Object.defineProperty(values, ref.name, { value, enumerable: true, writable: true, configurable: true });
-  Object.defineProperty(entry, section(ref), { value: values, enumerable: true, writable: true, configurable: true });
-  Object.defineProperty(doc, ref.family, { value: entry, enumerable: true, writable: true, configurable: true });
+  setOwn(values, ref.name, value);
+  setOwn(entry, section(ref), values);
+  setOwn(doc, ref.family, entry);
   await writeDocument(path, doc);
 }
 

@@ -3,6 +3,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { isObject } from "../pack/issues.js";
+import { setOwn } from "../json/own.js";
 import type { HarnessBinding } from "../pack/types.js";
 import { CredentialError } from "./errors.js";
 import { keyringGet, keyringService } from "./keyring.js";
@@ -123,7 +124,7 @@ function valuesOf(v: unknown, where: string, what: string, validName: (name: str
   for (const [name, value] of Object.entries(v)) {
     if (!validName(name)) throw new CredentialError("credentials_invalid", `${where}: ${JSON.stringify(name)} is not ${what}`);
     if (typeof value !== "string" || value.includes("\0")) throw new CredentialError("credentials_invalid", `${where}: the value of ${name} must be a string without NUL`);
-    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    setOwn(out, name, value);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // encoding, and at a truncation cut, where masking never depends on what the cut text holds. Pure.
 
 import { dictionary } from "../json/stable.js";
+import { setOwn } from "../json/own.js";
 
 export const MASK = "***";
 
@@ -113,8 +114,7 @@ export function redact(value: unknown, secrets: SecretSet | Iterable<string>): u
       const copy = isContainer(v) ? empty(v) : leaf(v);
       if (isContainer(v)) stack.push([v, copy as Container]);
       if (Array.isArray(to)) to.push(copy);
-      // defineProperty: a "__proto__" key stays a key instead of replacing the prototype
-      else Object.defineProperty(to, redactText(k, set), { value: copy, enumerable: true, writable: true, configurable: true });
+      else setOwn(to, redactText(k, set), copy);
     }
   }
   return out;

@@ -4,6 +4,7 @@
 // Output nested deeper is left as text, like any output that is not JSON.
 
 import { parseJSONLiteral } from "../json/literal.js";
+import { setOwn } from "../json/own.js";
 import { JsonNumber } from "../json/stable.js";
 import { MAX_JSON_DEPTH } from "../pack/load.js";
 
@@ -34,6 +35,6 @@ function plain(v: unknown, depth: number): unknown {
   if (depth >= MAX_JSON_DEPTH) throw new TooDeep();
   if (Array.isArray(v)) return v.map((item) => plain(item, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, item] of Object.entries(v)) Object.defineProperty(out, k, { value: plain(item, depth + 1), enumerable: true, writable: true, configurable: true });
+  for (const [k, item] of Object.entries(v)) setOwn(out, k, plain(item, depth + 1));
   return out;
 }

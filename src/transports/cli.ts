@@ -2,6 +2,7 @@
 
 import { constants } from "node:os";
 import { stableJSON } from "../json/stable.js";
+import { setOwn } from "../json/own.js";
 import { isObject } from "../pack/issues.js";
 import { loadPack } from "../pack/load.js";
 import type { OutputEvent } from "../runtime/live-output.js";
@@ -68,9 +69,8 @@ export function cliArgs(args: string | undefined, arg: readonly string[] = []): 
         throw new TransportError("usage", `--arg ${name}=: the value is not valid JSON: ${jsonSyntax(e)}`);
       }
     }
-    // An own property whatever the name, as JSON.parse makes `{"__proto__": …}`: `out[key] = …` would set the
-    // object's prototype instead, and `--arg __proto__:=…` would mean something else than the same `--args`.
-    Object.defineProperty(out, key, { value: parsed, enumerable: true, writable: true, configurable: true });
+    // `--arg __proto__:=…` is a key, as in the same `--args` (setOwn): never the arguments' prototype.
+    setOwn(out, key, parsed);
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // one property per path, query and header parameter, and `body` for a JSON request body. Pure.
 
 import { isObject } from "../../pack/issues.js";
+import { setOwn } from "../../json/own.js";
 import type { Operation, Parameter } from "./operations.js";
 
 /**
@@ -68,7 +69,7 @@ export function toJsonSchema(schema: unknown, v30: boolean): Record<string, unkn
         // A map of names to schemas: its keys are names, never keywords.
         if (!isObject(v)) continue;
         const m: Record<string, unknown> = {};
-        for (const [name, sub] of Object.entries(v)) Object.defineProperty(m, name, { value: walk(sub, inner, depth + 1), enumerable: true, writable: true, configurable: true });
+        for (const [name, sub] of Object.entries(v)) setOwn(m, name, walk(sub, inner, depth + 1));
         out[k] = m;
       } else out[k] = walk(v, inner, depth + 1);
     }
@@ -97,7 +98,7 @@ export function deriveOperationSchema(op: Operation, version: "3.0" | "3.1"): Re
   for (const p of argumentParameters(op)) {
     const schema = toJsonSchema(p.schema ?? { type: "string" }, v30);
     if (p.description !== undefined && schema["description"] === undefined) schema["description"] = p.description;
-    Object.defineProperty(properties, p.name, { value: schema, enumerable: true, writable: true, configurable: true });
+    setOwn(properties, p.name, schema);
     if (p.required) required.push(p.name);
   }
   if (op.body !== undefined) {
