@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { fixture } from "./helpers.js";
 import { eventually } from "../runtime/support.js";
 import { McpError, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { hcp, mcpClient, tempDir } from "../transports/support.js";
+import { HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
 import { marks, witnessPack } from "./witness-pack.js";
 import { isolatedEnv, probePack } from "./hardening.js";
 
@@ -56,6 +56,13 @@ function programPack(id: string, program: string, verbs: Record<string, string[]
   return probePack(id, surfaceVerbs, { cliBin: "prog", wrap: { bin: program } }, { verbs: policy });
 }
 
+/** `hcp run ROOT VERB` exits 0, and none of the escapees its program left (their pids in dir) outlives the run. */
+async function runLeavesNoSurvivor(root: string, verb: string, dir: string): Promise<void> {
+  const r = await hcp(["run", root, verb], { env: isolatedEnv(), timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  await noSurvivor(pidsIn(dir), "hcp run");
+}
+
 /** A shell script as a wrapped program. */
 function script(body: string): string {
   const file = join(tempDir("hcp-watch-prog-"), "prog.sh");
@@ -72,35 +79,25 @@ const THREAD_ESCAPEE = fixture("bin/thread-escapee.py");
 test("a setsid escapee whose first thread exits alone (/proc shows it a zombie, it runs on) is killed after the run", async () => {
   const dir = tempDir("hcp-watch-pids-");
   const root = programPack("zombie", THREAD_ESCAPEE, { seen: ["seen", join(dir, "seen.pid")] });
-  const r = await hcp(["run", root, "seen"], { env: isolatedEnv(), timeoutMs: 60_000 });
-  assert.equal(r.code, 0, r.stderr);
-  assert.ok(existsSync(join(dir, "seen.pid")), "the program ran and left its escapee");
-  await noSurvivor(pidsIn(dir), "hcp run");
+  await runLeavesNoSurvivor(root, "seen", dir);
 });
 
 test("a double-forked escapee holding the run's pipes, its first thread gone (its fd folder empty), is found by the pipes and killed", async () => {
   const dir = tempDir("hcp-watch-pids-");
   const root = programPack("zombie", THREAD_ESCAPEE, { holder: ["holder", join(dir, "holder.pid")] });
-  const r = await hcp(["run", root, "holder"], { env: isolatedEnv(), timeoutMs: 60_000 });
-  assert.equal(r.code, 0, r.stderr);
-  assert.ok(existsSync(join(dir, "holder.pid")), "the program ran and left its escapee");
-  await noSurvivor(pidsIn(dir), "hcp run");
+  await runLeavesNoSurvivor(root, "holder", dir);
 });
 
 test("a child that forks one grandchild that setsids (the only ids given out: the child's and the grandchild's) leaves no survivor", async () => {
   const dir = tempDir("hcp-watch-pids-");
   const root = programPack("one", script(`${SLEEPER} "$1" </dev/null >/dev/null 2>&1 &\nsleep 1`), { one: [join(dir, "one.pid")] });
-  const r = await hcp(["run", root, "one"], { env: isolatedEnv(), timeoutMs: 60_000 });
-  assert.equal(r.code, 0, r.stderr);
-  await noSurvivor(pidsIn(dir), "hcp run");
+  await runLeavesNoSurvivor(root, "one", dir);
 });
 
 test("a child whose 200 threads move the pid cursor around a setsid escapee leaves no survivor", async () => {
   const dir = tempDir("hcp-watch-pids-");
   const root = programPack("threads", THREAD_ESCAPEE, { threads: ["threads", join(dir, "threads.pid")] });
-  const r = await hcp(["run", root, "threads"], { env: isolatedEnv(), timeoutMs: 60_000 });
-  assert.equal(r.code, 0, r.stderr);
-  await noSurvivor(pidsIn(dir), "hcp run");
+  await runLeavesNoSurvivor(root, "threads", dir);
 });
 
 /** Programs that try to leave a TERM-ignoring sleeper, each a verb `MODE PIDFILE`. */
@@ -133,9 +130,24 @@ test("an escapee that is the first process of a new pid namespace (unshare -U -p
   // Its pid as this namespace's /proc names it (the namespace's own /proc is not mounted).
   const init = `import os, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); open(sys.argv[1] + ".tmp", "w").write(os.readlink("/proc/self")); os.rename(sys.argv[1] + ".tmp", sys.argv[1]); time.sleep(120)`;
   const root = programPack("ns", script(`setsid unshare -U -p -f python3 -c '${init}' "$1" </dev/null >/dev/null 2>&1 &\nwhile [ ! -s "$1" ]; do sleep 0.01; done\nsleep 0.5`), { ns: [join(dir, "ns.pid")] });
-  const r = await hcp(["run", root, "ns"], { env: isolatedEnv(), timeoutMs: 60_000 });
-  assert.equal(r.code, 0, r.stderr);
-  await noSurvivor(pidsIn(dir), "hcp run");
+  await runLeavesNoSurvivor(root, "ns", dir);
+});
+
+test("a pid cursor that does not follow new processes (frozen /proc/loadavg) hides no escapee: a setsid escapee with no pipe of its run is killed", async (t) => {
+  // Some kernels and sandboxes print a cursor that does not follow new processes (gVisor prints 0; container kernels
+  // and LXCFS print their own). Here /proc/loadavg is frozen by a bind mount in namespaces of the test's own.
+  if (spawnSync("unshare", ["-Urm", "sh", "-c", "mount --bind /dev/null /proc/loadavg"]).status !== 0) {
+    t.skip("this kernel does not let this user make a user and mount namespace");
+    return;
+  }
+  const dir = tempDir("hcp-watch-pids-");
+  const frozen = join(dir, "loadavg");
+  writeFileSync(frozen, "0.00 0.00 0.00 1/100 0\n");
+  const root = programPack("frozen", script(`${SLEEPER} "$1" </dev/null >/dev/null 2>&1 &\nsleep 1`), { leave: [join(dir, "frozen.pid")] });
+  const mounted = ["-Urm", "sh", "-c", 'mount --bind "$1" /proc/loadavg && shift && exec "$@"', "sh", frozen];
+  const r = spawnSync("unshare", [...mounted, process.execPath, HCP, "run", root, "leave"], { env: isolatedEnv(), encoding: "utf8", timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  await noSurvivor(pidsIn(dir), "hcp run under a frozen pid cursor");
 });
 
 test("hcp serve --mcp: 64 calls at once, each leaving a setsid escapee with no pipe of its run, leave no survivor", async () => {
