@@ -4,6 +4,7 @@ import { isObject } from "../pack/issues.js";
 import type { LoadedPack } from "../pack/types.js";
 import { loadCredentials } from "./credentials.js";
 import { cutTruncatedTail, redact, redactText, secretSet, type SecretSet } from "./redact.js";
+import { stdoutJson } from "./stdout-json.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -83,12 +84,22 @@ interface Streams {
   stderr_truncated: boolean;
 }
 
-/** A result with every secret masked: a cut stream first loses its tail (§12), then every field is masked. */
-export function maskResult<T extends Streams>(result: T, secrets: SecretSet): T {
+/**
+ * A result with every secret masked: a cut stream first loses its tail (§12), then every field is masked. Its `json`
+ * (stdout parsed) is then what the masked stdout parses to, absent when that is no JSON: a number is no text to mask,
+ * so a secret printed as a JSON number (a PIN, an account number) would show there whole.
+ */
+export function maskResult<T extends Streams & { json?: unknown }>(result: T, secrets: SecretSet): T {
   const cut = {
     ...result,
     stdout: result.stdout_truncated ? cutTruncatedTail(result.stdout, secrets) : result.stdout,
     stderr: result.stderr_truncated ? cutTruncatedTail(result.stderr, secrets) : result.stderr,
   };
-  return redact(cut, secrets) as T;
+  const masked = redact(cut, secrets) as T;
+  if ("json" in masked && masked.stdout !== result.stdout) {
+    const json = stdoutJson(masked.stdout);
+    if (json === undefined) delete masked.json;
+    else masked.json = redact(json.value, secrets);
+  }
+  return masked;
 }

@@ -91,8 +91,11 @@ export function httpResult(
   if (!r.truncated && !r.timedOut) {
     try {
       const json = jsonOf(text, r.headers.get("content-type"), r.status, `${plan.method} ${result.request.url}`);
-      // Parsed from the raw text, masked as a value: a secret written with JSON escapes is masked after decoding.
-      if (json !== undefined) result.json = redact(json.value, secrets);
+      // Checked on the raw text (a 2xx body declared JSON must be JSON), but the value shown is the masked body's
+      // (absent when masking left no JSON): a number is no text to mask, so a secret the server sent as a JSON number
+      // would show whole. Masked as a value too: a secret written with JSON escapes is masked after decoding.
+      const shown = json === undefined || masked === text ? json : jsonOf(masked, null, r.status, "");
+      if (shown !== undefined) result.json = redact(shown.value, secrets);
     } catch (err) {
       if (err instanceof RuntimeError) err.message = redactText(err.message, secrets);
       throw err;

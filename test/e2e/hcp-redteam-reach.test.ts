@@ -1,0 +1,89 @@
+// Red team: doors the other red-team files leave open. A credential that is a number (a PIN) printed as a JSON number
+// by a program or an API, where masking text alone would leave it whole in the parsed `json`.
+
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { test } from "node:test";
+import { execSession, hcp, mcpClient, tempDir } from "../transports/support.js";
+import { isolatedEnv, probePack } from "./hardening.js";
+import { isolatedEnv as openapiEnv, openapiPack } from "./openapi-support.js";
+
+const GUARD = { timeoutMs: 60_000 };
+
+/** Every text an MCP client gets from these calls (results or errors), then the server's stderr. */
+async function mcpOutputs(paths: string[], env: NodeJS.ProcessEnv, names: string[]): Promise<string> {
+  const { client, stderr } = await mcpClient(paths, { env });
+  const out: string[] = [];
+  try {
+    for (const name of names) out.push(JSON.stringify(await client.callTool({ name, arguments: {} })));
+  } finally {
+    await client.close();
+  }
+  return [...out, stderr()].join("\n");
+}
+
+const PIN = "48291375";
+
+test("a secret printed as a JSON number (a PIN, by a program or an API) never shows in `json`: run --json, exec and MCP structuredContent", async () => {
+  // A program printing the PIN as a bare number, and inside a bigger one.
+  const cred = join(tempDir("hcp-cred-"), "credentials.json");
+  writeFileSync(cred, JSON.stringify({ fam: { env: { PIN } } }), { mode: 0o600 });
+  const verbs = {
+    pin: { description: "Print the PIN.", cli: ["probe", "run", "env:PIN"], policy: "read" },
+    within: { description: "Print a number holding the PIN.", cli: ["probe", "run", `print:[1${PIN}0, 7]`], policy: "read" },
+    plain: { description: "Print JSON without the PIN.", cli: ["probe", "run", "print:[7]"], policy: "read" },
+  };
+  const root = probePack("pin", verbs, { binding: { mode: "user", hub: "local-credential", family: "fam" } }, { verbs: { pin: "read", within: "read", plain: "read" } });
+  const env = isolatedEnv({ HCP_CREDENTIALS: cred });
+  const outputs: string[] = [];
+  const run = await hcp(["run", root, "pin", "--json"], { env, ...GUARD });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout).stdout, "***\n");
+  assert.equal("json" in JSON.parse(run.stdout), false, "the masked stdout is no JSON: no json field");
+  outputs.push(run.stdout, run.stderr);
+  const lines = ["pin", "within", "plain"].map((verb, id) => JSON.stringify({ id, pack: "pin", verb, args: {} }));
+  const exec = await execSession([root], lines, [], { env, ...GUARD });
+  assert.equal(exec.responses.length, 3, exec.stderr);
+  const within = exec.responses.find((r) => r.id === 1)!;
+  assert.equal(within.result?.["stdout"], "[1***0, 7]\n");
+  // Output holding no secret keeps its json.
+  assert.deepEqual(exec.responses.find((r) => r.id === 2)!.result?.["json"], [7]);
+  outputs.push(exec.stdout, exec.stderr, await mcpOutputs([root], env, ["pin_pin", "pin_within"]));
+
+  // An API answering with the key it received as a number: the body is masked, and so is `json`.
+  const api = createServer((req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(`{"key": ${String(req.headers["x-api-key"])}, "n": 1}`);
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  try {
+    const origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    const doc = {
+      openapi: "3.1.0",
+      info: { title: "Pin", version: "1" },
+      servers: [{ url: origin }],
+      security: [{ key: [] }],
+      paths: { "/key": { get: { operationId: "key", responses: { "200": { description: "The key." } } } } },
+      components: { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-API-Key" } } },
+    };
+    const pack = openapiPack({ ref: { path: "api.json" }, verbs: { key: { description: "The key." } } });
+    writeFileSync(join(pack, "api.json"), JSON.stringify(doc));
+    const apiEnv = openapiEnv({ notes: { openapi: { key: PIN } } });
+    const r = await hcp(["run", pack, "key", "--json"], { env: apiEnv, ...GUARD });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).body, `{"key": ***, "n": 1}`);
+    assert.equal("json" in JSON.parse(r.stdout), false);
+    outputs.push(r.stdout, r.stderr);
+    const s = await execSession([pack], [JSON.stringify({ id: 1, pack: "notes", verb: "key", args: {} })], [], { env: apiEnv, ...GUARD });
+    outputs.push(s.stdout, s.stderr, await mcpOutputs([pack], apiEnv, ["notes_key"]));
+  } finally {
+    api.closeAllConnections();
+    await new Promise<void>((resolve) => api.close(() => resolve()));
+  }
+  const all = outputs.join("\n");
+  assert.ok(all.includes("***"), "the PIN came back masked");
+  assert.equal(all.includes(PIN), false, "the PIN shows somewhere");
+});
