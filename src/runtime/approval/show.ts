@@ -5,9 +5,11 @@ import { isRequestPlan, subjectOf, type AnyPlan, type Plan, type RequestPlan } f
 
 /**
  * C0 and C1 controls, DEL, format characters (bidi embeddings, overrides and isolates, zero-width
- * characters, the BOM, soft hyphen…) and the line and paragraph separators.
+ * characters, the BOM, soft hyphen…), the line and paragraph separators, and every other code point Unicode
+ * says renders as nothing (Default_Ignorable_Code_Point: Hangul fillers, the grapheme joiner, variation
+ * selectors…), with which `alice` and `alice` followed by a filler, two different values, look the same.
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2028\u2029]/gu;
 
 /** Each control or invisible character as `\u{XXXX}`; everything else as is. */
 export function escapeForPerson(text: string): string {
