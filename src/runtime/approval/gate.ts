@@ -108,6 +108,11 @@ export async function authorize(gate: Gate, input: GateInput & { given?: string;
       throw new ApprovalError("approver_failed", `${asker[approver.by]} could not be asked (${why}); a person can approve this plan in a terminal with: hcp approve ${parts.id}`, parts.id);
     }
     if (input.signal?.aborted) throw new RuntimeError("cancelled", `${what} was cancelled while waiting for approval; nothing was run`);
+    // The agent can have the same plan asked about several times at once: a decline of any of them, given
+    // while this one waited, stands for the session, whatever is answered here.
+    if (gate.session?.hasDeclined(plan)) {
+      throw new ApprovalError("confirmation_declined", `${what} was declined by the person in this session while this call waited; this plan cannot run in this session, whatever plan_id comes with it`, parts.id, approver.by);
+    }
     if (answer === "accept") {
       store.consume(parts, now());
       return { plan_id: parts.id, by: approver.by };
