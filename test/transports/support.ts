@@ -35,7 +35,7 @@ export interface McpOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   /** Declares the elicitation capability and answers every elicitation/create with this. */
-  elicit?: (message: string) => ElicitResult;
+  elicit?: (message: string) => ElicitResult | Promise<ElicitResult>;
 }
 
 /** An SDK Client connected over stdio to a freshly spawned `hcp serve --mcp`. */
