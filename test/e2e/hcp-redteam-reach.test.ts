@@ -87,3 +87,91 @@ test("a secret printed as a JSON number (a PIN, by a program or an API) never sh
   assert.ok(all.includes("***"), "the PIN came back masked");
   assert.equal(all.includes(PIN), false, "the PIN shows somewhere");
 });
+
+/** A text with its percent-encodings decoded `times` times, as an agent reading a URL would (with `+` as a space or not). */
+function urlDecoded(text: string, times: number, plusIsSpace: boolean): string {
+  let out = text;
+  for (let i = 0; i < times; i++) {
+    if (plusIsSpace) out = out.replace(/\+/g, " ");
+    out = out.replace(/(%[0-9A-Fa-f]{2})+/g, (m) => {
+      try {
+        return decodeURIComponent(m);
+      } catch {
+        return m;
+      }
+    });
+  }
+  return out;
+}
+
+test("header credentials a server writes into a URL (a Location, a body), percent-encoded any common way or twice, are masked: bearer, API key header, basic", async () => {
+  // Credentials holding the characters URL encoding changes (base64 tokens end with =, hold + and /).
+  const bearer = "tok/Zt8+Wq3Lr==bearer";
+  const key = "hk/Vb6+Pn1Qs==header";
+  const basic = "rt-user:Pw/9h+Kd2Xq?basic";
+  const secrets = [bearer, key, basic, basic.split(":")[1]!, Buffer.from(basic).toString("base64")];
+  assert.ok(Buffer.from(basic).toString("base64").endsWith("="), "the base64 form has padding to encode");
+  const encoders: Record<string, (s: string) => string> = {
+    percent: encodeURIComponent,
+    lower: (s) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+    python: (s) => encodeURIComponent(s).replace(/%2F/g, "/"),
+    form: (s) => new URLSearchParams({ v: s }).toString().slice(2),
+    twice: (s) => encodeURIComponent(encodeURIComponent(s)),
+  };
+  // A server sending the caller back where it came from, its credentials written into the URL (300: never followed).
+  const api = createServer((req, res) => {
+    const enc = encoders[new URL(req.url ?? "/", "http://x").searchParams.get("how") ?? "percent"]!;
+    const back = `/seen?auth=${enc(String(req.headers.authorization))}&key=${enc(String(req.headers["x-api-key"] ?? ""))}`;
+    res.writeHead(300, { "content-type": "application/json", location: back });
+    res.end(JSON.stringify({ back }));
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  const outputs: string[] = [];
+  try {
+    const origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    const howParam = [{ name: "how", in: "query", schema: { type: "string" } }];
+    const doc = {
+      openapi: "3.1.0",
+      info: { title: "Back", version: "1" },
+      servers: [{ url: origin }],
+      paths: {
+        "/keyed": { get: { operationId: "keyed", security: [{ bearer: [], key: [] }], parameters: howParam, responses: { "300": { description: "Back." } } } },
+        "/basic": { get: { operationId: "basic", security: [{ basic: [] }], parameters: howParam, responses: { "300": { description: "Back." } } } },
+      },
+      components: {
+        securitySchemes: { bearer: { type: "http", scheme: "bearer" }, key: { type: "apiKey", in: "header", name: "X-API-Key" }, basic: { type: "http", scheme: "basic" } },
+      },
+    };
+    const pack = openapiPack({ ref: { path: "api.json" }, verbs: { keyed: { description: "Keyed." }, basic: { description: "Basic." } } });
+    writeFileSync(join(pack, "api.json"), JSON.stringify(doc));
+    const env = openapiEnv({ notes: { openapi: { bearer, key, basic } } });
+    const calls = ["keyed", "basic"].flatMap((verb) => Object.keys(encoders).map((how) => ({ verb, how })));
+    for (const { verb, how } of calls) {
+      const r = await hcp(["run", pack, verb, "--arg", `how=${how}`, "--json"], { env, ...GUARD });
+      assert.equal(JSON.parse(r.stdout).status, 300, r.stderr);
+      outputs.push(r.stdout, r.stderr);
+    }
+    const lines = calls.map(({ verb, how }, id) => JSON.stringify({ id, pack: "notes", verb, args: { how } }));
+    const s = await execSession([pack], lines, [], { env, ...GUARD });
+    assert.equal(s.responses.length, calls.length, s.stderr);
+    outputs.push(s.stdout, s.stderr);
+    const { client, stderr } = await mcpClient([pack], { env });
+    try {
+      for (const { verb, how } of calls) outputs.push(JSON.stringify(await client.callTool({ name: `notes_${verb}`, arguments: { how } })));
+    } finally {
+      await client.close();
+    }
+    outputs.push(stderr());
+  } finally {
+    api.closeAllConnections();
+    await new Promise<void>((resolve) => api.close(() => resolve()));
+  }
+  const all = outputs.join("\n");
+  assert.ok(all.includes("%20***&key=***"), "the echoes came back masked");
+  for (const plus of [false, true]) {
+    for (const times of [0, 1, 2]) {
+      const seen = urlDecoded(all, times, plus);
+      for (const secret of secrets) assert.equal(seen.includes(secret), false, `${secret} shows, URL-decoded ${times} times`);
+    }
+  }
+});

@@ -11,8 +11,22 @@ export interface AppliedCredentials {
   readonly headers: Record<string, string>;
   readonly query: [string, string][];
   readonly cookies: string[];
-  /** The values as sent (base64 of basic credentials, URL-encoded query values): secrets too. */
+  /** The values as sent (base64 of basic credentials, URL-encoded query values) and as a server writes them into a URL: secrets too. */
   readonly wireForms: string[];
+}
+
+const lowerHex = (s: string) => s.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
+
+/**
+ * A value as a server may write it into a URL (a Location, a login URL's `next=`): percent-encoded (either hex case,
+ * `/` kept or not, as Python's quote does) or form-encoded (spaces as +); and each of those encoded once more, as a
+ * server writes the whole request URL, or a header it received, into another URL.
+ */
+function urlForms(value: string): string[] {
+  const percent = encodeURIComponent(value);
+  const once = [percent, percent.replace(/%2F/g, "/"), new URLSearchParams({ v: value }).toString().slice(2)];
+  const forms = [...once, ...once.map(encodeURIComponent)];
+  return [...forms, ...forms.map(lowerHex)];
 }
 
 /** The schemes of the first security requirement whose schemes all have a value; none when no requirement is met. */
@@ -55,7 +69,7 @@ export function applyCredentials(document: OpenApiDocument, op: Operation, value
       applied.headers["authorization"] = `Basic ${encoded}`;
       // The password alone is the secret a server is likeliest to quote back.
       const colon = value.indexOf(":");
-      applied.wireForms.push(encoded, colon < 0 ? "" : value.slice(colon + 1));
+      applied.wireForms.push(value, encoded, colon < 0 ? "" : value.slice(colon + 1));
     } else if ((type === "http" && httpScheme === "bearer") || type === "oauth2" || type === "openIdConnect") {
       applied.headers["authorization"] = `Bearer ${headerValue(name, value, applied)}`;
     } else if (type === "apiKey" && typeof scheme["name"] === "string") {
@@ -63,15 +77,14 @@ export function applyCredentials(document: OpenApiDocument, op: Operation, value
       if (scheme["in"] === "header") applied.headers[key.toLowerCase()] = headerValue(name, value, applied);
       else if (scheme["in"] === "query") {
         applied.query.push([key, value]);
-        // As the query writes it (form encoding, spaces as +) and as a path or log might (percent-encoding); and each
-        // encoded once more, as a server writes the whole request URL into another (`/login?next=…`).
-        const forms = [new URLSearchParams({ v: value }).toString().slice(2), encodeURIComponent(value)];
-        applied.wireForms.push(...forms, ...forms.map(encodeURIComponent));
+        applied.wireForms.push(value);
       } else if (scheme["in"] === "cookie") {
         applied.cookies.push(`${key}=${encodeURIComponent(value)}`);
-        applied.wireForms.push(encodeURIComponent(value));
+        applied.wireForms.push(value);
       }
     }
   }
+  // A server may write any of them into a URL it answers with, the header credentials as much as the query's.
+  applied.wireForms.push(...applied.wireForms.flatMap(urlForms));
   return applied;
 }
