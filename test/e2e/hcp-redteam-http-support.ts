@@ -49,7 +49,25 @@ const q = (name: string, schema: object = str) => ({ name, in: "query", schema }
 const h = (name: string) => ({ name, in: "header", schema: str });
 const echo = { "200": { description: "What the server received." } };
 /** Headers a careless document declares as parameters; none may become an argument. */
-export const OWNED_HEADERS = ["Authorization", "Cookie", "Proxy-Authorization", "Connection", "Transfer-Encoding", "Content-Length", "Host", "X-Forwarded-Host", "X-Original-URL", "X-Rewrite-URL"];
+export const OWNED_HEADERS = [
+  "Authorization",
+  "Cookie",
+  "Proxy-Authorization",
+  "Connection",
+  "Transfer-Encoding",
+  "Content-Length",
+  "Host",
+  "X-Original-URL",
+  "X-Rewrite-URL",
+  // Where a server behind a proxy believes the request came to: its links and redirects follow them.
+  "X-Forwarded-Host",
+  "Forwarded",
+  "X-Forwarded-Proto",
+  "X-Forwarded-Prefix",
+  "X-Forwarded-Port",
+  "X-Forwarded-Server",
+  "X-Host",
+];
 export const METHOD_OVERRIDES = ["X-HTTP-Method-Override", "X-HTTP-Method", "X-Method-Override"];
 /** Every credential at once: bearer header, API key header, query and cookie. */
 const ALL = [{ bearer: [], keyHeader: [], keyQuery: [], keyCookie: [] }];

@@ -9,7 +9,8 @@ import type { Operation, Parameter } from "./operations.js";
  * Header parameters that never become arguments, even where the document declares them: the three OpenAPI says
  * to ignore (the request's own machinery sets them); the credentials' (Cookie; Proxy-Authorization); the message's
  * framing and hop-by-hop headers (a Connection naming X-API-Key makes a proxy drop the credential); and those that
- * make a server route or treat the request as another one (Host, X-Original-URL, X-Forwarded-Host, method overrides).
+ * make a server route or treat the request as another one (Host, X-Original-URL, X-Forwarded-Host and its kin, the
+ * standard Forwarded among them, method overrides).
  */
 const IGNORED_HEADERS = new Set([
   "accept",
@@ -28,6 +29,12 @@ const IGNORED_HEADERS = new Set([
   "expect",
   "host",
   "x-forwarded-host",
+  "forwarded",
+  "x-forwarded-proto",
+  "x-forwarded-prefix",
+  "x-forwarded-port",
+  "x-forwarded-server",
+  "x-host",
   "x-original-url",
   "x-rewrite-url",
   "x-http-method-override",
