@@ -148,12 +148,13 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (stop.signal.aborted) return refuse(res, 503, "the server is stopping", { headers: { connection: "close" } });
-    if (new URL(req.url ?? "/", "http://x").pathname !== MCP_PATH) return refuse(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
-    // Stateless: no standalone stream (GET) and no session to end (DELETE); stateful: both.
-    if (!methods.includes(req.method ?? "")) return refuse(res, 405, `method not allowed: this ${sessions ? "" : "stateless "}server takes ${methods.join(", ")}`, { headers: { allow: methods.join(", ") } });
+    // First: a client without the token learns nothing else (not the endpoint's path, nor whether sessions are kept).
     if (opts.token !== undefined && !authorized(req, opts.token)) {
       return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { headers: { "www-authenticate": 'Bearer realm="hcp"' } });
     }
+    if (new URL(req.url ?? "/", "http://x").pathname !== MCP_PATH) return refuse(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
+    // Stateless: no standalone stream (GET) and no session to end (DELETE); stateful: both.
+    if (!methods.includes(req.method ?? "")) return refuse(res, 405, `method not allowed: this ${sessions ? "" : "stateless "}server takes ${methods.join(", ")}`, { headers: { allow: methods.join(", ") } });
     const rebound = foreign(req, allowed);
     if (rebound !== undefined) return refuse(res, 403, rebound);
     let parsed: unknown;

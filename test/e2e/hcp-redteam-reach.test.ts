@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { execSession, hcp, mcpClient, tempDir } from "../transports/support.js";
+import { execSession, hcp, mcpClient, rawHttp, serveHttp, tempDir } from "../transports/support.js";
 import { isolatedEnv, probePack } from "./hardening.js";
 import { isolatedEnv as openapiEnv, openapiPack } from "./openapi-support.js";
 
@@ -172,6 +172,52 @@ test("header credentials a server writes into a URL (a Location, a body), percen
     for (const times of [0, 1, 2]) {
       const seen = urlDecoded(all, times, plus);
       for (const secret of secrets) assert.equal(seen.includes(secret), false, `${secret} shows, URL-decoded ${times} times`);
+    }
+  }
+});
+
+test("over HTTP with --token-file, a client without the token gets the same 401 whatever it asks (another path, method or session; the token in the query, a cookie or without Bearer): nothing tells it the endpoint or the mode", async () => {
+  const token = "Tk-4fQz9Lw2Rb7Xc-http-door";
+  const tokenFile = join(tempDir("hcp-token-"), "token");
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  const root = probePack("door", { echo: { description: "Echo.", cli: ["probe", "run", "print:hi"], policy: "read" } });
+  const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
+  for (const mode of [[], ["--stateful"]]) {
+    const s = await serveHttp([root], { args: ["--token-file", tokenFile, ...mode], env: isolatedEnv() });
+    try {
+      const base = new URL(s.url);
+      const at = (path: string) => new URL(path, base).href;
+      const attempts: { url: string; method?: string; headers?: Record<string, string> }[] = [
+        { url: s.url },
+        { url: s.url, method: "GET" },
+        { url: s.url, method: "DELETE", headers: { "mcp-session-id": "00000000-0000-0000-0000-000000000000" } },
+        { url: s.url, method: "PUT" },
+        { url: at("/"), method: "GET" },
+        { url: at("/other") },
+        { url: at(`/mcp?access_token=${token}`) },
+        { url: at(`/mcp?token=${token}`) },
+        { url: s.url, headers: { cookie: `token=${token}` } },
+        { url: s.url, headers: { authorization: token } },
+        { url: s.url, headers: { authorization: `Token ${token}` } },
+        { url: s.url, headers: { authorization: `Bearer ${token}x` } },
+        { url: s.url, headers: { "x-api-key": token } },
+      ];
+      const answers = [];
+      for (const a of attempts) answers.push(await rawHttp(a.url, { method: a.method, headers: a.headers, body: a.method === undefined ? init : undefined }));
+      for (const [i, r] of answers.entries()) {
+        assert.equal(r.status, 401, `${JSON.stringify(attempts[i])}: ${r.status} ${r.body}`);
+        assert.equal(r.body, answers[0]!.body, "every refusal says the same");
+        assert.equal(r.headers["www-authenticate"], answers[0]!.headers["www-authenticate"]);
+        assert.equal(r.headers["allow"], undefined, "no Allow header tells the methods");
+        assert.doesNotMatch(r.body, /\/mcp|stateless|session|POST/i);
+      }
+      // With the token, the door answers as before.
+      const other = await rawHttp(at("/other"), { body: init, headers: { authorization: `Bearer ${token}` } });
+      assert.equal(other.status, 404);
+      const ok = await rawHttp(s.url, { body: init, headers: { authorization: `Bearer ${token}` } });
+      assert.equal(ok.status, 200, ok.body);
+    } finally {
+      await s.stop();
     }
   }
 });
