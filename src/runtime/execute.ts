@@ -3,6 +3,7 @@
 import { resolve } from "node:path";
 import type { ValidateFunction } from "ajv";
 import { isObject } from "../pack/issues.js";
+import { MAX_JSON_DEPTH, tooDeep } from "../pack/load.js";
 import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
 import { acceptsEmptyObject, compileSchema } from "../pack/schema.js";
 import { acceptsWithoutCompiling } from "../pack/interpreted.js";
@@ -172,6 +173,11 @@ function judge(validate: ValidateFunction, args: unknown, verbKey: string): bool
 function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVerb, args: unknown, oneCall: boolean): Args {
   if (!isObject(args)) {
     throw new RuntimeError("invalid_args", `arguments of verb ${JSON.stringify(verbKey)} must be a JSON object`);
+  }
+  // Deeper, copying them into a plan or a request body would overflow the stack (an internal error, not the caller's).
+  const deep = tooDeep(args, MAX_JSON_DEPTH);
+  if (deep !== undefined) {
+    throw new RuntimeError("invalid_args", `invalid arguments for verb ${JSON.stringify(verbKey)}: nested more than ${MAX_JSON_DEPTH} levels deep at ${deep}`);
   }
   let validate = validators.get(verb);
   if (validate === undefined) {

@@ -221,3 +221,81 @@ test("over HTTP with --token-file, a client without the token gets the same 401 
     }
   }
 });
+
+/** Arrays nested `levels` deep, as JSON text. */
+const nested = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
+
+/** A refusal of arguments nested too deep: invalid_args, naming where. */
+function refusedAs(code: string | undefined, message: string): void {
+  assert.equal(code, "invalid_args", message);
+  assert.match(message, /nested more than 64 levels deep at (body\.x|q|x)\[0\]/);
+}
+
+test("arguments nested 60,000 levels deep (an API body, a query value, a program's argument) are invalid_args naming where, not an internal error, on run, exec and MCP over HTTP; nothing is sent and 50 levels still go", async () => {
+  const received: string[] = [];
+  const api = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+    req.on("end", () => {
+      received.push(`${req.method} ${req.url} ${body.length}`);
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  const deep = nested(60_000); // under the 128 KiB a single argv string may take (hcp run --args)
+  try {
+    const origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    const doc = {
+      openapi: "3.1.0",
+      info: { title: "Deep", version: "1" },
+      servers: [{ url: origin }],
+      paths: {
+        "/items": {
+          post: { operationId: "create", requestBody: { required: true, content: { "application/json": { schema: { type: "object" } } } }, responses: { "200": { description: "Made." } } },
+          get: { operationId: "list", parameters: [{ name: "q", in: "query", schema: {} }], responses: { "200": { description: "Items." } } },
+        },
+      },
+    };
+    const pack = openapiPack({ ref: { path: "api.json" }, binding: { mode: "local", hub: "none" }, verbs: { create: { description: "Create." }, list: { description: "List." } }, policy: { verbs: { create: "write", list: "read" } } });
+    writeFileSync(join(pack, "api.json"), JSON.stringify(doc));
+    const program = probePack("deep", { take: { description: "Take anything.", cli: ["probe", "run", "print:taken"], policy: "read", args: { type: "object", properties: { x: {} } } } });
+    const env = isolatedEnv();
+    const calls: [string, string, string][] = [
+      ["notes", "create", `{"body":{"x":${deep}}}`],
+      ["notes", "list", `{"q":${deep}}`],
+      ["deep", "take", `{"x":${deep}}`],
+    ];
+    // exec, with --allow-write: only the depth stops the write.
+    const lines = calls.map(([p, verb, args], id) => `{"id":${id},"pack":"${p}","verb":"${verb}","args":${args}}`);
+    lines.push(JSON.stringify({ id: "shallow", pack: "notes", verb: "create", args: { body: { x: JSON.parse(nested(50)) } } }));
+    const s = await execSession([pack, program], lines, ["--allow-write"], { env, ...GUARD });
+    assert.equal(s.responses.length, 4, s.stderr);
+    for (const r of s.responses.filter((x) => x.id !== "shallow")) refusedAs(r.error?.code, r.error?.message ?? JSON.stringify(r));
+    assert.equal(s.responses.find((x) => x.id === "shallow")?.ok, true, "50 levels are arguments as usual");
+    // hcp run --args: exit 1 (a usage error), no stack trace.
+    for (const [p, verb, args] of calls) {
+      const r = await hcp(["run", p === "notes" ? pack : program, verb, "--args", args, "--allow-write"], { env, ...GUARD });
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /nested more than 64 levels deep/);
+      assert.doesNotMatch(r.stderr, /internal|call stack|at .*\.js:\d+/);
+    }
+    // MCP over HTTP: the frame as a client writes it; the server answers each and goes on.
+    const served = await serveHttp([pack, program], { args: ["--allow-write"], env });
+    try {
+      for (const [p, verb, args] of calls) {
+        const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"${p}_${verb}","arguments":${args}}}`;
+        const r = await rawHttp(served.url, { body, headers: { "mcp-protocol-version": "2025-06-18" } });
+        assert.equal(r.status, 200, r.body);
+        assert.match(r.body, /invalid_args[^\n]*nested more than 64 levels deep/, r.body.slice(0, 500));
+      }
+      const after = await rawHttp(served.url, { body: '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"deep_take","arguments":{}}}', headers: { "mcp-protocol-version": "2025-06-18" } });
+      assert.match(after.body, /taken/, "the server goes on");
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    api.closeAllConnections();
+    await new Promise<void>((resolve) => api.close(() => resolve()));
+  }
+  assert.deepEqual(received.map((r) => r.split(" ")[0]), ["POST"], "only the 50-level body was sent");
+});
