@@ -5,7 +5,8 @@
 // dropping the SDK's duplicate answer to `initialize`.
 // It frames the stream itself so that nothing goes unanswered: a frame over the SDK's 10 MiB limit and an
 // invalid request carrying an id get a JSON-RPC error (where the SDK's transport drops them, or exits), and
-// it counts the requests still unanswered, so that shutdown can wait until every one is.
+// it counts the requests still unanswered, so that shutdown can wait until every one is, and so that the client cannot
+// make the server hold more of them than it can keep in memory: past a bound, a request is refused at once.
 
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -13,6 +14,7 @@ import { compactJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 import { LineSplitter, writeLine, type Line } from "./lines.js";
 import { BATCH_REFUSED } from "./mcp-jsonrpc.js";
+import { REFUSAL_CODES } from "./mcp-refusal.js";
 
 /** The SDK's LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS (a test keeps them equal), for answering `initialize` early. */
 export const LATEST_PROTOCOL_VERSION = "2025-11-25";
@@ -96,6 +98,15 @@ const QUIET_MS = 25;
 /** The SDK's STDIO_DEFAULT_MAX_BUFFER_SIZE: a longer frame is answered with an error and dropped as it arrives. */
 export const MAX_FRAME_BYTES = 10 * 1024 * 1024;
 
+/**
+ * What the requests still unanswered may weigh together: each weighs its frame's length plus REQUEST_WEIGHT (what the
+ * server keeps for a call in flight besides its arguments, about 12 KiB measured). The client chooses how many calls
+ * it sends and how big: without a bound a stream of queued calls (a few hundred of 9 MiB, or a million small ones)
+ * fills the heap, and a server that dies of it leaves its children running. 64 MiB: 4,096 small calls, or 7 of 9 MiB.
+ */
+export const MAX_PENDING_WEIGHT = 64 * 1024 * 1024;
+const REQUEST_WEIGHT = 16 * 1024;
+
 /** Checks a parsed value is a JSON-RPC message (the SDK's JSONRPCMessageSchema.parse); throws when not. */
 export type ParseMessage = (value: unknown) => JSONRPCMessage;
 
@@ -147,8 +158,9 @@ export class StdioLink implements Transport {
   private answered: { id: Id } | undefined;
   /** Until the SDK is needed: lines are answered or kept here. */
   private early = true;
-  /** Requests handed to the SDK and not answered yet. */
-  private readonly pending = new Set<Id>();
+  /** Requests handed to the SDK and not answered yet, with their weight (see MAX_PENDING_WEIGHT). */
+  private readonly pending = new Map<Id, number>();
+  private pendingWeight = 0;
   private idleWaiters: (() => void)[] = [];
   private settle!: () => void;
   private reachEof!: () => void;
@@ -284,9 +296,26 @@ export class StdioLink implements Transport {
       for (const id of idsOf(value)) this.reject(id, -32600, why);
       return;
     }
-    if ("method" in message && "id" in message) this.pending.add(message.id);
+    if ("method" in message && "id" in message && !this.admit(message.id, line.text.length)) return;
     if ("method" in message && message.method === "notifications/cancelled" && isObject(message.params)) this.answer(message.params["requestId"]);
     this.onmessage?.(message);
+  }
+
+  /** Whether a request may wait for its answer; refused (answered with an error) when it may not. */
+  private admit(id: Id, length: number): boolean {
+    // Two requests under one id could not be told apart when one is answered.
+    if (this.pending.has(id)) {
+      this.reject(id, -32600, "Invalid Request: a request with this id is still unanswered; each request in flight needs its own id");
+      return false;
+    }
+    const weight = length + REQUEST_WEIGHT;
+    if (this.pendingWeight + weight > MAX_PENDING_WEIGHT) {
+      this.reject(id, REFUSAL_CODES.refused, `Server busy: ${this.pending.size} requests (${this.pendingWeight} bytes) are unanswered, the most this server holds; send this one again once some are answered`);
+      return false;
+    }
+    this.pending.set(id, weight);
+    this.pendingWeight += weight;
+    return true;
   }
 
   private reject(id: Id | undefined, code: number, message: string): void {
@@ -295,7 +324,11 @@ export class StdioLink implements Transport {
 
   /** A request is answered (or cancelled): no longer pending. */
   private answer(id: unknown): void {
-    if (!this.pending.delete(id as Id) || this.pending.size > 0) return;
+    const weight = this.pending.get(id as Id);
+    if (weight === undefined) return;
+    this.pending.delete(id as Id);
+    this.pendingWeight -= weight;
+    if (this.pending.size > 0) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const w of waiters) w();
