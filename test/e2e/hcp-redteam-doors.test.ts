@@ -4,9 +4,15 @@
 // flight. The witness program appends one line per real run; each test asserts nothing ran that should not have.
 
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { alive, eventually } from "../runtime/support.js";
+import { HCP, tempDir } from "../transports/support.js";
 import { bank, jsonError, planIdOf, toolErrorOf } from "./approvals-support.js";
+import { isolatedEnv, probePack } from "./hardening.js";
 
 const pay = (root: string, amount: string) => ["run", root, "pay", "--arg", `amount=${amount}`, "--allow-write"];
 
@@ -118,4 +124,50 @@ test("hcp run: a plan id spelled another way (a leading zero in its expiry, uppe
   const real = await b.hcp([...pay(b.root, "10"), "--confirm", id]);
   assert.equal(real.code, 0, real.stderr);
   assert.equal(b.runs().length, 1);
+});
+
+test("hcp serve --mcp: a client queueing more calls than memory holds (48 of 6 MiB behind a busy slot) is told the server is busy; hcp does not die, and its running child is still killed at the end", async () => {
+  const root = probePack(
+    "flood",
+    { nap: { description: "Sleep.", cli: ["probe", "run", "pid:nap.pid", "sleep:60000", "{{note}}"], policy: "read" } },
+    {},
+    { verbs: { nap: "read" }, limits: { concurrency: 1 } },
+  );
+  const cwd = tempDir("hcp-flood-");
+  // A smaller heap than the default 2-4 GiB, so that the attack needs a few hundred MiB rather than gigabytes.
+  const child = spawn(process.execPath, [HCP, "serve", "--mcp", root], { cwd, env: isolatedEnv({ NODE_OPTIONS: "--max-old-space-size=192" }), stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
+  child.stderr.setEncoding("utf8").on("data", (c: string) => (err += c));
+  child.stdin.on("error", () => {});
+  const closed = new Promise<number | string | null>((resolve) => child.on("close", (code, signal) => resolve(code ?? signal)));
+  const guard = setTimeout(() => child.kill("SIGKILL"), 120_000);
+  const send = (m: object) => new Promise<void>((resolve) => child.stdin.write(JSON.stringify(m) + "\n", () => resolve()));
+  const answered = (id: number) => eventually(() => new RegExp(`"id":${id}[,}]`).test(out) || child.exitCode !== null, 60_000);
+  try {
+    await send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "flood_nap", arguments: { note: "first" } } });
+    const pidFile = join(cwd, "nap.pid");
+    assert.ok(await eventually(() => existsSync(pidFile), 30_000), `the first call started: ${err}`);
+    const napper = Number(readFileSync(pidFile, "utf8"));
+    // A second request under the id of one in flight is refused: the two could not be told apart when one is answered.
+    await send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "flood_nap", arguments: { note: "again" } } });
+    assert.ok(await eventually(() => /"id":2,"error":\{"code":-32600,"message":"Invalid Request: a request with this id is still unanswered/.test(out), 30_000), out);
+    const note = "x".repeat(6 * 1024 * 1024);
+    for (let i = 0; i < 48 && child.exitCode === null; i++) await send({ jsonrpc: "2.0", id: 100 + i, method: "tools/call", params: { name: "flood_nap", arguments: { note: `${note}${i}` } } });
+    await send({ jsonrpc: "2.0", id: 999, method: "ping" });
+    assert.ok((await answered(999)) && child.exitCode === null, `hcp answers a ping after the flood, with its call still in flight: ${err.slice(0, 400)}`);
+    const busy = out.split("\n").filter((l) => /"code":-32000,"message":"Server busy: \d+ requests \(\d+ bytes\) are unanswered/.test(l));
+    assert.ok(busy.length >= 30, `most of the flood is refused as busy (${busy.length})`);
+
+    child.kill("SIGTERM");
+    assert.equal(await closed, 143, err.slice(0, 400));
+    assert.ok(await eventually(() => !alive(napper), 10_000), "the running call's child outlived hcp");
+    assert.match(out, /^\{"result":.*"id":2\}$/m, "the call in flight is answered");
+  } finally {
+    clearTimeout(guard);
+    if (child.exitCode === null) child.kill("SIGKILL");
+  }
 });
