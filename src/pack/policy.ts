@@ -21,7 +21,7 @@ import {
 } from "./types.js";
 
 const LEVELS: readonly PolicyLevel[] = ["read", "write", "deny"];
-const TOP = ["surface_id", "default", "verbs", "pass_through", "limits", "env", "openapi", "credentials"];
+const TOP = ["surface_id", "default", "verbs", "pass_through", "limits", "env", "cwd", "openapi", "credentials"];
 const ENTRY = ["policy", "confirm", "timeout_ms", "max_output_bytes", "idempotent"];
 const LIMITS = ["timeout_ms", "max_output_bytes", "concurrency", "approval_ttl_s"];
 const CONFIRM_VALUES: readonly unknown[] = [true, false, "person", "plan"];
@@ -110,6 +110,9 @@ export function parsePolicy(doc: unknown, surface: Surface | null): PolicyResult
   }
   names(doc.env, "env", sink);
   names(doc.credentials, "credentials", sink);
+  if (doc.cwd !== undefined && (typeof doc.cwd !== "string" || doc.cwd === "" || doc.cwd.includes("\0"))) {
+    sink.error("policy", "cwd", `cwd must be a folder path (relative to the pack folder, or absolute), got ${show(doc.cwd)}`);
+  }
   checkOpenApiPolicy(doc.openapi, sink);
   if (sink.hasErrorsSince(0)) return { policy: null, issues: sink.issues };
   const policy = doc as unknown as PolicyDocument;

@@ -148,6 +148,8 @@ export interface PolicyDocument {
   pass_through?: PolicyLevel;
   limits?: PolicyLimits;
   env?: string[];
+  /** The child's working folder (§4): relative to the pack root, or absolute; absent, the runtime's own. */
+  cwd?: string;
   /** openapi packs (§6.7): the base URL requests go to, instead of the document's first server. */
   openapi?: { base_url?: string };
   /** The variable or security-scheme names a keyring binding reads (§9). */

@@ -316,7 +316,7 @@ function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: Creden
       policy: planPolicy(cmd.policy),
       stdin: opts.stdin === undefined ? null : hashed(opts.stdin),
       env: planEnv,
-      cwd: resolve(opts.cwd ?? process.cwd()),
+      cwd: pack.policy?.cwd === undefined ? resolve(opts.cwd ?? process.cwd()) : resolve(pack.root, pack.policy.cwd),
     },
     stamp,
   );

@@ -2,6 +2,7 @@
 // cancel, or its exit with others left behind) its group and every descendant killed (reaper.ts).
 
 import { spawn, type ChildProcess } from "node:child_process";
+import { statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { RuntimeError } from "./errors.js";
 import { Reaper } from "./reaper.js";
@@ -90,7 +91,11 @@ function wholeCharacters(buf: Buffer): number {
   return buf.length - start < size ? start : buf.length;
 }
 
-function spawnError(file: string, err: NodeJS.ErrnoException): RuntimeError {
+function spawnError(file: string, err: NodeJS.ErrnoException, cwd: string | undefined): RuntimeError {
+  // spawn says ENOENT for a missing working folder too: name the folder rather than the program.
+  if (err.code === "ENOENT" && cwd !== undefined && !isFolder(cwd)) {
+    return new RuntimeError("spawn_failed", `cannot start ${JSON.stringify(file)}: its working folder ${JSON.stringify(cwd)} is not a folder (policy.json cwd)`);
+  }
   const reason =
     err.code === "ENOENT"
       ? "no such file or not found on PATH"
@@ -100,6 +105,14 @@ function spawnError(file: string, err: NodeJS.ErrnoException): RuntimeError {
           ? "argument list too long"
           : err.message;
   return new RuntimeError("spawn_failed", `cannot start ${JSON.stringify(file)}: ${reason}${err.code ? ` (${err.code})` : ""}`);
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -131,7 +144,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     } catch (err) {
       // Synchronous failures: invalid arguments (e.g. NUL), E2BIG on some platforms.
       reaper.abandon();
-      reject(spawnError(req.file, err as NodeJS.ErrnoException));
+      reject(spawnError(req.file, err as NodeJS.ErrnoException, req.cwd));
       return;
     }
     const out = new Capture(req.maxOutputBytes);
@@ -194,7 +207,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         settled = true;
         cleanup();
         reaper.abandon();
-        reject(spawnError(req.file, e));
+        reject(spawnError(req.file, e, req.cwd));
       }
     });
     child.on("spawn", () => {

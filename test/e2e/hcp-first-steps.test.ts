@@ -1,0 +1,48 @@
+// What a new user of hcp runs into in the first hour, end to end: the documented examples load as written,
+// and each mistake (a typo, a missing folder or credential) is named with what to do about it.
+
+import assert from "node:assert/strict";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { REPO, fixture } from "./helpers.js";
+import { isolatedEnv, probePack } from "./hardening.js";
+import { hcp, tempDir } from "../transports/support.js";
+
+/** The first ```json block after `heading` in a doc page. */
+function docJson(page: string, heading: string): unknown {
+  const text = readFileSync(join(REPO, page), "utf8");
+  const block = /```json\n([\s\S]*?)```/.exec(text.slice(text.indexOf(heading)));
+  assert.ok(block, `${page} has a JSON example under ${heading}`);
+  return JSON.parse(block[1]!);
+}
+
+test("the policy.json example of docs/pack-format.md validates against the ledger surface it describes", async () => {
+  const root = tempDir();
+  copyFileSync(fixture("examples/hcp/ledger/surface.json"), join(root, "surface.json"));
+  writeFileSync(join(root, "policy.json"), JSON.stringify(docJson("docs/pack-format.md", "## policy.json")));
+  const r = await hcp(["validate", root], { env: isolatedEnv() });
+  assert.equal(r.code, 0, r.stdout);
+  assert.match(r.stdout, /0 errors/);
+});
+
+test("policy.json cwd: the child runs in that folder (relative to the pack), the plan shows it; a missing folder is named", async () => {
+  const env = isolatedEnv();
+  const root = probePack("cwdpack", { mark: { description: "Marks its working folder.", cli: ["probe", "run", "pid:ran"] } }, {}, { default: "read", cwd: "work" });
+  const work = join(root, "work");
+  const missing = await hcp(["run", root, "mark"], { env });
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, new RegExp(`working folder "${work}" is not a folder \\(policy\\.json cwd\\)`));
+  assert.doesNotMatch(missing.stderr, /not found on PATH/);
+  mkdirSync(work);
+  const dry = await hcp(["run", root, "mark", "--dry-run"], { env });
+  assert.match(dry.stdout, new RegExp(`cwd: +${work}\\n`));
+  assert.equal(existsSync(join(work, "ran")), false, "a dry run runs nothing");
+  const ran = await hcp(["run", root, "mark"], { env });
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.ok(existsSync(join(work, "ran")), "the child ran in policy.json's cwd");
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "cwdpack", default: "read", cwd: 5 }));
+  const bad = await hcp(["validate", root], { env });
+  assert.equal(bad.code, 1);
+  assert.match(bad.stdout, /policy\.json: cwd: policy: cwd must be a folder path/);
+});
