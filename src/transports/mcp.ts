@@ -87,7 +87,7 @@ interface ToolResult {
  */
 function resultOf(r: ExecResult | HttpResult | DryRun): ToolResult {
   const structuredContent = r as unknown as Record<string, unknown>;
-  if (isDryRun(r)) return { content: [{ type: "text", text: renderPlan(r) }], structuredContent };
+  if (isDryRun(r)) return { content: [{ type: "text", text: renderPlan(r, "argument") }], structuredContent };
   if (isHttpResult(r)) return { content: [{ type: "text", text: httpText(r) }], structuredContent, ...(failed(r) ? { isError: true } : {}) };
   const notes: string[] = [];
   if (r.stdout_truncated) notes.push(`[stdout truncated: ${r.stdout_bytes} bytes written, the rest dropped]`);

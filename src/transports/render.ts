@@ -4,14 +4,18 @@ import type { DryRun, ExecResult } from "../runtime/execute.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { planText } from "../runtime/approval/show.js";
 
-/** A dry run for people: what would run (control and bidi characters escaped), and how to confirm it. */
-export function renderPlan(d: DryRun): string {
+/** How the caller restates a plan_id: a flag of `hcp run`, or an argument of an MCP tool. */
+export type ConfirmForm = "flag" | "argument";
+
+/** A dry run for people: what would run (control and bidi characters escaped), and how to confirm it in the caller's own terms. */
+export function renderPlan(d: DryRun, form: ConfirmForm): string {
   const { plan, plan_id, expires_at } = d;
+  const again = form === "flag" ? `run it again with --confirm ${plan_id}` : `call the tool again with the same arguments and "confirm": "${plan_id}"`;
   const lines = [`DRY RUN: would run ${planText(plan, { plan_id, expires_at })}`];
   if (plan.policy.confirm === "person") {
-    lines.push(`  a person approves it in a terminal with: hcp approve ${plan_id}`, `  then run it again with --confirm ${plan_id} (once, before it expires)`);
+    lines.push(`  a person approves it in a terminal with: hcp approve ${plan_id}`, `  then ${again} (once, before it expires)`);
   } else if (plan.policy.confirm === "plan") {
-    lines.push(`  confirm by running it again with this plan_id (--confirm ${plan_id}), once, before it expires`);
+    lines.push(`  confirm: ${again} (once, before it expires)`);
   }
   lines.push("  nothing was run");
   return lines.join("\n") + "\n";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { REPO, fixture } from "./helpers.js";
 import { isolatedEnv, probePack } from "./hardening.js";
-import { hcp, tempDir } from "../transports/support.js";
+import { PROBE_PACK, hcp, mcpClient, tempDir } from "../transports/support.js";
 
 /** The first ```json block after `heading` in a doc page. */
 function docJson(page: string, heading: string): unknown {
@@ -45,4 +45,21 @@ test("policy.json cwd: the child runs in that folder (relative to the pack), the
   const bad = await hcp(["validate", root], { env });
   assert.equal(bad.code, 1);
   assert.match(bad.stdout, /policy\.json: cwd: policy: cwd must be a folder path/);
+});
+
+test("a dry run says how to confirm in the caller's terms: --confirm for hcp run, the confirm argument for an MCP tool", async () => {
+  const env = isolatedEnv();
+  const cli = await hcp(["run", PROBE_PACK, "transfer", "--arg", "amount=3", "--arg", "payee=eve", "--dry-run"], { env });
+  const cliId = /plan_id: (\S+)/.exec(cli.stdout)![1]!;
+  assert.match(cli.stdout, new RegExp(`then run it again with --confirm ${cliId} \\(once`));
+  const { client } = await mcpClient([PROBE_PACK], { env, allowWrite: true });
+  try {
+    const r = (await client.callTool({ name: "hcp-probe_transfer", arguments: { amount: "3", payee: "eve", dry_run: true } })) as { content: { text: string }[] };
+    const text = r.content[0]!.text;
+    const id = /plan_id: (\S+)/.exec(text)![1]!;
+    assert.ok(text.includes(`then call the tool again with the same arguments and "confirm": "${id}" (once`), text);
+    assert.doesNotMatch(text, /--confirm/);
+  } finally {
+    await client.close();
+  }
 });
