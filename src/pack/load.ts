@@ -194,7 +194,7 @@ function readJson(path: string, sink: IssueSink, required: boolean): JsonRead {
     value = JSON.parse(src);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    const { line, column } = lineColumn(src, jsonErrorOffset(src, message));
+    const { line, column } = jsonErrorAt(src, message);
     sink.error("io", "", `invalid JSON at line ${line}, column ${column}: ${message}`);
     return { ok: false, text: src };
   }
@@ -246,6 +246,11 @@ function jsonErrorOffset(src: string, message: string): number {
     else lo = mid + 1;
   }
   return Math.max(0, lo - 1);
+}
+
+/** Where JSON.parse failed on `src`, as a line and column (1-based), from its error message. */
+export function jsonErrorAt(src: string, message: string): { line: number; column: number } {
+  return lineColumn(src, jsonErrorOffset(src, message));
 }
 
 function lineColumn(src: string, offset: number): { line: number; column: number } {

@@ -3,6 +3,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { isObject } from "../pack/issues.js";
+import { jsonErrorAt } from "../pack/load.js";
 import { setOwn } from "../json/own.js";
 import type { HarnessBinding } from "../pack/types.js";
 import { CredentialError } from "./errors.js";
@@ -50,7 +51,7 @@ export function loadCredentials(binding: HarnessBinding | undefined, packId: str
     case "keyring":
       return readKeyring(binding.family ?? packId, opts.names ?? [], packId);
     case "local-credential":
-      return readLocalCredentials(credentialFilePath(opts.env), binding.family ?? packId);
+      return readLocalCredentials(credentialFilePath(opts.env), binding.family ?? packId, opts.names);
   }
 }
 
@@ -78,17 +79,14 @@ function readKeyring(family: string, names: readonly string[], packId: string): 
  * Reads one family from a credential file that only its owner can read: a regular file of at most
  * 1 MiB (a FIFO or a device is refused without blocking).
  */
-export function readLocalCredentials(path: string, family: string): Credentials {
+export function readLocalCredentials(path: string, family: string, names: readonly string[] = []): Credentials {
   const doc = readCredentialFile(path);
   if (doc === undefined) {
-    throw new CredentialError(
-      "credentials_unavailable",
-      `credential file ${path} does not exist; create it (mode 0600) with {"${family}": {"env": {...}, "openapi": {...}}}, or with hcp credentials set, or set HCP_CREDENTIALS`,
-    );
+    throw new CredentialError("credentials_unavailable", `credential file ${path} does not exist; ${howToStore(family, names)}, or set HCP_CREDENTIALS to the file that has them`);
   }
   const entry = Object.hasOwn(doc, family) ? doc[family] : undefined;
   if (entry === undefined) {
-    throw new CredentialError("credentials_unavailable", `credential file ${path} has no entry for family ${JSON.stringify(family)}`);
+    throw new CredentialError("credentials_unavailable", `credential file ${path} has no entry for family ${JSON.stringify(family)}; ${howToStore(family, names)}`);
   }
   const where = `credential file ${path}: family ${JSON.stringify(family)}`;
   const shape = `{"env": {NAME: value}, "openapi": {SCHEME: value}}`;
@@ -96,6 +94,19 @@ export function readLocalCredentials(path: string, family: string): Credentials 
   const env = valuesOf(entry["env"], `${where}: env`, "a variable name", (name) => ENV_NAME.test(name));
   const openapi = valuesOf(entry["openapi"], `${where}: openapi`, "a security scheme name", (name) => name !== "");
   return { env, openapi, secrets: [...Object.values(env), ...Object.values(openapi)].filter((v) => v !== "") };
+}
+
+/**
+ * What the person runs to store a family's credentials: `hcp credentials set` for each name policy.json
+ * lists (an `env` value also serves an API's security scheme of that name, §9), else the entry's shape.
+ */
+function howToStore(family: string, names: readonly string[]): string {
+  if (names.length === 0) {
+    return `create the entry (the file mode 0600) as {${JSON.stringify(family)}: {"env": {"NAME": "value"}, "openapi": {"SCHEME": "value"}}}, or with hcp credentials set ${family} NAME`;
+  }
+  const commands = names.map((n) => `hcp credentials set ${family} ${n}`).join(" and ");
+  const entry = `{${JSON.stringify(family)}: {"env": {${names.map((n) => `${JSON.stringify(n)}: "value"`).join(", ")}}}}`;
+  return `store ${names.length === 1 ? "it with" : "them with"} ${commands} (it asks for the value), or write the entry yourself (the file mode 0600) as ${entry}`;
 }
 
 /**
@@ -108,9 +119,10 @@ export function readCredentialFile(path: string): Record<string, unknown> | unde
   let doc: unknown;
   try {
     doc = JSON.parse(text);
-  } catch {
-    // The parser's message quotes the text, which holds secrets: say only what is wrong.
-    throw new CredentialError("credentials_invalid", `credential file ${path} is not valid JSON`);
+  } catch (e) {
+    // The parser's message quotes the text, which holds secrets: say only where it is wrong.
+    const { line, column } = jsonErrorAt(text, e instanceof Error ? e.message : "");
+    throw new CredentialError("credentials_invalid", `credential file ${path} is not valid JSON (at line ${line}, column ${column})`);
   }
   if (!isObject(doc)) throw new CredentialError("credentials_invalid", `credential file ${path} must hold a JSON object of families`);
   return doc;

@@ -63,3 +63,29 @@ test("a dry run says how to confirm in the caller's terms: --confirm for hcp run
     await client.close();
   }
 });
+
+test("a missing credential names the hcp credentials set command that stores it; run as written, the verb then runs", async () => {
+  const env = isolatedEnv();
+  const root = probePack(
+    "tokpack",
+    { token: { description: "Prints its token.", cli: ["probe", "run", "env:TOK_TOKEN"] } },
+    { binding: { hub: "local-credential", family: "tok" } },
+    { default: "read", credentials: ["TOK_TOKEN"] },
+  );
+  const missing = await hcp(["run", root, "token"], { env });
+  assert.equal(missing.code, 3);
+  assert.match(missing.stderr, /does not exist; store it with hcp credentials set tok TOK_TOKEN \(it asks for the value\), or write the entry yourself \(the file mode 0600\) as \{"tok": \{"env": \{"TOK_TOKEN": "value"\}\}\}/);
+  writeFileSync(env["HCP_CREDENTIALS"]!, JSON.stringify({ other: { env: { X: "y" } } }), { mode: 0o600 });
+  const absent = await hcp(["run", root, "token"], { env });
+  assert.equal(absent.code, 3);
+  const command = /store it with hcp (credentials set \S+ \S+)/.exec(absent.stderr)![1]!.split(" ");
+  const set = await hcp(command, { env, stdin: "tok-secret-value\n" });
+  assert.equal(set.code, 0, set.stderr);
+  const ran = await hcp(["run", root, "token"], { env });
+  assert.deepEqual([ran.code, ran.stdout], [0, "***\n"]);
+  writeFileSync(env["HCP_CREDENTIALS"]!, '{"tok": {"env": {"TOK_TOKEN": "tok-secret-value"}},\n}');
+  const broken = await hcp(["run", root, "token"], { env });
+  assert.equal(broken.code, 3);
+  assert.match(broken.stderr, /is not valid JSON \(at line 2, column 1\)\n$/);
+  assert.doesNotMatch(broken.stderr, /tok-secret-value/);
+});

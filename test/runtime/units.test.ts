@@ -134,7 +134,7 @@ test("local-credential: the family's env, only from an owner-only file, with cle
   // a file that is not JSON: the parser's message (which quotes the text) is not passed on
   const broken = writeCredentials({});
   writeFileSync(broken, '{"ledger": {"env": {"LEDGER_TOKEN": "tok-123"}}');
-  expectRefused(broken, "ledger", "credentials_invalid", /is not valid JSON$/);
+  expectRefused(broken, "ledger", "credentials_invalid", /is not valid JSON \(at line 1, column 48\)$/);
 });
 
 test("plan ids: an HMAC of nonce, expiry and the canonical plan (sorted keys), carried in the id", () => {
