@@ -204,7 +204,7 @@ const initCommand: CommandSpec = {
     { name: "from-manifest", usage: "Manifest file, or - for standard input", type: "string" },
     FROM_EXE,
     { name: "from-openapi", usage: "An OpenAPI 3.0 or 3.1 document (JSON or YAML): a file, or an https (or loopback http) URL", type: "string" },
-    { name: "bin", usage: "wrap.bin of the pack (default: the --from-exe program, else the tool name)", type: "string" },
+    { name: "bin", usage: "wrap.bin of the pack: an absolute path, a path relative to the pack folder, or a name looked up on PATH when a verb runs (default: the --from-exe program, else the tool name)", type: "string" },
     { name: "credential-env", usage: "The variable holding the CLI's credential, when its commands require auth (default: <TOOL>_TOKEN)", type: "string" },
     { name: "out", usage: "The pack folder to write", type: "string", required: true },
     { name: "force", usage: "Write into a non-empty folder, replacing the pack files", type: "bool" },

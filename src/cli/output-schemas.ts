@@ -116,9 +116,9 @@ export const OUTPUT_SCHEMAS: readonly OutputSchema[] = [
     schema: closed({ packs: arrayOf(closed({ path: str, ok: bool, pack_id: nullable("string"), issues: arrayOf(ISSUE), meta: { anyOf: [{ type: "null" }, PACK_META] } })) }),
   },
   { name: "hcp-meta", outputs: "`hcp meta` (always JSON)", schema: PACK_META },
-  { name: "hcp-skill", outputs: "`hcp skill --json`", schema: closed({ pack_id: nullable("string"), harness: str }) },
+  { name: "hcp-skill", outputs: "`hcp skill --json`", schema: closed({ pack_id: str, harness: str }) },
   { name: "hcp-init", outputs: "`hcp init --json`", schema: closed({ dry_run: bool, out: str, pack_id: str, files: strings, notes: strings }) },
-  { name: "hcp-mcp-config", outputs: "`hcp mcp-config --json`", schema: closed({ client: str, name: str, command: str, args: strings, config: str }) },
+  { name: "hcp-mcp-config", outputs: "`hcp mcp-config --json`", schema: closed({ client: str, name: str, command: str, args: strings, env: { type: "object", additionalProperties: str }, config: str }, ["env"]) },
   {
     name: "hcp-approve",
     outputs: "`hcp approve --list --json` (the pending plans), `hcp approve PLAN_ID --json` (the person's answer)",

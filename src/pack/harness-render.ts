@@ -40,12 +40,25 @@ function argumentLine(name: string, schema: unknown, required: boolean): string 
   return `  - \`${name}\` (${parts.join(", ")})${description}`;
 }
 
+/** How deep the fields of object arguments (an API's request body) are listed. */
+const FIELD_DEPTH = 3;
+
+/** One line per property of an object schema, each followed by its own fields (an array's items' fields too), indented. */
+function propertyLines(schema: unknown, indent: string, depth: number): string[] {
+  const s = isObject(schema) ? schema : {};
+  const properties = isObject(s["properties"]) ? s["properties"] : {};
+  const required = Array.isArray(s["required"]) ? s["required"] : [];
+  return Object.keys(properties).flatMap((n) => {
+    const p = properties[n];
+    const items = isObject(p) && isObject(p["items"]) ? p["items"] : undefined;
+    const fields = depth < FIELD_DEPTH ? propertyLines(items ?? p, `${indent}  `, depth + 1) : [];
+    return [`${indent}${argumentLine(n, p, required.includes(n))}`, ...fields];
+  });
+}
+
 function argumentLines(args: JsonSchema | undefined): string[] {
-  const properties = isObject(args?.["properties"]) ? args["properties"] : {};
-  const required = Array.isArray(args?.["required"]) ? args["required"] : [];
-  const names = Object.keys(properties);
-  if (names.length === 0) return ["- Arguments: none."];
-  return ["- Arguments:", ...names.map((n) => argumentLine(n, properties[n], required.includes(n)))];
+  const lines = propertyLines(args, "", 1);
+  return lines.length === 0 ? ["- Arguments: none."] : ["- Arguments:", ...lines];
 }
 
 /** An Agent Skills name from the pack id. */
@@ -59,14 +72,16 @@ export function renderPackHarness(input: HarnessInput): string {
   const id = surface.id;
   const summary = input.summary.trim();
   const api = input.api === true;
-  const description = `Use the ${surface.name} ${api ? "API" : "CLI"}${summary === "" ? "" : ` (${summary.replace(/[.]$/, "")})`} through its hcp pack "${id}": one tool per verb, run under a policy a person controls.`;
+  // "the Notes API API" for a document titled "Notes API": the kind is said once.
+  const apiName = /\bAPI$/i.test(surface.name) ? surface.name : `${surface.name} API`;
+  const description = `Use the ${api ? apiName : `${surface.name} CLI`}${summary === "" ? "" : ` (${summary.replace(/[.]$/, "")})`} through its hcp pack "${id}": one tool per verb, run under a policy a person controls.`;
   const keys = Object.keys(surface.verbs).filter((k) => policyOf(policy, k).level !== "deny");
   const anyPerson = keys.some((k) => policyOf(policy, k).person);
   const anyPlan = keys.some((k) => policyOf(policy, k).plan);
   const lines = [
     `# ${surface.name} through hcp`,
     "",
-    `${summary === "" ? "" : `${sentence(summary)} `}${api ? `This pack calls the ${surface.name} HTTP API for you.` : `This pack runs the \`${surface.name}\` program for you.`}`,
+    `${summary === "" ? "" : `${sentence(summary)} `}${api ? `This pack calls the ${apiName} over HTTP for you.` : `This pack runs the \`${surface.name}\` program for you.`}`,
     `Each verb below is one tool: over MCP it is named \`${id}_<verb>\` (dots and other characters as \`_\`, as listed); with the hcp CLI, \`hcp run <pack> <verb> --arg name=value\`; over \`hcp exec\`, \`{"pack": "${id}", "verb": "<verb>", "args": {...}}\`.`,
     api
       ? "Pass arguments by the names listed (`body` is the JSON request body); hcp builds the request itself, so a value never changes the URL's path or adds a header."
@@ -100,7 +115,7 @@ export function renderPackHarness(input: HarnessInput): string {
       `hcp credentials set ${credentials.family} ${credentials.variable} --scheme   # prompts for the value`,
       "```",
       "",
-      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"openapi": {"${credentials.variable}": "..."}}}\`. If such a verb fails with exit code 3 (HTTP 401 or 403, or the credential is missing), ask the person to provide it; never put it in an argument.`,
+      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"openapi": {"${credentials.variable}": "..."}}}\`. If a verb fails with exit code 3 (HTTP 401 or 403, or the credential is missing: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument.`,
     );
   } else if (credentials !== undefined) {
     lines.push(
@@ -113,7 +128,7 @@ export function renderPackHarness(input: HarnessInput): string {
       `hcp credentials set ${credentials.family} ${credentials.variable}   # prompts for the value`,
       "```",
       "",
-      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"env": {"${credentials.variable}": "..."}}}\`. If such a verb fails saying the credential is missing (exit code 3), ask the person to provide it; never put it in an argument.`,
+      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"env": {"${credentials.variable}": "..."}}}\`. If a verb fails saying the credential is missing (exit code 3: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument.`,
     );
   }
   lines.push("", "## Verbs", "");

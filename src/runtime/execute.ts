@@ -95,9 +95,13 @@ function usableSurface(pack: LoadedPack): Surface {
   return pack.surface;
 }
 
-function verbOf(surface: Surface, verbKey: string): SurfaceVerb {
+function verbOf(pack: LoadedPack, surface: Surface, verbKey: string): SurfaceVerb {
   const verb = Object.hasOwn(surface.verbs, verbKey) ? surface.verbs[verbKey] : undefined;
-  if (verb === undefined) throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(surface.id)} has no verb ${JSON.stringify(verbKey)}`);
+  if (verb === undefined) {
+    // The verbs the caller may use, so that a typo is seen at once; denied verbs are never named (§4).
+    const usable = Object.keys(surface.verbs).filter((key) => effectivePolicy(pack, key).policy !== "deny");
+    throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(surface.id)} has no verb ${JSON.stringify(verbKey)} (verbs: ${usable.join(", ") || "none"})`);
+  }
   return verb;
 }
 
@@ -135,7 +139,7 @@ const derivedSchemas = new WeakMap<SurfaceVerb, Record<string, unknown>>();
 /** The JSON Schema a verb's arguments are validated against: its `args`, else the one derived from its template (§6.3). */
 export function argsSchemaOf(pack: LoadedPack, verbKey: string): Record<string, unknown> {
   const surface = usableSurface(pack);
-  const verb = verbOf(surface, verbKey);
+  const verb = verbOf(pack, surface, verbKey);
   if (verb.args !== undefined) return verb.args;
   const unrunnable = notExecutable(surface);
   if (unrunnable) return { type: "object" };
@@ -240,7 +244,7 @@ function verbCommand(pack: LoadedPack, verbKey: string, args: unknown, opts: Pla
   const surface = usableSurface(pack);
   const unrunnable = notExecutable(surface);
   if (unrunnable) throw unrunnable;
-  const verb = verbOf(surface, verbKey);
+  const verb = verbOf(pack, surface, verbKey);
   const policy = effectivePolicy(pack, verbKey);
   checkDenied(policy, subjectOf({ pack: surface.id, verb: verbKey }));
   const valid = validateArgs(pack, verbKey, verb, args, opts.oneCall === true);

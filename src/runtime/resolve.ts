@@ -30,5 +30,8 @@ export function resolveProgram(bin: string, packRoot: string, path: string | und
     const candidate = join(dir, bin);
     if (isExecutableFile(candidate)) return candidate;
   }
-  throw new RuntimeError("program_not_found", `program ${JSON.stringify(bin)} was not found on PATH`);
+  throw new RuntimeError(
+    "program_not_found",
+    `program ${JSON.stringify(bin)} was not found on PATH: put it on PATH, or write its path in the pack's surface.json (wrap.bin, or the verb's cli[0] in a composite pack; a path starting with . is relative to the pack folder)`,
+  );
 }

@@ -8,6 +8,8 @@ export interface ServerEntry {
   name: string;
   command: string;
   args: string[];
+  /** Variables the server must see that the client would not pass on (HCP_CREDENTIALS); absent when none. */
+  env?: Record<string, string>;
 }
 
 /** Where each client reads its configuration, for the operator. */
@@ -28,16 +30,19 @@ const tomlKey = (s: string) => (/^[A-Za-z0-9_-]+$/.test(s) ? s : tomlString(s));
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
 export function renderMcpConfig(client: McpClient, server: ServerEntry): string {
-  const { name, command, args } = server;
+  const { name, command, args, env } = server;
+  const withEnv = env === undefined ? {} : { env };
   switch (client) {
     case "claude":
     case "cursor":
-      return json({ mcpServers: { [name]: { command, args } } });
+      return json({ mcpServers: { [name]: { command, args, ...withEnv } } });
     case "vscode":
-      return json({ servers: { [name]: { type: "stdio", command, args } } });
-    case "codex":
-      return `[mcp_servers.${tomlKey(name)}]\ncommand = ${tomlString(command)}\nargs = [${args.map(tomlString).join(", ")}]\n`;
+      return json({ servers: { [name]: { type: "stdio", command, args, ...withEnv } } });
+    case "codex": {
+      const table = env === undefined ? "" : `env = { ${Object.entries(env).map(([k, v]) => `${tomlKey(k)} = ${tomlString(v)}`).join(", ")} }\n`;
+      return `[mcp_servers.${tomlKey(name)}]\ncommand = ${tomlString(command)}\nargs = [${args.map(tomlString).join(", ")}]\n${table}`;
+    }
     case "json":
-      return json({ name, command, args });
+      return json({ name, command, args, ...withEnv });
   }
 }

@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { REPO, fixture } from "./helpers.js";
 import { isolatedEnv, probePack } from "./hardening.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { PROBE_PACK, hcp, mcpClient, tempDir } from "../transports/support.js";
 
 /** The first ```json block after `heading` in a doc page. */
@@ -64,14 +66,19 @@ test("a dry run says how to confirm in the caller's terms: --confirm for hcp run
   }
 });
 
-test("a missing credential names the hcp credentials set command that stores it; run as written, the verb then runs", async () => {
-  const env = isolatedEnv();
-  const root = probePack(
+/** A pack whose one verb prints the TOK_TOKEN credential of family "tok" (masked, as every credential). */
+function tokenPack(): string {
+  return probePack(
     "tokpack",
     { token: { description: "Prints its token.", cli: ["probe", "run", "env:TOK_TOKEN"] } },
     { binding: { hub: "local-credential", family: "tok" } },
     { default: "read", credentials: ["TOK_TOKEN"] },
   );
+}
+
+test("a missing credential names the hcp credentials set command that stores it; run as written, the verb then runs", async () => {
+  const env = isolatedEnv();
+  const root = tokenPack();
   const missing = await hcp(["run", root, "token"], { env });
   assert.equal(missing.code, 3);
   assert.match(missing.stderr, /does not exist; store it with hcp credentials set tok TOK_TOKEN \(it asks for the value\), or write the entry yourself \(the file mode 0600\) as \{"tok": \{"env": \{"TOK_TOKEN": "value"\}\}\}/);
@@ -88,4 +95,120 @@ test("a missing credential names the hcp credentials set command that stores it;
   assert.equal(broken.code, 3);
   assert.match(broken.stderr, /is not valid JSON \(at line 2, column 1\)\n$/);
   assert.doesNotMatch(broken.stderr, /tok-secret-value/);
+});
+
+test("HARNESS.md of an API pack: its name said once, and the fields of a request body listed, so a first call can be right", async () => {
+  const dir = tempDir();
+  const doc = {
+    openapi: "3.0.3",
+    info: { title: "Notes API", version: "1", description: "A small notes service" },
+    servers: [{ url: "https://notes.example.com/v1" }],
+    paths: {
+      "/notes": {
+        post: {
+          operationId: "createNote",
+          summary: "Create a note",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["text"],
+                  properties: {
+                    text: { type: "string", description: "What the note says" },
+                    tags: { type: "array", items: { type: "object", required: ["name"], properties: { name: { type: "string" } } } },
+                  },
+                },
+              },
+            },
+          },
+          responses: { "201": { description: "created" } },
+        },
+      },
+    },
+  };
+  writeFileSync(join(dir, "openapi.json"), JSON.stringify(doc));
+  const r = await hcp(["init", "--from-openapi", join(dir, "openapi.json"), "--out", join(dir, "pack")], { env: isolatedEnv() });
+  assert.equal(r.code, 0, r.stderr);
+  const harness = readFileSync(join(dir, "pack", "HARNESS.md"), "utf8");
+  assert.doesNotMatch(harness, /API API/);
+  assert.match(harness, /^description: 'Use the Notes API \(A small notes service\) through its hcp pack/m);
+  assert.match(harness, /This pack calls the Notes API over HTTP for you\./);
+  assert.ok(
+    harness.includes(
+      [
+        "  - `body` (object, required): The request body (application/json).",
+        "    - `text` (string, required): What the note says",
+        "    - `tags` (array of objects, optional)",
+        "      - `name` (string, required)",
+      ].join("\n"),
+    ),
+    harness,
+  );
+});
+
+test("a mistyped verb is answered with the verbs the caller may use, never a denied one", async () => {
+  const env = isolatedEnv();
+  const root = probePack(
+    "typos",
+    { "item.list": { description: "Lists.", cli: ["probe", "list"] }, "item.get": { description: "Gets.", cli: ["probe", "get"] }, secret: { description: "Denied.", cli: ["probe", "secret"] } },
+    {},
+    { default: "read", verbs: { secret: "deny" } },
+  );
+  const r = await hcp(["run", root, "item.lst"], { env });
+  assert.deepEqual([r.code, r.stderr], [5, 'Error: pack "typos" has no verb "item.lst" (verbs: item.list, item.get)\n']);
+  const exec = await hcp(["exec", root], { env, stdin: '{"id": 1, "pack": "typos", "verb": "item.lst", "args": {}}\n' });
+  assert.match(exec.stdout, /"code":"unknown_verb","message":"pack \\"typos\\" has no verb \\"item.lst\\" \(verbs: item.list, item.get\)"/);
+});
+
+test("hcp init says when the pack's program would not be found when a verb runs, and the run's error says what to do", async () => {
+  const env = isolatedEnv();
+  const dir = tempDir();
+  const manifest = fixture("manifests/taskr.json");
+  const onPath = await hcp(["init", "--from-manifest", manifest, "--out", join(dir, "a")], { env: { ...env, PATH: "/nonexistent" } });
+  assert.equal(onPath.code, 0, onPath.stderr);
+  assert.match(onPath.stderr, /note: wrap\.bin "taskr" is not on PATH now, and hcp looks it up there each time a verb runs: put it on PATH, or give its path with --bin/);
+  const relative = await hcp(["init", "--from-manifest", manifest, "--bin", "./bin/taskr", "--out", join(dir, "b")], { env });
+  assert.match(relative.stderr, new RegExp(`note: wrap\\.bin "\\./bin/taskr" is relative to the pack folder, and there is no ${join(dir, "b", "bin", "taskr")}`));
+  const absolute = await hcp(["init", "--from-manifest", manifest, "--bin", process.execPath, "--out", join(dir, "c")], { env });
+  assert.doesNotMatch(absolute.stderr, /wrap\.bin/);
+  writeFileSync(env["HCP_CREDENTIALS"]!, JSON.stringify({ taskr: { env: { TASKR_TOKEN: "taskr-token-value" } } }), { mode: 0o600 });
+  const run = await hcp(["run", join(dir, "a"), "version"], { env: { ...env, PATH: "/nonexistent" } });
+  assert.equal(run.code, 5);
+  assert.match(run.stderr, /program "taskr" was not found on PATH: put it on PATH, or write its path in the pack's surface\.json \(wrap\.bin/);
+});
+
+test("hcp mcp-config carries HCP_CREDENTIALS (made absolute): the client, which starts the server without it, gets the credential", async () => {
+  const env = isolatedEnv();
+  const dir = tempDir();
+  writeFileSync(join(dir, "creds.json"), JSON.stringify({ tok: { env: { TOK_TOKEN: "tok-from-the-shell" } } }), { mode: 0o600 });
+  const root = tokenPack();
+  const r = await hcp(["mcp-config", root, "--client", "claude"], { env: { ...env, HCP_CREDENTIALS: "creds.json" }, cwd: dir });
+  assert.equal(r.code, 0, r.stderr);
+  const entry = (JSON.parse(r.stdout) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> }).mcpServers["hcp-tokpack"]!;
+  assert.deepEqual(entry.env, { HCP_CREDENTIALS: join(dir, "creds.json") });
+  const codex = await hcp(["mcp-config", root, "--client", "codex"], { env: { ...env, HCP_CREDENTIALS: join(dir, "creds.json") } });
+  assert.ok(codex.stdout.endsWith(`env = { HCP_CREDENTIALS = ${JSON.stringify(join(dir, "creds.json"))} }\n`), codex.stdout);
+  // The client's own environment has no HCP_CREDENTIALS; the entry's env is all the server gets of it.
+  const clientEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (k !== "HCP_CREDENTIALS" && v !== undefined) clientEnv[k] = v;
+  const client = new Client({ name: "first-steps", version: "1" });
+  await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...clientEnv, ...entry.env }, cwd: tempDir(), stderr: "pipe" }));
+  try {
+    const call = (await client.callTool({ name: "tokpack_token", arguments: {} })) as { isError?: boolean; content: { text: string }[] };
+    assert.equal(call.isError, undefined, call.content[0]!.text);
+    assert.equal(call.content[0]!.text, "***\n");
+  } finally {
+    await client.close();
+  }
+  const without = await hcp(["mcp-config", root, "--client", "json"], { env: clientEnv });
+  assert.equal((JSON.parse(without.stdout) as { env?: unknown }).env, undefined);
+});
+
+test("hcp skill on a wrong path names the missing surface.json (exit 1), not a missing HARNESS.md", async () => {
+  const missing = join(tempDir(), "nope");
+  const r = await hcp(["skill", missing], { env: isolatedEnv() });
+  assert.deepEqual([r.code, r.stdout], [1, ""]);
+  assert.equal(r.stderr, `Error: pack at ${missing} has validation errors: surface.json: io: cannot read surface.json: no such file (see hcp validate ${missing})\n`);
 });

@@ -2,7 +2,7 @@
 // OpenAPI document (§11, with the document copied in), all or nothing.
 
 import { systemReason } from "../../errno.js";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { FileWriteError, writeFiles } from "../../files.js";
 import type { Context } from "../../framework/index.js";
@@ -13,6 +13,7 @@ import { parsePolicy } from "../../pack/policy.js";
 import { packFromAgentMeta } from "../../pack/from-agentmeta.js";
 import { parseSurface } from "../../pack/surface.js";
 import type { Issue } from "../../pack/types.js";
+import { resolveProgram } from "../../runtime/resolve.js";
 import { CliError } from "../errors.js";
 import { optionalString } from "../flags.js";
 import { projectText, readManifestText } from "../rungrad/documents.js";
@@ -154,7 +155,28 @@ async function fromManifest(opts: InitOptions): Promise<Generated> {
 
   // Checked in memory: a dry run writes nothing at all.
   checked(content);
-  return { id: pack.surface.id, files: FILES.map((f) => ({ path: f, content: content[f] })), verbs: Object.keys(pack.surface.verbs).length, notes: pack.notes };
+  const missing = missingProgram(bin, opts.out);
+  return {
+    id: pack.surface.id,
+    files: FILES.map((f) => ({ path: f, content: content[f] })),
+    verbs: Object.keys(pack.surface.verbs).length,
+    notes: missing === undefined ? pack.notes : [...pack.notes, missing],
+  };
+}
+
+/**
+ * A note when the pack's program would not be found when a verb runs (§6.1: a bare name on PATH, a
+ * relative path against the pack folder, not against the folder hcp init ran in).
+ */
+function missingProgram(bin: string, out: string): string | undefined {
+  let path: string;
+  try {
+    path = resolveProgram(bin, resolve(out), process.env["PATH"]);
+  } catch {
+    return `wrap.bin ${JSON.stringify(bin)} is not on PATH now, and hcp looks it up there each time a verb runs: put it on PATH, or give its path with --bin (or edit wrap.bin in surface.json)`;
+  }
+  if (existsSync(path)) return undefined;
+  return `wrap.bin ${JSON.stringify(bin)} is relative to the pack folder, and there is no ${path}: give --bin an absolute path (or edit wrap.bin in surface.json)`;
 }
 
 /** The issues loadPack would report for these three files. */

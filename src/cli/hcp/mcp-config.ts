@@ -59,7 +59,10 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   ];
   const { command, script } = thisProgram();
   const name = optionalString(ctx, "name") ?? (packs.length === 1 && paths.length === 1 ? serverName(packs[0]!.surface.id) : "hcp");
-  const server = { name, command, args: [script, "serve", "--mcp", ...paths, ...flags] };
+  // The client starts the server with its own environment: a credential file named in this shell would be lost.
+  const credentials = process.env["HCP_CREDENTIALS"];
+  const env = credentials ? { env: { HCP_CREDENTIALS: resolve(credentials) } } : {};
+  const server = { name, command, args: [script, "serve", "--mcp", ...paths, ...flags], ...env };
   const text = renderMcpConfig(client, server);
   await ctx.writeResult({ client, ...server, config: text }, () => text);
   ctx.infof(`paste into ${CONFIG_FILES[client]}`);

@@ -64,16 +64,17 @@ export async function metaHandler(ctx: Context): Promise<void> {
   await ctx.writeResult(meta, () => stableJSON(meta));
 }
 
-/** HARNESS.md as is; under --json `{pack_id, harness}`. */
+/** HARNESS.md as is; under --json `{pack_id, harness}`; a pack with errors is refused naming its first one. */
 export async function skillHandler(ctx: Context): Promise<void> {
-  const pack = loadPack(ctx.args[0]!);
+  // A pack that does not load is named for what is wrong with it, not for a missing HARNESS.md.
+  const pack = servable(loadPack(ctx.args[0]!), null, { controlPlane: true });
   const text = harnessText(pack);
   if (text === undefined) {
     const url = pack.surface?.skill_url;
     throw new TransportError("no_harness", `pack at ${shown(pack.root)} has no HARNESS.md or inline harness text${url ? `; its Skill is at ${url}` : ""}`);
   }
   const harness = text.endsWith("\n") ? text : text + "\n";
-  await ctx.writeResult({ pack_id: pack.surface?.id ?? null, harness }, () => harness);
+  await ctx.writeResult({ pack_id: pack.surface.id, harness }, () => harness);
 }
 
 /** Each verb's arguments, policy, approval and argv template: the whole pack, or one verb. */
