@@ -212,3 +212,37 @@ test("hcp skill on a wrong path names the missing surface.json (exit 1), not a m
   assert.deepEqual([r.code, r.stdout], [1, ""]);
   assert.equal(r.stderr, `Error: pack at ${missing} has validation errors: surface.json: io: cannot read surface.json: no such file (see hcp validate ${missing})\n`);
 });
+
+test("an OpenAPI document that is not YAML is named with its position once, without the parser's trailing colon", async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, "bad.yaml"), "openapi: 3.0.0\ninfo: {title: x\n");
+  const r = await hcp(["init", "--from-openapi", join(dir, "bad.yaml"), "--out", join(dir, "pack")], { env: isolatedEnv() });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^Error: the OpenAPI document \S+bad\.yaml is not valid YAML at line 3, column 1: [^\n]*[^:\n]\n$/);
+  assert.doesNotMatch(r.stderr, /column 1: .*at line/);
+});
+
+test("hcp init ends with the next steps: store the credential (as the pack reads it), describe, mcp-config; --quiet keeps them out", async () => {
+  const env = isolatedEnv();
+  const dir = tempDir();
+  const out = join(dir, "my packs", "taskr");
+  const r = await hcp(["init", "--from-manifest", fixture("manifests/taskr.json"), "--bin", process.execPath, "--out", out], { env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(
+    r.stderr.endsWith(
+      [
+        "next:",
+        "  hcp credentials set taskr TASKR_TOKEN   # store the credential its verbs need (it asks for the value)",
+        `  hcp describe '${out}'   # each verb's arguments and policy; edit ${join(out, "policy.json")} to change what may run`,
+        `  hcp mcp-config '${out}' --client claude   # the entry that serves it to your MCP client (or vscode, cursor, codex)`,
+        "",
+      ].join("\n"),
+    ),
+    r.stderr,
+  );
+  const quiet = await hcp(["init", "--from-manifest", fixture("manifests/taskr.json"), "--bin", process.execPath, "--out", join(dir, "q"), "--quiet"], { env });
+  assert.doesNotMatch(quiet.stderr, /next:/);
+  const api = await hcp(["init", "--from-openapi", fixture("openapi/notes.json"), "--out", join(dir, "api")], { env });
+  assert.equal(api.code, 0, api.stderr);
+  assert.match(api.stderr, /^ {2}hcp credentials set \S+ \S+ --scheme {3}# store the credential/m);
+});

@@ -54,7 +54,7 @@ function entries(dir: string): string[] | undefined {
 }
 
 export async function initHandler(ctx: Context): Promise<void> {
-  const { result: r, verbs } = await initPack({
+  const { result: r, verbs, credentials } = await initPack({
     fromManifest: optionalString(ctx, "from-manifest"),
     fromExe: optionalString(ctx, "from-exe"),
     fromOpenapi: optionalString(ctx, "from-openapi"),
@@ -67,6 +67,7 @@ export async function initHandler(ctx: Context): Promise<void> {
   const what = `pack ${r.pack_id} (${verbs} verbs): ${r.files.join(", ")}`;
   await ctx.writeResult(r, () => (r.dry_run ? `DRY RUN: would write ${what}\n  no changes were made\n` : `wrote ${what}\n`));
   for (const n of r.notes) ctx.infof(`note: ${n}`);
+  if (!r.dry_run) for (const line of nextSteps(ctx.string("out"), credentials)) ctx.infof(line);
 }
 
 /** The pack files to write, checked, with what the generator noted. */
@@ -75,9 +76,31 @@ interface Generated {
   files: { path: string; content: string }[];
   verbs: number;
   notes: string[];
+  /** The `hcp credentials set …` arguments that store what the pack's verbs need, one entry per credential. */
+  credentials: string[][];
 }
 
-async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs: number }> {
+/** `hcp credentials set FAMILY NAME` for each name policy.json lists, when the pack reads the credential file. */
+function credentialCommands(binding: { hub: string; family?: string }, names: readonly string[] | undefined, scheme: boolean): string[][] {
+  if (binding.hub !== "local-credential" || binding.family === undefined) return [];
+  return (names ?? []).map((n) => ["credentials", "set", binding.family!, n, ...(scheme ? ["--scheme"] : [])]);
+}
+
+/** A word for a shell: as is when plain, else in single quotes. */
+const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
+
+/** What to do next with a written pack, for the person who ran hcp init. */
+function nextSteps(out: string, credentials: string[][]): string[] {
+  const dir = shellWord(out);
+  return [
+    "next:",
+    ...credentials.map((c) => `  hcp ${c.map(shellWord).join(" ")}   # store the credential its verbs need (it asks for the value)`),
+    `  hcp describe ${dir}   # each verb's arguments and policy; edit ${join(out, "policy.json")} to change what may run`,
+    `  hcp mcp-config ${dir} --client claude   # the entry that serves it to your MCP client (or vscode, cursor, codex)`,
+  ];
+}
+
+async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs: number; credentials: string[][] }> {
   if ([opts.fromManifest, opts.fromExe, opts.fromOpenapi].filter((o) => o !== undefined).length !== 1) {
     throw new CliError("give exactly one of --from-manifest FILE (or -), --from-exe PROGRAM and --from-openapi FILE|URL");
   }
@@ -100,7 +123,7 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
     }
   }
   const files = pack.files.map((f) => join(opts.out, f.path));
-  return { result: { dry_run: opts.dryRun ?? false, out: opts.out, pack_id: pack.id, files, notes: pack.notes }, verbs: pack.verbs };
+  return { result: { dry_run: opts.dryRun ?? false, out: opts.out, pack_id: pack.id, files, notes: pack.notes }, verbs: pack.verbs, credentials: pack.credentials };
 }
 
 /** Refuses a generated pack that would not load: checked in memory, as the loader checks the files. */
@@ -135,6 +158,7 @@ async function fromOpenApi(source: string): Promise<Generated> {
     files: [...FILES.map((f) => ({ path: f, content: content[f] })), { path: fileName, content: pack.document.text }],
     verbs: Object.keys(pack.surface.verbs).length,
     notes: pack.notes,
+    credentials: credentialCommands(pack.surface.binding, pack.policy.credentials, true),
   };
 }
 
@@ -161,6 +185,7 @@ async function fromManifest(opts: InitOptions): Promise<Generated> {
     files: FILES.map((f) => ({ path: f, content: content[f] })),
     verbs: Object.keys(pack.surface.verbs).length,
     notes: missing === undefined ? pack.notes : [...pack.notes, missing],
+    credentials: credentialCommands(pack.surface.binding, pack.policy.credentials, false),
   };
 }
 

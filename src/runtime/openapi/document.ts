@@ -106,7 +106,7 @@ async function parseText(text: string, source: string): Promise<unknown> {
   const first = doc.errors[0];
   if (first !== undefined) {
     const where = first.linePos?.[0];
-    throw new DocumentError("io", `the OpenAPI document ${source} is not valid YAML${where ? ` at line ${where.line}, column ${where.col}` : ""}: ${first.message.split("\n")[0]}`);
+    throw new DocumentError("io", `the OpenAPI document ${source} is not valid YAML${where ? ` at line ${where.line}, column ${where.col}` : ""}: ${yamlReason(first.message)}`);
   }
   try {
     return doc.toJS({ maxAliasCount: 100 });
@@ -142,4 +142,9 @@ export async function parseDocument(text: string, source: string, url?: URL): Pr
     throw new DocumentError("io", `the OpenAPI document ${source} cannot be dereferenced: ${(e as Error).message.split("\n")[0]}`);
   }
   return { version: version === "0" ? "3.0" : "3.1", doc: doc as Record<string, unknown>, source, text, ...(url ? { url } : {}) };
+}
+
+/** The yaml library's message without the position it appends (said once, before it) and the excerpt after it. */
+function yamlReason(message: string): string {
+  return message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
 }
