@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { isObject } from "../pack/issues.js";
 import { jsonErrorAt } from "../pack/load.js";
 import { setOwn } from "../json/own.js";
+import { shellWord } from "../shell-word.js";
 import type { HarnessBinding } from "../pack/types.js";
 import { CredentialError } from "./errors.js";
 import { keyringGet, keyringService } from "./keyring.js";
@@ -67,7 +68,7 @@ function readKeyring(family: string, names: readonly string[], packId: string): 
   for (const name of names) {
     const value = keyringGet(family, name);
     if (value === null) {
-      throw new CredentialError("credentials_unavailable", `the keyring has no ${name} for ${keyringService(family)}: store it with hcp credentials set ${family} ${name} --keyring`);
+      throw new CredentialError("credentials_unavailable", `the keyring has no ${name} for ${keyringService(family)}: store it with hcp credentials set ${shellWord(family)} ${name} --keyring`);
     }
     if (value.includes("\0")) throw new CredentialError("credentials_invalid", `the keyring value of ${name} for ${keyringService(family)} contains NUL`);
     env[name] = value;
@@ -102,9 +103,9 @@ export function readLocalCredentials(path: string, family: string, names: readon
  */
 function howToStore(family: string, names: readonly string[]): string {
   if (names.length === 0) {
-    return `create the entry (the file mode 0600) as {${JSON.stringify(family)}: {"env": {"NAME": "value"}, "openapi": {"SCHEME": "value"}}}, or with hcp credentials set ${family} NAME`;
+    return `create the entry (the file mode 0600) as {${JSON.stringify(family)}: {"env": {"NAME": "value"}, "openapi": {"SCHEME": "value"}}}, or with hcp credentials set ${shellWord(family)} NAME`;
   }
-  const commands = names.map((n) => `hcp credentials set ${family} ${n}`).join(" and ");
+  const commands = names.map((n) => `hcp credentials set ${shellWord(family)} ${n}`).join(" and ");
   const entry = `{${JSON.stringify(family)}: {"env": {${names.map((n) => `${JSON.stringify(n)}: "value"`).join(", ")}}}}`;
   return `store ${names.length === 1 ? "it with" : "them with"} ${commands} (it asks for the value), or write the entry yourself (the file mode 0600) as ${entry}`;
 }

@@ -246,3 +246,15 @@ test("hcp init ends with the next steps: store the credential (as the pack reads
   assert.equal(api.code, 0, api.stderr);
   assert.match(api.stderr, /^ {2}hcp credentials set \S+ \S+ --scheme {3}# store the credential/m);
 });
+
+test("the hcp credentials set command an error shows is quoted for the shell when the family needs it", async () => {
+  const root = probePack(
+    "quoted",
+    { token: { description: "Prints its token.", cli: ["probe", "run", "env:TOK_TOKEN"] } },
+    { binding: { hub: "local-credential", family: "my tok; rm -rf ~" } },
+    { default: "read", credentials: ["TOK_TOKEN"] },
+  );
+  const r = await hcp(["run", root, "token"], { env: isolatedEnv() });
+  assert.equal(r.code, 3);
+  assert.ok(r.stderr.includes("store it with hcp credentials set 'my tok; rm -rf ~' TOK_TOKEN (it asks"), r.stderr);
+});

@@ -2,6 +2,7 @@
 // OpenAPI document (§11, with the document copied in), all or nothing.
 
 import { systemReason } from "../../errno.js";
+import { shellWord } from "../../shell-word.js";
 import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { FileWriteError, writeFiles } from "../../files.js";
@@ -85,9 +86,6 @@ function credentialCommands(binding: { hub: string; family?: string }, names: re
   if (binding.hub !== "local-credential" || binding.family === undefined) return [];
   return (names ?? []).map((n) => ["credentials", "set", binding.family!, n, ...(scheme ? ["--scheme"] : [])]);
 }
-
-/** A word for a shell: as is when plain, else in single quotes. */
-const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
 
 /** What to do next with a written pack, for the person who ran hcp init. */
 function nextSteps(out: string, credentials: string[][]): string[] {
