@@ -228,11 +228,13 @@ function secretsOf(pack: LoadedPack, load: CredentialLoad, opts: PlanOptions, ar
 /** The arguments of a verb its args schema marks secret; none when the verb cannot be found. */
 function verbArgSecrets(pack: LoadedPack, verbKey: string, args: unknown): () => string[] {
   return () => {
+    let schema: unknown;
     try {
-      return argSecrets(argsSchemaOf(pack, verbKey), args);
+      schema = argsSchemaOf(pack, verbKey);
     } catch {
       return []; // no such verb: the planning error says so
     }
+    return argSecrets(schema, args);
   };
 }
 

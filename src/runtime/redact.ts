@@ -9,8 +9,10 @@ export const MASK = "***";
 /** A compiled set of secrets; build once per call with `secretSet`. */
 export interface SecretSet {
   readonly secrets: readonly string[];
-  /** Matches any secret, raw or in any JSON string encoding; null when there is none. */
+  /** Matches any secret up to LONG_SECRET characters, raw or in any JSON string encoding; null when there is none. */
   readonly pattern: RegExp | null;
+  /** The secrets longer than LONG_SECRET characters, raw and as common JSON encoders write them, longest first. */
+  readonly longForms: readonly string[];
   /**
    * The most bytes any form of any secret can take: 6 per UTF-16 code unit, each written `\uXXXX`.
    * A truncated text loses its last `longestForm − 1` bytes (§12).
@@ -49,25 +51,64 @@ function encodingsOf(secret: string): string {
   return out;
 }
 
+/**
+ * Past this many characters a secret is found by its common encodings as whole strings rather than by a pattern
+ * of one group per character: V8 cannot compile such a pattern for a secret of some 7,000 characters (a long JWT),
+ * and its error quotes the pattern, which spells the secret out.
+ */
+const LONG_SECRET = 256;
+
+/** `\uXXXX` for every character `pick` chooses (its UTF-16 code units), hex in the given case. */
+function escapeUnits(text: string, pick: (unit: number) => boolean, upper: boolean): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    const hex = unit.toString(16).padStart(4, "0");
+    out += pick(unit) ? `\\u${upper ? hex.toUpperCase() : hex}` : text[i];
+  }
+  return out;
+}
+
+/**
+ * A long secret as JSON encoders write it: raw; JavaScript's JSON.stringify; PHP's `\/`; Python's ensure_ascii
+ * (beyond ASCII as `\uXXXX`); Go's `\u0026`, `\u003c`, `\u003e`; and every character as `\uXXXX`; hex in either case.
+ */
+function longFormsOf(secret: string): string[] {
+  const js = JSON.stringify(secret).slice(1, -1);
+  const forms = [secret, js, js.replace(/\//g, "\\/")];
+  for (const upper of [false, true]) {
+    forms.push(escapeUnits(js, (u) => u > 0x7e, upper), escapeUnits(js, (u) => u === 0x26 || u === 0x3c || u === 0x3e || u === 0x2028 || u === 0x2029, upper));
+    forms.push(escapeUnits(secret, () => true, upper));
+  }
+  return forms;
+}
+
 /** Compiles secrets (empty values ignored); longest first, so a secret containing another is masked whole. */
 export function secretSet(secrets: Iterable<string>): SecretSet {
   const list = [...new Set([...secrets].filter((s) => s !== ""))].sort((a, b) => b.length - a.length);
   const longest = list.length === 0 ? 0 : list[0]!.length;
-  return {
-    secrets: list,
-    pattern: list.length === 0 ? null : new RegExp(list.map(encodingsOf).join("|"), "g"),
-    longestForm: 6 * longest,
-  };
+  const short = list.filter((s) => s.length <= LONG_SECRET);
+  let pattern: RegExp | null = null;
+  try {
+    pattern = short.length === 0 ? null : new RegExp(short.map(encodingsOf).join("|"), "g");
+  } catch {
+    // The engine's message would quote the pattern, and with it the secrets.
+    throw new Error("the secrets to mask could not be compiled into a pattern");
+  }
+  const longForms = [...new Set(list.filter((s) => s.length > LONG_SECRET).flatMap(longFormsOf))].sort((a, b) => b.length - a.length);
+  return { secrets: list, pattern, longForms, longestForm: 6 * longest };
 }
 
 function asSet(secrets: SecretSet | Iterable<string>): SecretSet {
   return "pattern" in secrets && "secrets" in secrets ? secrets : secretSet(secrets as Iterable<string>);
 }
 
-/** Masks every secret in a text. */
+/** Masks every secret in a text: the long ones first (they may contain a short one), then the pattern. */
 export function redactText(text: string, secrets: SecretSet | Iterable<string>): string {
   const set = asSet(secrets);
-  return set.pattern === null ? text : text.replace(set.pattern, MASK);
+  let out = text;
+  for (const form of set.longForms) if (out.includes(form)) out = out.split(form).join(MASK);
+  return set.pattern === null ? out : out.replace(set.pattern, MASK);
 }
 
 /**
@@ -102,7 +143,7 @@ function isContainer(v: unknown): v is Container {
  */
 export function redact(value: unknown, secrets: SecretSet | Iterable<string>): unknown {
   const set = asSet(secrets);
-  if (set.pattern === null) return value;
+  if (set.secrets.length === 0) return value;
   const leaf = (v: unknown): unknown => (typeof v === "string" ? redactText(v, set) : Buffer.isBuffer(v) ? redactText(v.toString("utf8"), set) : v);
   const empty = (v: Container): Container => (Array.isArray(v) ? [] : Object.getPrototypeOf(v) === null ? dictionary<unknown>() : {});
   if (!isContainer(value)) return leaf(value);

@@ -3,6 +3,7 @@
 import { isObject } from "../pack/issues.js";
 import type { LoadedPack } from "../pack/types.js";
 import { loadCredentials } from "./credentials.js";
+import { RuntimeError } from "./errors.js";
 import { cutTruncatedTail, redact, redactText, secretSet, type SecretSet } from "./redact.js";
 import { stdoutJson } from "./stdout-json.js";
 
@@ -32,9 +33,13 @@ function leaves(value: unknown, out: string[], depth = 0): void {
   else if (depth < MAX_DEPTH && isObject(value)) for (const v of Object.values(value)) leaves(v, out, depth + 1);
 }
 
+/** The most secret argument values a call may send: each is masked in every output, and masking costs grow with them. */
+export const MAX_ARG_SECRETS = 64;
+
 /**
  * The argument values the args schema marks `"writeOnly": true` or `"format": "password"`, following
- * `properties` and `items`. Any value: this runs before the arguments are validated.
+ * `properties` and `items`. Any value: this runs before the arguments are validated, so more than
+ * MAX_ARG_SECRETS values (an array of 10,000 strings for a password) are refused, not masked one by one.
  */
 export function argSecrets(schema: unknown, args: unknown): string[] {
   const out: string[] = [];
@@ -48,6 +53,9 @@ export function argSecrets(schema: unknown, args: unknown): string[] {
     if (Array.isArray(v)) for (const item of v) walk(s["items"], item, depth + 1);
   };
   walk(schema, args, 0);
+  if (out.length > MAX_ARG_SECRETS) {
+    throw new RuntimeError("invalid_args", `${out.length} values of arguments marked writeOnly or password were sent; at most ${MAX_ARG_SECRETS} may be`);
+  }
   return out;
 }
 

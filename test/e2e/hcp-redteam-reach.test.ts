@@ -2,6 +2,7 @@
 // by a program or an API, where masking text alone would leave it whole in the parsed `json`.
 
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -298,4 +299,48 @@ test("arguments nested 60,000 levels deep (an API body, a query value, a program
     await new Promise<void>((resolve) => api.close(() => resolve()));
   }
   assert.deepEqual(received.map((r) => r.split(" ")[0]), ["POST"], "only the 50-level body was sent");
+});
+
+test("a long credential (8,000 characters, a big JWT) is masked like a short one and breaks nothing: no error spells it out, on run, exec and MCP; an agent's 10,000 password values are refused at once", async () => {
+  // Base64url, with a quote, a slash and a non-ASCII character that JSON encoders write differently.
+  const long = `${randomBytes(6000).toString("base64url").slice(0, 7990)}"/é-end`;
+  const cred = join(tempDir("hcp-cred-"), "credentials.json");
+  writeFileSync(cred, JSON.stringify({ fam: { env: { PIN: long } } }), { mode: 0o600 });
+  const verbs = {
+    pin: { description: "Print the credential.", cli: ["probe", "run", "env:PIN"], policy: "read" },
+    dump: { description: "Print argv and env as JSON.", cli: ["probe", "run", "json"], policy: "read" },
+    login: { description: "Take a password.", cli: ["probe", "run", "print:in"], policy: "read", args: { type: "object", properties: { password: { type: "string", writeOnly: true } } } },
+  };
+  const root = probePack("long", verbs, { binding: { mode: "user", hub: "local-credential", family: "fam" } }, { verbs: { pin: "read", dump: "read", login: "read" } });
+  const env = isolatedEnv({ HCP_CREDENTIALS: cred });
+  const outputs: string[] = [];
+  for (const verb of ["pin", "dump"]) {
+    const r = await hcp(["run", root, verb, "--json"], { env, ...GUARD });
+    assert.equal(r.code, 0, r.stderr.slice(0, 500));
+    outputs.push(r.stdout, r.stderr);
+  }
+  const plain = await hcp(["run", root, "pin"], { env, ...GUARD });
+  assert.equal(plain.stdout, "***\n", plain.stderr.slice(0, 500));
+  const many = Array.from({ length: 10_000 }, (_, i) => `guess-${i}-${"x".repeat(40)}`);
+  const lines = [
+    JSON.stringify({ id: "pin", pack: "long", verb: "pin", args: {} }),
+    JSON.stringify({ id: "dump", pack: "long", verb: "dump", args: {} }),
+    JSON.stringify({ id: "many", pack: "long", verb: "login", args: { password: many } }),
+    JSON.stringify({ id: "one", pack: "long", verb: "login", args: { password: "hunter2-is-long-enough" } }),
+  ];
+  const s = await execSession([root], lines, [], { env, ...GUARD });
+  assert.equal(s.responses.length, 4, s.stderr.slice(0, 500));
+  assert.equal(s.responses.find((r) => r.id === "pin")?.result?.["stdout"], "***\n");
+  const refused = s.responses.find((r) => r.id === "many");
+  assert.equal(refused?.error?.code, "invalid_args");
+  assert.match(refused?.error?.message ?? "", /10000 values of arguments marked writeOnly or password were sent; at most 64/);
+  assert.equal(s.responses.find((r) => r.id === "one")?.ok, true, "one password is an argument as usual");
+  outputs.push(s.stdout, s.stderr, await mcpOutputs([root], env, ["long_pin", "long_dump"]));
+  const all = outputs.join("\n");
+  assert.doesNotMatch(all, /Invalid regular expression|Stack overflow|internal error/);
+  assert.ok(all.includes("***"));
+  // No stretch of the credential shows, raw or JSON-escaped.
+  const escaped = JSON.stringify(long).slice(1, -1);
+  for (let at = 0; at + 32 <= long.length; at += 500) assert.equal(all.includes(long.slice(at, at + 32)), false, `the credential shows at ${at}`);
+  assert.equal(all.includes(escaped.slice(-32)), false, "its JSON-escaped end shows");
 });
