@@ -1,6 +1,7 @@
 // JSON Schemas of every --json output of hcp and rungrad (and of the transports' answers), one entry per schema:
 // `npm run docs` writes each to docs/schemas/<name>.json, and the tests validate the programs' real outputs against them.
 
+import { FIELD_DEPTH } from "../pack/harness-render.js";
 import { HTTP_RESULT } from "../transports/http-output.js";
 import { CLI_ERROR, DRY_RUN, EXEC_RESPONSE, EXEC_RESULT, object, STRUCTURED_CONTENT } from "../transports/output-schemas.js";
 
@@ -20,6 +21,13 @@ const nullable = (type: string) => ({ type: [type, "null"] });
 const arrayOf = (items: unknown) => ({ type: "array", items });
 /** A fixed shape: a new field must be added here too, or the schema test fails. */
 const closed = (properties: Record<string, unknown>, optional: readonly string[] = []) => ({ ...object(properties, optional), additionalProperties: false });
+
+/** An argument of `hcp describe`, with its fields (an object's properties) down to FIELD_DEPTH levels. */
+const argument = (depth: number): Record<string, unknown> =>
+  closed(
+    { name: str, type: str, required: bool, description: str, enum: { type: "array" }, default: {}, ...(depth < FIELD_DEPTH ? { fields: arrayOf(argument(depth + 1)) } : {}) },
+    ["description", "enum", "default", "fields"],
+  );
 
 const POLICY_LEVEL = { enum: ["read", "write", "deny"] };
 const ISSUE = closed({ severity: { enum: ["error", "warning"] }, code: str, path: str, message: str, file: str });
@@ -105,7 +113,7 @@ export const OUTPUT_SCHEMAS: readonly OutputSchema[] = [
           policy: POLICY_LEVEL,
           approval: { enum: ["person", "none"] },
           argv_template: { anyOf: [{ type: "null" }, strings] },
-          arguments: arrayOf(closed({ name: str, type: str, required: bool, description: str, enum: { type: "array" }, default: {} }, ["description", "enum", "default"])),
+          arguments: arrayOf(argument(1)),
         }),
       ),
     }),

@@ -40,8 +40,8 @@ function argumentLine(name: string, schema: unknown, required: boolean): string 
   return `  - \`${name}\` (${parts.join(", ")})${description}`;
 }
 
-/** How deep the fields of object arguments (an API's request body) are listed. */
-const FIELD_DEPTH = 3;
+/** How deep the fields of object arguments (an API's request body) are listed, here and by `hcp describe`. */
+export const FIELD_DEPTH = 3;
 
 /** One line per property of an object schema, each followed by its own fields (an array's items' fields too), indented. */
 function propertyLines(schema: unknown, indent: string, depth: number): string[] {

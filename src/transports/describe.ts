@@ -2,6 +2,7 @@
 // policy, approval and argv template, as a model and as text. Pure.
 
 import { toolName } from "../pack/fields.js";
+import { FIELD_DEPTH } from "../pack/harness-render.js";
 import { isObject } from "../pack/issues.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { RuntimeError } from "../runtime/errors.js";
@@ -15,6 +16,8 @@ export interface ArgumentDescription {
   description?: string;
   enum?: unknown[];
   default?: unknown;
+  /** An object argument's properties (an array's items' when they are objects), to FIELD_DEPTH levels. */
+  fields?: ArgumentDescription[];
 }
 
 export interface VerbDescription {
@@ -31,7 +34,15 @@ export interface VerbDescription {
 
 const typeName = (t: unknown): string => (Array.isArray(t) ? t.join("|") : typeof t === "string" ? t : "any");
 
-function argumentOf(name: string, schema: unknown, required: boolean): ArgumentDescription {
+/** The properties of an object schema as arguments, each with its own fields below `depth`. */
+function fieldsOf(schema: unknown, depth: number): ArgumentDescription[] {
+  const s = isObject(schema) ? schema : {};
+  const properties = isObject(s["properties"]) ? s["properties"] : {};
+  const required = Array.isArray(s["required"]) ? s["required"] : [];
+  return Object.keys(properties).map((n) => argumentOf(n, properties[n], required.includes(n), depth));
+}
+
+function argumentOf(name: string, schema: unknown, required: boolean, depth: number): ArgumentDescription {
   const s = isObject(schema) ? schema : {};
   const items = isObject(s["items"]) ? s["items"] : undefined;
   const out: ArgumentDescription = { name, type: s["type"] === "array" && items !== undefined ? `array of ${typeName(items["type"])}` : typeName(s["type"]), required };
@@ -39,6 +50,8 @@ function argumentOf(name: string, schema: unknown, required: boolean): ArgumentD
   const choices = Array.isArray(s["enum"]) ? s["enum"] : Array.isArray(items?.["enum"]) ? (items["enum"] as unknown[]) : undefined;
   if (choices !== undefined) out.enum = choices;
   if (s["default"] !== undefined) out.default = s["default"];
+  const fields = depth < FIELD_DEPTH ? fieldsOf(items ?? s, depth + 1) : [];
+  if (fields.length > 0) out.fields = fields;
   return out;
 }
 
@@ -59,17 +72,19 @@ export function describePack(pack: ServedPack, verb?: string): { pack: string; n
       policy: policy.policy,
       approval: policy.confirm ? ("person" as const) : ("none" as const),
       argv_template: v.cli ?? null,
-      arguments: Object.keys(properties).map((n) => argumentOf(n, properties[n], required.includes(n))),
+      arguments: Object.keys(properties).map((n) => argumentOf(n, properties[n], required.includes(n), 1)),
     };
   });
   return { pack: pack.surface.id, name: pack.surface.name ?? pack.surface.id, verbs };
 }
 
-function argumentLine(a: ArgumentDescription): string {
+/** An argument's line, then its fields' lines, each level two spaces further in. */
+function argumentLines(a: ArgumentDescription, indent = "    "): string[] {
   const parts = [a.type, a.required ? "required" : "optional"];
   if (a.enum !== undefined) parts.push(`one of ${a.enum.map((e) => JSON.stringify(e)).join(", ")}`);
   if (a.default !== undefined) parts.push(`default ${JSON.stringify(a.default)}`);
-  return `    ${a.name} (${parts.join(", ")})${a.description === undefined ? "" : `: ${a.description}`}`;
+  const line = `${indent}${a.name} (${parts.join(", ")})${a.description === undefined ? "" : `: ${a.description}`}`;
+  return [line, ...(a.fields ?? []).flatMap((f) => argumentLines(f, `${indent}  `))];
 }
 
 export function renderDescription(d: ReturnType<typeof describePack>): string {
@@ -79,7 +94,7 @@ export function renderDescription(d: ReturnType<typeof describePack>): string {
     lines.push("", `${v.verb} (${v.policy}${approval}); MCP tool ${v.tool}`);
     if (v.description !== null && v.description !== "") lines.push(`  ${v.description}`);
     if (v.argv_template !== null) lines.push(`  runs: ${v.argv_template.join(" ")}`);
-    lines.push(v.arguments.length === 0 ? "  arguments: none" : "  arguments:", ...v.arguments.map(argumentLine));
+    lines.push(v.arguments.length === 0 ? "  arguments: none" : "  arguments:", ...v.arguments.flatMap((a) => argumentLines(a)));
   }
   return lines.join("\n") + "\n";
 }

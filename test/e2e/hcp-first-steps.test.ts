@@ -97,41 +97,49 @@ test("a missing credential names the hcp credentials set command that stores it;
   assert.doesNotMatch(broken.stderr, /tok-secret-value/);
 });
 
-test("HARNESS.md of an API pack: its name said once, and the fields of a request body listed, so a first call can be right", async () => {
-  const dir = tempDir();
-  const doc = {
-    openapi: "3.0.3",
-    info: { title: "Notes API", version: "1", description: "A small notes service" },
-    servers: [{ url: "https://notes.example.com/v1" }],
-    paths: {
-      "/notes": {
-        post: {
-          operationId: "createNote",
-          summary: "Create a note",
-          requestBody: {
-            required: true,
-            content: {
-              "application/json": {
-                schema: {
-                  type: "object",
-                  required: ["text"],
-                  properties: {
-                    text: { type: "string", description: "What the note says" },
-                    tags: { type: "array", items: { type: "object", required: ["name"], properties: { name: { type: "string" } } } },
-                  },
+/** An OpenAPI document whose one write takes a JSON body with nested fields. */
+const NOTES_API = {
+  openapi: "3.0.3",
+  info: { title: "Notes API", version: "1", description: "A small notes service" },
+  servers: [{ url: "https://notes.example.com/v1" }],
+  paths: {
+    "/notes": {
+      post: {
+        operationId: "createNote",
+        summary: "Create a note",
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["text"],
+                properties: {
+                  text: { type: "string", description: "What the note says" },
+                  tags: { type: "array", items: { type: "object", required: ["name"], properties: { name: { type: "string" } } } },
                 },
               },
             },
           },
-          responses: { "201": { description: "created" } },
         },
+        responses: { "201": { description: "created" } },
       },
     },
-  };
-  writeFileSync(join(dir, "openapi.json"), JSON.stringify(doc));
+  },
+};
+
+/** A pack made by hcp init from NOTES_API; its folder. */
+async function notesApiPack(): Promise<string> {
+  const dir = tempDir();
+  writeFileSync(join(dir, "openapi.json"), JSON.stringify(NOTES_API));
   const r = await hcp(["init", "--from-openapi", join(dir, "openapi.json"), "--out", join(dir, "pack")], { env: isolatedEnv() });
   assert.equal(r.code, 0, r.stderr);
-  const harness = readFileSync(join(dir, "pack", "HARNESS.md"), "utf8");
+  return join(dir, "pack");
+}
+
+test("HARNESS.md of an API pack: its name said once, and the fields of a request body listed, so a first call can be right", async () => {
+  const pack = await notesApiPack();
+  const harness = readFileSync(join(pack, "HARNESS.md"), "utf8");
   assert.doesNotMatch(harness, /API API/);
   assert.match(harness, /^description: 'Use the Notes API \(A small notes service\) through its hcp pack/m);
   assert.match(harness, /This pack calls the Notes API over HTTP for you\./);
@@ -257,4 +265,29 @@ test("the hcp credentials set command an error shows is quoted for the shell whe
   const r = await hcp(["run", root, "token"], { env: isolatedEnv() });
   assert.equal(r.code, 3);
   assert.ok(r.stderr.includes("store it with hcp credentials set 'my tok; rm -rf ~' TOK_TOKEN (it asks"), r.stderr);
+});
+
+test("hcp describe lists the fields of an object argument too, in text and in --json", async () => {
+  const pack = await notesApiPack();
+  const env = isolatedEnv();
+  const text = await hcp(["describe", pack, "create-note"], { env });
+  assert.ok(
+    text.stdout.endsWith(
+      [
+        "  arguments:",
+        "    body (object, required): The request body (application/json).",
+        "      text (string, required): What the note says",
+        "      tags (array of object, optional)",
+        "        name (string, required)",
+        "",
+      ].join("\n"),
+    ),
+    text.stdout,
+  );
+  const json = await hcp(["describe", pack, "create-note", "--json"], { env });
+  const body = (JSON.parse(json.stdout) as { verbs: { arguments: { name: string; fields?: unknown }[] }[] }).verbs[0]!.arguments[0]!;
+  assert.deepEqual(body.fields, [
+    { name: "text", type: "string", required: true, description: "What the note says" },
+    { name: "tags", type: "array of object", required: false, fields: [{ name: "name", type: "string", required: true }] },
+  ]);
 });
