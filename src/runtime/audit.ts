@@ -72,7 +72,7 @@ export class AuditLog {
       if (!st.isFile()) throw fail("it is not a regular file");
       if ((st.mode & 0o077) !== 0) throw fail(`it has mode ${octal(st.mode)}, and must be readable by its owner only (chmod 600 ${this.path})`);
       if (st.size > 0 && !isAuditLog(fd, st.size)) throw fail("it is not an hcp audit log (it does not start with an audit entry, or its last line is unfinished); choose another file");
-      const line = Buffer.from(inertJSON(entry) + "\n", "utf8");
+      const line = Buffer.from(inertJSON({ ...entry, argv: loggedArgv(entry.argv) }) + "\n", "utf8");
       let n = 0;
       while (n < line.length) n += writeSync(fd, line, n, line.length - n);
       fsyncSync(fd);
@@ -83,6 +83,27 @@ export class AuditLog {
       closeSync(fd);
     }
   }
+}
+
+/** An argument's characters kept in an audit line, and the arguments kept (see loggedArgv). */
+const ARG_KEPT = 1024;
+const ARGS_KEPT = 64;
+
+/**
+ * The argv as logged: each argument up to ARG_KEPT characters, the first ARGS_KEPT arguments, each cut saying how many
+ * bytes it leaves out. Dry runs and refusals are the agent's to make, and each is a line: whole, one 9 MiB argument
+ * (or a 100,000-element array) per line would let the agent fill the disk through the log.
+ */
+function loggedArgv(argv: readonly string[]): string[] {
+  const out = argv.slice(0, ARGS_KEPT).map((a) => {
+    if (a.length <= ARG_KEPT) return a;
+    // Never half a surrogate pair.
+    const end = /[\uD800-\uDBFF]/.test(a[ARG_KEPT - 1]!) ? ARG_KEPT - 1 : ARG_KEPT;
+    return `${a.slice(0, end)}…[${Buffer.byteLength(a.slice(end))} more bytes not logged]`;
+  });
+  const rest = argv.slice(ARGS_KEPT);
+  if (rest.length > 0) out.push(`…[${rest.length} more arguments, ${rest.reduce((n, a) => n + Buffer.byteLength(a), 0)} bytes, not logged]`);
+  return out;
 }
 
 /** What every audit line starts with: its `time` field first. */
