@@ -8,6 +8,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { bank } from "./approvals-support.js";
+import { execSession, hcp } from "../transports/support.js";
+import { isolatedEnv, probePack } from "./hardening.js";
 
 test("--audit cannot plant shell code: a log made at ~/.bash_aliases from the agent's arguments runs nothing when a shell reads it", async () => {
   const b = bank();
@@ -55,4 +57,38 @@ test("--audit never appends to a file of the user's that is not an audit log (a 
   for (let i = 0; i < 2; i++) assert.equal((await b.hcp(["run", b.root, "touch", "--allow-write", "--audit", log])).code, 0);
   assert.equal(readFileSync(log, "utf8").trim().split("\n").length, 4, "approved and ran, twice");
   assert.equal(b.runs().length, 2);
+});
+
+/** A 9 MiB note, numbered. */
+const note = (i: number) => `${i}${"x".repeat(9 << 20)}`;
+
+test("dry runs cannot fill the disk through the audit log: a line keeps 1,024 characters of an argument and 64 arguments, saying how many bytes it leaves out", async () => {
+  const files = { type: "object", properties: { files: { type: "array", items: { type: "string" } } }, required: ["files"], additionalProperties: false };
+  const root = probePack(
+    "log",
+    { put: { description: "Put a note.", cli: ["probe", "{{note}}"], policy: "write" }, many: { description: "Put files.", cli: ["probe", "{{files}}"], args: files, policy: "write" } },
+    {},
+    { verbs: { put: "write", many: "write" } },
+  );
+  const env = isolatedEnv();
+  // Neither verb is gated, so no plan is kept for them: only the audit line is written, one per dry run.
+  const names = Array.from({ length: 100_000 }, (_, i) => `f${i}`);
+  const lines = [1, 2, 3].map((i) => JSON.stringify({ id: i, pack: "log", verb: "put", args: { note: note(i) }, dry_run: true }));
+  lines.push(JSON.stringify({ id: 4, pack: "log", verb: "many", args: { files: names }, dry_run: true }));
+  const s = await execSession([root], lines, ["--concurrency", "1"], { env, timeoutMs: 120_000 });
+  assert.deepEqual(s.responses.map((r) => r.ok), [true, true, true, true], JSON.stringify(s.responses.map((r) => r.error)));
+  // The agent's dry run still shows the whole plan: only the log is cut.
+  assert.equal((s.responses[3]!.result as { plan: { argv: string[] } }).plan.argv.length, 100_001);
+
+  const log = readFileSync(env["HCP_AUDIT"]!, "utf8");
+  assert.ok(log.length < 32 * 1024, `${log.length} bytes of audit log for 4 dry runs`);
+  const entries = log.trim().split("\n").map((l) => JSON.parse(l) as { decision: string; argv: string[] });
+  assert.deepEqual(entries.map((e) => e.decision), ["dry_run", "dry_run", "dry_run", "dry_run"]);
+  assert.equal(entries[0]!.argv[1], `1${"x".repeat(1023)}…[${note(1).length - 1024} more bytes not logged]`);
+  const many = entries[3]!.argv;
+  assert.equal(many.length, 65);
+  assert.deepEqual(many.slice(1, 64), names.slice(0, 63));
+  assert.equal(many[64], `…[${names.length - 63} more arguments, ${names.slice(63).join("").length} bytes, not logged]`);
+  const shown = await hcp(["audit", "--json"], { env });
+  assert.equal((JSON.parse(shown.stdout) as { entries: unknown[] }).entries.length, 4, "hcp audit reads it back");
 });
