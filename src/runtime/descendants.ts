@@ -11,12 +11,14 @@ import { closeSync, openSync, readFileSync, readSync, readdirSync, readlinkSync 
 import { givenOut, lastPid, onlyKnown } from "./pid-cursor.js";
 
 /**
- * A process as first seen: its start time (clock ticks since boot) tells it from a later one with its pid.
- * `dead` once it was found gone, a zombie or replaced: a process never comes back, so it is not looked up again.
+ * A process as first seen: its start time (clock ticks since boot) tells it from a later one with its pid. The run's
+ * own child has none (null): until it is reaped its pid is held by it, even as a zombie, and once reaped it is
+ * marked dead (`reaped`, in the same callback as the reaping). `dead` once it was found gone, a zombie or replaced:
+ * a process never comes back, so it is not looked up again.
  */
 interface Seen {
   readonly pid: number;
-  readonly start: string;
+  readonly start: string | null;
   dead: boolean;
 }
 
@@ -61,6 +63,9 @@ const GONE = "gone";
  * ESRCH as it is being reaped); undefined when /proc cannot tell now (another error, or no /proc).
  */
 function readProcess(pid: number): Stat | typeof GONE | undefined {
+  // A failed read is a usual answer (the process is gone): its error is made without a stack trace.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     const text = readStat(`/proc/${pid}/stat`);
     // "pid (comm) S ppid pgrp session … starttime …": comm may hold spaces and parentheses; fields follow the last ")".
@@ -70,6 +75,8 @@ function readProcess(pid: number): Stat | typeof GONE | undefined {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ESRCH" ? GONE : undefined;
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }
 
@@ -98,7 +105,7 @@ function alive(p: Seen): boolean {
   const s = readProcess(p.pid);
   // Unreadable now (out of file descriptors…): not signalled this time, and looked up again next time.
   if (s === undefined) return false;
-  if (s === GONE || s.start !== p.start || s.zombie) {
+  if (s === GONE || (p.start !== null && s.start !== p.start) || s.zombie) {
     p.dead = true;
     return false;
   }
@@ -196,6 +203,8 @@ export class DescendantWatch {
   private rootSeen: Seen | undefined;
   /** The child's stdio cannot be read any more: it has exited. */
   private pipesGone = false;
+  /** The child's fds to read as its pipes. */
+  private pipeFds: readonly number[] = [];
   /** The first log entry this watch has not judged: everything logged since it was made. */
   cursor: number;
 
@@ -211,20 +220,22 @@ export class DescendantWatch {
     poller ??= setInterval(tick, POLL_MS).unref();
   }
 
-  /** The child itself, and the pipes it was given: its fds 0–2 as /proc names them (libuv's are socket pairs). */
-  root(pid: number): void {
-    const s = stat(pid);
-    if (s === undefined) return;
-    // Logged as a listing would log it (a run's own child is new when it starts); the next listing skips it.
+  /**
+   * The child itself, just spawned in a session and group of its own (detached: their id is its pid), and the pipes
+   * it was given: `pipeFds`, its fds that are pipes of the run as /proc names them (libuv's are socket pairs; a
+   * stdin of /dev/null is left out). Its /proc stat is not read: its parent, session and start are known, and what it
+   * starts is logged by a later read and judged by this watch then (its place in the log is kept until it is known).
+   */
+  root(pid: number, pipeFds: readonly number[] = [0, 1, 2]): void {
+    // Not new to a listing (the next one skips it), and no other run's: its parent is the runtime, its session its
+    // own. Its session is followed as every known process's is (owns): its id is the child's pid.
     previous.add(pid);
     rooted.add(pid);
-    log.push([pid, s]);
-    this.rootSeen = this.add(pid, s);
+    const seen: Seen = { pid, start: null, dead: false };
+    this.known.set(pid, seen);
+    this.rootSeen = seen;
     this.rootPid = pid;
-    // A zombie has closed its files already: there are no pipes of it to read.
-    if (s.zombie) this.pipesGone = true;
-    // No read of the tree now: the child has only just been made, and whatever it starts is logged
-    // by a later read and judged by this watch then (its place in the log is kept until it is known).
+    this.pipeFds = pipeFds;
     this.adopt();
   }
 
@@ -232,18 +243,25 @@ export class DescendantWatch {
   private readPipes(): void {
     if (this.rootPid === undefined || this.pipes.size > 0 || this.pipesGone) return;
     let gone = 0;
-    for (const fd of [0, 1, 2]) {
-      try {
-        const target = readlinkSync(`/proc/${this.rootPid}/fd/${fd}`);
-        if (target.startsWith("pipe:") || target.startsWith("socket:")) this.pipes.add(target);
-      } catch (err) {
-        // closed, gone, or no /proc
-        if ((err as NodeJS.ErrnoException).code === "ENOENT") gone++;
+    // A failed lookup is a usual answer (the child has exited): its error is made without a stack trace.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      for (const fd of this.pipeFds) {
+        try {
+          const target = readlinkSync(`/proc/${this.rootPid}/fd/${fd}`);
+          if (target.startsWith("pipe:") || target.startsWith("socket:")) this.pipes.add(target);
+        } catch (err) {
+          // closed, gone, or no /proc
+          if ((err as NodeJS.ErrnoException).code === "ENOENT") gone++;
+        }
       }
+    } finally {
+      Error.stackTraceLimit = limit;
     }
-    // None of the three is there: the child has exited (or closed them all) and nothing is left to read.
-    // Not trying again spares every later read of the tree three failed lookups per run in flight.
-    if (gone === 3) this.pipesGone = true;
+    // None is there: the child has exited (a zombie has closed its files, or it closed them all) and nothing is left
+    // to read. Not trying again spares every later read of the tree failed lookups per run in flight.
+    if (gone === this.pipeFds.length) this.pipesGone = true;
   }
 
   private add(pid: number, s: Stat): Seen {

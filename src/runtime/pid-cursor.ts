@@ -10,25 +10,38 @@ const buffer = Buffer.allocUnsafe(256);
 /** Whether /proc shows this process's own pid namespace (the cursor is the reader's namespace's). */
 let procIsOurs: boolean | undefined;
 
+/**
+ * /proc/loadavg, kept open (close-on-exec, as Node opens every file): a read at offset 0 makes its text anew, so
+ * each read is one `pread` instead of an `open`, a `read` and a `close`.
+ */
+let loadavg: number | undefined;
+
 /** The last pid given out, or undefined when /proc cannot tell (no /proc, or not this pid namespace's). */
 export function lastPid(): number | undefined {
   try {
     procIsOurs ??= readlinkSync("/proc/self") === String(process.pid);
     if (!procIsOurs) return undefined;
-    const fd = openSync("/proc/loadavg", "r");
-    let n: number;
-    try {
-      n = readSync(fd, buffer, 0, buffer.length, 0);
-    } finally {
-      closeSync(fd);
-    }
+    loadavg ??= openSync("/proc/loadavg", "r");
+    const n = readSync(loadavg, buffer, 0, buffer.length, 0);
     // "0.52 0.58 0.59 2/123 45678\n"
     const text = buffer.toString("latin1", 0, n).trim();
     const last = Number(text.slice(text.lastIndexOf(" ") + 1));
     return Number.isSafeInteger(last) && last >= 0 ? last : undefined;
   } catch {
     procIsOurs ??= false;
+    // Opened again at the next read.
+    const fd = loadavg;
+    loadavg = undefined;
+    if (fd !== undefined) closeQuietly(fd);
     return undefined;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // not open any more
   }
 }
 

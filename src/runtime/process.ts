@@ -49,6 +49,10 @@ const PIPE_GIVE_UP_MS = 1000;
 
 const EMPTY = Buffer.alloc(0);
 
+/** The child's fds that are pipes of the run: stdout and stderr, and stdin when it is one. */
+const ALL_PIPES = [0, 1, 2];
+const OUTPUT_PIPES = [1, 2];
+
 /** How long the pipes may stay open after the program exits before their holders are looked for. */
 const HOLDERS_AFTER_EXIT_MS = 100;
 
@@ -130,6 +134,8 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     const started = performance.now();
     const grace = req.killGraceMs ?? 2000;
     const reaper = new Reaper(grace, () => setTimeout(finish, PIPE_GIVE_UP_MS).unref());
+    // A stdin not given is /dev/null (libuv opens it for "ignore"): not a pipe of the run.
+    const piped = req.stdin !== undefined || req.holdStdin === true;
     let child: ChildProcess;
     try {
       // spawn copies args and env into the child's own arrays: no copy of them is needed here.
@@ -139,7 +145,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         shell: false,
         detached: true,
         windowsHide: true,
-        stdio: [req.stdin === undefined && !req.holdStdin ? "ignore" : "pipe", "pipe", "pipe"],
+        stdio: [piped ? "pipe" : "ignore", "pipe", "pipe"],
       });
     } catch (err) {
       // Synchronous failures: invalid arguments (e.g. NUL), E2BIG on some platforms.
@@ -211,7 +217,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       }
     });
     child.on("spawn", () => {
-      reaper.started(child.pid!);
+      reaper.started(child.pid!, piped ? ALL_PIPES : OUTPUT_PIPES);
       if (child.stdin) {
         child.stdin.on("error", () => {
           /* the child may exit without reading stdin (EPIPE): not an error of the run */

@@ -47,10 +47,13 @@ export class Reaper {
     private readonly afterKill: () => void,
   ) {}
 
-  /** The child started: its group, its descendants and the holders of its pipes are now this reaper's. */
-  started(pid: number): void {
+  /**
+   * The child started (detached: in a session and group of its own): its group, its descendants and the holders of
+   * its pipes (`pipeFds`, its fds that are pipes of the run) are now this reaper's.
+   */
+  started(pid: number, pipeFds?: readonly number[]): void {
     this.pid = pid;
-    this.watch.root(pid);
+    this.watch.root(pid, pipeFds);
   }
 
   /** The child has exited and been reaped: its group and descendants get SIGTERM now (see end). */

@@ -150,6 +150,46 @@ test("a pid cursor that does not follow new processes (frozen /proc/loadavg) hid
   await noSurvivor(pidsIn(dir), "hcp run under a frozen pid cursor");
 });
 
+/** A program that leaves an orphan in a group of its own but in the child's session, with no pipe of the run. */
+const SESSION_ORPHAN = script(`exec python3 -c '
+import os, signal, sys, time
+pidfile = sys.argv[1]
+if os.fork() == 0:
+    os.setpgid(0, 0)
+    if os.fork() == 0:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        open(pidfile + ".tmp", "w").write(str(os.getpid()))
+        os.rename(pidfile + ".tmp", pidfile)
+        time.sleep(120)
+    os._exit(0)
+while not os.path.exists(pidfile):
+    time.sleep(0.01)
+' "$1"`);
+
+test("an orphan left in a group of its own but in the child's session (its parent gone, no pipe of the run, TERM ignored) is found by the session and killed", async () => {
+  // Neither the run's group nor its tree nor its pipes lead to it: only the child's session does, which the watch
+  // follows without reading the child's /proc stat (a child spawned detached leads a session whose id is its pid).
+  const dir = tempDir("hcp-watch-pids-");
+  const root = programPack("orphan", SESSION_ORPHAN, { orphan: [join(dir, "orphan.pid")] });
+  await runLeavesNoSurvivor(root, "orphan", dir);
+});
+
+test("hcp exec with stdin: a setsid escapee keeping only the child's stdin pipe (a double fork gone at once) is found by that pipe at the timeout and killed", async () => {
+  // The child's stdin is a pipe of the run only when stdin is given (else /dev/null, which the watch does not read).
+  const dir = tempDir("hcp-watch-pids-");
+  const prog = script(`( setsid sh -c 'trap "" TERM; echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 120' "$1" >/dev/null 2>&1 & )\nsleep 60`);
+  const root = programPack("stdin", prog, { keep: [join(dir, "stdin.pid")] });
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "stdin", verbs: { keep: { policy: "read", timeout_ms: 1500 } } }));
+  const line = JSON.stringify({ id: 1, pack: "stdin", verb: "keep", stdin: "held\n" }) + "\n";
+  const r = await hcp(["exec", root], { env: isolatedEnv(), stdin: line, timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /"timed_out":true/, r.stdout + r.stderr);
+  await noSurvivor(pidsIn(dir), "hcp exec with stdin");
+});
+
 test("hcp serve --mcp: 64 calls at once, each leaving a setsid escapee with no pipe of its run, leave no survivor", async () => {
   const dir = tempDir("hcp-watch-pids-");
   const root = programPack("burst", script(`${SLEEPER} "$1/esc-$$.pid" </dev/null >/dev/null 2>&1 &\nsleep 1`), { leave: [dir] });
