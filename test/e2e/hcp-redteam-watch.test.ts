@@ -179,10 +179,16 @@ test("an orphan left in a group of its own but in the child's session (its paren
 
 test("hcp exec with stdin: a setsid escapee keeping only the child's stdin pipe (a double fork gone at once) is found by that pipe at the timeout and killed", async () => {
   // The child's stdin is a pipe of the run only when stdin is given (else /dev/null, which the watch does not read).
+  // A background command's stdin is /dev/null unless redirected from a copy made before (fd 3). The program outlives
+  // its escapee's start, then runs into the timeout.
   const dir = tempDir("hcp-watch-pids-");
-  const prog = script(`( setsid sh -c 'trap "" TERM; echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 120' "$1" >/dev/null 2>&1 & )\nsleep 60`);
+  const prog = script(`exec 3<&0
+( setsid sh -c 'trap "" TERM; echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 120' "$1" <&3 3<&- >/dev/null 2>&1 & )
+exec 3<&-
+while [ ! -s "$1" ]; do sleep 0.01; done
+sleep 60`);
   const root = programPack("stdin", prog, { keep: [join(dir, "stdin.pid")] });
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "stdin", verbs: { keep: { policy: "read", timeout_ms: 1500 } } }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "stdin", verbs: { keep: { policy: "read", timeout_ms: 5000 } } }));
   const line = JSON.stringify({ id: 1, pack: "stdin", verb: "keep", stdin: "held\n" }) + "\n";
   const r = await hcp(["exec", root], { env: isolatedEnv(), stdin: line, timeoutMs: 60_000 });
   assert.equal(r.code, 0, r.stderr);
