@@ -86,7 +86,8 @@ function stat(pid: number): Stat | undefined {
   return s === GONE ? undefined : s;
 }
 
-function pids(): number[] {
+/** The pids /proc lists, or undefined when it cannot be listed. */
+function pids(): number[] | undefined {
   try {
     const out: number[] = [];
     for (const name of readdirSync("/proc")) {
@@ -95,7 +96,7 @@ function pids(): number[] {
     }
     return out;
   } catch {
-    return [];
+    return undefined;
   }
 }
 
@@ -138,6 +139,13 @@ let log: Array<[number, Stat]> = [];
 let logStart = 0;
 /** A read of the tree made in this task (callback and its microtasks) serves every run asking in it. */
 let readThisTask = false;
+/**
+ * Whether the last read saw every process begun since the one before (the cursor showed none but the runs' own
+ * children, or /proc was listed and each new process's stat read or found gone), and how many reads have not: a
+ * process such a read missed is never logged by a later one.
+ */
+let sawAll = false;
+let blindReads = 0;
 let poller: NodeJS.Timeout | undefined;
 
 /**
@@ -156,19 +164,30 @@ function read(baseline = false): void {
     for (const pid of rooted) if (!givenOut(pid, since, cursor)) cursorFollows = false;
     // No id was given out since the last listing but to the runs' own children, logged when they started:
     // no other process has begun, and a listing would find nothing new.
-    if (cursorFollows && onlyKnown(since, cursor, rooted)) return;
+    if (cursorFollows && onlyKnown(since, cursor, rooted)) {
+      sawAll = true;
+      return;
+    }
   }
-  const now = pids();
+  const listed = pids();
+  const now = listed ?? [];
+  // Not without /proc, nor with one of another pid namespace (no cursor then).
+  let saw = cursor !== undefined && listed !== undefined;
   for (const pid of now) {
     if (baseline || rooted.has(pid)) continue;
     // New: not in the last listing, or its id was given out since (a process that took the id of one gone).
     if (previous.has(pid) && (cursor === undefined || since === undefined || !givenOut(pid, since, cursor))) continue;
-    const s = stat(pid);
-    if (s !== undefined) log.push([pid, s]);
+    const s = readProcess(pid);
+    if (s === undefined) saw = false;
+    else if (s !== GONE) log.push([pid, s]);
   }
   previous = new Set(now);
   listedAt = cursor;
   rooted.clear();
+  // A baseline logs nothing by design: what runs then began before any watch.
+  if (baseline) return;
+  sawAll = saw;
+  if (!saw) blindReads++;
 }
 
 /** Drops the entries every watch has judged. */
@@ -207,6 +226,8 @@ export class DescendantWatch {
   private pipeFds: readonly number[] = [];
   /** The first log entry this watch has not judged: everything logged since it was made. */
   cursor: number;
+  /** The reads that had not seen every process begun, when this watch was made. */
+  private readonly blindBefore: number;
 
   constructor() {
     ownSession ??= stat(process.pid)?.session;
@@ -216,6 +237,7 @@ export class DescendantWatch {
     // interval apart, as during a run, and one run after another does not read the tree twice each.
     if (poller === undefined) read(true);
     this.cursor = logStart + log.length;
+    this.blindBefore = blindReads;
     watches.add(this);
     poller ??= setInterval(tick, POLL_MS).unref();
   }
@@ -296,6 +318,7 @@ export class DescendantWatch {
     if (this.rootPid === undefined) return;
     this.readPipes();
     const end = logStart + log.length;
+    if (this.cursor === end) return;
     const fresh = log.slice(this.cursor - logStart);
     this.cursor = end;
     let grew = true;
@@ -316,10 +339,20 @@ export class DescendantWatch {
     trim();
   }
 
+  /**
+   * Whether the child was reaped and every read of the tree since this watch was made, the last one after the
+   * reaping, saw every process begun, none of them the run's: then its group has no member left (a process joins a
+   * group only from within the group's session, and every process of the child's session is the run's), and needs
+   * no signal.
+   */
+  aloneAfterExit(): boolean {
+    return this.rootSeen?.dead === true && this.known.size === 1 && sawAll && blindReads === this.blindBefore;
+  }
+
   /** Adds every process holding one of the child's pipes: a descendant that left the group and the tree. */
   adoptPipeHolders(): void {
     if (this.pipes.size === 0) return;
-    for (const pid of pids()) {
+    for (const pid of pids() ?? []) {
       if (pid === process.pid || this.known.has(pid)) continue;
       let dir = `/proc/${pid}/fd`;
       let fds: string[];

@@ -75,6 +75,8 @@ export class Reaper {
     if (this.pid === undefined || this.killed) return;
     this.watch.refresh();
     if (holders) this.watch.adoptPipeHolders();
+    // The child's exit, and nothing of its left in the tree since: its group is empty, and the kill would only fail.
+    if (this.watch.aloneAfterExit()) this.groupGone = true;
     this.signalGroup("SIGTERM");
     this.watch.signal("SIGTERM");
     this.deadline ??= performance.now() + this.grace;

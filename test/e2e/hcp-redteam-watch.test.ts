@@ -196,6 +196,21 @@ sleep 60`);
   await noSurvivor(pidsIn(dir), "hcp exec with stdin");
 });
 
+test("without /proc (an empty one mounted over it), a member the child left in its group (SIGTERM ignored) is killed through the group", async (t) => {
+  // The watch sees nothing then, so it can never tell the group empty: the group is signalled as before.
+  if (spawnSync("unshare", ["-Urm", "sh", "-c", "mount -t tmpfs none /proc"]).status !== 0) {
+    t.skip("this kernel does not let this user make a user and mount namespace");
+    return;
+  }
+  const dir = tempDir("hcp-watch-pids-");
+  const member = `sh -c 'trap "" TERM; echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 120' "$1" </dev/null >/dev/null 2>&1 &`;
+  const root = programPack("noproc", script(`${member}\nwhile [ ! -s "$1" ]; do sleep 0.01; done`), { leave: [join(dir, "member.pid")] });
+  const hidden = ["-Urm", "sh", "-c", 'mount -t tmpfs none /proc && exec "$@"', "sh"];
+  const r = spawnSync("unshare", [...hidden, process.execPath, HCP, "run", root, "leave"], { env: isolatedEnv(), encoding: "utf8", timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  await noSurvivor(pidsIn(dir), "hcp run without /proc");
+});
+
 test("hcp serve --mcp: 64 calls at once, each leaving a setsid escapee with no pipe of its run, leave no survivor", async () => {
   const dir = tempDir("hcp-watch-pids-");
   const root = programPack("burst", script(`${SLEEPER} "$1/esc-$$.pid" </dev/null >/dev/null 2>&1 &\nsleep 1`), { leave: [dir] });

@@ -21,7 +21,8 @@ test("a run's group found empty is not signalled again: a later group with its i
     return kill(pid, signal);
   };
   try {
-    // The child's exit: SIGTERM to its group, which has no member left (ESRCH).
+    // The child's exit: SIGTERM to its group, which has no member left (ESRCH), unless the watch saw the tree hold
+    // nothing of the run's since the exit (then the group is known empty without asking).
     reaper.exited();
     // The look for pipe holders a moment later, and a cancellation after it: the group is not signalled again.
     reaper.end(true);
@@ -30,7 +31,7 @@ test("a run's group found empty is not signalled again: a later group with its i
     process.kill = kill;
     reaper.finished();
   }
-  assert.deepEqual(signalled, ["SIGTERM"]);
+  assert.ok(signalled.length <= 1 && signalled.every((s) => s === "SIGTERM"), `signalled: ${signalled.join(", ")}`);
 });
 
 test("a group with a member left after its leader exited is still signalled, and killed at the deadline", async () => {
