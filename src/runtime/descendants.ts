@@ -1,14 +1,15 @@
 // Descendants of a child that may have left its process group (setsid, double fork), found through /proc
 // on Linux (§6.4): the tree is read every 25 ms while any run lasts, and each process new since the last
 // read is written to a log once (/proc is listed only when a process may have begun that the log does not
-// have: pid-cursor.ts); every run judges every entry logged since it began (never one judged by
+// have: fork-count.ts); every run judges every entry logged since it began (never one judged by
 // another run only), and takes it when its parent is the run's, when its session is one a run's process
 // is in, or when it was made by one of the run's processes (a daemon's double fork stays in the session
 // its setsid made). At the end, so is every process holding one of the child's pipes.
 // Where /proc is missing all this finds nothing (README, SECURITY.md).
 
 import { closeSync, openSync, readFileSync, readSync, readdirSync, readlinkSync } from "node:fs";
-import { givenOut, lastPid, onlyKnown } from "./pid-cursor.js";
+import { forksSoFar } from "./fork-count.js";
+import { givenOut, lastPid } from "./pid-cursor.js";
 
 /**
  * A process as first seen: its start time (clock ticks since boot) tells it from a later one with its pid. The run's
@@ -121,15 +122,17 @@ const watches = new Set<DescendantWatch>();
 let previous = new Set<number>();
 /** The pid cursor read just before the last listing (see pid-cursor.ts); undefined when it cannot be read. */
 let listedAt: number | undefined;
-/** The runs' own children logged when they started (root) since the last listing. */
+/** The runs' own children known when they started (root) since the last listing. */
 const rooted = new Set<number>();
+/** The kernel's count of processes made (fork-count.ts), read just before the last listing. */
+let forksAtListing: number | undefined;
+/** How many of the runs' own children started since the last listing without being in it: each counted since. */
+let rootedUnlisted = 0;
 /**
- * Whether the cursor has counted every child of the runs so far. Not every /proc/loadavg follows new processes
- * (gVisor prints 0; some container kernels and LXCFS print their own): once the cursor has not counted a child of
- * ours, it is never trusted again, and /proc is listed at every read. (A child started in the same task as a
- * listing, before its start is known, can make a good cursor look wrong: that only costs the skip.)
+ * Whether the count has counted every child of the runs so far. Not every /proc/stat follows new processes (gVisor,
+ * LXCFS): once the count has missed a child of ours, it is never trusted again, and /proc is listed at every read.
  */
-let cursorFollows = true;
+let forksFollow = true;
 /**
  * Every process new since the oldest watch began, in the order seen: `logStart` is the index of the
  * first entry kept. Each watch keeps its own place in it, so a read made for one run (or by the poll)
@@ -147,24 +150,30 @@ let readThisTask = false;
 let sawAll = false;
 let blindReads = 0;
 let poller: NodeJS.Timeout | undefined;
+/** When the tree was last read (performance.now()). */
+let lastReadAt = -Infinity;
 
 /**
- * Reads the tree unless it was read in this task: the events that made a run ask came before that read.
- * `baseline`: no watch is on, what runs now is only remembered as not new (no stat read).
+ * Reads the tree unless it was read in this task (`evenInThisTask`: all the same): the events that made a run ask
+ * came before that read. `baseline`: no watch is on, what runs now is only remembered as not new (no stat read).
  */
-function read(baseline = false): void {
-  if (readThisTask) return;
+function read(baseline = false, evenInThisTask = false): void {
+  if (readThisTask && !evenInThisTask) return;
+  lastReadAt = performance.now();
   readThisTask = true;
   queueMicrotask(() => {
     readThisTask = false;
   });
   const cursor = lastPid();
   const since = listedAt;
-  if (cursor !== undefined && since !== undefined) {
-    for (const pid of rooted) if (!givenOut(pid, since, cursor)) cursorFollows = false;
-    // No id was given out since the last listing but to the runs' own children, logged when they started:
-    // no other process has begun, and a listing would find nothing new.
-    if (cursorFollows && onlyKnown(since, cursor, rooted)) {
+  const forks = forksSoFar();
+  // Not where /proc is another pid namespace's (no cursor then).
+  if (cursor !== undefined && forks !== undefined && forksAtListing !== undefined) {
+    const begun = forks - forksAtListing;
+    if (begun < rootedUnlisted) forksFollow = false;
+    // No process has begun since the last listing but the runs' own children, known when they started: a listing
+    // would find nothing new.
+    if (forksFollow && begun === rootedUnlisted) {
       sawAll = true;
       return;
     }
@@ -183,6 +192,8 @@ function read(baseline = false): void {
   }
   previous = new Set(now);
   listedAt = cursor;
+  forksAtListing = forks;
+  rootedUnlisted = 0;
   rooted.clear();
   // A baseline logs nothing by design: what runs then began before any watch.
   if (baseline) return;
@@ -236,6 +247,11 @@ export class DescendantWatch {
     // tick that finds no watch, one interval after the last run ended): the reads then stay at most an
     // interval apart, as during a run, and one run after another does not read the tree twice each.
     if (poller === undefined) read(true);
+    // The poll waits for the event loop, which a burst of runs keeps busy (many calls started in one task, each fork
+    // slow on a busy machine): the tree is read here too once an interval has passed since the last read, so that
+    // what the runs started earlier begin is logged while their parents live (one that outlives its parent in a
+    // session of its own cannot be told from another's afterwards).
+    else if (performance.now() - lastReadAt >= POLL_MS) read(false, true);
     this.cursor = logStart + log.length;
     this.blindBefore = blindReads;
     watches.add(this);
@@ -251,6 +267,9 @@ export class DescendantWatch {
   root(pid: number, pipeFds: readonly number[] = [0, 1, 2]): void {
     // Not new to a listing (the next one skips it), and no other run's: its parent is the runtime, its session its
     // own. Its session is followed as every known process's is (owns): its id is the child's pid.
+    // One the last listing did not have was counted after it (a fork is listed once counted, and this one is not
+    // reaped yet); one it had (a listing made between its spawn and now) was counted before.
+    if (!previous.has(pid)) rootedUnlisted++;
     previous.add(pid);
     rooted.add(pid);
     const seen: Seen = { pid, start: null, dead: false };

@@ -3,8 +3,9 @@
 // starts the built hcp with a program that tries to leave a process behind, and asserts none survives.
 
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fixture } from "./helpers.js";
@@ -211,15 +212,29 @@ test("without /proc (an empty one mounted over it), a member the child left in i
   await noSurvivor(pidsIn(dir), "hcp run without /proc");
 });
 
-test("hcp serve --mcp: 64 calls at once, each leaving a setsid escapee with no pipe of its run, leave no survivor", async () => {
+/**
+ * Processes that keep every CPU busy until stopped: on a busy machine a fork can stay long between taking its id and
+ * being listed in /proc, and a burst of forks followed by a quiet while is when a watch that trusted the pid cursor
+ * missed them.
+ */
+function busyCPUs(): () => void {
+  const hogs = Array.from({ length: Math.min(8, 2 * availableParallelism()) }, () => spawn(process.execPath, ["-e", "for (;;);"], { stdio: "ignore" }));
+  return () => {
+    for (const hog of hogs) hog.kill("SIGKILL");
+  };
+}
+
+test("hcp serve --mcp: 64 calls at once on a busy machine, each leaving a setsid escapee with no pipe of its run, leave no survivor", async () => {
   const dir = tempDir("hcp-watch-pids-");
   const root = programPack("burst", script(`${SLEEPER} "$1/esc-$$.pid" </dev/null >/dev/null 2>&1 &\nsleep 1`), { leave: [dir] });
   writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "burst", verbs: { leave: "read" }, limits: { concurrency: 64 } }));
   const { client, stderr } = await mcpClient([root], { env: isolatedEnv() });
+  const stopBusy = busyCPUs();
   try {
     const results = await Promise.all(Array.from({ length: 64 }, () => client.callTool({ name: "burst_leave", arguments: {} })));
     assert.equal(results.filter((res) => res.isError !== true).length, 64, stderr());
   } finally {
+    stopBusy();
     await client.close();
   }
   await noSurvivor(pidsIn(dir), "hcp serve --mcp");

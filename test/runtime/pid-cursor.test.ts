@@ -1,12 +1,13 @@
-// The pid cursor the descendant watch relies on to skip listing /proc (§6.4): on this kernel, every new process
-// takes an id after the last one given out, and the cursor shows it; ids wrap around at pid_max.
+// The kernel's counters the descendant watch relies on (§6.4): the pid cursor, which tells a new process that took a
+// gone one's id, and the fork count, which tells whether anything has begun since a listing of /proc.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync } from "node:fs";
-import { givenOut, lastPid, onlyKnown } from "../../src/runtime/pid-cursor.js";
+import { existsSync, readdirSync } from "node:fs";
+import { forksSoFar } from "../../src/runtime/fork-count.js";
+import { givenOut, lastPid } from "../../src/runtime/pid-cursor.js";
 
 const linux = existsSync("/proc/loadavg");
 
@@ -22,7 +23,7 @@ test("each new process takes an id after the cursor, and the cursor moves to it"
   }
 });
 
-test("ids given out wrap around at pid_max; only known ids since the cursor let a listing be skipped", () => {
+test("ids given out wrap around at pid_max", () => {
   assert.equal(givenOut(101, 100, 105), true);
   assert.equal(givenOut(100, 100, 105), false);
   assert.equal(givenOut(106, 100, 105), false);
@@ -31,12 +32,18 @@ test("ids given out wrap around at pid_max; only known ids since the cursor let 
   assert.equal(givenOut(3, 32760, 5), true);
   assert.equal(givenOut(6, 32760, 5), false);
   assert.equal(givenOut(32760, 32760, 5), false);
-  // Nothing given out since: nothing can have begun.
+  // Nothing given out since: no id is new.
   assert.equal(givenOut(7, 7, 7), false);
-  assert.equal(onlyKnown(7, 7, new Set()), true);
-  // Every id since is known: true; one unknown, a wrap, or too many to check: list.
-  assert.equal(onlyKnown(100, 103, new Set([101, 102, 103])), true);
-  assert.equal(onlyKnown(100, 103, new Set([101, 103])), false);
-  assert.equal(onlyKnown(32760, 5, new Set([32761, 1, 2, 3, 4, 5])), false);
-  assert.equal(onlyKnown(100, 1000, new Set(Array.from({ length: 900 }, (_, i) => 101 + i))), false);
+});
+
+test("every process made is counted, and a process counted is listed in /proc until it is reaped", { skip: !linux && "no /proc" }, async () => {
+  for (let i = 0; i < 5; i++) {
+    const before = forksSoFar();
+    assert.notEqual(before, undefined, "the count can be read");
+    const child = spawn("/bin/sh", ["-c", "exit 0"], { stdio: "ignore" });
+    const after = forksSoFar()!;
+    assert.ok(after > before!, `the count moved: ${before} to ${after}`);
+    assert.ok(readdirSync("/proc").includes(String(child.pid)), `pid ${child.pid} is listed once counted`);
+    await once(child, "exit");
+  }
 });
