@@ -142,13 +142,6 @@ let log: Array<[number, Stat]> = [];
 let logStart = 0;
 /** A read of the tree made in this task (callback and its microtasks) serves every run asking in it. */
 let readThisTask = false;
-/**
- * Whether the last read saw every process begun since the one before (the cursor showed none but the runs' own
- * children, or /proc was listed and each new process's stat read or found gone), and how many reads have not: a
- * process such a read missed is never logged by a later one.
- */
-let sawAll = false;
-let blindReads = 0;
 let poller: NodeJS.Timeout | undefined;
 /** When the tree was last read (performance.now()). */
 let lastReadAt = -Infinity;
@@ -173,32 +166,22 @@ function read(baseline = false, evenInThisTask = false): void {
     if (begun < rootedUnlisted) forksFollow = false;
     // No process has begun since the last listing but the runs' own children, known when they started: a listing
     // would find nothing new.
-    if (forksFollow && begun === rootedUnlisted) {
-      sawAll = true;
-      return;
-    }
+    if (forksFollow && begun === rootedUnlisted) return;
   }
   const listed = pids();
   const now = listed ?? [];
-  // Not without /proc, nor with one of another pid namespace (no cursor then).
-  let saw = cursor !== undefined && listed !== undefined;
   for (const pid of now) {
     if (baseline || rooted.has(pid)) continue;
     // New: not in the last listing, or its id was given out since (a process that took the id of one gone).
     if (previous.has(pid) && (cursor === undefined || since === undefined || !givenOut(pid, since, cursor))) continue;
     const s = readProcess(pid);
-    if (s === undefined) saw = false;
-    else if (s !== GONE) log.push([pid, s]);
+    if (s !== undefined && s !== GONE) log.push([pid, s]);
   }
   previous = new Set(now);
   listedAt = cursor;
   forksAtListing = forks;
   rootedUnlisted = 0;
   rooted.clear();
-  // A baseline logs nothing by design: what runs then began before any watch.
-  if (baseline) return;
-  sawAll = saw;
-  if (!saw) blindReads++;
 }
 
 /** Drops the entries every watch has judged. */
@@ -237,8 +220,6 @@ export class DescendantWatch {
   private pipeFds: readonly number[] = [];
   /** The first log entry this watch has not judged: everything logged since it was made. */
   cursor: number;
-  /** The reads that had not seen every process begun, when this watch was made. */
-  private readonly blindBefore: number;
 
   constructor() {
     ownSession ??= stat(process.pid)?.session;
@@ -253,7 +234,6 @@ export class DescendantWatch {
     // session of its own cannot be told from another's afterwards).
     else if (performance.now() - lastReadAt >= POLL_MS) read(false, true);
     this.cursor = logStart + log.length;
-    this.blindBefore = blindReads;
     watches.add(this);
     poller ??= setInterval(tick, POLL_MS).unref();
   }
@@ -356,16 +336,6 @@ export class DescendantWatch {
     read();
     this.adopt();
     trim();
-  }
-
-  /**
-   * Whether the child was reaped and every read of the tree since this watch was made, the last one after the
-   * reaping, saw every process begun, none of them the run's: then its group has no member left (a process joins a
-   * group only from within the group's session, and every process of the child's session is the run's), and needs
-   * no signal.
-   */
-  aloneAfterExit(): boolean {
-    return this.rootSeen?.dead === true && this.known.size === 1 && sawAll && blindReads === this.blindBefore;
   }
 
   /** Adds every process holding one of the child's pipes: a descendant that left the group and the tree. */

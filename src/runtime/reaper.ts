@@ -75,8 +75,9 @@ export class Reaper {
     if (this.pid === undefined || this.killed) return;
     this.watch.refresh();
     if (holders) this.watch.adoptPipeHolders();
-    // The child's exit, and nothing of its left in the tree since: its group is empty, and the kill would only fail.
-    if (this.watch.aloneAfterExit()) this.groupGone = true;
+    // Always asked of the kernel, never judged empty from the watch's reads: a member that took the id of a process the
+    // last listing had is not new to the watch where the pid cursor does not follow (a frozen /proc/loadavg), and the
+    // group kill is what still finds it (one failed kill costs next to nothing).
     this.signalGroup("SIGTERM");
     this.watch.signal("SIGTERM");
     this.deadline ??= performance.now() + this.grace;
