@@ -157,9 +157,12 @@ function read(baseline = false, evenInThisTask = false): void {
   queueMicrotask(() => {
     readThisTask = false;
   });
+  // The count first: a process made between the two readings is then not counted, and the next read lists /proc
+  // again, where its id, given out after this cursor, is new. (Read the other way round, it would be counted, and its
+  // id, given out after the cursor, taken for that of a process the last listing had: never logged.)
+  const forks = forksSoFar();
   const cursor = lastPid();
   const since = listedAt;
-  const forks = forksSoFar();
   // Not where /proc is another pid namespace's (no cursor then).
   if (cursor !== undefined && forks !== undefined && forksAtListing !== undefined) {
     const begun = forks - forksAtListing;
