@@ -8,7 +8,7 @@ import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from 
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { fixture, run } from "./helpers.js";
+import { fixture } from "./helpers.js";
 import { eventually } from "../runtime/support.js";
 import { McpError, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
@@ -334,85 +334,5 @@ test("hcp serve --mcp: 48 calls at once on a busy machine, each child leaving a 
   const pids = pidsIn(dir);
   assert.equal(pids.length, 48, "every member ran before its child exited");
   await noSurvivor(pids, "hcp serve --mcp");
-});
-
-/** The Python interpreter itself, not a wrapper (pyenv's shim is a script whose processes would be the run's too). */
-const PYTHON = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).stdout.trim();
-
-/**
- * A program that makes a TERM-ignoring member of its own group take the id of a process the last listing of /proc
- * had (another's, which it ends: one of the pids after the first argument, tried in turn): threads move the kernel's
- * pid cursor round to just before that id first. A member that got another id leaves at once (and is tried again).
- */
-const REUSED_ID_MEMBER = script(`exec ${PYTHON} -c '
-import os, signal, sys, threading, time
-dir, others = sys.argv[1], [int(p) for p in sys.argv[2:]]
-def tid(out):
-    out.append(threading.get_native_id())
-for y in others:
-    while True:
-        out = []
-        t = threading.Thread(target=tid, args=(out,)); t.start(); t.join()
-        if out[0] == y - 1:
-            break
-    os.kill(y, signal.SIGKILL)
-    while True:
-        try:
-            os.kill(y, 0)
-        except ProcessLookupError:
-            break
-    pid = os.fork()
-    if pid == 0:
-        if os.getpid() != y:
-            os._exit(0)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        f = os.path.join(dir, str(os.getpid()))
-        open(f, "w").write(str(os.getpid()))
-        os.rename(f, f + ".pid")
-        time.sleep(120)
-    if pid == y:
-        while not os.path.exists(os.path.join(dir, str(pid) + ".pid")):
-            time.sleep(0.005)
-        break
-    os.waitpid(pid, 0)
-' "$@"`);
-
-test("a pid cursor that does not follow new processes (frozen /proc/loadavg): a member of the child's group that takes the id of a process the last listing had is killed", async (t) => {
-  if (spawnSync("unshare", ["-Urm", "sh", "-c", "mount --bind /dev/null /proc/loadavg"]).status !== 0) {
-    t.skip("this kernel does not let this user make a user and mount namespace");
-    return;
-  }
-  const dir = tempDir("hcp-watch-pids-");
-  const frozen = join(dir, "loadavg");
-  writeFileSync(frozen, "0.00 0.00 0.00 1/100 0\n");
-  // Another's processes, each reaped by their parent (which keeps asking) the moment it ends (which frees its id).
-  const othersProgram = "import os, time\nfor _ in range(6):\n    pid = os.fork()\n    if pid == 0:\n        time.sleep(120)\n        os._exit(0)\n    print(pid, flush=True)\nwhile True:\n    os.waitpid(-1, os.WNOHANG)";
-  const parent = spawn(PYTHON, ["-c", othersProgram], { stdio: ["ignore", "pipe", "ignore"] });
-  let printed = "";
-  for await (const chunk of parent.stdout) if ((printed += String(chunk)).trim().split("\n").length === 6) break;
-  const others = printed.trim().split("\n");
-  const root = programPack("reuse", REUSED_ID_MEMBER, { reuse: [dir, ...others] });
-  const mounted = ["-Urm", "sh", "-c", 'mount --bind "$1" /proc/loadavg && shift && exec "$@"', "sh", frozen];
-  // Not spawnSync: the others' parent must go on reaping meanwhile.
-  const r = await run("unshare", [...mounted, process.execPath, HCP, "run", root, "reuse"], { env: isolatedEnv(), timeoutMs: 60_000 });
-  const pids = pidsIn(dir);
-  // The others the program did not end (an id it ended may be its member's now: that one is for noSurvivor to judge).
-  for (const pid of [parent.pid!, ...others.map(Number).filter((other) => !pids.includes(other))]) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // ended by the program
-    }
-  }
-  assert.equal(r.code, 0, r.stderr);
-  if (pids.length === 0) {
-    // Each time another process took the id first (a busy machine gives out many between two of the program's steps).
-    t.skip("no id was reused: the machine gave each out to another process first");
-    return;
-  }
-  await noSurvivor(pids, "hcp run under a frozen pid cursor");
 });
 
