@@ -10,6 +10,7 @@
 import { closeSync, openSync, readFileSync, readSync, readdirSync, readlinkSync } from "node:fs";
 import { forksSoFar } from "./fork-count.js";
 import { givenOut, lastPid } from "./pid-cursor.js";
+import { withoutStack } from "./without-stack.js";
 
 /**
  * A process as first seen: its start time (clock ticks since boot) tells it from a later one with its pid. The run's
@@ -64,21 +65,19 @@ const GONE = "gone";
  * ESRCH as it is being reaped); undefined when /proc cannot tell now (another error, or no /proc).
  */
 function readProcess(pid: number): Stat | typeof GONE | undefined {
-  // A failed read is a usual answer (the process is gone): its error is made without a stack trace.
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    const text = readStat(`/proc/${pid}/stat`);
-    // "pid (comm) S ppid pgrp session … starttime …": comm may hold spaces and parentheses; fields follow the last ")".
-    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    const zombie = fields[0] === "Z" && Number(fields[17]) <= 1; // fields[17]: num_threads
-    return { zombie, ppid: Number(fields[1]), session: Number(fields[3]), start: fields[19]! };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === "ENOENT" || code === "ESRCH" ? GONE : undefined;
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+  // A failed read is a usual answer (the process is gone).
+  return withoutStack(() => {
+    try {
+      const text = readStat(`/proc/${pid}/stat`);
+      // "pid (comm) S ppid pgrp session … starttime …": comm may hold spaces and parentheses; fields follow the last ")".
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      const zombie = fields[0] === "Z" && Number(fields[17]) <= 1; // fields[17]: num_threads
+      return { zombie, ppid: Number(fields[1]), session: Number(fields[3]), start: fields[19]! };
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      return code === "ENOENT" || code === "ESRCH" ? GONE : undefined;
+    }
+  });
 }
 
 /** State, parent, session and start time from /proc/<pid>/stat, or undefined when it is gone (or there is no /proc). */
@@ -87,8 +86,8 @@ function stat(pid: number): Stat | undefined {
   return s === GONE ? undefined : s;
 }
 
-/** The pids /proc lists, or undefined when it cannot be listed. */
-function pids(): number[] | undefined {
+/** The pids /proc lists (none when it cannot be listed). */
+function pids(): number[] {
   try {
     const out: number[] = [];
     for (const name of readdirSync("/proc")) {
@@ -97,7 +96,7 @@ function pids(): number[] | undefined {
     }
     return out;
   } catch {
-    return undefined;
+    return [];
   }
 }
 
@@ -171,8 +170,7 @@ function read(baseline = false, evenInThisTask = false): void {
     // would find nothing new.
     if (forksFollow && begun === rootedUnlisted) return;
   }
-  const listed = pids();
-  const now = listed ?? [];
+  const now = pids();
   for (const pid of now) {
     if (baseline || rooted.has(pid)) continue;
     // New: not in the last listing, or its id was given out since (a process that took the id of one gone).
@@ -267,10 +265,8 @@ export class DescendantWatch {
   private readPipes(): void {
     if (this.rootPid === undefined || this.pipes.size > 0 || this.pipesGone) return;
     let gone = 0;
-    // A failed lookup is a usual answer (the child has exited): its error is made without a stack trace.
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
+    // A failed lookup is a usual answer (the child has exited).
+    withoutStack(() => {
       for (const fd of this.pipeFds) {
         try {
           const target = readlinkSync(`/proc/${this.rootPid}/fd/${fd}`);
@@ -280,9 +276,7 @@ export class DescendantWatch {
           if ((err as NodeJS.ErrnoException).code === "ENOENT") gone++;
         }
       }
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
+    });
     // None is there: the child has exited (a zombie has closed its files, or it closed them all) and nothing is left
     // to read. Not trying again spares every later read of the tree failed lookups per run in flight.
     if (gone === this.pipeFds.length) this.pipesGone = true;
@@ -344,7 +338,7 @@ export class DescendantWatch {
   /** Adds every process holding one of the child's pipes: a descendant that left the group and the tree. */
   adoptPipeHolders(): void {
     if (this.pipes.size === 0) return;
-    for (const pid of pids() ?? []) {
+    for (const pid of pids()) {
       if (pid === process.pid || this.known.has(pid)) continue;
       let dir = `/proc/${pid}/fd`;
       let fds: string[];

@@ -3,6 +3,7 @@
 
 import { performance } from "node:perf_hooks";
 import { DescendantWatch } from "./descendants.js";
+import { withoutStack } from "./without-stack.js";
 
 /** How often to look whether anything of the run is still alive, between SIGTERM and SIGKILL. */
 const CHECK_MS = 50;
@@ -15,16 +16,14 @@ const CHECK_MS = 50;
 function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   // The error is the usual answer (a run's group is gone when it ends): made without a stack trace, which
   // would cost more than the kill itself.
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== "ESRCH";
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+  return withoutStack(() => {
+    try {
+      process.kill(-pid, signal);
+      return true;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code !== "ESRCH";
+    }
+  });
 }
 
 export class Reaper {
