@@ -4,6 +4,7 @@ import type { CommandSpec, Context } from "../../framework/index.js";
 import { invalid } from "../../scaffold/errors.js";
 import type { ScaffoldOptions } from "../../scaffold/index.js";
 import { DEFAULT_RUNGRAD_DEPENDENCY } from "../../scaffold/toolchain.js";
+import { shellWord } from "../../shell-word.js";
 
 /** Flags meaningful only with --product-profile, in the order the Changed gate reports them. */
 const PRODUCT_FLAGS = [
@@ -55,7 +56,7 @@ function nextSteps(root: string): string {
   return [
     "",
     "Next steps:",
-    `  cd ${quoteArg(root)}`,
+    `  cd ${shellWord(root)}`,
     "  npm install",
     "  npm run build",
     "  npm test",
@@ -63,9 +64,6 @@ function nextSteps(root: string): string {
     "  npx rungrad score ./dist/src/main.js --auto-probes",
   ].join("\n");
 }
-
-/** A path as a shell word: as is when it is plain, else single-quoted. */
-const quoteArg = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
 
 export const newCommand: CommandSpec = {
   use: "new <name>",
