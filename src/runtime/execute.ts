@@ -26,7 +26,8 @@ import { runProcess, type ProcessResult } from "./process.js";
 import { redact, redactText, secretSet, type SecretSet } from "./redact.js";
 import { resolveProgram } from "./resolve.js";
 import { stdoutJson } from "./stdout-json.js";
-import { argSecrets, maskError, maskResult, policyEnvSecrets, SECRET_NAME } from "./secrets.js";
+import { isSecretName } from "./secret-name.js";
+import { argSecrets, maskError, maskResult, policyEnvSecrets } from "./secrets.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -310,7 +311,7 @@ function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: Creden
   const planEnv: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (!planned.has(name) && !name.startsWith("HCP_")) continue;
-    const secret = Object.hasOwn(credentials, name) || ((pack.policy?.env ?? []).includes(name) && SECRET_NAME.test(name));
+    const secret = Object.hasOwn(credentials, name) || ((pack.policy?.env ?? []).includes(name) && isSecretName(name));
     if (secret) digestOf(planEnv, name, value);
     else planEnv[name] = value;
   }

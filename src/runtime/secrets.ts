@@ -5,19 +5,17 @@ import type { LoadedPack } from "../pack/types.js";
 import { loadCredentials } from "./credentials.js";
 import { RuntimeError } from "./errors.js";
 import { cutTruncatedTail, redact, redactText, secretSet, type SecretSet } from "./redact.js";
+import { isSecretName } from "./secret-name.js";
 import { stdoutJson } from "./stdout-json.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-/** A policy `env` variable whose value is a secret: its name looks like one (§12). */
-export const SECRET_NAME = /TOKEN|SECRET|PASSWORD|KEY/i;
 
 /** The values of the policy `env` variables whose names look secret, as the runtime's environment has them. */
 export function policyEnvSecrets(pack: LoadedPack, env: Env): string[] {
   const out: string[] = [];
   for (const name of pack.policy?.env ?? []) {
     const value = Object.hasOwn(env, name) ? env[name] : undefined;
-    if (SECRET_NAME.test(name) && value !== undefined) out.push(value);
+    if (isSecretName(name) && value !== undefined) out.push(value);
   }
   return out;
 }

@@ -221,3 +221,30 @@ test("secret-looking policy env variables and writeOnly / password arguments are
   for (const fragment of [apiToken, password, "8642", "Zq9Xw7", "Kk4Jj2"]) assert.equal(all.includes(fragment), false, fragment);
   assert.ok(all.includes("bob"), "what is not secret is shown");
 });
+
+test("policy env variables named like passwords, PATs and keys (MYSQL_PWD, SMTP_PASS, GITHUB_PAT, API_KEY) are masked; KEYBOARD_LAYOUT is shown", async () => {
+  const values = { MYSQL_PWD: "mysql-Hh3Pq8", SMTP_PASS: "smtp-Tt6Yy1", GITHUB_PAT: "ghp-Rr5Ww2", API_KEY: "key-Mm2Nn7" };
+  const names = [...Object.keys(values), "KEYBOARD_LAYOUT"];
+  const root = probePack(
+    "pwds",
+    { env: { description: "Show the env.", cli: ["probe", "run", ...names.map((n) => `env:${n}`)], policy: "read" } },
+    {},
+    { verbs: { env: "read" }, env: names },
+  );
+  const env = isolatedEnv({ ...values, KEYBOARD_LAYOUT: "dvorak" });
+  const shown = await hcp(["run", root, "env"], { env });
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.equal(shown.stdout, "***\n***\n***\n***\ndvorak\n");
+  const outputs = [shown.stdout, shown.stderr];
+  for (const extra of [["--json"], ["--dry-run", "--json"]]) {
+    const r = await hcp(["run", root, "env", ...extra], { env });
+    assert.equal(r.code, 0, r.stderr);
+    outputs.push(r.stdout, r.stderr);
+  }
+  const plan = JSON.parse(outputs.at(-2)!) as { plan: { env: Record<string, string> } };
+  assert.match(plan.plan.env["MYSQL_PWD"]!, /^hmac-sha256:/, "the plan names the password by its keyed digest");
+  assert.equal(plan.plan.env["KEYBOARD_LAYOUT"], "dvorak");
+  outputs.push(...(await mcpOutputs([root], env, [{ name: "pwds_env", arguments: {} }])));
+  const all = outputs.join("\n");
+  for (const value of Object.values(values)) assert.equal(all.includes(value), false, value);
+});
