@@ -6,7 +6,7 @@ import { FileWriteError, writeFileSafely } from "../files.js";
 import { setOwn } from "../json/own.js";
 import { isObject } from "../pack/issues.js";
 import { credentialFilePath, readCredentialFile } from "./credentials.js";
-import { CredentialError } from "./errors.js";
+import { CredentialError, RuntimeError, showValue } from "./errors.js";
 import { keyringDelete, keyringGet, keyringService, keyringSet } from "./keyring.js";
 
 export interface CredentialRef {
@@ -28,17 +28,23 @@ export function credentialPlace(ref: CredentialRef): string {
   return ref.keyring ? `keyring ${keyringService(ref.family)}` : `credential file ${credentialFilePath(ref.env)} (${ref.scheme ? "openapi" : "env"})`;
 }
 
+// A family, name or value the user gave that cannot be stored is a usage error (exit 1, rungrad-spec/1's
+// "bad args"), not an unusable credential (exit 3, which is for what hcp finds stored).
+
 /** Refuses a family or name the runtime could never read back. */
 function checkRef(ref: CredentialRef): void {
-  if (!FAMILY.test(ref.family)) throw new CredentialError("credentials_invalid", `family ${JSON.stringify(ref.family)} must be 1 to 128 letters, digits, ., _ or -`);
+  if (!FAMILY.test(ref.family)) throw new RuntimeError("invalid_argument", `FAMILY ${showValue(ref.family)} must be 1 to 128 letters, digits, ., _ or -, starting with a letter or digit`);
   const ok = ref.scheme || ref.keyring ? ref.name !== "" && ref.name.length <= 128 && !/[\0-\x1f]/.test(ref.name) : ENV_NAME.test(ref.name);
-  if (!ok) throw new CredentialError("credentials_invalid", `${JSON.stringify(ref.name)} is not ${ref.scheme || ref.keyring ? "a credential name" : "a variable name (letters, digits and _; --scheme for a security scheme)"}`);
+  if (!ok) {
+    const rule = ref.scheme || ref.keyring ? "a credential name (1 to 128 characters, no control character)" : "a variable name (letters, digits and _, not starting with a digit; --scheme for a security scheme)";
+    throw new RuntimeError("invalid_argument", `NAME ${showValue(ref.name)} is not ${rule}`);
+  }
 }
 
 /** Refuses a value that could not travel in a variable or a header. */
 function checkValue(value: string): void {
-  if (value === "") throw new CredentialError("credentials_invalid", "the value is empty");
-  if (/[\0\r\n]/.test(value)) throw new CredentialError("credentials_invalid", "the value contains NUL, CR or LF");
+  if (value === "") throw new RuntimeError("invalid_argument", "the value is empty");
+  if (/[\0\r\n]/.test(value)) throw new RuntimeError("invalid_argument", "the value contains NUL, CR or LF (a value is one line)");
 }
 
 const section = (ref: CredentialRef) => (ref.scheme ? "openapi" : "env");
@@ -52,6 +58,29 @@ async function writeDocument(path: string, doc: Record<string, unknown>): Promis
   }
 }
 
+/** `record[key]`; when missing, a new object put there if `make`, else undefined. */
+function member(record: Record<string, unknown>, key: string, make: boolean): unknown {
+  if (Object.hasOwn(record, key)) return record[key];
+  if (!make) return undefined;
+  const made = {};
+  setOwn(record, key, made);
+  return made;
+}
+
+/**
+ * The family's values of the ref's section (`env` or `openapi`) in the document, made when `make` and
+ * missing, else undefined when missing; an entry or section that is not an object is refused.
+ */
+function sectionOf(doc: Record<string, unknown>, ref: CredentialRef, path: string, make: boolean): Record<string, unknown> | undefined {
+  const where = `credential file ${path}: family ${JSON.stringify(ref.family)}`;
+  const entry = member(doc, ref.family, make);
+  if (entry === undefined) return undefined;
+  if (!isObject(entry)) throw new CredentialError("credentials_invalid", `${where} is not an object`);
+  const values = member(entry, section(ref), make);
+  if (values !== undefined && !isObject(values)) throw new CredentialError("credentials_invalid", `${where}: ${section(ref)} is not an object`);
+  return values;
+}
+
 /** Stores the value, replacing the one there. */
 export async function setCredential(ref: CredentialRef, value: string): Promise<void> {
   checkRef(ref);
@@ -59,13 +88,7 @@ export async function setCredential(ref: CredentialRef, value: string): Promise<
   if (ref.keyring) return keyringSet(ref.family, ref.name, value);
   const path = credentialFilePath(ref.env);
   const doc = readCredentialFile(path) ?? {};
-  const entry = Object.hasOwn(doc, ref.family) ? doc[ref.family] : {};
-  if (!isObject(entry)) throw new CredentialError("credentials_invalid", `credential file ${path}: family ${JSON.stringify(ref.family)} is not an object`);
-  const values = entry[section(ref)] ?? {};
-  if (!isObject(values)) throw new CredentialError("credentials_invalid", `credential file ${path}: family ${JSON.stringify(ref.family)}: ${section(ref)} is not an object`);
-  setOwn(values, ref.name, value);
-  setOwn(entry, section(ref), values);
-  setOwn(doc, ref.family, entry);
+  setOwn(sectionOf(doc, ref, path, true)!, ref.name, value);
   await writeDocument(path, doc);
 }
 
@@ -73,10 +96,10 @@ export async function setCredential(ref: CredentialRef, value: string): Promise<
 export function getCredential(ref: CredentialRef): string | null {
   checkRef(ref);
   if (ref.keyring) return keyringGet(ref.family, ref.name);
-  const doc = readCredentialFile(credentialFilePath(ref.env));
-  const entry = doc !== undefined && Object.hasOwn(doc, ref.family) ? doc[ref.family] : undefined;
-  const values = isObject(entry) ? entry[section(ref)] : undefined;
-  const value = isObject(values) && Object.hasOwn(values, ref.name) ? values[ref.name] : undefined;
+  const path = credentialFilePath(ref.env);
+  const doc = readCredentialFile(path);
+  const values = doc === undefined ? undefined : sectionOf(doc, ref, path, false);
+  const value = values !== undefined && Object.hasOwn(values, ref.name) ? values[ref.name] : undefined;
   return typeof value === "string" ? value : null;
 }
 
@@ -86,9 +109,8 @@ export async function deleteCredential(ref: CredentialRef): Promise<boolean> {
   if (ref.keyring) return keyringDelete(ref.family, ref.name);
   const path = credentialFilePath(ref.env);
   const doc = readCredentialFile(path);
-  const entry = doc !== undefined && Object.hasOwn(doc, ref.family) ? doc[ref.family] : undefined;
-  const values = isObject(entry) ? entry[section(ref)] : undefined;
-  if (doc === undefined || !isObject(values) || !Object.hasOwn(values, ref.name)) return false;
+  const values = doc === undefined ? undefined : sectionOf(doc, ref, path, false);
+  if (doc === undefined || values === undefined || !Object.hasOwn(values, ref.name)) return false;
   delete values[ref.name];
   await writeDocument(path, doc);
   return true;

@@ -71,9 +71,57 @@ test("a value is never taken from argv, and nothing is written for a refused val
     assert.notEqual(r.code, 0, JSON.stringify(stdin));
   }
   const bad = await hcp(["credentials", "set", "fam", "NOT-A-VAR"], { env, stdin: VALUE });
-  assert.equal(bad.code, 3);
+  assert.equal(bad.code, 1, "a bad argument is a usage error");
   assert.match(bad.stderr, /--scheme for a security scheme/);
   assert.equal(existsSync(file), false, "nothing was written");
+});
+
+test("every hcp credentials error names what is wrong, with the spec's exit code (1 bad input, 3 unusable file, 5 none stored) and no stack trace", async () => {
+  const dir = tempDir("hcp-cred-errors-");
+  const file = (name: string, text: string, mode = 0o600) => {
+    const path = join(dir, name);
+    writeFileSync(path, text, { mode });
+    chmodSync(path, mode);
+    return path;
+  };
+  const fifo = join(dir, "fifo");
+  spawnSync("mkfifo", ["-m", "600", fifo]);
+  const good = file("good.json", JSON.stringify({ fam: { env: { TOKEN: VALUE } } }));
+  const cases: { what: string; args: string[]; stdin?: string; at?: string; code: number; message: RegExp }[] = [
+    { what: "bad family", args: ["set", "bad fam", "TOKEN"], stdin: VALUE, code: 1, message: /FAMILY "bad fam" must be 1 to 128 letters/ },
+    { what: "bad family on get", args: ["get", "../x", "TOKEN"], code: 1, message: /FAMILY "\.\.\/x"/ },
+    { what: "bad variable name", args: ["set", "fam", "bad-name"], stdin: VALUE, code: 1, message: /NAME "bad-name" is not a variable name.*--scheme/ },
+    { what: "bad scheme name", args: ["delete", "fam", "a\tb", "--scheme"], code: 1, message: /NAME "a\\tb" is not a credential name/ },
+    { what: "no value on stdin", args: ["set", "fam", "TOKEN"], stdin: "", code: 1, message: /no value given.*standard input/ },
+    { what: "a value of two lines", args: ["set", "fam", "TOKEN"], stdin: "a\nb", code: 1, message: /contains NUL, CR or LF/ },
+    { what: "a value given as an argument", args: ["set", "fam", "TOKEN", "tok"], stdin: "", code: 1, message: /accepts 2 arg/ },
+    { what: "unreadable file (a path through a file)", args: ["get", "fam", "TOKEN"], at: join(good, "x"), code: 3, message: /cannot read credential file .*good\.json\/x: a part of the path is not a directory/ },
+    { what: "a directory", args: ["set", "fam", "TOKEN"], stdin: VALUE, at: dir, code: 3, message: /credential file .*: it is a directory, not a regular file/ },
+    { what: "a FIFO", args: ["get", "fam", "TOKEN"], at: fifo, code: 3, message: /it is a FIFO, not a regular file/ },
+    { what: "wrong mode", args: ["get", "fam", "TOKEN"], at: file("open.json", "{}", 0o640), code: 3, message: /has mode 0640; only its owner may read or write it \(chmod 600 / },
+    { what: "not JSON", args: ["delete", "fam", "TOKEN"], at: file("broken.json", "{oops"), code: 3, message: /is not valid JSON \(at line 1, column 2\)/ },
+    { what: "a family that is not an object", args: ["get", "fam", "TOKEN"], at: file("fam.json", '{"fam": "tok"}'), code: 3, message: /family "fam" is not an object/ },
+    { what: "none stored", args: ["get", "fam", "OTHER"], at: good, code: 5, message: /no OTHER for fam in the credential file/ },
+  ];
+  for (const c of cases) {
+    const env = { ...freshEnv(), ...(c.at === undefined ? {} : { HCP_CREDENTIALS: c.at }) };
+    for (const json of [false, true]) {
+      const r = await hcp(["credentials", ...c.args, ...(json ? ["--json"] : [])], { env, stdin: c.stdin ?? "", timeoutMs: 30_000 });
+      assert.equal(r.code, c.code, `${c.what}: ${r.stderr}`);
+      assert.equal(r.stdout, "", c.what);
+      assert.doesNotMatch(r.stderr, /\n\s+at |RuntimeError|CredentialError/, `${c.what}: no stack trace`);
+      if (json) {
+        const err = JSON.parse(r.stderr) as { error: string; exit_code: number };
+        assert.equal(err.exit_code, c.code, c.what);
+        assert.match(err.error, c.message, c.what);
+      } else {
+        assert.match(r.stderr, /^Error: [^\n]+\n$/, `${c.what}: one line`);
+        assert.match(r.stderr, c.message, c.what);
+      }
+      assert.equal(r.stderr.includes(VALUE), false, c.what);
+    }
+  }
+  assert.equal(readFileSync(good, "utf8"), JSON.stringify({ fam: { env: { TOKEN: VALUE } } }), "nothing was changed");
 });
 
 test("set never loosens or bypasses the file's protection: a readable file or a planted link is refused and left as it was", async () => {
