@@ -6,7 +6,7 @@ import { isObject } from "../pack/issues.js";
 import { jsonErrorAt } from "../pack/load.js";
 import { setOwn } from "../json/own.js";
 import { shellWord } from "../shell-word.js";
-import type { HarnessBinding } from "../pack/types.js";
+import type { HarnessBinding, LoadedPack } from "../pack/types.js";
 import { CredentialError } from "./errors.js";
 import { keyringGet, keyringService } from "./keyring.js";
 import { readSecretFile } from "./secret-file.js";
@@ -54,6 +54,19 @@ export function loadCredentials(binding: HarnessBinding | undefined, packId: str
     case "local-credential":
       return readLocalCredentials(credentialFilePath(opts.env), binding.family ?? packId, opts.names);
   }
+}
+
+/**
+ * The values an API's security schemes may take, by name (§9): the binding's variables, a scheme's own value
+ * winning. The request's plan names each by its digest: what is applied is what was planned.
+ */
+export function requestCredentials(credentials: Credentials): Record<string, string> {
+  return { ...credentials.env, ...credentials.openapi };
+}
+
+/** The credentials a loaded pack's binding asks for, with the names its policy.json lists. Throws CredentialError. */
+export function packCredentials(pack: LoadedPack, env: Readonly<Record<string, string | undefined>>): Credentials {
+  return loadCredentials(pack.surface?.binding, pack.surface?.id ?? "", { env, names: pack.policy?.credentials });
 }
 
 /**

@@ -2,7 +2,7 @@
 
 import { isObject } from "../pack/issues.js";
 import type { LoadedPack } from "../pack/types.js";
-import { loadCredentials } from "./credentials.js";
+import { packCredentials } from "./credentials.js";
 import { RuntimeError } from "./errors.js";
 import { cutTruncatedTail, redact, redactText, secretSet, type SecretSet } from "./redact.js";
 import { isSecretName } from "./secret-name.js";
@@ -67,7 +67,7 @@ export function packSecrets(packs: readonly LoadedPack[], env: Env = process.env
   for (const pack of packs) {
     values.push(...policyEnvSecrets(pack, env));
     try {
-      values.push(...loadCredentials(pack.surface?.binding, pack.surface?.id ?? "", { env, names: pack.policy?.credentials }).secrets);
+      values.push(...packCredentials(pack, env).secrets);
     } catch {
       // unreadable: nothing to mask
     }

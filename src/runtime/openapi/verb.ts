@@ -2,7 +2,7 @@
 // and running that plan: credentials applied, the request sent (or, in mock mode, not), the result masked.
 
 import type { LoadedPack } from "../../pack/types.js";
-import type { Credentials } from "../credentials.js";
+import { requestCredentials, type Credentials } from "../credentials.js";
 import { RuntimeError } from "../errors.js";
 import type { PlanPolicy, RequestPlan } from "../plan.js";
 import { redactText, secretSet, type SecretSet } from "../redact.js";
@@ -45,7 +45,7 @@ export interface RequestRunOptions {
 export async function runRequestPlan(pack: LoadedPack, plan: RequestPlan, credentials: Credentials, secrets: SecretSet, opts: RequestRunOptions): Promise<HttpResult> {
   const { document, operation } = boundVerb(pack, plan.verb);
   if (pack.surface?.binding?.mode === "mock") return mockResult(plan, operation);
-  const applied = applyCredentials(document, operation, { ...credentials.env, ...credentials.openapi });
+  const applied = applyCredentials(document, operation, requestCredentials(credentials));
   const masks = secretSet([...secrets.secrets, ...applied.wireForms]);
   const url = new URL(plan.url);
   // The credential replaces a query parameter of the same name the agent gave: never both, never the agent's alone.

@@ -1,0 +1,44 @@
+// The credentials of a call, read once, and every secret it must mask (§12).
+
+import type { LoadedPack } from "../pack/types.js";
+import type { PlanOptions } from "./call.js";
+import { packCredentials, type Credentials } from "./credentials.js";
+import { secretSet, type SecretSet } from "./redact.js";
+import { argSecrets, policyEnvSecrets } from "./secrets.js";
+import { argsSchemaOf } from "./validate-args.js";
+
+/**
+ * The pack's credentials, read once per call: a failure is kept, not thrown, because planning
+ * and dry runs do not need them (the run itself then reports it).
+ */
+export type CredentialLoad = { ok: true; credentials: Credentials } | { ok: false; error: unknown };
+
+export function credentialsOf(pack: LoadedPack, opts: PlanOptions): CredentialLoad {
+  try {
+    return { ok: true, credentials: packCredentials(pack, opts.env ?? process.env) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/**
+ * Every secret of a call (§12): the pack's credential values (a hub that cannot be read has none to
+ * leak), its secret-looking policy `env` values and the arguments its schema marks secret.
+ */
+export function secretsOf(pack: LoadedPack, load: CredentialLoad, opts: PlanOptions, args: () => string[]): SecretSet {
+  const credentials = load.ok ? load.credentials.secrets : [];
+  return secretSet([...credentials, ...policyEnvSecrets(pack, opts.env ?? process.env), ...args()]);
+}
+
+/** The arguments of a verb its args schema marks secret; none when the verb cannot be found. */
+export function verbArgSecrets(pack: LoadedPack, verbKey: string, args: unknown): () => string[] {
+  return () => {
+    let schema: unknown;
+    try {
+      schema = argsSchemaOf(pack, verbKey);
+    } catch {
+      return []; // no such verb: the planning error says so
+    }
+    return argSecrets(schema, args);
+  };
+}

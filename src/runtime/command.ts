@@ -1,0 +1,60 @@
+// What a call runs, before it is planned: a verb's or a pass-through's command, everything short of running
+// checked but the write permission (§6, §7).
+
+import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
+import type { EffectivePolicy, LoadedPack } from "../pack/types.js";
+import { substitute } from "./argv.js";
+import type { PlanOptions } from "./call.js";
+import { RuntimeError } from "./errors.js";
+import { requestPlan } from "./openapi/verb.js";
+import { subjectOf, type Plan, type RequestPlan } from "./plan.js";
+import { resolveProgram } from "./resolve.js";
+import { argsSchemaOf, requiredOf, validateArgs } from "./validate-args.js";
+import { checkDenied, commandOf, notExecutable, usableSurface, verbOf } from "./verb-lookup.js";
+
+/** What a verb or pass-through runs, before its environment and pack are added to make the plan. */
+export type Command = { policy: EffectivePolicy } & ({ pack: string; verb: string | null; argv: string[] } | { request: RequestPlan });
+
+/** The command of a verb: everything short of running is checked but the write permission (§7). Throws RuntimeError. */
+export function verbCommand(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions): Command {
+  const surface = usableSurface(pack);
+  const unrunnable = notExecutable(surface);
+  if (unrunnable) throw unrunnable;
+  const verb = verbOf(pack, surface, verbKey);
+  const policy = effectivePolicy(pack, verbKey);
+  checkDenied(policy, subjectOf({ pack: surface.id, verb: verbKey }));
+  const valid = validateArgs(pack, verbKey, verb, args, opts.oneCall === true);
+  if (surface.kind === "openapi") return { policy, request: requestPlan(pack, verbKey, valid, planPolicy(policy)) };
+  const { bin, template, allowVerb } = commandOf(surface, verbKey, verb);
+  const tail = substitute(template, valid, { allowVerb, verb: verbKey, required: requiredOf(argsSchemaOf(pack, verbKey)) });
+  const program = resolveProgram(bin, pack.root, (opts.env ?? process.env)["PATH"]);
+  return { pack: surface.id, verb: verbKey, argv: [program, ...tail], policy };
+}
+
+export function planPolicy(p: EffectivePolicy): Plan["policy"] {
+  return { policy: p.policy, confirm: p.confirm, timeout_ms: p.timeout_ms, max_output_bytes: p.max_output_bytes };
+}
+
+export function passThroughCommand(pack: LoadedPack, argv: readonly string[], opts: PlanOptions): Command {
+  const surface = usableSurface(pack);
+  const name = JSON.stringify(surface.id);
+  if (surface.kind !== "wrap" || surface.wrap === undefined || surface.pass_through === undefined) {
+    throw new RuntimeError("not_executable", `pack ${name} declares no pass_through`);
+  }
+  const policy = passThroughPolicy(pack);
+  checkDenied(policy, subjectOf({ pack: surface.id, verb: null }));
+  const { allowedSubcommands, maxArgv } = surface.pass_through;
+  const sub = argv[0];
+  if (sub === undefined || !allowedSubcommands.includes(sub)) {
+    throw new RuntimeError(
+      "subcommand_not_allowed",
+      `${sub === undefined ? "pass-through needs a subcommand" : `subcommand ${JSON.stringify(sub)} is not allowed`}; pack ${name} allows ${allowedSubcommands.map((s) => JSON.stringify(s)).join(", ")}`,
+    );
+  }
+  if (argv.length > maxArgv) {
+    throw new RuntimeError("too_many_arguments", `pass-through of pack ${name} takes at most ${maxArgv} arguments after the program, got ${argv.length}`);
+  }
+  if (argv.some((a) => a.includes("\0"))) throw new RuntimeError("nul_in_argument", "a pass-through argument must not contain NUL");
+  const program = resolveProgram(surface.wrap.bin, pack.root, (opts.env ?? process.env)["PATH"]);
+  return { pack: surface.id, verb: null, argv: [program, ...argv], policy };
+}

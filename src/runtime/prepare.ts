@@ -1,0 +1,94 @@
+// The prepared plan of a command (§7): the exact plan, the child's whole environment, and the plan as shown
+// (secrets masked), made only when first read.
+
+import { resolve } from "node:path";
+import type { LoadedPack } from "../pack/types.js";
+import { lazySecretDigests } from "./approval/secret-digest.js";
+import type { PlanOptions } from "./call.js";
+import type { CredentialLoad } from "./call-secrets.js";
+import { planPolicy, type Command } from "./command.js";
+import { requestCredentials } from "./credentials.js";
+import { childEnv } from "./env.js";
+import { packStamp, sha256Hex, stamped, type AnyPlan, type Plan, type RequestPlan } from "./plan.js";
+import { redact, type SecretSet } from "./redact.js";
+import { isSecretName } from "./secret-name.js";
+import { usableSurface } from "./verb-lookup.js";
+
+const hashed = (value: string) => `sha256:${sha256Hex(value)}`;
+
+/** A plan made: the exact plan, the one shown (secrets masked; made when first read), and the child's whole environment. */
+export interface Prepared {
+  plan: AnyPlan;
+  readonly shown: AnyPlan;
+  childEnv: Record<string, string>;
+  ttlSeconds: number;
+  secrets: SecretSet;
+  load: CredentialLoad;
+}
+
+/**
+ * The complete plan of a command (§7): its stdin digest, the variables the child gets from policy
+ * `env`, `agent_env` and the binding (secrets by their keyed digest), its working directory, and the pack
+ * files it was made from.
+ */
+export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: CredentialLoad, secrets: SecretSet, stateDir: string): Prepared {
+  const surface = usableSurface(pack);
+  // Secrets are named by a digest keyed with the user's key (never their plain SHA-256: the agent sees plans).
+  const digestOf = lazySecretDigests(stateDir);
+  const stamp = packStamp(pack);
+  const ttlSeconds = cmd.policy.approval_ttl_s;
+  if ("request" in cmd) {
+    // The credentials the request will carry, by their keyed digest: another credential is another plan.
+    const given = load.ok ? requestCredentials(load.credentials) : {};
+    const credentials: Record<string, string> = {};
+    for (const [name, value] of Object.entries(given)) digestOf(credentials, name, value);
+    // stamped() keeps the stamp's getters: a read that shows no plan never hashes the pack files.
+    const plan: RequestPlan = stamped({ ...cmd.request }, stamp);
+    if (Object.keys(credentials).length > 0) plan.credentials = credentials;
+    return shownWhenRead({ plan, childEnv: {}, ttlSeconds, secrets, load });
+  }
+  const credentials = load.ok ? load.credentials.env : {};
+  const env = childEnv({
+    parent: opts.env ?? process.env,
+    policyEnv: pack.policy?.env,
+    agentEnv: surface.wrap?.agent_env,
+    packId: surface.id,
+    verb: cmd.verb ?? undefined,
+    // The loader has already given a control-plane binding its default mode (mothership).
+    bindingMode: surface.binding?.mode,
+    bindingFamily: surface.binding?.family,
+    credentials,
+  });
+  const planned = new Set([...(pack.policy?.env ?? []), ...Object.keys(surface.wrap?.agent_env ?? {}), ...Object.keys(credentials)]);
+  const planEnv: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!planned.has(name) && !name.startsWith("HCP_")) continue;
+    const secret = Object.hasOwn(credentials, name) || ((pack.policy?.env ?? []).includes(name) && isSecretName(name));
+    if (secret) digestOf(planEnv, name, value);
+    else planEnv[name] = value;
+  }
+  const plan: Plan = stamped(
+    {
+      pack: cmd.pack,
+      verb: cmd.verb,
+      argv: cmd.argv,
+      policy: planPolicy(cmd.policy),
+      stdin: opts.stdin === undefined ? null : hashed(opts.stdin),
+      env: planEnv,
+      cwd: pack.policy?.cwd === undefined ? resolve(opts.cwd ?? process.cwd()) : resolve(pack.root, pack.policy.cwd),
+    },
+    stamp,
+  );
+  return shownWhenRead({ plan, childEnv: env, ttlSeconds, secrets, load });
+}
+
+/** The prepared plan with `shown` made when first read: a plain read shows, stores and logs no plan. */
+function shownWhenRead(prepared: Omit<Prepared, "shown">): Prepared {
+  let shown: AnyPlan | undefined;
+  return {
+    ...prepared,
+    get shown() {
+      return (shown ??= redact(prepared.plan, prepared.secrets) as AnyPlan);
+    },
+  };
+}
