@@ -185,6 +185,27 @@ function read(baseline = false, evenInThisTask = false): void {
   rooted.clear();
 }
 
+/**
+ * No run is on, and one is about to start: what began since the last listing cannot be a run's, so the counts are read
+ * again as if /proc had been listed now, without listing it, and a listing afterwards looks for what begins from now on.
+ * What began before and is not in the last listing is logged then as new, and taken by no run (none of its parents,
+ * sessions or session makers is a run's: a run's processes all begin after this). Runs one after another, with other
+ * processes beginning between them (a busy machine), then list /proc only when something began during a run.
+ * False, and nothing done, where the count cannot be trusted.
+ */
+function rebase(): boolean {
+  // The count first, as in read.
+  const forks = forksFollow ? forksSoFar() : undefined;
+  const cursor = lastPid();
+  if (forks === undefined || cursor === undefined) return false;
+  lastReadAt = performance.now();
+  forksAtListing = forks;
+  listedAt = cursor;
+  rootedUnlisted = 0;
+  rooted.clear();
+  return true;
+}
+
 /** Drops the entries every watch has judged. */
 function trim(): void {
   let oldest = logStart + log.length;
@@ -224,15 +245,16 @@ export class DescendantWatch {
 
   constructor() {
     ownSession ??= stat(process.pid)?.session;
-    // The first watch after a quiet time (no poll): what runs now is not new (a read made in this task is
-    // current). While the poll still runs, the tree was read within its interval (the poll stops only at a
-    // tick that finds no watch, one interval after the last run ended): the reads then stay at most an
-    // interval apart, as during a run, and one run after another does not read the tree twice each.
-    if (poller === undefined) read(true);
+    // The first watch while none is on reads the counts anew (rebase). Where they cannot be trusted, the first watch
+    // after a quiet time (no poll) lists /proc: what runs now is not new (a read made in this task is current). While
+    // the poll still runs, the tree was read within its interval (the poll stops only at a tick that finds no watch,
+    // one interval after the last run ended).
+    const rebased = watches.size === 0 && rebase();
+    if (!rebased && poller === undefined) read(true);
     // The poll waits for the event loop, which a burst of runs keeps busy (many calls started in one task, each fork
     // slow on a busy machine): the tree is read here too once an interval has passed since the last read, so that
     // what the runs started earlier begin is logged while their parents live (one that outlives its parent in a
-    // session of its own cannot be told from another's afterwards).
+    // session of its own cannot be told from another's afterwards). Not after a rebase, which is such a read.
     else if (performance.now() - lastReadAt >= POLL_MS) read(false, true);
     this.cursor = logStart + log.length;
     watches.add(this);
