@@ -109,7 +109,7 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
     if (req.verb === undefined) throw new TransportError("usage", "a VERB (or -- SUBCOMMAND… for a pass-through) is required");
     r = await executeVerb(pack, req.verb, cliArgs(req.args, req.arg), opts);
   }
-  if (isDryRun(r)) return { stdout: req.json ? stableJSON(r) : renderPlan(r, "flag"), stderr: "", exitCode: 0 };
+  if (isDryRun(r)) return { stdout: req.json ? stableJSON(r) : renderPlan(r, "flag", req.allowWrite === true), stderr: "", exitCode: 0 };
   if (isHttpResult(r)) return httpOutput(r, req.json === true);
   const exitCode = childExitCode(r, constants.signals);
   if (req.json) return { stdout: stableJSON(r), stderr: "", exitCode };

@@ -85,9 +85,9 @@ interface ToolResult {
  * What the agent reads: the child's stdout as is, with its stderr and how it ended appended when it failed;
  * a dry run's plan in words. The §6.5 result (or the plan) is the structuredContent.
  */
-function resultOf(r: ExecResult | HttpResult | DryRun): ToolResult {
+function resultOf(r: ExecResult | HttpResult | DryRun, writesAllowed: boolean): ToolResult {
   const structuredContent = r as unknown as Record<string, unknown>;
-  if (isDryRun(r)) return { content: [{ type: "text", text: renderPlan(r, "argument") }], structuredContent };
+  if (isDryRun(r)) return { content: [{ type: "text", text: renderPlan(r, "argument", writesAllowed) }], structuredContent };
   if (isHttpResult(r)) return { content: [{ type: "text", text: httpText(r) }], structuredContent, ...(failed(r) ? { isError: true } : {}) };
   const notes: string[] = [];
   if (r.stdout_truncated) notes.push(`[stdout truncated: ${r.stdout_bytes} bytes written, the rest dropped]`);
@@ -266,7 +266,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     if (!isDryRun(r) && !isHttpResult(r) && (r.stdout_truncated || r.stderr_truncated)) {
       warn(extra, `${t.name}: output past ${t.policy.max_output_bytes} bytes per stream was dropped (stdout ${r.stdout_bytes} bytes, stderr ${r.stderr_bytes} bytes)`);
     }
-    return resultOf(r);
+    return resultOf(r, opts.allowWrite === true);
   }
 
   // One Server is one session (stdio, an HTTP session, a stateless request): the level its client set is this one.

@@ -7,11 +7,22 @@ import { planText } from "../runtime/approval/show.js";
 /** How the caller restates a plan_id: a flag of `hcp run`, or an argument of an MCP tool. */
 export type ConfirmForm = "flag" | "argument";
 
-/** A dry run for people: what would run (control and bidi characters escaped), and how to confirm it in the caller's own terms. */
-export function renderPlan(d: DryRun, form: ConfirmForm): string {
+/**
+ * A dry run for people: what would run (control and bidi characters escaped), and how to confirm it in the caller's
+ * own terms. A write where writes are not allowed says so first: its approval alone would not let it run.
+ */
+export function renderPlan(d: DryRun, form: ConfirmForm, writesAllowed: boolean): string {
   const { plan, plan_id, expires_at } = d;
-  const again = form === "flag" ? `run it again with --confirm ${plan_id}` : `call the tool again with the same arguments and "confirm": "${plan_id}"`;
+  const refused = plan.policy.policy === "write" && !writesAllowed;
+  const again = form === "flag" ? `run it again with ${refused ? "--allow-write " : ""}--confirm ${plan_id}` : `call the tool again with the same arguments and "confirm": "${plan_id}"`;
   const lines = [`DRY RUN: would run ${planText(plan, { plan_id, expires_at })}`];
+  if (refused) {
+    lines.push(
+      form === "flag"
+        ? "  it writes: it runs only with --allow-write"
+        : "  it writes, and this server was started without --allow-write: it is refused, approved or not, until a person restarts the server with --allow-write",
+    );
+  }
   if (plan.policy.confirm === "person") {
     lines.push(`  a person approves it in a terminal with: hcp approve ${plan_id}`, `  then ${again} (once, before it expires)`);
   } else if (plan.policy.confirm === "plan") {

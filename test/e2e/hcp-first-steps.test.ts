@@ -51,9 +51,10 @@ test("policy.json cwd: the child runs in that folder (relative to the pack), the
 
 test("a dry run says how to confirm in the caller's terms: --confirm for hcp run, the confirm argument for an MCP tool", async () => {
   const env = isolatedEnv();
-  const cli = await hcp(["run", PROBE_PACK, "transfer", "--arg", "amount=3", "--arg", "payee=eve", "--dry-run"], { env });
+  const cli = await hcp(["run", PROBE_PACK, "transfer", "--arg", "amount=3", "--arg", "payee=eve", "--dry-run", "--allow-write"], { env });
   const cliId = /plan_id: (\S+)/.exec(cli.stdout)![1]!;
   assert.match(cli.stdout, new RegExp(`then run it again with --confirm ${cliId} \\(once`));
+  assert.doesNotMatch(cli.stdout, /runs only with --allow-write/);
   const { client } = await mcpClient([PROBE_PACK], { env, allowWrite: true });
   try {
     const r = (await client.callTool({ name: "hcp-probe_transfer", arguments: { amount: "3", payee: "eve", dry_run: true } })) as { content: { text: string }[] };
@@ -61,6 +62,22 @@ test("a dry run says how to confirm in the caller's terms: --confirm for hcp run
     const id = /plan_id: (\S+)/.exec(text)![1]!;
     assert.ok(text.includes(`then call the tool again with the same arguments and "confirm": "${id}" (once`), text);
     assert.doesNotMatch(text, /--confirm/);
+  } finally {
+    await client.close();
+  }
+});
+
+test("a dry run of a write where writes are not allowed says so: hcp run names --allow-write, an MCP server says it refuses it, approved or not", async () => {
+  const env = isolatedEnv();
+  const cli = await hcp(["run", PROBE_PACK, "transfer", "--arg", "amount=3", "--arg", "payee=eve", "--dry-run"], { env });
+  assert.equal(cli.code, 0, cli.stderr);
+  const cliId = /plan_id: (\S+)/.exec(cli.stdout)![1]!;
+  assert.match(cli.stdout, /\n {2}it writes: it runs only with --allow-write\n/);
+  assert.match(cli.stdout, new RegExp(`then run it again with --allow-write --confirm ${cliId} \\(once`));
+  const { client } = await mcpClient([PROBE_PACK], { env });
+  try {
+    const r = (await client.callTool({ name: "hcp-probe_transfer", arguments: { amount: "3", payee: "eve", dry_run: true } })) as { content: { text: string }[] };
+    assert.match(r.content[0]!.text, /this server was started without --allow-write: it is refused, approved or not, until a person restarts the server with --allow-write/);
   } finally {
     await client.close();
   }
