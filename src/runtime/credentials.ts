@@ -26,6 +26,8 @@ export interface CredentialOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** policy.json `credentials`: the names a keyring binding reads. */
   readonly names?: readonly string[];
+  /** The names are security schemes (an openapi pack): how to store one says `--scheme` and `openapi`. */
+  readonly schemes?: boolean;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -52,7 +54,7 @@ export function loadCredentials(binding: HarnessBinding | undefined, packId: str
     case "keyring":
       return readKeyring(binding.family ?? packId, opts.names ?? [], packId);
     case "local-credential":
-      return readLocalCredentials(credentialFilePath(opts.env), binding.family ?? packId, opts.names);
+      return readLocalCredentials(credentialFilePath(opts.env), binding.family ?? packId, opts.names, opts.schemes);
   }
 }
 
@@ -64,9 +66,12 @@ export function requestCredentials(credentials: Credentials): Record<string, str
   return { ...credentials.env, ...credentials.openapi };
 }
 
-/** The credentials a loaded pack's binding asks for, with the names its policy.json lists. Throws CredentialError. */
+/**
+ * The credentials a loaded pack's binding asks for, with the names its policy.json lists (an openapi pack's are
+ * security schemes). Throws CredentialError.
+ */
 export function packCredentials(pack: LoadedPack, env: Readonly<Record<string, string | undefined>>): Credentials {
-  return loadCredentials(pack.surface?.binding, pack.surface?.id ?? "", { env, names: pack.policy?.credentials });
+  return loadCredentials(pack.surface?.binding, pack.surface?.id ?? "", { env, names: pack.policy?.credentials, schemes: pack.surface?.kind === "openapi" });
 }
 
 /**
@@ -93,14 +98,14 @@ function readKeyring(family: string, names: readonly string[], packId: string): 
  * Reads one family from a credential file that only its owner can read: a regular file of at most
  * 1 MiB (a FIFO or a device is refused without blocking).
  */
-export function readLocalCredentials(path: string, family: string, names: readonly string[] = []): Credentials {
+export function readLocalCredentials(path: string, family: string, names: readonly string[] = [], schemes = false): Credentials {
   const doc = readCredentialFile(path);
   if (doc === undefined) {
-    throw new CredentialError("credentials_unavailable", `credential file ${path} does not exist; ${howToStore(family, names)}, or set HCP_CREDENTIALS to the file that has them`);
+    throw new CredentialError("credentials_unavailable", `credential file ${path} does not exist; ${howToStore(family, names, schemes)}, or set HCP_CREDENTIALS to the file that has them`);
   }
   const entry = Object.hasOwn(doc, family) ? doc[family] : undefined;
   if (entry === undefined) {
-    throw new CredentialError("credentials_unavailable", `credential file ${path} has no entry for family ${JSON.stringify(family)}; ${howToStore(family, names)}`);
+    throw new CredentialError("credentials_unavailable", `credential file ${path} has no entry for family ${JSON.stringify(family)}; ${howToStore(family, names, schemes)}`);
   }
   const where = `credential file ${path}: family ${JSON.stringify(family)}`;
   const shape = `{"env": {NAME: value}, "openapi": {SCHEME: value}}`;
@@ -114,12 +119,12 @@ export function readLocalCredentials(path: string, family: string, names: readon
  * What the person runs to store a family's credentials: `hcp credentials set` for each name policy.json
  * lists (an `env` value also serves an API's security scheme of that name, §9), else the entry's shape.
  */
-function howToStore(family: string, names: readonly string[]): string {
+function howToStore(family: string, names: readonly string[], schemes: boolean): string {
   if (names.length === 0) {
     return `create the entry (the file mode 0600) as {${JSON.stringify(family)}: {"env": {"NAME": "value"}, "openapi": {"SCHEME": "value"}}}, or with hcp credentials set ${shellWord(family)} NAME`;
   }
-  const commands = names.map((n) => `hcp credentials set ${shellWord(family)} ${n}`).join(" and ");
-  const entry = `{${JSON.stringify(family)}: {"env": {${names.map((n) => `${JSON.stringify(n)}: "value"`).join(", ")}}}}`;
+  const commands = names.map((n) => `hcp credentials set ${shellWord(family)} ${shellWord(n)}${schemes ? " --scheme" : ""}`).join(" and ");
+  const entry = `{${JSON.stringify(family)}: {${JSON.stringify(schemes ? "openapi" : "env")}: {${names.map((n) => `${JSON.stringify(n)}: "value"`).join(", ")}}}}`;
   return `store ${names.length === 1 ? "it with" : "them with"} ${commands} (it asks for the value), or write the entry yourself (the file mode 0600) as ${entry}`;
 }
 

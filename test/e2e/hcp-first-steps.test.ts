@@ -10,6 +10,8 @@ import { isolatedEnv, probePack } from "./hardening.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { PROBE_PACK, hcp, mcpClient, tempDir } from "../transports/support.js";
+import { notesApi } from "./notes-api.js";
+import { openapiPack } from "./openapi-support.js";
 
 /** The first ```json block after `heading` in a doc page. */
 function docJson(page: string, heading: string): unknown {
@@ -112,6 +114,26 @@ test("a missing credential names the hcp credentials set command that stores it;
   assert.equal(broken.code, 3);
   assert.match(broken.stderr, /is not valid JSON \(at line 2, column 1\)\n$/);
   assert.doesNotMatch(broken.stderr, /tok-secret-value/);
+});
+
+test("an API pack's missing credential names the command with --scheme and the file's openapi entry; run as written, the request carries it", async () => {
+  const api = await notesApi();
+  try {
+    const root = openapiPack({ doc: "notes.yaml", verbs: { whoami: { description: "Who." } }, policy: { credentials: ["bearerAuth"], openapi: { base_url: `${api.origin}/v1` } } });
+    const env = { ...isolatedEnv(), HCP_CREDENTIALS: join(tempDir(), "credentials.json") };
+    const missing = await hcp(["run", root, "whoami"], { env });
+    assert.equal(missing.code, 3);
+    assert.match(missing.stderr, /store it with hcp credentials set notes bearerAuth --scheme \(it asks for the value\), or write the entry yourself \(the file mode 0600\) as \{"notes": \{"openapi": \{"bearerAuth": "value"\}\}\}/);
+    const command = /store it with hcp (credentials set \S+ \S+ --scheme)/.exec(missing.stderr)![1]!.split(" ");
+    const set = await hcp(command, { env, stdin: "tok-first-hour-77\n" });
+    assert.equal(set.code, 0, set.stderr);
+    const ran = await hcp(["run", root, "whoami"], { env });
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(api.requests.at(-1)?.headers.authorization, "Bearer tok-first-hour-77");
+    assert.equal(api.requests.length, 1, "nothing was sent without the credential");
+  } finally {
+    await api.close();
+  }
 });
 
 /** An OpenAPI document whose one write takes a JSON body with nested fields. */
