@@ -27,11 +27,20 @@ function policyOf(policy: PolicyDocument, key: string): { level: string; person:
   return { level: raw.policy, person: confirm === true || confirm === "person", plan: confirm === "plan" };
 }
 
+/** A JSON Schema `type` in words, here and by `hcp describe`: `string`, `string|null`, `any` when it names none. */
+export const typeName = (t: unknown): string => (Array.isArray(t) ? t.join("|") : typeof t === "string" ? t : "any");
+
+/** `array of strings`, `array of string|null`, `array of values` (items of any type). */
+function arrayOf(items: unknown): string {
+  const t = typeName(isObject(items) ? items["type"] : undefined);
+  return `array of ${t === "any" ? "values" : t.includes("|") ? t : `${t}s`}`;
+}
+
 /** `name` (type, required, one of …, default …): description. */
 function argumentLine(name: string, schema: unknown, required: boolean): string {
   const s = isObject(schema) ? schema : {};
   const items = isObject(s["items"]) ? s["items"] : undefined;
-  const type = s["type"] === "array" ? `array of ${typeof items?.["type"] === "string" ? items["type"] : "values"}s` : typeof s["type"] === "string" ? s["type"] : "any";
+  const type = s["type"] === "array" ? arrayOf(items) : typeName(s["type"]);
   const choices = Array.isArray(s["enum"]) ? s["enum"] : Array.isArray(items?.["enum"]) ? (items["enum"] as unknown[]) : undefined;
   const parts = [type, required ? "required" : "optional"];
   if (choices !== undefined) parts.push(`one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`);

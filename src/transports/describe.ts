@@ -2,7 +2,7 @@
 // policy, approval and argv template, as a model and as text. Pure.
 
 import { toolName } from "../pack/fields.js";
-import { FIELD_DEPTH } from "../pack/harness-render.js";
+import { FIELD_DEPTH, typeName } from "../pack/harness-render.js";
 import { isObject } from "../pack/issues.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { RuntimeError } from "../runtime/errors.js";
@@ -31,8 +31,6 @@ export interface VerbDescription {
   argv_template: string[] | null;
   arguments: ArgumentDescription[];
 }
-
-const typeName = (t: unknown): string => (Array.isArray(t) ? t.join("|") : typeof t === "string" ? t : "any");
 
 /** The properties of an object schema as arguments, each with its own fields below `depth`. */
 function fieldsOf(schema: unknown, depth: number): ArgumentDescription[] {

@@ -195,6 +195,19 @@ test("HARNESS.md of an API pack: its name said once, and the fields of a request
   );
 });
 
+test("HARNESS.md names each argument's type as hcp describe does: a nullable parameter is string|null, an array of any values no misspelt plural", async () => {
+  const dir = tempDir();
+  const env = isolatedEnv();
+  const init = await hcp(["init", "--from-openapi", fixture("openapi/notes.yaml"), "--out", join(dir, "pack")], { env });
+  assert.equal(init.code, 0, init.stderr);
+  const harness = readFileSync(join(dir, "pack", "HARNESS.md"), "utf8");
+  assert.match(harness, /\n {2}- `tag` \(string\|null, optional\)\n/);
+  assert.match(harness, /\n {6}- `replies` \(array of values, optional\)\n/);
+  assert.doesNotMatch(harness, /valuess|\(any, /);
+  const described = await hcp(["describe", join(dir, "pack"), "notes.list"], { env });
+  assert.match(described.stdout, /\n {4}tag \(string\|null, optional\)\n/);
+});
+
 test("a mistyped verb is answered with the verbs the caller may use, never a denied one", async () => {
   const env = isolatedEnv();
   const root = probePack(
