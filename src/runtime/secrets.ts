@@ -10,12 +10,40 @@ import { stdoutJson } from "./stdout-json.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The values of the policy `env` variables whose names look secret, as the runtime's environment has them. */
+/** A URL's authority, user info and all: what follows `scheme://` up to the first `/`, `?` or `#`. */
+const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/;
+
+/**
+ * The password a URL carries in its user info (`postgres://user:PASSWORD@host/db`, DATABASE_URL, REDIS_URL), as written
+ * and percent-decoded: a variable named for a URL, not a secret, still holds one there.
+ */
+export function urlPasswords(value: string): string[] {
+  const authority = AUTHORITY.exec(value)?.[1];
+  const at = authority?.lastIndexOf("@") ?? -1;
+  if (at < 0) return [];
+  const userInfo = authority!.slice(0, at);
+  const colon = userInfo.indexOf(":");
+  const password = colon < 0 ? "" : userInfo.slice(colon + 1);
+  if (password === "") return [];
+  try {
+    const decoded = decodeURIComponent(password);
+    return decoded === password ? [password] : [password, decoded];
+  } catch {
+    return [password]; // a stray % is written as is
+  }
+}
+
+/**
+ * The values of the policy `env` variables whose names look secret, and the password of every one that is a URL
+ * carrying one, as the runtime's environment has them.
+ */
 export function policyEnvSecrets(pack: LoadedPack, env: Env): string[] {
   const out: string[] = [];
   for (const name of pack.policy?.env ?? []) {
     const value = Object.hasOwn(env, name) ? env[name] : undefined;
-    if (isSecretName(name) && value !== undefined) out.push(value);
+    if (value === undefined) continue;
+    if (isSecretName(name)) out.push(value);
+    else out.push(...urlPasswords(value));
   }
   return out;
 }

@@ -248,3 +248,27 @@ test("policy env variables named like passwords, PATs and keys (MYSQL_PWD, SMTP_
   const all = outputs.join("\n");
   for (const value of Object.values(values)) assert.equal(all.includes(value), false, value);
 });
+
+test("the password of a URL in a policy env variable (DATABASE_URL) is masked; the rest of the URL is shown", async () => {
+  const url = "postgres://app:pw-Vv8Cc3%21@db.example:5432/app";
+  const root = probePack(
+    "dburl",
+    { env: { description: "Show the env.", cli: ["probe", "run", "env:DATABASE_URL", "env:HOME_URL"], policy: "read" } },
+    {},
+    { verbs: { env: "read" }, env: ["DATABASE_URL", "HOME_URL"] },
+  );
+  const env = isolatedEnv({ DATABASE_URL: url, HOME_URL: "https://example.org/" });
+  const shown = await hcp(["run", root, "env"], { env });
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.equal(shown.stdout, "postgres://app:***@db.example:5432/app\nhttps://example.org/\n");
+  const outputs = [shown.stdout, shown.stderr];
+  for (const extra of [["--json"], ["--dry-run", "--json"]]) {
+    const r = await hcp(["run", root, "env", ...extra], { env });
+    assert.equal(r.code, 0, r.stderr);
+    outputs.push(r.stdout, r.stderr);
+  }
+  outputs.push(...(await mcpOutputs([root], env, [{ name: "dburl_env", arguments: {} }])));
+  const all = outputs.join("\n");
+  assert.equal(all.includes("Vv8Cc3"), false, all);
+  assert.ok(all.includes("db.example:5432/app"), "what is not secret is shown");
+});
