@@ -133,6 +133,12 @@ let rootedUnlisted = 0;
  */
 let forksFollow = true;
 /**
+ * Whether the pid cursor follows new processes: each run's child shows it (its pid was given out after the cursor read
+ * before its spawn, up to the cursor read after). Not every /proc/loadavg does (gVisor prints 0; LXCFS its own): once a
+ * child was not, the cursor is never trusted again. Undefined until a child has shown it.
+ */
+let cursorFollows: boolean | undefined;
+/**
  * Every process new since the oldest watch began, in the order seen: `logStart` is the index of the
  * first entry kept. Each watch keeps its own place in it, so a read made for one run (or by the poll)
  * before another run knows its child hides nothing from that run.
@@ -191,9 +197,12 @@ function read(baseline = false, evenInThisTask = false): void {
  * What began before and is not in the last listing is logged then as new, and taken by no run (none of its parents,
  * sessions or session makers is a run's: a run's processes all begin after this). Runs one after another, with other
  * processes beginning between them (a busy machine), then list /proc only when something began during a run.
- * False, and nothing done, where the count cannot be trusted.
+ * Only where the cursor is known to follow (or nothing was ever listed): a process that takes the id of one in the last
+ * listing is told new by its id given out since the rebase, and a cursor that does not move would hide it for good (the
+ * listing can be long ago, and ids wrap since). False, and nothing done, where the count or the cursor cannot be trusted.
  */
 function rebase(): boolean {
+  if (cursorFollows !== true && previous.size > 0) return false;
   // The count first, as in read.
   const forks = forksFollow ? forksSoFar() : undefined;
   const cursor = lastPid();
@@ -242,6 +251,8 @@ export class DescendantWatch {
   private pipeFds: readonly number[] = [];
   /** The first log entry this watch has not judged: everything logged since it was made. */
   cursor: number;
+  /** The pid cursor before the child is spawned: its pid is given out after it (see cursorFollows). */
+  private readonly pidBefore = lastPid();
 
   constructor() {
     ownSession ??= stat(process.pid)?.session;
@@ -274,6 +285,8 @@ export class DescendantWatch {
     // reaped yet); one it had (a listing made between its spawn and now) was counted before.
     if (!previous.has(pid)) rootedUnlisted++;
     previous.add(pid);
+    const pidAfter = lastPid();
+    if (this.pidBefore !== undefined && pidAfter !== undefined) cursorFollows = cursorFollows !== false && givenOut(pid, this.pidBefore, pidAfter);
     rooted.add(pid);
     const seen: Seen = { pid, start: null, dead: false };
     this.known.set(pid, seen);

@@ -151,6 +151,59 @@ test("a pid cursor that does not follow new processes (frozen /proc/loadavg) hid
   await noSurvivor(pidsIn(dir), "hcp run under a frozen pid cursor");
 });
 
+/**
+ * Two verbs: `first FILE` leaves a TERM-ignoring member of its group holding its stdout, which the watch lists until it
+ * kills it at the end of the kill grace, and writes its pid; `reuse FILE PIDFILE` at once starts a TERM-ignoring setsid
+ * escapee (no pipe of the run) under that pid, as ids wrap on a busy machine (here the namespace's next id is set,
+ * ns_last_pid), and lingers while the watch reads the tree.
+ */
+const REUSE = script(`case "$1" in
+  first) sh -c 'trap "" TERM; echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 120' "$2" &
+    while [ ! -s "$2" ]; do sleep 0.01; done ;;
+  reuse) read first < "$2"
+    echo $((first - 1)) > /proc/sys/kernel/ns_last_pid
+    ${SLEEPER} "$3" </dev/null >/dev/null 2>&1 &
+    i=0; while [ ! -s "$3" ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i + 1)); done
+    sleep 0.5 ;;
+esac`);
+
+test("hcp exec under a frozen pid cursor: an escapee that takes the pid of a process of the run before (ids wrapped) is killed", async (t) => {
+  // The watch's last listing, made in the run before, holds that process. Where the cursor does not follow (gVisor,
+  // LXCFS), a process given its pid later cannot be told new from that listing: a run starting after a quiet while
+  // must then list /proc afresh. Everything runs in a pid namespace of its own (its next id can be set), which ends
+  // with the shell that leads it, taking any survivor with it.
+  const unshare = ["-Urpmf", "--mount-proc", "--kill-child"];
+  if (spawnSync("unshare", [...unshare, "sh", "-c", "mount --bind /dev/null /proc/loadavg && echo 1 > /proc/sys/kernel/ns_last_pid"]).status !== 0) {
+    t.skip("this kernel does not let this user make a user, pid and mount namespace and set its next pid");
+    return;
+  }
+  const dir = tempDir("hcp-watch-pids-");
+  const frozen = join(dir, "loadavg");
+  writeFileSync(frozen, "0.00 0.00 0.00 1/100 0\n");
+  const first = join(dir, "first");
+  const escapee = join(dir, "escapee.pid");
+  const root = programPack("wrap", REUSE, { first: ["first", first], reuse: ["reuse", first, escapee] });
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "wrap", verbs: { first: "read", reuse: "read" }, limits: { concurrency: 1 } }));
+  // The second call comes a while after the first run has ended (its kill grace is 2 s): no run is on when it starts.
+  // hcp exits once it has killed what it found; the shell then says whether the escapee runs, from inside the namespace
+  // (whose pids only it can name).
+  const inside = `mount --bind "$1" /proc/loadavg || exit 9
+{ echo "$5"; sleep 4; echo "$6"; } | "$2" "$3" exec "$4" || exit 8
+read escapee < "$7"; read first < "$8"
+state=$(sed 's/.*) //' /proc/$escapee/stat 2>/dev/null | cut -d' ' -f1)
+echo "escapee $escapee first $first state \${state:-gone}"`;
+  const r = spawnSync("unshare", [...unshare, "sh", "-c", inside, "sh", frozen, process.execPath, HCP, root, JSON.stringify({ id: 1, pack: "wrap", verb: "first" }), JSON.stringify({ id: 2, pack: "wrap", verb: "reuse" }), escapee, first], {
+    env: isolatedEnv(),
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  const m = /escapee (\d+) first (\d+) state (\S+)/.exec(r.stdout);
+  assert.ok(m, r.stdout + r.stderr);
+  assert.equal(m[1], m[2], "the escapee took the pid of the first run's member");
+  assert.ok(m[3] === "gone" || m[3] === "Z", `the escapee outlived its run (state ${m[3]})`);
+});
+
 /** A program that leaves an orphan in a group of its own but in the child's session, with no pipe of the run. */
 const SESSION_ORPHAN = script(`exec python3 -c '
 import os, signal, sys, time
