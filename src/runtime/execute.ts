@@ -64,7 +64,7 @@ async function decide(pack: LoadedPack, opts: ExecuteOptions, load: CredentialLo
   let approval: { plan_id: string | null; by: string | null };
   try {
     if (plan.policy.policy === "write" && !opts.allowWrite) {
-      throw new RuntimeError("write_not_allowed", `${subjectOf(plan)} writes; the runtime must be started with writes allowed (--allow-write)`);
+      throw new RuntimeError("write_not_allowed", `${subjectOf(plan)} writes, and writes are not allowed: add --allow-write to hcp run, or to the hcp exec or hcp serve command that serves it`);
     }
     approval = plan.policy.confirm === false ? { plan_id: null, by: null } : await authorize(gate, { ...input(), given: opts.confirm, signal: opts.signal });
   } catch (err) {

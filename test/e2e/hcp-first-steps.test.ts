@@ -76,6 +76,9 @@ test("a dry run of a write where writes are not allowed says so: hcp run names -
   const cliId = /plan_id: (\S+)/.exec(cli.stdout)![1]!;
   assert.match(cli.stdout, /\n {2}it writes: it runs only with --allow-write\n/);
   assert.match(cli.stdout, new RegExp(`then run it again with --allow-write --confirm ${cliId} \\(once`));
+  const refused = await hcp(["run", PROBE_PACK, "transfer", "--arg", "amount=3", "--arg", "payee=eve", "--confirm", cliId], { env });
+  assert.equal(refused.code, 4);
+  assert.match(refused.stderr, /writes, and writes are not allowed: add --allow-write to hcp run/);
   const { client } = await mcpClient([PROBE_PACK], { env });
   try {
     const r = (await client.callTool({ name: "hcp-probe_transfer", arguments: { amount: "3", payee: "eve", dry_run: true } })) as { content: { text: string }[] };
