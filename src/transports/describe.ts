@@ -6,6 +6,7 @@ import { FIELD_DEPTH, typeName } from "../pack/harness-render.js";
 import { isObject } from "../pack/issues.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { RuntimeError } from "../runtime/errors.js";
+import { operationTemplate } from "../runtime/openapi/verb.js";
 import { verbsOf, type ServedPack } from "./packs.js";
 
 export interface ArgumentDescription {
@@ -27,7 +28,7 @@ export interface VerbDescription {
   policy: "read" | "write" | "deny";
   /** Who must approve a run: `person` (confirm: true) or nobody. */
   approval: "person" | "none";
-  /** The argv template (`cli`), or null when the verb has none (openapi, argv_template). */
+  /** The argv template (`cli`); an openapi verb's method and path template; null when the verb has none (argv_template). */
   argv_template: string[] | null;
   arguments: ArgumentDescription[];
 }
@@ -69,7 +70,7 @@ export function describePack(pack: ServedPack, verb?: string): { pack: string; n
       description: v.description ?? null,
       policy: policy.policy,
       approval: policy.confirm ? ("person" as const) : ("none" as const),
-      argv_template: v.cli ?? null,
+      argv_template: v.cli ?? (pack.surface.kind === "openapi" ? operationTemplate(pack, key) : null),
       arguments: Object.keys(properties).map((n) => argumentOf(n, properties[n], required.includes(n), 1)),
     };
   });

@@ -198,7 +198,7 @@ test("HARNESS.md of an API pack: its name said once, and the fields of a request
   );
 });
 
-test("HARNESS.md names each argument's type as hcp describe does: a nullable parameter is string|null, an array of any values no misspelt plural", async () => {
+test("HARNESS.md names each argument's type as hcp describe does (string|null, no misspelt plural); describe shows each API verb's request", async () => {
   const dir = tempDir();
   const env = isolatedEnv();
   const init = await hcp(["init", "--from-openapi", fixture("openapi/notes.yaml"), "--out", join(dir, "pack")], { env });
@@ -209,6 +209,9 @@ test("HARNESS.md names each argument's type as hcp describe does: a nullable par
   assert.doesNotMatch(harness, /valuess|\(any, /);
   const described = await hcp(["describe", join(dir, "pack"), "notes.list"], { env });
   assert.match(described.stdout, /\n {4}tag \(string\|null, optional\)\n/);
+  assert.match(described.stdout, /\n {2}runs: GET \/notes\n/, "a verb bound by its operationId shows its request");
+  const json = await hcp(["describe", join(dir, "pack"), "get-note", "--json"], { env });
+  assert.deepEqual((JSON.parse(json.stdout) as { verbs: { argv_template: string[] }[] }).verbs[0]!.argv_template, ["GET", "/notes/{id}"]);
 });
 
 test("a mistyped verb is answered with the verbs the caller may use, never a denied one", async () => {

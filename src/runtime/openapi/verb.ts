@@ -26,6 +26,12 @@ export function operationArgsSchema(pack: LoadedPack, verbKey: string): Record<s
   return schema;
 }
 
+/** The request an openapi verb makes, as a verb's `cli` binding writes it: `["GET", "/notes/{id}"]`. Throws RuntimeError. */
+export function operationTemplate(pack: LoadedPack, verbKey: string): string[] {
+  const { operation } = boundVerb(pack, verbKey);
+  return [operation.method, operation.path];
+}
+
 /** The exact plan of an openapi verb from validated arguments. Throws RuntimeError. */
 export function requestPlan(pack: LoadedPack, verbKey: string, args: Readonly<Record<string, unknown>>, policy: PlanPolicy): RequestPlan {
   const { document, operation } = boundVerb(pack, verbKey);
