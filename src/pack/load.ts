@@ -100,9 +100,9 @@ export function loadPacks(paths: readonly string[]): LoadedPack[] {
       packs.push(loadPack(abs));
       continue;
     }
-    const subs = listDirs(abs).filter((d) => existsSync(join(abs, d, "surface.json")));
+    const subs = packFolders(abs);
     if (subs.length === 0) packs.push(loadPack(abs)); // reports the missing surface.json
-    for (const d of subs) packs.push(loadPack(join(abs, d)));
+    for (const d of subs) packs.push(loadPack(d));
   }
   const seen = new Map<string, string>();
   for (const pack of packs) {
@@ -133,6 +133,13 @@ function statOf(path: string): ReturnType<typeof statSync> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The packs of a folder of packs: its subfolders that hold a surface.json, sorted by name; none when it is no folder. */
+export function packFolders(path: string): string[] {
+  return listDirs(path)
+    .filter((d) => existsSync(join(path, d, "surface.json")))
+    .map((d) => join(path, d));
 }
 
 function listDirs(path: string): string[] {

@@ -4,14 +4,13 @@ import { constants } from "node:os";
 import { stableJSON } from "../json/stable.js";
 import { setOwn } from "../json/own.js";
 import { isObject } from "../pack/issues.js";
-import { loadPack } from "../pack/load.js";
 import type { OutputEvent } from "../runtime/live-output.js";
 import { executeVerb, isDryRun, runPassThrough, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { loadOpenApiDocuments } from "../runtime/openapi/packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { TransportError, childExitCode, httpExitCode, jsonSyntax } from "./errors.js";
-import { servable, type ServedPack, type ServeOptions } from "./packs.js";
+import { loadOnePack, servable, type ServedPack, type ServeOptions } from "./packs.js";
 import { httpOutcome, outcome, renderPlan } from "./render.js";
 
 export interface CliRunRequest extends ServeOptions {
@@ -77,7 +76,7 @@ export function cliArgs(args: string | undefined, arg: readonly string[] = []): 
 
 /** Runs the request. Runtime and transport errors are thrown, masked, for the program to map once. */
 export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
-  const loaded = loadPack(req.pack);
+  const loaded = loadOnePack(req.pack);
   await loadOpenApiDocuments([loaded]);
   const pack = servable(loaded, "cli", req);
   try {

@@ -1,9 +1,10 @@
 // Which packs a transport may serve: loaded without errors, allowing that transport and plane; their verbs and Skill text.
 
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { readRegularFile } from "../read-regular.js";
 import { formatIssue } from "../pack/issues.js";
-import { PACK_FILE_MAX_BYTES, loadPacks } from "../pack/load.js";
+import { PACK_FILE_MAX_BYTES, loadPack, loadPacks, packFolders } from "../pack/load.js";
 import { effectivePolicy, packConcurrency } from "../pack/policy.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } from "../pack/types.js";
 import type { Gate } from "../runtime/approval/gate.js";
@@ -52,6 +53,21 @@ export function servable(pack: LoadedPack, transport: Transport | null, opts: Se
     throw new TransportError("plane_not_allowed", `pack ${id} is a control-plane pack; it is served only with --control-plane`);
   }
   return pack as ServedPack;
+}
+
+/**
+ * The one pack at a path (its folder or its surface.json), for the commands that take one pack (run, describe, meta,
+ * skill). A folder of packs is refused naming the packs in it, not reported as a pack without a surface.json.
+ */
+export function loadOnePack(path: string): LoadedPack {
+  const pack = loadPack(path);
+  if (pack.surface !== null || existsSync(pack.surfacePath)) return pack;
+  const packs = packFolders(resolve(path));
+  if (packs.length > 0) {
+    const names = packs.slice(0, 10);
+    throw new TransportError("usage", `${path} is a folder of packs; give one of them: ${names.join(", ")}${packs.length > names.length ? `, … (${packs.length} in all)` : ""}`);
+  }
+  return pack;
 }
 
 export interface Served {

@@ -2,7 +2,7 @@
 // and each mistake (a typo, a missing folder or credential) is named with what to do about it.
 
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { REPO, fixture } from "./helpers.js";
@@ -212,6 +212,20 @@ test("HARNESS.md names each argument's type as hcp describe does (string|null, n
   assert.match(described.stdout, /\n {2}runs: GET \/notes\n/, "a verb bound by its operationId shows its request");
   const json = await hcp(["describe", join(dir, "pack"), "get-note", "--json"], { env });
   assert.deepEqual((JSON.parse(json.stdout) as { verbs: { argv_template: string[] }[] }).verbs[0]!.argv_template, ["GET", "/notes/{id}"]);
+});
+
+test("a folder of packs given where one pack is wanted (run, describe, meta, skill) is named as such, with its packs, exit 1", async () => {
+  const dir = tempDir();
+  cpSync(fixture("examples/hcp/ledger"), join(dir, "ledger"), { recursive: true });
+  cpSync(PROBE_PACK, join(dir, "probe"), { recursive: true });
+  const env = isolatedEnv();
+  for (const args of [["run", dir, "setup.status"], ["describe", dir], ["meta", dir], ["skill", dir]]) {
+    const r = await hcp(args, { env });
+    assert.equal(r.code, 1, `${args[0]}: ${r.stderr}`);
+    assert.equal(r.stderr, `Error: ${dir} is a folder of packs; give one of them: ${join(dir, "ledger")}, ${join(dir, "probe")}\n`, args[0]);
+  }
+  const one = await hcp(["describe", join(dir, "ledger")], { env });
+  assert.equal(one.code, 0, one.stderr);
 });
 
 test("a mistyped verb is answered with the verbs the caller may use, never a denied one", async () => {

@@ -5,12 +5,12 @@ import type { Context } from "../../framework/index.js";
 import { stableJSON } from "../../json/stable.js";
 import { formatIssue } from "../../pack/issues.js";
 import { colourOn, paint } from "../colour.js";
-import { loadPack, loadPacks } from "../../pack/load.js";
+import { loadPacks } from "../../pack/load.js";
 import type { LoadedPack } from "../../pack/types.js";
 import { TransportError } from "../../transports/errors.js";
 import { describePack, renderDescription } from "../../transports/describe.js";
 import { listPacks, renderList } from "../../transports/list.js";
-import { harnessText, loadServed, servable } from "../../transports/packs.js";
+import { harnessText, loadOnePack, loadServed, servable } from "../../transports/packs.js";
 import { loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
 import { serveOptions } from "./flags.js";
 
@@ -60,14 +60,14 @@ function validationText(packs: readonly LoadedPack[], colour: boolean): string {
 
 /** The derived HarnessPackMeta as StableJSON (the same bytes with or without --json); a pack with errors is refused naming its first one. */
 export async function metaHandler(ctx: Context): Promise<void> {
-  const { meta } = servable(loadPack(ctx.args[0]!), null, { controlPlane: true });
+  const { meta } = servable(loadOnePack(ctx.args[0]!), null, { controlPlane: true });
   await ctx.writeResult(meta, () => stableJSON(meta));
 }
 
 /** HARNESS.md as is; under --json `{pack_id, harness}`; a pack with errors is refused naming its first one. */
 export async function skillHandler(ctx: Context): Promise<void> {
   // A pack that does not load is named for what is wrong with it, not for a missing HARNESS.md.
-  const pack = servable(loadPack(ctx.args[0]!), null, { controlPlane: true });
+  const pack = servable(loadOnePack(ctx.args[0]!), null, { controlPlane: true });
   const text = harnessText(pack);
   if (text === undefined) {
     const url = pack.surface?.skill_url;
@@ -79,7 +79,7 @@ export async function skillHandler(ctx: Context): Promise<void> {
 
 /** Each verb's arguments, policy, approval and argv template: the whole pack, or one verb. */
 export async function describeHandler(ctx: Context): Promise<void> {
-  const loaded = loadPack(ctx.args[0]!);
+  const loaded = loadOnePack(ctx.args[0]!);
   await loadOpenApiDocuments([loaded]);
   const description = describePack(servable(loaded, null, { controlPlane: true }), ctx.args[1]);
   await ctx.writeResult(description, () => renderDescription(description));
