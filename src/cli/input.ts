@@ -27,6 +27,7 @@ export async function readInputText(file: string): Promise<string> {
 }
 
 const MANIFEST_TIMEOUT_MS = 15_000;
+const NOT_RUNGRAD = "is it a CLI built on rungrad? Such a CLI prints its manifest for this hidden command";
 const MANIFEST_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
@@ -54,8 +55,10 @@ export async function readManifestFromExe(program: string): Promise<string> {
   if (result.exit_code !== 0) {
     const status = result.signal ? `signal ${result.signal}` : `exit ${result.exit_code}`;
     const detail = result.stderr.trim().split("\n")[0];
-    throw new CliError(`${endpoint}: ${status}${detail ? `: ${detail}` : ""}`, ExitCode.API);
+    throw new CliError(`${endpoint}: ${status}${detail ? `: ${detail}` : ""} (${NOT_RUNGRAD})`, ExitCode.API);
   }
+  // A program that is no rungrad CLI may well exit 0 (echo, true): say so, not what the JSON reader makes of its output.
+  if (!result.stdout.trimStart().startsWith("{")) throw new CliError(`${endpoint}: printed no manifest JSON (${NOT_RUNGRAD})`, ExitCode.API);
   return result.stdout;
 }
 

@@ -228,6 +228,17 @@ test("a folder of packs given where one pack is wanted (run, describe, meta, ski
   assert.equal(one.code, 0, one.stderr);
 });
 
+test("hcp init --from-exe on a program that is no rungrad CLI says so (exit 2), not what a JSON reader makes of its output, and writes nothing", async () => {
+  const dir = tempDir();
+  const env = isolatedEnv();
+  for (const program of ["/bin/true", "/bin/echo"]) {
+    const r = await hcp(["init", "--from-exe", program, "--out", join(dir, "pack")], { env });
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, `Error: ${program} __rungrad_manifest: printed no manifest JSON (is it a CLI built on rungrad? Such a CLI prints its manifest for this hidden command)\n`);
+    assert.equal(existsSync(join(dir, "pack")), false);
+  }
+});
+
 test("a mistyped verb is answered with the verbs the caller may use, never a denied one", async () => {
   const env = isolatedEnv();
   const root = probePack(
