@@ -26,6 +26,8 @@ interface Seen {
 
 /** How often the tree is read while any run lasts. */
 const POLL_MS = 25;
+/** How many times the tree is read at most while the run's processes are stopped before they are killed. */
+const FREEZE_ROUNDS = 8;
 
 interface Stat {
   /**
@@ -398,6 +400,22 @@ export class DescendantWatch {
       });
       const s = holds ? stat(pid) : undefined;
       if (s !== undefined) this.add(pid, s);
+    }
+  }
+
+  /**
+   * Stops every descendant (SIGSTOP, which none can catch or ignore: a stopped process starts no other) and reads the
+   * tree until it finds none new, stopping each one found: what they started since the last read is found while its
+   * parent lives, and is killed with them. The rounds are bounded: a process started just before its parent stopped
+   * runs until it is found, and may start another meanwhile.
+   */
+  freeze(): void {
+    for (let round = 0; round < FREEZE_ROUNDS; round++) {
+      const before = this.known.size;
+      this.signal("SIGSTOP");
+      read(false, true);
+      this.adopt();
+      if (this.known.size === before) return;
     }
   }
 

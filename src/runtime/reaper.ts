@@ -102,6 +102,9 @@ export class Reaper {
       return;
     }
     this.killed = true;
+    // Stopped first: what the run's processes started since the tree was last read is found while its parents live.
+    this.signalGroup("SIGSTOP");
+    this.watch.freeze();
     this.signalGroup("SIGKILL");
     this.watch.signal("SIGKILL");
     this.watch.stop();
