@@ -120,6 +120,19 @@ for (const [name, contents] of Object.entries(AJV_BUNDLES)) {
   });
 }
 
+// hcp's watchdog (src/runtime/watchdog.ts) is a program of its own, started beside the programs' bundles: one small
+// ES module (the package's type), never the whole of hcp.
+await build({
+  entryPoints: ["dist/src/runtime/watchdog-program.js"],
+  outfile: "dist/bin/watchdog-program.js",
+  bundle: true,
+  minifyWhitespace: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  logLevel: "warning",
+});
+
 for (const file of outputFiles) {
   const name = file.path.replace(/^.*\/|\.cjs$/g, "");
   if (!Object.hasOwn(LAUNCHED, name)) {

@@ -1,11 +1,13 @@
 // Runs one program in its own process group: no shell, bounded output, and at the end of the run (timeout,
-// cancel, or its exit with others left behind) its group and every descendant killed (reaper.ts).
+// cancel, or its exit with others left behind) its group and every descendant killed (reaper.ts), by the watchdog
+// if the runtime is killed first (watchdog.ts).
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { RuntimeError } from "./errors.js";
 import { Reaper } from "./reaper.js";
+import { startWatchdog } from "./watchdog.js";
 
 export interface ProcessRequest {
   /** The program: a path (absolute, or relative to cwd) or a bare name resolved on env.PATH. */
@@ -131,6 +133,13 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       reject(new RuntimeError("cancelled", `cancelled before ${JSON.stringify(req.file)} started`));
       return;
     }
+    try {
+      // Before the child exists (it may still be starting: the pipe holds what it is told meanwhile).
+      startWatchdog();
+    } catch (err) {
+      reject(err);
+      return;
+    }
     const started = performance.now();
     const grace = req.killGraceMs ?? 2000;
     const reaper = new Reaper(grace, () => setTimeout(finish, PIPE_GIVE_UP_MS).unref());
@@ -153,6 +162,8 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       reject(spawnError(req.file, err as NodeJS.ErrnoException, req.cwd));
       return;
     }
+    // Told to the watchdog at once: the program may already be running, and may kill the runtime.
+    if (child.pid !== undefined) reaper.started(child.pid, piped ? ALL_PIPES : OUTPUT_PIPES);
     const out = new Capture(req.maxOutputBytes);
     const err = new Capture(req.maxOutputBytes);
     const onOutput = req.onOutput;
@@ -217,7 +228,6 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       }
     });
     child.on("spawn", () => {
-      reaper.started(child.pid!, piped ? ALL_PIPES : OUTPUT_PIPES);
       if (child.stdin) {
         child.stdin.on("error", () => {
           /* the child may exit without reading stdin (EPIPE): not an error of the run */

@@ -1,8 +1,10 @@
 // Ends a run's processes (§6.4): SIGTERM to the child's group and to every descendant that left it, then
 // SIGKILL `grace` later, whatever the pipes do. The runtime stays alive until then, and no longer than needed.
+// The watchdog is told of the run from its start until nothing of it is left, should the runtime die first.
 
 import { performance } from "node:perf_hooks";
 import { DescendantWatch } from "./descendants.js";
+import { guardRun, releaseRun } from "./watchdog.js";
 import { withoutStack } from "./without-stack.js";
 
 /** How often to look whether anything of the run is still alive, between SIGTERM and SIGKILL. */
@@ -51,6 +53,7 @@ export class Reaper {
    * its pipes (`pipeFds`, its fds that are pipes of the run) are now this reaper's.
    */
   started(pid: number, pipeFds?: readonly number[]): void {
+    guardRun(pid);
     this.pid = pid;
     this.watch.root(pid, pipeFds);
   }
@@ -92,7 +95,7 @@ export class Reaper {
     this.timer = undefined;
     this.signalGroup(0);
     if (this.groupGone && !this.watch.anyAlive()) {
-      if (this.over) this.watch.stop();
+      if (this.over) this.release();
       return;
     }
     const left = this.deadline! - performance.now();
@@ -107,13 +110,19 @@ export class Reaper {
     this.watch.freeze();
     this.signalGroup("SIGKILL");
     this.watch.signal("SIGKILL");
-    this.watch.stop();
+    this.release();
     this.afterKill();
   };
 
   /** The run is over (its pipes closed): stop watching the tree once nothing is left to kill. */
   finished(): void {
     this.over = true;
-    if (this.timer === undefined) this.watch.stop();
+    if (this.timer === undefined) this.release();
+  }
+
+  /** Nothing of the run is left to kill: the tree is not watched any more, and the watchdog forgets the run. */
+  private release(): void {
+    this.watch.stop();
+    if (this.pid !== undefined) releaseRun(this.pid);
   }
 }

@@ -1,0 +1,133 @@
+// What hcp's watchdog (watchdog-program.ts) kills once hcp is gone: each run still registered, its process group and
+// session, and every process /proc shows descending from them (a child of one of them, or a member of a session one
+// of them made). A run's child is known by its start time, so a pid given to another process since is never
+// signalled. Where there is no /proc, only the runs' groups are killed.
+
+import { readFileSync, readdirSync } from "node:fs";
+
+/** A process as /proc/<pid>/stat shows it. */
+export interface ProcStat {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly session: number;
+  /** Clock ticks since boot: tells the process from a later one given its pid. */
+  readonly start: string;
+  /** Dead, only waiting to be reaped (a process whose first thread exited while others run is not). */
+  readonly zombie: boolean;
+}
+
+/**
+ * A run's child as the watchdog found it when hcp registered it: its start time while it runs; `gone` when it had
+ * already exited (its group and session may live on, and their id, its pid, is given to no other process while they
+ * have a member); `foreign` when that pid was another process's, one not leading a session of its own as every run's
+ * child does (spawned detached); `unknown` without /proc.
+ */
+export type RunIdentity = { readonly start: string } | "gone" | "foreign" | "unknown";
+
+/** The fields of a stat line; comm may hold spaces and parentheses, so the fields are those after the last ")". */
+export function parseStat(pid: number, text: string): ProcStat {
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  // fields[17]: num_threads
+  return { pid, ppid: Number(fields[1]), session: Number(fields[3]), start: fields[19]!, zombie: fields[0] === "Z" && Number(fields[17]) <= 1 };
+}
+
+/** The process with this pid; `gone` when there is none; undefined when /proc cannot tell (none, or unreadable now). */
+export function readStat(pid: number): ProcStat | "gone" | undefined {
+  try {
+    return parseStat(pid, readFileSync(`/proc/${pid}/stat`, "latin1"));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ESRCH" ? "gone" : undefined;
+  }
+}
+
+/** What the process with a registered pid is, read when hcp registers it (just after spawning it). */
+export function identify(pid: number): RunIdentity {
+  const s = readStat(pid);
+  if (s === undefined) return "unknown";
+  if (s === "gone" || s.zombie) return "gone";
+  return s.session === pid ? { start: s.start } : "foreign";
+}
+
+/**
+ * Whether the run's group and session (their id is its child's pid) are still the run's, given what /proc shows now
+ * at that pid: its child itself (same start), or no process, the id then held only by what is left of the run. A
+ * process of another start there means the id was free and given out again: the run's group and session are gone.
+ */
+export function stillTheRuns(identity: RunIdentity, now: ProcStat | "gone" | undefined): boolean {
+  if (identity === "foreign") return false;
+  // Without /proc (as hcp's own reaper there) the group is signalled unchecked.
+  if (now === undefined || now === "gone") return true;
+  // Not read at registration (/proc could not tell then): a run's child leads a session of its own.
+  if (identity === "unknown") return now.session === now.pid;
+  return identity !== "gone" && now.start === identity.start;
+}
+
+/**
+ * The processes of a snapshot of /proc that are the runs': members of `sessions` (the runs' own, and those their
+ * processes made) and children of those taken, to a fixed point. Each session a taken process leads is added to
+ * `sessions`, which is kept from one snapshot to the next: its id stays its own while it has a member. Zombies are
+ * taken (the sessions they lead still count) and left to the caller to skip.
+ */
+export function runProcesses(procs: readonly ProcStat[], sessions: Set<number>, self: number): ProcStat[] {
+  const taken = new Map<number, ProcStat>();
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of procs) {
+      if (p.pid === self || taken.has(p.pid)) continue;
+      if (!sessions.has(p.session) && !taken.has(p.ppid)) continue;
+      taken.set(p.pid, p);
+      if (p.session === p.pid) sessions.add(p.pid);
+      grew = true;
+    }
+  }
+  return [...taken.values()];
+}
+
+/** Every process /proc lists; undefined when it cannot be listed. */
+function snapshot(): ProcStat[] | undefined {
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return undefined;
+  }
+  const procs: ProcStat[] = [];
+  for (const name of names) {
+    const pid = Number(name); // "self", "sys", … are NaN
+    if (!Number.isInteger(pid)) continue;
+    const s = readStat(pid);
+    if (s !== undefined && s !== "gone") procs.push(s);
+  }
+  return procs;
+}
+
+function kill(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // gone meanwhile, or not ours to signal
+  }
+}
+
+/** Snapshots taken at most, ROUND_MS apart, until one finds nothing of the runs' alive: a fork under way is caught by the next. */
+const ROUNDS = 20;
+const ROUND_MS = 25;
+
+/** Kills every run registered (pid of its child → identity) that is still the run's, and all that is left of it. */
+export async function sweep(runs: ReadonlyMap<number, RunIdentity>): Promise<void> {
+  const groups = [...runs].filter(([pid, identity]) => stillTheRuns(identity, readStat(pid))).map(([pid]) => pid);
+  if (groups.length === 0) return;
+  const sessions = new Set(groups);
+  for (let round = 0; round < ROUNDS; round++) {
+    // Read before anything is killed: a process whose parent dies is given another, and its tie to the run is lost.
+    const procs = snapshot();
+    const alive = procs === undefined ? [] : runProcesses(procs, sessions, process.pid).filter((p) => !p.zombie);
+    // Each group in one call, none of its members able to fork meanwhile; without /proc, only the groups.
+    if (round === 0) for (const pid of groups) kill(-pid);
+    if (alive.length === 0) return;
+    for (const p of alive) kill(p.pid);
+    await new Promise((resolve) => setTimeout(resolve, ROUND_MS));
+  }
+}

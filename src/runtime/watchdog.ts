@@ -1,0 +1,90 @@
+// The watchdog that outlives hcp, from hcp's side: a small program of its own (watchdog-program.ts), started before
+// the first run's child (a command that runs nothing never starts it), one per hcp process, in a session and group of
+// its own with an empty environment and no shell. It is told on a pipe each run's child as it starts and each run as
+// it ends. If hcp is gone without ending its runs (SIGKILL, the OOM killer, a crash), the kernel closes the pipe, and
+// the watchdog kills what is still registered.
+
+import type { ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import type { Socket } from "node:net";
+import { fileURLToPath } from "node:url";
+import { RuntimeError } from "./errors.js";
+
+let watchdog: ChildProcess | undefined;
+/** The runs registered and not ended: told again to a watchdog started after one died. */
+const guarded = new Set<number>();
+/** `-PID` lines not written yet: the ends of a burst of runs go in one write. */
+let ended = "";
+/** Whether the ends still unwritten are written as hcp exits (once per process). */
+let flushesOnExit = false;
+
+function refusal(why: string): RuntimeError {
+  return new RuntimeError("spawn_failed", `cannot start hcp's watchdog, which ends the runs if hcp is killed (${why}): nothing was run`);
+}
+
+function send(text: string): void {
+  watchdog?.stdin?.write(text);
+}
+
+function flushEnded(): void {
+  if (ended === "") return;
+  send(ended);
+  ended = "";
+}
+
+/**
+ * Starts the watchdog unless it runs. Throws RuntimeError `spawn_failed` when it cannot be started: a run is then
+ * refused rather than run without the promise that none of its processes outlives hcp.
+ */
+export function startWatchdog(): void {
+  if (watchdog !== undefined) return;
+  // Beside this module: dist/src/runtime/ as compiled, dist/bin/ in the programs' bundles.
+  const program = fileURLToPath(new URL("./watchdog-program.js", import.meta.url));
+  // A missing program would be found by node in the watchdog, and reported on a stderr nobody reads.
+  if (!existsSync(program)) throw refusal(`${program} is missing`);
+  let child: ChildProcess;
+  try {
+    // Detached: its own session and group, so that a signal to hcp's group (a terminal's, a supervisor's) leaves it.
+    // hcp's pid as its argument: only for whoever reads `ps`.
+    child = spawn(process.execPath, [program, String(process.pid)], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: {}, cwd: "/", windowsHide: true });
+  } catch (err) {
+    throw refusal((err as Error).message);
+  }
+  child.on("error", () => {
+    /* a failed spawn leaves no pid (below); a watchdog gone is found by its exit */
+  });
+  if (child.pid === undefined) throw refusal(`${process.execPath} could not be spawned`);
+  // Never keeps hcp alive, and a write after it died (EPIPE) is no error of hcp's.
+  child.unref();
+  (child.stdin as Socket).unref();
+  child.stdin!.on("error", () => {});
+  // Gone while hcp runs (killed): the next run starts another one, told of the runs still going.
+  child.on("exit", () => {
+    if (watchdog === child) watchdog = undefined;
+  });
+  if (!flushesOnExit) {
+    // The last ends of a one-shot run: a watchdog told of every end just exits, killing nothing.
+    process.on("exit", flushEnded);
+    flushesOnExit = true;
+  }
+  watchdog = child;
+  ended = "";
+  if (guarded.size > 0) send([...guarded].map((pid) => `+${pid}\n`).join(""));
+}
+
+/** A run's child has just started (spawned detached: its group and session have its pid). */
+export function guardRun(pid: number): void {
+  guarded.add(pid);
+  // Written at once, with the ends waiting: the child may already be running, and may kill hcp.
+  const line = `${ended}+${pid}\n`;
+  ended = "";
+  send(line);
+}
+
+/** The run has ended: nothing of it is left to kill. */
+export function releaseRun(pid: number): void {
+  if (!guarded.delete(pid)) return;
+  if (ended === "") setImmediate(flushEnded);
+  ended += `-${pid}\n`;
+}

@@ -1,0 +1,260 @@
+// Red team: hcp killed by a signal it cannot catch (SIGKILL: the OOM killer, a supervisor's hard kill, or the run's
+// own program killing its parent). hcp's watchdog, a process of its own that outlives it, kills what the runs left:
+// the run's program and a setsid escapee it started, over hcp run, hcp exec and hcp serve --mcp. It kills nothing
+// else, and it does not outlive hcp.
+
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, cpSync, existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { REPO } from "./helpers.js";
+import { isolatedEnv } from "./hardening.js";
+import { alive, eventually } from "../runtime/support.js";
+import { HCP, tempDir } from "../transports/support.js";
+
+/**
+ * The run's program: writes its pid, leaves an escapee in a session of its own (its pid written too), kills hcp (its
+ * parent) when told to, then sleeps. Pid files are written whole (a rename), in the working directory.
+ */
+const SCRIPT = `#!/bin/sh
+setsid sh -c 'echo $$ > escapee.tmp && mv escapee.tmp escapee.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &
+echo $$ > run.tmp && mv run.tmp run.pid
+while [ ! -f escapee.pid ]; do sleep 0.05; done
+if [ "$1" = kill-parent ]; then kill -KILL $PPID; fi
+exec sleep 300
+`;
+
+function guardPack(): string {
+  const root = tempDir("hcp-pack-");
+  const bin = join(root, "stay.sh");
+  writeFileSync(bin, SCRIPT);
+  chmodSync(bin, 0o755);
+  const verbs = {
+    stay: { description: "Leave an escapee and sleep.", cli: ["stay", "stay"], policy: "read" },
+    "kill-parent": { description: "Leave an escapee, kill hcp, sleep.", cli: ["stay", "kill-parent"], policy: "read" },
+    quick: { description: "Print ok.", cli: ["stay", "quick"], policy: "read" },
+    pause: { description: "Print ok a second later.", cli: ["stay", "pause"], policy: "read" },
+  };
+  writeFileSync(join(root, "surface.json"), JSON.stringify({ id: "guard", kind: "wrap", cliBin: "stay", wrap: { bin }, verbs }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "guard", verbs: { stay: "read", "kill-parent": "read", quick: "read", pause: "read" } }));
+  writeFileSync(join(root, "HARNESS.md"), "---\nname: guard\ndescription: Test pack.\n---\n\nTest pack.\n");
+  return root;
+}
+
+const PACK = guardPack();
+// `quick` and `pause` (a second long) are the script cut short: they print ok and exit, leaving nothing.
+writeFileSync(join(PACK, "stay.sh"), SCRIPT.replace("#!/bin/sh\n", '#!/bin/sh\n[ "$1" = pause ] && sleep 1\nif [ "$1" != stay ] && [ "$1" != kill-parent ]; then echo ok; exit 0; fi\n'));
+
+/** The watchdog of the hcp with this pid (its command line names it), while it runs. */
+function watchdogOf(hcp: number): number | undefined {
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, "utf8").endsWith(`watchdog-program.js\0${hcp}\0`)) return Number(name);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+/** The pids in `cwd` that the run's program wrote: its own and its escapee's. */
+async function runPids(cwd: string, stderr: () => string): Promise<number[]> {
+  const files = ["run.pid", "escapee.pid"].map((f) => join(cwd, f));
+  assert.ok(await eventually(() => files.every((f) => existsSync(f)), 30_000), `the verb started: ${stderr()}`);
+  return files.map((f) => Number(readFileSync(f, "utf8")));
+}
+
+/** Kills whatever a test started and may have left: the run's processes (their pid files in `cwd`) and `others`. */
+function cleanUp(cwd: string, ...others: (number | undefined)[]): void {
+  const files = ["run.pid", "escapee.pid"].map((f) => join(cwd, f)).filter((f) => existsSync(f));
+  for (const pid of [...files.map((f) => Number(readFileSync(f, "utf8"))), ...others]) {
+    if (pid === undefined) continue;
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+}
+
+/** A sleeper of the test's, in a session of its own like a run's child: the watchdog must never touch it. */
+function bystander(): ChildProcess {
+  return spawn("sleep", ["300"], { detached: true, stdio: "ignore" });
+}
+
+/**
+ * Asserts the run's processes are gone, then the watchdog (when it was seen: a run that kills hcp at once may leave
+ * no time to look), and that the bystander is not.
+ */
+async function assertSwept(pids: number[], watchdog: number | undefined, stranger: ChildProcess): Promise<void> {
+  const gone = await eventually(() => pids.every((p) => !alive(p)), 15_000);
+  assert.ok(gone, `still running after hcp was killed: ${pids.filter(alive).join(", ")}`);
+  if (watchdog !== undefined) assert.ok(await eventually(() => !alive(watchdog), 15_000), "the watchdog exited after its work");
+  assert.ok(alive(stranger.pid!), "a process of no run was not signalled");
+}
+
+interface Hcp {
+  child: ChildProcess;
+  stderr: () => string;
+  closed: Promise<number | string | null>;
+}
+
+function startHcp(args: string[], cwd: string, input: string): Hcp {
+  const child = spawn(process.execPath, [HCP, ...args], { cwd, env: isolatedEnv(), stdio: ["pipe", "pipe", "pipe"] });
+  let err = "";
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => (err += c));
+  child.stdout!.resume();
+  child.stdin!.on("error", () => {});
+  // stdin stays open: hcp must not end because its input did.
+  child.stdin!.write(input);
+  const closed = new Promise<number | string | null>((resolve) => child.on("close", (code, signal) => resolve(code ?? signal)));
+  // A hang guard far above any expected time.
+  const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  void closed.then(() => clearTimeout(guard));
+  return { child, stderr: () => err, closed };
+}
+
+const ways = [
+  { name: "hcp run", args: (verb: string) => ["run", PACK, verb], input: () => "" },
+  { name: "hcp exec", args: () => ["exec", PACK], input: (verb: string) => JSON.stringify({ id: "a", pack: "guard", verb }) + "\n" },
+];
+
+for (const way of ways) {
+  test(`${way.name}: SIGKILL of hcp; the run's program and its setsid escapee are killed by the watchdog, nothing else`, async () => {
+    const cwd = tempDir("hcp-watchdog-");
+    const stranger = bystander();
+    const hcp = startHcp(way.args("stay"), cwd, way.input("stay"));
+    let watchdog: number | undefined;
+    try {
+      const pids = await runPids(cwd, hcp.stderr);
+      watchdog = watchdogOf(hcp.child.pid!);
+      assert.ok(watchdog !== undefined, "hcp started its watchdog before the run");
+      hcp.child.kill("SIGKILL");
+      assert.equal(await hcp.closed, "SIGKILL");
+      await assertSwept(pids, watchdog, stranger);
+    } finally {
+      cleanUp(cwd, hcp.child.pid, watchdog, stranger.pid);
+    }
+  });
+
+  test(`${way.name}: the run's own program kills hcp with SIGKILL, then sleeps; the watchdog kills it and its escapee`, async () => {
+    const cwd = tempDir("hcp-watchdog-");
+    const stranger = bystander();
+    const hcp = startHcp(way.args("kill-parent"), cwd, way.input("kill-parent"));
+    // The watchdog is started before the run's child: it is there to be found until hcp dies.
+    let watchdog: number | undefined;
+    void eventually(() => (watchdog ??= watchdogOf(hcp.child.pid!)) !== undefined, 30_000);
+    try {
+      assert.equal(await hcp.closed, "SIGKILL", hcp.stderr());
+      await assertSwept(await runPids(cwd, hcp.stderr), watchdog, stranger);
+    } finally {
+      cleanUp(cwd, hcp.child.pid, watchdog, stranger.pid);
+    }
+  });
+}
+
+/** `hcp serve --mcp` with the SDK's client; its pid, and a call of `verb` under way (never answered). */
+async function serve(cwd: string, verb: string): Promise<{ client: Client; pid: number }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", PACK], cwd, env: isolatedEnv() as Record<string, string>, stderr: "ignore" });
+  const client = new Client({ name: "hcp-test", version: "1.0.0" });
+  await client.connect(transport);
+  // hcp dies with the call in flight: it is never answered.
+  client.callTool({ name: `guard_${verb}`, arguments: {} }).catch(() => {});
+  return { client, pid: transport.pid! };
+}
+
+test("hcp serve --mcp: SIGKILL of hcp with a call running; the run's program and its setsid escapee are killed, nothing else", async () => {
+  const cwd = tempDir("hcp-watchdog-");
+  const stranger = bystander();
+  const { client, pid } = await serve(cwd, "stay");
+  let watchdog: number | undefined;
+  try {
+    const pids = await runPids(cwd, () => "");
+    watchdog = watchdogOf(pid);
+    assert.ok(watchdog !== undefined, "hcp started its watchdog before the run");
+    process.kill(pid, "SIGKILL");
+    await assertSwept(pids, watchdog, stranger);
+  } finally {
+    cleanUp(cwd, pid, watchdog, stranger.pid);
+    await client.close();
+  }
+});
+
+test("hcp serve --mcp: a call's program kills hcp with SIGKILL, then sleeps; the watchdog kills it and its escapee", async () => {
+  const cwd = tempDir("hcp-watchdog-");
+  const stranger = bystander();
+  const { client, pid } = await serve(cwd, "kill-parent");
+  let watchdog: number | undefined;
+  void eventually(() => (watchdog ??= watchdogOf(pid)) !== undefined, 30_000);
+  try {
+    assert.ok(await eventually(() => !alive(pid), 30_000), "hcp was killed");
+    await assertSwept(await runPids(cwd, () => ""), watchdog, stranger);
+  } finally {
+    cleanUp(cwd, pid, watchdog, stranger.pid);
+    await client.close();
+  }
+});
+
+test("hcp exits normally (run, exec) or is killed with no run left (serve): its watchdog exits and signals nothing", async () => {
+  const cwd = tempDir("hcp-watchdog-");
+  const stranger = bystander();
+  const started: (number | undefined)[] = [stranger.pid];
+  try {
+    for (const [args, input] of [
+      [["run", PACK, "pause"], ""],
+      [["exec", PACK], JSON.stringify({ id: 1, pack: "guard", verb: "pause" }) + "\n"],
+    ] as const) {
+      const hcp = startHcp([...args], cwd, input);
+      started.push(hcp.child.pid);
+      // Found while the run pauses.
+      let watchdog: number | undefined;
+      assert.ok(await eventually(() => (watchdog = watchdogOf(hcp.child.pid!)) !== undefined, 30_000), `${args[0]}: hcp started its watchdog`);
+      started.push(watchdog);
+      hcp.child.stdin!.end();
+      assert.equal(await hcp.closed, 0, hcp.stderr());
+      assert.ok(await eventually(() => !alive(watchdog!), 15_000), `${args[0]}: the watchdog outlived hcp`);
+    }
+    // A run ended, then hcp killed while idle: the watchdog has nothing registered and kills nothing.
+    const { client, pid } = await serve(cwd, "quick");
+    started.push(pid);
+    try {
+      const answer = await client.callTool({ name: "guard_quick", arguments: {} });
+      assert.equal((answer.structuredContent as { stdout?: string } | undefined)?.stdout, "ok\n");
+      const watchdog = watchdogOf(pid);
+      started.push(watchdog);
+      assert.ok(watchdog !== undefined, "serve: hcp had started its watchdog");
+      process.kill(pid, "SIGKILL");
+      assert.ok(await eventually(() => !alive(watchdog), 15_000), "serve: the watchdog exited");
+    } finally {
+      await client.close();
+    }
+    assert.ok(alive(stranger.pid!), "a process of no run was not signalled");
+  } finally {
+    cleanUp(cwd, ...started);
+  }
+});
+
+test("a watchdog that cannot be started refuses the run (exit 2, naming it): nothing runs without it", async () => {
+  // A copy of the built programs without the watchdog's program.
+  const root = tempDir("hcp-broken-");
+  cpSync(join(REPO, "dist/bin"), join(root, "dist/bin"), { recursive: true });
+  rmSync(join(root, "dist/bin/watchdog-program.js"));
+  symlinkSync(join(REPO, "node_modules"), join(root, "node_modules"));
+  const cwd = tempDir("hcp-watchdog-");
+  try {
+    const broken = spawn(process.execPath, [join(root, "dist/bin/hcp.cjs"), "run", PACK, "stay"], { cwd, env: isolatedEnv(), stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    broken.stderr!.setEncoding("utf8").on("data", (c: string) => (err += c));
+    const code = await new Promise<number | null>((resolve) => broken.on("close", resolve));
+    assert.equal(code, 2, err);
+    assert.match(err, /cannot start hcp's watchdog, which ends the runs if hcp is killed \(.*watchdog-program\.js is missing\): nothing was run/);
+    assert.ok(!existsSync(join(cwd, "run.pid")), "the verb did not run");
+  } finally {
+    cleanUp(cwd);
+    rmSync(root, { recursive: true, force: true });
+  }
+});
