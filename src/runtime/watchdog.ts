@@ -16,8 +16,8 @@ let watchdog: ChildProcess | undefined;
 const guarded = new Set<number>();
 /** `-PID` lines not written yet: the ends of a burst of runs go in one write. */
 let ended = "";
-/** Whether the ends still unwritten are written as hcp exits (once per process). */
-let flushesOnExit = false;
+/** Whether hcp's exit is watched (once per process). */
+let exitWatched = false;
 
 function refusal(why: string): RuntimeError {
   return new RuntimeError("spawn_failed", `cannot start hcp's watchdog, which ends the runs if hcp is killed (${why}): nothing was run`);
@@ -63,14 +63,23 @@ export function startWatchdog(): void {
   child.on("exit", () => {
     if (watchdog === child) watchdog = undefined;
   });
-  if (!flushesOnExit) {
-    // The last ends of a one-shot run: a watchdog told of every end just exits, killing nothing.
-    process.on("exit", flushEnded);
-    flushesOnExit = true;
+  if (!exitWatched) {
+    process.on("exit", atExit);
+    exitWatched = true;
   }
   watchdog = child;
   ended = "";
   if (guarded.size > 0) send([...guarded].map((pid) => `+${pid}\n`).join(""));
+}
+
+/**
+ * hcp exits normally. With no run left the watchdog has nothing to do: it is ended at once, which also spares the rest
+ * of its start-up (a one-shot run is often over before it has started). Otherwise it is told the last ends, and kills
+ * the rest.
+ */
+function atExit(): void {
+  if (guarded.size === 0) watchdog?.kill("SIGKILL");
+  else flushEnded();
 }
 
 /** A run's child has just started (spawned detached: its group and session have its pid). */

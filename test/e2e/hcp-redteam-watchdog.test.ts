@@ -157,6 +157,31 @@ for (const way of ways) {
   });
 }
 
+test("a watchdog killed while hcp runs is started again at the next run, told of the runs still going", async () => {
+  const cwd = tempDir("hcp-watchdog-");
+  const stranger = bystander();
+  const request = (id: number, verb: string) => JSON.stringify({ id, pack: "guard", verb }) + "\n";
+  const hcp = startHcp(["exec", PACK], cwd, request(1, "stay"));
+  const started: (number | undefined)[] = [hcp.child.pid, stranger.pid];
+  try {
+    const pids = await runPids(cwd, hcp.stderr);
+    started.push(...pids);
+    const first = watchdogOf(hcp.child.pid!);
+    assert.ok(first !== undefined, "hcp started its watchdog");
+    process.kill(first, "SIGKILL");
+    assert.ok(await eventually(() => !alive(first), 15_000));
+    // The next run starts another one, which is told of the first run too.
+    hcp.child.stdin!.write(request(2, "pause"));
+    let second: number | undefined;
+    assert.ok(await eventually(() => (second = watchdogOf(hcp.child.pid!)) !== undefined, 30_000), "a new watchdog was started");
+    started.push(second);
+    hcp.child.kill("SIGKILL");
+    await assertSwept(pids, second, stranger);
+  } finally {
+    cleanUp(cwd, ...started);
+  }
+});
+
 /** `hcp serve --mcp` with the SDK's client; its pid, and a call of `verb` under way (never answered). */
 async function serve(cwd: string, verb: string): Promise<{ client: Client; pid: number }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", PACK], cwd, env: isolatedEnv() as Record<string, string>, stderr: "ignore" });
