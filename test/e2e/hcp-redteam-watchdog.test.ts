@@ -118,9 +118,12 @@ function startHcp(args: string[], cwd: string, input: string): Hcp {
   return { child, stderr: () => err, closed };
 }
 
+/** One `hcp exec` request line. */
+const request = (id: number, verb: string) => JSON.stringify({ id, pack: "guard", verb }) + "\n";
+
 const ways = [
   { name: "hcp run", args: (verb: string) => ["run", PACK, verb], input: () => "" },
-  { name: "hcp exec", args: () => ["exec", PACK], input: (verb: string) => JSON.stringify({ id: "a", pack: "guard", verb }) + "\n" },
+  { name: "hcp exec", args: () => ["exec", PACK], input: (verb: string) => request(1, verb) },
 ];
 
 for (const way of ways) {
@@ -160,7 +163,6 @@ for (const way of ways) {
 test("a watchdog killed while hcp runs is started again at the next run, told of the runs still going", async () => {
   const cwd = tempDir("hcp-watchdog-");
   const stranger = bystander();
-  const request = (id: number, verb: string) => JSON.stringify({ id, pack: "guard", verb }) + "\n";
   const hcp = startHcp(["exec", PACK], cwd, request(1, "stay"));
   const started: (number | undefined)[] = [hcp.child.pid, stranger.pid];
   try {
@@ -231,7 +233,7 @@ test("hcp exits normally (run, exec) or is killed with no run left (serve): its 
   try {
     for (const [args, input] of [
       [["run", PACK, "pause"], ""],
-      [["exec", PACK], JSON.stringify({ id: 1, pack: "guard", verb: "pause" }) + "\n"],
+      [["exec", PACK], request(1, "pause")],
     ] as const) {
       const hcp = startHcp([...args], cwd, input);
       started.push(hcp.child.pid);

@@ -50,7 +50,7 @@ test("hcp: the Ajv bundles, loaded when arguments are validated, have caches V8 
   for (const bundle of ["ajv.bundle.cjs", "ajv-plain.bundle.cjs"]) assert.equal(compile(`${BIN}/${bundle}`).cachedDataRejected, false, bundle);
   const dir = mkdtempSync(join(tmpdir(), "launch-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  for (const file of ["hcp.cjs", "hcp.bundle.cjs", "ajv.bundle.cjs", "ajv-plain.bundle.cjs", "launch.cjs"]) copyFileSync(`${BIN}/${file}`, join(dir, file));
+  for (const file of ["hcp.cjs", "hcp.bundle.cjs", "ajv.bundle.cjs", "ajv-plain.bundle.cjs", "launch.cjs", "watchdog-program.js"]) copyFileSync(`${BIN}/${file}`, join(dir, file));
   const env = isolatedEnv({ XDG_CACHE_HOME: join(dir, "cache") });
   const verb = (bin: string, message: unknown) => run(process.execPath, [bin, "run", fixture("packs/hcp-probe"), "echo", "--arg", `message:=${JSON.stringify(message)}`], { env });
   for (const message of ["hi", 42]) {
@@ -70,7 +70,7 @@ test("the npm package ships no V8 cache, no example bundle, and the LICENSE, doc
   assert.equal(r.code, 0, r.stderr);
   const files = (JSON.parse(r.stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
   assert.deepEqual(files.filter((f) => f.endsWith(".cache") || f.endsWith("rgref.cjs")), []);
-  for (const f of ["LICENSE", "README.md", "docs/README.md", "docs/exit-codes.md", "src/framework/README.md", "dist/bin/rungrad.cjs", "dist/bin/hcp.cjs", "dist/bin/launch.cjs", "dist/bin/ajv.bundle.cjs", "dist/bin/ajv-plain.bundle.cjs"]) {
+  for (const f of ["LICENSE", "README.md", "docs/README.md", "docs/exit-codes.md", "src/framework/README.md", "dist/bin/rungrad.cjs", "dist/bin/hcp.cjs", "dist/bin/launch.cjs", "dist/bin/ajv.bundle.cjs", "dist/bin/ajv-plain.bundle.cjs", "dist/bin/watchdog-program.js"]) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
 });
