@@ -207,6 +207,7 @@ test("HARNESS.md names each argument's type as hcp describe does (string|null, n
   assert.match(harness, /\n {2}- `tag` \(string\|null, optional\)\n/);
   assert.match(harness, /\n {6}- `replies` \(array of values, optional\)\n/);
   assert.doesNotMatch(harness, /valuess|\(any, /);
+  assert.match(harness, /### `notes.list` \(read, needs credentials\)\n\nList notes\.\n\n- Tool: `notes_notes_list`\n- Arguments:\n[^#]*- Runs: `GET \/notes`\n/, "HARNESS.md shows the request of a verb bound by its operationId");
   const described = await hcp(["describe", join(dir, "pack"), "notes.list"], { env });
   assert.match(described.stdout, /\n {4}tag \(string\|null, optional\)\n/);
   assert.match(described.stdout, /\n {2}runs: GET \/notes\n/, "a verb bound by its operationId shows its request");

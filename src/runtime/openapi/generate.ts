@@ -93,7 +93,8 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string): OpenApi
     verb.policy = READ.has(op.method) ? "read" : "write";
     verbs[key] = verb;
     policyVerbs[key] = op.method === "DELETE" ? { policy: "write", confirm: true } : verb.policy;
-    shown[key] = { ...verb, args: deriveOperationSchema(op, doc.version) };
+    // HARNESS.md shows every verb's request, as hcp describe does, however the verb is bound.
+    shown[key] = { ...verb, cli: [op.method, op.path], args: deriveOperationSchema(op, doc.version) };
     if (op.security.some((r) => Object.keys(r).length > 0)) authVerbs.push(key);
   }
   const binding: OpenApiPack["surface"]["binding"] = schemes.length > 0 ? { mode: "user", hub: "local-credential", family: id } : { mode: "public", hub: "none" };
