@@ -57,9 +57,11 @@ export function servable(pack: LoadedPack, transport: Transport | null, opts: Se
 
 /**
  * The one pack at a path (its folder or its surface.json), for the commands that take one pack (run, describe, meta,
- * skill). A folder of packs is refused naming the packs in it, not reported as a pack without a surface.json.
+ * skill). A path that does not exist is `unknown_pack`; a folder of packs is refused naming the packs in it, not
+ * reported as a pack without a surface.json.
  */
 export function loadOnePack(path: string): LoadedPack {
+  if (!existsSync(path)) throw new TransportError("unknown_pack", `no pack at ${path}: it does not exist (a pack is a folder with a surface.json)`);
   const pack = loadPack(path);
   if (pack.surface !== null || existsSync(pack.surfacePath)) return pack;
   const packs = packFolders(resolve(path));

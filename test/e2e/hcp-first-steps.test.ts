@@ -215,7 +215,7 @@ test("HARNESS.md names each argument's type as hcp describe does (string|null, n
   assert.deepEqual((JSON.parse(json.stdout) as { verbs: { argv_template: string[] }[] }).verbs[0]!.argv_template, ["GET", "/notes/{id}"]);
 });
 
-test("a folder of packs given where one pack is wanted (run, describe, meta, skill) is named as such, with its packs, exit 1", async () => {
+test("a folder of packs given where one pack is wanted (run, describe, meta, skill) is named as such, with its packs, exit 1; a path that does not exist, exit 5", async () => {
   const dir = tempDir();
   cpSync(fixture("examples/hcp/ledger"), join(dir, "ledger"), { recursive: true });
   cpSync(PROBE_PACK, join(dir, "probe"), { recursive: true });
@@ -227,6 +227,9 @@ test("a folder of packs given where one pack is wanted (run, describe, meta, ski
   }
   const one = await hcp(["describe", join(dir, "ledger")], { env });
   assert.equal(one.code, 0, one.stderr);
+  const none = await hcp(["run", join(dir, "ledgr"), "setup.status"], { env });
+  assert.equal(none.code, 5, "a mistyped pack folder is not found");
+  assert.equal(none.stderr, `Error: no pack at ${join(dir, "ledgr")}: it does not exist (a pack is a folder with a surface.json)\n`);
 });
 
 test("hcp init --from-exe on a program that is no rungrad CLI says so (exit 2), not what a JSON reader makes of its output, and writes nothing", async () => {
@@ -298,11 +301,15 @@ test("hcp mcp-config carries HCP_CREDENTIALS (made absolute): the client, which 
   assert.equal((JSON.parse(without.stdout) as { env?: unknown }).env, undefined);
 });
 
-test("hcp skill on a wrong path names the missing surface.json (exit 1), not a missing HARNESS.md", async () => {
+test("hcp skill on a wrong path says there is no pack there (exit 5, not found), not that HARNESS.md is missing; a folder without surface.json names it (exit 1)", async () => {
   const missing = join(tempDir(), "nope");
   const r = await hcp(["skill", missing], { env: isolatedEnv() });
-  assert.deepEqual([r.code, r.stdout], [1, ""]);
-  assert.equal(r.stderr, `Error: pack at ${missing} has validation errors: surface.json: io: cannot read surface.json: no such file (see hcp validate ${missing})\n`);
+  assert.deepEqual([r.code, r.stdout], [5, ""]);
+  assert.equal(r.stderr, `Error: no pack at ${missing}: it does not exist (a pack is a folder with a surface.json)\n`);
+  const empty = tempDir();
+  const e = await hcp(["skill", empty], { env: isolatedEnv() });
+  assert.deepEqual([e.code, e.stdout], [1, ""]);
+  assert.equal(e.stderr, `Error: pack at ${empty} has validation errors: surface.json: io: cannot read surface.json: no such file (see hcp validate ${empty})\n`);
 });
 
 test("an OpenAPI document that is not YAML is named with its position once, without the parser's trailing colon", async () => {
