@@ -1,5 +1,6 @@
 // The `json_exec` transport: newline-delimited JSON requests in, one response line each, run concurrently with a bound.
 
+import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import { compactJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
@@ -8,7 +9,9 @@ import { Limiter } from "../runtime/limiter.js";
 import { redactText } from "../runtime/redact.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { TransportError, errorBody, jsonSyntax } from "./errors.js";
-import { readLines, writeLine } from "./lines.js";
+import { linkSignals } from "./abort.js";
+import { Intake } from "./intake.js";
+import { Outbox } from "./outbox.js";
 import { findPack, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
 
 export interface ExecOptions extends ServeOptions {
@@ -20,6 +23,14 @@ export interface ExecOptions extends ServeOptions {
 
 /** A request line over this is answered `request_too_large` and skipped as it arrives, never buffered whole. */
 export const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
+/**
+ * What the requests taken in and not yet answered may weigh together before no more is taken in: each its line plus
+ * REQUEST_WEIGHT (what a request in flight costs besides its line), as on the stdio MCP server. Without it,
+ * --concurrency 1024 requests of 16 MiB each could be held at once.
+ */
+export const MAX_PENDING_WEIGHT = 64 * 1024 * 1024;
+const REQUEST_WEIGHT = 16 * 1024;
 
 type RequestId = string | number | null;
 
@@ -68,20 +79,22 @@ export function checkRequest(v: unknown): ExecRequest {
 }
 
 /** Answers one line: never throws; the response carries the request's id (null when unknowable). */
-async function answer(packs: readonly ServedPack[], line: string, opts: ExecOptions): Promise<Record<string, unknown>> {
+async function answer(packs: readonly ServedPack[], line: string, opts: ExecOptions, outbox: Outbox): Promise<Record<string, unknown>> {
   let id: RequestId = null;
   try {
     const parsed = parseLine(line);
     id = idOf(parsed);
     const req = checkRequest(parsed);
     const pack = findPack(packs, req.pack);
+    // While the client leaves its answers untaken, nothing starts: not here, nor where a child waits for its slot.
+    await outbox.room(opts.signal);
     const result = await executeVerb(pack, req.verb, req.args, {
       allowWrite: opts.allowWrite,
       dryRun: req.dry_run,
       confirm: req.confirm,
       stdin: req.stdin,
       signal: opts.signal,
-      slots: slotsOf(pack),
+      slots: outbox.gate(slotsOf(pack)),
       gate: opts.gate,
       transport: "json_exec",
     });
@@ -100,27 +113,58 @@ function tooLarge(bytes: number): Record<string, unknown> {
 
 /**
  * Serves requests from `input` until EOF, then waits for the running ones; blank lines are skipped. Once
- * `signal` aborts, reading stops and every line already read is still answered (running ones `cancelled`).
+ * `signal` aborts, reading stops and every line already taken in is still answered (running ones `cancelled`).
+ * Backpressure: no line is taken in while the client leaves more than MAX_BACKLOG_BYTES of answers untaken, or while
+ * the requests taken in and unanswered weigh MAX_PENDING_WEIGHT. After the end of input, a client that takes none of
+ * its answers for STALL_MS is given up on: what runs is cancelled, as on a signal.
  */
 export async function serveExec(packs: readonly ServedPack[], input: Readable, output: Writable, opts: ExecOptions = {}): Promise<void> {
   const requests = new Limiter(Math.max(1, opts.concurrency ?? 8));
+  const outbox = new Outbox(output);
+  const intake = new Intake(input, MAX_REQUEST_BYTES);
+  const gaveUp = new AbortController();
+  const stop = linkSignals(opts.signal === undefined ? [gaveUp.signal] : [opts.signal, gaveUp.signal]);
+  // Each request in flight (and each wait for room) listens to the stop: as many listeners as requests, by design.
+  setMaxListeners(0, stop.signal);
+  const over = new AbortController();
+  void outbox.whenStalled(over.signal, () => intake.ended).then(() => gaveUp.abort());
   const running = new Set<Promise<void>>();
-  const send = (response: Record<string, unknown>) => writeLine(output, compactJSON(response));
-  for await (const line of readLines(input, MAX_REQUEST_BYTES, opts.signal)) {
-    if ("tooLong" in line) {
-      await send(tooLarge(line.tooLong.bytes));
-      continue;
+  const send = (response: Record<string, unknown>) => outbox.line(compactJSON(response));
+  const served = { ...opts, signal: stop.signal };
+  let weight = 0;
+  const tooHeavy = (more: number) => weight > 0 && weight + more > MAX_PENDING_WEIGHT;
+  try {
+    for (;;) {
+      await outbox.room(stop.signal);
+      const line = await intake.next(stop.signal);
+      if (line === undefined) break;
+      if ("tooLong" in line) {
+        send(tooLarge(line.tooLong.bytes));
+        continue;
+      }
+      if (line.text.trim() === "") continue;
+      const lineWeight = line.text.length + REQUEST_WEIGHT;
+      // Each request answered makes room (its task deletes itself from `running` and lowers `weight`).
+      while (tooHeavy(lineWeight)) await Promise.race(running);
+      // Wait for a free slot before reading on: the bound also holds back reading.
+      const release = await requests.acquire();
+      weight += lineWeight;
+      const task: Promise<void> = answer(packs, line.text, served, outbox)
+        .then(send)
+        .finally(() => {
+          release();
+          weight -= lineWeight;
+          running.delete(task);
+        });
+      running.add(task);
     }
-    if (line.text.trim() === "") continue;
-    // Wait for a free slot before reading on: the bound also holds back reading.
-    const release = await requests.acquire();
-    const task: Promise<void> = answer(packs, line.text, opts)
-      .then(send)
-      .finally(() => {
-        release();
-        running.delete(task);
-      });
-    running.add(task);
+  } catch (err) {
+    // Only the stop ends the wait for room; the input's own error ends the server as before.
+    if (!stop.signal.aborted) throw err;
+  } finally {
+    await Promise.all(running);
+    over.abort();
+    stop.release();
+    intake.close();
   }
-  await Promise.all(running);
 }

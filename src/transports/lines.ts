@@ -1,7 +1,4 @@
-// Newline-delimited streams both ways: lines read with a size cap (a longer line is skipped as it arrives, never
-// buffered whole), and lines written with backpressure that never waits on a stream that has closed.
-
-import type { Readable, Writable } from "node:stream";
+// Newline-delimited input: lines read with a size cap (a longer line is skipped as it arrives, never buffered whole).
 
 /** Bytes kept of an oversized line's beginning and end, enough to find a request id. */
 const EDGE = 256;
@@ -71,56 +68,4 @@ export class LineSplitter {
     this.size = 0;
     return { text };
   }
-}
-
-/** The lines of a stream until it ends, or until `signal` aborts (then the stream is left unread). */
-export async function* readLines(input: Readable, max: number, signal?: AbortSignal): AsyncGenerator<Line> {
-  const splitter = new LineSplitter(max);
-  const chunks = input[Symbol.asyncIterator]();
-  for (let next = await nextOrAbort(chunks, signal); next !== undefined; next = await nextOrAbort(chunks, signal)) {
-    if (next.done) {
-      yield* splitter.end();
-      return;
-    }
-    yield* splitter.push(typeof next.value === "string" ? Buffer.from(next.value) : next.value);
-  }
-}
-
-/**
- * The next chunk, or undefined once signal aborts. A fresh listener each time: racing one long-lived promise
- * would keep every chunk it ever lost to alive.
- */
-function nextOrAbort(chunks: AsyncIterator<Buffer | string>, signal?: AbortSignal): Promise<IteratorResult<Buffer | string> | undefined> {
-  if (signal?.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    chunks.next().then(
-      (r) => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve(r);
-      },
-      (err: unknown) => {
-        signal?.removeEventListener("abort", onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
-/** Writes one line; resolves once it is written or buffered below the high-water mark, or the stream has closed. */
-export function writeLine(output: Writable | NodeJS.WritableStream, text: string): Promise<void> {
-  const stream = output as Writable;
-  if (stream.destroyed || stream.writableEnded) return Promise.resolve();
-  return new Promise((resolve) => {
-    if (stream.write(text + "\n")) {
-      resolve();
-      return;
-    }
-    const done = () => {
-      stream.off("drain", done).off("close", done).off("error", done);
-      resolve();
-    };
-    stream.on("drain", done).on("close", done).on("error", done);
-  });
 }

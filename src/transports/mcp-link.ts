@@ -6,15 +6,18 @@
 // It frames the stream itself so that nothing goes unanswered: a frame over the SDK's 10 MiB limit and an
 // invalid request carrying an id get a JSON-RPC error (where the SDK's transport drops them, or exits), and
 // it counts the requests still unanswered, so that shutdown can wait until every one is, and so that the client cannot
-// make the server hold more of them than it can keep in memory: past a bound, a request is refused at once.
+// make the server hold more of them than it can keep in memory: past a bound, a request is refused at once. Its answers
+// go through an Outbox: while the client leaves too many of them untaken, no new line is taken (outbox.ts).
 
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { compactJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
-import { LineSplitter, writeLine, type Line } from "./lines.js";
+import { Intake } from "./intake.js";
+import type { Line } from "./lines.js";
 import { BATCH_REFUSED } from "./mcp-jsonrpc.js";
 import { REFUSAL_CODES } from "./mcp-refusal.js";
+import { Outbox } from "./outbox.js";
 
 /** The SDK's LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS (a test keeps them equal), for answering `initialize` early. */
 export const LATEST_PROTOCOL_VERSION = "2025-11-25";
@@ -141,20 +144,26 @@ function idsOf(value: unknown): (Id | undefined)[] {
  * keeps `notifications/initialized` and answers well-formed `tools/list` requests; `needsSdk` resolves at the
  * first other line, at the end of stdin, or once input has been quiet for a short while. `start` hands the kept
  * input to the SDK in the order read; the SDK's own answer to that `initialize` is dropped.
+ * Lines are taken from the intake only while the client takes its answers (the outbox's backlog is within its bound)
+ * and, once the SDK is needed, only after it has started; one request at a time, its answer (when the SDK has it at
+ * once) written before the next line is taken, so that a chunk of cheap requests cannot pile answers up unseen.
  */
 export class StdioLink implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  /** Whether stdin has ended. */
+  /** Whether stdin has ended (lines read before its end may still wait to be handled). */
   ended = false;
   readonly needsSdk: Promise<void>;
   /** Resolves when stdin ends. */
   readonly eof: Promise<void>;
+  /** The answers written and not yet taken by the client. */
+  readonly outbox: Outbox;
   private kept: Line[] = [];
-  private readonly splitter = new LineSplitter(MAX_FRAME_BYTES);
+  private readonly intake: Intake;
   private parse: ParseMessage | undefined;
   private started = false;
+  private closed = false;
   private answered: { id: Id } | undefined;
   /** Until the SDK is needed: lines are answered or kept here. */
   private early = true;
@@ -162,6 +171,8 @@ export class StdioLink implements Transport {
   private readonly pending = new Map<Id, number>();
   private pendingWeight = 0;
   private idleWaiters: (() => void)[] = [];
+  /** Whether the pump waits for room in the outbox, or for the next turn of the event loop. */
+  private waiting = false;
   private settle!: () => void;
   private reachEof!: () => void;
   private readonly timer: NodeJS.Timeout;
@@ -170,14 +181,15 @@ export class StdioLink implements Transport {
     private readonly identity: ServerIdentity,
     private readonly listed: ToolsListed,
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
-    private readonly stdout: NodeJS.WritableStream = process.stdout,
+    stdout: NodeJS.WritableStream = process.stdout,
   ) {
     this.needsSdk = new Promise<void>((resolve) => (this.settle = resolve));
     this.eof = new Promise<void>((resolve) => (this.reachEof = resolve));
+    this.outbox = new Outbox(stdout);
     this.timer = setTimeout(() => this.wantSdk(), QUIET_MS);
-    stdin.on("data", this.ondata);
+    this.intake = new Intake(stdin, MAX_FRAME_BYTES);
+    this.intake.onReady(this.pump);
     stdin.on("error", this.onstdinerror);
-    stdin.once("end", this.onend);
   }
 
   /** The transport for the SDK's Server, checking messages with `parse`; connecting starts it. */
@@ -193,28 +205,66 @@ export class StdioLink implements Transport {
     const kept = this.kept;
     this.kept = [];
     for (const line of kept) this.handle(line);
+    this.pump();
   }
 
-  /** Resolves once every request handed to the SDK has been answered (or cancelled by the client). */
+  /** Resolves once every line read has been handled and every request handed to the SDK answered (or cancelled by the client). */
   idle(): Promise<void> {
-    if (this.pending.size === 0) return Promise.resolve();
+    if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private readonly onend = () => {
-    for (const line of this.splitter.end()) this.take(line);
-    this.ended = true;
-    this.wantSdk();
-    this.reachEof();
+  /** Forgets the lines read and not yet handled: a server that stops does not answer them. */
+  drop(): void {
+    this.intake.drop();
+    this.wakeIdle();
+  }
+
+  private isIdle(): boolean {
+    return this.pending.size === 0 && this.intake.size === 0;
+  }
+
+  private wakeIdle(): void {
+    if (!this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Takes the lines read while it may (see the class comment). */
+  private readonly pump = (): void => {
+    if (this.closed) return;
+    // The end is seen even while lines wait to be taken: the server's shutdown rule needs it (see serveMcp).
+    if (this.intake.ended && !this.ended) {
+      this.ended = true;
+      this.wantSdk();
+      this.reachEof();
+    }
+    if (this.waiting) return;
+    while (this.intake.size > 0) {
+      if (!this.early && !this.started) return; // start() pumps
+      if (this.outbox.full) {
+        this.waiting = true;
+        void this.outbox.room().then(this.resume);
+        return;
+      }
+      if (this.take(this.intake.shift()!) && this.intake.size > 0) {
+        this.waiting = true;
+        setImmediate(this.resume);
+        return;
+      }
+    }
+    this.wakeIdle();
+  };
+
+  private readonly resume = () => {
+    this.waiting = false;
+    this.pump();
   };
 
   private readonly onstdinerror = (error: Error) => {
     // Before the SDK is attached nobody listens (the SDK's Server has no onerror set either).
     this.onerror?.(error);
-  };
-
-  private readonly ondata = (chunk: Buffer) => {
-    for (const line of this.splitter.push(chunk)) this.take(line);
   };
 
   private wantSdk(): void {
@@ -225,20 +275,18 @@ export class StdioLink implements Transport {
 
   private firstSeen = false;
 
-  /** A line read: handled once started; before, answered early or kept for the SDK. */
-  private take(line: Line): void {
-    if (this.started) {
-      this.handle(line);
-      return;
-    }
+  /** A line read: handled once started; before, answered early or kept for the SDK. Whether it was a request handed to the SDK. */
+  private take(line: Line): boolean {
+    if (this.started) return this.handle(line);
     const first = !this.firstSeen;
     this.firstSeen = true;
     if (this.early && "text" in line && this.answerEarly(line.text, first)) {
       this.timer.refresh();
-      return;
+      return false;
     }
     this.kept.push(line);
     this.wantSdk();
+    return false;
   }
 
   /**
@@ -258,7 +306,7 @@ export class StdioLink implements Transport {
       if (response === null) return false;
       this.answered = { id: response.id };
       this.kept.push({ text });
-      void writeLine(this.stdout, JSON.stringify(response));
+      this.outbox.line(JSON.stringify(response));
       return true;
     }
     if (isObject(message) && message["method"] === "notifications/initialized" && !("id" in message)) {
@@ -268,25 +316,28 @@ export class StdioLink implements Transport {
     const listed = earlyToolsList(message, this.listed);
     if (listed === null) return false;
     // compactJSON, as `send` writes the SDK's answer.
-    void writeLine(this.stdout, compactJSON(listed));
+    this.outbox.line(compactJSON(listed));
     return true;
   }
 
-  /** One frame: a JSON-RPC message goes to the SDK; anything else that can be answered is, with a JSON-RPC error. */
-  private handle(line: Line): void {
+  /**
+   * One frame: a JSON-RPC message goes to the SDK; anything else that can be answered is, with a JSON-RPC error.
+   * Whether it was a request handed to the SDK (its answer may follow in a moment).
+   */
+  private handle(line: Line): boolean {
     if ("tooLong" in line) {
       const { bytes, head, tail } = line.tooLong;
       this.reject(idOfOversized(head, tail), -32600, `Invalid Request: the message is ${bytes} bytes, over the ${MAX_FRAME_BYTES} byte limit; it was dropped`);
-      return;
+      return false;
     }
-    if (line.text.trim() === "") return;
+    if (line.text.trim() === "") return false;
     let value: unknown;
     try {
       value = JSON.parse(line.text);
     } catch {
       // Not quoted back: the line is the caller's and may hold anything, a secret included (§12).
       this.reject(undefined, -32700, "Parse error: the line is not JSON");
-      return;
+      return false;
     }
     let message: JSONRPCMessage;
     try {
@@ -294,11 +345,13 @@ export class StdioLink implements Transport {
     } catch {
       const why = Array.isArray(value) ? BATCH_REFUSED : "Invalid Request: not a valid JSON-RPC 2.0 message";
       for (const id of idsOf(value)) this.reject(id, -32600, why);
-      return;
+      return false;
     }
-    if ("method" in message && "id" in message && !this.admit(message.id, line.text.length)) return;
+    const request = "method" in message && "id" in message;
+    if ("method" in message && "id" in message && !this.admit(message.id, line.text.length)) return false;
     if ("method" in message && message.method === "notifications/cancelled" && isObject(message.params)) this.answer(message.params["requestId"]);
     this.onmessage?.(message);
+    return request;
   }
 
   /** Whether a request may wait for its answer; refused (answered with an error) when it may not. */
@@ -319,7 +372,7 @@ export class StdioLink implements Transport {
   }
 
   private reject(id: Id | undefined, code: number, message: string): void {
-    void writeLine(this.stdout, JSON.stringify({ jsonrpc: "2.0", ...(id !== undefined && { id }), error: { code, message } }));
+    this.outbox.line(JSON.stringify({ jsonrpc: "2.0", ...(id !== undefined && { id }), error: { code, message } }));
   }
 
   /** A request is answered (or cancelled): no longer pending. */
@@ -328,18 +381,14 @@ export class StdioLink implements Transport {
     if (weight === undefined) return;
     this.pending.delete(id as Id);
     this.pendingWeight -= weight;
-    if (this.pending.size > 0) return;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const w of waiters) w();
+    this.wakeIdle();
   }
 
   async close(): Promise<void> {
     clearTimeout(this.timer);
-    this.stdin.off("data", this.ondata);
+    this.closed = true;
+    this.intake.close();
     this.stdin.off("error", this.onstdinerror);
-    this.stdin.off("end", this.onend);
-    if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
     this.kept = [];
     this.onclose?.();
   }
@@ -353,6 +402,8 @@ export class StdioLink implements Transport {
       return Promise.resolve();
     }
     // compactJSON, not JSON.stringify: a result's numbers keep their literal (9007199254740993, §6.5).
-    return writeLine(this.stdout, compactJSON(message));
+    // Written at once: a client that does not read is held back where requests are taken (the pump), not here.
+    this.outbox.line(compactJSON(message));
+    return Promise.resolve();
   }
 }

@@ -14,6 +14,7 @@ import { TransportError, errorBody } from "./errors.js";
 import { answerInvalidParams, invalidParams, onePage } from "./mcp-jsonrpc.js";
 import { StdioLink, serverIdentity, type ServerIdentity } from "./mcp-link.js";
 import { maskOutgoing } from "./mcp-mask.js";
+import type { Outbox } from "./outbox.js";
 import { harnessSummary, harnessText, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, renderPlan } from "./render.js";
@@ -197,6 +198,8 @@ export interface ServerLife {
   running: Set<Promise<unknown>>;
   /** The plans a person declined in this session (a stdio server, an HTTP session): a declined plan cannot run in it again. */
   declined: ApprovalSession;
+  /** The answers not yet taken by a client that may not read them (stdio): a call starts only while it has room. */
+  outbox?: Outbox;
 }
 
 /** The SDK's Server with every handler (tools, resources, prompts): the one server code of every MCP transport. */
@@ -256,10 +259,13 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     }
     const client = extra.authInfo?.extra?.[CLIENT_ADDRESS];
     const run = { allowWrite: opts.allowWrite, dryRun, signal, gate: gate(extra.requestId), transport: "mcp" as const, ...(typeof client === "string" ? { clientAddress: client } : {}) };
+    // While the client leaves its answers untaken, no call starts: not here, nor where a child waits for its slot.
+    await life.outbox?.room(signal);
+    const slots = life.outbox === undefined ? slotsOf(t.pack) : life.outbox.gate(slotsOf(t.pack));
     const progress = progressOf(extra);
     let r: ExecResult | HttpResult | DryRun;
     try {
-      r = await executeVerb(t.pack, t.verb, args, { ...run, confirm, onOutput: progress?.onOutput, slots: slotsOf(t.pack) });
+      r = await executeVerb(t.pack, t.verb, args, { ...run, confirm, onOutput: progress?.onOutput, slots });
     } finally {
       progress?.stop();
     }
@@ -359,7 +365,7 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
   const atEof = new AbortController();
   const running = new Set<Promise<unknown>>();
   // One stdio server is one session: a plan the person declines here cannot run here again.
-  const server = mcpServer(sdk, served, opts, { stop: session.signal, unanswerable: atEof.signal, running, declined: new ApprovalSession() });
+  const server = mcpServer(sdk, served, opts, { stop: session.signal, unanswerable: atEof.signal, running, declined: new ApprovalSession(), outbox: link.outbox });
   // The end: stdin's (calls in flight finish), a stop signal's (they are cancelled), or the SDK's own closing.
   const stopped = new Promise<void>((resolve) => {
     if (opts.signal?.aborted) resolve();
@@ -373,8 +379,21 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
   await server.connect(link.attach(sdk.parseMessage));
   warmValidators(served.tools, session.signal);
   await Promise.race([link.eof, stopped, closed]);
-  // After the end of stdin nobody can answer an elicitation; after a stop, every call is cancelled.
-  (opts.signal?.aborted ? session : atEof).abort();
+  let giveUp = opts.signal?.aborted === true;
+  if (!giveUp) {
+    // The end of stdin: nobody is left to answer an elicitation; what was read is still handled and answered, unless
+    // a stop signal comes or the client takes none of its answers for a while (then nothing would ever get them).
+    atEof.abort();
+    const over = new AbortController();
+    const stalled = link.outbox.whenStalled(over.signal).then(() => true);
+    giveUp = await Promise.race([link.idle().then(() => false), closed.then(() => false), stopped.then(() => true), stalled]);
+    over.abort();
+  }
+  if (giveUp) {
+    // Every call is cancelled (its children killed) and answered; requests read but not yet taken in are not.
+    session.abort();
+    link.drop();
+  }
   // Every call is answered, cancelled ones too, before the server closes.
   await Promise.race([link.idle(), closed]);
   await Promise.allSettled(running);

@@ -6,6 +6,7 @@ import { CredentialError } from "../../runtime/errors.js";
 import { readSecretFile } from "../../runtime/secret-file.js";
 import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
+import { exitIfNeverTaken } from "../../transports/outbox.js";
 import { isLoopback, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
 import { loadServed, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
@@ -35,6 +36,8 @@ export async function execHandler(ctx: Context): Promise<void> {
   });
   // Stopped with stdin still open: it no longer holds the process.
   process.stdin.destroy();
+  // Answers a client never takes do not hold it either, once it has taken none for a while.
+  exitIfNeverTaken(process.stdout);
 }
 
 /**
@@ -117,6 +120,7 @@ export async function serveHandler(ctx: Context): Promise<void> {
     if (code !== null) ctx.setExitCode(code);
   });
   process.stdin.destroy();
+  exitIfNeverTaken(process.stdout);
 }
 
 const printUrl = (url: string) => process.stderr.write(`hcp: serving MCP over HTTP at ${url}\n`);
