@@ -2,7 +2,8 @@
 // StreamableHTTPServerTransport. Stateless by default: every request gets a fresh Server (the same one the stdio
 // transport runs) and transport, so any instance behind a load balancer can answer any request. `--stateful` keeps
 // sessions instead (mcp-sessions.ts), which elicitation needs. This module only adapts: it guards the door (bearer
-// token, Host and Origin, body size), hands each call the client's address for the audit log, and stops cleanly.
+// token, the load taken on (http-load.ts), Host and Origin, body size), hands each call the client's address for the
+// audit log, and stops cleanly.
 
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -17,10 +18,13 @@ import { maskResponses } from "./mcp-http-mask.js";
 import { BATCH_REFUSED } from "./mcp-jsonrpc.js";
 import { REFUSAL_CODES, refuse } from "./mcp-refusal.js";
 import { McpSessions, type SessionLimits } from "./mcp-sessions.js";
+import { Load, type Ticket } from "./http-load.js";
 import type { ServedPack } from "./packs.js";
 
 /** The largest request body read; a longer one is refused with 413. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** A refusal for load: the client may retry in a second (the calls ahead of it take about that long or more). */
+const BUSY_HEADERS = { "retry-after": "1" };
 /** How long a stop waits for the answers in flight before closing every connection. */
 const DRAIN_MS = 2000;
 export const MCP_PATH = "/mcp";
@@ -50,6 +54,10 @@ export interface HttpOptions extends McpOptions, Listen {
   token?: string;
   /** Keep sessions (`--stateful`), with these limits; stateless when absent. */
   sessions?: SessionLimits;
+  /** Requests answered at once (`--max-requests`); DEFAULT_MAX_REQUESTS when absent. */
+  maxRequests?: number;
+  /** More names the Host and Origin headers may carry (`--allow-host`), as parseAllowHost gives them. */
+  allowHosts?: readonly AllowedHost[];
   /** Told the URL once the port is bound. */
   onListening: (url: string) => void;
 }
@@ -71,31 +79,58 @@ function badMessage(res: ServerResponse, code: -32700 | -32600, message: string,
   res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", ...(id !== undefined && { id }), error: { code, message } }));
 }
 
-/** The request body, or null when it is longer than MAX_BODY_BYTES (nothing more is read then). */
-async function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return null;
+/**
+ * The request body; "too large" when it is longer than MAX_BODY_BYTES, "busy" when holding it would pass the bodies
+ * the server holds at once (nothing more is read then). A declared length is counted whole before anything is read.
+ */
+async function readBody(req: IncomingMessage, ticket: Ticket): Promise<Buffer | "too large" | "busy"> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > MAX_BODY_BYTES) return "too large";
+  if (!ticket.hold(declared)) return "busy";
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return null;
+    if (size > MAX_BODY_BYTES) return "too large";
+    // A body without a declared length (chunked) is counted as it comes.
+    if (size > declared && !ticket.hold(Math.min(chunk.length, size - declared))) return "busy";
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
 }
 
-/** Host and Origin values a request may carry: the loopback names and the bound host, with the bound port. */
-function allowList(host: string, port: number): { hosts: string[]; origins: string[] } {
+/** A name `--allow-host` adds: a host name or address, with the one port it goes with, or with any (undefined). */
+export interface AllowedHost {
+  name: string;
+  port?: number;
+}
+
+/** `NAME` or `NAME:PORT` (an IPv6 address in brackets) of `--allow-host`, lower-cased; a usage error otherwise. */
+export function parseAllowHost(spec: string): AllowedHost {
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::(\d{1,5}))?$/.exec(spec);
+  const port = m?.[2] === undefined ? undefined : Number(m[2]);
+  if (m === null || (port !== undefined && (port < 1 || port > 65535)) || (m[1]!.startsWith("[") && !isIPv6(m[1]!.slice(1, -1)))) {
+    throw new TransportError("usage", `--allow-host takes NAME or NAME:PORT (a host name, an IPv4 address, or an IPv6 address in brackets; PORT from 1 to 65535), got ${JSON.stringify(spec)}`);
+  }
+  return { name: m[1]!.toLowerCase(), ...(port === undefined ? {} : { port }) };
+}
+
+/**
+ * Host and Origin values a request may carry: the loopback names and the bound host, with the bound port; each
+ * `--allow-host` name with its own port, or (none given) with the bound port and bare, as a proxy or a browser sends
+ * it for a default port.
+ */
+function allowList(host: string, port: number, more: readonly AllowedHost[] = []): { hosts: string[]; origins: string[] } {
   const names = [...new Set(["127.0.0.1", "localhost", "[::1]", isIPv6(host) ? `[${host}]` : host])];
-  const hosts = names.map((n) => `${n}:${port}`);
+  const hosts = [...names.map((n) => `${n}:${port}`), ...more.flatMap((h) => (h.port === undefined ? [`${h.name}:${port}`, h.name] : [`${h.name}:${h.port}`]))];
   return { hosts, origins: hosts.flatMap((h) => [`http://${h}`, `https://${h}`]) };
 }
 
-/** Why the request's Host or Origin is refused (DNS rebinding), or undefined when both are allowed. */
+/** Why the request's Host or Origin is refused (DNS rebinding), or undefined when both are allowed. Names are compared without case. */
 function foreign(req: IncomingMessage, allowed: { hosts: string[]; origins: string[] }): string | undefined {
   const { host, origin } = req.headers;
-  if (host === undefined || !allowed.hosts.includes(host)) return `forbidden: Host ${JSON.stringify(host ?? "")} is not this server's`;
-  if (origin !== undefined && !allowed.origins.includes(origin)) return `forbidden: Origin ${JSON.stringify(origin)} is not this server's`;
+  if (host === undefined || !allowed.hosts.includes(host.toLowerCase())) return `forbidden: Host ${JSON.stringify(host ?? "")} is not this server's`;
+  if (origin !== undefined && !allowed.origins.includes(origin.toLowerCase())) return `forbidden: Origin ${JSON.stringify(origin)} is not this server's`;
   return undefined;
 }
 
@@ -117,7 +152,8 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
   // The calls in flight (the stdio server waits on them; here each is answered on its own request).
   const running = new Set<Promise<unknown>>();
   const answering = new Set<Promise<void>>();
-  let allowed = allowList(opts.host, opts.port);
+  let allowed = allowList(opts.host, opts.port, opts.allowHosts);
+  const load = new Load(opts.maxRequests);
   const methods = opts.sessions === undefined ? ["POST"] : ["POST", "GET", "DELETE"];
 
   /** A server whose calls end with the process's stop (and `ended`); its declined plans are its own. */
@@ -152,6 +188,9 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
     if (opts.token !== undefined && !authorized(req, opts.token)) {
       return refuse(res, 401, "unauthorized: send Authorization: Bearer <token>", { headers: { "www-authenticate": 'Bearer realm="hcp"' } });
     }
+    // A session's GET stream is not counted: it lasts as long as its session, and --max-sessions bounds those.
+    const ticket = req.method === "GET" ? undefined : load.admit(res);
+    if (typeof ticket === "string") return refuse(res, 503, ticket, { headers: BUSY_HEADERS });
     if (new URL(req.url ?? "/", "http://x").pathname !== MCP_PATH) return refuse(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
     // Stateless: no standalone stream (GET) and no session to end (DELETE); stateful: both.
     if (!methods.includes(req.method ?? "")) return refuse(res, 405, `method not allowed: this ${sessions ? "" : "stateless "}server takes ${methods.join(", ")}`, { headers: { allow: methods.join(", ") } });
@@ -159,8 +198,10 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
     if (rebound !== undefined) return refuse(res, 403, rebound);
     let parsed: unknown;
     if (req.method === "POST") {
-      const body = await readBody(req);
-      if (body === null) return refuse(res, 413, `request body larger than ${MAX_BODY_BYTES} bytes`, { headers: { connection: "close" } });
+      const body = await readBody(req, ticket!);
+      if (body === "too large") return refuse(res, 413, `request body larger than ${MAX_BODY_BYTES} bytes`, { headers: { connection: "close" } });
+      // Refused before its body was read (a declared length), the connection stays usable: Node reads the body and drops it.
+      if (body === "busy") return refuse(res, 503, load.busyBodies(), { headers: req.headers["content-length"] === undefined ? { ...BUSY_HEADERS, connection: "close" } : BUSY_HEADERS });
       try {
         parsed = JSON.parse(body.toString("utf8"));
       } catch (e) {
@@ -198,7 +239,7 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
     http.listen(opts.port, opts.host, () => resolve());
   });
   const { port } = http.address() as { port: number };
-  allowed = allowList(opts.host, port);
+  allowed = allowList(opts.host, port, opts.allowHosts);
   opts.onListening(`http://${isIPv6(opts.host) ? `[${opts.host}]` : opts.host}:${port}${MCP_PATH}`);
   warmValidators(served.tools, stop.signal);
 

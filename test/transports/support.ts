@@ -69,9 +69,9 @@ export interface HttpServed {
   stop: () => Promise<number | null>;
 }
 
-/** Spawns `hcp serve --mcp PATHS… --http 127.0.0.1:0 ARGS…` and reads the URL it prints on stderr. */
-export async function serveHttp(paths: string[], opts: { args?: string[]; cwd?: string; env: NodeJS.ProcessEnv }): Promise<HttpServed> {
-  const child = spawn(process.execPath, [HCP, "serve", "--mcp", ...paths, "--http", "127.0.0.1:0", ...(opts.args ?? [])], { cwd: opts.cwd ?? REPO, env: opts.env, stdio: ["ignore", "ignore", "pipe"] });
+/** Spawns `hcp serve --mcp PATHS… --http 127.0.0.1:0 ARGS…` (or `--http LISTEN`) and reads the URL it prints on stderr. */
+export async function serveHttp(paths: string[], opts: { args?: string[]; cwd?: string; env: NodeJS.ProcessEnv; listen?: string }): Promise<HttpServed> {
+  const child = spawn(process.execPath, [HCP, "serve", "--mcp", ...paths, "--http", opts.listen ?? "127.0.0.1:0", ...(opts.args ?? [])], { cwd: opts.cwd ?? REPO, env: opts.env, stdio: ["ignore", "ignore", "pipe"] });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));

@@ -7,7 +7,7 @@ import { readSecretFile } from "../../runtime/secret-file.js";
 import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
 import { exitIfNeverTaken } from "../../transports/outbox.js";
-import { isLoopback, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
+import { isLoopback, parseAllowHost, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
 import { loadServed, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions, toolSelection } from "./flags.js";
@@ -63,7 +63,7 @@ function readToken(file: string): string {
   return token;
 }
 
-type Door = Listen & Pick<HttpOptions, "token" | "sessions">;
+type Door = Listen & Pick<HttpOptions, "token" | "sessions" | "maxRequests" | "allowHosts">;
 
 /** A whole number of --NAME from min to max. */
 function bounded(ctx: Context, name: string, min: number, max: number): number {
@@ -87,7 +87,7 @@ function httpDoor(ctx: Context): Door | null {
   const spec = ctx.string("http");
   const tokenFile = ctx.string("token-file");
   if (spec === "") {
-    const given = ["token-file", "stateful", "max-sessions", "idle-timeout"].find((f) => ctx.changed(f));
+    const given = ["token-file", "stateful", "max-sessions", "idle-timeout", "max-requests", "allow-host"].find((f) => ctx.changed(f));
     if (given !== undefined) throw new TransportError("usage", `--${given} goes with --http: the stdio server is one session, with no bearer tokens`);
     return null;
   }
@@ -96,7 +96,8 @@ function httpDoor(ctx: Context): Door | null {
     throw new TransportError("usage", `--http ${spec}: refusing to serve on ${listen.host}, which is not loopback, without --token-file FILE (a bearer token every request must carry)`);
   }
   const sessions = sessionsOf(ctx);
-  return { ...listen, ...(tokenFile === "" ? {} : { token: readToken(tokenFile) }), ...(sessions === undefined ? {} : { sessions }) };
+  const door = { ...listen, maxRequests: bounded(ctx, "max-requests", 1, 100_000), allowHosts: ctx.strings("allow-host").map(parseAllowHost) };
+  return { ...door, ...(tokenFile === "" ? {} : { token: readToken(tokenFile) }), ...(sessions === undefined ? {} : { sessions }) };
 }
 
 /** On stdio, nothing but the MCP server writes to stdout; over HTTP, the URL is printed on stderr. */
