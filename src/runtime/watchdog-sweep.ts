@@ -103,31 +103,53 @@ function snapshot(): ProcStat[] | undefined {
   return procs;
 }
 
-function kill(pid: number): void {
+function signal(pid: number, sig: NodeJS.Signals): void {
   try {
-    process.kill(pid, "SIGKILL");
+    process.kill(pid, sig);
   } catch {
     // gone meanwhile, or not ours to signal
   }
 }
 
-/** Snapshots taken at most, ROUND_MS apart, until one finds nothing of the runs' alive: a fork under way is caught by the next. */
+/** Readings of /proc at most: while stopping what is found (a fork under way is found by the next), then while killing. */
 const ROUNDS = 20;
 const ROUND_MS = 25;
 
-/** Kills every run registered (pid of its child → identity) that is still the run's, and all that is left of it. */
+const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, ROUND_MS));
+
+/**
+ * Kills every run registered (pid of its child → identity) that is still the run's, and all that is left of it. Each
+ * process found is stopped first (SIGSTOP, which none can catch: a stopped process starts no other) and /proc read
+ * again until nothing new is found, so that what one started meanwhile is found while its parent lives, its tie to the
+ * run kept; only then is everything found killed. Killed at once instead, a process forking every few ms leaves
+ * behind the children it started between a reading and its death, each in a session of its own.
+ */
 export async function sweep(runs: ReadonlyMap<number, RunIdentity>): Promise<void> {
   const groups = [...runs].filter(([pid, identity]) => stillTheRuns(identity, readStat(pid))).map(([pid]) => pid);
   if (groups.length === 0) return;
   const sessions = new Set(groups);
+  // Each group in one call, none of its members able to fork meanwhile; without /proc, only the groups.
+  for (const pid of groups) signal(-pid, "SIGSTOP");
+  const stopped = new Set<number>();
   for (let round = 0; round < ROUNDS; round++) {
     // Read before anything is killed: a process whose parent dies is given another, and its tie to the run is lost.
     const procs = snapshot();
+    const found = procs === undefined ? [] : runProcesses(procs, sessions, process.pid).filter((p) => !p.zombie && !stopped.has(p.pid));
+    if (found.length === 0) break;
+    for (const p of found) {
+      signal(p.pid, "SIGSTOP");
+      stopped.add(p.pid);
+    }
+    await pause();
+  }
+  for (const pid of groups) signal(-pid, "SIGKILL");
+  for (const pid of stopped) signal(pid, "SIGKILL");
+  // Whatever was still missed (a stop not yet taken effect when the last reading found nothing new) is killed as found.
+  for (let round = 0; round < ROUNDS; round++) {
+    const procs = snapshot();
     const alive = procs === undefined ? [] : runProcesses(procs, sessions, process.pid).filter((p) => !p.zombie);
-    // Each group in one call, none of its members able to fork meanwhile; without /proc, only the groups.
-    if (round === 0) for (const pid of groups) kill(-pid);
     if (alive.length === 0) return;
-    for (const p of alive) kill(p.pid);
-    await new Promise((resolve) => setTimeout(resolve, ROUND_MS));
+    for (const p of alive) signal(p.pid, "SIGKILL");
+    await pause();
   }
 }

@@ -37,16 +37,53 @@ function guardPack(): string {
     "kill-parent": { description: "Leave an escapee, kill hcp, sleep.", cli: ["stay", "kill-parent"], policy: "read" },
     quick: { description: "Print ok.", cli: ["stay", "quick"], policy: "read" },
     pause: { description: "Print ok a second later.", cli: ["stay", "pause"], policy: "read" },
+    forks: { description: "Leave a daemon forking all the time.", cli: ["stay", "forks"], policy: "read" },
   };
   writeFileSync(join(root, "surface.json"), JSON.stringify({ id: "guard", kind: "wrap", cliBin: "stay", wrap: { bin }, verbs }));
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "guard", verbs: { stay: "read", "kill-parent": "read", quick: "read", pause: "read" } }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "guard", verbs: { stay: "read", "kill-parent": "read", quick: "read", pause: "read", forks: "read" } }));
   writeFileSync(join(root, "HARNESS.md"), "---\nname: guard\ndescription: Test pack.\n---\n\nTest pack.\n");
   return root;
 }
 
 const PACK = guardPack();
 // `quick` and `pause` (a second long) are the script cut short: they print ok and exit, leaving nothing.
-writeFileSync(join(PACK, "stay.sh"), SCRIPT.replace("#!/bin/sh\n", '#!/bin/sh\n[ "$1" = pause ] && sleep 1\nif [ "$1" != stay ] && [ "$1" != kill-parent ]; then echo ok; exit 0; fi\n'));
+writeFileSync(join(PACK, "stay.sh"), SCRIPT.replace("#!/bin/sh\n", '#!/bin/sh\n[ "$1" = forks ] && exec python3 "$(dirname "$0")/forker.py"\n[ "$1" = pause ] && sleep 1\nif [ "$1" != stay ] && [ "$1" != kill-parent ]; then echo ok; exit 0; fi\n'));
+
+/**
+ * `forks`: the run's program (its pid in run.pid) leaves a daemon in a session of its own (its pid in k) that starts a
+ * process every few ms, each in a session of its own; one that finds the daemon gone (its parent changed) writes
+ * `<pid>.pid` and stays. All in the working directory; the daemon stops forking after 30 s.
+ */
+writeFileSync(
+  join(PACK, "forker.py"),
+  `import os, sys, time
+def write(name, text):
+    open(name + ".tmp", "w").write(text)
+    os.rename(name + ".tmp", name)
+if os.fork() == 0:
+    os.setsid()
+    k = os.getpid()
+    write("k", str(k))
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        if os.fork() == 0:
+            os.setsid()
+            time.sleep(0.3)
+            if os.getppid() != k:
+                write(str(os.getpid()) + ".pid", str(os.getpid()))
+                time.sleep(120)
+            os._exit(0)
+        time.sleep(0.003)
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0] > 0:
+                pass
+        except ChildProcessError:
+            pass
+    os._exit(0)
+write("run.pid", str(os.getpid()))
+time.sleep(300)
+`,
+);
 
 /** The watchdog of the hcp with this pid (its command line names it), while it runs. */
 function watchdogOf(hcp: number): number | undefined {
@@ -284,5 +321,32 @@ test("a watchdog that cannot be started refuses the run (exit 2, naming it): not
   } finally {
     cleanUp(cwd);
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("hcp run: SIGKILL of hcp while a run's daemon forks a process every few ms (each in a session of its own); the watchdog leaves none behind", async () => {
+  // Killed as they are found, the daemon's last children (started between a reading of /proc and its death) lose their
+  // tie to the run: the watchdog stops what it finds first, and reads again until nothing new is found.
+  const cwd = tempDir("hcp-watchdog-");
+  const stranger = bystander();
+  const hcp = startHcp(["run", PACK, "forks"], cwd, "");
+  const pidFiles = (): number[] => readdirSync(cwd).filter((f) => /^(\d+|run)\.pid$|^k$/.test(f)).map((f) => Number(readFileSync(join(cwd, f), "utf8")));
+  let watchdog: number | undefined;
+  try {
+    assert.ok(await eventually(() => existsSync(join(cwd, "run.pid")) && existsSync(join(cwd, "k")), 30_000), `the verb started: ${hcp.stderr()}`);
+    // Forking for a while: its children come and go.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    watchdog = watchdogOf(hcp.child.pid!);
+    assert.ok(watchdog !== undefined, "hcp started its watchdog before the run");
+    hcp.child.kill("SIGKILL");
+    assert.equal(await hcp.closed, "SIGKILL");
+    assert.ok(await eventually(() => !alive(watchdog!), 30_000), "the watchdog exited after its work");
+    // A child left behind finds its parent gone 0.3 s after it started, and writes its pid.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const survivors = pidFiles().filter(alive);
+    assert.deepEqual(survivors, [], `${survivors.length} processes of the run outlived hcp`);
+    assert.ok(alive(stranger.pid!), "a process of no run was not signalled");
+  } finally {
+    cleanUp(cwd, hcp.child.pid, watchdog, stranger.pid, ...(existsSync(cwd) ? pidFiles() : []));
   }
 });
