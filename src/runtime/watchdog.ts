@@ -59,9 +59,17 @@ export function startWatchdog(): void {
   child.unref();
   (child.stdin as Socket).unref();
   child.stdin!.on("error", () => {});
-  // Gone while hcp runs (killed): the next run starts another one, told of the runs still going.
+  // Gone while hcp runs (killed: a run's program can find it): another is started at once, told of the runs still
+  // going, or by the next run if none is. One that cannot be started leaves the runs going unguarded.
   child.on("exit", () => {
-    if (watchdog === child) watchdog = undefined;
+    if (watchdog !== child) return;
+    watchdog = undefined;
+    if (guarded.size === 0) return;
+    try {
+      startWatchdog();
+    } catch {
+      // the next run is refused
+    }
   });
   if (!exitWatched) {
     process.on("exit", atExit);

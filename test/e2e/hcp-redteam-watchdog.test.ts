@@ -24,6 +24,18 @@ setsid sh -c 'echo $$ > escapee.tmp && mv escapee.tmp escapee.pid; exec sleep 30
 echo $$ > run.tmp && mv run.tmp run.pid
 while [ ! -f escapee.pid ]; do sleep 0.05; done
 if [ "$1" = kill-parent ]; then kill -KILL $PPID; fi
+if [ "$1" = kill-watchdog ]; then
+  first=$(pgrep -f "watchdog-program.js $PPID\$")
+  kill -KILL $first
+  i=0
+  while [ $i -lt 200 ]; do
+    now=$(pgrep -f "watchdog-program.js $PPID\$")
+    [ -n "$now" ] && [ "$now" != "$first" ] && break
+    sleep 0.05
+    i=$((i + 1))
+  done
+  kill -KILL $PPID
+fi
 exec sleep 300
 `;
 
@@ -38,16 +50,17 @@ function guardPack(): string {
     quick: { description: "Print ok.", cli: ["stay", "quick"], policy: "read" },
     pause: { description: "Print ok a second later.", cli: ["stay", "pause"], policy: "read" },
     forks: { description: "Leave a daemon forking all the time.", cli: ["stay", "forks"], policy: "read" },
+    "kill-watchdog": { description: "Leave an escapee, kill the watchdog, then hcp, sleep.", cli: ["stay", "kill-watchdog"], policy: "read" },
   };
   writeFileSync(join(root, "surface.json"), JSON.stringify({ id: "guard", kind: "wrap", cliBin: "stay", wrap: { bin }, verbs }));
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "guard", verbs: { stay: "read", "kill-parent": "read", quick: "read", pause: "read", forks: "read" } }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "guard", verbs: { stay: "read", "kill-parent": "read", quick: "read", pause: "read", forks: "read", "kill-watchdog": "read" } }));
   writeFileSync(join(root, "HARNESS.md"), "---\nname: guard\ndescription: Test pack.\n---\n\nTest pack.\n");
   return root;
 }
 
 const PACK = guardPack();
 // `quick` and `pause` (a second long) are the script cut short: they print ok and exit, leaving nothing.
-writeFileSync(join(PACK, "stay.sh"), SCRIPT.replace("#!/bin/sh\n", '#!/bin/sh\n[ "$1" = forks ] && exec python3 "$(dirname "$0")/forker.py"\n[ "$1" = pause ] && sleep 1\nif [ "$1" != stay ] && [ "$1" != kill-parent ]; then echo ok; exit 0; fi\n'));
+writeFileSync(join(PACK, "stay.sh"), SCRIPT.replace("#!/bin/sh\n", '#!/bin/sh\n[ "$1" = forks ] && exec python3 "$(dirname "$0")/forker.py"\n[ "$1" = pause ] && sleep 1\nif [ "$1" != stay ] && [ "$1" != kill-parent ] && [ "$1" != kill-watchdog ]; then echo ok; exit 0; fi\n'));
 
 /**
  * `forks`: the run's program (its pid in run.pid) leaves a daemon in a session of its own (its pid in k) that starts a
@@ -219,6 +232,29 @@ test("a watchdog killed while hcp runs is started again at the next run, told of
     await assertSwept(pids, second, stranger);
   } finally {
     cleanUp(cwd, ...started);
+  }
+});
+
+test("hcp run: the run's program kills the watchdog, waits up to 10 s for another, then kills hcp; the new watchdog kills it and its escapee", async () => {
+  // Replaced only at the next run, the watchdog left a lone run unguarded for as long as it lasted.
+  const cwd = tempDir("hcp-watchdog-");
+  const stranger = bystander();
+  const hcp = startHcp(["run", PACK, "kill-watchdog"], cwd, "");
+  const watchdogs = new Set<number>();
+  const watching = setInterval(() => {
+    const w = watchdogOf(hcp.child.pid!);
+    if (w !== undefined) watchdogs.add(w);
+  }, 10);
+  try {
+    assert.equal(await hcp.closed, "SIGKILL", hcp.stderr());
+    const pids = await runPids(cwd, hcp.stderr);
+    const gone = await eventually(() => pids.every((p) => !alive(p)), 15_000);
+    assert.ok(gone, `still running after hcp was killed: ${pids.filter(alive).join(", ")}`);
+    assert.ok(await eventually(() => [...watchdogs].every((w) => !alive(w)), 15_000), "the new watchdog exited after its work");
+    assert.ok(alive(stranger.pid!), "a process of no run was not signalled");
+  } finally {
+    clearInterval(watching);
+    cleanUp(cwd, hcp.child.pid, stranger.pid, ...watchdogs);
   }
 });
 
