@@ -123,6 +123,21 @@ const approveCommand: CommandSpec = {
   run: lazy(() => import("./hcp/approve.js"), (m) => m.approveHandler),
 };
 
+const trustCommand: CommandSpec = {
+  use: "trust [pack]",
+  short: "Trust a pack with the credentials its binding names, as a person at a terminal (shows the pack, asks y/N): hcp run gives credentials only to trusted packs",
+  examples: ["hcp trust ./packs/ledger", "hcp trust --list", "hcp trust --revoke ./packs/ledger"],
+  related: ["hcp run", "hcp credentials"],
+  outputModes: HUMAN_JSON,
+  globals: ["no-prompt"],
+  args: { max: 1 },
+  flags: [
+    { name: "list", usage: "List the trusted packs and whether each still matches what was trusted", type: "bool" },
+    { name: "revoke", usage: "Take the trust of this pack away (no terminal needed)", type: "bool" },
+  ],
+  run: lazy(() => import("./hcp/trust.js"), (m) => m.trustHandler),
+};
+
 const auditCommand: CommandSpec = {
   use: "audit",
   short: "Show the audit log: every decision about a write or a confirm-gated verb",
@@ -264,7 +279,7 @@ export function newHcpApp(): App {
     scopedGlobals: true,
     short: "HCP/1.1 harness packs: validate them, derive their metadata, generate them, and serve their verbs",
     version: PACKAGE_VERSION,
-  }).addCommand(approveCommand, auditCommand, credentialsCommand, describeCommand, execCommand, initCommand, listCommand, mcpConfigCommand, metaCommand, runCommand, serveCommand, skillCommand, validateCommand);
+  }).addCommand(approveCommand, auditCommand, credentialsCommand, describeCommand, execCommand, initCommand, listCommand, mcpConfigCommand, metaCommand, runCommand, serveCommand, skillCommand, trustCommand, validateCommand);
 }
 
 void newHcpApp().main();

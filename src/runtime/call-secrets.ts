@@ -5,15 +5,23 @@ import type { PlanOptions } from "./call.js";
 import { packCredentials, type Credentials } from "./credentials.js";
 import { secretSet, type SecretSet } from "./redact.js";
 import { argSecrets, policyEnvSecrets } from "./secrets.js";
+import { requireTrust } from "./trust.js";
+import { trustReview } from "./trust-review.js";
 import { argsSchemaOf } from "./validate-args.js";
 
 /**
  * The pack's credentials, read once per call: a failure is kept, not thrown, because planning
- * and dry runs do not need them (the run itself then reports it).
+ * and dry runs do not need them (the run itself then reports it). A pack that must be trusted and is
+ * not is refused (thrown) before anything is read.
  */
 export type CredentialLoad = { ok: true; credentials: Credentials } | { ok: false; error: unknown };
 
-export function credentialsOf(pack: LoadedPack, opts: PlanOptions): CredentialLoad {
+export async function credentialsOf(pack: LoadedPack, opts: PlanOptions, stateDir: string): Promise<CredentialLoad> {
+  // hcp run: the one gate before a call reads a credential; a refusal is thrown, not kept, so a dry run is refused too.
+  if (opts.trust !== undefined) {
+    const asker = opts.trust.ask;
+    await requireTrust(pack, stateDir, asker === undefined ? undefined : { asker, review: () => trustReview(pack, opts.env ?? process.env) });
+  }
   try {
     return { ok: true, credentials: packCredentials(pack, opts.env ?? process.env) };
   } catch (error) {

@@ -6,6 +6,7 @@ import type { Limiter } from "./limiter.js";
 import type { OutputListener } from "./live-output.js";
 import type { AnyPlan } from "./plan.js";
 import type { ProcessResult } from "./process.js";
+import type { TrustAsker } from "./trust.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -29,6 +30,12 @@ export interface PlanOptions {
    * without compiling a validator (src/pack/interpreted.ts); Ajv compiles only to word a refusal.
    */
   readonly oneCall?: boolean;
+  /**
+   * Credentials only for a pack a person trusted (trust.ts): set by `hcp run`, whose caller may have written the
+   * pack. A pack whose binding loads credentials and that is not trusted as loaded is refused (`pack_untrusted`)
+   * before anything is read or run, dry runs included; with `ask`, a person is first asked to trust it.
+   */
+  readonly trust?: { readonly ask?: TrustAsker };
 }
 
 export interface ExecuteOptions extends PlanOptions {

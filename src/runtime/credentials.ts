@@ -39,6 +39,11 @@ export function credentialFilePath(env: Readonly<Record<string, string | undefin
   return join(env["HOME"] || homedir(), ".config", "hcp", "credentials.json");
 }
 
+/** Whether a binding loads credentials: hub local-credential or keyring, and not mode mock (as loadCredentials reads them). */
+export function bindingLoadsCredentials(binding: HarnessBinding | undefined): boolean {
+  return binding !== undefined && binding.mode !== "mock" && (binding.hub === "keyring" || binding.hub === "local-credential");
+}
+
 /**
  * Loads the credentials a binding asks for. `mode: mock`, hubs `none` and `public`, and no binding
  * load nothing; `keyring` is not available in this runtime; `local-credential` reads the family's

@@ -32,6 +32,8 @@ export type RuntimeErrorCode =
   | "state_unavailable"
   | "audit_unavailable"
   | "not_a_terminal"
+  // packs a person trusted with credentials (hcp run)
+  | "pack_untrusted"
   // pass-through (§6.6)
   | "subcommand_not_allowed"
   | "too_many_arguments"

@@ -34,18 +34,18 @@ const STDIN_PREVIEW = 2000;
  * (an openapi result is masked where it is made, with the credentials' wire forms too).
  */
 async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, command: () => Command, args: () => string[]): Promise<ExecResult | HttpResult | DryRun> {
-  const load = credentialsOf(pack, opts);
+  const gate = gateOf(opts);
+  const load = await credentialsOf(pack, opts, gate.stateDir);
   const secrets = secretsOf(pack, load, opts, args);
   try {
-    return await decide(pack, opts, load, secrets, command);
+    return await decide(pack, opts, gate, load, secrets, command);
   } catch (err) {
     throw maskError(err, secrets);
   }
 }
 
 /** planOrRun's decisions, in order: plan, dry run or policy, approval, audit, run, audit. */
-async function decide(pack: LoadedPack, opts: ExecuteOptions, load: CredentialLoad, secrets: SecretSet, command: () => Command): Promise<ExecResult | HttpResult | DryRun> {
-  const gate = gateOf(opts);
+async function decide(pack: LoadedPack, opts: ExecuteOptions, gate: Gate, load: CredentialLoad, secrets: SecretSet, command: () => Command): Promise<ExecResult | HttpResult | DryRun> {
   const prepared = prepare(pack, command(), opts, load, secrets, gate.stateDir);
   const { plan } = prepared;
   // What a person or the plan store is shown: made only for a dry run or a plan to approve.

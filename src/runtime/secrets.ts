@@ -3,6 +3,7 @@
 import { isObject } from "../pack/issues.js";
 import type { LoadedPack } from "../pack/types.js";
 import { packCredentials } from "./credentials.js";
+import { needsTrust, untrustedBecause } from "./trust.js";
 import { RuntimeError } from "./errors.js";
 import { cutTruncatedTail, redact, redactText, secretSet, type SecretSet } from "./redact.js";
 import { isSecretName } from "./secret-name.js";
@@ -88,16 +89,18 @@ export function argSecrets(schema: unknown, args: unknown): string[] {
 /**
  * The secrets of packs as a whole, for errors a transport makes before any pack is chosen (an unknown
  * pack id, a malformed request): their credential values and secret-looking policy `env` values.
- * A hub that cannot be read has no values to leak.
+ * A hub that cannot be read has no values to leak. With `trustIn`, see PlanOptions.trust.
  */
-export function packSecrets(packs: readonly LoadedPack[], env: Env = process.env): SecretSet {
+export function packSecrets(packs: readonly LoadedPack[], env: Env = process.env, trustIn?: string): SecretSet {
   const values: string[] = [];
   for (const pack of packs) {
     values.push(...policyEnvSecrets(pack, env));
     try {
+      // hcp run (`trustIn`, its state directory): an untrusted pack's credentials are not read, even to mask with.
+      if (trustIn !== undefined && needsTrust(pack) && untrustedBecause(pack, trustIn) !== undefined) continue;
       values.push(...packCredentials(pack, env).secrets);
     } catch {
-      // unreadable: nothing to mask
+      // unreadable (or the trust store is): nothing to mask
     }
   }
   return secretSet(values);

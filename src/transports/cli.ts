@@ -8,7 +8,9 @@ import type { OutputEvent } from "../runtime/live-output.js";
 import { executeVerb, isDryRun, runPassThrough, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { loadOpenApiDocuments } from "../runtime/openapi/packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
+import { stateDirOf } from "../runtime/approval/state.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
+import { realPackPath, type TrustAsker } from "../runtime/trust.js";
 import { TransportError, childExitCode, httpExitCode, jsonSyntax } from "./errors.js";
 import { loadOnePack, servable, type ServedPack, type ServeOptions } from "./packs.js";
 import { httpOutcome, outcome, renderPlan } from "./render.js";
@@ -27,6 +29,8 @@ export interface CliRunRequest extends ServeOptions {
   confirm?: string;
   json?: boolean;
   signal?: AbortSignal;
+  /** Asks a person at a terminal to trust a pack that must be trusted and is not (PlanOptions.trust); refused otherwise. */
+  askTrust?: TrustAsker;
   /** Without --json: the child's output is written here as it arrives (masked), instead of in the CliOutput. */
   write?: (stream: "stdout" | "stderr", text: string) => void;
 }
@@ -76,14 +80,15 @@ export function cliArgs(args: string | undefined, arg: readonly string[] = []): 
 
 /** Runs the request. Runtime and transport errors are thrown, masked, for the program to map once. */
 export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
-  const loaded = loadOnePack(req.pack);
+  // By its real folder: the one a person trusted, which a link cannot change after the trust check.
+  const loaded = loadOnePack(realPackPath(req.pack));
   await loadOpenApiDocuments([loaded]);
   const pack = servable(loaded, "cli", req);
   try {
     return await runOn(pack, req);
   } catch (err) {
     // The runtime masks what it throws; this also covers the transport's own errors (--args, usage).
-    throw maskError(err, packSecrets([pack]));
+    throw maskError(err, packSecrets([pack], process.env, req.gate?.stateDir ?? stateDirOf(process.env)));
   }
 }
 
@@ -97,6 +102,8 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
     gate: req.gate,
     transport: "cli" as const,
     oneCall: true,
+    // The caller of hcp run may have written the pack: credentials only for a pack a person trusted.
+    trust: { ask: req.askTrust },
     onOutput: write === undefined ? undefined : (e: OutputEvent) => e.text !== "" && write(e.stream, e.text),
   };
   let r: ExecResult | HttpResult | DryRun;

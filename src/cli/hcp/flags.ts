@@ -2,10 +2,11 @@
 
 import { isatty } from "node:tty";
 import type { Context, FlagSpec } from "../../framework/index.js";
-import { commandApprover, terminalApprover, type PersonApprover } from "../../runtime/approval/approvers.js";
+import { commandApprover, terminalApprover, terminalAsker, type PersonApprover } from "../../runtime/approval/approvers.js";
 import { stateDirOf } from "../../runtime/approval/state.js";
 import type { Gate } from "../../runtime/approval/gate.js";
 import { AuditLog } from "../../runtime/audit.js";
+import type { TrustAsker } from "../../runtime/trust.js";
 import { TransportError } from "../../transports/errors.js";
 import type { ServeOptions } from "../../transports/packs.js";
 import type { ToolSelection } from "../../transports/tools.js";
@@ -58,12 +59,26 @@ function gateOf(ctx: Context, prompt: boolean): Gate {
     const seconds = ctx.int("approver-timeout");
     if (seconds < 1 || seconds > 86_400) throw new TransportError("usage", `--approver-timeout must be from 1 to 86400 seconds, got ${seconds}`);
     approvers.push(commandApprover({ program, args: ctx.strings("approver-arg"), timeoutMs: seconds * 1000, env }));
-  } else if (prompt && !ctx.globals.noPrompt && (isatty(0) || isatty(1) || isatty(2))) {
-    // isatty, not process.stdin.isTTY: making process.stdin costs a run that never reads it ~1.5 ms.
+  } else if (prompt && mayPrompt(ctx)) {
     const terminal = terminalApprover();
     if (terminal !== undefined) approvers.push(terminal);
   }
   return { stateDir: stateDirOf(env), audit: auditOf(ctx), approvers };
+}
+
+/** Whether `hcp run` may ask at the terminal: not under --no-prompt, and only with a terminal on one of its streams. */
+function mayPrompt(ctx: Context): boolean {
+  // isatty, not process.stdin.isTTY: making process.stdin costs a run that never reads it ~1.5 ms.
+  return !ctx.globals.noPrompt && (isatty(0) || isatty(1) || isatty(2));
+}
+
+/**
+ * `hcp run`'s offer to trust a pack that must be trusted and is not: the pack shown and y/N asked on /dev/tty,
+ * as its approval prompt (undefined under --no-prompt or without a terminal: such a pack is then refused).
+ */
+export function trustPrompt(ctx: Context): TrustAsker | undefined {
+  const ask = mayPrompt(ctx) ? terminalAsker() : undefined;
+  return ask === undefined ? undefined : (text) => ask(`${text}\n`, "Trust this pack with these credentials? [y/N] ");
 }
 
 /** The audit log of --audit (or HCP_AUDIT, or the default); null for `none`. */

@@ -4,7 +4,7 @@ import type { Context } from "../../framework/index.js";
 import { cliRun } from "../../transports/cli.js";
 import { errorBody, TransportError } from "../../transports/errors.js";
 import { optionalString } from "../flags.js";
-import { serveOptions } from "./flags.js";
+import { serveOptions, trustPrompt } from "./flags.js";
 import { CliError } from "../errors.js";
 import { stopExitCode, untilSignal } from "../signal.js";
 
@@ -28,6 +28,7 @@ export async function runHandler(ctx: Context): Promise<void> {
     const out = await cliRun({
       ...operands(ctx.args, ctx.argsLenAtDash),
       ...serveOptions(ctx, { prompt: true }),
+      askTrust: trustPrompt(ctx),
       arg: ctx.strings("arg"),
       args: optionalString(ctx, "args"),
       confirm: optionalString(ctx, "confirm"),

@@ -51,6 +51,21 @@ export async function askYesNo(input: Readable, output: Writable, text: string, 
  * stdout are. Undefined when there is no terminal to ask on, so nothing ever blocks without one.
  */
 export function terminalApprover(): PersonApprover | undefined {
+  const ask = terminalAsker();
+  if (ask === undefined) return undefined;
+  return {
+    by: "prompt",
+    async ask(request) {
+      return (await ask(`About to run ${request.text}\n`, "Run it? [y/N] ")) ? "accept" : "decline";
+    },
+  };
+}
+
+/**
+ * Asks y/N on /dev/tty, the controlling terminal, whatever stdin and stdout are (askYesNo). Undefined when
+ * there is no terminal to ask on, so nothing ever blocks without one.
+ */
+export function terminalAsker(): ((text: string, question: string) => Promise<boolean>) | undefined {
   let probe: number;
   try {
     probe = openSync("/dev/tty", "r+");
@@ -58,20 +73,16 @@ export function terminalApprover(): PersonApprover | undefined {
     return undefined;
   }
   closeSync(probe);
-  return {
-    by: "prompt",
-    async ask(request) {
-      const fd = openSync("/dev/tty", "r+");
-      const input = new ReadStream(fd);
-      const output = new WriteStream(fd);
-      try {
-        const ok = await askYesNo(input, output, `About to run ${request.text}\n`, "Run it? [y/N] ");
-        return ok ? "accept" : "decline";
-      } finally {
-        input.destroy();
-        output.destroy();
-      }
-    },
+  return async (text, question) => {
+    const fd = openSync("/dev/tty", "r+");
+    const input = new ReadStream(fd);
+    const output = new WriteStream(fd);
+    try {
+      return await askYesNo(input, output, text, question);
+    } finally {
+      input.destroy();
+      output.destroy();
+    }
   };
 }
 

@@ -71,3 +71,8 @@ export function boundVerb(pack: LoadedPack, verbKey: string): { document: OpenAp
   if (operation === undefined) throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(pack.surface?.id)} has no operation for verb ${JSON.stringify(verbKey)}`);
   return { document: b.document, operation };
 }
+
+/** The text of an openapi pack's document as loaded (what its verbs use); undefined when it is not loaded. */
+export function boundDocumentText(pack: LoadedPack): string | undefined {
+  return bound.get(pack)?.document.text;
+}

@@ -1,0 +1,82 @@
+// `hcp trust PACK`: a person at a terminal trusts a pack with the credentials its binding names (shown what it
+// is and does, then y/N), so that `hcp run` gives them to it; `--list` shows the packs trusted and whether each
+// still matches, `--revoke PACK` takes a trust away. Trusting refuses without a terminal on stdin and stdout.
+
+import { basename, dirname } from "node:path";
+import type { Context } from "../../framework/index.js";
+import { loadPack } from "../../pack/load.js";
+import { askYesNo } from "../../runtime/approval/approvers.js";
+import { escapeForPerson } from "../../runtime/approval/show.js";
+import { stateDirOf } from "../../runtime/approval/state.js";
+import { RuntimeError } from "../../runtime/errors.js";
+import { loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
+import { needsTrust, readTrustStore, realPackPath, revokeTrust, trustPack, untrustedBecause, type TrustRecord } from "../../runtime/trust.js";
+import { trustReview } from "../../runtime/trust-review.js";
+import { TransportError } from "../../transports/errors.js";
+import { servable } from "../../transports/packs.js";
+import { shellWord } from "../../shell-word.js";
+
+/** A pack as `hcp run` loads it: by its real folder, its OpenAPI document loaded; one with errors is refused. */
+async function packAt(path: string) {
+  const pack = loadPack(realPackPath(path));
+  await loadOpenApiDocuments([pack]);
+  return servable(pack, null, { controlPlane: true });
+}
+
+/** A trusted pack and whether it still matches what was trusted (undefined `why`: it does). */
+async function stateOf(record: TrustRecord, stateDir: string): Promise<TrustRecord & { matches: boolean; why?: string }> {
+  const pack = loadPack(record.root);
+  await loadOpenApiDocuments([pack]);
+  const why = pack.ok ? untrustedBecause(pack, stateDir) : "it no longer loads (see hcp validate)";
+  return why === undefined ? { ...record, matches: true } : { ...record, matches: false, why };
+}
+
+function listText(states: readonly Awaited<ReturnType<typeof stateOf>>[]): string {
+  if (states.length === 0) return "No pack is trusted.\n";
+  const lines = states.map((s) => `${escapeForPerson(JSON.stringify(s.id))} ${escapeForPerson(s.root)} (trusted ${s.trusted_at}): ${s.matches ? "matches" : `does not match: ${escapeForPerson(s.why ?? "")}`}`);
+  return lines.join("\n") + "\n";
+}
+
+export async function trustHandler(ctx: Context): Promise<void> {
+  const stateDir = stateDirOf(process.env);
+  const revoke = ctx.bool("revoke");
+  if (ctx.bool("list")) {
+    if (ctx.args.length > 0 || revoke) throw new TransportError("usage", "--list takes no pack and no --revoke");
+    const packs = await Promise.all(readTrustStore(stateDir).map((r) => stateOf(r, stateDir)));
+    await ctx.writeResult({ packs }, () => listText(packs));
+    return;
+  }
+  const path = ctx.args[0];
+  if (path === undefined) throw new TransportError("usage", "give the pack folder to trust (or --revoke PACK, or --list)");
+  if (revoke) {
+    // Taking a trust away needs no person: it only ever refuses more.
+    const real = realPackPath(path);
+    const root = basename(real) === "surface.json" ? dirname(real) : real;
+    if (!revokeTrust(root, stateDir)) throw new TransportError("unknown_pack", `no trust is recorded for ${root} (see hcp trust --list)`);
+    await ctx.writeResult({ root, trusted: false }, () => `No longer trusted: ${escapeForPerson(root)}. hcp run gives it no credentials.\n`);
+    return;
+  }
+  if (ctx.globals.noPrompt) throw new TransportError("usage", "hcp trust asks a person y/N at the terminal, and --no-prompt forbids asking: leave --no-prompt out");
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new RuntimeError(
+      "not_a_terminal",
+      "hcp trust must be run by a person at a terminal: its stdin and stdout must both be a terminal, so that an agent cannot trust a pack it wrote",
+    );
+  }
+  const pack = await packAt(path);
+  if (!needsTrust(pack)) {
+    const hub = pack.surface.binding?.mode === "mock" ? "mode mock" : `hub ${pack.surface.binding?.hub ?? "none"}`;
+    await ctx.writeResult({ root: pack.root, trusted: false, needs_trust: false }, () => `Pack ${JSON.stringify(pack.surface.id)} reads no credentials (${hub}): it needs no trust; nothing was recorded.\n`);
+    return;
+  }
+  const yes = await askYesNo(process.stdin, process.stdout, `About to trust ${trustReview(pack)}\n`, "Trust this pack with these credentials? [y/N] ");
+  if (!yes) {
+    await ctx.writeResult({ root: pack.root, trusted: false }, () => "Not trusted: nothing was recorded.\n");
+    return;
+  }
+  const record = trustPack(pack, stateDir);
+  await ctx.writeResult(
+    { ...record, trusted: true },
+    () => `Trusted. hcp run gives this pack its credentials until surface.json, policy.json or its document change; take it back with: hcp trust --revoke ${shellWord(record.root)}\n`,
+  );
+}

@@ -1,0 +1,176 @@
+// Packs a person trusted with credentials (`hcp trust`): over `hcp run` the caller may have written the pack
+// (its program, its policy, the credential family it names), so a pack whose binding loads credentials gets
+// them only when a person trusted exactly it: its real folder, and the SHA-256 of its surface.json,
+// policy.json and local OpenAPI document as they were shown. The store is one 0600 file in the state
+// directory (`trusted.json`, next to the approval key), written atomically.
+
+import { createHash } from "node:crypto";
+import { realpathSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { isObject } from "../pack/issues.js";
+import type { LoadedPack } from "../pack/types.js";
+import { shellWord } from "../shell-word.js";
+import { ensurePrivateDirSync, readPrivate, writePrivate } from "./approval/state.js";
+import { bindingLoadsCredentials } from "./credentials.js";
+import { RuntimeError } from "./errors.js";
+import { boundDocumentText } from "./openapi/packs.js";
+
+/** What a person trusted: a pack's real folder and the digests of the files that say what it runs. */
+export interface TrustRecord {
+  /** The pack's real path (no symbolic link in it). */
+  readonly root: string;
+  readonly id: string;
+  readonly surface_sha256: string;
+  /** Null: the pack had no policy.json. */
+  readonly policy_sha256: string | null;
+  /** The OpenAPI document of `openapi.path`; null for any other pack. */
+  readonly document_sha256: string | null;
+  readonly trusted_at: string;
+}
+
+/** Asks a person whether to trust a pack, shown `text` (what it is and does); true trusts it. */
+export type TrustAsker = (text: string) => Promise<boolean>;
+
+export const trustFileOf = (stateDir: string) => join(stateDir, "trusted.json");
+
+/** Whether the pack's binding would load credentials (hub local-credential or keyring, not mode mock). */
+export function needsTrust(pack: LoadedPack): boolean {
+  return bindingLoadsCredentials(pack.surface?.binding);
+}
+
+/** The digests of the pack as loaded (never re-read: what is checked is what runs); undefined when it cannot be trusted. */
+function digestsOf(pack: LoadedPack): Pick<TrustRecord, "surface_sha256" | "policy_sha256" | "document_sha256"> | undefined {
+  const surface = pack.sha256?.surface;
+  if (surface === undefined || surface === null || pack.surface === null) return undefined;
+  let document: string | null = null;
+  if (pack.surface.kind === "openapi" && pack.surface.openapi?.path !== undefined) {
+    const text = boundDocumentText(pack);
+    if (text === undefined) return undefined;
+    document = createHash("sha256").update(text, "utf8").digest("hex");
+  }
+  return { surface_sha256: surface, policy_sha256: pack.sha256?.policy ?? null, document_sha256: document };
+}
+
+/** The real path of the pack's folder; the folder itself when it cannot be resolved (it is then not found in the store). */
+function realRootOf(pack: LoadedPack): string {
+  try {
+    return realpathSync(pack.root);
+  } catch {
+    return pack.root;
+  }
+}
+
+/**
+ * A pack path (its folder, or its surface.json) with the links in its folder's path resolved: load a pack from it so
+ * that its root, against which its relative programs and files are found, is the real folder a person trusted.
+ * A path that does not exist stays as it is, made absolute (loading it reports that).
+ */
+export function realPackPath(path: string): string {
+  const given = resolve(path);
+  try {
+    return statSync(given).isFile() ? join(realpathSync(dirname(given)), basename(given)) : realpathSync(given);
+  } catch {
+    return given;
+  }
+}
+
+/** Every record of the store; none when it does not exist. A store that is a link, too open or malformed is refused. */
+export function readTrustStore(stateDir: string): TrustRecord[] {
+  const path = trustFileOf(stateDir);
+  const data = readPrivate(path, "the trusted packs file", "state_insecure");
+  if (data === undefined) return [];
+  let doc: unknown;
+  try {
+    doc = JSON.parse(data.toString("utf8"));
+  } catch {
+    throw new RuntimeError("state_unavailable", `the trusted packs file ${path} is not valid JSON; remove it and trust the packs again (hcp trust PACK)`);
+  }
+  const packs = isObject(doc) ? doc["packs"] : undefined;
+  if (!Array.isArray(packs) || !packs.every(isRecord)) {
+    throw new RuntimeError("state_unavailable", `the trusted packs file ${path} is not {"packs": [...]} of trusted packs; remove it and trust the packs again (hcp trust PACK)`);
+  }
+  return packs;
+}
+
+const hex = (v: unknown) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v);
+
+function isRecord(v: unknown): v is TrustRecord {
+  return (
+    isObject(v) &&
+    typeof v["root"] === "string" &&
+    typeof v["id"] === "string" &&
+    typeof v["trusted_at"] === "string" &&
+    hex(v["surface_sha256"]) &&
+    (v["policy_sha256"] === null || hex(v["policy_sha256"])) &&
+    (v["document_sha256"] === null || hex(v["document_sha256"]))
+  );
+}
+
+function writeTrustStore(stateDir: string, packs: readonly TrustRecord[]): void {
+  ensurePrivateDirSync(stateDir);
+  writePrivate(trustFileOf(stateDir), JSON.stringify({ packs }, null, 2) + "\n");
+}
+
+/** Why the pack is not trusted as loaded (a sentence), or undefined when it is: its real folder is recorded with every digest equal. */
+export function untrustedBecause(pack: LoadedPack, stateDir: string): string | undefined {
+  const real = realRootOf(pack);
+  // Loaded through a link, its relative program and files would be found through the link, which can change after this check.
+  if (real !== pack.root) return `it was loaded as ${pack.root}, a symbolic link to ${real}; run it by its real path`;
+  const record = readTrustStore(stateDir).find((r) => r.root === real);
+  if (record === undefined) return "a person has never trusted it";
+  const now = digestsOf(pack);
+  if (now === undefined) return "what it runs cannot be read to compare with what a person trusted";
+  const changed = [
+    now.surface_sha256 !== record.surface_sha256 && "surface.json",
+    now.policy_sha256 !== record.policy_sha256 && "policy.json",
+    now.document_sha256 !== record.document_sha256 && "its OpenAPI document",
+  ].filter((f) => f !== false);
+  return changed.length === 0 ? undefined : `it changed since a person trusted it (${changed.join(", ")})`;
+}
+
+/** The refusal of a pack that is not trusted: what it is, why, and the command a person runs. */
+function refusal(pack: LoadedPack, why: string): RuntimeError {
+  const binding = pack.surface?.binding;
+  const family = binding?.family ?? pack.surface?.id ?? "";
+  const root = realRootOf(pack);
+  return new RuntimeError(
+    "pack_untrusted",
+    `pack ${JSON.stringify(pack.surface?.id ?? "")} at ${root} reads the credentials of family ${JSON.stringify(family)} (hub ${binding?.hub}), and ${why}: ` +
+      `hcp run gives credentials only to a pack a person trusted, so nothing was read or run. A person can review and trust it in a terminal with: hcp trust ${shellWord(root)}`,
+  );
+}
+
+/**
+ * Throws `pack_untrusted` unless the pack needs no trust or a person trusted it as loaded. With `ask`, a pack
+ * that is not trusted is first shown to a person (`review` is what they see) and, on yes, trusted.
+ */
+export async function requireTrust(pack: LoadedPack, stateDir: string, ask?: { asker: TrustAsker; review: () => string }): Promise<void> {
+  if (!needsTrust(pack)) return;
+  const why = untrustedBecause(pack, stateDir);
+  if (why === undefined) return;
+  if (ask === undefined || why.startsWith("it was loaded as")) throw refusal(pack, why);
+  if (!(await ask.asker(`This pack is not trusted: ${why}.\n${ask.review()}`))) throw refusal(pack, `${why}; the person at the terminal did not trust it`);
+  trustPack(pack, stateDir);
+}
+
+/** Records a person's trust in the pack as loaded (replacing an older record of its folder). Throws when it cannot be trusted. */
+export function trustPack(pack: LoadedPack, stateDir: string): TrustRecord {
+  const digests = digestsOf(pack);
+  if (digests === undefined || pack.surface === null) {
+    throw new RuntimeError("invalid_pack", `pack at ${pack.root} cannot be trusted: its files did not load (see hcp validate ${shellWord(pack.root)})`);
+  }
+  const root = realRootOf(pack);
+  if (root !== pack.root) throw new RuntimeError("invalid_pack", `pack at ${pack.root} cannot be trusted through a symbolic link: trust it by its real path, ${root}`);
+  const record: TrustRecord = { root, id: pack.surface.id, ...digests, trusted_at: new Date().toISOString() };
+  writeTrustStore(stateDir, [...readTrustStore(stateDir).filter((r) => r.root !== root), record]);
+  return record;
+}
+
+/** Removes the record of the folder at `root` (a real path); false when there was none. */
+export function revokeTrust(root: string, stateDir: string): boolean {
+  const packs = readTrustStore(stateDir);
+  const kept = packs.filter((r) => r.root !== root);
+  if (kept.length === packs.length) return false;
+  writeTrustStore(stateDir, kept);
+  return true;
+}
