@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { GO_TEMPLATE_USAGE, TS_TEMPLATE_USAGE } from "../framework/helpers.js";
-import { REPO, run } from "./helpers.js";
+import { REPO, run, trustPack } from "./helpers.js";
 import { hcp, tempDir } from "../transports/support.js";
 import { isolatedEnv } from "./hardening.js";
 
@@ -28,11 +28,13 @@ test("every `hcp run --help` example names a verb of the pack made from rgref, w
   assert.equal(made.code, 0, made.stderr);
   const list = await hcp(["list", join(dir, "rgref"), "--json"], { env: isolatedEnv() });
   const verbs = (JSON.parse(list.stdout) as { packs: { verbs: { verb: string }[] }[] }).packs[0]!.verbs.map((v) => v.verb);
+  const env = isolatedEnv();
+  await trustPack(join(dir, "rgref"), env);
   for (const [, verb, rest] of examples) {
     assert.ok(verbs.includes(verb!), `hcp run --help shows ${verb}, which the pack does not have`);
     // Dry runs check the arguments without running anything.
     const args = (rest!.replace(/--(confirm|approver|approver-arg) \S+/g, "").match(/'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^'|'$/g, ""));
-    const planned = await hcp(["run", join(dir, "rgref"), verb!, ...args, "--dry-run", "--allow-write"], { env: isolatedEnv(), cwd: dir });
+    const planned = await hcp(["run", join(dir, "rgref"), verb!, ...args, "--dry-run", "--allow-write"], { env, cwd: dir });
     assert.equal(planned.code, 0, `${verb} ${rest}: ${planned.stderr}`);
   }
 });

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { execSession } from "../transports/support.js";
 import { bank, bankCredentials, jsonError, planIdOf } from "./approvals-support.js";
+import { trustPack } from "./helpers.js";
 
 const SECRET = "s3cr3t-Tok-42";
 
@@ -24,6 +25,7 @@ test("hcp approve refuses without a terminal on stdin and stdout; the plan stays
 test("hcp approve shows every field of the plan with controls and bidi escaped and secrets masked; n records nothing, y approves once", async () => {
   const dir = bank().dir;
   const b = bank({ binding: { mode: "local", hub: "local-credential", family: "bank" }, env: { HCP_CREDENTIALS: bankCredentials(dir, SECRET) } });
+  await trustPack(b.root, b.env);
   const trick = "100\u202e0001\u2066\u001b]0;pwned\u0007";
   const request = JSON.stringify({ id: 1, pack: "bank", verb: "note", args: { amount: SECRET }, dry_run: true, stdin: "to: \u202eevil" });
   // `note` is plan-checked, so it is not offered for approval; `pay` is.

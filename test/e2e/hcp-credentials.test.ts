@@ -8,6 +8,7 @@ import { after, before, test } from "node:test";
 import { HCP, SECRET_PACK, hcp, tempDir } from "../transports/support.js";
 import { notesApi, type Api } from "./notes-api.js";
 import { isolatedEnv, openapiPack } from "./openapi-support.js";
+import { trustPack } from "./helpers.js";
 
 const VALUE = "cred-V4lue-from-stdin-42";
 let api: Api;
@@ -40,6 +41,7 @@ test("set reads the value from stdin into a new 0600 file; get masks it unless -
   assert.equal(reveal.stdout, `${VALUE}\n`);
 
   // The wrapped program gets it; its output shows it masked.
+  await trustPack(SECRET_PACK, env);
   const run = await hcp(["run", SECRET_PACK, "show"], { env });
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /^\*\*\*\n/);
@@ -49,6 +51,7 @@ test("set reads the value from stdin into a new 0600 file; get masks it unless -
   assert.equal(scheme.code, 0, scheme.stderr);
   assert.deepEqual(JSON.parse(readFileSync(file, "utf8")), { secretfam: { env: { SECRET_TOKEN: VALUE } }, notes: { openapi: { bearerAuth: "tok-scheme-9876" } } });
   const pack = openapiPack({ doc: "notes.yaml", verbs: { whoami: { description: "Who." } }, policy: { openapi: { base_url: `${api.origin}/v1` } } });
+  await trustPack(pack, env);
   const who = await hcp(["run", pack, "whoami"], { env, timeoutMs: 60_000 });
   assert.equal(who.code, 0, who.stderr);
   assert.equal(api.requests.at(-1)?.headers.authorization, "Bearer tok-scheme-9876");

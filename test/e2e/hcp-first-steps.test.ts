@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { REPO, fixture } from "./helpers.js";
+import { REPO, fixture, trustPack } from "./helpers.js";
 import { isolatedEnv, probePack } from "./hardening.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -100,7 +100,7 @@ function tokenPack(): string {
 
 test("a missing credential names the hcp credentials set command that stores it; run as written, the verb then runs", async () => {
   const env = isolatedEnv();
-  const root = tokenPack();
+  const root = await trustPack(tokenPack(), env);
   const missing = await hcp(["run", root, "token"], { env });
   assert.equal(missing.code, 3);
   assert.match(missing.stderr, /does not exist; store it with hcp credentials set tok TOK_TOKEN \(it asks for the value\), or write the entry yourself \(the file mode 0600\) as \{"tok": \{"env": \{"TOK_TOKEN": "value"\}\}\}/);
@@ -269,6 +269,7 @@ test("hcp init says when the pack's program would not be found when a verb runs,
   const absolute = await hcp(["init", "--from-manifest", manifest, "--bin", process.execPath, "--out", join(dir, "c")], { env });
   assert.doesNotMatch(absolute.stderr, /wrap\.bin/);
   writeFileSync(env["HCP_CREDENTIALS"]!, JSON.stringify({ taskr: { env: { TASKR_TOKEN: "taskr-token-value" } } }), { mode: 0o600 });
+  await trustPack(join(dir, "a"), env);
   const run = await hcp(["run", join(dir, "a"), "version"], { env: { ...env, PATH: "/nonexistent" } });
   assert.equal(run.code, 5);
   assert.match(run.stderr, /program "taskr" was not found on PATH: put it on PATH, or write its path in the pack's surface\.json \(wrap\.bin/);
@@ -353,7 +354,9 @@ test("the hcp credentials set command an error shows is quoted for the shell whe
     { binding: { hub: "local-credential", family: "my tok; rm -rf ~" } },
     { default: "read", credentials: ["TOK_TOKEN"] },
   );
-  const r = await hcp(["run", root, "token"], { env: isolatedEnv() });
+  const env = isolatedEnv();
+  await trustPack(root, env);
+  const r = await hcp(["run", root, "token"], { env });
   assert.equal(r.code, 3);
   assert.ok(r.stderr.includes("store it with hcp credentials set 'my tok; rm -rf ~' TOK_TOKEN (it asks"), r.stderr);
 });

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { execSession, hcp, tempDir } from "../transports/support.js";
 import { isolatedEnv, probePack, witness } from "./hardening.js";
+import { trustPack } from "./helpers.js";
 
 /** Generous: each of these used to hang or grow without bound; a correct run takes well under a second. */
 const HANG_GUARD_MS = 30_000;
@@ -68,6 +69,7 @@ test("a FIFO credential file is refused at once: hcp run neither blocks nor runs
   const fifo = join(tempDir("hcp-cred-"), "credentials.json");
   execFileSync("mkfifo", ["-m", "600", fifo]);
   const env = isolatedEnv({ HCP_CREDENTIALS: fifo });
+  await trustPack(root, env);
   // stdin held open: nothing may wait on it either
   const r = await hcp(["run", root, "go", "--json"], { env, hold: true, timeoutMs: HANG_GUARD_MS });
   noCrash(r);
@@ -81,7 +83,7 @@ test("a FIFO credential file is refused at once: hcp run neither blocks nor runs
   const big = join(tempDir("hcp-cred-"), "credentials.json");
   writeFileSync(big, "{}", { mode: 0o600 });
   truncateSync(big, (1 << 20) + 1);
-  const r2 = await hcp(["run", root, "go"], { env: isolatedEnv({ HCP_CREDENTIALS: big }), timeoutMs: HANG_GUARD_MS });
+  const r2 = await hcp(["run", root, "go"], { env: { ...env, HCP_CREDENTIALS: big }, timeoutMs: HANG_GUARD_MS });
   assert.equal(r2.code, 3);
   assert.match(r2.stderr, /larger than the 1 MiB limit/);
   assert.equal(w.ran(), false);

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { execSession, hcp, mcpClient, tempDir } from "../transports/support.js";
 import { isolatedEnv, probePack } from "./hardening.js";
+import { trustPack } from "./helpers.js";
 
 /** A credential file giving family `fam` the variable TOKEN. */
 function credentials(token: string): string {
@@ -92,6 +93,7 @@ test("every JSON string encoding of a secret is masked on run, exec and MCP (tex
   const program = encoderProgram();
   const root = probePack("encoded", { show: { description: "Show.", cli: ["probe"], policy: "read" } }, { ...BINDING, wrap: { bin: program } });
   const env = isolatedEnv({ HCP_CREDENTIALS: credentials(secret) });
+  await trustPack(root, env);
   const outputs: string[] = [];
   for (const extra of [[], ["--json"]]) {
     const r = await hcp(["run", root, "show", ...extra], { env });

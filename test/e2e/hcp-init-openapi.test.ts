@@ -6,7 +6,7 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { hcp, tempDir } from "../transports/support.js";
-import { fixture } from "./helpers.js";
+import { fixture, trustPack } from "./helpers.js";
 import { notesApi, type Api } from "./notes-api.js";
 import { isolatedEnv } from "./openapi-support.js";
 
@@ -47,6 +47,7 @@ test("a pack from an OpenAPI file: one verb per operation, policy by method, bin
   assert.equal(v.code, 0, v.stdout);
   // The document's server is a placeholder port: point the pack at the running API, then use it.
   writeFileSync(join(out, "policy.json"), JSON.stringify({ ...policy, openapi: { base_url: `${api.origin}/v1` } }));
+  await trustPack(out, env);
   const one = await hcp(["run", out, "get-note", "--arg", "id=n1"], { env, ...HANG_GUARD });
   assert.equal(one.code, 0, one.stderr);
   assert.deepEqual(JSON.parse(one.stdout), { id: "n1", text: "first note" });

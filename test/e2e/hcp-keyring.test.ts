@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { hcp, tempDir } from "../transports/support.js";
-import { fixture } from "./helpers.js";
+import { fixture, trustPack } from "./helpers.js";
 import { keyringUnavailable, startKeyringSession, type KeyringSession } from "./keyring-session.js";
 import { notesApi, type Api } from "./notes-api.js";
 import { isolatedEnv, openapiPack } from "./openapi-support.js";
@@ -57,6 +57,7 @@ test("hub keyring: a program gets the entries policy.json lists, an API its sche
     }),
   );
   writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "kr", verbs: { show: "read" }, credentials: ["KR_TOKEN"] }));
+  await trustPack(root, env);
   const absent = await hcp(["run", root, "show", "--json"], { env });
   assert.equal(absent.code, 3);
   assert.match(absent.stderr, /hcp credentials set kr KR_TOKEN --keyring/);
@@ -72,6 +73,7 @@ test("hub keyring: a program gets the entries policy.json lists, an API its sche
     policy: { openapi: { base_url: `${api.origin}/v1` }, credentials: ["bearerAuth"] },
   });
   assert.equal((await hcp(["credentials", "set", "krapi", "bearerAuth", "--keyring"], { env, stdin: VALUE })).code, 0);
+  await trustPack(pack, env);
   const who = await hcp(["run", pack, "whoami", "--json"], { env, timeoutMs: 60_000 });
   assert.equal(who.code, 0, who.stderr);
   assert.equal(api.requests.at(-1)?.headers.authorization, `Bearer ${VALUE}`);

@@ -6,7 +6,7 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { execSession, hcp, mcpClient } from "../transports/support.js";
-import { fixture } from "./helpers.js";
+import { fixture, trustPack } from "./helpers.js";
 import { notesApi, recorder, type Api } from "./notes-api.js";
 import { closedPort, isolatedEnv, openapiPack } from "./openapi-support.js";
 
@@ -57,6 +57,7 @@ test("an openapi verb sends its request to a real server, from a 3.0 YAML and a 
   for (const doc of ["notes.yaml", "notes.json"]) {
     const pack = notesPack(doc);
     const env = isolatedEnv();
+    await trustPack(pack, env);
     let r;
     const got = await received(async () => (r = await hcp(["run", pack, "notes.list", "--arg", "limit:=1", "--json"], { env, ...HANG_GUARD })));
     assert.equal(r!.code, 0, r!.stderr);
@@ -82,6 +83,7 @@ test("an openapi verb sends its request to a real server, from a 3.0 YAML and a 
 test("the exit code follows the status: 404 → 5, 401 → 3, 429 → 6, another origin's redirect → 2", async () => {
   const pack = notesPack();
   const env = isolatedEnv();
+  await trustPack(pack, env);
   const cases: [string[], number][] = [
     [["notes.get", "--arg", "id=missing"], 5],
     [["whoami"], 3],
@@ -101,6 +103,7 @@ test("the exit code follows the status: 404 → 5, 401 → 3, 429 → 6, another
 test("a path parameter stays one segment: '/' is encoded, '.' and '..' are refused, CR/LF never reach a header", async () => {
   const pack = notesPack();
   const env = isolatedEnv();
+  await trustPack(pack, env);
   const got = await received(async () => {
     await hcp(["run", pack, "notes.get", "--arg", "id=../admin"], { env, ...HANG_GUARD });
     await hcp(["run", pack, "notes.get", "--arg", "id=a/b?c#d"], { env, ...HANG_GUARD });
@@ -121,6 +124,7 @@ test("a path parameter stays one segment: '/' is encoded, '.' and '..' are refus
 test("a redirect to another origin is not followed: its target receives nothing, credentials included", async () => {
   const pack = notesPack();
   const env = isolatedEnv({ notes: { openapi: { bearerAuth: TOKEN } } });
+  await trustPack(pack, env);
   const r = await hcp(["run", pack, "away", "--json"], { env, ...HANG_GUARD });
   assert.equal(r.code, 2);
   const result = JSON.parse(r.stdout);
@@ -138,6 +142,7 @@ test("credentials follow the security schemes and are masked, even echoed back, 
   const BASIC = "notes-user:Pa55-w0rd-basic";
   const KEY = "key/with+odd chars&=";
   const env = isolatedEnv({ notes: { openapi: { bearerAuth: TOKEN, basicAuth: BASIC, apiKeyQuery: KEY } } });
+  await trustPack(pack, env);
   const outputs: string[] = [];
   const got = await received(async () => {
     for (const verb of ["whoami", "basic", "keyed"]) {
@@ -173,6 +178,7 @@ test("credentials follow the security schemes and are masked, even echoed back, 
 test("policy and confirmation apply as to CLI verbs: writes need --allow-write, a gated verb its plan_id; dry runs send nothing", async () => {
   const pack = notesPack("notes.yaml", { verbs: { "notes.delete": { policy: "write", confirm: "plan" } } });
   const env = isolatedEnv();
+  await trustPack(pack, env);
   const refused = await received(async () => {
     const w = await hcp(["run", pack, "notes.create", "--args", '{"body": {"text": "hi"}}', "--json"], { env, ...HANG_GUARD });
     assert.equal(w.code, 4);
@@ -209,6 +215,7 @@ test("policy and confirmation apply as to CLI verbs: writes need --allow-write, 
 test("bad answers: a 2xx body that is not JSON though JSON is declared is invalid_response; an endless body stops at the cap", async () => {
   const pack = notesPack("notes.yaml", { verbs: { big: { policy: "read", max_output_bytes: 5000 } } });
   const env = isolatedEnv();
+  await trustPack(pack, env);
   const bad = await hcp(["run", pack, "bad-json", "--json"], { env, ...HANG_GUARD });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /"code": "invalid_response"/);
@@ -223,6 +230,7 @@ test("bad answers: a 2xx body that is not JSON though JSON is declared is invali
   assert.match(text.stderr, /body truncated/);
   // A deadline inside a body that never ends: what came is kept, the result says timed_out, exit 2, nothing hangs.
   const slow = notesPack("notes.yaml", { verbs: { stall: { policy: "read", timeout_ms: 500 } } });
+  await trustPack(slow, env);
   const late = await hcp(["run", slow, "stall", "--json"], { env, ...HANG_GUARD });
   assert.equal(late.timedOut, false);
   assert.equal(late.code, 2);

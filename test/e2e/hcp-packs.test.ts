@@ -5,14 +5,14 @@ import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { fixture } from "./helpers.js";
+import { fixture, trustPack } from "./helpers.js";
 import { PROBE, isolatedEnv } from "./hardening.js";
 import { hcp, tempDir } from "../transports/support.js";
 
 const TASKR = fixture("manifests/taskr.json");
 const TOKEN = "tk-live-5b1f0a9c";
 
-/** A taskr pack generated into a folder whose parents do not exist yet, and an env with its credential file. */
+/** A taskr pack generated into a folder whose parents do not exist yet and trusted, and an env with its credential file. */
 async function taskrPack(): Promise<{ pack: string; env: NodeJS.ProcessEnv }> {
   const env = isolatedEnv();
   writeFileSync(env["HCP_CREDENTIALS"]!, JSON.stringify({ taskr: { env: { TASKR_TOKEN: TOKEN } } }));
@@ -20,6 +20,7 @@ async function taskrPack(): Promise<{ pack: string; env: NodeJS.ProcessEnv }> {
   const pack = join(tempDir(), "packs", "nested", "taskr");
   const r = await hcp(["init", "--from-manifest", TASKR, "--bin", PROBE, "--out", pack], { env });
   assert.equal(r.code, 0, r.stderr);
+  await trustPack(pack, env);
   return { pack, env };
 }
 

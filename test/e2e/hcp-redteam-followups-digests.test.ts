@@ -11,6 +11,7 @@ import { test } from "node:test";
 import { APPROVER_BIN, bank, bankCredentials, jsonError, planIdOf, toolPlanIdOf } from "./approvals-support.js";
 import { hostileApi, hostileEnv, hostilePack } from "./hcp-redteam-http-support.js";
 import { execSession, hcp, mcpClient } from "../transports/support.js";
+import { trustPack } from "./helpers.js";
 
 const WEAK = "hunter2";
 const BASIC_WEAK = "alice:hunter2";
@@ -41,6 +42,7 @@ test("a dry run of a CLI verb whose credential is a weak value (run, exec, MCP, 
   const credentials = bankCredentials(dir, WEAK);
   const recorded = join(dir, "approver-stdin");
   const b = bank({ binding: { mode: "local", hub: "local-credential", family: "bank" }, env: { HCP_CREDENTIALS: credentials } });
+  await trustPack(b.root, b.env);
   const forms = [WEAK, ...digestForms(WEAK)];
   const seen: string[] = [];
 
@@ -97,6 +99,7 @@ test("a dry run of an HTTP verb whose basic-auth password is weak (run, MCP) nam
   try {
     const root = hostilePack(api.origin, { verbs: { "item.create": { policy: "write", confirm: "plan" } } });
     const env = hostileEnv({ notes: { openapi: { basic: BASIC_WEAK } } });
+    await trustPack(root, env);
     const forms = [BASIC_WEAK, Buffer.from(BASIC_WEAK).toString("base64"), ...digestForms(BASIC_WEAK, WEAK)];
     const create = ["run", root, "item.create", "--args", '{"body":{"text":"hi"}}'];
     const dry = await hcp([...create, "--dry-run", "--json"], { env });
@@ -129,9 +132,16 @@ test("a dry run that must make the key under a state directory that cannot exist
   const dir = bank().dir;
   const b = bank({ binding: { mode: "local", hub: "local-credential", family: "bank" }, env: { HCP_CREDENTIALS: bankCredentials(dir, WEAK), XDG_STATE_HOME: "/proc/hcp-no-such-dir/state" } });
   // The credential's keyed digest is the first thing that needs the key (Node's recursive mkdir never returns here).
-  const dry = await hcp(["run", b.root, "pay", "--arg", "amount=1", "--dry-run", "--json"], { env: b.env, timeoutMs: 30_000 });
+  // Over hcp exec: hcp run refuses this pack sooner, as no person can have trusted it in a state directory that cannot exist.
+  const request = JSON.stringify({ id: 1, pack: "bank", verb: "pay", args: { amount: "1" }, dry_run: true });
+  const dry = await execSession([b.root], [request], [], { env: b.env, timeoutMs: 30_000 });
   assert.equal(dry.timedOut, false, "the dry run hung");
-  assert.equal(jsonError(dry).code, "state_unavailable", dry.stderr);
-  assert.match(jsonError(dry).error, /cannot create the hcp state directory \/proc\/hcp-no-such-dir\/state/);
-  assert.equal(dry.stdout, "", "no plan is shown");
+  const answer = dry.responses[0];
+  assert.equal(answer?.error?.code, "state_unavailable", dry.stdout + dry.stderr);
+  assert.match(answer.error.message, /cannot create the hcp state directory \/proc\/hcp-no-such-dir\/state/);
+  assert.equal(answer.result, undefined, "no plan is shown");
+  const run = await hcp(["run", b.root, "pay", "--arg", "amount=1", "--dry-run", "--json"], { env: b.env, timeoutMs: 30_000 });
+  assert.equal(run.timedOut, false, "hcp run hung");
+  assert.equal(jsonError(run).code, "pack_untrusted", run.stderr);
+  assert.equal(run.stdout, "", "no plan is shown");
 });

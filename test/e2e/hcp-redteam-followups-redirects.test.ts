@@ -9,6 +9,7 @@ import { toolPlanIdOf } from "./approvals-support.js";
 import { DOC, VERBS, hostileApi, hostileEnv, type Hostile } from "./hcp-redteam-http-support.js";
 import { openapiPack } from "./openapi-support.js";
 import { execSession, hcp, mcpClient } from "../transports/support.js";
+import { trustPack } from "./helpers.js";
 
 const GUARD = { timeoutMs: 60_000 };
 let api: Hostile;
@@ -54,6 +55,7 @@ interface Answer {
 test("an allowed PUT or DELETE answered 307 or 308 is sent once: the redirect is the answer (status, Location, exit 2), nothing is re-sent to the other path", async () => {
   const pack = writesPack();
   const env = hostileEnv();
+  await trustPack(pack, env);
   for (const status of [307, 308]) {
     for (const [verb, method] of [["redirect.put", "PUT"], ["redirect.delete", "DELETE"]] as const) {
       const args = { status: String(status), to: "/v1/items/other", ...(method === "PUT" ? { body: { text: "pay 100" } } : {}) };
@@ -79,6 +81,7 @@ test("an allowed PUT or DELETE answered 307 or 308 is sent once: the redirect is
 test("an approved POST (plan_id over MCP and hcp run) answered 307 or 308 sends exactly one request; a GET still follows a same-origin redirect", async () => {
   const pack = writesPack();
   const env = hostileEnv();
+  await trustPack(pack, env);
   const { client } = await mcpClient([pack], { env, allowWrite: true });
   try {
     for (const status of ["307", "308"]) {

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { HCP, mcpClient } from "../transports/support.js";
-import { REPO } from "./helpers.js";
+import { REPO, trustPack } from "./helpers.js";
 import { hostileApi, hostileEnv, hostilePack, leakIn, type Hostile } from "./hcp-redteam-http-support.js";
 
 let api: Hostile;
@@ -69,6 +69,7 @@ let baselineMiB = 0;
 test("a decompression bomb (2 GiB gzipped once, and twice) stops at max_output_bytes with bounded memory; a chain of 2,000 codings is refused", async () => {
   const pack = hostilePack(api.origin);
   const env = hostileEnv();
+  await trustPack(pack, env);
   const base = await watched(["run", pack, "echo", "--json"], env);
   assert.equal(base.code, 0, base.stderr);
   baselineMiB = base.peakMiB;
@@ -93,6 +94,7 @@ test("a decompression bomb (2 GiB gzipped once, and twice) stops at max_output_b
 test("a gzip body that never ends stops at the cap, on run and on MCP, where the server goes on answering", async () => {
   const pack = hostilePack(api.origin, { verbs: { "endless-gzip": { policy: "read", max_output_bytes: 65536 } } });
   const env = hostileEnv();
+  await trustPack(pack, env);
   const r = await watched(["run", pack, "endless-gzip", "--json"], env);
   assert.equal(r.killed, false);
   assert.equal(r.code, 0, r.stderr);
@@ -112,6 +114,7 @@ test("a gzip body that never ends stops at the cap, on run and on MCP, where the
 test("a response head or body trickled a byte every 100 ms ends at timeout_ms: timed_out, exit 2, nothing hangs, nothing leaks", async () => {
   const pack = hostilePack(api.origin, { verbs: { "slow-head": { policy: "read", timeout_ms: 1000 }, "slow-body": { policy: "read", timeout_ms: 1000 } } });
   const env = hostileEnv();
+  await trustPack(pack, env);
   const head = await watched(["run", pack, "slow-head", "--json"], env);
   assert.equal(head.killed, false, "ended well before the hang guard");
   assert.equal(head.code, 2, head.stderr);
@@ -128,6 +131,7 @@ test("a response head or body trickled a byte every 100 ms ends at timeout_ms: t
 test("a redirect loop within the origin stops after 5 redirects (its last 3xx is the answer); a head over the limit is a clear request_failed", async () => {
   const pack = hostilePack(api.origin);
   const env = hostileEnv();
+  await trustPack(pack, env);
   const from = api.requests.length;
   const loop = await watched(["run", pack, "loop", "--arg", "n=0", "--json"], env);
   assert.equal(loop.killed, false);
@@ -147,6 +151,7 @@ test("a redirect loop within the origin stops after 5 redirects (its last 3xx is
 test("a body that does not decode (gzip that is not gzip) is a clear request_failed naming the request and why", async () => {
   const pack = hostilePack(api.origin);
   const env = hostileEnv();
+  await trustPack(pack, env);
   const r = await watched(["run", pack, "bad-gzip"], env);
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /GET http:\/\/127\.0\.0\.1:\d+\/v1\/bad-gzip: the response body could not be read: .*Z_DATA_ERROR/);
@@ -157,6 +162,7 @@ test("a body that does not decode (gzip that is not gzip) is a clear request_fai
 test("a small body of deeply nested JSON (30 KB, 15,000 levels) is refused, not printed as hundreds of megabytes or sent to crash an MCP client", async () => {
   const pack = hostilePack(api.origin);
   const env = hostileEnv();
+  await trustPack(pack, env);
   const deep = await watched(["run", pack, "deep", "--arg", "depth=15000", "--json"], env);
   assert.equal(deep.killed, false);
   assert.equal(deep.code, 2, deep.stderr);

@@ -9,6 +9,7 @@ import { after, before, test } from "node:test";
 import { execSession, hcp, mcpClient } from "../transports/support.js";
 import { BASIC, CREDENTIALS, HEADER_KEY, TLS_CERT, TOKEN, hostileApi, hostileEnv, hostilePack, leakIn, type Hostile } from "./hcp-redteam-http-support.js";
 import { closedPort } from "./openapi-support.js";
+import { trustPack } from "./helpers.js";
 
 const GUARD = { timeoutMs: 60_000 };
 let api: Hostile;
@@ -60,6 +61,7 @@ test("credentials echoed back anywhere (JSON, text, a 500, a Location, a login U
 test("a 2xx body declared JSON that is the token itself: the error never quotes the body (no first characters of the token) on run, exec and MCP", async () => {
   const pack = hostilePack(api.origin);
   const env = hostileEnv();
+  await trustPack(pack, env);
   const r = await hcp(["run", pack, "echo", "--arg", "mode=raw"], { env, ...GUARD });
   assert.equal(r.code, 2);
   assert.match(r.stderr, /answered 200 with Content-Type application\/json, but its body is not JSON/);
@@ -81,6 +83,7 @@ test("a credential with spaces around it is masked as sent (trimmed); one that c
   const pack = hostilePack(api.origin);
   const padded = hostileEnv({ notes: { openapi: { ...CREDENTIALS.notes.openapi, bearer: `  ${TOKEN}\t`, keyHeader: ` ${HEADER_KEY} ` } } });
   const from = api.requests.length;
+  await trustPack(pack, padded);
   const r = await hcp(["run", pack, "echo", "--json"], { env: padded, ...GUARD });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(api.requests.at(-1)!.headers.authorization, `Bearer   ${TOKEN}`, "sent trimmed at the end");
@@ -94,6 +97,7 @@ test("a credential with spaces around it is masked as sent (trimmed); one that c
   ];
   for (const [scheme, value, message] of bad) {
     const env = hostileEnv({ notes: { openapi: { ...CREDENTIALS.notes.openapi, [scheme]: value } } });
+    await trustPack(pack, env);
     const sent = api.requests.length;
     const b = await hcp(["run", pack, "echo"], { env, ...GUARD });
     assert.equal(b.code, 3, b.stderr);
@@ -114,7 +118,7 @@ test("failures never show a credential: connection refused, TLS refused, a deadl
     // No NODE_EXTRA_CA_CERTS: the certificate is not trusted, so the request never leaves hcp.
     const untrusted = hostilePack(tls.origin);
     for (const [pack, code] of [[refusedPack, /request_failed/], [untrusted, /request_failed/]] as const) {
-      const r = await hcp(["run", pack, "echo", "--json"], { env, ...GUARD });
+      const r = await hcp(["run", await trustPack(pack, env), "echo", "--json"], { env, ...GUARD });
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, code);
       outputs.push(r.stdout, r.stderr);
@@ -137,6 +141,7 @@ test("failures never show a credential: connection refused, TLS refused, a deadl
   }
   // A deadline mid-body, and a body over the cap: both after the server echoed the token.
   const limited = hostilePack(api.origin, { verbs: { "slow-body": { policy: "read", timeout_ms: 800 }, echo: { policy: "read", max_output_bytes: 4096 } } });
+  await trustPack(limited, env);
   for (const args of [["slow-body"], ["echo", "--arg", "mode=cut"]]) {
     const r = await hcp(["run", limited, ...args, "--json"], { env, ...GUARD });
     assert.equal(r.timedOut, false);
@@ -145,7 +150,7 @@ test("failures never show a credential: connection refused, TLS refused, a deadl
     assert.ok(result.timed_out || result.body_truncated, r.stdout);
   }
   // A write's dry run (its plan, its id) and the audit lines of a write that ran and echoed the credentials.
-  const pack = hostilePack(api.origin);
+  const pack = await trustPack(hostilePack(api.origin), env);
   const dry = await hcp(["run", pack, "item.create", "--args", '{"body":{"text":"x"}}', "--dry-run", "--json"], { env, ...GUARD });
   assert.equal(dry.code, 0, dry.stderr);
   assert.ok(JSON.parse(dry.stdout).plan.credentials, "the plan covers the credentials (as digests)");
@@ -165,6 +170,7 @@ test("over https, credentials go only to a server whose certificate is trusted, 
   try {
     const pack = hostilePack(tls.origin);
     const env = hostileEnv(undefined, { NODE_EXTRA_CA_CERTS: TLS_CERT });
+    await trustPack(pack, env);
     const ok = await hcp(["run", pack, "echo", "--json"], { env, ...GUARD });
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(tls.requests.at(-1)!.headers.authorization, `Bearer ${TOKEN}`, "the trusted server got the credential");

@@ -7,6 +7,7 @@ import { after, before, test } from "node:test";
 import { execSession, hcp, mcpClient } from "../transports/support.js";
 import { recorder, type Api } from "./notes-api.js";
 import { HEADER_KEY, METHOD_OVERRIDES, OWNED_HEADERS, QUERY_KEY, hostileApi, hostileEnv, hostilePack, leakIn, type Hostile } from "./hcp-redteam-http-support.js";
+import { trustPack } from "./helpers.js";
 
 const GUARD = { timeoutMs: 60_000 };
 let api: Hostile;
@@ -63,6 +64,7 @@ test("a parameter value never changes the request's target: ../, %2e%2e/, ?, #, 
 test("values that cannot be sent as given are refused before anything is sent: empty, . and .. segments, CR/LF/NUL and controls in a header, non-Latin-1 in a header, a lone surrogate anywhere", async () => {
   const pack = hostilePack(api.origin);
   const env = hostileEnv();
+  await trustPack(pack, env);
   const cases: [string, unknown, RegExp][] = [
     ["item.get", { id: "" }, /cannot be empty/],
     ["item.get", { id: "." }, /cannot be "\."/],

@@ -11,6 +11,7 @@ import { test } from "node:test";
 import { execSession, hcp, mcpClient, rawHttp, serveHttp, tempDir } from "../transports/support.js";
 import { isolatedEnv, probePack } from "./hardening.js";
 import { isolatedEnv as openapiEnv, openapiPack } from "./openapi-support.js";
+import { trustPack } from "./helpers.js";
 
 const GUARD = { timeoutMs: 60_000 };
 
@@ -39,6 +40,7 @@ test("a secret printed as a JSON number (a PIN, by a program or an API) never sh
   };
   const root = probePack("pin", verbs, { binding: { mode: "user", hub: "local-credential", family: "fam" } }, { verbs: { pin: "read", within: "read", plain: "read" } });
   const env = isolatedEnv({ HCP_CREDENTIALS: cred });
+  await trustPack(root, env);
   const outputs: string[] = [];
   const run = await hcp(["run", root, "pin", "--json"], { env, ...GUARD });
   assert.equal(run.code, 0, run.stderr);
@@ -73,6 +75,7 @@ test("a secret printed as a JSON number (a PIN, by a program or an API) never sh
     const pack = openapiPack({ ref: { path: "api.json" }, verbs: { key: { description: "The key." } } });
     writeFileSync(join(pack, "api.json"), JSON.stringify(doc));
     const apiEnv = openapiEnv({ notes: { openapi: { key: PIN } } });
+    await trustPack(pack, apiEnv);
     const r = await hcp(["run", pack, "key", "--json"], { env: apiEnv, ...GUARD });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).body, `{"key": ***, "n": 1}`);
@@ -146,6 +149,7 @@ test("header credentials a server writes into a URL (a Location, a body), percen
     const pack = openapiPack({ ref: { path: "api.json" }, verbs: { keyed: { description: "Keyed." }, basic: { description: "Basic." } } });
     writeFileSync(join(pack, "api.json"), JSON.stringify(doc));
     const env = openapiEnv({ notes: { openapi: { bearer, key, basic } } });
+    await trustPack(pack, env);
     const calls = ["keyed", "basic"].flatMap((verb) => Object.keys(encoders).map((how) => ({ verb, how })));
     for (const { verb, how } of calls) {
       const r = await hcp(["run", pack, verb, "--arg", `how=${how}`, "--json"], { env, ...GUARD });
@@ -313,6 +317,7 @@ test("a long credential (8,000 characters, a big JWT) is masked like a short one
   };
   const root = probePack("long", verbs, { binding: { mode: "user", hub: "local-credential", family: "fam" } }, { verbs: { pin: "read", dump: "read", login: "read" } });
   const env = isolatedEnv({ HCP_CREDENTIALS: cred });
+  await trustPack(root, env);
   const outputs: string[] = [];
   for (const verb of ["pin", "dump"]) {
     const r = await hcp(["run", root, verb, "--json"], { env, ...GUARD });

@@ -3,11 +3,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { SECRET_PACK, credentialFile, execSession, hcp, mcpClient } from "../transports/support.js";
+import { trustPack } from "./helpers.js";
 
 const SECRET = "s3cr3t-VALUE-4242";
 
 test("credentials are masked in run, run --json, exec and MCP output, and in errors", async () => {
   const env = { ...process.env, HCP_CREDENTIALS: credentialFile(SECRET) };
+  await trustPack(SECRET_PACK, env);
   const outputs: string[] = [];
   for (const verb of ["show", "leak"]) {
     for (const extra of [[], ["--json"]]) {

@@ -5,6 +5,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadPack } from "../../src/pack/load.js";
+import { stateDirOf } from "../../src/runtime/approval/state.js";
+import { loadOpenApiDocuments } from "../../src/runtime/openapi/packs.js";
+import { realPackPath, trustPack as trustPackAs } from "../../src/runtime/trust.js";
 
 // Tests never touch the real user's hcp state: every test process (and every program it spawns with
 // its environment) gets its own state directory and audit log. A test that needs its own sets them again.
@@ -64,3 +68,14 @@ export function run(file: string, args: string[], options: RunOptions = {}): Pro
 }
 
 export const rungrad = (args: string[], options?: Parameters<typeof run>[2]) => run(process.execPath, [RUNGRAD, ...args], options);
+
+/**
+ * What a person does once before `hcp run` gives a pack its credentials (`hcp trust`, docs/credentials.md): the
+ * pack, as it is now, trusted in the state directory of `env`, by the built runtime's own function. Returns `path`.
+ */
+export async function trustPack(path: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const pack = loadPack(realPackPath(path));
+  await loadOpenApiDocuments([pack]);
+  trustPackAs(pack, stateDirOf(env));
+  return path;
+}
