@@ -124,7 +124,7 @@ export function renderPackHarness(input: HarnessInput): string {
       `hcp credentials set ${credentials.family} ${credentials.variable} --scheme   # prompts for the value`,
       "```",
       "",
-      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"openapi": {"${credentials.variable}": "..."}}}\`. If a verb fails with exit code 3 (HTTP 401 or 403, or the credential is missing: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument.`,
+      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"openapi": {"${credentials.variable}": "..."}}}\`. If a verb fails with exit code 3 (HTTP 401 or 403, or the credential is missing: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument. Over \`hcp run\`, hcp gives the credentials only to a pack the person trusted: if a call is refused with code \`pack_untrusted\` (exit code 4), ask the person to review the pack and trust it with \`hcp trust <pack folder>\` in their terminal; you cannot trust it yourself.`,
     );
   } else if (credentials !== undefined) {
     lines.push(
@@ -137,7 +137,7 @@ export function renderPackHarness(input: HarnessInput): string {
       `hcp credentials set ${credentials.family} ${credentials.variable}   # prompts for the value`,
       "```",
       "",
-      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"env": {"${credentials.variable}": "..."}}}\`. If a verb fails saying the credential is missing (exit code 3: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument.`,
+      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"env": {"${credentials.variable}": "..."}}}\`. If a verb fails saying the credential is missing (exit code 3: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument. Over \`hcp run\`, hcp gives the credentials only to a pack the person trusted: if a call is refused with code \`pack_untrusted\` (exit code 4), ask the person to review the pack and trust it with \`hcp trust <pack folder>\` in their terminal; you cannot trust it yourself.`,
     );
   }
   lines.push("", "## Verbs", "");
