@@ -13,12 +13,12 @@ import { loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
 import { needsTrust, readTrustStore, realPackPath, revokeTrust, trustPack, untrustedBecause, type TrustRecord } from "../../runtime/trust.js";
 import { trustReview } from "../../runtime/trust-review.js";
 import { TransportError } from "../../transports/errors.js";
-import { servable } from "../../transports/packs.js";
+import { loadOnePack, servable } from "../../transports/packs.js";
 import { shellWord } from "../../shell-word.js";
 
 /** A pack as `hcp run` loads it: by its real folder, its OpenAPI document loaded; one with errors is refused. */
 async function packAt(path: string) {
-  const pack = loadPack(realPackPath(path));
+  const pack = loadOnePack(realPackPath(path));
   await loadOpenApiDocuments([pack]);
   return servable(pack, null, { controlPlane: true });
 }
