@@ -124,6 +124,7 @@ test("an API pack's missing credential names the command with --scheme and the f
   try {
     const root = openapiPack({ doc: "notes.yaml", verbs: { whoami: { description: "Who." } }, policy: { credentials: ["bearerAuth"], openapi: { base_url: `${api.origin}/v1` } } });
     const env = { ...isolatedEnv(), HCP_CREDENTIALS: join(tempDir(), "credentials.json") };
+    await trustPack(root, env);
     const missing = await hcp(["run", root, "whoami"], { env });
     assert.equal(missing.code, 3);
     assert.match(missing.stderr, /store it with hcp credentials set notes bearerAuth --scheme \(it asks for the value\), or write the entry yourself \(the file mode 0600\) as \{"notes": \{"openapi": \{"bearerAuth": "value"\}\}\}/);
