@@ -1,26 +1,44 @@
 // hcp's watchdog, a program of its own (watchdog.ts starts it beside hcp's first run, in a session of its own): it
 // outlives hcp, and once hcp is gone without ending its runs (SIGKILL, the OOM killer, a crash) it kills them.
-// hcp writes on its stdin one line per event: `+PID` a run's child has started (its group and session have the id
-// PID), `-PID` that run has ended. When stdin ends (hcp exited or died: the kernel closes its end), the runs still
-// registered are killed (watchdog-sweep.ts) and the watchdog exits; with none registered it exits at once.
+// hcp writes on its stdin one line per event: `+PID ID` a run's child has started (its group and session have the id
+// PID; ID is what the child is, read by hcp just after spawning it: its start time, `gone`, `foreign` or `unknown`, see
+// RunIdentity; a line without one is looked up here), `-PID` that run has ended. When stdin ends (hcp exited or died:
+// the kernel closes its end), the runs still registered are killed (watchdog-sweep.ts) and the watchdog exits; with
+// none registered it exits at once.
 
 import { identify, sweep, type RunIdentity } from "./watchdog-sweep.js";
 
 const runs = new Map<number, RunIdentity>();
 let partial = "";
 
+function identity(pid: number, id: string | undefined): RunIdentity {
+  if (id === undefined) return identify(pid);
+  if (id === "gone" || id === "foreign" || id === "unknown") return id;
+  return /^\d+$/.test(id) ? { start: id } : identify(pid);
+}
+
 process.stdin.setEncoding("latin1");
 process.stdin.on("data", (chunk: string) => {
   const lines = (partial + chunk).split("\n");
   partial = lines.pop()!;
   for (const line of lines) {
-    const pid = Number(line.slice(1));
+    const [head, id] = line.split(" ");
+    const pid = Number(head!.slice(1));
     if (!Number.isInteger(pid) || pid <= 1) continue;
-    // Looked up as it is told, just after hcp spawned it: the process with that pid now is the run's child.
-    if (line[0] === "+") runs.set(pid, identify(pid));
+    if (line[0] === "+") runs.set(pid, identity(pid, id));
     else if (line[0] === "-") runs.delete(pid);
   }
 });
+
+// Nothing is needed from the lines before hcp is gone (each carries its child's identity), so the pipe is drained once
+// a second rather than at each line: a call to hcp costs the watchdog nothing, and the kernel keeps what hcp writes
+// meanwhile (a pipe holds 64 KiB: thousands of lines). hcp's end is seen at the next drain, at most a second late.
+const DRAIN_MS = 1000;
+process.stdin.pause();
+setInterval(() => {
+  process.stdin.resume();
+  setImmediate(() => process.stdin.pause());
+}, DRAIN_MS);
 
 let ending = false;
 function end(): void {

@@ -10,10 +10,11 @@ import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { RuntimeError } from "./errors.js";
+import { identify } from "./watchdog-sweep.js";
 
 let watchdog: ChildProcess | undefined;
-/** The runs registered and not ended: told again to a watchdog started after one died. */
-const guarded = new Set<number>();
+/** The runs registered and not ended, each with its child's identity: told again to a watchdog started after one died. */
+const guarded = new Map<number, string>();
 /** `-PID` lines not written yet: the ends of a burst of runs go in one write. */
 let ended = "";
 /** Whether hcp's exit is watched (once per process). */
@@ -77,7 +78,7 @@ export function startWatchdog(): void {
   }
   watchdog = child;
   ended = "";
-  if (guarded.size > 0) send([...guarded].map((pid) => `+${pid}\n`).join(""));
+  if (guarded.size > 0) send([...guarded].map(([pid, id]) => `+${pid} ${id}\n`).join(""));
 }
 
 /**
@@ -90,11 +91,21 @@ function atExit(): void {
   else flushEnded();
 }
 
-/** A run's child has just started (spawned detached: its group and session have its pid). */
+/** What the watchdog is told a run's child is: its start time, or why there is none (RunIdentity). */
+function identityText(pid: number): string {
+  const id = identify(pid);
+  return typeof id === "object" ? id.start : id;
+}
+
+/**
+ * A run's child has just started (spawned detached: its group and session have its pid). It is identified here, not
+ * reaped yet, so its pid is surely its own; the watchdog reads its pipe only now and then.
+ */
 export function guardRun(pid: number): void {
-  guarded.add(pid);
+  const id = identityText(pid);
+  guarded.set(pid, id);
   // Written at once, with the ends waiting: the child may already be running, and may kill hcp.
-  const line = `${ended}+${pid}\n`;
+  const line = `${ended}+${pid} ${id}\n`;
   ended = "";
   send(line);
 }
