@@ -115,6 +115,25 @@ function alive(p: Seen): boolean {
   return true;
 }
 
+/**
+ * Whether a process whose parent is the runtime and that is no run's child is a run's (made by a run's child with
+ * clone(CLONE_PARENT)). Not where the runtime is the first process of its pid namespace (a container's init): every
+ * orphan of the namespace has it for parent then, one of a process another started (docker exec) too.
+ */
+const runtimeChildIsRuns = process.pid !== 1;
+/** The runtime's children that are no run's (hcp's watchdog), while they run: never taken for a run's. */
+const helpers = new Set<number>();
+
+/** A child the runtime starts for itself (the watchdog), told as it is spawned, before any read of the tree. */
+export function helperStarted(pid: number): void {
+  helpers.add(pid);
+}
+
+/** That child has exited: its pid may be given to another process. */
+export function helperExited(pid: number): void {
+  helpers.delete(pid);
+}
+
 /** The runtime's own session: never taken for a run's (a child starts in a session of its own). */
 let ownSession: number | undefined;
 
@@ -275,7 +294,8 @@ export class DescendantWatch {
   }
 
   /**
-   * The child itself, just spawned in a session and group of its own (detached: their id is its pid), and the pipes
+   * The child itself, just spawned in a session and group of its own (detached: their id is its pid), known before any
+   * read of the tree after its spawn (runProcess calls this as spawn returns), and the pipes
    * it was given: `pipeFds`, its fds that are pipes of the run as /proc names them (libuv's are socket pairs; a
    * stdin of /dev/null is left out). Its /proc stat is not read: its parent, session and start are known, and what it
    * starts is logged by a later read and judged by this watch then (its place in the log is kept until it is known).
@@ -336,11 +356,17 @@ export class DescendantWatch {
     this.pipesGone = true;
   }
 
-  /** Whether a process is the run's: its parent is, its session is, or its session was made by one of the run's. */
-  private owns(s: Stat): boolean {
+  /**
+   * Whether a process is the run's: its parent is, its session is, or its session was made by one of the run's; or its
+   * parent is the runtime, whose only children are the runs' own, each known as it is spawned and so never logged: a
+   * process a run's child made with clone(CLONE_PARENT) has the runtime for parent (and keeps it while the runtime
+   * lives). Which run's cannot be told: every run that judges it takes it. (Not where the runtime is init, nor the
+   * runtime's own helpers.)
+   */
+  private owns(pid: number, s: Stat): boolean {
     // A session's id is its maker's pid, and the kernel gives no new process that pid while the session
     // lasts: a session made by one of the run's processes (setsid after it was seen) is the run's.
-    return this.known.has(s.ppid) || this.sessions.has(s.session) || this.known.has(s.session);
+    return (runtimeChildIsRuns && s.ppid === process.pid && !helpers.has(pid)) || this.known.has(s.ppid) || this.sessions.has(s.session) || this.known.has(s.session);
   }
 
   /**
@@ -358,7 +384,7 @@ export class DescendantWatch {
     while (grew) {
       grew = false;
       for (const [pid, s] of fresh) {
-        if (this.known.has(pid) || !this.owns(s)) continue;
+        if (this.known.has(pid) || !this.owns(pid, s)) continue;
         this.add(pid, s);
         grew = true;
       }

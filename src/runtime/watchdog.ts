@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
+import { helperExited, helperStarted } from "./descendants.js";
 import { RuntimeError } from "./errors.js";
 import { identify } from "./watchdog-sweep.js";
 
@@ -56,6 +57,9 @@ export function startWatchdog(): void {
     /* a failed spawn leaves no pid (below); a watchdog gone is found by its exit */
   });
   if (child.pid === undefined) throw refusal(`${process.execPath} could not be spawned`);
+  // A child of hcp's that is no run's: never taken for one that a run's child made with clone(CLONE_PARENT).
+  const pid = child.pid;
+  helperStarted(pid);
   // Never keeps hcp alive, and a write after it died (EPIPE) is no error of hcp's.
   child.unref();
   (child.stdin as Socket).unref();
@@ -63,6 +67,7 @@ export function startWatchdog(): void {
   // Gone while hcp runs (killed: a run's program can find it): another is started at once, told of the runs still
   // going, or by the next run if none is. One that cannot be started leaves the runs going unguarded.
   child.on("exit", () => {
+    helperExited(pid);
     if (watchdog !== child) return;
     watchdog = undefined;
     if (guarded.size === 0) return;
