@@ -386,3 +386,22 @@ test("hcp run: SIGKILL of hcp while a run's daemon forks a process every few ms 
     cleanUp(cwd, hcp.child.pid, watchdog, stranger.pid, ...(existsSync(cwd) ? pidFiles() : []));
   }
 });
+
+test("the end of a run leaves hcp's watchdog alone (a child of hcp that is no run's)", async () => {
+  // The descendant watch takes a process whose parent is hcp and that is no run's child for a run's (one made with
+  // clone(CLONE_PARENT)); the watchdog is hcp's child too, and the first reading of a run lists it as new.
+  const cwd = tempDir("hcp-watchdog-");
+  const hcp = startHcp(["exec", PACK], cwd, request(1, "pause"));
+  let first: number | undefined;
+  try {
+    assert.ok(await eventually(() => (first = watchdogOf(hcp.child.pid!)) !== undefined, 30_000), "hcp started its watchdog");
+    // The run pauses a second, then ends: a watchdog taken for its process would be killed then (SIGKILL 2 s later).
+    await eventually(() => !alive(first!), 6000);
+    assert.ok(alive(first!), "the watchdog outlived the run");
+    assert.equal(watchdogOf(hcp.child.pid!), first, "hcp still has the same watchdog");
+    hcp.child.stdin!.end();
+    assert.equal(await hcp.closed, 0, hcp.stderr());
+  } finally {
+    cleanUp(cwd, hcp.child.pid, first);
+  }
+});
