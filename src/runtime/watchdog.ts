@@ -83,7 +83,7 @@ export function startWatchdog(): void {
   }
   watchdog = child;
   ended = "";
-  if (guarded.size > 0) send([...guarded].map(([pid, id]) => `+${pid} ${id}\n`).join(""));
+  if (guarded.size > 0) send([...guarded].map(([run, id]) => `+${run} ${id}\n`).join(""));
 }
 
 /**

@@ -25,11 +25,11 @@ echo $$ > run.tmp && mv run.tmp run.pid
 while [ ! -f escapee.pid ]; do sleep 0.05; done
 if [ "$1" = kill-parent ]; then kill -KILL $PPID; fi
 if [ "$1" = kill-watchdog ]; then
-  first=$(pgrep -f "watchdog-program.js $PPID\$")
+  first=$(pgrep -f "watchdog-program.js $PPID$")
   kill -KILL $first
   i=0
   while [ $i -lt 200 ]; do
-    now=$(pgrep -f "watchdog-program.js $PPID\$")
+    now=$(pgrep -f "watchdog-program.js $PPID$")
     [ -n "$now" ] && [ "$now" != "$first" ] && break
     sleep 0.05
     i=$((i + 1))
