@@ -7,8 +7,9 @@
 // its setsid made). At the end, so is every process holding one of the child's pipes.
 // Where /proc is missing all this finds nothing (README, SECURITY.md).
 
-import { closeSync, openSync, readFileSync, readSync, readdirSync, readlinkSync } from "node:fs";
+import { readdirSync, readlinkSync } from "node:fs";
 import { forksSoFar } from "./fork-count.js";
+import { readStat, type ProcStat } from "./proc-stat.js";
 import { givenOut, lastPid } from "./pid-cursor.js";
 import { withoutStack } from "./without-stack.js";
 
@@ -29,62 +30,12 @@ const POLL_MS = 25;
 /** How many times the tree is read at most while the run's processes are stopped before they are killed. */
 const FREEZE_ROUNDS = 8;
 
-interface Stat {
-  /**
-   * Dead, only waiting to be reaped. Not every "Z" is: a process whose first thread exited (SYS_exit,
-   * pthread_exit) while others run shows "Z" with more than one thread, and lives on.
-   */
-  zombie: boolean;
-  ppid: number;
-  session: number;
-  start: string;
-}
-
-/** One buffer for every read of a stat file: they are a few hundred bytes, read one at a time. */
-const statBuffer = Buffer.allocUnsafe(4096);
-
-/**
- * The text of a /proc stat file in one read: /proc reports its size as 0, so readFileSync would fstat
- * it and read twice (to find the end); this read is about half the cost, and each read of the tree
- * reads one per new process.
- */
-function readStat(path: string): string {
-  const fd = openSync(path, "r");
-  try {
-    const n = readSync(fd, statBuffer, 0, statBuffer.length, 0);
-    // A full buffer may not be the whole file (never for a stat line): read it all.
-    return n < statBuffer.length ? statBuffer.toString("latin1", 0, n) : readFileSync(path, "latin1");
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** What a read of a process's stat file says when the process is not there. */
 const GONE = "gone";
 
-/**
- * State, parent, session and start time from /proc/<pid>/stat; GONE when the process is not there (ENOENT, or
- * ESRCH as it is being reaped); undefined when /proc cannot tell now (another error, or no /proc).
- */
-function readProcess(pid: number): Stat | typeof GONE | undefined {
-  // A failed read is a usual answer (the process is gone).
-  return withoutStack(() => {
-    try {
-      const text = readStat(`/proc/${pid}/stat`);
-      // "pid (comm) S ppid pgrp session … starttime …": comm may hold spaces and parentheses; fields follow the last ")".
-      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-      const zombie = fields[0] === "Z" && Number(fields[17]) <= 1; // fields[17]: num_threads
-      return { zombie, ppid: Number(fields[1]), session: Number(fields[3]), start: fields[19]! };
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      return code === "ENOENT" || code === "ESRCH" ? GONE : undefined;
-    }
-  });
-}
-
 /** State, parent, session and start time from /proc/<pid>/stat, or undefined when it is gone (or there is no /proc). */
-function stat(pid: number): Stat | undefined {
-  const s = readProcess(pid);
+function stat(pid: number): ProcStat | undefined {
+  const s = readStat(pid);
   return s === GONE ? undefined : s;
 }
 
@@ -105,7 +56,7 @@ function pids(): number[] {
 /** The same process as first seen, still running (a zombie is dead: it only waits to be reaped). */
 function alive(p: Seen): boolean {
   if (p.dead) return false;
-  const s = readProcess(p.pid);
+  const s = readStat(p.pid);
   // Unreadable now (out of file descriptors…): not signalled this time, and looked up again next time.
   if (s === undefined) return false;
   if (s === GONE || (p.start !== null && s.start !== p.start) || s.zombie) {
@@ -164,7 +115,7 @@ let cursorFollows: boolean | undefined;
  * first entry kept. Each watch keeps its own place in it, so a read made for one run (or by the poll)
  * before another run knows its child hides nothing from that run.
  */
-let log: Array<[number, Stat]> = [];
+let log: Array<[number, ProcStat]> = [];
 let logStart = 0;
 /** A read of the tree made in this task (callback and its microtasks) serves every run asking in it. */
 let readThisTask = false;
@@ -202,7 +153,7 @@ function read(baseline = false, evenInThisTask = false): void {
     if (baseline || rooted.has(pid)) continue;
     // New: not in the last listing, or its id was given out since (a process that took the id of one gone).
     if (previous.has(pid) && (cursor === undefined || since === undefined || !givenOut(pid, since, cursor))) continue;
-    const s = readProcess(pid);
+    const s = readStat(pid);
     if (s !== undefined && s !== GONE) log.push([pid, s]);
   }
   previous = new Set(now);
@@ -339,7 +290,7 @@ export class DescendantWatch {
     if (gone === this.pipeFds.length) this.pipesGone = true;
   }
 
-  private add(pid: number, s: Stat): Seen {
+  private add(pid: number, s: ProcStat): Seen {
     const seen: Seen = { pid, start: s.start, dead: false };
     this.known.set(pid, seen);
     if (s.session !== ownSession) this.sessions.add(s.session);
@@ -363,7 +314,7 @@ export class DescendantWatch {
    * lives). Which run's cannot be told: every run that judges it takes it. (Not where the runtime is init, nor the
    * runtime's own helpers.)
    */
-  private owns(pid: number, s: Stat): boolean {
+  private owns(pid: number, s: ProcStat): boolean {
     // A session's id is its maker's pid, and the kernel gives no new process that pid while the session
     // lasts: a session made by one of the run's processes (setsid after it was seen) is the run's.
     return (runtimeChildIsRuns && s.ppid === process.pid && !helpers.has(pid)) || this.known.has(s.ppid) || this.sessions.has(s.session) || this.known.has(s.session);

@@ -3,18 +3,10 @@
 // of them made). A run's child is known by its start time, so a pid given to another process since is never
 // signalled. Where there is no /proc, only the runs' groups are killed.
 
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { readStat, type ProcStat } from "./proc-stat.js";
 
-/** A process as /proc/<pid>/stat shows it. */
-export interface ProcStat {
-  readonly pid: number;
-  readonly ppid: number;
-  readonly session: number;
-  /** Clock ticks since boot: tells the process from a later one given its pid. */
-  readonly start: string;
-  /** Dead, only waiting to be reaped (a process whose first thread exited while others run is not). */
-  readonly zombie: boolean;
-}
+export type { ProcStat };
 
 /**
  * A run's child as the watchdog found it when hcp registered it: its start time while it runs; `gone` when it had
@@ -23,23 +15,6 @@ export interface ProcStat {
  * child does (spawned detached); `unknown` without /proc.
  */
 export type RunIdentity = { readonly start: string } | "gone" | "foreign" | "unknown";
-
-/** The fields of a stat line; comm may hold spaces and parentheses, so the fields are those after the last ")". */
-export function parseStat(pid: number, text: string): ProcStat {
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  // fields[17]: num_threads
-  return { pid, ppid: Number(fields[1]), session: Number(fields[3]), start: fields[19]!, zombie: fields[0] === "Z" && Number(fields[17]) <= 1 };
-}
-
-/** The process with this pid; `gone` when there is none; undefined when /proc cannot tell (none, or unreadable now). */
-export function readStat(pid: number): ProcStat | "gone" | undefined {
-  try {
-    return parseStat(pid, readFileSync(`/proc/${pid}/stat`, "latin1"));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === "ENOENT" || code === "ESRCH" ? "gone" : undefined;
-  }
-}
 
 /** What the process with a registered pid is, read when hcp registers it (just after spawning it). */
 export function identify(pid: number): RunIdentity {
