@@ -20,7 +20,7 @@ export async function credentialsOf(pack: LoadedPack, opts: PlanOptions, stateDi
   // hcp run: the one gate before a call reads a credential; a refusal is thrown, not kept, so a dry run is refused too.
   if (opts.trust !== undefined) {
     const asker = opts.trust.ask;
-    await requireTrust(pack, stateDir, asker === undefined ? undefined : { asker, review: () => trustReview(pack, opts.env ?? process.env) });
+    await requireTrust(pack, stateDir, asker === undefined ? undefined : { asker, review: (binding) => trustReview(pack, opts.env ?? process.env, binding) });
   }
   try {
     return { ok: true, credentials: packCredentials(pack, opts.env ?? process.env) };

@@ -1,13 +1,16 @@
 // What a person is shown before trusting a pack with credentials (`hcp trust`, and `hcp run`'s terminal prompt):
-// what the pack is (id, real folder, binding, the credentials it reads) and what it does (each verb's program
-// and argv template, or method and URL), with control, bidi and invisible characters escaped as in plans.
+// what the pack is (id, real folder, binding, the credentials it reads), what it does (each verb's program
+// and argv template, or method and URL) and what the trust binds (the folder's files, each program outside it;
+// programs found on PATH are said to be unbound), with control, bidi and invisible characters escaped as in plans.
 
 import type { LoadedPack, Surface } from "../pack/types.js";
 import { escapeForPerson } from "./approval/show.js";
 import { credentialFilePath, readCredentialFile } from "./credentials.js";
 import { boundVerb } from "./openapi/packs.js";
 import { baseUrlOf } from "./openapi/request.js";
+import type { ProgramBinding } from "./pack-programs.js";
 import { resolveProgram } from "./resolve.js";
+import type { PackBinding } from "./trust.js";
 import { commandOf } from "./verb-lookup.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -37,8 +40,36 @@ function credentialNames(pack: LoadedPack, surface: Surface, env: Env): string {
   return `every value of family ${escapeForPerson(JSON.stringify(family))} in ${escapeForPerson(file)} (${names})`;
 }
 
-/** One line per verb: its program and argv template, or its method and URL. */
-function verbLines(pack: LoadedPack, surface: Surface, env: Env): string[] {
+/** How the trust binds a program, after its path. */
+function boundAs(b: ProgramBinding | undefined): string {
+  if (b === undefined) return "";
+  if (b.where === "pack") return " (in the pack folder: bound with it)";
+  if (b.where === "path") return " (found on PATH: NOT bound, a change to it is not noticed)";
+  return b.sha256 === null ? " (outside the pack folder; it does not exist: bound as absent)" : ` (outside the pack folder: bound by its sha256 ${b.sha256})`;
+}
+
+/** One entry of the folder as the review lists it. */
+function entryLine([path, value]: [string, string]): string {
+  const name = escapeForPerson(JSON.stringify(path));
+  if (value === "d") return `    ${name}/`;
+  if (value.startsWith("l:")) return `    ${name} -> ${escapeForPerson(JSON.stringify(value.slice(2)))} (a link: bound by where it points, not by what it points to)`;
+  return `    ${name}${value.startsWith("x:") ? " (executable)" : ""}`;
+}
+
+/** A plain file or a folder (not executable, not a link). */
+const plain = (e: [string, string]) => e[1].startsWith("f:") || e[1] === "d";
+
+/** The folder's entries as bound: every one when few, else the executable files and links first, up to a screenful. */
+function fileLines(binding: PackBinding): string[] {
+  const MAX = 40;
+  const entries = Object.entries(binding.tree.entries);
+  if (entries.length <= MAX) return entries.map(entryLine);
+  const first = [...entries.filter((e) => !plain(e)), ...entries.filter(plain)];
+  return [...first.slice(0, MAX).map(entryLine), `    … and ${entries.length - MAX} more (hcp trust --list --json lists every one once trusted)`];
+}
+
+/** One line per verb: its program and argv template, or its method and URL; with `binding`, how its program is bound. */
+function verbLines(pack: LoadedPack, surface: Surface, env: Env, binding?: PackBinding): string[] {
   const lines: string[] = [];
   for (const [key, verb] of Object.entries(surface.verbs)) {
     const name = escapeForPerson(JSON.stringify(key));
@@ -49,7 +80,8 @@ function verbLines(pack: LoadedPack, surface: Surface, env: Env): string[] {
         continue;
       }
       const { bin, template } = commandOf(surface, key, verb);
-      lines.push(`    ${name}: ${escapeForPerson(resolveProgram(bin, pack.root, env["PATH"]))} ${quoted(template)}`);
+      const bound = boundAs(binding?.programs.find((b) => b.bin === bin));
+      lines.push(`    ${name}: ${escapeForPerson(resolveProgram(bin, pack.root, env["PATH"]))} ${quoted(template)}${bound}`);
     } catch (err) {
       lines.push(`    ${name}: cannot run: ${why(err)}`);
     }
@@ -57,8 +89,11 @@ function verbLines(pack: LoadedPack, surface: Surface, env: Env): string[] {
   return lines;
 }
 
-/** The pack as a person reviews it before trusting it with credentials; the digests are of the files as loaded. */
-export function trustReview(pack: LoadedPack, env: Env = process.env): string {
+/**
+ * The pack as a person reviews it before trusting it with credentials; the digests are of the files as loaded,
+ * `binding` is what the trust will record of its folder and programs.
+ */
+export function trustReview(pack: LoadedPack, env: Env, binding: PackBinding): string {
   const surface = pack.surface;
   if (surface === null) return `pack at ${escapeForPerson(pack.root)}: it did not load`;
   const b = surface.binding;
@@ -78,7 +113,12 @@ export function trustReview(pack: LoadedPack, env: Env = process.env): string {
   if (pack.policy?.env !== undefined) lines.push(`  passes env:  ${quoted(pack.policy.env)}`);
   if (pack.policy?.cwd !== undefined) lines.push(`  cwd:         ${escapeForPerson(pack.policy.cwd)}`);
   if (surface.pass_through !== undefined) lines.push(`  pass-through: ${quoted(surface.pass_through.allowedSubcommands)} of ${escapeForPerson(surface.wrap?.bin ?? "-")}`);
-  lines.push("  verbs:", ...verbLines(pack, surface, env));
+  lines.push("  verbs:", ...verbLines(pack, surface, env, binding));
   lines.push(`  surface.json sha256 ${pack.sha256?.surface ?? "-"}, policy.json ${pack.sha256?.policy ?? "absent"}`);
+  const { tree } = binding;
+  lines.push(
+    `  bound files: everything in the folder, ${tree.files} files (${tree.bytes} bytes), sha256 ${tree.sha256}: a change to any of them, or a file added or removed, needs trust again`,
+    ...fileLines(binding),
+  );
   return lines.join("\n");
 }

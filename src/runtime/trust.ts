@@ -1,12 +1,14 @@
 // Packs a person trusted with credentials (`hcp trust`): over `hcp run` the caller may have written the pack
 // (its program, its policy, the credential family it names), so a pack whose binding loads credentials gets
-// them only when a person trusted exactly it: its real folder, and the SHA-256 of its surface.json,
-// policy.json and local OpenAPI document as they were shown. The store is one 0600 file in the state
+// them only when a person trusted exactly it: its real folder, the SHA-256 of its surface.json, policy.json
+// and local OpenAPI document as loaded, the digest of everything in its folder (pack-tree.ts: the scripts it
+// runs and every file they read there) and of each program it names outside the folder (pack-programs.ts),
+// all as they were shown. The store is one 0600 file in the state
 // directory (`trusted.json`, next to the approval key), written atomically.
 
 import { createHash } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { isObject } from "../pack/issues.js";
 import type { LoadedPack } from "../pack/types.js";
 import { shellWord } from "../shell-word.js";
@@ -14,6 +16,8 @@ import { ensurePrivateDirSync, readPrivate, writePrivate } from "./approval/stat
 import { bindingLoadsCredentials } from "./credentials.js";
 import { RuntimeError } from "./errors.js";
 import { boundDocumentText } from "./openapi/packs.js";
+import { outsideDigests, programBindings, type ProgramBinding } from "./pack-programs.js";
+import { packTree, treeChanges, TreeError, type PackTree } from "./pack-tree.js";
 
 /** What a person trusted: a pack's real folder and the digests of the files that say what it runs. */
 export interface TrustRecord {
@@ -25,7 +29,19 @@ export interface TrustRecord {
   readonly policy_sha256: string | null;
   /** The OpenAPI document of `openapi.path`; null for any other pack. */
   readonly document_sha256: string | null;
+  /** The digest of the whole folder (pack-tree.ts); absent in a record made by an hcp that did not bind it, which trusts nothing. */
+  readonly tree_sha256?: string;
+  /** The folder's entries as bound (path → d, f:SHA256, x:SHA256, l:TARGET), to say what changed. */
+  readonly files?: Readonly<Record<string, string>>;
+  /** Each program named by a path outside the folder: its real path → SHA-256 (null: it did not exist). */
+  readonly programs?: Readonly<Record<string, string | null>>;
   readonly trusted_at: string;
+}
+
+/** What trust binds beyond the loaded files, read once: shown to the person, recorded, compared. */
+export interface PackBinding {
+  readonly tree: PackTree;
+  readonly programs: readonly ProgramBinding[];
 }
 
 /** Asks a person whether to trust a pack, shown `text` (what it is and does); true trusts it. */
@@ -57,6 +73,25 @@ function realRootOf(pack: LoadedPack): string {
     return realpathSync(pack.root);
   } catch {
     return pack.root;
+  }
+}
+
+/** What trust binds of the pack (its real folder) now; a sentence saying why when it cannot be bound. */
+export function bindingOf(pack: LoadedPack): PackBinding | string {
+  if (pack.surface === null) return "it did not load";
+  const root = realRootOf(pack);
+  try {
+    const tree = packTree(root);
+    // The folder read now holds the surface.json and policy.json loaded (else one changed in between).
+    const loaded = (name: string, sha: string | null | undefined) => {
+      const entry = Object.hasOwn(tree.entries, name) ? tree.entries[name] : undefined;
+      return sha === null ? entry === undefined : entry !== undefined && entry.slice(2) === sha;
+    };
+    if (!loaded("surface.json", pack.sha256?.surface) || !loaded("policy.json", pack.sha256?.policy)) return "its surface.json or policy.json on disk is not the text loaded (it changed while it was read, or it is not valid UTF-8)";
+    return { tree, programs: programBindings(pack.surface, root) };
+  } catch (err) {
+    if (err instanceof TreeError) return err.message;
+    throw err;
   }
 }
 
@@ -93,6 +128,8 @@ export function readTrustStore(stateDir: string): TrustRecord[] {
 }
 
 const hex = (v: unknown) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v);
+const optional = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || ok(v);
+const mapOf = (ok: (v: unknown) => boolean) => (v: unknown) => isObject(v) && Object.values(v).every(ok);
 
 function isRecord(v: unknown): v is TrustRecord {
   return (
@@ -102,7 +139,10 @@ function isRecord(v: unknown): v is TrustRecord {
     typeof v["trusted_at"] === "string" &&
     hex(v["surface_sha256"]) &&
     (v["policy_sha256"] === null || hex(v["policy_sha256"])) &&
-    (v["document_sha256"] === null || hex(v["document_sha256"]))
+    (v["document_sha256"] === null || hex(v["document_sha256"])) &&
+    optional(v["tree_sha256"], hex) &&
+    optional(v["files"], mapOf((f) => typeof f === "string")) &&
+    optional(v["programs"], mapOf((p) => p === null || hex(p)))
   );
 }
 
@@ -113,19 +153,43 @@ function writeTrustStore(stateDir: string, packs: readonly TrustRecord[]): void 
 
 /** Why the pack is not trusted as loaded (a sentence), or undefined when it is: its real folder is recorded with every digest equal. */
 export function untrustedBecause(pack: LoadedPack, stateDir: string): string | undefined {
+  return verdict(pack, stateDir).why;
+}
+
+/** The verdict on the pack as loaded, and what it binds now (to show and record when a person trusts it). */
+function verdict(pack: LoadedPack, stateDir: string): { why?: string; binding?: PackBinding } {
   const real = realRootOf(pack);
   // Loaded through a link, its relative program and files would be found through the link, which can change after this check.
-  if (real !== pack.root) return `it was loaded as ${pack.root}, a symbolic link to ${real}; run it by its real path`;
+  if (real !== pack.root) return { why: `it was loaded as ${pack.root}, a symbolic link to ${real}; run it by its real path` };
+  const binding = bindingOf(pack);
+  if (typeof binding === "string") return { why: `what it runs cannot be bound: ${binding}` };
   const record = readTrustStore(stateDir).find((r) => r.root === real);
-  if (record === undefined) return "a person has never trusted it";
+  if (record === undefined) return { why: "a person has never trusted it", binding };
   const now = digestsOf(pack);
-  if (now === undefined) return "what it runs cannot be read to compare with what a person trusted";
-  const changed = [
+  if (now === undefined) return { why: "what it runs cannot be read to compare with what a person trusted", binding };
+  if (record.tree_sha256 === undefined) return { why: "it was trusted by an older hcp that did not bind the programs it runs; a person must trust it again", binding };
+  const named = [
     now.surface_sha256 !== record.surface_sha256 && "surface.json",
     now.policy_sha256 !== record.policy_sha256 && "policy.json",
     now.document_sha256 !== record.document_sha256 && "its OpenAPI document",
   ].filter((f) => f !== false);
-  return changed.length === 0 ? undefined : `it changed since a person trusted it (${changed.join(", ")})`;
+  // The folder's own names, but for the files named above (the loaded text is compared; the folder's digest catches a change after loading).
+  const quiet = new Set(["surface.json", "policy.json", documentPath(pack, real)]);
+  const paths = binding.tree.sha256 === record.tree_sha256 ? [] : treeChanges(record.files ?? {}, binding.tree.entries).filter((p) => !quiet.has(p));
+  const programs = outsideDigests(binding.programs);
+  const moved = [...new Set([...Object.keys(programs), ...Object.keys(record.programs ?? {})])].filter((p) => programs[p] !== record.programs?.[p]);
+  const changed = [...named, ...shortList(paths), ...moved.map((p) => `the program ${p}`)];
+  if (changed.length === 0 && binding.tree.sha256 !== record.tree_sha256) changed.push("its folder");
+  return changed.length === 0 ? { binding } : { why: `it changed since a person trusted it (${changed.join(", ")})`, binding };
+}
+
+/** The first few paths, then how many more. */
+const shortList = (paths: readonly string[]) => (paths.length <= 3 ? paths : [...paths.slice(0, 3), `${paths.length - 3} more files`]);
+
+/** The local OpenAPI document's path relative to the folder (to not name it twice); "" for none. */
+function documentPath(pack: LoadedPack, root: string): string {
+  const path = pack.surface?.kind === "openapi" ? pack.surface.openapi?.path : undefined;
+  return path === undefined ? "" : relative(root, resolve(root, path));
 }
 
 /** The refusal of a pack that is not trusted: what it is, why, and the command a person runs. */
@@ -142,26 +206,39 @@ function refusal(pack: LoadedPack, why: string): RuntimeError {
 
 /**
  * Throws `pack_untrusted` unless the pack needs no trust or a person trusted it as loaded. With `ask`, a pack
- * that is not trusted is first shown to a person (`review` is what they see) and, on yes, trusted.
+ * that is not trusted is first shown to a person (`review` is what they see of what it binds now) and, on yes,
+ * trusted as shown.
  */
-export async function requireTrust(pack: LoadedPack, stateDir: string, ask?: { asker: TrustAsker; review: () => string }): Promise<void> {
+export async function requireTrust(pack: LoadedPack, stateDir: string, ask?: { asker: TrustAsker; review: (binding: PackBinding) => string }): Promise<void> {
   if (!needsTrust(pack)) return;
-  const why = untrustedBecause(pack, stateDir);
+  const { why, binding } = verdict(pack, stateDir);
   if (why === undefined) return;
-  if (ask === undefined || why.startsWith("it was loaded as")) throw refusal(pack, why);
-  if (!(await ask.asker(`This pack is not trusted: ${why}.\n${ask.review()}`))) throw refusal(pack, `${why}; the person at the terminal did not trust it`);
-  trustPack(pack, stateDir);
+  if (ask === undefined || binding === undefined) throw refusal(pack, why);
+  if (!(await ask.asker(`This pack is not trusted: ${why}.\n${ask.review(binding)}`))) throw refusal(pack, `${why}; the person at the terminal did not trust it`);
+  trustPack(pack, stateDir, binding);
 }
 
-/** Records a person's trust in the pack as loaded (replacing an older record of its folder). Throws when it cannot be trusted. */
-export function trustPack(pack: LoadedPack, stateDir: string): TrustRecord {
+/**
+ * Records a person's trust in the pack as loaded and `binding` as they were shown it (replacing an older record of
+ * its folder). Throws when it cannot be trusted.
+ */
+export function trustPack(pack: LoadedPack, stateDir: string, binding: PackBinding | string = bindingOf(pack)): TrustRecord {
   const digests = digestsOf(pack);
   if (digests === undefined || pack.surface === null) {
     throw new RuntimeError("invalid_pack", `pack at ${pack.root} cannot be trusted: its files did not load (see hcp validate ${shellWord(pack.root)})`);
   }
   const root = realRootOf(pack);
   if (root !== pack.root) throw new RuntimeError("invalid_pack", `pack at ${pack.root} cannot be trusted through a symbolic link: trust it by its real path, ${root}`);
-  const record: TrustRecord = { root, id: pack.surface.id, ...digests, trusted_at: new Date().toISOString() };
+  if (typeof binding === "string") throw new RuntimeError("invalid_pack", `pack at ${root} cannot be trusted: ${binding}`);
+  const record: TrustRecord = {
+    root,
+    id: pack.surface.id,
+    ...digests,
+    tree_sha256: binding.tree.sha256,
+    files: binding.tree.entries,
+    programs: outsideDigests(binding.programs),
+    trusted_at: new Date().toISOString(),
+  };
   writeTrustStore(stateDir, [...readTrustStore(stateDir).filter((r) => r.root !== root), record]);
   return record;
 }

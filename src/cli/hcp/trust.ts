@@ -10,7 +10,7 @@ import { escapeForPerson } from "../../runtime/approval/show.js";
 import { stateDirOf } from "../../runtime/approval/state.js";
 import { RuntimeError } from "../../runtime/errors.js";
 import { loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
-import { needsTrust, readTrustStore, realPackPath, revokeTrust, trustPack, untrustedBecause, type TrustRecord } from "../../runtime/trust.js";
+import { bindingOf, needsTrust, readTrustStore, realPackPath, revokeTrust, trustPack, untrustedBecause, type TrustRecord } from "../../runtime/trust.js";
 import { trustReview } from "../../runtime/trust-review.js";
 import { TransportError } from "../../transports/errors.js";
 import { loadOnePack, servable } from "../../transports/packs.js";
@@ -69,14 +69,18 @@ export async function trustHandler(ctx: Context): Promise<void> {
     await ctx.writeResult({ root: pack.root, trusted: false, needs_trust: false }, () => `Pack ${JSON.stringify(pack.surface.id)} reads no credentials (${hub}): it needs no trust; nothing was recorded.\n`);
     return;
   }
-  const yes = await askYesNo(process.stdin, process.stdout, `About to trust ${trustReview(pack)}\n`, "Trust this pack with these credentials? [y/N] ");
+  // Read once: what the person is shown is what is recorded, whatever changes in the folder while they read.
+  const binding = bindingOf(pack);
+  if (typeof binding === "string") throw new RuntimeError("invalid_pack", `pack at ${pack.root} cannot be trusted: ${binding}`);
+  const yes = await askYesNo(process.stdin, process.stdout, `About to trust ${trustReview(pack, process.env, binding)}\n`, "Trust this pack with these credentials? [y/N] ");
   if (!yes) {
     await ctx.writeResult({ root: pack.root, trusted: false }, () => "Not trusted: nothing was recorded.\n");
     return;
   }
-  const record = trustPack(pack, stateDir);
+  const record = trustPack(pack, stateDir, binding);
   await ctx.writeResult(
     { ...record, trusted: true },
-    () => `Trusted. hcp run gives this pack its credentials until surface.json, policy.json or its document change; take it back with: hcp trust --revoke ${shellWord(record.root)}\n`,
+    () =>
+      `Trusted. hcp run gives this pack its credentials until anything in its folder, or a program it names outside it, changes; take it back with: hcp trust --revoke ${shellWord(record.root)}\n`,
   );
 }

@@ -1,0 +1,177 @@
+// Red team: the agent can write the folder of a pack a person trusted. Trust binds the programs the pack runs,
+// not only surface.json and policy.json: a script changed after trust, a file added that it sources, a file
+// replaced by a link, a program outside the folder swapped, a FIFO dropped in, the folder replaced: hcp run
+// refuses each (exit 4) and the witness shows nothing ran with the credential.
+
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { trustPack } from "./helpers.js";
+import { tempDir } from "../transports/support.js";
+import { agentPack, noCredentialIn, runs, scene, type Scene } from "./trust-support.js";
+
+/** The lines of the witness file: `ran` for the trusted program, anything else for the agent's code. */
+const lines = (witness: string) => (existsSync(witness) ? readFileSync(witness, "utf8").split("\n").filter((l) => l !== "") : []);
+
+/** hcp run of the verb and of the pass-through is refused with exit 4, printing nothing, for `why`; returns what the agent saw. */
+async function refused(s: Scene, root: string, why: RegExp): Promise<string> {
+  const seen: string[] = [];
+  for (const args of [["run", root, "dump"], ["run", root, "--", "dump"], ["run", root, "dump", "--dry-run", "--json"]]) {
+    const r = await s.hcp(args);
+    assert.equal(r.code, 4, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    assert.equal(r.timedOut, false);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, why);
+    seen.push(r.stderr);
+  }
+  return seen.join("\n");
+}
+
+/** The agent's code: it appends `evil` to the witness and leaves the credential, base64, in `stolen`. */
+const evil = (witness: string, stolen: string) => `echo evil >> '${witness}'\nprintf '%s' "$BANK_TOKEN" | base64 > '${stolen}'\n`;
+
+test("a trusted pack's script changed, a file it sources added, a sourced file replaced by a link (same text): hcp run refuses each and runs nothing", async () => {
+  const s = scene();
+  const witness = join(s.ws, "witness.log");
+  const stolen = join(s.ws, "stolen");
+  const root = agentPack(join(s.ws, "helper"), witness);
+  // The person's script sources lib.sh, and extra.sh when there is one.
+  const script = `#!/bin/sh\nhere=$(dirname "$0")\n[ -f "$here/extra.sh" ] && . "$here/extra.sh"\n. "$here/lib.sh"\necho ran >> '${witness}'\necho "$greeting"\n`;
+  writeFileSync(join(root, "dump.sh"), script, { mode: 0o755 });
+  writeFileSync(join(root, "lib.sh"), "greeting=hello\n");
+  await trustPack(root, s.env);
+  const ok = await s.hcp(["run", root, "dump"]);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /hello/);
+  const seen: string[] = [];
+
+  writeFileSync(join(root, "dump.sh"), script.replace("#!/bin/sh\n", `#!/bin/sh\n${evil(witness, stolen)}`), { mode: 0o755 });
+  seen.push(await refused(s, root, /it changed since a person trusted it \(dump\.sh\)/));
+  writeFileSync(join(root, "dump.sh"), script, { mode: 0o755 });
+  assert.equal((await s.hcp(["run", root, "dump"])).code, 0, "as trusted, it runs again");
+
+  writeFileSync(join(root, "extra.sh"), evil(witness, stolen));
+  seen.push(await refused(s, root, /it changed since a person trusted it \(extra\.sh\)/));
+  mkdirSync(join(root, "conf.d"));
+  writeFileSync(join(root, "conf.d", "x.sh"), evil(witness, stolen));
+  seen.push(await refused(s, root, /\(conf\.d, conf\.d\/x\.sh, extra\.sh\)/));
+  unlinkSync(join(root, "extra.sh"));
+  rmSync(join(root, "conf.d"), { recursive: true });
+  assert.equal((await s.hcp(["run", root, "dump"])).code, 0, "as trusted, it runs again");
+
+  // A link to a file the agent can change later, even with the same text now, is not the file trusted.
+  const elsewhere = join(s.ws, "lib.sh");
+  writeFileSync(elsewhere, "greeting=hello\n");
+  unlinkSync(join(root, "lib.sh"));
+  symlinkSync(elsewhere, join(root, "lib.sh"));
+  seen.push(await refused(s, root, /it changed since a person trusted it \(lib\.sh\)/));
+  // The executable bit is bound too.
+  unlinkSync(join(root, "lib.sh"));
+  writeFileSync(join(root, "lib.sh"), "greeting=hello\n", { mode: 0o755 });
+  seen.push(await refused(s, root, /\(lib\.sh\)/));
+
+  assert.deepEqual(lines(witness), ["ran", "ran", "ran"], "only the trusted script ran, three times");
+  assert.equal(existsSync(stolen), false, "the agent's code never had the credential");
+  noCredentialIn(seen.join("\n"));
+});
+
+test("a program named by an absolute path outside the pack, or reached through a link in it, is bound by its content: swapped, hcp run refuses; the review shows what is bound", async () => {
+  const s = scene();
+  const witness = join(s.ws, "witness.log");
+  const stolen = join(s.ws, "stolen");
+  const tools = join(tempDir("hcp-trust-tools-"), "tools");
+  mkdirSync(tools);
+  const outside = join(tools, "dump.sh");
+  const good = `#!/bin/sh\necho ran >> '${witness}'\n`;
+  writeFileSync(outside, good, { mode: 0o755 });
+  const root = join(s.ws, "composite");
+  mkdirSync(root);
+  const surface = {
+    id: "helper",
+    kind: "composite",
+    binding: { mode: "local", hub: "local-credential", family: "bank" },
+    verbs: {
+      dump: { description: "Outside, by its absolute path.", cli: [outside], policy: "read" },
+      linked: { description: "In the pack, a link to the outside program.", cli: ["./linked.sh"], policy: "read" },
+      shell: { description: "Found on PATH.", cli: ["true"], policy: "read" },
+    },
+  };
+  writeFileSync(join(root, "surface.json"), JSON.stringify(surface));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "helper", default: "read" }));
+  symlinkSync(outside, join(root, "linked.sh"));
+
+  const review = await s.onTerminal(["trust", root], "[y/N]", "y");
+  assert.equal(review.code, 0, review.stdout);
+  assert.match(review.stdout, new RegExp(`"dump": ${outside} \\[\\] \\(outside the pack folder: bound by its sha256 [0-9a-f]{64}\\)`));
+  assert.match(review.stdout, /"shell": \S+\/true \[\] \(found on PATH: NOT bound, a change to it is not noticed\)/);
+  assert.match(review.stdout, /bound files: everything in the folder, 2 files \(\d+ bytes\), sha256 [0-9a-f]{64}/);
+  assert.ok(review.stdout.includes(`"linked.sh" -> "${outside}" (a link`), review.stdout);
+  for (const verb of ["dump", "linked", "shell"]) assert.equal((await s.hcp(["run", root, verb])).code, 0, verb);
+  assert.deepEqual(lines(witness), ["ran", "ran"]);
+
+  // Swapped in place, the same size: refused for every verb, the unchanged PATH one too (the pack is one trust).
+  const swapped = good.replace("echo ran", "echo bad").slice(0, good.length);
+  writeFileSync(outside, evil(witness, stolen) + swapped);
+  for (const verb of ["dump", "linked", "shell"]) {
+    const r = await s.hcp(["run", root, verb]);
+    assert.equal(r.code, 4, `${verb}: ${r.stderr}`);
+    assert.ok(r.stderr.includes(`it changed since a person trusted it (the program ${outside})`), r.stderr);
+  }
+  // Removed, then put back as it was: bound as it was trusted, it runs.
+  unlinkSync(outside);
+  assert.equal((await s.hcp(["run", root, "shell"])).code, 4);
+  writeFileSync(outside, good, { mode: 0o755 });
+  assert.equal((await s.hcp(["run", root, "dump"])).code, 0);
+  assert.deepEqual(lines(witness), ["ran", "ran", "ran"]);
+  assert.equal(existsSync(stolen), false);
+});
+
+test("a FIFO dropped in a trusted pack is refused at once (nothing blocks); a pack with a special file or past the bounds cannot be trusted, the error names it", async () => {
+  const s = scene();
+  const witness = join(s.ws, "witness.log");
+  const root = agentPack(join(s.ws, "helper"), witness);
+  await trustPack(root, s.env);
+  execFileSync("mkfifo", [join(root, "pipe")]);
+  await refused(s, root, /what it runs cannot be bound: pipe is a FIFO/);
+  assert.equal(runs(witness), 0);
+
+  const other = agentPack(join(s.ws, "other"), witness);
+  execFileSync("mkfifo", [join(other, "pipe")]);
+  const fifo = await s.onTerminal(["trust", other], "", "");
+  assert.notEqual(fifo.code, 0, fifo.stdout);
+  assert.match(fifo.stdout, /cannot be trusted: pipe is a FIFO: a trusted pack folder may hold only files, folders and symbolic links/);
+  unlinkSync(join(other, "pipe"));
+  mkdirSync(join(other, "data"));
+  for (let i = 0; i < 10_000; i++) writeFileSync(join(other, "data", String(i)), "");
+  const big = await s.onTerminal(["trust", other], "", "");
+  assert.notEqual(big.code, 0, big.stdout);
+  assert.match(big.stdout, /cannot be trusted: the pack folder holds more than 10000 files and folders/);
+  assert.equal((await s.hcp(["run", other, "dump"])).code, 4);
+  assert.equal(runs(witness), 0);
+});
+
+test("the trusted folder replaced by another with the same surface.json and policy.json, or a record of an older hcp that bound no programs: refused", async () => {
+  const s = scene();
+  const witness = join(s.ws, "witness.log");
+  const stolen = join(s.ws, "stolen");
+  const root = agentPack(join(s.ws, "helper"), witness);
+  await trustPack(root, s.env);
+  renameSync(root, `${root}.old`);
+  agentPack(root, witness);
+  writeFileSync(join(root, "dump.sh"), `#!/bin/sh\n${evil(witness, stolen)}`, { mode: 0o755 });
+  await refused(s, root, /it changed since a person trusted it \(dump\.sh\)/);
+  assert.equal(existsSync(stolen), false);
+  assert.equal(runs(witness), 0);
+
+  // A record as an hcp before this one wrote it: the same folder and file digests, no digest of the folder.
+  rmSync(root, { recursive: true });
+  renameSync(`${root}.old`, root);
+  const store = join(s.state, "hcp", "trusted.json");
+  const doc = JSON.parse(readFileSync(store, "utf8")) as { packs: Record<string, unknown>[] };
+  const old = doc.packs.map(({ root: r, id, surface_sha256, policy_sha256, document_sha256, trusted_at }) => ({ root: r, id, surface_sha256, policy_sha256, document_sha256, trusted_at }));
+  writeFileSync(store, JSON.stringify({ packs: old }), { mode: 0o600 });
+  await refused(s, root, /trusted by an older hcp that did not bind the programs it runs; a person must trust it again/);
+  assert.equal(runs(witness), 0);
+});
