@@ -276,6 +276,7 @@ export function newHcpApp(): App {
   return new App({
     name: "hcp",
     unknownSubcommand: "error",
+    bareGroup: "usage",
     scopedGlobals: true,
     short: "HCP/1.1 harness packs: validate them, derive their metadata, generate them, and serve their verbs",
     version: PACKAGE_VERSION,

@@ -44,6 +44,11 @@ export interface AppConfig {
    */
   unknownSubcommand?: "help" | "error";
   /**
+   * Not Go's: a command group given no subcommand at all: `help` prints its help and exits 0 (Cobra's, the
+   * default); `usage` prints it on stderr and fails with exit 1, a usage error naming the subcommands.
+   */
+  bareGroup?: "help" | "usage";
+  /**
    * Not Go's: each global flag is shown only on the commands it acts on (CommandSpec.globals), and one given
    * where it does nothing is an unknown flag, except those that only ask for less (FEWER_EFFECTS_GLOBALS). Off
    * by default: every global on every command, as Go.
@@ -172,6 +177,11 @@ export class App {
       parsed = true;
       if (!node.runnable) {
         if (sel.args.length > 0 && (!node.parent || this.config.unknownSubcommand === "error")) throw this.unknownCommand(node, sel.args[0]!);
+        if (node.parent && this.config.bareGroup === "usage") {
+          // Machine output keeps stderr one JSON error.
+          if (!state.flags.json) io.stderr(this.helpText(node));
+          throw new UsageError(`${node.commandPath()} needs a command: ${node.children.filter((c) => c.available()).map((c) => c.name).join(", ")}`);
+        }
         io.stdout(this.helpText(node));
         return 0;
       }

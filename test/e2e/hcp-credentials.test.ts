@@ -79,6 +79,24 @@ test("a value is never taken from argv, and nothing is written for a refused val
   assert.equal(existsSync(file), false, "nothing was written");
 });
 
+test("hcp credentials without a command is a usage error: its usage on stderr, exit 1, nothing on stdout; --help still succeeds", async () => {
+  const env = freshEnv();
+  const bare = await hcp(["credentials"], { env });
+  assert.equal(bare.code, 1, bare.stderr);
+  assert.equal(bare.stdout, "");
+  assert.match(bare.stderr, /Usage:\n {2}hcp credentials \[command\]/);
+  assert.match(bare.stderr, /Error: hcp credentials needs a command: set, get, delete\n$/);
+  // Machine output: stderr is the one JSON error, no help text around it.
+  const json = await hcp(["credentials", "--json"], { env });
+  assert.equal(json.code, 1, json.stderr);
+  assert.equal(json.stdout, "");
+  assert.deepEqual(JSON.parse(json.stderr), { error: "hcp credentials needs a command: set, get, delete", exit_code: 1 });
+  const help = await hcp(["credentials", "--help"], { env });
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /Available Commands:/);
+  assert.equal(existsSync(env["HCP_CREDENTIALS"]!), false, "nothing was written");
+});
+
 test("every hcp credentials error names what is wrong, with the spec's exit code (1 bad input, 3 unusable file, 5 none stored) and no stack trace", async () => {
   const dir = tempDir("hcp-cred-errors-");
   const file = (name: string, text: string, mode = 0o600) => {
