@@ -3,40 +3,21 @@
 // them only when a person trusted exactly it: its real folder, the SHA-256 of its surface.json, policy.json
 // and local OpenAPI document as loaded, the digest of everything in its folder (pack-tree.ts: the scripts it
 // runs and every file they read there) and of each program it names outside the folder (pack-programs.ts),
-// all as they were shown. The store is one 0600 file in the state
-// directory (`trusted.json`, next to the approval key), written atomically.
+// all as they were shown. Records are kept by trust-store.ts.
 
 import { createHash } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { isObject } from "../pack/issues.js";
 import type { LoadedPack } from "../pack/types.js";
 import { shellWord } from "../shell-word.js";
-import { ensurePrivateDirSync, readPrivate, writePrivate } from "./approval/state.js";
 import { bindingLoadsCredentials } from "./credentials.js";
 import { RuntimeError } from "./errors.js";
 import { boundDocumentText } from "./openapi/packs.js";
 import { outsideDigests, programBindings, type ProgramBinding } from "./pack-programs.js";
 import { packTree, treeChanges, TreeError, type PackTree } from "./pack-tree.js";
+import { readTrustRecord, removeTrustRecord, writeTrustRecord, type TrustRecord } from "./trust-store.js";
 
-/** What a person trusted: a pack's real folder and the digests of the files that say what it runs. */
-export interface TrustRecord {
-  /** The pack's real path (no symbolic link in it). */
-  readonly root: string;
-  readonly id: string;
-  readonly surface_sha256: string;
-  /** Null: the pack had no policy.json. */
-  readonly policy_sha256: string | null;
-  /** The OpenAPI document of `openapi.path`; null for any other pack. */
-  readonly document_sha256: string | null;
-  /** The digest of the whole folder (pack-tree.ts); absent in a record made by an hcp that did not bind it, which trusts nothing. */
-  readonly tree_sha256?: string;
-  /** The folder's entries as bound (path → d, f:SHA256, x:SHA256, l:TARGET), to say what changed. */
-  readonly files?: Readonly<Record<string, string>>;
-  /** Each program named by a path outside the folder: its real path → SHA-256 (null: it did not exist). */
-  readonly programs?: Readonly<Record<string, string | null>>;
-  readonly trusted_at: string;
-}
+export type { TrustRecord } from "./trust-store.js";
 
 /** What trust binds beyond the loaded files, read once: shown to the person, recorded, compared. */
 export interface PackBinding {
@@ -46,8 +27,6 @@ export interface PackBinding {
 
 /** Asks a person whether to trust a pack, shown `text` (what it is and does); true trusts it. */
 export type TrustAsker = (text: string) => Promise<boolean>;
-
-export const trustFileOf = (stateDir: string) => join(stateDir, "trusted.json");
 
 /** Whether the pack's binding would load credentials (hub local-credential or keyring, not mode mock). */
 export function needsTrust(pack: LoadedPack): boolean {
@@ -109,48 +88,6 @@ export function realPackPath(path: string): string {
   }
 }
 
-/** Every record of the store; none when it does not exist. A store that is a link, too open or malformed is refused. */
-export function readTrustStore(stateDir: string): TrustRecord[] {
-  const path = trustFileOf(stateDir);
-  const data = readPrivate(path, "the trusted packs file", "state_insecure");
-  if (data === undefined) return [];
-  let doc: unknown;
-  try {
-    doc = JSON.parse(data.toString("utf8"));
-  } catch {
-    throw new RuntimeError("state_unavailable", `the trusted packs file ${path} is not valid JSON; remove it and trust the packs again (hcp trust PACK)`);
-  }
-  const packs = isObject(doc) ? doc["packs"] : undefined;
-  if (!Array.isArray(packs) || !packs.every(isRecord)) {
-    throw new RuntimeError("state_unavailable", `the trusted packs file ${path} is not {"packs": [...]} of trusted packs; remove it and trust the packs again (hcp trust PACK)`);
-  }
-  return packs;
-}
-
-const hex = (v: unknown) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v);
-const optional = (v: unknown, ok: (v: unknown) => boolean) => v === undefined || ok(v);
-const mapOf = (ok: (v: unknown) => boolean) => (v: unknown) => isObject(v) && Object.values(v).every(ok);
-
-function isRecord(v: unknown): v is TrustRecord {
-  return (
-    isObject(v) &&
-    typeof v["root"] === "string" &&
-    typeof v["id"] === "string" &&
-    typeof v["trusted_at"] === "string" &&
-    hex(v["surface_sha256"]) &&
-    (v["policy_sha256"] === null || hex(v["policy_sha256"])) &&
-    (v["document_sha256"] === null || hex(v["document_sha256"])) &&
-    optional(v["tree_sha256"], hex) &&
-    optional(v["files"], mapOf((f) => typeof f === "string")) &&
-    optional(v["programs"], mapOf((p) => p === null || hex(p)))
-  );
-}
-
-function writeTrustStore(stateDir: string, packs: readonly TrustRecord[]): void {
-  ensurePrivateDirSync(stateDir);
-  writePrivate(trustFileOf(stateDir), JSON.stringify({ packs }, null, 2) + "\n");
-}
-
 /** Why the pack is not trusted as loaded (a sentence), or undefined when it is: its real folder is recorded with every digest equal. */
 export function untrustedBecause(pack: LoadedPack, stateDir: string): string | undefined {
   return verdict(pack, stateDir).why;
@@ -163,11 +100,10 @@ function verdict(pack: LoadedPack, stateDir: string): { why?: string; binding?: 
   if (real !== pack.root) return { why: `it was loaded as ${pack.root}, a symbolic link to ${real}; run it by its real path` };
   const binding = bindingOf(pack);
   if (typeof binding === "string") return { why: `what it runs cannot be bound: ${binding}` };
-  const record = readTrustStore(stateDir).find((r) => r.root === real);
+  const record = readTrustRecord(stateDir, real);
   if (record === undefined) return { why: "a person has never trusted it", binding };
   const now = digestsOf(pack);
   if (now === undefined) return { why: "what it runs cannot be read to compare with what a person trusted", binding };
-  if (record.tree_sha256 === undefined) return { why: "it was trusted by an older hcp that did not bind the programs it runs; a person must trust it again", binding };
   const named = [
     now.surface_sha256 !== record.surface_sha256 && "surface.json",
     now.policy_sha256 !== record.policy_sha256 && "policy.json",
@@ -175,9 +111,9 @@ function verdict(pack: LoadedPack, stateDir: string): { why?: string; binding?: 
   ].filter((f) => f !== false);
   // The folder's own names, but for the files named above (the loaded text is compared; the folder's digest catches a change after loading).
   const quiet = new Set(["surface.json", "policy.json", documentPath(pack, real)]);
-  const paths = binding.tree.sha256 === record.tree_sha256 ? [] : treeChanges(record.files ?? {}, binding.tree.entries).filter((p) => !quiet.has(p));
+  const paths = binding.tree.sha256 === record.tree_sha256 ? [] : treeChanges(record.files, binding.tree.entries).filter((p) => !quiet.has(p));
   const programs = outsideDigests(binding.programs);
-  const moved = [...new Set([...Object.keys(programs), ...Object.keys(record.programs ?? {})])].filter((p) => programs[p] !== record.programs?.[p]);
+  const moved = [...new Set([...Object.keys(programs), ...Object.keys(record.programs)])].filter((p) => programs[p] !== record.programs[p]);
   const changed = [...named, ...shortList(paths), ...moved.map((p) => `the program ${p}`)];
   if (changed.length === 0 && binding.tree.sha256 !== record.tree_sha256) changed.push("its folder");
   return changed.length === 0 ? { binding } : { why: `it changed since a person trusted it (${changed.join(", ")})`, binding };
@@ -239,15 +175,9 @@ export function trustPack(pack: LoadedPack, stateDir: string, binding: PackBindi
     programs: outsideDigests(binding.programs),
     trusted_at: new Date().toISOString(),
   };
-  writeTrustStore(stateDir, [...readTrustStore(stateDir).filter((r) => r.root !== root), record]);
+  writeTrustRecord(stateDir, record);
   return record;
 }
 
 /** Removes the record of the folder at `root` (a real path); false when there was none. */
-export function revokeTrust(root: string, stateDir: string): boolean {
-  const packs = readTrustStore(stateDir);
-  const kept = packs.filter((r) => r.root !== root);
-  if (kept.length === packs.length) return false;
-  writeTrustStore(stateDir, kept);
-  return true;
-}
+export const revokeTrust = (root: string, stateDir: string): boolean => removeTrustRecord(stateDir, root);

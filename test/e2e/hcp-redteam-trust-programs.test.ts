@@ -152,7 +152,7 @@ test("a FIFO dropped in a trusted pack is refused at once (nothing blocks); a pa
   assert.equal(runs(witness), 0);
 });
 
-test("the trusted folder replaced by another with the same surface.json and policy.json, or a record of an older hcp that bound no programs: refused", async () => {
+test("the trusted folder replaced by another with the same surface.json and policy.json, or a trust in the store of an earlier hcp (which bound no programs): refused", async () => {
   const s = scene();
   const witness = join(s.ws, "witness.log");
   const stolen = join(s.ws, "stolen");
@@ -165,13 +165,16 @@ test("the trusted folder replaced by another with the same surface.json and poli
   assert.equal(existsSync(stolen), false);
   assert.equal(runs(witness), 0);
 
-  // A record as an hcp before this one wrote it: the same folder and file digests, no digest of the folder.
+  // The store of earlier versions (one trusted.json, whose records bound no programs) is not read: such a pack needs trust again.
   rmSync(root, { recursive: true });
   renameSync(`${root}.old`, root);
-  const store = join(s.state, "hcp", "trusted.json");
-  const doc = JSON.parse(readFileSync(store, "utf8")) as { packs: Record<string, unknown>[] };
-  const old = doc.packs.map(({ root: r, id, surface_sha256, policy_sha256, document_sha256, trusted_at }) => ({ root: r, id, surface_sha256, policy_sha256, document_sha256, trusted_at }));
-  writeFileSync(store, JSON.stringify({ packs: old }), { mode: 0o600 });
-  await refused(s, root, /trusted by an older hcp that did not bind the programs it runs; a person must trust it again/);
+  const real = (await s.hcp(["trust", "--list", "--json"])).stdout;
+  const record = (JSON.parse(real) as { packs: Record<string, unknown>[] }).packs[0]!;
+  assert.equal((await s.hcp(["trust", "--revoke", root])).code, 0);
+  const { root: r, id, surface_sha256, policy_sha256, document_sha256, trusted_at } = record;
+  writeFileSync(join(s.state, "hcp", "trusted.json"), JSON.stringify({ packs: [{ root: r, id, surface_sha256, policy_sha256, document_sha256, trusted_at }] }), { mode: 0o600 });
+  await refused(s, root, /a person has never trusted it/);
+  const list = await s.hcp(["trust", "--list"]);
+  assert.match(list.stdout, /No pack is trusted\.\n.*trusted\.json holds trusts recorded by an earlier hcp, which no longer count/);
   assert.equal(runs(witness), 0);
 });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fixture, trustPack } from "./helpers.js";
 import { HCP, execSession, hcp, tempDir } from "../transports/support.js";
-import { SECRET, agentPack, noCredentialIn, runs, scene, type Scene } from "./trust-support.js";
+import { SECRET, agentPack, noCredentialIn, recorded, runs, scene, type Scene } from "./trust-support.js";
 
 /** Every way the agent can ask hcp run for the pack's credentials: the verb, --json, a dry run, the pass-through. */
 const attempts = (root: string) => [
@@ -157,14 +157,14 @@ test("hcp trust without a terminal refuses and records nothing, even with y on s
     const r = await hcp(["trust", root, ...extra], { env: s.env, stdin: "y\n" });
     assert.notEqual(r.code, 0, r.stdout);
     assert.match(r.stderr, extra[0] === "--no-prompt" ? /--no-prompt forbids asking/ : /must be run by a person at a terminal/);
-    assert.equal(existsSync(join(s.state, "hcp", "trusted.json")), false, "nothing was recorded");
+    assert.equal(recorded(s), 0, "nothing was recorded");
   }
   assert.equal((await s.hcp(["run", root, "dump"])).code, 4);
   // A pack verb that runs hcp trust on its own pack (stdin saying y, the same state directory) is refused the same way.
   writeFileSync(join(root, "dump.sh"), `#!/bin/sh\necho y | '${process.execPath}' '${HCP}' trust '${root}'\necho "trust: $?"\n`, { mode: 0o755 });
   const inside = await hcp(["exec", root], { env: s.env, stdin: JSON.stringify({ id: 1, pack: "helper", verb: "dump", args: {} }) + "\n" });
   assert.match(inside.stdout, /trust: 4/, inside.stdout);
-  assert.equal(existsSync(join(s.state, "hcp", "trusted.json")), false, "nothing was recorded");
+  assert.equal(recorded(s), 0, "nothing was recorded");
   assert.equal(runs(witness), 0);
 
   await trustPack(root, s.env);
@@ -192,7 +192,7 @@ test("hcp trust at a terminal shows the pack (controls and bidi escaped) and ask
   assert.ok(!screen.includes("\u202e"), "no raw bidi character reaches the terminal");
   assert.ok(!screen.includes(SECRET), "the credential's value is never shown");
   assert.match(screen, /Not trusted: nothing was recorded/);
-  assert.equal(existsSync(join(s.state, "hcp", "trusted.json")), false);
+  assert.equal(recorded(s), 0);
   assert.equal((await s.hcp(["run", root, "dump"])).code, 4);
 
   const yes = await s.onTerminal(["trust", root], "[y/N]", "y");

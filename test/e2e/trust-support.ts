@@ -3,7 +3,7 @@
 // credential in forms masking cannot recognise, appending a line to a witness file each time it really runs.
 
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixture, run, type Run } from "./helpers.js";
 import { HCP, hcp, tempDir } from "../transports/support.js";
@@ -71,3 +71,9 @@ export const runs = (witness: string) => (existsSync(witness) ? readFileSync(wit
 export function noCredentialIn(text: string): void {
   for (const form of FORMS) assert.ok(!text.includes(form), `a form of the credential came back: ${form}`);
 }
+
+/** How many trust records the scene's state directory holds (one file per trusted pack). */
+export const recorded = (s: Scene) => {
+  const dir = join(s.state, "hcp", "trusted");
+  return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".json")).length : 0;
+};

@@ -10,7 +10,8 @@ import { escapeForPerson } from "../../runtime/approval/show.js";
 import { stateDirOf } from "../../runtime/approval/state.js";
 import { RuntimeError } from "../../runtime/errors.js";
 import { loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
-import { bindingOf, needsTrust, readTrustStore, realPackPath, revokeTrust, trustPack, untrustedBecause, type TrustRecord } from "../../runtime/trust.js";
+import { hasLegacyStore, legacyStoreOf, readTrustRecords } from "../../runtime/trust-store.js";
+import { bindingOf, needsTrust, realPackPath, revokeTrust, trustPack, untrustedBecause, type TrustRecord } from "../../runtime/trust.js";
 import { trustReview } from "../../runtime/trust-review.js";
 import { TransportError } from "../../transports/errors.js";
 import { loadOnePack, servable } from "../../transports/packs.js";
@@ -31,10 +32,11 @@ async function stateOf(record: TrustRecord, stateDir: string): Promise<TrustReco
   return why === undefined ? { ...record, matches: true } : { ...record, matches: false, why };
 }
 
-function listText(states: readonly Awaited<ReturnType<typeof stateOf>>[]): string {
-  if (states.length === 0) return "No pack is trusted.\n";
+function listText(states: readonly Awaited<ReturnType<typeof stateOf>>[], legacy: string | undefined): string {
+  const note = legacy === undefined ? "" : `${escapeForPerson(legacy)} holds trusts recorded by an earlier hcp, which no longer count (they bound no programs): trust those packs again, then remove it.\n`;
+  if (states.length === 0) return `No pack is trusted.\n${note}`;
   const lines = states.map((s) => `${escapeForPerson(JSON.stringify(s.id))} ${escapeForPerson(s.root)} (trusted ${s.trusted_at}): ${s.matches ? "matches" : `does not match: ${escapeForPerson(s.why ?? "")}`}`);
-  return lines.join("\n") + "\n";
+  return lines.join("\n") + "\n" + note;
 }
 
 export async function trustHandler(ctx: Context): Promise<void> {
@@ -42,8 +44,9 @@ export async function trustHandler(ctx: Context): Promise<void> {
   const revoke = ctx.bool("revoke");
   if (ctx.bool("list")) {
     if (ctx.args.length > 0 || revoke) throw new TransportError("usage", "--list takes no pack and no --revoke");
-    const packs = await Promise.all(readTrustStore(stateDir).map((r) => stateOf(r, stateDir)));
-    await ctx.writeResult({ packs }, () => listText(packs));
+    const packs = await Promise.all(readTrustRecords(stateDir).map((r) => stateOf(r, stateDir)));
+    const legacy = hasLegacyStore(stateDir) ? legacyStoreOf(stateDir) : undefined;
+    await ctx.writeResult({ packs, ...(legacy === undefined ? {} : { ignored_store: legacy }) }, () => listText(packs, legacy));
     return;
   }
   const path = ctx.args[0];
