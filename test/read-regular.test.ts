@@ -3,13 +3,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FileReadError, readRegularFile } from "../src/read-regular.js";
+import { tempDir } from "./temp.js";
 
 test("readRegularFile reads a regular file, through a link too, up to its size cap", () => {
-  const root = mkdtempSync(join(tmpdir(), "readfile-"));
+  const root = tempDir("readfile-");
   writeFileSync(join(root, "f"), "hello");
   symlinkSync(join(root, "f"), join(root, "link"));
   assert.equal(readRegularFile(join(root, "f"), 5).toString(), "hello");
@@ -22,7 +22,7 @@ test("readRegularFile reads a regular file, through a link too, up to its size c
 });
 
 test("readRegularFile refuses a FIFO, a device and a directory without blocking or reading them", () => {
-  const root = mkdtempSync(join(tmpdir(), "readfile-"));
+  const root = tempDir("readfile-");
   execFileSync("mkfifo", [join(root, "fifo")]);
   symlinkSync("/dev/zero", join(root, "zero"));
   const started = Date.now();

@@ -4,13 +4,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "../temp.js";
 import { REPO, run } from "./helpers.js";
 
 const RGREF = `${REPO}examples/rgref/rgref`;
-const HOME = mkdtempSync(join(tmpdir(), "rgref-completion-"));
+const HOME = tempDir("rgref-completion-");
 const rgref = (args: string[], env: Record<string, string> = {}) =>
   run(RGREF, args, { env: { PATH: process.env["PATH"] ?? "", HOME, XDG_CONFIG_HOME: HOME, ...env }, timeoutMs: 10_000 });
 

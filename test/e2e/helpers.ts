@@ -1,18 +1,17 @@
 // Spawning the built programs from end-to-end tests: real processes, real pipes.
 
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadPack } from "../../src/pack/load.js";
 import { stateDirOf } from "../../src/runtime/approval/state.js";
 import { loadOpenApiDocuments } from "../../src/runtime/openapi/packs.js";
 import { realPackPath, trustPack as trustPackAs } from "../../src/runtime/trust.js";
+import { tempDir } from "../temp.js";
 
 // Tests never touch the real user's hcp state: every test process (and every program it spawns with
 // its environment) gets its own state directory and audit log. A test that needs its own sets them again.
-const ISOLATED = mkdtempSync(join(tmpdir(), "hcp-test-state-"));
+const ISOLATED = tempDir("hcp-test-state-");
 process.env["XDG_STATE_HOME"] = join(ISOLATED, "state");
 process.env["HCP_AUDIT"] = join(ISOLATED, "audit.jsonl");
 
@@ -58,6 +57,8 @@ export function run(file: string, args: string[], options: RunOptions = {}): Pro
       clearTimeout(timer);
       reject(err);
     });
+    // A program that exits without reading its input closes the pipe: EPIPE, no failure of the test.
+    child.stdin.on("error", () => {});
     child.on("close", (code) => {
       clearTimeout(timer);
       if (options.hold) child.stdin.destroy();

@@ -3,16 +3,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadExample } from "../agentmeta/fixtures.js";
 import { GO_TEMPLATE_USAGE, TS_TEMPLATE_USAGE } from "../framework/helpers.js";
+import { tempDir } from "../temp.js";
 import { REPO, run, type Run } from "./helpers.js";
 
 const RGREF = `${REPO}examples/rgref/rgref`;
 const REFERENCE = loadExample<{ expect_manifest_stable_json: string }>("rgref_reference.json");
-const CONF_HOME = mkdtempSync(join(tmpdir(), "rgref-e2e-"));
+const CONF_HOME = tempDir("rgref-e2e-");
 const SECRET = "SENTINEL-SECRET-do-not-print-7Q2";
 
 /** Runs rgref with the conformance runner's environment; stdin is a pipe that is closed unless `hold` keeps it open. */

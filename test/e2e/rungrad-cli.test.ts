@@ -1,10 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, writeFile, readdir } from "node:fs/promises";
+import { readFile, writeFile, readdir } from "node:fs/promises";
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stableJSON } from "../../src/json/stable.js";
+import { tempDir } from "../temp.js";
 import { fixture, rungrad } from "./helpers.js";
 
 const rgref = JSON.parse(readFileSync(fixture("examples/rungrad/rgref_reference.json"), "utf8"));
@@ -60,7 +60,7 @@ test("rungrad manifest fmt and agentmeta print DEL and C1 characters as they are
 });
 
 test("rungrad manifest fmt and validate read bytes as Go does: each invalid byte one U+FFFD, errors name the byte", async () => {
-  const dir = await mkdtemp(join(tmpdir(), "rungrad-bytes-"));
+  const dir = tempDir("rungrad-bytes-");
   const bad = join(dir, "bad.json");
   const text = rgref.expect_manifest_stable_json.replace('"tool_name": "rgref"', '"tool_name": "t@@x"');
   const at = Buffer.from(text).indexOf("t@@x") + 1;
@@ -138,7 +138,7 @@ test("rungrad usage errors exit 1 without a stack trace", async () => {
 });
 
 test("rungrad skill writes both files, keeps identical ones, refuses to overwrite a changed one without --force", async () => {
-  const out = await mkdtemp(join(tmpdir(), "rungrad-skill-"));
+  const out = tempDir("rungrad-skill-");
   const dry = await rungrad(["skill", "examples/manifests/rgref.json", "--out", out, "--dry-run"]);
   assert.equal(dry.code, 0);
   assert.match(dry.stdout, /^DRY RUN: would write 2 files\n/);

@@ -4,16 +4,15 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { REPO, rungrad } from "./helpers.js";
+import { tempDir as temp } from "../temp.js";
 import { hcp } from "../transports/support.js";
 
 const MANIFEST = join(REPO, "examples/manifests/rgref.json");
 const VICTIM_TEXT = "the victim's own content\n";
-const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
 /** A file outside the output folder that a planted link points at. */
 function victim(): string {

@@ -2,12 +2,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stableJSON } from "../../src/json/stable.js";
 import { generate } from "../../src/scaffold/index.js";
 import { example, SKILL_TEST_OPTIONS } from "../scaffold/support.js";
+import { tempDir } from "../temp.js";
 import { REPO, run, rungrad } from "./helpers.js";
 
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -15,7 +15,7 @@ const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 const { NODE_TEST_CONTEXT: _runner, ...ENV } = process.env;
 
 test("a scaffolded product CLI installs against this checkout, builds, passes its tests and serves the scaffold-time manifest", { timeout: 180_000 }, async () => {
-  const dir = await mkdtemp(join(tmpdir(), "rungrad-e2e-"));
+  const dir = tempDir("rungrad-e2e-");
   const o = SKILL_TEST_OPTIONS;
   const flags = [
     "--product-profile", "--skill", "--env-prefix", o.envPrefix!, "--product-name", o.productName!, "--description", o.description!,
@@ -64,7 +64,7 @@ test("a scaffolded product CLI installs against this checkout, builds, passes it
 });
 
 test("a scaffolded compact CLI, made without any flag, depends on this checkout, says so, installs and passes its own tests", { timeout: 180_000 }, async () => {
-  const dir = await mkdtemp(join(tmpdir(), "rungrad-e2e-"));
+  const dir = tempDir("rungrad-e2e-");
   const created = await rungrad(["new", "my-tool"], { cwd: dir });
   assert.equal(created.code, 0, created.stderr);
   const root = join(dir, "my-tool");

@@ -4,6 +4,7 @@ import { stableJSON } from "../../src/json/stable.js";
 import { fromManifest } from "../../src/agentmeta/index.js";
 import { newApp } from "../../examples/rgref/app.js";
 import { loadExample } from "../agentmeta/fixtures.js";
+import { tempDir } from "../temp.js";
 import { GO_TEMPLATE_USAGE, runApp, TS_TEMPLATE_USAGE } from "./helpers.js";
 
 interface Reference {
@@ -151,10 +152,9 @@ test("pflag bool forms and usage errors", async () => {
 });
 
 test("the stored credential beside --config is used and never printed", async () => {
-  const { mkdtempSync, writeFileSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
+  const { writeFileSync } = await import("node:fs");
   const { join } = await import("node:path");
-  const dir = mkdtempSync(join(tmpdir(), "rgref-cred-"));
+  const dir = tempDir("rgref-cred-");
   writeFileSync(join(dir, "credentials.json"), JSON.stringify({ version: 1, entries: { default: { token: "stored-secret-1234" } } }));
   const r = await runApp(newApp(), ["whoami", "--json", "--config", join(dir, "config.yaml")]);
   assert.equal(r.code, 0);

@@ -1,9 +1,9 @@
 // Shared helpers of the runtime tests: the probe fixture, a base environment, process liveness.
 
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixture } from "../e2e/helpers.js";
+import { tempDir } from "../temp.js";
 
 /** test/fixtures/bin/probe.mjs. */
 export const PROBE = fixture("bin/probe.mjs");
@@ -37,9 +37,7 @@ export async function eventually(predicate: () => boolean, ms = 3000): Promise<b
   return predicate();
 }
 
-export function tempDir(prefix = "hcp-runtime-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+export { tempDir } from "../temp.js";
 
 /** Writes a pack (surface.json, optional policy.json, a HARNESS.md) into a fresh folder and returns its root. */
 export function writePack(surface: object, policy?: object): string {

@@ -3,14 +3,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stableJSON } from "../../src/json/stable.js";
 import { parseManifest, validateManifest } from "../../src/manifest/index.js";
 import { autoProbes } from "../../src/score/auto.js";
 import { generate } from "../../src/scaffold/index.js";
 import { REPO, RUNGRAD, rungrad } from "../e2e/helpers.js";
+import { tempDir } from "../temp.js";
 import { shellTarget, TARGETS } from "./support.js";
 
 const RGREF = join(REPO, "examples/rgref/rgref");
@@ -55,7 +55,7 @@ test("score --auto-probes says on stderr which probes it chose and scores them (
 });
 
 test("score --auto-probes never runs a write command for real: only with --dry-run, or without confirmation", async () => {
-  const witness = join(mkdtempSync(join(tmpdir(), "score-witness-")), "ran");
+  const witness = join(tempDir("score-witness-"), "ran");
   const manifest = stableJSON({
     schema_version: "rungrad-manifest/1", spec_version: "rungrad-spec/1", tool_name: "wtool", tool_version: "v1",
     global_flags: [],
@@ -129,7 +129,7 @@ test("score shows progress on stderr only when it is a terminal", { skip: spawnS
 
 for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   test(`score stopped by ${sig} exits ${code}, kills the target's group and removes its temporary folder`, { timeout: 60_000 }, async () => {
-    const tmp = mkdtempSync(join(tmpdir(), "score-signal-"));
+    const tmp = tempDir("score-signal-");
     const started = join(tmp, "started");
     const target = shellTarget("slow", `echo $$ > '${started}'; sleep 60`);
     const child = spawn(process.execPath, [RUNGRAD, "score", target], { env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "pipe"] });

@@ -1,10 +1,10 @@
 // Shared by the score tests: the example cases, their targets, and `rungrad score` argv built from a case.
 
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadExample } from "../agentmeta/fixtures.js";
 import { fixture } from "../e2e/helpers.js";
+import { tempDir } from "../temp.js";
 
 export const EXAMPLES = loadExample<{ cases: ScoreCase[] }>("conformance_score.json");
 export const TARGETS = fixture("examples/rungrad/targets");
@@ -56,7 +56,7 @@ export function scoreArgs(c: ScoreCase): string[] {
 
 /** Writes an executable `#!/bin/sh` script into a fresh temp dir and returns its path. */
 export function shellTarget(name: string, body: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), "score-target-")), name);
+  const path = join(tempDir("score-target-"), name);
   writeFileSync(path, `#!/bin/sh\n${body}\n`);
   chmodSync(path, 0o755);
   return path;

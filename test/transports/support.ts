@@ -1,15 +1,15 @@
 // Shared by the hcp transport tests: the built program, fixture packs, an MCP client over stdio, exec sessions.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { REPO, fixture, run, type Run } from "../e2e/helpers.js";
+import { tempDir } from "../temp.js";
 
 export const HCP = `${REPO}dist/bin/hcp.cjs`;
 export const PROBE_PACK = fixture("packs/hcp-probe");
@@ -18,7 +18,7 @@ export const pack = (name: string) => fixture(`packs/${name}`);
 
 export const hcp = (args: string[], options?: Parameters<typeof run>[2]): Promise<Run> => run(process.execPath, [HCP, ...args], options);
 
-export const tempDir = (prefix = "hcp-test-") => mkdtempSync(join(tmpdir(), prefix));
+export { tempDir } from "../temp.js";
 
 /** A 0600 credential file for the hcp-secret pack's family. */
 export function credentialFile(secret: string, mode = 0o600): string {
