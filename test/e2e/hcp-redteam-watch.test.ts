@@ -210,63 +210,15 @@ echo "escapee $escapee first $first state \${state:-gone}"`;
 /**
  * A program that leaves a daemon the watch finds (double fork, a session of its own, no pipe of the run) which takes
  * SIGTERM for nothing and from then on starts a process every few ms, each in a session of its own (TERM ignored): one
- * that finds the daemon gone (killed at the end of the kill grace) writes its pid and stays. The daemon writes its pid
- * (`k`) and `forking` once it forks.
+ * that finds the daemon gone writes its pid and stays (test/fixtures/bin/fork-daemon.py).
  */
-const FORKS_UNTIL_KILLED = script(`exec python3 -c '
-import os, signal, sys, time
-dir = sys.argv[1]
-null = os.open(os.devnull, os.O_RDWR)
-def wait_for(name):
-    for _ in range(1000):
-        if os.path.exists(os.path.join(dir, name)):
-            return
-        time.sleep(0.01)
-if os.fork() == 0:
-    os.setsid()
-    if os.fork() == 0:
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        termed = []
-        signal.signal(signal.SIGTERM, lambda *_: termed.append(1))
-        k = os.getpid()
-        open(os.path.join(dir, "k.tmp"), "w").write(str(k))
-        os.rename(os.path.join(dir, "k.tmp"), os.path.join(dir, "k"))
-        end = time.monotonic() + 30
-        while not termed and time.monotonic() < end:
-            time.sleep(0.01)
-        open(os.path.join(dir, "forking"), "w").write("")
-        while time.monotonic() < end:
-            if os.fork() == 0:
-                os.setsid()
-                signal.signal(signal.SIGTERM, signal.SIG_IGN)
-                time.sleep(0.2)
-                if os.getppid() != k:
-                    f = os.path.join(dir, str(os.getpid()))
-                    open(f, "w").write(str(os.getpid()))
-                    os.rename(f, f + ".pid")
-                    time.sleep(120)
-                os._exit(0)
-            time.sleep(0.005)
-            try:
-                while os.waitpid(-1, os.WNOHANG)[0] > 0:
-                    pass
-            except ChildProcessError:
-                pass
-        os._exit(0)
-    # Lingers while the watch reads the tree, so that the daemon is found.
-    wait_for("k")
-    time.sleep(0.2)
-    os._exit(0)
-wait_for("k")
-time.sleep(0.3)
-' "$1"`);
+const FORK_DAEMON = fixture("bin/fork-daemon.py");
 
 test("a daemon that forks a process every few ms from SIGTERM on (each in a session of its own) leaves none behind when killed at the end of the kill grace", async () => {
   // The watch reads the tree every 25 ms: what the daemon starts after the last read is found only if the tree is read
   // again while the daemon lives, before it is killed.
   const dir = tempDir("hcp-watch-pids-");
-  const root = programPack("forks", FORKS_UNTIL_KILLED, { forks: [dir] });
+  const root = programPack("forks", FORK_DAEMON, { forks: ["on-term", dir] });
   try {
     const r = await hcp(["run", root, "forks"], { env: isolatedEnv(), timeoutMs: 60_000 });
     assert.equal(r.code, 0, r.stderr);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { REPO } from "./helpers.js";
+import { REPO, fixture } from "./helpers.js";
 import { isolatedEnv } from "./hardening.js";
 import { alive, eventually } from "../runtime/support.js";
 import { HCP, tempDir } from "../transports/support.js";
@@ -59,44 +59,11 @@ function guardPack(): string {
 }
 
 const PACK = guardPack();
-// `quick` and `pause` (a second long) are the script cut short: they print ok and exit, leaving nothing.
-writeFileSync(join(PACK, "stay.sh"), SCRIPT.replace("#!/bin/sh\n", '#!/bin/sh\n[ "$1" = forks ] && exec python3 "$(dirname "$0")/forker.py"\n[ "$1" = pause ] && sleep 1\nif [ "$1" != stay ] && [ "$1" != kill-parent ] && [ "$1" != kill-watchdog ]; then echo ok; exit 0; fi\n'));
-
-/**
- * `forks`: the run's program (its pid in run.pid) leaves a daemon in a session of its own (its pid in k) that starts a
- * process every few ms, each in a session of its own; one that finds the daemon gone (its parent changed) writes
- * `<pid>.pid` and stays. All in the working directory; the daemon stops forking after 30 s.
- */
-writeFileSync(
-  join(PACK, "forker.py"),
-  `import os, sys, time
-def write(name, text):
-    open(name + ".tmp", "w").write(text)
-    os.rename(name + ".tmp", name)
-if os.fork() == 0:
-    os.setsid()
-    k = os.getpid()
-    write("k", str(k))
-    end = time.monotonic() + 30
-    while time.monotonic() < end:
-        if os.fork() == 0:
-            os.setsid()
-            time.sleep(0.3)
-            if os.getppid() != k:
-                write(str(os.getpid()) + ".pid", str(os.getpid()))
-                time.sleep(120)
-            os._exit(0)
-        time.sleep(0.003)
-        try:
-            while os.waitpid(-1, os.WNOHANG)[0] > 0:
-                pass
-        except ChildProcessError:
-            pass
-    os._exit(0)
-write("run.pid", str(os.getpid()))
-time.sleep(300)
-`,
-);
+// `quick` and `pause` (a second long) are the script cut short: they print ok and exit, leaving nothing. `forks`: the
+// run's program (its pid in run.pid) leaves a daemon in a session of its own (its pid in k) that starts a process every
+// few ms; one that finds the daemon gone writes `<pid>.pid` and stays, all in the working directory
+// (test/fixtures/bin/fork-daemon.py).
+writeFileSync(join(PACK, "stay.sh"), SCRIPT.replace("#!/bin/sh\n", `#!/bin/sh\n[ "$1" = forks ] && exec '${fixture("bin/fork-daemon.py")}' stay .\n[ "$1" = pause ] && sleep 1\nif [ "$1" != stay ] && [ "$1" != kill-parent ] && [ "$1" != kill-watchdog ]; then echo ok; exit 0; fi\n`));
 
 /** The watchdog of the hcp with this pid (its command line names it), while it runs. */
 function watchdogOf(hcp: number): number | undefined {
