@@ -1,7 +1,8 @@
 // Descendants of a child that may have left its process group (setsid, double fork), found through /proc
 // on Linux (§6.4): the tree is read every 25 ms while any run lasts, and each process new since the last
 // read is written to a log once (/proc is listed only when a process may have begun that the log does not
-// have: fork-count.ts); every run judges every entry logged since it began (never one judged by
+// have: fork-count.ts; a process that took the id of one listed before is new, told by the pid cursor, or by its start
+// time where the cursor does not follow); every run judges every entry logged since it began (never one judged by
 // another run only), and takes it when its parent is the run's, when its session is one a run's process
 // is in, or when it was made by one of the run's processes (a daemon's double fork stays in the session
 // its setsid made). At the end, so is every process holding one of the child's pipes.
@@ -10,7 +11,7 @@
 import { readdirSync, readlinkSync } from "node:fs";
 import { forksSoFar } from "./fork-count.js";
 import { readStat, type ProcStat } from "./proc-stat.js";
-import { givenOut, lastPid } from "./pid-cursor.js";
+import { fullRound, givenOut, lastPid } from "./pid-cursor.js";
 import { withoutStack } from "./without-stack.js";
 
 /**
@@ -89,10 +90,15 @@ export function helperExited(pid: number): void {
 let ownSession: number | undefined;
 
 const watches = new Set<DescendantWatch>();
-/** The pids of the last listing of /proc: a pid not among them is a new process, its stat read once into the log. */
-let previous = new Set<number>();
+/**
+ * The pids of the last listing of /proc: a pid not among them is a new process, its stat read once into the log. Where
+ * the pid cursor is not known to follow, each with its start time as that listing read it (see read), else undefined.
+ */
+let previous = new Map<number, string | undefined>();
 /** The pid cursor read just before the last listing (see pid-cursor.ts); undefined when it cannot be read. */
 let listedAt: number | undefined;
+/** The runs' own children until they are reaped: never logged (no run but their own may take them: see owns). */
+const children = new Set<number>();
 /** The runs' own children known when they started (root) since the last listing. */
 const rooted = new Set<number>();
 /** The kernel's count of processes made (fork-count.ts), read just before the last listing. */
@@ -149,14 +155,31 @@ function read(baseline = false, evenInThisTask = false): void {
     if (forksFollow && begun === rootedUnlisted) return;
   }
   const now = pids();
+  // A process that took the id of one in the last listing (ids wrapped) is new. The cursor tells it where it follows (its
+  // id was given out since), unless so many processes were made since (hcp stopped or starved meanwhile) that the ids
+  // may have gone a full round, when every listed process is new. Where the cursor or the count cannot be trusted, each
+  // listed process's start time is kept, and tells it.
+  const cursorTells = cursorFollows === true && cursor !== undefined && since !== undefined;
+  const counted = forksFollow && forks !== undefined && forksAtListing !== undefined;
+  const byStart = !cursorTells || !counted;
+  const round = counted && forks! - forksAtListing! >= fullRound();
+  const listed = new Map<number, string | undefined>();
   for (const pid of now) {
-    if (baseline || rooted.has(pid)) continue;
-    // New: not in the last listing, or its id was given out since (a process that took the id of one gone).
-    if (previous.has(pid) && (cursor === undefined || since === undefined || !givenOut(pid, since, cursor))) continue;
-    const s = readStat(pid);
-    if (s !== undefined && s !== GONE) log.push([pid, s]);
+    const before = previous.get(pid);
+    const s = byStart ? readStat(pid) : undefined;
+    const start = s !== undefined && s !== GONE ? s.start : undefined;
+    listed.set(pid, byStart ? (start ?? before) : undefined);
+    // Not new: what runs at a baseline, and the runs' own children.
+    if (baseline || rooted.has(pid) || children.has(pid)) continue;
+    if (previous.has(pid)) {
+      // With both start times, they tell; else the cursor does, where it can.
+      const kept = before !== undefined && start !== undefined;
+      if (kept ? before === start : !round && (!cursorTells || !givenOut(pid, since!, cursor!))) continue;
+    }
+    const found = s ?? readStat(pid);
+    if (found !== undefined && found !== GONE) log.push([pid, found]);
   }
-  previous = new Set(now);
+  previous = listed;
   listedAt = cursor;
   forksAtListing = forks;
   rootedUnlisted = 0;
@@ -257,10 +280,11 @@ export class DescendantWatch {
     // One the last listing did not have was counted after it (a fork is listed once counted, and this one is not
     // reaped yet); one it had (a listing made between its spawn and now) was counted before.
     if (!previous.has(pid)) rootedUnlisted++;
-    previous.add(pid);
+    previous.set(pid, undefined);
     const pidAfter = lastPid();
     if (this.pidBefore !== undefined && pidAfter !== undefined) cursorFollows = cursorFollows !== false && givenOut(pid, this.pidBefore, pidAfter);
     rooted.add(pid);
+    children.add(pid);
     const seen: Seen = { pid, start: null, dead: false };
     this.known.set(pid, seen);
     this.rootSeen = seen;
@@ -303,6 +327,7 @@ export class DescendantWatch {
    */
   reaped(): void {
     if (this.rootSeen === undefined) return;
+    children.delete(this.rootSeen.pid);
     this.rootSeen.dead = true;
     this.pipesGone = true;
   }
@@ -335,7 +360,8 @@ export class DescendantWatch {
     while (grew) {
       grew = false;
       for (const [pid, s] of fresh) {
-        if (this.known.has(pid) || !this.owns(pid, s)) continue;
+        // A known pid with another start is a new process that took the id of a known one, gone (ids wrapped).
+        if (this.known.get(pid)?.start === s.start || !this.owns(pid, s)) continue;
         this.add(pid, s);
         grew = true;
       }
@@ -416,6 +442,7 @@ export class DescendantWatch {
 
   /** Stops watching: the run is over and all its processes are gone or killed. The poll stops at its next tick. */
   stop(): void {
+    if (this.rootPid !== undefined) children.delete(this.rootPid);
     watches.delete(this);
     trim();
   }

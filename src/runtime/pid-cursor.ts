@@ -3,8 +3,10 @@
 // reading are the ones after it: a listed process whose id was given out since the last listing is new, even when an
 // earlier process had that id (descendants.ts). The cursor moves when a fork takes its id, before the process can be
 // listed: whether anything has begun since a listing is told by the fork count (fork-count.ts), not by the cursor.
+// Nor can the cursor tell a full round of ids (the program stops hcp, then makes processes until the ids come round):
+// a fork count since a reading as large as a round (fullRound) says the cursor may have come round past it.
 
-import { readlinkSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { KeptOpenProcFile } from "./proc-file.js";
 
 const buffer = Buffer.allocUnsafe(256);
@@ -32,4 +34,25 @@ export function lastPid(): number | undefined {
 /** Whether `id` was given out after the cursor stood at `from`, up to `to` (the ids wrap around at pid_max). */
 export function givenOut(id: number, from: number, to: number): boolean {
   return to >= from ? id > from && id <= to : id > from || id <= to;
+}
+
+/** The ids below this are skipped once the cursor has passed it (the kernel's RESERVED_PIDS). */
+const RESERVED = 300;
+let round: number | undefined;
+
+/**
+ * How many processes are made at the least before the cursor comes back where it was: the ids from 300 up to pid_max,
+ * less those in use, which the kernel skips; taken as half of them (a machine with more in use is out of ids).
+ */
+export function fullRound(): number {
+  if (round === undefined) {
+    let pidMax = 32_768;
+    try {
+      pidMax = Number(readFileSync("/proc/sys/kernel/pid_max", "latin1").trim()) || pidMax;
+    } catch {
+      // no /proc: the kernel's default
+    }
+    round = Math.max(1, Math.floor((pidMax - RESERVED) / 2));
+  }
+  return round;
 }

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import { fixture } from "./helpers.js";
 import { eventually } from "../runtime/support.js";
 import { McpError, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -152,10 +152,11 @@ test("a pid cursor that does not follow new processes (frozen /proc/loadavg) hid
 });
 
 /**
- * Two verbs: `first FILE` leaves a TERM-ignoring member of its group holding its stdout, which the watch lists until it
- * kills it at the end of the kill grace, and writes its pid; `reuse FILE PIDFILE` at once starts a TERM-ignoring setsid
- * escapee (no pipe of the run) under that pid, as ids wrap on a busy machine (here the namespace's next id is set,
- * ns_last_pid), and lingers while the watch reads the tree.
+ * Verbs of programs that give a setsid escapee (TERM ignored, no pipe of the run) the pid of a process the watch
+ * listed, gone since, as ids wrap on a busy machine (here the pid namespace's next id is set: ns_last_pid).
+ * `first FILE` leaves a TERM-ignoring member of its group holding its stdout, which the watch lists until it kills it
+ * at the end of the kill grace, and writes its pid; `reuse FILE PIDFILE` at once starts the escapee under that pid,
+ * and lingers while the watch reads the tree.
  */
 const REUSE = script(`case "$1" in
   first) sh -c 'trap "" TERM; echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 120' "$2" &
@@ -167,45 +168,73 @@ const REUSE = script(`case "$1" in
     sleep 0.5 ;;
 esac`);
 
-// Known open (todo): on a quiet machine this attack succeeds on every build since it was written, with or without the
-// rebase (checked at d5e44a8, c1d1a09, a2a0820 and main with rebase() disabled); it passed only under heavy load. The
-// cause is not found yet; SECURITY.md lists it under what hcp cannot protect against.
-test("hcp exec under a frozen pid cursor: an escapee that takes the pid of a process of the run before (ids wrapped) is killed", { todo: "known open: the escapee survives on a quiet machine" }, async (t) => {
-  // The watch's last listing, made in the run before, holds that process. Where the cursor does not follow (gVisor,
-  // LXCFS), a process given its pid later cannot be told new from that listing: a run starting after a quiet while
-  // must then list /proc afresh. Everything runs in a pid namespace of its own (its next id can be set), which ends
-  // with the shell that leads it, taking any survivor with it.
-  const unshare = ["-Urpmf", "--mount-proc", "--kill-child"];
-  if (spawnSync("unshare", [...unshare, "sh", "-c", "mount --bind /dev/null /proc/loadavg && echo 1 > /proc/sys/kernel/ns_last_pid"]).status !== 0) {
+/** unshare's flags: a user, pid and mount namespace of the test's own, which ends with its first process. */
+const NAMESPACE = ["-Urpmf", "--mount-proc", "--kill-child"];
+
+/** A word for sh. */
+const quoted = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Runs `FEED | hcp HCPARGS…` in a namespace of its own (/proc/loadavg frozen when `frozen`), then asserts from inside
+ * (whose pids only it can name) that the escapee (its pid in the file `escapee`) took the pid in the file `taken` and
+ * does not run. Skips the test where this kernel does not let this user make the namespace and set its next pid.
+ */
+function reusedPidIsKilled(t: TestContext, frozen: boolean, dir: string, feed: string, hcpArgs: string[], escapee: string, taken: string): void {
+  const loadavg = join(dir, "loadavg");
+  writeFileSync(loadavg, "0.00 0.00 0.00 1/100 0\n");
+  const env = { ...isolatedEnv(), LOADAVG: loadavg, NODE: process.execPath, HCP, ESCAPEE: escapee, TAKEN: taken };
+  const freeze = frozen ? 'mount --bind "$LOADAVG" /proc/loadavg || exit 9\n' : "";
+  if (spawnSync("unshare", [...NAMESPACE, "sh", "-c", `${freeze}echo 1 > /proc/sys/kernel/ns_last_pid`], { env }).status !== 0) {
     t.skip("this kernel does not let this user make a user, pid and mount namespace and set its next pid");
     return;
   }
+  // hcp is not the namespace's first process (this shell is), as hcp is not init elsewhere.
+  // Ids that come round start again at 300: every process here takes one above. Where the kernel lets a pid namespace
+  // have its own pid_max (Linux 6.14), a small one makes a round of ids short.
+  const inside = `${freeze}echo 4000 > /proc/sys/kernel/pid_max 2>/dev/null
+echo 1000 > /proc/sys/kernel/ns_last_pid || exit 7
+${feed} | "$NODE" "$HCP" ${hcpArgs.map(quoted).join(" ")} || exit 8
+read escapee < "$ESCAPEE"; read taken < "$TAKEN"
+state=$(sed 's/.*) //' /proc/$escapee/stat 2>/dev/null | cut -d' ' -f1)
+echo "escapee $escapee taken $taken state \${state:-gone}"`;
+  const r = spawnSync("unshare", [...NAMESPACE, "sh", "-c", inside], { env, encoding: "utf8", timeout: 60_000 });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  const m = /escapee (\d+) taken (\d+) state (\S+)/.exec(r.stdout);
+  assert.ok(m, r.stdout + r.stderr);
+  assert.equal(m[1], m[2], "the escapee took the pid of the member");
+  assert.ok(m[3] === "gone" || m[3] === "Z", `the escapee outlived its run (state ${m[3]})`);
+}
+
+test("hcp exec under a frozen pid cursor: an escapee that takes the pid of a process of the run before (ids wrapped) is killed", async (t) => {
+  // The watch's last listing, made in the run before, holds that process. Where the cursor does not follow (gVisor,
+  // LXCFS), a process given its pid later cannot be told new from that listing by its pid: its start time tells it.
   const dir = tempDir("hcp-watch-pids-");
-  const frozen = join(dir, "loadavg");
-  writeFileSync(frozen, "0.00 0.00 0.00 1/100 0\n");
   const first = join(dir, "first");
   const escapee = join(dir, "escapee.pid");
   const root = programPack("wrap", REUSE, { first: ["first", first], reuse: ["reuse", first, escapee] });
   writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "wrap", verbs: { first: "read", reuse: "read" }, limits: { concurrency: 1 } }));
   // The second call comes a while after the first run has ended (its kill grace is 2 s): no run is on when it starts.
-  // hcp exits once it has killed what it found; the shell then says whether the escapee runs, from inside the namespace
-  // (whose pids only it can name).
-  const inside = `mount --bind "$1" /proc/loadavg || exit 9
-{ echo "$5"; sleep 4; echo "$6"; } | "$2" "$3" exec "$4" || exit 8
-read escapee < "$7"; read first < "$8"
-state=$(sed 's/.*) //' /proc/$escapee/stat 2>/dev/null | cut -d' ' -f1)
-echo "escapee $escapee first $first state \${state:-gone}"`;
-  const r = spawnSync("unshare", [...unshare, "sh", "-c", inside, "sh", frozen, process.execPath, HCP, root, JSON.stringify({ id: 1, pack: "wrap", verb: "first" }), JSON.stringify({ id: 2, pack: "wrap", verb: "reuse" }), escapee, first], {
-    env: isolatedEnv(),
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  assert.equal(r.status, 0, r.stdout + r.stderr);
-  const m = /escapee (\d+) first (\d+) state (\S+)/.exec(r.stdout);
-  assert.ok(m, r.stdout + r.stderr);
-  assert.equal(m[1], m[2], "the escapee took the pid of the first run's member");
-  assert.ok(m[3] === "gone" || m[3] === "Z", `the escapee outlived its run (state ${m[3]})`);
+  // On a quiet machine no process begins meanwhile, and the second run starts without listing /proc afresh.
+  const [one, two] = ["first", "reuse"].map((verb, i) => quoted(JSON.stringify({ id: i + 1, pack: "wrap", verb })));
+  reusedPidIsKilled(t, true, dir, `{ echo ${one}; sleep 4; echo ${two}; }`, ["exec", root], escapee, first);
 });
+
+/** test/fixtures/bin/pid-taker.py: stops hcp, and gives a setsid escapee the pid of a member of its run, gone since. */
+const PID_TAKER = fixture("bin/pid-taker.py");
+
+// The watch knows the member by its pid and start time: a later process with that pid is another, new one. Where the
+// cursor follows, the ids go a full round while hcp is stopped: the cursor, back where the watch last read it, says
+// nothing was given out since, and only the count of processes made tells. Where it does not, the id is simply given
+// again (few processes made): only the start time tells.
+for (const [frozen, how] of [[false, "the ids went a full round"], [true, "ids wrapped"]] as const) {
+  test(`hcp run${frozen ? " under a frozen pid cursor" : ""}: a setsid escapee that takes the pid of a run's process the watch knows, gone since (hcp stopped while ${how}), is killed`, async (t) => {
+    const dir = tempDir("hcp-watch-pids-");
+    const escapee = join(dir, "escapee.pid");
+    const member = join(dir, "member");
+    const root = programPack("swap", PID_TAKER, { swap: [frozen ? "jump" : "round", escapee, member] });
+    reusedPidIsKilled(t, frozen, dir, "true", ["run", root, "swap"], escapee, member);
+  });
+}
 
 /**
  * A program that leaves a daemon the watch finds (double fork, a session of its own, no pipe of the run) which takes
