@@ -95,6 +95,15 @@ export function earlyToolsList(message: unknown, listed: ToolsListed): { result:
   return { result: listed, jsonrpc: "2.0", id: id as string | number };
 }
 
+/**
+ * What the tools/call requests taken in one turn of the event loop may weigh. A call's child starts, and its output is
+ * answered, only once the outbox has room (mcp.ts, GatedSlots); what a call may answer without a slot (a refusal, a dry
+ * run's plan) is about as long as its request, so a turn's calls add answers of about this much unseen. Taking the
+ * calls that arrive together in one turn, rather than each in a turn of its own, spares the server a turn of the event
+ * loop per call, and the runs that start together share the reads of the process tree (descendants.ts).
+ */
+export const TURN_BYTES = 64 * 1024;
+
 /** How long input may stay quiet, while nothing needs the SDK, before it is loaded anyway. */
 const QUIET_MS = 25;
 
@@ -109,6 +118,9 @@ export const MAX_FRAME_BYTES = 10 * 1024 * 1024;
  */
 export const MAX_PENDING_WEIGHT = 64 * 1024 * 1024;
 const REQUEST_WEIGHT = 16 * 1024;
+
+/** What a line handed to the SDK: nothing to answer, a tools/call, or another request. */
+type Handed = "none" | "call" | "request";
 
 /** Checks a parsed value is a JSON-RPC message (the SDK's JSONRPCMessageSchema.parse); throws when not. */
 export type ParseMessage = (value: unknown) => JSONRPCMessage;
@@ -145,8 +157,10 @@ function idsOf(value: unknown): (Id | undefined)[] {
  * first other line, at the end of stdin, or once input has been quiet for a short while. `start` hands the kept
  * input to the SDK in the order read; the SDK's own answer to that `initialize` is dropped.
  * Lines are taken from the intake only while the client takes its answers (the outbox's backlog is within its bound)
- * and, once the SDK is needed, only after it has started; one request at a time, its answer (when the SDK has it at
- * once) written before the next line is taken, so that a chunk of cheap requests cannot pile answers up unseen.
+ * and, once the SDK is needed, only after it has started. A request other than tools/call is taken alone: its answer
+ * (when the SDK has it at once) is written before the next line is taken, so that a chunk of cheap requests with large
+ * answers (tools/list) cannot pile answers up unseen. tools/call requests are taken together, up to TURN_BYTES of them
+ * in one turn of the event loop (see there).
  */
 export class StdioLink implements Transport {
   onclose?: () => void;
@@ -241,6 +255,7 @@ export class StdioLink implements Transport {
       this.reachEof();
     }
     if (this.waiting) return;
+    let calls = 0;
     while (this.intake.size > 0) {
       if (!this.early && !this.started) return; // start() pumps
       if (this.outbox.full) {
@@ -248,7 +263,10 @@ export class StdioLink implements Transport {
         void this.outbox.room().then(this.resume);
         return;
       }
-      if (this.take(this.intake.shift()!) && this.intake.size > 0) {
+      const line = this.intake.shift()!;
+      const taken = this.take(line);
+      if (taken === "call") calls += "text" in line ? line.text.length : 0;
+      if ((taken === "request" || calls >= TURN_BYTES) && this.intake.size > 0) {
         this.waiting = true;
         setImmediate(this.resume);
         return;
@@ -275,18 +293,18 @@ export class StdioLink implements Transport {
 
   private firstSeen = false;
 
-  /** A line read: handled once started; before, answered early or kept for the SDK. Whether it was a request handed to the SDK. */
-  private take(line: Line): boolean {
+  /** A line read: handled once started; before, answered early or kept for the SDK. What was handed to the SDK. */
+  private take(line: Line): Handed {
     if (this.started) return this.handle(line);
     const first = !this.firstSeen;
     this.firstSeen = true;
     if (this.early && "text" in line && this.answerEarly(line.text, first)) {
       this.timer.refresh();
-      return false;
+      return "none";
     }
     this.kept.push(line);
     this.wantSdk();
-    return false;
+    return "none";
   }
 
   /**
@@ -322,22 +340,22 @@ export class StdioLink implements Transport {
 
   /**
    * One frame: a JSON-RPC message goes to the SDK; anything else that can be answered is, with a JSON-RPC error.
-   * Whether it was a request handed to the SDK (its answer may follow in a moment).
+   * What was handed to the SDK: a request's answer may follow in a moment.
    */
-  private handle(line: Line): boolean {
+  private handle(line: Line): Handed {
     if ("tooLong" in line) {
       const { bytes, head, tail } = line.tooLong;
       this.reject(idOfOversized(head, tail), -32600, `Invalid Request: the message is ${bytes} bytes, over the ${MAX_FRAME_BYTES} byte limit; it was dropped`);
-      return false;
+      return "none";
     }
-    if (line.text.trim() === "") return false;
+    if (line.text.trim() === "") return "none";
     let value: unknown;
     try {
       value = JSON.parse(line.text);
     } catch {
       // Not quoted back: the line is the caller's and may hold anything, a secret included (§12).
       this.reject(undefined, -32700, "Parse error: the line is not JSON");
-      return false;
+      return "none";
     }
     let message: JSONRPCMessage;
     try {
@@ -345,13 +363,13 @@ export class StdioLink implements Transport {
     } catch {
       const why = Array.isArray(value) ? BATCH_REFUSED : "Invalid Request: not a valid JSON-RPC 2.0 message";
       for (const id of idsOf(value)) this.reject(id, -32600, why);
-      return false;
+      return "none";
     }
-    const request = "method" in message && "id" in message;
-    if ("method" in message && "id" in message && !this.admit(message.id, line.text.length)) return false;
+    if ("method" in message && "id" in message && !this.admit(message.id, line.text.length)) return "none";
     if ("method" in message && message.method === "notifications/cancelled" && isObject(message.params)) this.answer(message.params["requestId"]);
     this.onmessage?.(message);
-    return request;
+    if (!("method" in message && "id" in message)) return "none";
+    return message.method === "tools/call" ? "call" : "request";
   }
 
   /** Whether a request may wait for its answer; refused (answered with an error) when it may not. */

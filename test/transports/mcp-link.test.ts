@@ -15,6 +15,7 @@ import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
   StdioLink,
+  TURN_BYTES,
   earlyInitialize,
   earlyToolsList,
   idOfOversized,
@@ -269,4 +270,44 @@ test("idOfOversized finds a top-level id at the start or the end of a frame, nev
   assert.equal(idOfOversized('{"method":"tools/call","params":{"x":"', 'xx"}},"jsonrpc":"2.0","id":41}'), 41);
   assert.equal(idOfOversized('{"method":"tools/call","params":{"id":3,"x":"', 'xx","id":5}}'), undefined);
   assert.equal(idOfOversized('{"method":"x","params":{"a":"', 'a"},"id":null}'), undefined);
+});
+
+test("StdioLink takes the tools/call requests that arrive together in one turn (up to TURN_BYTES of them), and any other request alone, answered before the next line is taken", async () => {
+  const { l, stdin } = link();
+  l.attach((v) => types.JSONRPCMessageSchema.parse(v));
+  await l.start();
+  // The requests handed over, grouped by the run of the link that took them (a group ends where microtasks run).
+  const turns: string[][] = [];
+  let open = false;
+  // Requests other than tools/call are answered a few microtasks later, as the SDK answers what it has at once.
+  const asked = new Set<unknown>();
+  const answered = new Set<unknown>();
+  const unansweredAtTake: unknown[] = [];
+  // The Transport interface's own property, as the SDK's Protocol sets it.
+  // oxlint-disable-next-line unicorn/prefer-add-event-listener
+  l.onmessage = (m) => {
+    if (!("method" in m) || !("id" in m)) return;
+    if (!open) {
+      turns.push([]);
+      open = true;
+      queueMicrotask(() => (open = false));
+    }
+    turns.at(-1)!.push(String(m.id));
+    unansweredAtTake.push(...[...asked].filter((id) => !answered.has(id)));
+    if (m.method === "tools/call") return;
+    asked.add(m.id);
+    void Promise.resolve().then(() => l.send({ jsonrpc: "2.0", id: m.id, result: {} }).then(() => answered.add(m.id)));
+  };
+  const call = (id: string, size = 0) => line({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t", arguments: { a: "x".repeat(size) } } });
+  stdin.write(call("c1") + call("c2") + call("c3") + line({ jsonrpc: "2.0", id: "list", method: "tools/list" }) + call("c4") + call("c5"));
+  for (let i = 0; i < 50 && turns.flat().length < 6; i++) await tick();
+  assert.deepEqual(turns, [["c1", "c2", "c3", "list"], ["c4", "c5"]]);
+  assert.deepEqual(unansweredAtTake, [], "tools/list was answered before the next line was taken");
+
+  turns.length = 0;
+  const big = TURN_BYTES / 2 + 1;
+  stdin.write(call("b1", big) + call("b2", big) + call("b3", big));
+  for (let i = 0; i < 50 && turns.flat().length < 3; i++) await tick();
+  assert.deepEqual(turns, [["b1", "b2"], ["b3"]], "past TURN_BYTES of calls, the rest waits for the next turn");
+  await l.close();
 });
