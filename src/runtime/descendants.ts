@@ -99,6 +99,8 @@ let previous = new Map<number, string | undefined>();
 let listedAt: number | undefined;
 /** The runs' own children until they are reaped: never logged (no run but their own may take them: see owns). */
 const children = new Set<number>();
+/** Whether /proc was ever listed: until then `listedAt` is a rebase's. */
+let listedEver = false;
 /** The runs' own children known when they started (root) since the last listing. */
 const rooted = new Set<number>();
 /** The kernel's count of processes made (fork-count.ts), read just before the last listing. */
@@ -163,6 +165,11 @@ function read(baseline = false, evenInThisTask = false): void {
   const counted = forksFollow && forks !== undefined && forksAtListing !== undefined;
   const byStart = !cursorTells || !counted;
   const round = counted && forks! - forksAtListing! >= fullRound();
+  // Before the first listing, the last cursor was read by a rebase, when no run was on: a process new to the listing
+  // whose id was not given out after it (up to a reading taken after this listing, which has every process listed)
+  // began before every run, and its stat is not read. A fresh process's first listing (a one-shot hcp run's, made as
+  // soon as anything else began during the run: the watchdog's threads do) otherwise read every process's stat.
+  const listedBy = !listedEver && !baseline && !byStart && !round ? lastPid() : undefined;
   const listed = new Map<number, string | undefined>();
   for (const pid of now) {
     const before = previous.get(pid);
@@ -175,11 +182,12 @@ function read(baseline = false, evenInThisTask = false): void {
       // With both start times, they tell; else the cursor does, where it can.
       const kept = before !== undefined && start !== undefined;
       if (kept ? before === start : !round && (!cursorTells || !givenOut(pid, since!, cursor!))) continue;
-    }
+    } else if (listedBy !== undefined && !givenOut(pid, since!, listedBy)) continue;
     const found = s ?? readStat(pid);
     if (found !== undefined && found !== GONE) log.push([pid, found]);
   }
   previous = listed;
+  listedEver = true;
   listedAt = cursor;
   forksAtListing = forks;
   rootedUnlisted = 0;

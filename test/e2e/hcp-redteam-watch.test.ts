@@ -101,6 +101,27 @@ test("a child whose 200 threads move the pid cursor around a setsid escapee leav
   await runLeavesNoSurvivor(root, "threads", dir);
 });
 
+test("hcp run while other processes begin all the time (its first listing of /proc skips only what began before the run): each run's setsid escapee is killed, a process begun before is not", async () => {
+  const dir = tempDir("hcp-watch-pids-");
+  // Forks every few ms: the kernel's count moves during each run, so each fresh hcp lists /proc while its run lasts.
+  const forker = spawn("sh", ["-c", "while :; do sleep 0.005; done"], { detached: true, stdio: "ignore" });
+  const bystander = spawn("sleep", ["300"], { detached: true, stdio: "ignore" });
+  const verbs = Object.fromEntries([0, 1, 2, 3, 4].map((i) => [`r${i}`, [join(dir, `r${i}.pid`)]]));
+  // The escapee holds no pipe of the run: only the tree ties it to the run, while its parent lives.
+  const root = programPack("first", script(`${SLEEPER} "$1" </dev/null >/dev/null 2>&1 &\nwhile [ ! -s "$1" ]; do sleep 0.01; done\nsleep 0.3`), verbs);
+  try {
+    for (const verb of Object.keys(verbs)) {
+      const r = await hcp(["run", root, verb], { env: isolatedEnv(), timeoutMs: 60_000 });
+      assert.equal(r.code, 0, r.stderr);
+    }
+    await noSurvivor(pidsIn(dir), "hcp run");
+    assert.ok(runs(bystander.pid!), "a process begun before the runs was not signalled");
+  } finally {
+    process.kill(-forker.pid!, "SIGKILL");
+    bystander.kill("SIGKILL");
+  }
+});
+
 /** Programs that try to leave a TERM-ignoring sleeper, each a verb `MODE PIDFILE`. */
 const ESCAPES = script(`case "$1" in
   linger) ${SLEEPER} "$2" </dev/null >/dev/null 2>&1 & sleep 0.5 ;;
