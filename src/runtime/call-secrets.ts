@@ -30,6 +30,15 @@ export async function credentialsOf(pack: LoadedPack, opts: PlanOptions, stateDi
 }
 
 /**
+ * hcp run, just before the program starts or the request is sent: the pack must still be as a person trusted it. The
+ * first check (credentialsOf) may be long past: a person read the trust or approval prompt meanwhile, while whoever
+ * can write the pack's folder could change what would run.
+ */
+export async function stillTrusted(pack: LoadedPack, opts: PlanOptions, stateDir: string): Promise<void> {
+  if (opts.trust !== undefined) await requireTrust(pack, stateDir);
+}
+
+/**
  * Every secret of a call (§12): the pack's credential values (a hub that cannot be read has none to
  * leak), its secret-looking policy `env` values and the arguments its schema marks secret.
  */

@@ -4,7 +4,7 @@
 import type { LoadedPack } from "../pack/types.js";
 import { authorize, defaultGate, issuePlan, type Gate } from "./approval/gate.js";
 import type { DryRun, ExecResult, ExecuteOptions, PlanOptions } from "./call.js";
-import { credentialsOf, secretsOf, verbArgSecrets, type CredentialLoad } from "./call-secrets.js";
+import { credentialsOf, secretsOf, stillTrusted, verbArgSecrets, type CredentialLoad } from "./call-secrets.js";
 import { passThroughCommand, verbCommand, type Command } from "./command.js";
 import { audit, auditOrWarn, auditRefusal } from "./decision-audit.js";
 import { RuntimeError } from "./errors.js";
@@ -75,6 +75,7 @@ async function decide(pack: LoadedPack, opts: ExecuteOptions, gate: Gate, load: 
   await audit(gate, opts, prepared, { decision: "approved", ...approval });
   let result: ExecResult | HttpResult;
   try {
+    await stillTrusted(pack, opts, gate.stateDir);
     if (isRequestPlan(plan)) {
       if (!prepared.load.ok) throw prepared.load.error;
       result = await runRequestPlan(pack, plan, prepared.load.credentials, secrets, opts);

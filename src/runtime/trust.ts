@@ -10,6 +10,7 @@ import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import type { LoadedPack } from "../pack/types.js";
 import { shellWord } from "../shell-word.js";
+import { escapeForPerson } from "./approval/show.js";
 import { bindingLoadsCredentials } from "./credentials.js";
 import { RuntimeError } from "./errors.js";
 import { boundDocumentText } from "./openapi/packs.js";
@@ -69,7 +70,8 @@ export function bindingOf(pack: LoadedPack): PackBinding | string {
     if (!loaded("surface.json", pack.sha256?.surface) || !loaded("policy.json", pack.sha256?.policy)) return "its surface.json or policy.json on disk is not the text loaded (it changed while it was read, or it is not valid UTF-8)";
     return { tree, programs: programBindings(pack.surface, root) };
   } catch (err) {
-    if (err instanceof TreeError) return err.message;
+    // It names a file of the folder, whose name the folder's writer chose: a person may be shown it.
+    if (err instanceof TreeError) return escapeForPerson(err.message);
     throw err;
   }
 }
@@ -97,7 +99,7 @@ export function untrustedBecause(pack: LoadedPack, stateDir: string): string | u
 function verdict(pack: LoadedPack, stateDir: string): { why?: string; binding?: PackBinding } {
   const real = realRootOf(pack);
   // Loaded through a link, its relative program and files would be found through the link, which can change after this check.
-  if (real !== pack.root) return { why: `it was loaded as ${pack.root}, a symbolic link to ${real}; run it by its real path` };
+  if (real !== pack.root) return { why: escapeForPerson(`it was loaded as ${pack.root}, a symbolic link to ${real}; run it by its real path`) };
   const binding = bindingOf(pack);
   if (typeof binding === "string") return { why: `what it runs cannot be bound: ${binding}` };
   const record = readTrustRecord(stateDir, real);
@@ -114,7 +116,8 @@ function verdict(pack: LoadedPack, stateDir: string): { why?: string; binding?: 
   const paths = binding.tree.sha256 === record.tree_sha256 ? [] : treeChanges(record.files, binding.tree.entries).filter((p) => !quiet.has(p));
   const programs = outsideDigests(binding.programs);
   const moved = [...new Set([...Object.keys(programs), ...Object.keys(record.programs)])].filter((p) => programs[p] !== record.programs[p]);
-  const changed = [...named, ...shortList(paths), ...moved.map((p) => `the program ${p}`)];
+  // Names the folder's writer chose, shown to a person at the trust prompt: escaped.
+  const changed = [...named, ...shortList(paths).map(escapeForPerson), ...moved.map((p) => `the program ${escapeForPerson(p)}`)];
   if (changed.length === 0 && binding.tree.sha256 !== record.tree_sha256) changed.push("its folder");
   return changed.length === 0 ? { binding } : { why: `it changed since a person trusted it (${changed.join(", ")})`, binding };
 }
@@ -135,8 +138,8 @@ function refusal(pack: LoadedPack, why: string): RuntimeError {
   const root = realRootOf(pack);
   return new RuntimeError(
     "pack_untrusted",
-    `pack ${JSON.stringify(pack.surface?.id ?? "")} at ${root} reads the credentials of family ${JSON.stringify(family)} (hub ${binding?.hub}), and ${why}: ` +
-      `hcp run gives credentials only to a pack a person trusted, so nothing was read or run. A person can review and trust it in a terminal with: hcp trust ${shellWord(root)}`,
+    `pack ${escapeForPerson(JSON.stringify(pack.surface?.id ?? ""))} at ${escapeForPerson(root)} reads the credentials of family ${escapeForPerson(JSON.stringify(family))} (hub ${binding?.hub}), and ${why}: ` +
+      `hcp run gives credentials only to a pack a person trusted, so nothing was read or run. A person can review and trust it in a terminal with: hcp trust ${escapeForPerson(shellWord(root))}`,
   );
 }
 
