@@ -105,7 +105,8 @@ export function trustReview(pack: LoadedPack, env: Env, binding: PackBinding): s
   ];
   if (surface.kind === "openapi") {
     const ref = surface.openapi;
-    lines.push(`  document:    ${escapeForPerson(ref?.path ?? ref?.url ?? "-")}`);
+    const fetched = ref?.path === undefined && ref?.url !== undefined ? " (as fetched now: bound by its text; served changed, it needs trust again)" : "";
+    lines.push(`  document:    ${escapeForPerson(ref?.path ?? ref?.url ?? "-")}${fetched}`);
     const base = pack.policy?.openapi?.base_url;
     lines.push(`  base URL:    ${base === undefined ? "the document's first server (policy.json sets no openapi.base_url)" : escapeForPerson(base)}`);
   }

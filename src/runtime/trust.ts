@@ -1,7 +1,7 @@
 // Packs a person trusted with credentials (`hcp trust`): over `hcp run` the caller may have written the pack
 // (its program, its policy, the credential family it names), so a pack whose binding loads credentials gets
 // them only when a person trusted exactly it: its real folder, the SHA-256 of its surface.json, policy.json
-// and local OpenAPI document as loaded, the digest of everything in its folder (pack-tree.ts: the scripts it
+// and OpenAPI document as loaded (local or fetched), the digest of everything in its folder (pack-tree.ts: the scripts it
 // runs and every file they read there) and of each program it names outside the folder (pack-programs.ts),
 // all as they were shown. Records are kept by trust-store.ts.
 
@@ -39,7 +39,8 @@ function digestsOf(pack: LoadedPack): Pick<TrustRecord, "surface_sha256" | "poli
   const surface = pack.sha256?.surface;
   if (surface === undefined || surface === null || pack.surface === null) return undefined;
   let document: string | null = null;
-  if (pack.surface.kind === "openapi" && pack.surface.openapi?.path !== undefined) {
+  // A fetched document too: its first server is where the credentials go, and whoever serves it can change it.
+  if (pack.surface.kind === "openapi" && pack.surface.openapi !== undefined) {
     const text = boundDocumentText(pack);
     if (text === undefined) return undefined;
     document = createHash("sha256").update(text, "utf8").digest("hex");
