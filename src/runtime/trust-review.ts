@@ -1,7 +1,8 @@
 // What a person is shown before trusting a pack with credentials (`hcp trust`, and `hcp run`'s terminal prompt):
 // what the pack is (id, real folder, binding, the credentials it reads), what it does (each verb's program
 // and argv template, or method and URL) and what the trust binds (the folder's files, each program outside it;
-// programs found on PATH are said to be unbound), with control, bidi and invisible characters escaped as in plans.
+// programs found on PATH are said to be unbound), with control, bidi and invisible characters escaped as in plans,
+// and every other character outside ASCII too (look-alikes).
 
 import type { LoadedPack, Surface } from "../pack/types.js";
 import { escapeForPerson } from "./approval/show.js";
@@ -15,15 +16,21 @@ import { commandOf } from "./verb-lookup.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const quoted = (items: readonly string[]) => `[${items.map((a) => escapeForPerson(JSON.stringify(a))).join(", ")}]`;
-const why = (err: unknown) => escapeForPerson(err instanceof Error ? err.message : String(err));
+/**
+ * As a plan escapes text for a person, and every character outside ASCII too: a look-alike (Cyrillic `а`, Armenian
+ * `ս` for `u`) in a program's or a file's name must not pass for the name the person reads.
+ */
+const shown = (text: string) => escapeForPerson(text).replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`);
+
+const quoted = (items: readonly string[]) => `[${items.map((a) => shown(JSON.stringify(a))).join(", ")}]`;
+const why = (err: unknown) => shown(err instanceof Error ? err.message : String(err));
 
 /** The names the pack's credentials are read under: policy.json `credentials` for the keyring, the family's entries in the credential file. */
 function credentialNames(pack: LoadedPack, surface: Surface, env: Env): string {
   const family = surface.binding?.family ?? surface.id;
   if (surface.binding?.hub === "keyring") {
     const names = pack.policy?.credentials ?? [];
-    return `the keyring entries ${quoted(names)} of service ${escapeForPerson(JSON.stringify(`hcp:${family}`))}`;
+    return `the keyring entries ${quoted(names)} of service ${shown(JSON.stringify(`hcp:${family}`))}`;
   }
   const file = credentialFilePath(env);
   let names: string;
@@ -37,7 +44,7 @@ function credentialNames(pack: LoadedPack, surface: Surface, env: Env): string {
   } catch (err) {
     names = `cannot be read: ${why(err)}`;
   }
-  return `every value of family ${escapeForPerson(JSON.stringify(family))} in ${escapeForPerson(file)} (${names})`;
+  return `every value of family ${shown(JSON.stringify(family))} in ${shown(file)} (${names})`;
 }
 
 /** How the trust binds a program, after its path. */
@@ -50,9 +57,9 @@ function boundAs(b: ProgramBinding | undefined): string {
 
 /** One entry of the folder as the review lists it. */
 function entryLine([path, value]: [string, string]): string {
-  const name = escapeForPerson(JSON.stringify(path));
+  const name = shown(JSON.stringify(path));
   if (value === "d") return `    ${name}/`;
-  if (value.startsWith("l:")) return `    ${name} -> ${escapeForPerson(JSON.stringify(value.slice(2)))} (a link: bound by where it points, not by what it points to)`;
+  if (value.startsWith("l:")) return `    ${name} -> ${shown(JSON.stringify(value.slice(2)))} (a link: bound by where it points, not by what it points to)`;
   return `    ${name}${value.startsWith("x:") ? " (executable)" : ""}`;
 }
 
@@ -72,16 +79,16 @@ function fileLines(binding: PackBinding): string[] {
 function verbLines(pack: LoadedPack, surface: Surface, env: Env, binding?: PackBinding): string[] {
   const lines: string[] = [];
   for (const [key, verb] of Object.entries(surface.verbs)) {
-    const name = escapeForPerson(JSON.stringify(key));
+    const name = shown(JSON.stringify(key));
     try {
       if (surface.kind === "openapi") {
         const { document, operation } = boundVerb(pack, key);
-        lines.push(`    ${name}: ${operation.method} ${escapeForPerson(baseUrlOf(pack.policy, document).href.replace(/\/$/, "") + operation.path)}`);
+        lines.push(`    ${name}: ${operation.method} ${shown(baseUrlOf(pack.policy, document).href.replace(/\/$/, "") + operation.path)}`);
         continue;
       }
       const { bin, template } = commandOf(surface, key, verb);
       const bound = boundAs(binding?.programs.find((b) => b.bin === bin));
-      lines.push(`    ${name}: ${escapeForPerson(resolveProgram(bin, pack.root, env["PATH"]))} ${quoted(template)}${bound}`);
+      lines.push(`    ${name}: ${shown(resolveProgram(bin, pack.root, env["PATH"]))} ${quoted(template)}${bound}`);
     } catch (err) {
       lines.push(`    ${name}: cannot run: ${why(err)}`);
     }
@@ -95,25 +102,25 @@ function verbLines(pack: LoadedPack, surface: Surface, env: Env, binding?: PackB
  */
 export function trustReview(pack: LoadedPack, env: Env, binding: PackBinding): string {
   const surface = pack.surface;
-  if (surface === null) return `pack at ${escapeForPerson(pack.root)}: it did not load`;
+  if (surface === null) return `pack at ${shown(pack.root)}: it did not load`;
   const b = surface.binding;
   const lines = [
-    `pack ${escapeForPerson(JSON.stringify(surface.id))}:`,
-    `  folder:      ${escapeForPerson(pack.root)}`,
-    `  binding:     hub ${escapeForPerson(String(b?.hub))}, family ${escapeForPerson(JSON.stringify(b?.family ?? surface.id))}, mode ${escapeForPerson(String(b?.mode))}`,
+    `pack ${shown(JSON.stringify(surface.id))}:`,
+    `  folder:      ${shown(pack.root)}`,
+    `  binding:     hub ${shown(String(b?.hub))}, family ${shown(JSON.stringify(b?.family ?? surface.id))}, mode ${shown(String(b?.mode))}`,
     `  credentials: ${credentialNames(pack, surface, env)}`,
   ];
   if (surface.kind === "openapi") {
     const ref = surface.openapi;
     const fetched = ref?.path === undefined && ref?.url !== undefined ? " (as fetched now: bound by its text; served changed, it needs trust again)" : "";
-    lines.push(`  document:    ${escapeForPerson(ref?.path ?? ref?.url ?? "-")}${fetched}`);
+    lines.push(`  document:    ${shown(ref?.path ?? ref?.url ?? "-")}${fetched}`);
     const base = pack.policy?.openapi?.base_url;
-    lines.push(`  base URL:    ${base === undefined ? "the document's first server (policy.json sets no openapi.base_url)" : escapeForPerson(base)}`);
+    lines.push(`  base URL:    ${base === undefined ? "the document's first server (policy.json sets no openapi.base_url)" : shown(base)}`);
   }
-  if (surface.wrap?.agent_env !== undefined) lines.push(`  agent_env:   ${escapeForPerson(JSON.stringify(surface.wrap.agent_env))}`);
+  if (surface.wrap?.agent_env !== undefined) lines.push(`  agent_env:   ${shown(JSON.stringify(surface.wrap.agent_env))}`);
   if (pack.policy?.env !== undefined) lines.push(`  passes env:  ${quoted(pack.policy.env)}`);
-  if (pack.policy?.cwd !== undefined) lines.push(`  cwd:         ${escapeForPerson(pack.policy.cwd)}`);
-  if (surface.pass_through !== undefined) lines.push(`  pass-through: ${quoted(surface.pass_through.allowedSubcommands)} of ${escapeForPerson(surface.wrap?.bin ?? "-")}`);
+  if (pack.policy?.cwd !== undefined) lines.push(`  cwd:         ${shown(pack.policy.cwd)}`);
+  if (surface.pass_through !== undefined) lines.push(`  pass-through: ${quoted(surface.pass_through.allowedSubcommands)} of ${shown(surface.wrap?.bin ?? "-")}`);
   lines.push("  verbs:", ...verbLines(pack, surface, env, binding));
   lines.push(`  surface.json sha256 ${pack.sha256?.surface ?? "-"}, policy.json ${pack.sha256?.policy ?? "absent"}`);
   const { tree } = binding;
