@@ -26,6 +26,11 @@ interface Seen {
   dead: boolean;
 }
 
+/** A known process's start time as a number; the run's own child, not read (null), began before all the run's. */
+function startOf(p: Seen): number {
+  return p.start === null ? 0 : Number(p.start);
+}
+
 /** How often the tree is read while any run lasts. */
 const POLL_MS = 25;
 /** How many times the tree is read at most while the run's processes are stopped before they are killed. */
@@ -243,7 +248,13 @@ function tick(): void {
 /** The descendants of one child; make it before the child is spawned, so that none is missed. */
 export class DescendantWatch {
   private readonly known = new Map<number, Seen>();
-  private readonly sessions = new Set<number>();
+  /** Each session a process of the run was seen in (not the runtime's), with that process's start (see stillNames). */
+  private readonly sessions = new Map<number, number>();
+  /**
+   * The start times of the processes logged at an id this watch ties processes to (a known pid, a session's id) other
+   * than the one it knows there: its process, and any session it made, gone since, and the id given out again.
+   */
+  private readonly later = new Map<number, number[]>();
   private readonly pipes = new Set<string>();
   private rootPid: number | undefined;
   /** The child as first seen. */
@@ -325,7 +336,7 @@ export class DescendantWatch {
   private add(pid: number, s: ProcStat): Seen {
     const seen: Seen = { pid, start: s.start, dead: false };
     this.known.set(pid, seen);
-    if (s.session !== ownSession) this.sessions.add(s.session);
+    if (s.session !== ownSession && !this.sessions.has(s.session)) this.sessions.set(s.session, Number(s.start));
     return seen;
   }
 
@@ -345,12 +356,40 @@ export class DescendantWatch {
    * parent is the runtime, whose only children are the runs' own, each known as it is spawned and so never logged: a
    * process a run's child made with clone(CLONE_PARENT) has the runtime for parent (and keeps it while the runtime
    * lives). Which run's cannot be told: every run that judges it takes it. (Not where the runtime is init, nor the
-   * runtime's own helpers.)
+   * runtime's own helpers.) Each tie by an id holds only while the id still names the run's process or session
+   * (stillNames); `batch`: the start times of the processes logged in the entries being judged, by pid.
    */
-  private owns(pid: number, s: ProcStat): boolean {
+  private owns(pid: number, s: ProcStat, batch: ReadonlyMap<number, number[]>): boolean {
     // A session's id is its maker's pid, and the kernel gives no new process that pid while the session
     // lasts: a session made by one of the run's processes (setsid after it was seen) is the run's.
-    return (runtimeChildIsRuns && s.ppid === process.pid && !helpers.has(pid)) || this.known.has(s.ppid) || this.sessions.has(s.session) || this.known.has(s.session);
+    if (runtimeChildIsRuns && s.ppid === process.pid && !helpers.has(pid)) return true;
+    const start = Number(s.start);
+    const parent = this.known.get(s.ppid);
+    const maker = this.known.get(s.session);
+    const since = this.sessions.get(s.session);
+    return (
+      (parent !== undefined && this.stillNames(s.ppid, startOf(parent), start, batch)) ||
+      (since !== undefined && this.stillNames(s.session, since, start, batch)) ||
+      (maker !== undefined && this.stillNames(s.session, startOf(maker), start, batch))
+    );
+  }
+
+  /**
+   * Whether `id`, the pid of a process of the run or the id of a session of it, which named it from `since` (a start
+   * time) on, still named it for a process begun at `start`: no other process was logged at that id having begun after
+   * `since` and no later than `start`. The kernel gives a pid out again only once its process, and the group and session
+   * it made, are gone: a process logged there since is another's (an unrelated process of the user's), and so are the
+   * processes it starts and the session it makes. (A process begun in the same clock tick as that other is not taken by
+   * the tie: it may be the other's.) What has the id now is asked too: the log misses a process that took an id the last
+   * listing had where the pid cursor was set back (ns_last_pid, as root) and the count shows no full round.
+   */
+  private stillNames(id: number, since: number, start: number, batch: ReadonlyMap<number, number[]>): boolean {
+    const takenMeanwhile = (t: number) => t > since && t <= start;
+    if (this.later.get(id)?.some(takenMeanwhile) === true || batch.get(id)?.some(takenMeanwhile) === true) return false;
+    const now = stat(id);
+    // Gone, the run's own child not reaped yet, or the very process known.
+    if (now === undefined || (id === this.rootPid && this.rootSeen?.dead === false) || this.known.get(id)?.start === now.start) return true;
+    return !takenMeanwhile(Number(now.start));
   }
 
   /**
@@ -364,15 +403,28 @@ export class DescendantWatch {
     if (this.cursor === end) return;
     const fresh = log.slice(this.cursor - logStart);
     this.cursor = end;
+    const batch = new Map<number, number[]>();
+    for (const [pid, s] of fresh) {
+      const starts = batch.get(pid);
+      if (starts === undefined) batch.set(pid, [Number(s.start)]);
+      else starts.push(Number(s.start));
+    }
     let grew = true;
     while (grew) {
       grew = false;
       for (const [pid, s] of fresh) {
         // A known pid with another start is a new process that took the id of a known one, gone (ids wrapped).
-        if (this.known.get(pid)?.start === s.start || !this.owns(pid, s)) continue;
+        if (this.known.get(pid)?.start === s.start || !this.owns(pid, s, batch)) continue;
         this.add(pid, s);
         grew = true;
       }
+    }
+    // Kept for the entries judged later: what took an id this watch ties processes to.
+    for (const [pid, s] of fresh) {
+      if (this.known.get(pid)?.start === s.start || (!this.known.has(pid) && !this.sessions.has(pid))) continue;
+      const starts = this.later.get(pid);
+      if (starts === undefined) this.later.set(pid, [Number(s.start)]);
+      else starts.push(Number(s.start));
     }
   }
 

@@ -4,6 +4,7 @@
 
 import { performance } from "node:perf_hooks";
 import { DescendantWatch } from "./descendants.js";
+import { readStat } from "./proc-stat.js";
 import { guardRun, releaseRun } from "./watchdog.js";
 import { withoutStack } from "./without-stack.js";
 
@@ -41,6 +42,8 @@ export class Reaper {
    * join a group that exists), so the group is not signalled again; a later group with its id is another's.
    */
   private groupGone = false;
+  /** The child has been reaped: its pid is held only by its group and session while they have members. */
+  private reaped = false;
 
   /** `afterKill` runs once SIGKILL has been sent. */
   constructor(
@@ -60,6 +63,7 @@ export class Reaper {
 
   /** The child has exited and been reaped: its group and descendants get SIGTERM now (see end). */
   exited(): void {
+    this.reaped = true;
     this.watch.reaped();
     this.end(false);
   }
@@ -88,7 +92,10 @@ export class Reaper {
 
   /** Signals the child's group while it has members; records when it has none left. */
   private signalGroup(signal: NodeJS.Signals | 0): void {
-    if (!this.groupGone && !killGroup(this.pid!, signal)) this.groupGone = true;
+    if (this.groupGone) return;
+    // Once the child is reaped, a process with its pid means the group is gone, its id given out again: another's group
+    // may have it now (the program can stop hcp while it empties the group and the ids come round).
+    if ((this.reaped && typeof readStat(this.pid!) === "object") || !killGroup(this.pid!, signal)) this.groupGone = true;
   }
 
   private readonly check = (): void => {
