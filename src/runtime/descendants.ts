@@ -26,11 +26,6 @@ interface Seen {
   dead: boolean;
 }
 
-/** A known process's start time as a number; the run's own child, not read (null), began before all the run's. */
-function startOf(p: Seen): number {
-  return p.start === null ? 0 : Number(p.start);
-}
-
 /** How often the tree is read while any run lasts. */
 const POLL_MS = 25;
 /** How many times the tree is read at most while the run's processes are stopped before they are killed. */
@@ -259,6 +254,8 @@ export class DescendantWatch {
   private rootPid: number | undefined;
   /** The child as first seen. */
   private rootSeen: Seen | undefined;
+  /** The child's start time, where the runtime read it as it started (the watchdog's identity of it). */
+  private rootStart: number | undefined;
   /** The child's stdio cannot be read any more: it has exited. */
   private pipesGone = false;
   /** The child's fds to read as its pipes. */
@@ -293,7 +290,7 @@ export class DescendantWatch {
    * stdin of /dev/null is left out). Its /proc stat is not read: its parent, session and start are known, and what it
    * starts is logged by a later read and judged by this watch then (its place in the log is kept until it is known).
    */
-  root(pid: number, pipeFds: readonly number[] = [0, 1, 2]): void {
+  root(pid: number, pipeFds: readonly number[] = [0, 1, 2], start?: string): void {
     // Not new to a listing (the next one skips it), and no other run's: its parent is the runtime, its session its
     // own. Its session is followed as every known process's is (owns): its id is the child's pid.
     // One the last listing did not have was counted after it (a fork is listed once counted, and this one is not
@@ -308,6 +305,7 @@ export class DescendantWatch {
     this.known.set(pid, seen);
     this.rootSeen = seen;
     this.rootPid = pid;
+    this.rootStart = start === undefined ? undefined : Number(start);
     this.pipeFds = pipeFds;
     this.adopt();
   }
@@ -368,24 +366,31 @@ export class DescendantWatch {
     const maker = this.known.get(s.session);
     const since = this.sessions.get(s.session);
     return (
-      (parent !== undefined && this.stillNames(s.ppid, startOf(parent), start, batch)) ||
+      (parent !== undefined && this.stillNames(s.ppid, this.startOf(parent), start, batch)) ||
       (since !== undefined && this.stillNames(s.session, since, start, batch)) ||
-      (maker !== undefined && this.stillNames(s.session, startOf(maker), start, batch))
+      (maker !== undefined && this.stillNames(s.session, this.startOf(maker), start, batch))
     );
+  }
+
+  /** A known process's start time; the child's where it was read as it started, else undefined. */
+  private startOf(p: Seen): number | undefined {
+    return p.start === null ? this.rootStart : Number(p.start);
   }
 
   /**
    * Whether `id`, the pid of a process of the run or the id of a session of it, which named it from `since` (a start
-   * time) on, still named it for a process begun at `start`: no other process was logged at that id having begun after
+   * time; undefined: not known) on, still named it for a process begun at `start`: no other process was logged at that id having begun after
    * `since` and no later than `start`. The kernel gives a pid out again only once its process, and the group and session
    * it made, are gone: a process logged there since is another's (an unrelated process of the user's), and so are the
    * processes it starts and the session it makes. (A process begun in the same clock tick as that other is not taken by
    * the tie: it may be the other's.) What has the id now is asked too: the log misses a process that took an id the last
-   * listing had where the pid cursor was set back (ns_last_pid, as root) and the count shows no full round.
+   * listing had where the pid cursor was set back (ns_last_pid, as root) and the count shows no full round. Without
+   * `since`, the log cannot tell a process that had the id before the run's from one after, and only what has the id now
+   * is asked: once the run's process is gone, one given its id later began no earlier than any the run's started by it.
    */
-  private stillNames(id: number, since: number, start: number, batch: ReadonlyMap<number, number[]>): boolean {
-    const takenMeanwhile = (t: number) => t > since && t <= start;
-    if (this.later.get(id)?.some(takenMeanwhile) === true || batch.get(id)?.some(takenMeanwhile) === true) return false;
+  private stillNames(id: number, since: number | undefined, start: number, batch: ReadonlyMap<number, number[]>): boolean {
+    const takenMeanwhile = (t: number) => (since === undefined || t > since) && t <= start;
+    if (since !== undefined && (this.later.get(id)?.some(takenMeanwhile) === true || batch.get(id)?.some(takenMeanwhile) === true)) return false;
     const now = stat(id);
     // Gone, the run's own child not reaped yet, or the very process known.
     if (now === undefined || (id === this.rootPid && this.rootSeen?.dead === false) || this.known.get(id)?.start === now.start) return true;

@@ -56,9 +56,9 @@ export class Reaper {
    * its pipes (`pipeFds`, its fds that are pipes of the run) are now this reaper's.
    */
   started(pid: number, pipeFds?: readonly number[]): void {
-    guardRun(pid);
+    const start = guardRun(pid);
     this.pid = pid;
-    this.watch.root(pid, pipeFds);
+    this.watch.root(pid, pipeFds, start);
   }
 
   /** The child has exited and been reaped: its group and descendants get SIGTERM now (see end). */

@@ -96,23 +96,21 @@ function atExit(): void {
   else flushEnded();
 }
 
-/** What the watchdog is told a run's child is: its start time, or why there is none (RunIdentity). */
-function identityText(pid: number): string {
-  const id = identify(pid);
-  return typeof id === "object" ? id.start : id;
-}
-
 /**
  * A run's child has just started (spawned detached: its group and session have its pid). It is identified here, not
- * reaped yet, so its pid is surely its own; the watchdog reads its pipe only now and then.
+ * reaped yet, so its pid is surely its own; the watchdog reads its pipe only now and then. Returns its start time, when
+ * /proc tells it.
  */
-export function guardRun(pid: number): void {
-  const id = identityText(pid);
+export function guardRun(pid: number): string | undefined {
+  const identity = identify(pid);
+  // What the watchdog is told the child is: its start time, or why there is none (RunIdentity).
+  const id = typeof identity === "object" ? identity.start : identity;
   guarded.set(pid, id);
   // Written at once, with the ends waiting: the child may already be running, and may kill hcp.
   const line = `${ended}+${pid} ${id}\n`;
   ended = "";
   send(line);
+  return typeof identity === "object" ? identity.start : undefined;
 }
 
 /** The run has ended: nothing of it is left to kill. */
