@@ -11,7 +11,7 @@
 import { readdirSync, readlinkSync } from "node:fs";
 import { forksSoFar } from "./fork-count.js";
 import { readStat, type ProcStat } from "./proc-stat.js";
-import { fullRound, givenOut, lastPid } from "./pid-cursor.js";
+import { fullRound, givenOut, lastPid, tasksAtLastPid } from "./pid-cursor.js";
 import { withoutStack } from "./without-stack.js";
 
 /**
@@ -105,6 +105,8 @@ let listedEver = false;
 const rooted = new Set<number>();
 /** The kernel's count of processes made (fork-count.ts), read just before the last listing. */
 let forksAtListing: number | undefined;
+/** The tasks counted with the pid cursor read just before the last listing: how many ids a round may skip (fullRound). */
+let tasksAtListing: number | undefined;
 /** How many of the runs' own children started since the last listing without being in it: each counted since. */
 let rootedUnlisted = 0;
 /**
@@ -147,6 +149,7 @@ function read(baseline = false, evenInThisTask = false): void {
   // id, given out after the cursor, taken for that of a process the last listing had: never logged.)
   const forks = forksSoFar();
   const cursor = lastPid();
+  const tasks = tasksAtLastPid();
   const since = listedAt;
   // Not where /proc is another pid namespace's (no cursor then).
   if (cursor !== undefined && forks !== undefined && forksAtListing !== undefined) {
@@ -164,7 +167,7 @@ function read(baseline = false, evenInThisTask = false): void {
   const cursorTells = cursorFollows === true && cursor !== undefined && since !== undefined;
   const counted = forksFollow && forks !== undefined && forksAtListing !== undefined;
   const byStart = !cursorTells || !counted;
-  const round = counted && forks! - forksAtListing! >= fullRound();
+  const round = counted && forks! - forksAtListing! >= fullRound(tasksAtListing);
   // Before the first listing, the last cursor was read by a rebase, when no run was on: a process new to the listing
   // whose id was not given out after it (up to a reading taken after this listing, which has every process listed)
   // began before every run, and its stat is not read. A fresh process's first listing (a one-shot hcp run's, made as
@@ -189,6 +192,7 @@ function read(baseline = false, evenInThisTask = false): void {
   previous = listed;
   listedEver = true;
   listedAt = cursor;
+  tasksAtListing = tasks;
   forksAtListing = forks;
   rootedUnlisted = 0;
   rooted.clear();
@@ -213,6 +217,7 @@ function rebase(): boolean {
   lastReadAt = performance.now();
   forksAtListing = forks;
   listedAt = cursor;
+  tasksAtListing = tasksAtLastPid();
   rootedUnlisted = 0;
   rooted.clear();
   return true;
