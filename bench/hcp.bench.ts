@@ -4,7 +4,9 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadPacks } from "../src/pack/load.js";
+import { loadPack, loadPacks } from "../src/pack/load.js";
+import { stateDirOf } from "../src/runtime/approval/state.js";
+import { realPackPath, trustPack } from "../src/runtime/trust.js";
 import { elapsed, hcpEnv, ms, ratio, report, REPO, stats, timeCommands, timeSync } from "./lib.js";
 
 const HCP = join(REPO, "dist/bin/hcp.cjs");
@@ -47,6 +49,8 @@ const isolatedEnv = () => hcpEnv(benchHome);
 /** One `hcp run` of a read verb wrapping /bin/echo against a node script spawning /bin/echo (aim: within 1.3x). */
 function oneShotRun(runs: number): void {
   const env = isolatedEnv();
+  // hcp run runs only a pack a person trusted: trusted once, as a person would (its check is part of every run measured).
+  trustPack(loadPack(realPackPath(join(REPO, "bench/fixtures/echo-pack"))), stateDirOf(env));
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {

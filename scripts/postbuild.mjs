@@ -152,10 +152,20 @@ for (const file of outputFiles) {
 }
 copyFileSync("src/cli/launch.cjs", "dist/bin/launch.cjs");
 
+/** Trusts `packs` in the state directory of `env`, as `hcp trust` does once a person says yes (the built runtime's own function). */
+async function trustAsPerson(packs, env) {
+  const { loadPack } = await import("../dist/src/pack/load.js");
+  const { stateDirOf } = await import("../dist/src/runtime/approval/state.js");
+  const { realPackPath, trustPack } = await import("../dist/src/runtime/trust.js");
+  for (const path of packs) trustPack(loadPack(realPackPath(path)), stateDirOf(env));
+}
+
 // The runs' state, credentials and audit log (a read writes none of them) go to a folder of their own.
 const home = mkdtempSync(join(tmpdir(), "hcp-build-"));
 const env = { ...process.env, XDG_STATE_HOME: home, XDG_CONFIG_HOME: home, HCP_CREDENTIALS: join(home, "credentials"), HCP_AUDIT: join(home, "audit.jsonl") };
 try {
+  // hcp run runs only packs a person trusted: the build acts as that person for its own packs, in its own state.
+  await trustAsPerson([ECHO_PACK, "bench/fixtures/stamp-pack"], env);
   for (const [name, argvs] of Object.entries(LAUNCHED)) {
     const script = `require("./dist/bin/launch.cjs").writeCache(require("node:path").resolve("dist/bin/${name}.bundle.cjs"), ${JSON.stringify(argvs)})`;
     const made = spawnSync(process.execPath, ["-e", script], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", env });

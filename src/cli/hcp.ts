@@ -125,7 +125,7 @@ const approveCommand: CommandSpec = {
 
 const trustCommand: CommandSpec = {
   use: "trust [pack]",
-  short: "Trust a pack with the credentials its binding names, as a person at a terminal (shows the pack, asks y/N): hcp run gives credentials only to trusted packs",
+  short: "Trust a pack, as a person at a terminal (shows what it runs and the credentials it reads, asks y/N): hcp run runs only trusted packs",
   examples: ["hcp trust ./packs/ledger", "hcp trust --list", "hcp trust --revoke ./packs/ledger"],
   related: ["hcp run", "hcp credentials"],
   outputModes: HUMAN_JSON,

@@ -11,13 +11,13 @@ import { argsSchemaOf } from "./validate-args.js";
 
 /**
  * The pack's credentials, read once per call: a failure is kept, not thrown, because planning
- * and dry runs do not need them (the run itself then reports it). A pack that must be trusted and is
- * not is refused (thrown) before anything is read.
+ * and dry runs do not need them (the run itself then reports it). Over hcp run, a pack a person did not
+ * trust is refused (thrown) before anything is read or run, whatever its binding.
  */
 export type CredentialLoad = { ok: true; credentials: Credentials } | { ok: false; error: unknown };
 
 export async function credentialsOf(pack: LoadedPack, opts: PlanOptions, stateDir: string): Promise<CredentialLoad> {
-  // hcp run: the one gate before a call reads a credential; a refusal is thrown, not kept, so a dry run is refused too.
+  // hcp run: the one gate before a call reads a credential or runs anything; a refusal is thrown, not kept, so a dry run is refused too.
   if (opts.trust !== undefined) {
     const asker = opts.trust.ask;
     await requireTrust(pack, stateDir, asker === undefined ? undefined : { asker, review: (binding) => trustReview(pack, opts.env ?? process.env, binding) });

@@ -31,8 +31,8 @@ export interface PlanOptions {
    */
   readonly oneCall?: boolean;
   /**
-   * Credentials only for a pack a person trusted (trust.ts): set by `hcp run`, whose caller may have written the
-   * pack. A pack whose binding loads credentials and that is not trusted as loaded is refused (`pack_untrusted`)
+   * Only a pack a person trusted (trust.ts): set by `hcp run`, whose caller may have written the pack and whose
+   * program runs as the person. A pack not trusted as loaded, whatever its binding, is refused (`pack_untrusted`)
    * before anything is read or run, dry runs included; with `ask`, a person is first asked to trust it.
    */
   readonly trust?: { readonly ask?: TrustAsker };

@@ -3,7 +3,7 @@
 import { isObject } from "../pack/issues.js";
 import type { LoadedPack } from "../pack/types.js";
 import { packCredentials } from "./credentials.js";
-import { needsTrust, untrustedBecause } from "./trust.js";
+import { loadsCredentials, untrustedBecause } from "./trust.js";
 import { RuntimeError } from "./errors.js";
 import { cutTruncatedTail, redact, redactText, secretSet, type SecretSet } from "./redact.js";
 import { isSecretName } from "./secret-name.js";
@@ -97,7 +97,7 @@ export function packSecrets(packs: readonly LoadedPack[], env: Env = process.env
     values.push(...policyEnvSecrets(pack, env));
     try {
       // hcp run (`trustIn`, its state directory): an untrusted pack's credentials are not read, even to mask with.
-      if (trustIn !== undefined && needsTrust(pack) && untrustedBecause(pack, trustIn) !== undefined) continue;
+      if (trustIn !== undefined && loadsCredentials(pack) && untrustedBecause(pack, trustIn) !== undefined) continue;
       values.push(...packCredentials(pack, env).secrets);
     } catch {
       // unreadable (or the trust store is): nothing to mask

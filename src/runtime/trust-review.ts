@@ -1,4 +1,4 @@
-// What a person is shown before trusting a pack with credentials (`hcp trust`, and `hcp run`'s terminal prompt):
+// What a person is shown before trusting a pack (`hcp trust`, and `hcp run`'s terminal prompt):
 // what the pack is (id, real folder, binding, the credentials it reads), what it does (each verb's program
 // and argv template, or method and URL) and what the trust binds (the folder's files, each program outside it;
 // programs found on PATH are said to be unbound), with control, bidi and invisible characters escaped as in plans,
@@ -6,7 +6,7 @@
 
 import type { LoadedPack, Surface } from "../pack/types.js";
 import { escapeForPerson } from "./approval/show.js";
-import { credentialFilePath, readCredentialFile } from "./credentials.js";
+import { bindingLoadsCredentials, credentialFilePath, readCredentialFile } from "./credentials.js";
 import { boundVerb } from "./openapi/packs.js";
 import { baseUrlOf } from "./openapi/request.js";
 import type { ProgramBinding } from "./pack-programs.js";
@@ -27,6 +27,7 @@ const why = (err: unknown) => shown(err instanceof Error ? err.message : String(
 
 /** The names the pack's credentials are read under: policy.json `credentials` for the keyring, the family's entries in the credential file. */
 function credentialNames(pack: LoadedPack, surface: Surface, env: Env): string {
+  if (!bindingLoadsCredentials(surface.binding)) return "none (it reads no credentials; what it runs still runs as you)";
   const family = surface.binding?.family ?? surface.id;
   if (surface.binding?.hub === "keyring") {
     const names = pack.policy?.credentials ?? [];
@@ -97,7 +98,7 @@ function verbLines(pack: LoadedPack, surface: Surface, env: Env, binding?: PackB
 }
 
 /**
- * The pack as a person reviews it before trusting it with credentials; the digests are of the files as loaded,
+ * The pack as a person reviews it before trusting it; the digests are of the files as loaded,
  * `binding` is what the trust will record of its folder and programs.
  */
 export function trustReview(pack: LoadedPack, env: Env, binding: PackBinding): string {

@@ -1,6 +1,6 @@
-// Packs a person trusted with credentials (`hcp trust`): over `hcp run` the caller may have written the pack
-// (its program, its policy, the credential family it names), so a pack whose binding loads credentials gets
-// them only when a person trusted exactly it: its real folder, the SHA-256 of its surface.json, policy.json
+// Packs a person trusted (`hcp trust`): over `hcp run` the caller may have written the pack (its program, its
+// policy, the credential family it names), and whatever it runs runs as the person (it could read their credential
+// file or write trust records), so hcp run runs a pack, whatever its binding, only when a person trusted exactly it: its real folder, the SHA-256 of its surface.json, policy.json
 // and OpenAPI document as loaded (local or fetched), the digest of everything in its folder (pack-tree.ts: the scripts it
 // runs and every file they read there) and of each program it names outside the folder (pack-programs.ts),
 // all as they were shown. Records are kept by trust-store.ts.
@@ -29,8 +29,8 @@ export interface PackBinding {
 /** Asks a person whether to trust a pack, shown `text` (what it is and does); true trusts it. */
 export type TrustAsker = (text: string) => Promise<boolean>;
 
-/** Whether the pack's binding would load credentials (hub local-credential or keyring, not mode mock). */
-export function needsTrust(pack: LoadedPack): boolean {
+/** Whether the pack's binding would load credentials (hub local-credential or keyring, not mode mock): what a person is told it reads. */
+export function loadsCredentials(pack: LoadedPack): boolean {
   return bindingLoadsCredentials(pack.surface?.binding);
 }
 
@@ -137,20 +137,20 @@ function refusal(pack: LoadedPack, why: string): RuntimeError {
   const binding = pack.surface?.binding;
   const family = binding?.family ?? pack.surface?.id ?? "";
   const root = realRootOf(pack);
+  const reads = loadsCredentials(pack) ? ` reads the credentials of family ${escapeForPerson(JSON.stringify(family))} (hub ${binding?.hub}), and` : " would run as you, and";
   return new RuntimeError(
     "pack_untrusted",
-    `pack ${escapeForPerson(JSON.stringify(pack.surface?.id ?? ""))} at ${escapeForPerson(root)} reads the credentials of family ${escapeForPerson(JSON.stringify(family))} (hub ${binding?.hub}), and ${why}: ` +
-      `hcp run gives credentials only to a pack a person trusted, so nothing was read or run. A person can review and trust it in a terminal with: hcp trust ${escapeForPerson(shellWord(root))}`,
+    `pack ${escapeForPerson(JSON.stringify(pack.surface?.id ?? ""))} at ${escapeForPerson(root)}${reads} ${why}: ` +
+      `hcp run runs only a pack a person trusted (what it runs runs as that person), so nothing was read or run. A person can review and trust it in a terminal with: hcp trust ${escapeForPerson(shellWord(root))}`,
   );
 }
 
 /**
- * Throws `pack_untrusted` unless the pack needs no trust or a person trusted it as loaded. With `ask`, a pack
+ * Throws `pack_untrusted` unless a person trusted the pack as loaded, whatever its binding. With `ask`, a pack
  * that is not trusted is first shown to a person (`review` is what they see of what it binds now) and, on yes,
  * trusted as shown.
  */
 export async function requireTrust(pack: LoadedPack, stateDir: string, ask?: { asker: TrustAsker; review: (binding: PackBinding) => string }): Promise<void> {
-  if (!needsTrust(pack)) return;
   const { why, binding } = verdict(pack, stateDir);
   if (why === undefined) return;
   if (ask === undefined || binding === undefined) throw refusal(pack, why);

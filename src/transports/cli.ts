@@ -29,7 +29,7 @@ export interface CliRunRequest extends ServeOptions {
   confirm?: string;
   json?: boolean;
   signal?: AbortSignal;
-  /** Asks a person at a terminal to trust a pack that must be trusted and is not (PlanOptions.trust); refused otherwise. */
+  /** Asks a person at a terminal to trust a pack that is not trusted (PlanOptions.trust); refused otherwise. */
   askTrust?: TrustAsker;
   /** Without --json: the child's output is written here as it arrives (masked), instead of in the CliOutput. */
   write?: (stream: "stdout" | "stderr", text: string) => void;
@@ -102,7 +102,7 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
     gate: req.gate,
     transport: "cli" as const,
     oneCall: true,
-    // The caller of hcp run may have written the pack: credentials only for a pack a person trusted.
+    // The caller of hcp run may have written the pack: only a pack a person trusted runs (and gets credentials).
     trust: { ask: req.askTrust },
     onOutput: write === undefined ? undefined : (e: OutputEvent) => e.text !== "" && write(e.stream, e.text),
   };

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { rungrad } from "./helpers.js";
+import { rungrad, trustBeforeRun } from "./helpers.js";
 import { alive } from "../runtime/support.js";
 import { HCP, PROBE_PACK, hcp, tempDir } from "../transports/support.js";
 import { isolatedEnv } from "./hardening.js";
@@ -14,7 +14,9 @@ import { isolatedEnv } from "./hardening.js";
 for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
   test(`hcp run stopped by ${sig} exits ${code} and kills the verb's whole process group`, { timeout: 60_000 }, async () => {
     const cwd = tempDir("hcp-run-signal-");
-    const child = spawn(process.execPath, [HCP, "run", PROBE_PACK, "sleeper"], { cwd, env: isolatedEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const env = isolatedEnv();
+    await trustBeforeRun(HCP, ["run", PROBE_PACK], { cwd, env });
+    const child = spawn(process.execPath, [HCP, "run", PROBE_PACK, "sleeper"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
     const pidFile = (name: string) => join(cwd, name);

@@ -9,6 +9,7 @@ import { test } from "node:test";
 import { alive, eventually } from "../runtime/support.js";
 import { HCP, hcp, tempDir } from "../transports/support.js";
 import { isolatedEnv, probePack } from "./hardening.js";
+import { trustBeforeRun } from "./helpers.js";
 
 /** A sleeper that ignores SIGTERM: only SIGKILL ends it. */
 const SLEEPER = "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);";
@@ -111,6 +112,7 @@ test("after a cancellation (SIGTERM to hcp run), no descendant survives", async 
   const dir = tempDir("hcp-pids-");
   const root = escaperPack(dir, 60_000);
   const env = isolatedEnv();
+  await trustBeforeRun(HCP, ["run", root], { env });
   for (const mode of MODES) {
     const child = spawn(process.execPath, [HCP, "run", root, mode], { env, stdio: "ignore" });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));

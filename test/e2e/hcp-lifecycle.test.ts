@@ -7,7 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { REPO, RUNGRAD } from "./helpers.js";
+import { REPO, RUNGRAD, trustBeforeRunSync } from "./helpers.js";
 import { isolatedEnv } from "./hardening.js";
 import { HCP, PROBE_PACK, mcpClient, tempDir } from "../transports/support.js";
 import { alive, eventually } from "../runtime/support.js";
@@ -29,7 +29,9 @@ interface Spawned {
 
 /** Spawns node PROGRAM args in cwd with an isolated environment; stdin stays open until the test ends it. */
 function start(program: string, args: string[], cwd: string): Spawned {
-  const child = spawn(process.execPath, [program, ...args], { cwd, env: isolated(cwd), stdio: ["pipe", "pipe", "pipe"] });
+  const env = isolated(cwd);
+  trustBeforeRunSync(program, args, { cwd, env });
+  const child = spawn(process.execPath, [program, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));

@@ -12,6 +12,7 @@ import { alive, eventually } from "../runtime/support.js";
 import { HCP, tempDir } from "../transports/support.js";
 import { isolatedEnv } from "./hardening.js";
 import { processesWithHome, runsIn, runsPack } from "./runs-pack.js";
+import { trustBeforeRunSync } from "./helpers.js";
 
 interface Served {
   child: ChildProcessWithoutNullStreams;
@@ -32,6 +33,7 @@ interface Served {
 function spawnHcp(args: string[]): Served {
   const cwd = tempDir("hcp-bp-cwd-");
   const env = isolatedEnv();
+  trustBeforeRunSync(HCP, args, { cwd, env });
   const child = spawn(process.execPath, [HCP, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   let err = "";
   child.stderr.setEncoding("utf8").on("data", (c: string) => (err += c));

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { HCP, mcpClient } from "../transports/support.js";
-import { REPO, trustPack } from "./helpers.js";
+import { REPO, trustPack, trustBeforeRun } from "./helpers.js";
 import { hostileApi, hostileEnv, hostilePack, leakIn, type Hostile } from "./hcp-redteam-http-support.js";
 
 let api: Hostile;
@@ -30,7 +30,8 @@ interface Watched {
 }
 
 /** Runs `hcp ARGS` and watches its peak memory in /proc while it runs; killed past a 60 s hang guard. */
-function watched(args: string[], env: NodeJS.ProcessEnv): Promise<Watched> {
+async function watched(args: string[], env: NodeJS.ProcessEnv): Promise<Watched> {
+  await trustBeforeRun(HCP, args, { env });
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(process.execPath, [HCP, ...args], { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });

@@ -9,6 +9,7 @@ import { test } from "node:test";
 import { alive, eventually } from "../runtime/support.js";
 import { HCP, tempDir } from "../transports/support.js";
 import { isolatedEnv, probePack } from "./hardening.js";
+import { trustBeforeRun } from "./helpers.js";
 
 /** A verb whose program writes its pid, leaves an escapee in a session of its own (pid written too), and sleeps. */
 const ESCAPES = probePack(
@@ -40,7 +41,9 @@ for (const { signal: stop, why, code: exitCode } of stops) {
   for (const way of ways) {
     test(`${way.name}: ${stop} (${why}) kills the run's group and its setsid escapee, answers what is in flight, exits ${exitCode}`, async () => {
       const cwd = tempDir("hcp-hup-");
-      const child = spawn(process.execPath, [HCP, ...way.args], { cwd, env: isolatedEnv(), stdio: ["pipe", "pipe", "pipe"] });
+      const env = isolatedEnv();
+      await trustBeforeRun(HCP, way.args, { cwd, env });
+      const child = spawn(process.execPath, [HCP, ...way.args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
       let out = "";
       let err = "";
       child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));

@@ -8,9 +8,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { trustPack } from "./helpers.js";
+import { trustPack, asAgentInThisFile } from "./helpers.js";
 import { tempDir } from "../transports/support.js";
 import { agentPack, noCredentialIn, runs, scene, type Scene } from "./trust-support.js";
+
+// These tests exercise the trust gate itself: every hcp run here is the agent's alone; a test trusts a pack where a person would.
+asAgentInThisFile();
 
 /** The lines of the witness file: `ran` for the trusted program, anything else for the agent's code. */
 const lines = (witness: string) => (existsSync(witness) ? readFileSync(witness, "utf8").split("\n").filter((l) => l !== "") : []);

@@ -9,9 +9,12 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { fixture, run, trustPack } from "./helpers.js";
+import { fixture, run, trustPack, asAgentInThisFile } from "./helpers.js";
 import { HCP } from "../transports/support.js";
 import { SECRET, agentPack, noCredentialIn, scene, type Scene } from "./trust-support.js";
+
+// These tests exercise the trust gate itself: every hcp run here is the agent's alone; a test trusts a pack where a person would.
+asAgentInThisFile();
 
 const PTY = fixture("bin/terminal.py");
 

@@ -7,9 +7,12 @@ import assert from "node:assert/strict";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { fixture, trustPack } from "./helpers.js";
+import { fixture, trustPack, asAgentInThisFile } from "./helpers.js";
 import { HCP, execSession, hcp, tempDir } from "../transports/support.js";
 import { SECRET, agentPack, noCredentialIn, recorded, runs, scene, type Scene } from "./trust-support.js";
+
+// These tests exercise the trust gate itself: every hcp run here is the agent's alone; a test trusts a pack where a person would.
+asAgentInThisFile();
 
 /** Every way the agent can ask hcp run for the pack's credentials: the verb, --json, a dry run, the pass-through. */
 const attempts = (root: string) => [
@@ -225,20 +228,33 @@ test("hcp run at a terminal offers the trust prompt on /dev/tty: n runs nothing,
   assert.equal((await s.hcp(["run", root, "dump"])).code, 0, "trusted once, it runs without asking");
 });
 
-test("a pack that reads no credentials needs no trust (hub none, public, mode mock); hcp exec and serve are unchanged", async () => {
+test("an agent-written pack that reads no credentials (hub none, public, mode mock): hcp run refuses with exit 4 and its program never runs; a person at a terminal can trust it; hcp exec and serve are unchanged", async () => {
   const s = scene();
   for (const [i, binding] of [{ mode: "local", hub: "none" }, { mode: "public", hub: "public" }, { mode: "mock", hub: "local-credential", family: "bank" }].entries()) {
     const witness = join(s.ws, `w${i}.log`);
+    // Its program could read the person's credential file or write trust records: it runs as the person.
     const root = agentPack(join(s.ws, `p${i}`), witness, binding);
-    const r = await s.hcp(["run", root, "dump"]);
-    assert.equal(r.code, 0, `${JSON.stringify(binding)}: ${r.stderr}`);
-    assert.equal(runs(witness), 1);
-    noCredentialIn(r.stdout);
+    for (const args of attempts(root)) {
+      const r = await s.hcp(args);
+      assert.equal(r.code, 4, `${JSON.stringify(binding)} ${args.join(" ")}: ${r.stdout}${r.stderr}`);
+      assert.equal(r.stdout, "", "nothing ran, no plan is shown");
+      assert.match(r.stderr, /a person has never trusted it: hcp run runs only a pack a person trusted/);
+      assert.ok(r.stderr.includes(`hcp trust ${root}`), r.stderr);
+    }
+    assert.equal(runs(witness), 0, `${JSON.stringify(binding)}: the program never ran`);
+    assert.equal(recorded(s), 0, "the agent's attempts recorded no trust");
   }
-  // exec's command line is the person's: the packs it names are theirs to choose.
-  const witness = join(s.ws, "exec.log");
-  const root = agentPack(join(s.ws, "served"), witness);
-  const served = await execSession([root], [JSON.stringify({ id: 1, pack: "helper", verb: "dump", args: {} })], [], { env: s.env });
-  assert.equal(served.responses[0]?.ok, true, served.stdout);
+  // At a terminal hcp run asks the person, whatever the binding: y trusts it and it runs.
+  const witness = join(s.ws, "w0.log");
+  const yes = await s.onTerminal(["run", join(s.ws, "p0"), "dump"], "[y/N]", "y");
+  assert.equal(yes.code, 0, yes.stdout);
+  assert.match(yes.stdout, /credentials: none/);
   assert.equal(runs(witness), 1);
+  assert.equal(recorded(s), 1);
+  // exec's command line is the person's: the packs it names are theirs to choose.
+  const served = join(s.ws, "exec.log");
+  const root = agentPack(join(s.ws, "served"), served, { mode: "local", hub: "none" });
+  const session = await execSession([root], [JSON.stringify({ id: 1, pack: "helper", verb: "dump", args: {} })], [], { env: s.env });
+  assert.equal(session.responses[0]?.ok, true, session.stdout);
+  assert.equal(runs(served), 1);
 });

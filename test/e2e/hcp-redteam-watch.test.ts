@@ -8,7 +8,7 @@ import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from 
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
-import { fixture } from "./helpers.js";
+import { fixture, trustBeforeRunSync } from "./helpers.js";
 import { eventually } from "../runtime/support.js";
 import { McpError, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
@@ -167,7 +167,9 @@ test("a pid cursor that does not follow new processes (frozen /proc/loadavg) hid
   writeFileSync(frozen, "0.00 0.00 0.00 1/100 0\n");
   const root = programPack("frozen", script(`${SLEEPER} "$1" </dev/null >/dev/null 2>&1 &\nsleep 1`), { leave: [join(dir, "frozen.pid")] });
   const mounted = ["-Urm", "sh", "-c", 'mount --bind "$1" /proc/loadavg && shift && exec "$@"', "sh", frozen];
-  const r = spawnSync("unshare", [...mounted, process.execPath, HCP, "run", root, "leave"], { env: isolatedEnv(), encoding: "utf8", timeout: 60_000 });
+  const env = isolatedEnv();
+  trustBeforeRunSync(HCP, ["run", root], { env });
+  const r = spawnSync("unshare", [...mounted, process.execPath, HCP, "run", root, "leave"], { env, encoding: "utf8", timeout: 60_000 });
   assert.equal(r.status, 0, r.stderr);
   await noSurvivor(pidsIn(dir), "hcp run under a frozen pid cursor");
 });
@@ -204,6 +206,7 @@ function reusedPidIsKilled(t: TestContext, frozen: boolean, dir: string, feed: s
   const loadavg = join(dir, "loadavg");
   writeFileSync(loadavg, "0.00 0.00 0.00 1/100 0\n");
   const env = { ...isolatedEnv(), LOADAVG: loadavg, NODE: process.execPath, HCP, ESCAPEE: escapee, TAKEN: taken };
+  trustBeforeRunSync(HCP, hcpArgs, { env });
   const freeze = frozen ? 'mount --bind "$LOADAVG" /proc/loadavg || exit 9\n' : "";
   if (spawnSync("unshare", [...NAMESPACE, "sh", "-c", `${freeze}echo 1 > /proc/sys/kernel/ns_last_pid`], { env }).status !== 0) {
     t.skip("this kernel does not let this user make a user, pid and mount namespace and set its next pid");
@@ -395,7 +398,9 @@ test("without /proc (an empty one mounted over it), a member the child left in i
   const member = `sh -c 'trap "" TERM; echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 120' "$1" </dev/null >/dev/null 2>&1 &`;
   const root = programPack("noproc", script(`${member}\nwhile [ ! -s "$1" ]; do sleep 0.01; done`), { leave: [join(dir, "member.pid")] });
   const hidden = ["-Urm", "sh", "-c", 'mount -t tmpfs none /proc && exec "$@"', "sh"];
-  const r = spawnSync("unshare", [...hidden, process.execPath, HCP, "run", root, "leave"], { env: isolatedEnv(), encoding: "utf8", timeout: 60_000 });
+  const env = isolatedEnv();
+  trustBeforeRunSync(HCP, ["run", root], { env });
+  const r = spawnSync("unshare", [...hidden, process.execPath, HCP, "run", root, "leave"], { env, encoding: "utf8", timeout: 60_000 });
   assert.equal(r.status, 0, r.stderr);
   await noSurvivor(pidsIn(dir), "hcp run without /proc");
 });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { REPO, fixture } from "./helpers.js";
+import { REPO, fixture, trustBeforeRunSync } from "./helpers.js";
 import { isolatedEnv } from "./hardening.js";
 import { alive, eventually } from "../runtime/support.js";
 import { HCP, tempDir } from "../transports/support.js";
@@ -121,7 +121,9 @@ interface Hcp {
 }
 
 function startHcp(args: string[], cwd: string, input: string): Hcp {
-  const child = spawn(process.execPath, [HCP, ...args], { cwd, env: isolatedEnv(), stdio: ["pipe", "pipe", "pipe"] });
+  const env = isolatedEnv();
+  trustBeforeRunSync(HCP, args, { cwd, env });
+  const child = spawn(process.execPath, [HCP, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   let err = "";
   child.stderr!.setEncoding("utf8").on("data", (c: string) => (err += c));
   child.stdout!.resume();
@@ -314,7 +316,9 @@ test("a watchdog that cannot be started refuses the run (exit 2, naming it): not
   symlinkSync(join(REPO, "node_modules"), join(root, "node_modules"));
   const cwd = tempDir("hcp-watchdog-");
   try {
-    const broken = spawn(process.execPath, [join(root, "dist/bin/hcp.cjs"), "run", PACK, "stay"], { cwd, env: isolatedEnv(), stdio: ["ignore", "ignore", "pipe"] });
+    const env = isolatedEnv();
+    trustBeforeRunSync(join(root, "dist/bin/hcp.cjs"), ["run", PACK], { cwd, env });
+    const broken = spawn(process.execPath, [join(root, "dist/bin/hcp.cjs"), "run", PACK, "stay"], { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
     let err = "";
     broken.stderr!.setEncoding("utf8").on("data", (c: string) => (err += c));
     const code = await new Promise<number | null>((resolve) => broken.on("close", resolve));

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { fixture } from "./helpers.js";
+import { fixture, trustBeforeRun } from "./helpers.js";
 import { PROBE, isolatedEnv, probePack } from "./hardening.js";
 import { HCP, PROBE_PACK, execSession, hcp, tempDir } from "../transports/support.js";
 
@@ -69,7 +69,9 @@ test("hcp validate FILE reports issues against that file; a rungrad manifest is 
 
 test("hcp run streams the child's output as it comes", async () => {
   // The child prints a line, then sleeps 20 s: the line must arrive while it sleeps.
-  const child = spawn(process.execPath, [HCP, "run", PROBE_PACK, "--", "run", "print:first line", "sleep:20000", "print:never"], { env: isolatedEnv() });
+  const env = isolatedEnv();
+  await trustBeforeRun(HCP, ["run", PROBE_PACK], { env });
+  const child = spawn(process.execPath, [HCP, "run", PROBE_PACK, "--", "run", "print:first line", "sleep:20000", "print:never"], { env });
   let out = "";
   child.stdout.setEncoding("utf8");
   await new Promise<void>((resolve) =>

@@ -4,8 +4,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { REPO, run } from "./helpers.js";
+import { REPO, run, asAgentInThisFile } from "./helpers.js";
 import { agentPack, recorded, scene } from "./trust-support.js";
+
+// These tests exercise the trust gate itself: every hcp run here is the agent's alone; a test trusts a pack where a person would.
+asAgentInThisFile();
 
 /** A node process that trusts each pack in turn, through the runtime's own trustPack (what `hcp trust` calls on y). */
 const trustLoop = (packs: readonly string[], env: NodeJS.ProcessEnv) =>

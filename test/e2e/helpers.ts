@@ -1,7 +1,7 @@
 // Spawning the built programs from end-to-end tests: real processes, real pipes.
 
 import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { basename, join, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadPack } from "../../src/pack/load.js";
 import { stateDirOf } from "../../src/runtime/approval/state.js";
@@ -35,10 +35,16 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Kill the process after this long and report timedOut (no limit by default). */
   timeoutMs?: number;
+  /** An `hcp run` spawned as the agent alone: no person trusts its pack first (see trustBeforeRun). */
+  asAgent?: boolean;
 }
 
-/** Runs `file args…`; stdin gets `stdin` and is closed, unless `hold` keeps it open and unwritten. */
-export function run(file: string, args: string[], options: RunOptions = {}): Promise<Run> {
+/**
+ * Runs `file args…`; stdin gets `stdin` and is closed, unless `hold` keeps it open and unwritten. An `hcp run`
+ * is preceded by trustBeforeRun (unless `asAgent`).
+ */
+export async function run(file: string, args: string[], options: RunOptions = {}): Promise<Run> {
+  if (!options.asAgent) await trustBeforeRun(file, args, options);
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { cwd: options.cwd ?? REPO, env: options.env ?? process.env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
@@ -79,4 +85,52 @@ export async function trustPack(path: string, env: NodeJS.ProcessEnv = process.e
   await loadOpenApiDocuments([pack]);
   trustPackAs(pack, stateDirOf(env));
   return path;
+}
+
+/** False in a file that tests the trust gate itself (asAgentInThisFile): its `hcp run`s are the agent's alone. */
+let personTrustsRuns = true;
+
+/**
+ * For the tests of the trust gate (`hcp trust`, the red-team trust tests): from now on, in this test file, no
+ * `hcp run` is preceded by a person's trust; a test trusts a pack itself with trustPack where a person would.
+ */
+export function asAgentInThisFile(): void {
+  personTrustsRuns = false;
+}
+
+/**
+ * `hcp run` runs only a pack a person trusted (`hcp trust`, docs/credentials.md). Most tests are about what a run
+ * does, not about trust, so before every `hcp run` they spawn (a built hcp.cjs in `file` or `args`, directly or
+ * under another program such as a pseudo-terminal's, followed by `run` then the pack path, relative to
+ * `options.cwd`) the test acts as that person: the pack, as it is just now,
+ * is trusted in the state directory of `options.env`, in-process, by the built runtime's own trust function. It is
+ * done again before each run, so a test that edits its pack between runs still runs it. A pack that cannot be
+ * trusted (it does not load) is left alone: hcp then reports why itself. Opt out with `asAgent` (one run) or
+ * asAgentInThisFile (a whole file). `run` calls it; a test spawning hcp by other means calls it (or
+ * trustBeforeRunSync) itself.
+ */
+export async function trustBeforeRun(file: string, args: readonly string[], options: Pick<RunOptions, "cwd" | "env" | "asAgent"> = {}): Promise<void> {
+  const path = packToTrust(file, args, options);
+  if (path !== undefined) await trustPack(path, options.env).catch(() => undefined);
+}
+
+/** trustBeforeRun for a spawn that cannot wait: a pack whose OpenAPI document is loaded asynchronously is left untrusted. */
+export function trustBeforeRunSync(file: string, args: readonly string[], options: Pick<RunOptions, "cwd" | "env" | "asAgent"> = {}): void {
+  const path = packToTrust(file, args, options);
+  if (path === undefined) return;
+  try {
+    trustPackAs(loadPack(realPackPath(path)), stateDirOf(options.env ?? process.env));
+  } catch {
+    // it cannot be trusted (it does not load, or its OpenAPI document was not loaded): the run reports why
+  }
+}
+
+/** The absolute pack path of an `hcp run` a person trusts first (see trustBeforeRun); undefined for any other spawn. */
+function packToTrust(file: string, args: readonly string[], options: Pick<RunOptions, "cwd" | "asAgent">): string | undefined {
+  // hcp.cjs itself, or started by another program (a pseudo-terminal's, `node`): the word after hcp.cjs is its command.
+  const argv = [file, ...args];
+  const at = argv.findIndex((word) => basename(word) === "hcp.cjs");
+  if (!personTrustsRuns || options.asAgent || at < 0 || argv[at + 1] !== "run") return undefined;
+  const path = argv[at + 2];
+  return path === undefined || path.startsWith("-") ? undefined : resolvePath(options.cwd ?? REPO, path);
 }

@@ -78,7 +78,7 @@ function mayPrompt(ctx: Context): boolean {
  */
 export function trustPrompt(ctx: Context): TrustAsker | undefined {
   const ask = mayPrompt(ctx) ? terminalAsker() : undefined;
-  return ask === undefined ? undefined : (text) => ask(`${text}\n`, "Trust this pack with these credentials? [y/N] ");
+  return ask === undefined ? undefined : (text) => ask(`${text}\n`, "Trust this pack? [y/N] ");
 }
 
 /** The audit log of --audit (or HCP_AUDIT, or the default); null for `none`. */

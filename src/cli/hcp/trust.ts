@@ -1,5 +1,5 @@
-// `hcp trust PACK`: a person at a terminal trusts a pack with the credentials its binding names (shown what it
-// is and does, then y/N), so that `hcp run` gives them to it; `--list` shows the packs trusted and whether each
+// `hcp trust PACK`: a person at a terminal trusts a pack (shown what it is, does and reads, then y/N), so that
+// `hcp run` runs it (with the credentials its binding names, if any); `--list` shows the packs trusted and whether each
 // still matches, `--revoke PACK` takes a trust away. Trusting refuses without a terminal on stdin and stdout.
 
 import { basename, dirname } from "node:path";
@@ -11,7 +11,7 @@ import { stateDirOf } from "../../runtime/approval/state.js";
 import { RuntimeError } from "../../runtime/errors.js";
 import { loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
 import { hasLegacyStore, legacyStoreOf, readTrustRecords } from "../../runtime/trust-store.js";
-import { bindingOf, needsTrust, realPackPath, revokeTrust, trustPack, untrustedBecause, type TrustRecord } from "../../runtime/trust.js";
+import { bindingOf, realPackPath, revokeTrust, trustPack, untrustedBecause, type TrustRecord } from "../../runtime/trust.js";
 import { trustReview } from "../../runtime/trust-review.js";
 import { TransportError } from "../../transports/errors.js";
 import { loadOnePack, servable } from "../../transports/packs.js";
@@ -56,7 +56,7 @@ export async function trustHandler(ctx: Context): Promise<void> {
     const real = realPackPath(path);
     const root = basename(real) === "surface.json" ? dirname(real) : real;
     if (!revokeTrust(root, stateDir)) throw new TransportError("unknown_pack", `no trust is recorded for ${root} (see hcp trust --list)`);
-    await ctx.writeResult({ root, trusted: false }, () => `No longer trusted: ${escapeForPerson(root)}. hcp run gives it no credentials.\n`);
+    await ctx.writeResult({ root, trusted: false }, () => `No longer trusted: ${escapeForPerson(root)}. hcp run no longer runs it.\n`);
     return;
   }
   if (ctx.globals.noPrompt) throw new TransportError("usage", "hcp trust asks a person y/N at the terminal, and --no-prompt forbids asking: leave --no-prompt out");
@@ -67,15 +67,10 @@ export async function trustHandler(ctx: Context): Promise<void> {
     );
   }
   const pack = await packAt(path);
-  if (!needsTrust(pack)) {
-    const hub = pack.surface.binding?.mode === "mock" ? "mode mock" : `hub ${pack.surface.binding?.hub ?? "none"}`;
-    await ctx.writeResult({ root: pack.root, trusted: false, needs_trust: false }, () => `Pack ${JSON.stringify(pack.surface.id)} reads no credentials (${hub}): it needs no trust; nothing was recorded.\n`);
-    return;
-  }
   // Read once: what the person is shown is what is recorded, whatever changes in the folder while they read.
   const binding = bindingOf(pack);
   if (typeof binding === "string") throw new RuntimeError("invalid_pack", `pack at ${pack.root} cannot be trusted: ${binding}`);
-  const yes = await askYesNo(process.stdin, process.stdout, `About to trust ${trustReview(pack, process.env, binding)}\n`, "Trust this pack with these credentials? [y/N] ");
+  const yes = await askYesNo(process.stdin, process.stdout, `About to trust ${trustReview(pack, process.env, binding)}\n`, "Trust this pack? [y/N] ");
   if (!yes) {
     await ctx.writeResult({ root: pack.root, trusted: false }, () => "Not trusted: nothing was recorded.\n");
     return;
@@ -84,6 +79,6 @@ export async function trustHandler(ctx: Context): Promise<void> {
   await ctx.writeResult(
     { ...record, trusted: true },
     () =>
-      `Trusted. hcp run gives this pack its credentials until anything in its folder, or a program it names outside it, changes; take it back with: hcp trust --revoke ${shellWord(record.root)}\n`,
+      `Trusted. hcp run runs this pack (with its credentials, if it reads any) until anything in its folder, or a program it names outside it, changes; take it back with: hcp trust --revoke ${shellWord(record.root)}\n`,
   );
 }
