@@ -251,6 +251,12 @@ test("an agent-written pack that reads no credentials (hub none, public, mode mo
   assert.match(yes.stdout, /credentials: none/);
   assert.equal(runs(witness), 1);
   assert.equal(recorded(s), 1);
+  // hcp trust at a terminal records it too, and hcp run then runs it without asking.
+  const trusted = await s.onTerminal(["trust", join(s.ws, "p1")], "[y/N]", "y");
+  assert.equal(trusted.code, 0, trusted.stdout);
+  assert.equal(recorded(s), 2);
+  assert.equal((await s.hcp(["run", join(s.ws, "p1"), "dump"])).code, 0);
+  assert.equal(runs(join(s.ws, "w1.log")), 1);
   // exec's command line is the person's: the packs it names are theirs to choose.
   const served = join(s.ws, "exec.log");
   const root = agentPack(join(s.ws, "served"), served, { mode: "local", hub: "none" });
