@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
-import { fixture } from "./helpers.js";
+import { fixture, trustBeforeRunSync } from "./helpers.js";
 import { HCP, tempDir } from "../transports/support.js";
 import { isolatedEnv, probePack } from "./hardening.js";
 
@@ -30,6 +30,7 @@ function victimAfterRun(t: TestContext, mode: "parent" | "group"): string | unde
   const victim = join(dir, "victim.pid");
   const root = probePack("tie", { tie: { description: "tie", cli: ["prog", mode, target, victim], policy: "read" } }, { cliBin: "prog", wrap: { bin: STALE_TIE } }, { verbs: { tie: "read" } });
   const env = { ...isolatedEnv(), NODE: process.execPath, HCP, ROOT: root, VICTIM: PID_VICTIM, MODE: mode, TARGET: target, VICTIM_PID: victim };
+  trustBeforeRunSync(HCP, ["run", root], { env });
   if (spawnSync("unshare", [...NAMESPACE, "sh", "-c", "echo 1 > /proc/sys/kernel/ns_last_pid"], { env }).status !== 0) {
     t.skip("this kernel does not let this user make a user, pid and mount namespace and set its next pid");
     return undefined;
