@@ -1,5 +1,6 @@
 // hcp's watchdog, a program of its own (watchdog.ts starts it beside hcp's first run, in a session of its own): it
 // outlives hcp, and once hcp is gone without ending its runs (SIGKILL, the OOM killer, a crash) it kills them.
+// Its arguments are the runs still going when it was started again (`+PID ID` each, as below), then hcp's pid.
 // hcp writes on its stdin one line per event: `+PID ID` a run's child has started (its group and session have the id
 // PID; ID is what the child is, read by hcp just after spawning it: its start time, `gone`, `foreign` or `unknown`, see
 // RunIdentity; a line without one is looked up here), `-PID` that run has ended. When stdin ends (hcp exited or died:
@@ -17,17 +18,22 @@ function identity(pid: number, id: string | undefined): RunIdentity {
   return /^\d+$/.test(id) ? { start: id } : identify(pid);
 }
 
+function take(line: string): void {
+  const [head, id] = line.split(" ");
+  const pid = Number(head!.slice(1));
+  if (!Number.isInteger(pid) || pid <= 1) return;
+  if (line[0] === "+") runs.set(pid, identity(pid, id));
+  else if (line[0] === "-") runs.delete(pid);
+}
+
+// A watchdog started again while runs go (the one before was killed) is given them as arguments, before hcp's pid.
+for (const line of process.argv.slice(2, -1)) take(line);
+
 process.stdin.setEncoding("latin1");
 process.stdin.on("data", (chunk: string) => {
   const lines = (partial + chunk).split("\n");
   partial = lines.pop()!;
-  for (const line of lines) {
-    const [head, id] = line.split(" ");
-    const pid = Number(head!.slice(1));
-    if (!Number.isInteger(pid) || pid <= 1) continue;
-    if (line[0] === "+") runs.set(pid, identity(pid, id));
-    else if (line[0] === "-") runs.delete(pid);
-  }
+  for (const line of lines) take(line);
 });
 
 // Nothing is needed from the lines before hcp is gone (each carries its child's identity), so the pipe is drained once

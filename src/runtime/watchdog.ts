@@ -48,8 +48,11 @@ export function startWatchdog(): void {
   let child: ChildProcess;
   try {
     // Detached: its own session and group, so that a signal to hcp's group (a terminal's, a supervisor's) leaves it.
-    // hcp's pid as its argument: only for whoever reads `ps`.
-    child = spawn(process.execPath, [program, String(process.pid)], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: {}, cwd: "/", windowsHide: true });
+    // Each run still going as an argument, `+PID ID`: a watchdog started again knows them as it exists. Told on the
+    // pipe instead, they were lost if hcp was killed in the instant between the spawn and the write, which a run's
+    // program can wait for (it sees the new watchdog in /proc). hcp's pid last: only for whoever reads `ps`.
+    const runs = [...guarded].map(([run, id]) => `+${run} ${id}`);
+    child = spawn(process.execPath, [program, ...runs, String(process.pid)], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: {}, cwd: "/", windowsHide: true });
   } catch (err) {
     throw refusal((err as Error).message);
   }
@@ -64,7 +67,7 @@ export function startWatchdog(): void {
   child.unref();
   (child.stdin as Socket).unref();
   child.stdin!.on("error", () => {});
-  // Gone while hcp runs (killed: a run's program can find it): another is started at once, told of the runs still
+  // Gone while hcp runs (killed: a run's program can find it): another is started at once, given the runs still
   // going, or by the next run if none is. One that cannot be started leaves the runs going unguarded.
   child.on("exit", () => {
     helperExited(pid);
@@ -83,7 +86,6 @@ export function startWatchdog(): void {
   }
   watchdog = child;
   ended = "";
-  if (guarded.size > 0) send([...guarded].map(([run, id]) => `+${run} ${id}\n`).join(""));
 }
 
 /**

@@ -25,11 +25,11 @@ echo $$ > run.tmp && mv run.tmp run.pid
 while [ ! -f escapee.pid ]; do sleep 0.05; done
 if [ "$1" = kill-parent ]; then kill -KILL $PPID; fi
 if [ "$1" = kill-watchdog ]; then
-  first=$(pgrep -f "watchdog-program.js $PPID$")
+  first=$(pgrep -f "watchdog-program.js.* $PPID$")
   kill -KILL $first
   i=0
   while [ $i -lt 200 ]; do
-    now=$(pgrep -f "watchdog-program.js $PPID$")
+    now=$(pgrep -f "watchdog-program.js.* $PPID$")
     [ -n "$now" ] && [ "$now" != "$first" ] && break
     sleep 0.05
     i=$((i + 1))
@@ -70,7 +70,9 @@ function watchdogOf(hcp: number): number | undefined {
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      if (readFileSync(`/proc/${name}/cmdline`, "utf8").endsWith(`watchdog-program.js\0${hcp}\0`)) return Number(name);
+      // node, the program, the runs it was given when started again, hcp's pid.
+      const argv = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
+      if (argv[1]?.endsWith("watchdog-program.js") && argv.at(-2) === String(hcp)) return Number(name);
     } catch {
       // gone meanwhile
     }
