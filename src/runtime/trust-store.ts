@@ -19,7 +19,7 @@ export interface TrustRecord {
   readonly surface_sha256: string;
   /** Null: the pack had no policy.json. */
   readonly policy_sha256: string | null;
-  /** The OpenAPI document of `openapi.path`; null for any other pack. */
+  /** The OpenAPI document as loaded, from `openapi.path` or fetched from `openapi.url`; null for any other pack. */
   readonly document_sha256: string | null;
   /** The digest of the whole folder (pack-tree.ts). */
   readonly tree_sha256: string;

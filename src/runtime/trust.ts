@@ -1,9 +1,10 @@
 // Packs a person trusted (`hcp trust`): over `hcp run` the caller may have written the pack (its program, its
 // policy, the credential family it names), and whatever it runs runs as the person (it could read their credential
-// file or write trust records), so hcp run runs a pack, whatever its binding, only when a person trusted exactly it: its real folder, the SHA-256 of its surface.json, policy.json
-// and OpenAPI document as loaded (local or fetched), the digest of everything in its folder (pack-tree.ts: the scripts it
-// runs and every file they read there) and of each program it names outside the folder (pack-programs.ts),
-// all as they were shown. Records are kept by trust-store.ts.
+// file or write trust records), so hcp run runs a pack, whatever its binding, only when a person trusted exactly
+// it: its real folder, the SHA-256 of its surface.json, policy.json and OpenAPI document as loaded (local or
+// fetched), the digest of everything in its folder (pack-tree.ts: the scripts it runs and every file they read
+// there) and of each program it names outside the folder (pack-programs.ts), all as they were shown. Records are
+// kept by trust-store.ts.
 
 import { createHash } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
