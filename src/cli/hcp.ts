@@ -25,11 +25,11 @@ const runCommand: CommandSpec = {
     "hcp run ./rgref item.delete --args '{\"name\": \"alpha\"}' --allow-write --confirm PLAN_ID",
     "hcp run ./rgref item.delete --arg name=alpha --allow-write --approver ./approve-in-chat --approver-arg '#ops'",
   ],
-  related: ["hcp list", "hcp exec", "hcp serve"],
+  related: ["hcp trust", "hcp describe", "hcp list", "hcp exec", "hcp serve"],
   outputModes: HUMAN_JSON,
   mutates: true,
   globals: ["no-prompt"],
-  args: { min: 1 },
+  args: "any", // counted by run.ts, whose errors say what goes where (a PACK, one VERB, --arg for its arguments)
   flags: [
     { name: "arg", usage: "An argument: NAME=VALUE (a string) or NAME:=JSON (any JSON value); repeatable", type: "stringArray" },
     { name: "args", usage: "The arguments as one JSON object (--arg entries win)", type: "string" },
@@ -212,7 +212,7 @@ const initCommand: CommandSpec = {
     "mytool __rungrad_manifest | hcp init --from-manifest - --out ./packs/mytool --dry-run",
     "hcp init --from-openapi ./openapi.yaml --out ./packs/myapi",
   ],
-  related: ["hcp validate", "rungrad agentmeta"],
+  related: ["hcp validate", "hcp trust", "rungrad agentmeta"],
   outputModes: HUMAN_JSON,
   mutates: true,
   globals: ["quiet"],

@@ -47,7 +47,7 @@ export async function readManifestFromExe(program: string): Promise<string> {
       decodeStdout: decodeGoBytes, // read as Go reads bytes: an invalid byte stays visible to the JSON reader
     });
   } catch (err) {
-    if (err instanceof RuntimeError) throw new CliError(`run ${program}: ${startFailure(err)}`);
+    if (err instanceof RuntimeError) throw new CliError(`run ${program}: ${startFailure(err)}${onPathHint(program, err)}`);
     throw err;
   }
   if (result.timed_out) throw new CliError(`${endpoint}: timed out after ${MANIFEST_TIMEOUT_MS / 1000}s`, ExitCode.API);
@@ -60,6 +60,12 @@ export async function readManifestFromExe(program: string): Promise<string> {
   // A program that is no rungrad CLI may well exit 0 (echo, true): say so, not what the JSON reader makes of its output.
   if (!result.stdout.trimStart().startsWith("{")) throw new CliError(`${endpoint}: printed no manifest JSON (${NOT_RUNGRAD})`, ExitCode.API);
   return result.stdout;
+}
+
+/** For a bare name that was not found: it was looked up on PATH only, as a shell would, not in the current folder. */
+function onPathHint(program: string, err: RuntimeError): string {
+  if (program.includes("/") || !err.message.includes("(ENOENT)")) return "";
+  return ` (a name without a / is looked up on PATH; for a program in this folder give its path: ./${program})`;
 }
 
 /** "not found" / "not executable" for the usual spawn failures, the runtime's text otherwise. */

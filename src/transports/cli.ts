@@ -4,6 +4,8 @@ import { constants } from "node:os";
 import { stableJSON } from "../json/stable.js";
 import { setOwn } from "../json/own.js";
 import { isObject } from "../pack/issues.js";
+import { effectivePolicy } from "../pack/policy.js";
+import { shellWord } from "../shell-word.js";
 import type { OutputEvent } from "../runtime/live-output.js";
 import { executeVerb, isDryRun, runPassThrough, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { loadOpenApiDocuments } from "../runtime/openapi/packs.js";
@@ -112,7 +114,7 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
     if (req.arg?.length || req.args !== undefined) throw new TransportError("usage", "--arg and --args do not apply to a pass-through");
     r = await runPassThrough(pack, req.passThrough, opts);
   } else {
-    if (req.verb === undefined) throw new TransportError("usage", "a VERB (or -- SUBCOMMAND… for a pass-through) is required");
+    if (req.verb === undefined) throw missingVerb(pack, req.pack);
     r = await executeVerb(pack, req.verb, cliArgs(req.args, req.arg), opts);
   }
   if (isDryRun(r)) return { stdout: req.json ? stableJSON(r) : renderPlan(r, "flag", req.allowWrite === true), stderr: "", exitCode: 0 };
@@ -125,6 +127,15 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
   if (r.timed_out || r.signal !== null) notes.push(`Error: ${r.verb === null ? "the pass-through" : `verb ${JSON.stringify(r.verb)}`} ${outcome(r)}`);
   const streamed = write !== undefined;
   return { stdout: streamed ? "" : r.stdout, stderr: (streamed ? "" : r.stderr) + notes.map((n) => n + "\n").join(""), exitCode };
+}
+
+/** No verb named: the verbs the caller may use (never a denied one, as for a mistyped verb) and where to read about them. */
+function missingVerb(pack: ServedPack, given: string): TransportError {
+  const usable = Object.keys(pack.surface.verbs).filter((key) => effectivePolicy(pack, key).policy !== "deny");
+  return new TransportError(
+    "usage",
+    `a VERB (or -- SUBCOMMAND… for a pass-through) is required (verbs: ${usable.join(", ") || "none"}; hcp describe ${shellWord(given)} shows their arguments)`,
+  );
 }
 
 /** An openapi verb's output: the body as is (or the §6.7 result under --json); the status decides the exit code. */

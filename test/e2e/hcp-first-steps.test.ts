@@ -6,7 +6,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSyn
 import { join } from "node:path";
 import { test } from "node:test";
 import { REPO, fixture, trustPack } from "./helpers.js";
-import { isolatedEnv, probePack } from "./hardening.js";
+import { isolatedEnv, probePack, witness } from "./hardening.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { PROBE_PACK, hcp, mcpClient, tempDir } from "../transports/support.js";
@@ -323,7 +323,7 @@ test("an OpenAPI document that is not YAML is named with its position once, with
   assert.doesNotMatch(r.stderr, /column 1: .*at line/);
 });
 
-test("hcp init ends with the next steps: store the credential (as the pack reads it), describe, mcp-config; --quiet keeps them out", async () => {
+test("hcp init ends with the next steps: store the credential (as the pack reads it), describe, trust (hcp run needs it), mcp-config; --quiet keeps them out", async () => {
   const env = isolatedEnv();
   const dir = tempDir();
   const out = join(dir, "my packs", "taskr");
@@ -335,6 +335,7 @@ test("hcp init ends with the next steps: store the credential (as the pack reads
         "next:",
         "  hcp credentials set taskr TASKR_TOKEN   # store the credential its verbs need (it asks for the value)",
         `  hcp describe '${out}'   # each verb's arguments and policy; edit ${join(out, "policy.json")} to change what may run`,
+        `  hcp trust '${out}'   # you, at your terminal: review what it runs, then y; hcp run runs only packs you trusted`,
         `  hcp mcp-config '${out}' --client claude   # the entry that serves it to your MCP client (or vscode, cursor, codex)`,
         "",
       ].join("\n"),
@@ -385,4 +386,55 @@ test("hcp describe lists the fields of an object argument too, in text and in --
     { name: "text", type: "string", required: true, description: "What the note says" },
     { name: "tags", type: "array of object", required: false, fields: [{ name: "name", type: "string", required: true }] },
   ]);
+});
+
+test("hcp run's operands, mistaken, are named in its own terms: no pack, no verb (the verbs it may use), an argument without --arg; nothing runs", async () => {
+  const env = isolatedEnv();
+  const ran = witness();
+  const root = probePack(
+    "operands",
+    { "item.get": { description: "Gets.", cli: ["probe", "run", `pid:${ran.path}`], args: { type: "object", properties: { name: { type: "string" } } } }, secret: { description: "Denied.", cli: ["probe", "secret"] } },
+    {},
+    { default: "read", verbs: { secret: "deny" } },
+  );
+  const none = await hcp(["run"], { env });
+  assert.deepEqual([none.code, none.stderr], [1, "Error: a PACK folder is required: hcp run PACK VERB [--arg NAME=VALUE]… (hcp list PACK names its verbs)\n"]);
+  const noVerb = await hcp(["run", root], { env });
+  assert.deepEqual(
+    [noVerb.code, noVerb.stderr],
+    [1, `Error: a VERB (or -- SUBCOMMAND… for a pass-through) is required (verbs: item.get; hcp describe ${root} shows their arguments)\n`],
+  );
+  const unnamed = await hcp(["run", root, "item.get", "name=alpha"], { env });
+  assert.deepEqual(
+    [unnamed.code, unnamed.stderr],
+    [1, 'Error: unexpected "name=alpha" after the verb: give a verb\'s arguments with --arg (--arg name=alpha), or all of them as one JSON object with --args\n'],
+  );
+  const json = await hcp(["run", root, "item.get", "--json", "name:=1"], { env });
+  assert.equal(json.code, 1);
+  assert.equal(JSON.parse(json.stderr).code, "usage");
+  assert.match(JSON.parse(json.stderr).error, /with --arg \(--arg name:=1\)/);
+  const bare = await hcp(["run", root, "item.get", "alpha"], { env });
+  assert.equal(bare.code, 1);
+  assert.equal(bare.stderr, `Error: unexpected "alpha" after the verb: a verb's arguments are given by name, --arg NAME=VALUE (hcp describe ${root} item.get lists them); a pass-through subcommand goes after --, without a verb\n`);
+  assert.equal(ran.ran(), false, "no mistaken command line ran the program");
+  // Run as the message says, the verb runs.
+  const right = await hcp(["run", root, "item.get", "--arg", "name=alpha"], { env });
+  assert.equal(right.code, 0, right.stderr);
+  assert.equal(ran.ran(), true);
+});
+
+test("hcp init --from-exe NAME not on PATH says a bare name is looked up on PATH and gives the ./NAME to use; run as written, it works", async () => {
+  const env = isolatedEnv();
+  const out = join(tempDir(), "pack");
+  const cwd = fixture("exe");
+  const bare = await hcp(["init", "--from-exe", "prints-manifest.mjs", "--out", out], { env, cwd });
+  assert.equal(bare.code, 1);
+  assert.equal(
+    bare.stderr,
+    "Error: run prints-manifest.mjs: not found (a name without a / is looked up on PATH; for a program in this folder give its path: ./prints-manifest.mjs)\n",
+  );
+  assert.equal(existsSync(out), false);
+  const written = await hcp(["init", "--from-exe", "./prints-manifest.mjs", "--out", out], { env, cwd });
+  assert.equal(written.code, 0, written.stderr);
+  assert.equal(existsSync(join(out, "surface.json")), true);
 });

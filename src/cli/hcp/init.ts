@@ -94,6 +94,8 @@ function nextSteps(out: string, credentials: string[][]): string[] {
     "next:",
     ...credentials.map((c) => `  hcp ${c.map(shellWord).join(" ")}   # store the credential its verbs need (it asks for the value)`),
     `  hcp describe ${dir}   # each verb's arguments and policy; edit ${join(out, "policy.json")} to change what may run`,
+    // hcp run refuses every pack no person trusted: without this line a new user's first run is refused.
+    `  hcp trust ${dir}   # you, at your terminal: review what it runs, then y; hcp run runs only packs you trusted`,
     `  hcp mcp-config ${dir} --client claude   # the entry that serves it to your MCP client (or vscode, cursor, codex)`,
   ];
 }

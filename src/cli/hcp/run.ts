@@ -4,15 +4,29 @@ import type { Context } from "../../framework/index.js";
 import { cliRun } from "../../transports/cli.js";
 import { errorBody, TransportError } from "../../transports/errors.js";
 import { optionalString } from "../flags.js";
+import { shellWord } from "../../shell-word.js";
 import { serveOptions, trustPrompt } from "./flags.js";
 import { CliError } from "../errors.js";
 import { stopExitCode, untilSignal } from "../signal.js";
 
-/** PACK [VERB] before `--`; everything after it is the pass-through argv. */
+const USAGE = "hcp run PACK VERB [--arg NAME=VALUE]…";
+
+/**
+ * PACK [VERB] before `--`; everything after it is the pass-through argv. A wrong count is named in hcp run's own
+ * terms: a new user's first mistake is often `hcp run PACK VERB name=value`, an argument without its --arg.
+ */
 function operands(args: readonly string[], atDash: number): { pack: string; verb?: string; passThrough?: string[] } {
   const before = atDash < 0 ? args : args.slice(0, atDash);
-  if (before.length < 1 || before.length > 2) {
-    throw new TransportError("usage", `accepts between 1 and 2 arg(s)${atDash < 0 ? "" : " before --"}, received ${before.length}`);
+  if (before.length === 0) throw new TransportError("usage", `a PACK folder is required: ${USAGE} (hcp list PACK names its verbs)`);
+  if (before.length > 2) {
+    const extra = before[2]!;
+    const named = /^([A-Za-z_][A-Za-z0-9_]*)(:?=)/.exec(extra);
+    throw new TransportError(
+      "usage",
+      named
+        ? `unexpected ${JSON.stringify(extra)} after the verb: give a verb's arguments with --arg (--arg ${shellWord(extra)}), or all of them as one JSON object with --args`
+        : `unexpected ${JSON.stringify(extra)} after the verb: a verb's arguments are given by name, --arg NAME=VALUE (hcp describe ${shellWord(before[0]!)} ${shellWord(before[1]!)} lists them)${atDash < 0 ? "; a pass-through subcommand goes after --, without a verb" : ""}`,
+    );
   }
   return { pack: before[0]!, verb: before[1], passThrough: atDash < 0 ? undefined : args.slice(atDash) };
 }
