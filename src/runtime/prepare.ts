@@ -10,7 +10,7 @@ import { planPolicy, type Command } from "./command.js";
 import { requestCredentials } from "./credentials.js";
 import { childEnv } from "./env.js";
 import { packStamp, sha256Hex, stamped, type AnyPlan, type Plan, type RequestPlan } from "./plan.js";
-import { redact, type SecretSet } from "./redact.js";
+import { redactEnvelope, type Layout, type SecretSet } from "./redact.js";
 import { isSecretName } from "./secret-name.js";
 import { usableSurface } from "./verb-lookup.js";
 
@@ -82,13 +82,16 @@ export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load:
   return shownWhenRead({ plan, childEnv: env, ttlSeconds, secrets, load });
 }
 
+/** A plan's field names and its policy's are hcp's; argv, env (names too), headers, body and credentials are foreign. */
+const PLAN_LAYOUT: Layout = { policy: {} };
+
 /** The prepared plan with `shown` made when first read: a plain read shows, stores and logs no plan. */
 function shownWhenRead(prepared: Omit<Prepared, "shown">): Prepared {
   let shown: AnyPlan | undefined;
   return {
     ...prepared,
     get shown() {
-      return (shown ??= redact(prepared.plan, prepared.secrets) as AnyPlan);
+      return (shown ??= redactEnvelope(prepared.plan, prepared.secrets, PLAN_LAYOUT) as AnyPlan);
     },
   };
 }

@@ -1,5 +1,6 @@
 // Replaces secrets with "***" (§12) in text, Buffers and JSON values: raw, in every JSON string
-// encoding, and at a truncation cut, where masking never depends on what the cut text holds. Pure.
+// encoding, and at a truncation cut, where masking never depends on what the cut text holds; in
+// hcp's own envelopes, every value but none of hcp's field names. Pure.
 
 import { dictionary } from "../json/stable.js";
 import { setOwn } from "../json/own.js";
@@ -136,6 +137,11 @@ function isContainer(v: unknown): v is Container {
   return proto === Object.prototype || proto === null;
 }
 
+/** An empty container of the same kind. */
+function emptyLike(v: Container): Container {
+  return Array.isArray(v) ? [] : Object.getPrototypeOf(v) === null ? dictionary<unknown>() : {};
+}
+
 /**
  * Masks every secret in a value: strings, Buffers (decoded as UTF-8, returned as strings),
  * arrays and objects deeply (keys included), however deep, without recursion. Other values are
@@ -145,18 +151,36 @@ export function redact(value: unknown, secrets: SecretSet | Iterable<string>): u
   const set = asSet(secrets);
   if (set.secrets.length === 0) return value;
   const leaf = (v: unknown): unknown => (typeof v === "string" ? redactText(v, set) : Buffer.isBuffer(v) ? redactText(v.toString("utf8"), set) : v);
-  const empty = (v: Container): Container => (Array.isArray(v) ? [] : Object.getPrototypeOf(v) === null ? dictionary<unknown>() : {});
   if (!isContainer(value)) return leaf(value);
-  const out = empty(value);
+  const out = emptyLike(value);
   const stack: [Container, Container][] = [[value, out]];
   while (stack.length > 0) {
     const [from, to] = stack.pop()!;
     for (const [k, v] of Object.entries(from)) {
-      const copy = isContainer(v) ? empty(v) : leaf(v);
+      const copy = isContainer(v) ? emptyLike(v) : leaf(v);
       if (isContainer(v)) stack.push([v, copy as Container]);
       if (Array.isArray(to)) to.push(copy);
       else setOwn(to, redactText(k, set), copy);
     }
   }
+  return out;
+}
+
+/**
+ * Which parts of a value hcp made itself. An object layout is an envelope of hcp's: its keys are field names hcp
+ * defines, public, so never masked (a secret `exit_code` must not rename the field a client reads), and each field's
+ * value is masked by the layout named for it, "foreign" when none is. "foreign" is what came from the program, the API,
+ * the person or the environment: masked whole, keys included, however deep. "public" is a constant hcp chose (a
+ * JSON-RPC method, a log level), kept: masking it would only break the message.
+ */
+export type Layout = "foreign" | "public" | { readonly [field: string]: Layout };
+
+/** Masks every secret in a value hcp made, by its layout; a value that is not the object its layout expects is foreign. */
+export function redactEnvelope(value: unknown, secrets: SecretSet | Iterable<string>, layout: Layout): unknown {
+  const set = asSet(secrets);
+  if (set.secrets.length === 0 || layout === "public") return value;
+  if (layout === "foreign" || Array.isArray(value) || !isContainer(value)) return redact(value, set);
+  const out = emptyLike(value);
+  for (const [k, v] of Object.entries(value)) setOwn(out, k, redactEnvelope(v, set, Object.hasOwn(layout, k) ? layout[k]! : "foreign"));
   return out;
 }

@@ -5,7 +5,7 @@ import type { LoadedPack } from "../pack/types.js";
 import { packCredentials } from "./credentials.js";
 import { loadsCredentials, untrustedBecause } from "./trust.js";
 import { RuntimeError } from "./errors.js";
-import { cutTruncatedTail, redact, redactText, secretSet, type SecretSet } from "./redact.js";
+import { cutTruncatedTail, redact, redactEnvelope, redactText, secretSet, type SecretSet } from "./redact.js";
 import { isSecretName } from "./secret-name.js";
 import { stdoutJson } from "./stdout-json.js";
 
@@ -122,7 +122,8 @@ interface Streams {
 }
 
 /**
- * A result with every secret masked: a cut stream first loses its tail (§12), then every field is masked. Its `json`
+ * A result with every secret masked: a cut stream first loses its tail (§12), then every field's value is masked (its
+ * name is hcp's, never masked; the parsed `json` is the program's, keys and all). Its `json`
  * (stdout parsed) is then what the masked stdout parses to, absent when that is no JSON: a number is no text to mask,
  * so a secret printed as a JSON number (a PIN, an account number) would show there whole.
  */
@@ -132,7 +133,7 @@ export function maskResult<T extends Streams & { json?: unknown }>(result: T, se
     stdout: result.stdout_truncated ? cutTruncatedTail(result.stdout, secrets) : result.stdout,
     stderr: result.stderr_truncated ? cutTruncatedTail(result.stderr, secrets) : result.stderr,
   };
-  const masked = redact(cut, secrets) as T;
+  const masked = redactEnvelope(cut, secrets, {}) as T;
   if ("json" in masked && masked.stdout !== result.stdout) {
     const json = stdoutJson(masked.stdout);
     if (json === undefined) delete masked.json;

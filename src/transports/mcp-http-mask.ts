@@ -2,10 +2,13 @@
 // transport writes some error bodies straight into its response, past `transport.send` (mcp-mask.ts), and one of them
 // quotes a caught error; the door's own refusals quote the caller's Host and Origin. So the Node response itself masks
 // what it sends: a body that is not an event stream is held until it ends, masked, and sent with its new length. An
-// event stream (SSE) passes as written: each of its events is a message `transport.send` already masked.
+// event stream (SSE) passes as written: each of its events is a message `transport.send` already masked. A body that
+// is a JSON-RPC message keeps its structure unmasked, as `transport.send` does (mcp-mask.ts).
 
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
-import { redactText, type SecretSet } from "../runtime/redact.js";
+import { isObject } from "../pack/issues.js";
+import { redactEnvelope, redactText, type SecretSet } from "../runtime/redact.js";
+import { MCP_MESSAGE } from "./mcp-mask.js";
 
 type Callback = (error?: Error | null) => void;
 type Head = [status: number, message: string | undefined, headers: OutgoingHttpHeaders];
@@ -25,6 +28,18 @@ const headerOf = (headers: OutgoingHttpHeaders, name: string) => Object.entries(
 
 const toBuffer = (chunk: unknown, encoding?: unknown) =>
   Buffer.isBuffer(chunk) ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk) : Buffer.from(String(chunk), typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+
+/** A body that is a JSON object (a JSON-RPC message: the SDK's and the door's errors) masked by its layout; any other text whole. */
+function maskedBody(text: string, secrets: SecretSet): string {
+  if (secrets.secrets.length === 0) return text;
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return redactText(text, secrets);
+  }
+  return isObject(message) ? JSON.stringify(redactEnvelope(message, secrets, MCP_MESSAGE)) : redactText(text, secrets);
+}
 
 /** Makes `res` mask every body it sends, other than an event stream, with `secrets()` (read when the body ends). */
 export function maskResponses(res: ServerResponse, secrets: () => SecretSet): void {
@@ -67,7 +82,7 @@ export function maskResponses(res: ServerResponse, secrets: () => SecretSet): vo
     const data = typeof chunk === "function" || chunk === undefined || chunk === null ? undefined : chunk;
     if (streaming) return data === undefined ? original.end(done) : original.end(data as string, encoding as BufferEncoding, done);
     if (data !== undefined) chunks.push(toBuffer(data, encoding));
-    const body = Buffer.from(redactText(Buffer.concat(chunks).toString("utf8"), secrets()), "utf8");
+    const body = Buffer.from(maskedBody(Buffer.concat(chunks).toString("utf8"), secrets()), "utf8");
     chunks = [];
     if (res.headersSent) return original.end(body, done);
     const [status, message, headers]: Head = head ?? [res.statusCode, undefined, {}];

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { childEnv } from "../../src/runtime/env.js";
-import { cutTruncatedTail, redact, redactText, secretSet } from "../../src/runtime/redact.js";
+import { cutTruncatedTail, redact, redactEnvelope, redactText, secretSet } from "../../src/runtime/redact.js";
 import { argSecrets } from "../../src/runtime/secrets.js";
 import { loadCredentials, credentialFilePath } from "../../src/runtime/credentials.js";
 import { canonicalPlanJSON, type Plan } from "../../src/runtime/plan.js";
@@ -45,6 +45,24 @@ test("redaction: text, escaped JSON forms, Buffers, deep values and keys, trunca
   const proto = redact(JSON.parse('{"__proto__": "s3cr3t-value"}'), secrets) as Record<string, unknown>;
   assert.equal(Object.getPrototypeOf(proto), Object.prototype);
   assert.equal(Object.getOwnPropertyDescriptor(proto, "__proto__")?.value, "***");
+});
+
+test("redaction of an envelope: hcp's field names are kept, every value is masked, foreign data keys and all", () => {
+  const secrets = secretSet(["x", "exit_code", "policy"]);
+  const result = { exit_code: 0, verb: "x", json: { x: { exit_code: "x" } }, policy: { max_output_bytes: 1, policy: "policy" } };
+  assert.deepEqual(redactEnvelope(result, secrets, { policy: {} }), {
+    exit_code: 0,
+    verb: "***",
+    json: { "***": { "***": "***" } },
+    policy: { max_output_bytes: 1, policy: "***" },
+  });
+  // Unnamed in the layout, a field's value is foreign however it looks; "public" constants are kept.
+  assert.deepEqual(redactEnvelope({ policy: { policy: 1 }, method: "x" }, secrets, { method: "public" }), { policy: { "***": 1 }, method: "x" });
+  // A value that is not the object its layout expects is foreign.
+  assert.deepEqual(redactEnvelope(["x", { x: 1 }], secrets, {}), ["***", { "***": 1 }]);
+  const proto = redactEnvelope(JSON.parse('{"__proto__": {"x": 1}}'), secrets, {}) as Record<string, unknown>;
+  assert.deepEqual(Object.getOwnPropertyDescriptor(proto, "__proto__")?.value, { "***": 1 });
+  assert.equal(Object.getPrototypeOf(proto), Object.prototype);
 });
 
 test("redaction: every JSON string encoding of a secret, any mix of escapes, either hex case", () => {

@@ -13,10 +13,10 @@ import { maskResponses } from "../../src/transports/mcp-http-mask.js";
 const SECRET = "mask-me-7Hq2Zr";
 
 /** Serves `answer` through the SDK's adapter, masked, and returns what one GET got. */
-async function served(answer: () => Response): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+async function served(answer: () => Response, secrets = [SECRET]): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
   const listener = getRequestListener(() => answer());
   const server = createServer((req, res) => {
-    maskResponses(res, () => secretSet([SECRET]));
+    maskResponses(res, () => secretSet(secrets));
     void listener(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -43,6 +43,15 @@ test("an SDK-style JSON error body quoting a secret is masked, with a Content-Le
   assert.deepEqual(JSON.parse(r.body), { jsonrpc: "2.0", error: { code: -32700, message: "Parse error", data: 'SyntaxError: "***"' }, id: null });
   assert.equal(r.headers["content-length"], String(Buffer.byteLength(r.body)));
   assert.equal(r.headers["content-type"], "application/json");
+});
+
+test("a JSON-RPC error body keeps its structure when a secret is one of its words (code, error, jsonrpc): only its values are masked", async () => {
+  const sent = JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: error code", data: { code: "code" } }, id: "error" });
+  const r = await served(() => new Response(sent, { status: 400, headers: { "Content-Type": "application/json" } }), ["code", "error", "jsonrpc", "2.0"]);
+  assert.deepEqual(JSON.parse(r.body), { jsonrpc: "2.0", error: { code: -32700, message: "Parse ***: *** ***", data: { "***": "***" } }, id: "***" });
+  assert.equal(r.headers["content-length"], String(Buffer.byteLength(r.body)));
+  const text = await served(() => new Response("no JSON: error code", { status: 400 }), ["code", "error"]);
+  assert.equal(text.body, "no JSON: *** ***", "a body that is no JSON is masked whole");
 });
 
 test("an event stream passes as written, chunk by chunk (its events were masked by the transport's send)", async () => {
