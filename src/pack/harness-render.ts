@@ -92,6 +92,7 @@ export function renderPackHarness(input: HarnessInput): string {
     "",
     `${summary === "" ? "" : `${sentence(summary)} `}${api ? `This pack calls the ${apiName} over HTTP for you.` : `This pack runs the \`${surface.name}\` program for you.`}`,
     `Each verb below is one tool: over MCP it is named \`${id}_<verb>\` (dots and other characters as \`_\`, as listed); with the hcp CLI, \`hcp run <pack> <verb> --arg name=value\`; over \`hcp exec\`, \`{"pack": "${id}", "verb": "<verb>", "args": {...}}\`.`,
+    "`hcp run` runs only a pack the person trusted: if a call is refused with code `pack_untrusted` (exit code 4), ask the person to review the pack and trust it with `hcp trust <pack folder>` in their terminal; you cannot trust it yourself.",
     api
       ? "Pass arguments by the names listed (`body` is the JSON request body); hcp builds the request itself, so a value never changes the URL's path or adds a header."
       : "Pass arguments by the names listed; hcp builds the command line itself, so a value is never read as a flag or by a shell.",
@@ -124,7 +125,7 @@ export function renderPackHarness(input: HarnessInput): string {
       `hcp credentials set ${credentials.family} ${credentials.variable} --scheme   # prompts for the value`,
       "```",
       "",
-      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"openapi": {"${credentials.variable}": "..."}}}\`. If a verb fails with exit code 3 (HTTP 401 or 403, or the credential is missing: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument. Over \`hcp run\`, hcp gives the credentials only to a pack the person trusted: if a call is refused with code \`pack_untrusted\` (exit code 4), ask the person to review the pack and trust it with \`hcp trust <pack folder>\` in their terminal; you cannot trust it yourself.`,
+      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"openapi": {"${credentials.variable}": "..."}}}\`. If a verb fails with exit code 3 (HTTP 401 or 403, or the credential is missing: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument.`,
     );
   } else if (credentials !== undefined) {
     lines.push(
@@ -137,7 +138,7 @@ export function renderPackHarness(input: HarnessInput): string {
       `hcp credentials set ${credentials.family} ${credentials.variable}   # prompts for the value`,
       "```",
       "",
-      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"env": {"${credentials.variable}": "..."}}}\`. If a verb fails saying the credential is missing (exit code 3: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument. Over \`hcp run\`, hcp gives the credentials only to a pack the person trusted: if a call is refused with code \`pack_untrusted\` (exit code 4), ask the person to review the pack and trust it with \`hcp trust <pack folder>\` in their terminal; you cannot trust it yourself.`,
+      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"env": {"${credentials.variable}": "..."}}}\`. If a verb fails saying the credential is missing (exit code 3: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument.`,
     );
   }
   lines.push("", "## Verbs", "");

@@ -150,6 +150,7 @@ test("HARNESS.md names the tools' argument names, the approval path and how to p
   assert.match(harness, /- `paths` \(array of strings, optional\)/);
   assert.match(harness, /hcp approve <plan_id>/);
   assert.match(harness, /\{"taskr": \{"env": \{"TASKR_TOKEN": "\.\.\."\}\}\}/);
+  assert.equal(harness.split("pack_untrusted").length - 1, 1, "an untrusted pack's refusal is explained once");
   assert.doesNotMatch(harness, /<comment-gid>|<task-gid>/, "usage placeholders are not argument names");
   assert.doesNotMatch(harness, /(do not|don't) use .*MCP|in a shell instead/i);
 });

@@ -1,0 +1,25 @@
+// HARNESS.md tells every agent, once, what `hcp run` answers for a pack no person trusted, whatever the pack's binding.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { renderPackHarness, type HarnessInput } from "../../src/pack/harness-render.js";
+
+const surface = { id: "notes", name: "notes", verbs: { list: { description: "List notes.", cli: ["notes", "list"] } } };
+const policy = { surface_id: "notes", verbs: { list: "read" as const } };
+const credentials = { family: "notes", variable: "NOTES_TOKEN", verbs: ["list"] };
+
+test("HARNESS.md says once, next to how to call a verb with hcp run, that an untrusted pack is refused as pack_untrusted: with credentials or without, CLI or API", () => {
+  const inputs: [string, HarnessInput][] = [
+    ["no credentials", { surface, policy, summary: "keep notes" }],
+    ["a CLI's credential", { surface, policy, summary: "keep notes", credentials }],
+    ["an API's credential", { surface, policy, summary: "keep notes", credentials, api: true }],
+  ];
+  for (const [name, input] of inputs) {
+    const md = renderPackHarness(input);
+    assert.equal(md.split("pack_untrusted").length - 1, 1, `${name}: said once\n${md}`);
+    assert.equal(md.split("hcp trust <pack folder>").length - 1, 1, `${name}: said once\n${md}`);
+    const intro = md.slice(0, md.indexOf("## Policy and approval"));
+    assert.match(intro, /`hcp run` runs only a pack the person trusted: if a call is refused with code `pack_untrusted` \(exit code 4\), ask the person to review the pack and trust it with `hcp trust <pack folder>` in their terminal; you cannot trust it yourself\./, name);
+    assert.match(intro, /with the hcp CLI, `hcp run <pack> <verb> --arg name=value`/, `${name}: where the agent reads how to call a verb over hcp run`);
+  }
+});
