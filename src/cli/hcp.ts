@@ -246,7 +246,7 @@ const credentialsCommand: CommandSpec = {
       outputModes: HUMAN_JSON,
       mutates: true,
       globals: ["no-prompt"],
-      args: { exact: 2 },
+      args: "any", // FAMILY NAME, counted by credentials.ts: a value given as an argument is refused without being echoed
       flags: WHERE_FLAGS,
       run: lazy(() => import("./hcp/credentials.js"), (m) => m.setHandler),
     },
@@ -255,7 +255,7 @@ const credentialsCommand: CommandSpec = {
       short: "Show whether a credential is stored: masked (***) unless --reveal; exit 5 when there is none",
       examples: ["hcp credentials get notes bearerAuth --scheme"],
       outputModes: HUMAN_JSON,
-      args: { exact: 2 },
+      args: "any", // FAMILY NAME, counted by credentials.ts: a value given as an argument is refused without being echoed
       flags: [...WHERE_FLAGS, { name: "reveal", usage: "Print the value itself", type: "bool" }],
       run: lazy(() => import("./hcp/credentials.js"), (m) => m.getHandler),
     },
@@ -265,7 +265,7 @@ const credentialsCommand: CommandSpec = {
       examples: ["hcp credentials delete notes bearerAuth --scheme"],
       outputModes: HUMAN_JSON,
       mutates: true,
-      args: { exact: 2 },
+      args: "any", // FAMILY NAME, counted by credentials.ts: a value given as an argument is refused without being echoed
       flags: WHERE_FLAGS,
       run: lazy(() => import("./hcp/credentials.js"), (m) => m.deleteHandler),
     },

@@ -87,6 +87,11 @@ export interface Served {
  */
 export async function loadServed(paths: readonly string[], transport: Transport | null, opts: ServeOptions = {}): Promise<Served> {
   if (paths.length === 0) throw new TransportError("usage", "give at least one pack folder or folder of packs");
+  // A mistyped path is not found, as for the commands that take one pack; not a pack "with validation errors".
+  const missing = paths.find((p) => !existsSync(p));
+  if (missing !== undefined) {
+    throw new TransportError("unknown_pack", `no pack at ${missing}: it does not exist (a pack is a folder with a surface.json; a folder of packs holds such folders)`);
+  }
   const named = new Set(paths.map((p) => resolve(p)));
   const served: Served = { packs: [], skipped: [] };
   const packs = loadPacks(paths);

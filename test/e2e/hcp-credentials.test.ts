@@ -115,7 +115,10 @@ test("every hcp credentials error names what is wrong, with the spec's exit code
     { what: "bad scheme name", args: ["delete", "fam", "a\tb", "--scheme"], code: 1, message: /NAME "a\\tb" is not a credential name/ },
     { what: "no value on stdin", args: ["set", "fam", "TOKEN"], stdin: "", code: 1, message: /no value given.*standard input/ },
     { what: "a value of two lines", args: ["set", "fam", "TOKEN"], stdin: "a\nb", code: 1, message: /contains NUL, CR or LF/ },
-    { what: "a value given as an argument", args: ["set", "fam", "TOKEN", "tok"], stdin: "", code: 1, message: /accepts 2 arg/ },
+    // Refused before anything is read, and never echoed: it is a secret.
+    { what: "a value given as an argument", args: ["set", "fam", "TOKEN", "tok-9f2c"], stdin: "", code: 1, message: /^(?![\s\S]*tok-9f2c)[\s\S]*takes FAMILY and NAME only, never the value.*type it at the prompt, or pipe it/ },
+    { what: "no NAME", args: ["set", "fam"], stdin: VALUE, code: 1, message: /give FAMILY and NAME: hcp credentials set FAMILY NAME, where FAMILY is the pack's binding\.family/ },
+    { what: "no FAMILY on delete", args: ["delete"], code: 1, message: /give FAMILY and NAME: hcp credentials delete FAMILY NAME/ },
     { what: "unreadable file (a path through a file)", args: ["get", "fam", "TOKEN"], at: join(good, "x"), code: 3, message: /cannot read credential file .*good\.json\/x: a part of the path is not a directory/ },
     { what: "a directory", args: ["set", "fam", "TOKEN"], stdin: VALUE, at: dir, code: 3, message: /credential file .*: it is a directory, not a regular file/ },
     { what: "a FIFO", args: ["get", "fam", "TOKEN"], at: fifo, code: 3, message: /it is a FIFO, not a regular file/ },

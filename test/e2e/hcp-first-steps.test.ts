@@ -438,3 +438,16 @@ test("hcp init --from-exe NAME not on PATH says a bare name is looked up on PATH
   assert.equal(written.code, 0, written.stderr);
   assert.equal(existsSync(join(out, "surface.json")), true);
 });
+
+test("a mistyped pack path given to list, exec, serve or mcp-config is not found (exit 5), as for run; not a pack with validation errors", async () => {
+  const env = isolatedEnv();
+  const typo = join(tempDir(), "ledgr");
+  for (const args of [["list", typo], ["exec", typo], ["serve", "--mcp", typo], ["mcp-config", typo], ["list", PROBE_PACK, typo]]) {
+    const r = await hcp(args, { env, stdin: "" });
+    assert.deepEqual(
+      [r.code, r.stdout, r.stderr],
+      [5, "", `Error: no pack at ${typo}: it does not exist (a pack is a folder with a surface.json; a folder of packs holds such folders)\n`],
+      args.join(" "),
+    );
+  }
+});

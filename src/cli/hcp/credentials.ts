@@ -9,7 +9,22 @@ import { CliError } from "../errors.js";
 /** The largest value read from standard input. */
 const MAX_VALUE_BYTES = 64 * 1024;
 
-function refOf(ctx: Context): CredentialRef {
+/**
+ * FAMILY NAME, counted here so that a mistake says what goes where. A third operand to `set` is most likely the value
+ * itself: refused, and never repeated (it is a secret, now in the shell's history: the message says to replace it).
+ */
+function refOf(ctx: Context, command: "set" | "get" | "delete"): CredentialRef {
+  if (command === "set" && ctx.args.length > 2) {
+    throw new CliError(
+      "hcp credentials set takes FAMILY and NAME only, never the value: an argument stays in your shell's history and is seen by other programs. " +
+        "Run it without the value and type it at the prompt, or pipe it on standard input; if that was a real secret, replace it where it was issued",
+    );
+  }
+  if (ctx.args.length !== 2) {
+    throw new CliError(
+      `give FAMILY and NAME: hcp credentials ${command} FAMILY NAME, where FAMILY is the pack's binding.family (else its id) and NAME the variable or, with --scheme, the security scheme (hcp init prints the command for each)`,
+    );
+  }
   const [family, name] = ctx.args as [string, string];
   return { family, name, scheme: ctx.bool("scheme"), keyring: ctx.bool("keyring"), env: process.env };
 }
@@ -56,7 +71,7 @@ async function readStdin(): Promise<string> {
 }
 
 export async function setHandler(ctx: Context): Promise<void> {
-  const ref = refOf(ctx);
+  const ref = refOf(ctx, "set");
   if (process.stdin.isTTY && ctx.globals.noPrompt) throw new CliError("--no-prompt: nothing may be asked at the terminal; pipe the value on standard input");
   const value = process.stdin.isTTY ? await readHidden(`Value of ${ref.name} for ${ref.family} (not shown): `) : await readStdin();
   if (value === "") throw new CliError("no value given: type it at the prompt, or pipe it on standard input (never as an argument)");
@@ -69,7 +84,7 @@ export async function setHandler(ctx: Context): Promise<void> {
 }
 
 export async function getHandler(ctx: Context): Promise<void> {
-  const ref = refOf(ctx);
+  const ref = refOf(ctx, "get");
   const value = getCredential(ref);
   if (value === null) throw new CliError(`no ${ref.name} for ${ref.family} in the ${credentialPlace(ref)}`, 5);
   const shown = ctx.bool("reveal") ? value : MASK;
@@ -77,7 +92,7 @@ export async function getHandler(ctx: Context): Promise<void> {
 }
 
 export async function deleteHandler(ctx: Context): Promise<void> {
-  const ref = refOf(ctx);
+  const ref = refOf(ctx, "delete");
   if (ctx.dryRun) {
     await ctx.writeResult({ dry_run: true, family: ref.family, name: ref.name, where: credentialPlace(ref) }, () => `DRY RUN: would delete ${ref.name} for ${ref.family} from the ${credentialPlace(ref)}\n`);
     return;
