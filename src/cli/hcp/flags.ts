@@ -12,8 +12,8 @@ import type { ServeOptions } from "../../transports/packs.js";
 import type { ToolSelection } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
 
-export const ALLOW_WRITE: FlagSpec = { name: "allow-write", usage: "Let write verbs run", type: "bool" };
-export const CONTROL_PLANE: FlagSpec = { name: "control-plane", usage: "Serve control-plane packs too", type: "bool" };
+export const ALLOW_WRITE: FlagSpec = { name: "allow-write", usage: "Let write verbs run (without it they are refused; a confirm-gated one still needs a person's approval of its plan)", type: "bool" };
+export const CONTROL_PLANE: FlagSpec = { name: "control-plane", usage: "Also serve or run control-plane packs (surface.json plane: control), which are refused without it", type: "bool" };
 export const STRICT: FlagSpec = { name: "strict", usage: "Refuse to start when a pack in a folder of packs does not load (default: leave it out and name it on stderr)", type: "bool" };
 export const AUDIT: FlagSpec = { name: "audit", usage: "The audit log: a FILE, or none (default: $HCP_AUDIT, else $XDG_STATE_HOME/hcp/audit.jsonl)", type: "string" };
 export const APPROVER_FLAGS: FlagSpec[] = [
