@@ -3,6 +3,8 @@
 import type { LoadedPack } from "../pack/types.js";
 import type { PlanOptions } from "./call.js";
 import { packCredentials, type Credentials } from "./credentials.js";
+import { runsFrom, trustedCopy, type RunFrom } from "./pack-copy.js";
+import { isRequestPlan, type AnyPlan } from "./plan.js";
 import { secretSet, type SecretSet } from "./redact.js";
 import { argSecrets, policyEnvSecrets } from "./secrets.js";
 import { requireTrust } from "./trust.js";
@@ -32,10 +34,15 @@ export async function credentialsOf(pack: LoadedPack, opts: PlanOptions, stateDi
 /**
  * hcp run, just before the program starts or the request is sent: the pack must still be as a person trusted it. The
  * first check (credentialsOf) may be long past: a person read the trust or approval prompt meanwhile, while whoever
- * can write the pack's folder could change what would run.
+ * can write the pack's folder could change what would run. A program plan then runs from hcp's verified copy of the
+ * trusted folder (pack-copy.ts), which nothing written in the folder from now on reaches: the returned program and
+ * working folder (undefined: as planned, for hcp exec and serve, or a request).
  */
-export async function stillTrusted(pack: LoadedPack, opts: PlanOptions, stateDir: string): Promise<void> {
-  if (opts.trust !== undefined) await requireTrust(pack, stateDir);
+export async function stillTrusted(pack: LoadedPack, opts: PlanOptions, stateDir: string, plan: AnyPlan): Promise<RunFrom | undefined> {
+  if (opts.trust === undefined) return undefined;
+  const tree = await requireTrust(pack, stateDir);
+  if (isRequestPlan(plan)) return undefined;
+  return runsFrom(plan, pack.root, trustedCopy(stateDir, pack.root, tree), pack.policy?.cwd !== undefined);
 }
 
 /**

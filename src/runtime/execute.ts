@@ -11,6 +11,7 @@ import { RuntimeError } from "./errors.js";
 import { LiveOutput } from "./live-output.js";
 import type { HttpResult } from "./openapi/result.js";
 import { runRequestPlan } from "./openapi/verb.js";
+import type { RunFrom } from "./pack-copy.js";
 import { isRequestPlan, subjectOf, type Plan } from "./plan.js";
 import { prepare, type Prepared } from "./prepare.js";
 import { runProcess } from "./process.js";
@@ -75,12 +76,12 @@ async function decide(pack: LoadedPack, opts: ExecuteOptions, gate: Gate, load: 
   await audit(gate, opts, prepared, { decision: "approved", ...approval });
   let result: ExecResult | HttpResult;
   try {
-    await stillTrusted(pack, opts, gate.stateDir);
+    const from = await stillTrusted(pack, opts, gate.stateDir, plan);
     if (isRequestPlan(plan)) {
       if (!prepared.load.ok) throw prepared.load.error;
       result = await runRequestPlan(pack, plan, prepared.load.credentials, secrets, opts);
     } else {
-      result = maskResult(await runPlan(plan, prepared, opts), secrets);
+      result = maskResult(await runPlan(plan, prepared, opts, from), secrets);
     }
   } catch (err) {
     await auditRefusal(gate, opts, prepared, err).catch(() => {});
@@ -118,24 +119,32 @@ export function isDryRun(r: ExecResult | HttpResult | DryRun): r is DryRun {
   return "plan_id" in r;
 }
 
-/** Runs a checked plan with the environment it was planned with (§6.4); the result is raw (planOrRun masks it). */
-async function runPlan(plan: Plan, prepared: Prepared, opts: ExecuteOptions): Promise<ExecResult> {
+/**
+ * Runs a checked plan with the environment it was planned with (§6.4), its program and working folder taken `from`
+ * hcp's copy of a trusted pack when given (the result still names the plan's); the result is raw (planOrRun masks it).
+ */
+async function runPlan(plan: Plan, prepared: Prepared, opts: ExecuteOptions, from?: RunFrom): Promise<ExecResult> {
   const { load, secrets } = prepared;
   if (!load.ok) throw load.error;
-  const [file, ...args] = plan.argv as [string, ...string[]];
+  const [planned, ...args] = plan.argv as [string, ...string[]];
+  const file = from?.file ?? planned;
   const live = opts.onOutput === undefined ? undefined : new LiveOutput(secrets, opts.onOutput);
   const release = await opts.slots?.acquire(opts.signal);
   const r = await runProcess({
     file,
     args,
     env: prepared.childEnv,
-    cwd: plan.cwd,
+    cwd: from?.cwd ?? plan.cwd,
     stdin: opts.stdin,
     timeoutMs: plan.policy.timeout_ms,
     maxOutputBytes: plan.policy.max_output_bytes,
     signal: opts.signal,
     onOutput: live === undefined ? undefined : (stream, kept, total) => live.push(stream, kept, total),
-  }).finally(release);
+  })
+    .catch((err: unknown) => {
+      throw from === undefined ? err : from.asPlanned(err);
+    })
+    .finally(release);
   live?.end({ stdout: r.stdout_truncated, stderr: r.stderr_truncated });
   if (r.cancelled) throw new RuntimeError("cancelled", `${plan.verb === null ? "pass-through" : `verb ${JSON.stringify(plan.verb)}`} was cancelled; its process group was killed`);
   const result: ExecResult = {

@@ -30,9 +30,9 @@ test("the policy.json example of docs/pack-format.md validates against the ledge
   assert.match(r.stdout, /0 errors/);
 });
 
-test("policy.json cwd: the child runs in that folder (relative to the pack), the plan shows it; a missing folder is named", async () => {
+test("policy.json cwd: the child runs in that folder (relative to the pack; over hcp run, hcp's copy of it), the plan shows it; a missing folder is named", async () => {
   const env = isolatedEnv();
-  const root = probePack("cwdpack", { mark: { description: "Marks its working folder.", cli: ["probe", "run", "pid:ran"] } }, {}, { default: "read", cwd: "work" });
+  const root = probePack("cwdpack", { mark: { description: "Says its working folder.", cli: ["probe", "run", "cwd"] } }, {}, { default: "read", cwd: "work" });
   const work = join(root, "work");
   const missing = await hcp(["run", root, "mark"], { env });
   assert.equal(missing.code, 2);
@@ -41,10 +41,11 @@ test("policy.json cwd: the child runs in that folder (relative to the pack), the
   mkdirSync(work);
   const dry = await hcp(["run", root, "mark", "--dry-run"], { env });
   assert.match(dry.stdout, new RegExp(`cwd: +${work}\\n`));
-  assert.equal(existsSync(join(work, "ran")), false, "a dry run runs nothing");
+  assert.equal(dry.stdout.includes("/hcp/packs/"), false, "the plan names the pack's own folder");
   const ran = await hcp(["run", root, "mark"], { env });
   assert.equal(ran.code, 0, ran.stderr);
-  assert.ok(existsSync(join(work, "ran")), "the child ran in policy.json's cwd");
+  // hcp run runs a trusted pack from its copy in the state directory (docs/credentials.md "Trusting a pack").
+  assert.match(ran.stdout, new RegExp(`^${env["XDG_STATE_HOME"]}/hcp/packs/[0-9a-f]{64}/[0-9a-f]{64}/work\n$`), "the child ran in policy.json's cwd");
   writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "cwdpack", default: "read", cwd: 5 }));
   const bad = await hcp(["validate", root], { env });
   assert.equal(bad.code, 1);

@@ -1,0 +1,196 @@
+// hcp run runs a trusted pack from a private copy of its folder, so nothing written in the folder after hcp's
+// check (a script swapped, the folder renamed away and back, a file a script sources late) reaches the run. The
+// copy is `packs/<SHA-256 of the folder's real path>/<tree digest>/` in the state directory (as protected as the
+// trust records): made in a fresh 0700 folder beside it, hashed with the trust's own tree digest (pack-tree.ts),
+// compared to the digest a person trusted, made read-only, then renamed into place (a maker that loses the rename
+// to another uses the winner's). A copy in place is used as is. Copies of the same folder not used for a day are
+// removed when a new one is made (a run is never that long in practice; one that is only loses files, never gets
+// another's).
+
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeSync,
+  type Dirent,
+} from "node:fs";
+import { join, relative, sep } from "node:path";
+import type { Plan } from "./plan.js";
+import { escapeForPerson } from "./approval/show.js";
+import { ensurePrivateDirSync } from "./approval/state.js";
+import { RuntimeError } from "./errors.js";
+import { MAX_TREE_BYTES, MAX_TREE_ENTRIES, packTree, TreeError } from "./pack-tree.js";
+
+/** How long a copy not used is kept once a newer copy of its folder is made. */
+const KEEP_UNUSED_MS = 24 * 3600 * 1000;
+const BUFFER = Buffer.alloc(64 << 10);
+
+const copiesOf = (stateDir: string, root: string) => join(stateDir, "packs", createHash("sha256").update(root, "utf8").digest("hex"));
+
+/** Whether a copy is at `path`: a folder (only hcp writes there). */
+function isFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw err;
+  }
+}
+
+/** Copies the regular file `from` (never a link, never blocking on a FIFO) to a new file `to`, read-only; its size. */
+function copyFile(from: string, to: string, shown: string, budget: number): number {
+  let src: number;
+  try {
+    src = openSync(from, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    throw new TreeError(`cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  try {
+    const st = fstatSync(src);
+    if (!st.isFile()) throw new TreeError(`${shown} changed while it was copied`);
+    const dst = openSync(to, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, (st.mode & 0o111) !== 0 ? 0o500 : 0o400);
+    try {
+      let size = 0;
+      for (let got; (got = readSync(src, BUFFER, 0, BUFFER.length, null)) > 0; ) {
+        size += got;
+        if (size > budget) throw new TreeError(`the pack folder grew past ${MAX_TREE_BYTES >> 20} MiB while it was copied`);
+        writeSync(dst, BUFFER, 0, got);
+      }
+      return size;
+    } finally {
+      closeSync(dst);
+    }
+  } finally {
+    closeSync(src);
+  }
+}
+
+/** Copies the folder `from` into the empty folder `to`: files, folders and links (by their target), within the tree's bounds. */
+function copyTree(from: string, to: string): void {
+  let entries = 0;
+  let bytes = 0;
+  const walk = (src: string, dst: string, rel: string) => {
+    let listing: Dirent[];
+    try {
+      listing = readdirSync(src, { withFileTypes: true });
+    } catch (err) {
+      throw new TreeError(`cannot list ${rel === "" ? "the pack folder" : rel}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+    for (const d of listing) {
+      const shown = rel === "" ? d.name : `${rel}/${d.name}`;
+      if (++entries > MAX_TREE_ENTRIES) throw new TreeError(`the pack folder grew past ${MAX_TREE_ENTRIES} entries while it was copied`);
+      const [s, t] = [join(src, d.name), join(dst, d.name)];
+      if (d.isDirectory()) {
+        mkdirSync(t, 0o700);
+        walk(s, t, shown);
+      } else if (d.isSymbolicLink()) symlinkSync(readlinkSync(s), t);
+      else if (d.isFile()) bytes += copyFile(s, t, shown, MAX_TREE_BYTES - bytes);
+      else throw new TreeError(`${shown} is not a file, folder or link`);
+    }
+  };
+  walk(from, to, "");
+}
+
+/** Sets the mode of every folder under `top` (itself included), parents first. */
+function chmodFolders(top: string, mode: number): void {
+  chmodSync(top, mode);
+  for (const d of readdirSync(top, { withFileTypes: true })) if (d.isDirectory()) chmodFolders(join(top, d.name), mode);
+}
+
+/** Removes a copy (read-only) or a copy being made; what cannot be removed stays. */
+function removeCopy(path: string): void {
+  try {
+    chmodFolders(path, 0o700);
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // another run removed it meanwhile, or it cannot be: it is left, it holds only a trusted copy
+  }
+}
+
+/** Removes the copies of a folder (and copies left half made) not used for KEEP_UNUSED_MS, but `keep`. */
+function prune(dir: string, keep: string): void {
+  const old = Date.now() - KEEP_UNUSED_MS;
+  for (const name of readdirSync(dir)) {
+    if (name === keep) continue;
+    try {
+      if (lstatSync(join(dir, name)).mtimeMs < old) removeCopy(join(dir, name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+/**
+ * The folder of hcp's copy of the pack folder `root` (a real path) whose tree digest a person trusted, `tree`:
+ * the copy in place, or a new one made from the folder now and verified. Throws `pack_untrusted` when the folder
+ * is no longer the one trusted (it changed after hcp's check), `state_unavailable` when no copy can be made.
+ */
+export function trustedCopy(stateDir: string, root: string, tree: string): string {
+  const dir = copiesOf(stateDir, root);
+  const copy = join(dir, tree);
+  if (isFolder(copy)) {
+    // Marks it used, so another run's prune keeps it (the owner may set the times of a read-only folder).
+    const now = new Date();
+    try {
+      utimesSync(copy, now, now);
+    } catch {
+      // not marked: at worst removed after a day while this run still uses it, which only fails its late reads
+    }
+    return copy;
+  }
+  for (const d of [stateDir, join(stateDir, "packs"), dir]) ensurePrivateDirSync(d);
+  const made = mkdtempSync(join(dir, ".new-"));
+  try {
+    copyTree(root, made);
+    // What runs is the copy: it is what is compared with what a person trusted.
+    const got = packTree(made).sha256;
+    if (got !== tree) throw new TreeError("its folder changed after hcp checked it");
+    chmodFolders(made, 0o500);
+    try {
+      renameSync(made, copy);
+    } catch (err) {
+      // Another run made the same copy first: the same verified tree, used as is.
+      if (!isFolder(copy)) throw err;
+      removeCopy(made);
+    }
+  } catch (err) {
+    removeCopy(made);
+    // Names the folder's writer chose: escaped, as a person may read them.
+    if (err instanceof TreeError) throw new RuntimeError("pack_untrusted", escapeForPerson(`the pack at ${root} is not what a person trusted (${err.message}), so nothing ran`));
+    throw new RuntimeError("state_unavailable", `cannot copy the pack at ${root} to ${dir} to run it: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  prune(dir, tree);
+  return copy;
+}
+
+/** Where a program plan runs from the copy, and how its errors name the pack's own paths again. */
+export interface RunFrom {
+  readonly file: string;
+  readonly cwd: string;
+  /** An error of starting it (a missing working folder, say), naming the pack folder rather than the copy. */
+  asPlanned(err: unknown): unknown;
+}
+
+/** Where a program plan runs from the copy: its program and, when policy.json chose it (`cwdOfPack`), its working folder, each when inside the pack folder `root`. */
+export function runsFrom(plan: Pick<Plan, "argv" | "cwd">, root: string, copy: string, cwdOfPack: boolean): RunFrom {
+  const moved = (path: string) => (path === root || path.startsWith(root + sep) ? join(copy, relative(root, path)) : path);
+  return {
+    file: moved(plan.argv[0] as string),
+    cwd: cwdOfPack ? moved(plan.cwd) : plan.cwd,
+    // The copy's path holds two SHA-256 digests: it appears in a message only where hcp wrote it.
+    asPlanned: (err) => (err instanceof RuntimeError ? new RuntimeError(err.code, err.message.replaceAll(copy, root)) : err),
+  };
+}

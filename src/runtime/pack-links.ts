@@ -1,0 +1,79 @@
+// Which links of a pack folder lead to the same place from hcp's private copy of it (pack-copy.ts) as from the
+// folder: a link resolved within the folder (through its other links, as the kernel would) lands on the same entry
+// of the copy. A link that leaves the folder by `..`, or by an absolute path into the folder itself (or through
+// links elsewhere back into it), would make the copy reach the folder the agent can still write, or another
+// place than the one trusted: such a pack cannot be trusted, and the sentence says which link and why.
+
+import { realpathSync } from "node:fs";
+import { isAbsolute, resolve, sep } from "node:path";
+
+/** Links followed in one resolution before it counts as a loop (Linux's own limit). */
+const MAX_HOPS = 40;
+
+const inside = (path: string, root: string) => path === root || path.startsWith(root + sep);
+
+/** The real path of `path`, or undefined when it does not resolve (nothing is there yet). */
+function realOf(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why the folder at `root` (a real path), whose entries are `entries` (pack-tree.ts), cannot be run from a copy:
+ * the first link that does not resolve the same way there, named; undefined when every link does.
+ */
+export function linkLeavingCopy(root: string, entries: Readonly<Record<string, string>>): string | undefined {
+  const at = (p: string) => (Object.hasOwn(entries, p) ? entries[p] : undefined);
+  for (const [path, entry] of Object.entries(entries)) {
+    if (!entry.startsWith("l:")) continue;
+    const why = resolveIn(path, entry.slice(2), at);
+    const named = `the link ${path} (to ${entry.slice(2)})`;
+    if (why === "loop") return `${named} is a loop of links`;
+    if (why === "climbs") return `${named} leaves the pack folder by "..": hcp runs a trusted pack from its own copy, where that leads elsewhere; give a target outside the folder as an absolute path`;
+    if (why !== undefined) {
+      // Absolute: the same place from the copy, so it must not be the folder itself, by its path or through links.
+      const real = realOf(why);
+      if (inside(why, root) || (real !== undefined && inside(real, root))) {
+        return `${named} leads back into the pack folder by an absolute path: hcp runs a trusted pack from its own copy, and this would reach the folder instead; make it a relative link`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Follows the link at `path` (relative to the folder) to `target` within the folder's entries: undefined when it
+ * stays inside, "climbs" when `..` takes it above the folder, "loop" past MAX_HOPS, else the absolute path it leads
+ * to (the rest of the path joined to the first absolute target met).
+ */
+function resolveIn(path: string, target: string, at: (p: string) => string | undefined): string | undefined {
+  // The folder walked so far, the components still to walk, and a link's target to walk next.
+  const dir = path.split("/").slice(0, -1);
+  let todo: string[] = [];
+  let next: string | undefined = target;
+  for (let hops = 0; ; ) {
+    if (next !== undefined) {
+      if (isAbsolute(next)) return resolve(next, ...todo);
+      todo = [...next.split("/"), ...todo];
+      next = undefined;
+    }
+    const name = todo.shift();
+    if (name === undefined) return undefined;
+    if (name === "" || name === ".") continue;
+    if (name === "..") {
+      if (dir.pop() === undefined) return "climbs";
+      continue;
+    }
+    const entry = at([...dir, name].join("/"));
+    if (entry?.startsWith("l:")) {
+      if (++hops > MAX_HOPS) return "loop";
+      // The link's target is walked from the folder it is in, then the rest of the path.
+      next = entry.slice(2);
+      continue;
+    }
+    dir.push(name);
+  }
+}
