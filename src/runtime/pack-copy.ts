@@ -20,6 +20,7 @@ import {
   readdirSync,
   readlinkSync,
   readSync,
+  realpathSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -39,6 +40,15 @@ const KEEP_UNUSED_MS = 24 * 3600 * 1000;
 const BUFFER = Buffer.alloc(64 << 10);
 
 const copiesOf = (stateDir: string, root: string) => join(stateDir, "packs", createHash("sha256").update(root, "utf8").digest("hex"));
+
+/** The real path of `path`; the path itself when it does not resolve. */
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}
 
 /** Whether a copy is at `path`: a folder (only hcp writes there). */
 function isFolder(path: string): boolean {
@@ -186,7 +196,12 @@ export interface RunFrom {
 
 /** Where a program plan runs from the copy: its program and, when policy.json chose it (`cwdOfPack`), its working folder, each when inside the pack folder `root`. */
 export function runsFrom(plan: Pick<Plan, "argv" | "cwd">, root: string, copy: string, cwdOfPack: boolean): RunFrom {
-  const moved = (path: string) => (path === root || path.startsWith(root + sep) ? join(copy, relative(root, path)) : path);
+  // Inside the folder by its path, or by its real path (a path through a link outside that leads into the folder).
+  const inside = (path: string) => path === root || path.startsWith(root + sep);
+  const moved = (path: string) => {
+    const real = inside(path) ? path : realOrSelf(path);
+    return inside(real) ? join(copy, relative(root, real)) : path;
+  };
   return {
     file: moved(plan.argv[0] as string),
     cwd: cwdOfPack ? moved(plan.cwd) : plan.cwd,

@@ -2,7 +2,7 @@
 // folder: a link resolved within the folder (through its other links, as the kernel would) lands on the same entry
 // of the copy. A link that leaves the folder by `..`, or by an absolute path into the folder itself (or through
 // links elsewhere back into it), would make the copy reach the folder the agent can still write, or another
-// place than the one trusted: such a pack cannot be trusted, and the sentence says which link and why.
+// place than the one trusted (so would a link to a folder holding it): such a pack cannot be trusted, and the sentence says which link and why.
 
 import { realpathSync } from "node:fs";
 import { isAbsolute, resolve, sep } from "node:path";
@@ -34,10 +34,12 @@ export function linkLeavingCopy(root: string, entries: Readonly<Record<string, s
     if (why === "loop") return `${named} is a loop of links`;
     if (why === "climbs") return `${named} leaves the pack folder by "..": hcp runs a trusted pack from its own copy, where that leads elsewhere; give a target outside the folder as an absolute path`;
     if (why !== undefined) {
-      // Absolute: the same place from the copy, so it must not be the folder itself, by its path or through links.
+      // Absolute: the same place from the copy, so it must lead neither into the folder nor to a folder holding it,
+      // by its path or through links.
       const real = realOf(why);
-      if (inside(why, root) || (real !== undefined && inside(real, root))) {
-        return `${named} leads back into the pack folder by an absolute path: hcp runs a trusted pack from its own copy, and this would reach the folder instead; make it a relative link`;
+      const back = (p: string) => inside(p, root) || inside(root, p);
+      if (back(why) || (real !== undefined && back(real))) {
+        return `${named} leads back into the pack folder (or to a folder holding it) by an absolute path: hcp runs a trusted pack from its own copy, and this would reach the folder instead; make it a relative link`;
       }
     }
   }

@@ -128,7 +128,7 @@ cp.spawn = function (file, ...rest) {
 });
 
 
-test("a link in the pack leading back into its folder by an absolute path (directly, through a link outside, or climbing out by .. through its own links) cannot be trusted: hcp trust and hcp run name the link; a relative link inside runs from the copy", async () => {
+test("a link in the pack leading back into its folder by an absolute path (directly, through a link outside, to a folder holding it, or climbing out by .. through its own links) cannot be trusted: hcp trust and hcp run name the link; a relative link inside, or a program named through a link outside into the folder, runs from the copy", async () => {
   const s = scene();
   const witness = join(s.ws, "witness.log");
   const root = agentPack(join(s.ws, "helper"), witness);
@@ -139,7 +139,7 @@ test("a link in the pack leading back into its folder by an absolute path (direc
   symlinkSync("..", join(root, "d", "top"));
   symlinkSync(root, join(s.ws, "alias"));
   const climbs = `d/top/${"../".repeat(root.split("/").length + 2)}${root.slice(1)}/dump.sh`;
-  for (const target of [join(root, "dump.sh"), join(s.ws, "alias", "dump.sh"), climbs, "../helper/dump.sh"]) {
+  for (const target of [join(root, "dump.sh"), join(s.ws, "alias", "dump.sh"), s.ws, climbs, "../helper/dump.sh"]) {
     symlinkSync(target, join(root, "run.sh"));
     await assert.rejects(trustPack(root, s.env), /the link run\.sh/);
     const refused = await s.onTerminal(["trust", root], "[y/N]", "y");
@@ -160,6 +160,13 @@ test("a link in the pack leading back into its folder by an absolute path (direc
   assert.equal(ok.code, 0, ok.stderr);
   const [copy] = copiesIn(s);
   assert.deepEqual(lines(witness), [`ran ${join(String(copy), "dump.sh")}`]);
+  // The program named by a path through a link outside that leads into the folder runs from the copy too.
+  surface.wrap.bin = join(s.ws, "alias", "dump.sh");
+  writeFileSync(join(root, "surface.json"), JSON.stringify(surface));
+  await trustPack(root, s.env);
+  const aliased = await s.hcp(["run", root, "dump"]);
+  assert.equal(aliased.code, 0, aliased.stderr);
+  assert.match(String(lines(witness)[1]), new RegExp(`^ran ${s.state}/hcp/packs/[0-9a-f]{64}/[0-9a-f]{64}/dump\\.sh$`));
 });
 
 test("hcp's copy is read-only in the state directory and reused; the plan and audit show the pack's own paths; an edit of the folder still makes hcp run refuse; hcp exec makes no copy", async () => {
