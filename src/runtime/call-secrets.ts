@@ -40,9 +40,9 @@ export async function credentialsOf(pack: LoadedPack, opts: PlanOptions, stateDi
  */
 export async function stillTrusted(pack: LoadedPack, opts: PlanOptions, stateDir: string, plan: AnyPlan): Promise<RunFrom | undefined> {
   if (opts.trust === undefined) return undefined;
-  const tree = await requireTrust(pack, stateDir);
+  const binding = await requireTrust(pack, stateDir);
   if (isRequestPlan(plan)) return undefined;
-  return runsFrom(plan, pack.root, trustedCopy(stateDir, pack.root, tree), pack.policy?.cwd !== undefined);
+  return runsFrom(plan, pack.root, trustedCopy(stateDir, pack.root, binding.tree.sha256), binding.programs, pack.policy?.cwd !== undefined);
 }
 
 /**

@@ -20,7 +20,6 @@ import {
   readdirSync,
   readlinkSync,
   readSync,
-  realpathSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -28,8 +27,10 @@ import {
   writeSync,
   type Dirent,
 } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import type { Plan } from "./plan.js";
+import type { ProgramBinding } from "./pack-programs.js";
+import { resolveProgram } from "./resolve.js";
 import { escapeForPerson } from "./approval/show.js";
 import { ensurePrivateDirSync } from "./approval/state.js";
 import { RuntimeError } from "./errors.js";
@@ -40,15 +41,6 @@ const KEEP_UNUSED_MS = 24 * 3600 * 1000;
 const BUFFER = Buffer.alloc(64 << 10);
 
 const copiesOf = (stateDir: string, root: string) => join(stateDir, "packs", createHash("sha256").update(root, "utf8").digest("hex"));
-
-/** The real path of `path`; the path itself when it does not resolve. */
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
-}
 
 /** Whether a copy is at `path`: a folder (only hcp writes there). */
 function isFolder(path: string): boolean {
@@ -194,17 +186,25 @@ export interface RunFrom {
   asPlanned(err: unknown): unknown;
 }
 
-/** Where a program plan runs from the copy: its program and, when policy.json chose it (`cwdOfPack`), its working folder, each when inside the pack folder `root`. */
-export function runsFrom(plan: Pick<Plan, "argv" | "cwd">, root: string, copy: string, cwdOfPack: boolean): RunFrom {
-  // Inside the folder by its path, or by its real path (a path through a link outside that leads into the folder).
-  const inside = (path: string) => path === root || path.startsWith(root + sep);
-  const moved = (path: string) => {
-    const real = inside(path) ? path : realOrSelf(path);
-    return inside(real) ? join(copy, relative(root, real)) : path;
+/**
+ * Where a program plan runs from the copy: its program and, when policy.json chose it (`cwdOfPack`), its working
+ * folder, each when inside the pack folder `root` by its path. A program named by a path that reaches the folder
+ * another way (a link outside, a doubled slash) is moved by the real path trust found (`programs`, read at the check
+ * just made), never looked up again: what that path leads to now is the agent's to change.
+ */
+export function runsFrom(plan: Pick<Plan, "argv" | "cwd">, root: string, copy: string, programs: readonly ProgramBinding[], cwdOfPack: boolean): RunFrom {
+  // Inside the folder by its path (`..` taken as written: a path climbing out of it is not).
+  const inside = (path: string) => {
+    const normal = resolve(path);
+    return normal === root || normal.startsWith(root + sep);
   };
+  const toCopy = (path: string) => join(copy, relative(root, path));
+  const program = plan.argv[0] as string;
+  const bound = programs.find((b): b is Extract<ProgramBinding, { where: "pack" }> => b.where === "pack" && resolveProgram(b.bin, root, undefined) === program);
   return {
-    file: moved(plan.argv[0] as string),
-    cwd: cwdOfPack ? moved(plan.cwd) : plan.cwd,
+    file: inside(program) ? toCopy(program) : bound !== undefined ? toCopy(bound.path) : program,
+    // A working folder reaching the folder through a link elsewhere cannot be trusted (pack-links.ts).
+    cwd: cwdOfPack && inside(plan.cwd) ? toCopy(plan.cwd) : plan.cwd,
     // The copy's path holds two SHA-256 digests: it appears in a message only where hcp wrote it.
     asPlanned: (err) => (err instanceof RuntimeError ? new RuntimeError(err.code, err.message.replaceAll(copy, root)) : err),
   };

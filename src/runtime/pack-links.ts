@@ -3,6 +3,7 @@
 // of the copy. A link that leaves the folder by `..`, or by an absolute path into the folder itself (or through
 // links elsewhere back into it), would make the copy reach the folder the agent can still write, or another
 // place than the one trusted (so would a link to a folder holding it): such a pack cannot be trusted, and the sentence says which link and why.
+// So cannot a policy.json `cwd` that reaches the folder through a link elsewhere.
 
 import { realpathSync } from "node:fs";
 import { isAbsolute, resolve, sep } from "node:path";
@@ -78,4 +79,16 @@ function resolveIn(path: string, target: string, at: (p: string) => string | und
     }
     dir.push(name);
   }
+}
+
+/**
+ * Why policy.json's `cwd` cannot be run from the copy: a path that is not the folder's own but leads into it through a
+ * link elsewhere. hcp run would have to look the link up again when the program starts, when it may lead to another
+ * place than the one trusted; a working folder outside the folder by its path is outside it, whatever is there.
+ */
+export function cwdLeavingCopy(root: string, cwd: string | undefined): string | undefined {
+  if (cwd === undefined || inside(resolve(root, cwd), root)) return undefined;
+  const real = realOf(resolve(root, cwd));
+  if (real === undefined || !inside(real, root)) return undefined;
+  return `policy.json cwd ${JSON.stringify(cwd)} leads into the pack folder through a link: hcp runs a trusted pack from its own copy, and this would be looked up again as it starts; give it as a path relative to the pack folder`;
 }

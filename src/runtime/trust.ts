@@ -15,7 +15,7 @@ import { escapeForPerson } from "./approval/show.js";
 import { bindingLoadsCredentials } from "./credentials.js";
 import { RuntimeError } from "./errors.js";
 import { boundDocumentText } from "./openapi/packs.js";
-import { linkLeavingCopy } from "./pack-links.js";
+import { cwdLeavingCopy, linkLeavingCopy } from "./pack-links.js";
 import { outsideDigests, programBindings, type ProgramBinding } from "./pack-programs.js";
 import { packTree, treeChanges, TreeError, type PackTree } from "./pack-tree.js";
 import { readTrustRecord, removeTrustRecord, writeTrustRecord, type TrustRecord } from "./trust-store.js";
@@ -72,7 +72,7 @@ export function bindingOf(pack: LoadedPack): PackBinding | string {
     };
     if (!loaded("surface.json", pack.sha256?.surface) || !loaded("policy.json", pack.sha256?.policy)) return "its surface.json or policy.json on disk is not the text loaded (it changed while it was read, or it is not valid UTF-8)";
     // hcp run runs it from a copy (pack-copy.ts): each link must lead to the same place from there.
-    const link = linkLeavingCopy(root, tree.entries);
+    const link = linkLeavingCopy(root, tree.entries) ?? cwdLeavingCopy(root, pack.policy?.cwd);
     if (link !== undefined) return escapeForPerson(link);
     return { tree, programs: programBindings(pack.surface, root) };
   } catch (err) {
@@ -153,15 +153,17 @@ function refusal(pack: LoadedPack, why: string): RuntimeError {
 /**
  * Throws `pack_untrusted` unless a person trusted the pack as loaded, whatever its binding. With `ask`, a pack
  * that is not trusted is first shown to a person (`review` is what they see of what it binds now) and, on yes,
- * trusted as shown. Returns the digest of its folder as trusted (what hcp run's copy of it must be).
+ * trusted as shown. Returns what it binds as trusted: its folder's digest (what hcp run's copy of it must be) and where
+ * each program was found then.
  */
-export async function requireTrust(pack: LoadedPack, stateDir: string, ask?: { asker: TrustAsker; review: (binding: PackBinding) => string }): Promise<string> {
+export async function requireTrust(pack: LoadedPack, stateDir: string, ask?: { asker: TrustAsker; review: (binding: PackBinding) => string }): Promise<PackBinding> {
   const { why, binding } = verdict(pack, stateDir);
   // No reason against it: the folder read now is the one recorded.
-  if (why === undefined && binding !== undefined) return binding.tree.sha256;
+  if (why === undefined && binding !== undefined) return binding;
   if (ask === undefined || binding === undefined) throw refusal(pack, why ?? "it cannot be bound");
   if (!(await ask.asker(`This pack is not trusted: ${why}.\n${ask.review(binding)}`))) throw refusal(pack, `${why}; the person at the terminal did not trust it`);
-  return trustPack(pack, stateDir, binding).tree_sha256;
+  trustPack(pack, stateDir, binding);
+  return binding;
 }
 
 /**
