@@ -294,8 +294,9 @@ export class DescendantWatch {
    * it was given: `pipeFds`, its fds that are pipes of the run as /proc names them (libuv's are socket pairs; a
    * stdin of /dev/null is left out). Its /proc stat is not read: its parent, session and start are known, and what it
    * starts is logged by a later read and judged by this watch then (its place in the log is kept until it is known).
+   * `exited`: it was found exited (gone, or a zombie) as it was identified, so its stdio can no longer be read.
    */
-  root(pid: number, pipeFds: readonly number[] = [0, 1, 2], start?: string): void {
+  root(pid: number, pipeFds: readonly number[] = [0, 1, 2], start?: string, exited = false): void {
     // Not new to a listing (the next one skips it), and no other run's: its parent is the runtime, its session its
     // own. Its session is followed as every known process's is (owns): its id is the child's pid.
     // One the last listing did not have was counted after it (a fork is listed once counted, and this one is not
@@ -312,6 +313,9 @@ export class DescendantWatch {
     this.rootPid = pid;
     this.rootStart = start === undefined ? undefined : Number(start);
     this.pipeFds = pipeFds;
+    // Found exited as it was identified (a zombie has closed its files): its stdio is not looked for, where each
+    // lookup would fail.
+    this.pipesGone = exited;
     this.adopt();
   }
 

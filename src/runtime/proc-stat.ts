@@ -2,7 +2,7 @@
 // watchdog's sweep (watchdog-sweep.ts) both judge processes by it. Needs nothing but node:fs (the watchdog's bundle
 // is kept small).
 
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync } from "node:fs";
 import { withoutStack } from "./without-stack.js";
 
 /** A process as /proc/<pid>/stat shows it. */
@@ -58,4 +58,12 @@ export function readStat(pid: number): ProcStat | "gone" | undefined {
       return code === "ENOENT" || code === "ESRCH" ? "gone" : undefined;
     }
   });
+}
+
+/**
+ * Whether /proc shows a process (or a thread) with this pid now: what a successful readStat tells, in one system call
+ * and without an error object where there is none (the usual answer once a run's child is reaped). False without /proc.
+ */
+export function procHas(pid: number): boolean {
+  return existsSync(`/proc/${pid}`);
 }

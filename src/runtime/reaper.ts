@@ -4,7 +4,7 @@
 
 import { performance } from "node:perf_hooks";
 import { DescendantWatch } from "./descendants.js";
-import { readStat } from "./proc-stat.js";
+import { procHas } from "./proc-stat.js";
 import { guardRun, releaseRun } from "./watchdog.js";
 import { withoutStack } from "./without-stack.js";
 
@@ -56,9 +56,9 @@ export class Reaper {
    * its pipes (`pipeFds`, its fds that are pipes of the run) are now this reaper's.
    */
   started(pid: number, pipeFds?: readonly number[]): void {
-    const start = guardRun(pid);
+    const identity = guardRun(pid);
     this.pid = pid;
-    this.watch.root(pid, pipeFds, start);
+    this.watch.root(pid, pipeFds, typeof identity === "object" ? identity.start : undefined, identity === "gone");
   }
 
   /** The child has exited and been reaped: its group and descendants get SIGTERM now (see end). */
@@ -95,7 +95,7 @@ export class Reaper {
     if (this.groupGone) return;
     // Once the child is reaped, a process with its pid means the group is gone, its id given out again: another's group
     // may have it now (the program can stop hcp while it empties the group and the ids come round).
-    if ((this.reaped && typeof readStat(this.pid!) === "object") || !killGroup(this.pid!, signal)) this.groupGone = true;
+    if ((this.reaped && procHas(this.pid!)) || !killGroup(this.pid!, signal)) this.groupGone = true;
   }
 
   private readonly check = (): void => {

@@ -11,7 +11,7 @@ import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { helperExited, helperStarted } from "./descendants.js";
 import { RuntimeError } from "./errors.js";
-import { identify } from "./watchdog-sweep.js";
+import { identify, type RunIdentity } from "./watchdog-sweep.js";
 
 let watchdog: ChildProcess | undefined;
 /** The runs registered and not ended, each with its child's identity: told again to a watchdog started after one died. */
@@ -100,10 +100,10 @@ function atExit(): void {
 
 /**
  * A run's child has just started (spawned detached: its group and session have its pid). It is identified here, not
- * reaped yet, so its pid is surely its own; the watchdog reads its pipe only now and then. Returns its start time, when
- * /proc tells it.
+ * reaped yet, so its pid is surely its own; the watchdog reads its pipe only now and then. Returns what it was found
+ * to be (RunIdentity): its start time while it runs, `gone` once it has exited.
  */
-export function guardRun(pid: number): string | undefined {
+export function guardRun(pid: number): RunIdentity {
   const identity = identify(pid);
   // What the watchdog is told the child is: its start time, or why there is none (RunIdentity).
   const id = typeof identity === "object" ? identity.start : identity;
@@ -112,7 +112,7 @@ export function guardRun(pid: number): string | undefined {
   const line = `${ended}+${pid} ${id}\n`;
   ended = "";
   send(line);
-  return typeof identity === "object" ? identity.start : undefined;
+  return identity;
 }
 
 /** The run has ended: nothing of it is left to kill. */
