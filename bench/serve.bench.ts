@@ -1,11 +1,11 @@
 // The MCP server under load: `hcp serve --mcp` of a verb wrapping /bin/echo against a minimal server made
 // with the official SDK that spawns /bin/echo per call (bench/fixtures/min-sdk-server.mjs), both driven by
 // the SDK's Client: tools/call p50 one at a time (and a raw spawn of /bin/echo), throughput with 16 and 64
-// calls in flight, the server's CPU per call, and the servers' RSS after 100, 1,000 and 10,000 calls (with, from a
+// calls in flight (hcp with its default limit of children at once, and with it raised to match the minimal server), the server's CPU per call, and the servers' RSS after 100, 1,000 and 10,000 calls (with, from a
 // probe preloaded into them, their heap's spaces and what a full collection leaves).
 
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -88,6 +88,18 @@ function rawSpawn(): Promise<number> {
 
 const median = (xs: number[]) => stats(xs).p50;
 
+/** The children at once of the copy of the echo pack whose limit is raised to the most calls in flight measured. */
+const WIDE = 64;
+
+/** A copy of the echo pack, under `home`, whose policy.json allows WIDE children at once. */
+function widePack(home: string): string {
+  const dir = join(home, "echo-pack-wide");
+  cpSync(join(REPO, "bench/fixtures/echo-pack"), dir, { recursive: true });
+  const policy = JSON.parse(readFileSync(join(dir, "policy.json"), "utf8")) as Record<string, unknown>;
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ ...policy, limits: { concurrency: WIDE } }));
+  return dir;
+}
+
 async function sequential(hcp: Server, min: Server, runs: number): Promise<void> {
   const t: Record<"raw" | "hcp" | "min", number[]> = { raw: [], hcp: [], min: [] };
   const cpu = { hcp: cpuMs(hcp.pid), min: cpuMs(min.pid) };
@@ -109,21 +121,29 @@ async function sequential(hcp: Server, min: Server, runs: number): Promise<void>
   ]);
 }
 
-async function throughput(hcp: Server, min: Server, count: number): Promise<void> {
+/**
+ * Throughput against the minimal server, which has no limit: hcp as shipped (the pack's default of 8 children at
+ * once, spec §6.4 `limits.concurrency`, so calls past 8 queue), and hcp with that limit raised to the calls in flight,
+ * which compares the two servers' own cost like for like.
+ */
+async function throughput(hcp: Server, wide: Server, min: Server, count: number): Promise<void> {
   const rows: [string, string][] = [];
   for (const inFlight of [16, 64]) {
-    const r = { hcp: [] as { rate: number; cpu: number }[], min: [] as { rate: number; cpu: number }[] };
-    // Alternated, three times each, so that the machine's load hits both alike.
+    const r = { hcp: [] as { rate: number; cpu: number }[], wide: [] as { rate: number; cpu: number }[], min: [] as { rate: number; cpu: number }[] };
+    // Alternated, three times each, so that the machine's load hits all alike.
     for (let i = 0; i < 3; i++) {
       r.min.push(await load(min, count, inFlight));
       r.hcp.push(await load(hcp, count, inFlight));
+      r.wide.push(await load(wide, count, inFlight));
     }
     const rate = (xs: { rate: number }[]) => median(xs.map((x) => x.rate));
     const cpu = (xs: { cpu: number }[]) => median(xs.map((x) => x.cpu));
-    rows.push([
-      `${inFlight} in flight`,
-      `minimal SDK server ${rate(r.min).toFixed(0)} calls/s (CPU ${ms(cpu(r.min))}/call)  | hcp ${rate(r.hcp).toFixed(0)} calls/s (CPU ${ms(cpu(r.hcp))}/call)  ${ratio(rate(r.hcp), rate(r.min))} (aim: ≥ 1x)`,
-    ]);
+    const row = (xs: { rate: number; cpu: number }[]) => `${rate(xs).toFixed(0)} calls/s (CPU ${ms(cpu(xs))}/call)  ${ratio(rate(xs), rate(r.min))} (aim: ≥ 1x)`;
+    rows.push(
+      [`${inFlight} in flight, minimal SDK server`, `${rate(r.min).toFixed(0)} calls/s (CPU ${ms(cpu(r.min))}/call)`],
+      [`${inFlight} in flight, hcp, 8 children at once (default)`, row(r.hcp)],
+      [`${inFlight} in flight, hcp, ${WIDE} children at once`, row(r.wide)],
+    );
   }
   report(`MCP throughput, ${count} calls per run, median of 3 alternated runs`, rows);
 }
@@ -183,16 +203,15 @@ export async function run(): Promise<void> {
   const hcpArgs = [process.env["HCP_BENCH_BIN"] ?? join(REPO, "dist/bin/hcp.cjs"), "serve", "--mcp", join(REPO, "bench/fixtures/echo-pack")];
   const minArgs = [join(REPO, "bench/fixtures/min-sdk-server.mjs")];
   const hcp = await connect(hcpArgs, "echo_say", env);
+  const wide = await connect([...hcpArgs.slice(0, -1), widePack(home)], "echo_say", env);
   const min = await connect(minArgs, "say", env);
   try {
-    // Warm both up (hcp compiles its validators, V8 optimises the hot paths of both).
-    await load(hcp, 50, 4);
-    await load(min, 50, 4);
+    // Warm them up (hcp compiles its validators, V8 optimises the hot paths of both).
+    for (const s of [hcp, wide, min]) await load(s, 50, 4);
     await sequential(hcp, min, 200);
-    await throughput(hcp, min, 400);
+    await throughput(hcp, wide, min, 400);
   } finally {
-    await hcp.client.close();
-    await min.client.close();
+    for (const s of [hcp, wide, min]) await s.client.close();
   }
   try {
     await memory(
