@@ -8,6 +8,7 @@ import { stableJSON } from "../../src/json/stable.js";
 import { generate } from "../../src/scaffold/index.js";
 import { example, SKILL_TEST_OPTIONS } from "../scaffold/support.js";
 import { tempDir } from "../temp.js";
+import { isolatedEnv } from "./hardening.js";
 import { REPO, run, rungrad } from "./helpers.js";
 
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -71,7 +72,8 @@ test("a scaffolded compact CLI, made without any flag, depends on this checkout,
   assert.equal(created.stdout, "Created my-tool\n", "Go's bytes: the path as given (--dir defaults to .)");
   const checkout = REPO.replace(/\/$/, "");
   assert.match(created.stderr, new RegExp(`^rungrad dependency: file:${checkout} \\(this rungrad is not installed from a registry`));
-  for (const step of ["cd my-tool", "npm install", "npm run build", "npm test", "node dist/src/main.js widget list", "npx rungrad score ./dist/src/main.js"]) {
+  const packStep = "npx hcp init --from-exe ./dist/src/main.js --out ../my-tool-pack";
+  for (const step of ["cd my-tool", "npm install", "npm run build", "npm test", "node dist/src/main.js widget list", "npx rungrad score ./dist/src/main.js", packStep]) {
     assert.ok(created.stderr.includes(`\n  ${step}`), `next steps name: ${step}\n${created.stderr}`);
   }
   // `npm test` alone (no build first) tests a fresh build: a failing test left in dist/ by a deleted source is gone.
@@ -83,6 +85,13 @@ test("a scaffolded compact CLI, made without any flag, depends on this checkout,
   }
   const endpoint = await run(process.execPath, ["dist/src/main.js", "__rungrad_manifest"], { cwd: root });
   assert.equal(endpoint.stdout, stableJSON(generate({ name: "my-tool" }).manifest));
+  // The last next step, run as written: the project's own hcp makes a pack of the CLI, its delete gated.
+  const [npx, ...packArgs] = packStep.split(" ");
+  const pack = await run(npx!, packArgs, { cwd: root, env: isolatedEnv() });
+  assert.equal(pack.code, 0, pack.stderr);
+  const policy = JSON.parse(await readFile(join(dir, "my-tool-pack", "policy.json"), "utf8")) as { verbs: Record<string, unknown> };
+  assert.deepEqual(policy.verbs["widget.delete"], { policy: "write", confirm: true });
+  assert.equal(policy.verbs["widget.list"], "read");
   const json = await rungrad(["new", "other", "--json", "--dir", dir]);
   assert.equal(json.stderr, "", "--json keeps stderr for errors");
   const create = await run(process.execPath, ["dist/src/main.js", "widget", "create", "x", "--dry-run", "--json"], { cwd: root });

@@ -1,5 +1,6 @@
 // `rungrad new <name>`: scaffold a TypeScript CLI on the rungrad framework (§e), as a framework CommandSpec.
 
+import { basename } from "node:path";
 import type { CommandSpec, Context } from "../../framework/index.js";
 import { invalid } from "../../scaffold/errors.js";
 import type { ScaffoldOptions } from "../../scaffold/index.js";
@@ -62,6 +63,8 @@ function nextSteps(root: string): string {
     "  npm test",
     `  ${main} widget list`,
     "  npx rungrad score ./dist/src/main.js --auto-probes",
+    // The package that gives rungrad gives hcp too: the step from a CLI to agents using it (docs/scaffold.md).
+    `  npx hcp init --from-exe ./dist/src/main.js --out ${shellWord(`../${basename(root)}-pack`)}   # a harness pack, to serve it to agents`,
   ].join("\n");
 }
 
