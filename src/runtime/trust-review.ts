@@ -4,6 +4,7 @@
 // programs found on PATH are said to be unbound), with control, bidi and invisible characters escaped as in plans,
 // and every other character outside ASCII too (look-alikes).
 
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import type { LoadedPack, Surface } from "../pack/types.js";
 import { escapeForPerson } from "./approval/show.js";
 import { bindingLoadsCredentials, credentialFilePath, readCredentialFile } from "./credentials.js";
@@ -56,6 +57,32 @@ function boundAs(b: ProgramBinding | undefined): string {
   return b.sha256 === null ? " (outside the pack folder; it does not exist: bound as absent)" : ` (outside the pack folder: bound by its sha256 ${b.sha256})`;
 }
 
+/**
+ * A script's `#!` line (its first 256 bytes at most), else undefined: a bound script still runs an interpreter the
+ * trust does not bind (found on PATH, or `env` finding it there), which the person must be told, not left to infer.
+ */
+function shebangOf(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK); // a FIFO never blocks the review
+    if (!fstatSync(fd).isFile()) return undefined;
+    const head = Buffer.alloc(256);
+    const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
+    return text.startsWith("#!") ? text.split("\n", 1)[0]!.trimEnd() : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** For a bound script, that its `#!` interpreter is not bound; nothing for a binary or an unbound program. */
+function interpreterNote(file: string, b: ProgramBinding | undefined): string {
+  if (b === undefined || b.where === "path" || (b.where !== "pack" && b.sha256 === null)) return "";
+  const line = shebangOf(file);
+  return line === undefined ? "" : `; a script: its interpreter (${shown(JSON.stringify(line))}) is NOT bound, nor what the script reads or imports outside the pack folder`;
+}
+
 /** One entry of the folder as the review lists it. */
 function entryLine([path, value]: [string, string]): string {
   const name = shown(JSON.stringify(path));
@@ -88,8 +115,9 @@ function verbLines(pack: LoadedPack, surface: Surface, env: Env, binding?: PackB
         continue;
       }
       const { bin, template } = commandOf(surface, key, verb);
-      const bound = boundAs(binding?.programs.find((b) => b.bin === bin));
-      lines.push(`    ${name}: ${shown(resolveProgram(bin, pack.root, env["PATH"]))} ${quoted(template)}${bound}`);
+      const program = binding?.programs.find((b) => b.bin === bin);
+      const file = resolveProgram(bin, pack.root, env["PATH"]);
+      lines.push(`    ${name}: ${shown(file)} ${quoted(template)}${boundAs(program)}${interpreterNote(file, program)}`);
     } catch (err) {
       lines.push(`    ${name}: cannot run: ${why(err)}`);
     }

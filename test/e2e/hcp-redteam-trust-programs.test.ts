@@ -109,6 +109,10 @@ test("a program named by an absolute path outside the pack, or reached through a
   assert.equal(review.code, 0, review.stdout);
   assert.match(review.stdout, new RegExp(`"dump": ${outside} \\[\\] \\(outside the pack folder: bound by its sha256 [0-9a-f]{64}\\)`));
   assert.match(review.stdout, /"shell": \S+\/true \[\] \(found on PATH: NOT bound, a change to it is not noticed\)/);
+  // A bound script still runs an interpreter the trust does not bind: the person is told so, for each script.
+  const unboundShell = 'a script: its interpreter ("#!/bin/sh") is NOT bound';
+  for (const verb of ["dump", "linked"]) assert.ok(review.stdout.split("\n").some((l) => l.includes(`"${verb}": `) && l.includes(unboundShell)), `${verb}: ${review.stdout}`);
+  assert.ok(!review.stdout.split("\n").some((l) => l.includes('"shell": ') && l.includes("interpreter")), review.stdout);
   assert.match(review.stdout, /bound files: everything in the folder, 2 files \(\d+ bytes\), sha256 [0-9a-f]{64}/);
   assert.ok(review.stdout.includes(`"linked.sh" -> "${outside}" (a link`), review.stdout);
   for (const verb of ["dump", "linked", "shell"]) assert.equal((await s.hcp(["run", root, verb])).code, 0, verb);
