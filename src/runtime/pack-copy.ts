@@ -12,7 +12,6 @@ import {
   chmodSync,
   closeSync,
   constants,
-  fstatSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -27,14 +26,15 @@ import {
   writeSync,
   type Dirent,
 } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve } from "node:path";
 import type { Plan } from "./plan.js";
 import type { ProgramBinding } from "./pack-programs.js";
 import { resolveProgram } from "./resolve.js";
 import { escapeForPerson } from "./approval/show.js";
 import { ensurePrivateDirSync } from "./approval/state.js";
 import { RuntimeError } from "./errors.js";
-import { MAX_TREE_BYTES, MAX_TREE_ENTRIES, packTree, TreeError } from "./pack-tree.js";
+import { within } from "./pack-links.js";
+import { MAX_TREE_BYTES, MAX_TREE_ENTRIES, openListedFile, packTree, TreeError } from "./pack-tree.js";
 
 /** How long a copy not used is kept once a newer copy of its folder is made. */
 const KEEP_UNUSED_MS = 24 * 3600 * 1000;
@@ -54,15 +54,8 @@ function isFolder(path: string): boolean {
 
 /** Copies the regular file `from` (never a link, never blocking on a FIFO) to a new file `to`, read-only; its size. */
 function copyFile(from: string, to: string, shown: string, budget: number): number {
-  let src: number;
+  const { fd: src, st } = openListedFile(from, shown, "copied");
   try {
-    src = openSync(from, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    throw new TreeError(`cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  try {
-    const st = fstatSync(src);
-    if (!st.isFile()) throw new TreeError(`${shown} changed while it was copied`);
     const dst = openSync(to, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, (st.mode & 0o111) !== 0 ? 0o500 : 0o400);
     try {
       let size = 0;
@@ -194,10 +187,7 @@ export interface RunFrom {
  */
 export function runsFrom(plan: Pick<Plan, "argv" | "cwd">, root: string, copy: string, programs: readonly ProgramBinding[], cwdOfPack: boolean): RunFrom {
   // Inside the folder by its path (`..` taken as written: a path climbing out of it is not).
-  const inside = (path: string) => {
-    const normal = resolve(path);
-    return normal === root || normal.startsWith(root + sep);
-  };
+  const inside = (path: string) => within(resolve(path), root);
   const toCopy = (path: string) => join(copy, relative(root, path));
   const program = plan.argv[0] as string;
   const bound = programs.find((b): b is Extract<ProgramBinding, { where: "pack" }> => b.where === "pack" && resolveProgram(b.bin, root, undefined) === program);

@@ -11,7 +11,8 @@ import { isAbsolute, resolve, sep } from "node:path";
 /** Links followed in one resolution before it counts as a loop (Linux's own limit). */
 const MAX_HOPS = 40;
 
-const inside = (path: string, root: string) => path === root || path.startsWith(root + sep);
+/** Whether `path` (absolute, normalised) is the folder `root` or lies in it, by its path alone. */
+export const within = (path: string, root: string) => path === root || path.startsWith(root + sep);
 
 /** The real path of `path`, or undefined when it does not resolve (nothing is there yet). */
 function realOf(path: string): string | undefined {
@@ -38,7 +39,7 @@ export function linkLeavingCopy(root: string, entries: Readonly<Record<string, s
       // Absolute: the same place from the copy, so it must lead neither into the folder nor to a folder holding it,
       // by its path or through links.
       const real = realOf(why);
-      const back = (p: string) => inside(p, root) || inside(root, p);
+      const back = (p: string) => within(p, root) || within(root, p);
       if (back(why) || (real !== undefined && back(real))) {
         return `${named} leads back into the pack folder (or to a folder holding it) by an absolute path: hcp runs a trusted pack from its own copy, and this would reach the folder instead; make it a relative link`;
       }
@@ -87,8 +88,8 @@ function resolveIn(path: string, target: string, at: (p: string) => string | und
  * place than the one trusted; a working folder outside the folder by its path is outside it, whatever is there.
  */
 export function cwdLeavingCopy(root: string, cwd: string | undefined): string | undefined {
-  if (cwd === undefined || inside(resolve(root, cwd), root)) return undefined;
+  if (cwd === undefined || within(resolve(root, cwd), root)) return undefined;
   const real = realOf(resolve(root, cwd));
-  if (real === undefined || !inside(real, root)) return undefined;
+  if (real === undefined || !within(real, root)) return undefined;
   return `policy.json cwd ${JSON.stringify(cwd)} leads into the pack folder through a link: hcp runs a trusted pack from its own copy, and this would be looked up again as it starts; give it as a path relative to the pack folder`;
 }

@@ -5,7 +5,7 @@
 // (files are opened O_NONBLOCK and checked again once open) or follows a link.
 
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readdirSync, readlinkSync, readSync, type Dirent } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readlinkSync, readSync, type Dirent, type Stats } from "node:fs";
 import { join } from "node:path";
 
 /** Most entries (files, folders, links) a bound folder may hold. */
@@ -28,8 +28,11 @@ export class TreeError extends Error {
 
 const CHUNK = Buffer.alloc(64 << 10);
 
-/** The SHA-256 of the regular file `path` (opened without following a link), its executable bit and size. */
-function fileDigest(path: string, shown: string, budget: number): { sha256: string; executable: boolean; size: number } {
+/**
+ * Opens the file listed at `path` (shown as `shown`) to read it, never following a link nor blocking on a FIFO: its fd
+ * and stat. A TreeError when it cannot be opened, or is no longer a regular file (`doing`: while it was read, copied).
+ */
+export function openListedFile(path: string, shown: string, doing: string): { fd: number; st: Stats } {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -39,7 +42,19 @@ function fileDigest(path: string, shown: string, budget: number): { sha256: stri
   try {
     const st = fstatSync(fd);
     // Replaced between the listing and the open: whatever it is now, it is not the file listed.
-    if (!st.isFile()) throw new TreeError(`${shown} changed while it was read`);
+    if (st.isFile()) return { fd, st };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  closeSync(fd);
+  throw new TreeError(`${shown} changed while it was ${doing}`);
+}
+
+/** The SHA-256 of the regular file `path` (opened without following a link), its executable bit and size. */
+function fileDigest(path: string, shown: string, budget: number): { sha256: string; executable: boolean; size: number } {
+  const { fd, st } = openListedFile(path, shown, "read");
+  try {
     const hash = createHash("sha256");
     let size = 0;
     // Ask for one byte more than fstat said: most files are read in one call, a file that grew is read on.

@@ -17,12 +17,16 @@ export function usableSurface(pack: LoadedPack): Surface {
   return pack.surface;
 }
 
+/** The verbs of the pack a caller may use: denied verbs are never named to a caller (§4). */
+export function usableVerbs(pack: LoadedPack, surface: Surface): string[] {
+  return Object.keys(surface.verbs).filter((key) => effectivePolicy(pack, key).policy !== "deny");
+}
+
 export function verbOf(pack: LoadedPack, surface: Surface, verbKey: string): SurfaceVerb {
   const verb = Object.hasOwn(surface.verbs, verbKey) ? surface.verbs[verbKey] : undefined;
   if (verb === undefined) {
-    // The verbs the caller may use, so that a typo is seen at once; denied verbs are never named (§4).
-    const usable = Object.keys(surface.verbs).filter((key) => effectivePolicy(pack, key).policy !== "deny");
-    throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(surface.id)} has no verb ${JSON.stringify(verbKey)} (verbs: ${usable.join(", ") || "none"})`);
+    // The verbs the caller may use, so that a typo is seen at once.
+    throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(surface.id)} has no verb ${JSON.stringify(verbKey)} (verbs: ${usableVerbs(pack, surface).join(", ") || "none"})`);
   }
   return verb;
 }

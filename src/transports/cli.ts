@@ -4,7 +4,6 @@ import { constants } from "node:os";
 import { stableJSON } from "../json/stable.js";
 import { setOwn } from "../json/own.js";
 import { isObject } from "../pack/issues.js";
-import { effectivePolicy } from "../pack/policy.js";
 import { shellWord } from "../shell-word.js";
 import type { OutputEvent } from "../runtime/live-output.js";
 import { executeVerb, isDryRun, runPassThrough, type DryRun, type ExecResult } from "../runtime/execute.js";
@@ -12,6 +11,7 @@ import { loadOpenApiDocuments } from "../runtime/openapi/packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { stateDirOf } from "../runtime/approval/state.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
+import { usableVerbs } from "../runtime/verb-lookup.js";
 import { realPackPath, type TrustAsker } from "../runtime/trust.js";
 import { TransportError, childExitCode, httpExitCode, jsonSyntax } from "./errors.js";
 import { loadOnePack, servable, type ServedPack, type ServeOptions } from "./packs.js";
@@ -131,10 +131,9 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
 
 /** No verb named: the verbs the caller may use (never a denied one, as for a mistyped verb) and where to read about them. */
 function missingVerb(pack: ServedPack, given: string): TransportError {
-  const usable = Object.keys(pack.surface.verbs).filter((key) => effectivePolicy(pack, key).policy !== "deny");
   return new TransportError(
     "usage",
-    `a VERB (or -- SUBCOMMAND… for a pass-through) is required (verbs: ${usable.join(", ") || "none"}; hcp describe ${shellWord(given)} shows their arguments)`,
+    `a VERB (or -- SUBCOMMAND… for a pass-through) is required (verbs: ${usableVerbs(pack, pack.surface).join(", ") || "none"}; hcp describe ${shellWord(given)} shows their arguments)`,
   );
 }
 
