@@ -12,7 +12,20 @@ import { isolatedEnv } from "./hardening.js";
 import { fixture, REPO, run } from "./helpers.js";
 
 const BIN = `${REPO}dist/bin`;
-const { compile } = createRequire(import.meta.url)(`${BIN}/launch.cjs`) as { compile: (bundle: string, cachedData?: Buffer) => Script };
+const { compile, requireBundle } = createRequire(import.meta.url)(`${BIN}/launch.cjs`) as {
+  compile: (bundle: string, cachedData?: Buffer) => Script;
+  requireBundle: (bundle: string) => unknown;
+};
+
+test("a bundle's text is read whole, its characters of two to four bytes intact where they cross the launcher's 64 KiB pieces", (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "launch-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // 1 + 2 + 3 + 4 bytes: the pieces' ends fall inside characters of every length.
+  const text = "aé€😀".repeat(30_000);
+  const bundle = join(dir, "text.bundle.cjs");
+  writeFileSync(bundle, `module.exports = ${JSON.stringify(text)};\n`);
+  assert.equal(requireBundle(bundle), text);
+});
 
 for (const name of ["rungrad", "hcp"]) {
   test(`${name}: V8 accepts the code cache the build made`, () => {
