@@ -2,7 +2,9 @@
 // with the official SDK that spawns /bin/echo per call (bench/fixtures/min-sdk-server.mjs), both driven by
 // the SDK's Client: tools/call p50 one at a time (and a raw spawn of /bin/echo), throughput with 16 and 64
 // calls in flight (hcp with its default limit of children at once, and with it raised to match the minimal server), the server's CPU per call, and the servers' RSS after 100, 1,000 and 10,000 calls (with, from a
-// probe preloaded into them, their heap's spaces and what a full collection leaves).
+// probe preloaded into them, their heap's spaces and what a full collection leaves). The calls and throughput are
+// measured twice: over the whole window (fresh servers, V8 still compiling the code a call runs) and in the steady
+// state (the same servers after an identical warm-up of each), side by side, neither hiding the other.
 
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -88,6 +90,13 @@ function rawSpawn(): Promise<number> {
 
 const median = (xs: number[]) => stats(xs).p50;
 
+/** Calls each server gets before the whole window, calls one at a time measured, calls per throughput run. */
+const WARMUP = 50;
+const SEQUENTIAL = 200;
+const COUNT = 400;
+/** Calls each server gets, after the whole window, before the steady state's window (16 in flight, not counted). */
+const STEADY_WARMUP = 500;
+
 /** The children at once of the copy of the echo pack whose limit is raised to the most calls in flight measured. */
 const WIDE = 64;
 
@@ -100,7 +109,14 @@ function widePack(home: string): string {
   return dir;
 }
 
-async function sequential(hcp: Server, min: Server, runs: number): Promise<void> {
+/** One window of calls one at a time: p50s (with a raw spawn's) and each server's CPU per call. */
+interface Sequential {
+  raw: number;
+  hcp: { p50: number; cpu: number };
+  min: { p50: number; cpu: number };
+}
+
+async function sequential(hcp: Server, min: Server, runs: number): Promise<Sequential> {
   const t: Record<"raw" | "hcp" | "min", number[]> = { raw: [], hcp: [], min: [] };
   const cpu = { hcp: cpuMs(hcp.pid), min: cpuMs(min.pid) };
   for (let i = 0; i < runs; i++) {
@@ -112,12 +128,15 @@ async function sequential(hcp: Server, min: Server, runs: number): Promise<void>
     }
   }
   const perCall = (s: Server, before: number) => (cpuMs(s.pid) - before) / runs;
-  const [raw, h, m] = [median(t.raw), median(t.hcp), median(t.min)];
-  const [hc, mc] = [perCall(hcp, cpu.hcp), perCall(min, cpu.min)];
-  report(`MCP tools/call one at a time, p50 of ${runs} interleaved runs (server CPU per call from /proc)`, [
+  return { raw: median(t.raw), hcp: { p50: median(t.hcp), cpu: perCall(hcp, cpu.hcp) }, min: { p50: median(t.min), cpu: perCall(min, cpu.min) } };
+}
+
+function reportSequential(window: string, runs: number, r: Sequential): void {
+  const { raw, hcp: h, min: m } = r;
+  report(`MCP tools/call one at a time, ${window}: p50 of ${runs} interleaved runs (server CPU per call from /proc)`, [
     ["raw spawn of /bin/echo (baseline)", ms(raw)],
-    ["minimal SDK server", `${ms(m)}  +${ms(m - raw)} over the raw spawn  CPU ${ms(mc)} per call`],
-    ["hcp serve --mcp", `${ms(h)}  +${ms(h - raw)} over the raw spawn (aim: within 2 ms)  CPU ${ms(hc)} per call, ${ratio(hc, mc)} the minimal server's (aim: ≤ 1x)`],
+    ["minimal SDK server", `${ms(m.p50)}  +${ms(m.p50 - raw)} over the raw spawn  CPU ${ms(m.cpu)} per call`],
+    ["hcp serve --mcp", `${ms(h.p50)}  +${ms(h.p50 - raw)} over the raw spawn (aim: within 2 ms)  CPU ${ms(h.cpu)} per call, ${ratio(h.cpu, m.cpu)} the minimal server's (aim: ≤ 1x)`],
   ]);
 }
 
@@ -126,8 +145,16 @@ async function sequential(hcp: Server, min: Server, runs: number): Promise<void>
  * once, spec §6.4 `limits.concurrency`, so calls past 8 queue), and hcp with that limit raised to the calls in flight,
  * which compares the two servers' own cost like for like.
  */
-async function throughput(hcp: Server, wide: Server, min: Server, count: number): Promise<void> {
-  const rows: [string, string][] = [];
+/** Calls per second and CPU ms per call, medians of alternated runs, at one number of calls in flight. */
+interface Rates {
+  inFlight: number;
+  hcp: { rate: number; cpu: number };
+  wide: { rate: number; cpu: number };
+  min: { rate: number; cpu: number };
+}
+
+async function throughput(hcp: Server, wide: Server, min: Server, count: number): Promise<Rates[]> {
+  const out: Rates[] = [];
   for (const inFlight of [16, 64]) {
     const r = { hcp: [] as { rate: number; cpu: number }[], wide: [] as { rate: number; cpu: number }[], min: [] as { rate: number; cpu: number }[] };
     // Alternated, three times each, so that the machine's load hits all alike.
@@ -136,16 +163,56 @@ async function throughput(hcp: Server, wide: Server, min: Server, count: number)
       r.hcp.push(await load(hcp, count, inFlight));
       r.wide.push(await load(wide, count, inFlight));
     }
-    const rate = (xs: { rate: number }[]) => median(xs.map((x) => x.rate));
-    const cpu = (xs: { cpu: number }[]) => median(xs.map((x) => x.cpu));
-    const row = (xs: { rate: number; cpu: number }[]) => `${rate(xs).toFixed(0)} calls/s (CPU ${ms(cpu(xs))}/call)  ${ratio(rate(xs), rate(r.min))} (aim: ≥ 1x)`;
+    const medians = (xs: { rate: number; cpu: number }[]) => ({ rate: median(xs.map((x) => x.rate)), cpu: median(xs.map((x) => x.cpu)) });
+    out.push({ inFlight, hcp: medians(r.hcp), wide: medians(r.wide), min: medians(r.min) });
+  }
+  return out;
+}
+
+function reportThroughput(window: string, count: number, rates: Rates[]): void {
+  const rows: [string, string][] = [];
+  for (const { inFlight, hcp, wide, min } of rates) {
+    const row = (x: { rate: number; cpu: number }) =>
+      `${x.rate.toFixed(0)} calls/s (CPU ${ms(x.cpu)}/call, ${ratio(x.cpu, min.cpu)})  ${ratio(x.rate, min.rate)} (aim: ≥ 1x)`;
     rows.push(
-      [`${inFlight} in flight, minimal SDK server`, `${rate(r.min).toFixed(0)} calls/s (CPU ${ms(cpu(r.min))}/call)`],
-      [`${inFlight} in flight, hcp, 8 children at once (default)`, row(r.hcp)],
-      [`${inFlight} in flight, hcp, ${WIDE} children at once`, row(r.wide)],
+      [`${inFlight} in flight, minimal SDK server`, `${min.rate.toFixed(0)} calls/s (CPU ${ms(min.cpu)}/call)`],
+      [`${inFlight} in flight, hcp, 8 children at once (default)`, row(hcp)],
+      [`${inFlight} in flight, hcp, ${WIDE} children at once`, row(wide)],
     );
   }
-  report(`MCP throughput, ${count} calls per run, median of 3 alternated runs`, rows);
+  report(`MCP throughput, ${window}: ${count} calls per run, median of 3 alternated runs`, rows);
+}
+
+/** hcp's CPU per call against the minimal server's, and the ratio. */
+const cpuVs = (hcp: { cpu: number }, min: { cpu: number }) => `${ms(hcp.cpu)} vs ${ms(min.cpu)}, ${ratio(hcp.cpu, min.cpu)}`;
+/** hcp's calls per second against the minimal server's, and the ratio. */
+const rateVs = (hcp: { rate: number }, min: { rate: number }) => `${hcp.rate.toFixed(0)} vs ${min.rate.toFixed(0)} calls/s, ${ratio(hcp.rate, min.rate)}`;
+/** A figure of the whole window and of the steady state, in two columns. */
+const both = (whole: string, steady: string) => `${whole.padEnd(34)}${steady}`;
+
+/**
+ * The CPU and throughput rows of both windows side by side, each hcp figure with its ratio to the minimal
+ * server's in the same window.
+ */
+function reportWindows(whole: { seq: Sequential; rates: Rates[] }, steady: { seq: Sequential; rates: Rates[] }): void {
+  const rows: [string, string][] = [
+    ["", both("whole window", "steady state")],
+    ["CPU per call, one at a time (aim: ≤ 1x)", both(cpuVs(whole.seq.hcp, whole.seq.min), cpuVs(steady.seq.hcp, steady.seq.min))],
+  ];
+  whole.rates.forEach((w, i) => {
+    const s = steady.rates[i]!;
+    rows.push(
+      [`CPU per call, ${w.inFlight} in flight (aim: ≤ 1x)`, both(cpuVs(w.hcp, w.min), cpuVs(s.hcp, s.min))],
+      [`throughput, ${w.inFlight} in flight (aim: ≥ 1x)`, both(rateVs(w.hcp, w.min), rateVs(s.hcp, s.min))],
+      [`throughput, ${w.inFlight} in flight, ${WIDE} children at once`, both(rateVs(w.wide, w.min), rateVs(s.wide, s.min))],
+    );
+  });
+  report(
+    `MCP server against the minimal SDK server, hcp first (hcp with its default of 8 children at once unless said). Whole window: fresh ` +
+      `servers after ${WARMUP} warm-up calls each, V8 still compiling both; steady state: the same servers after the whole window and ` +
+      `${STEADY_WARMUP} more warm-up calls each, none counted`,
+    rows,
+  );
 }
 
 /** What the heap probe (test/fixtures/heap-probe.cjs, preloaded) reports: spaces as they are, then after a full collection. */
@@ -207,9 +274,17 @@ export async function run(): Promise<void> {
   const min = await connect(minArgs, "say", env);
   try {
     // Warm them up (hcp compiles its validators, V8 optimises the hot paths of both).
-    for (const s of [hcp, wide, min]) await load(s, 50, 4);
-    await sequential(hcp, min, 200);
-    await throughput(hcp, wide, min, 400);
+    for (const s of [hcp, wide, min]) await load(s, WARMUP, 4);
+    // The whole window: V8 still compiles the code a call runs, more of it in hcp than in the minimal server.
+    const whole = { seq: await sequential(hcp, min, SEQUENTIAL), rates: await throughput(hcp, wide, min, COUNT) };
+    reportSequential("whole window", SEQUENTIAL, whole.seq);
+    reportThroughput("whole window", COUNT, whole.rates);
+    // The steady state: the same windows again after an identical warm-up of each server, not counted.
+    for (const s of [hcp, wide, min]) await load(s, STEADY_WARMUP, 16);
+    const steady = { seq: await sequential(hcp, min, SEQUENTIAL), rates: await throughput(hcp, wide, min, COUNT) };
+    reportSequential(`steady state (after ${STEADY_WARMUP} more warm-up calls each)`, SEQUENTIAL, steady.seq);
+    reportThroughput(`steady state (after ${STEADY_WARMUP} more warm-up calls each)`, COUNT, steady.rates);
+    reportWindows(whole, steady);
   } finally {
     for (const s of [hcp, wide, min]) await s.client.close();
   }
