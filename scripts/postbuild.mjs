@@ -145,12 +145,15 @@ for (const file of outputFiles) {
   // The launcher wraps the bundle in a function, where a #! line would be a syntax error.
   const bundle = `dist/bin/${name}.bundle.cjs`;
   writeFileSync(bundle, file.text.replace(/^#!.*\n/, ""));
-  writeFileSync(
-    file.path,
-    `#!/usr/bin/env node\n"use strict";\nrequire("./launch.cjs").launch(require("node:path").join(__dirname, "${name}.bundle.cjs"));\n`,
-  );
+  writeFileSync(file.path, entryPoint(name));
 }
 copyFileSync("src/cli/launch.cjs", "dist/bin/launch.cjs");
+
+/** A launched program's entry point: the launcher starts its bundle (answering `--version` alone with `versionLine`, if given). */
+function entryPoint(name, versionLine) {
+  const line = versionLine === undefined ? "" : `, ${JSON.stringify(versionLine)}`;
+  return `#!/usr/bin/env node\n"use strict";\nrequire("./launch.cjs").launch(require("node:path").join(__dirname, "${name}.bundle.cjs")${line});\n`;
+}
 
 /** Trusts `packs` in the state directory of `env`, as `hcp trust` does once a person says yes (the built runtime's own function). */
 async function trustAsPerson(packs, env) {
@@ -175,6 +178,15 @@ try {
   }
 } finally {
   rmSync(home, { recursive: true, force: true });
+}
+
+// `rungrad --version` alone is answered by its entry point without loading the program: the line the program prints,
+// asked of it here (argv[1] is a placeholder, as for a script: the program reads argv from the third word on).
+{
+  const script = 'require("./dist/bin/launch.cjs").launch(require("node:path").resolve("dist/bin/rungrad.bundle.cjs"))';
+  const asked = spawnSync(process.execPath, ["-e", script, "rungrad", "--version"], { encoding: "utf8" });
+  if (asked.status !== 0 || !/^rungrad version \S+\n$/.test(asked.stdout)) throw new Error(`rungrad --version: exit ${asked.status}: ${asked.stderr}`);
+  writeFileSync("dist/bin/rungrad.cjs", entryPoint("rungrad", asked.stdout));
 }
 
 for (const dir of ["dist/src/cli", "dist/bin"]) {

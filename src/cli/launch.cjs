@@ -6,7 +6,7 @@
 // Copied to dist/bin by scripts/postbuild.mjs, next to the bundles it starts.
 "use strict";
 
-const { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } = require("node:fs");
+const { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync, writeSync } = require("node:fs");
 const { createRequire } = require("node:module");
 const { homedir } = require("node:os");
 const { basename, dirname, join } = require("node:path");
@@ -106,9 +106,27 @@ function compileCached(bundle) {
   return script;
 }
 
-/** Runs the bundle as this process's program. */
-function launch(bundle) {
-  run(compileCached(bundle), bundle);
+/**
+ * `PROGRAM --version` (or `-v`), and nothing else: writes `versionLine`, the line the program itself prints
+ * (captured from it by the build), without loading the program. Returns false for any other command line, or
+ * when stdout cannot take the line at once (the program then prints it itself).
+ */
+function printVersion(versionLine) {
+  const args = process.argv.slice(2);
+  if (versionLine === undefined || args.length !== 1 || (args[0] !== "--version" && args[0] !== "-v")) return false;
+  try {
+    writeSync(1, versionLine);
+  } catch (err) {
+    if (err.code !== "EPIPE") return false;
+    // The program's exit code for output closed by its reader (src/framework/pipes.ts).
+    process.exitCode = 141;
+  }
+  return true;
+}
+
+/** Runs the bundle as this process's program; `versionLine`: see printVersion. */
+function launch(bundle, versionLine) {
+  if (!printVersion(versionLine)) run(compileCached(bundle), bundle);
 }
 
 const required = new Map();

@@ -59,6 +59,28 @@ for (const name of ["rungrad", "hcp"]) {
   });
 }
 
+test("rungrad --version or -v alone prints what the program prints, without loading it; other command lines are the program's", async (t) => {
+  // The program itself, asked past the entry point's shortcut (argv[1] a placeholder, as for a script).
+  const program = (...args: string[]) =>
+    run(process.execPath, ["-e", `require(${JSON.stringify(`${BIN}/launch.cjs`)}).launch(${JSON.stringify(`${BIN}/rungrad.bundle.cjs`)})`, "rungrad", ...args]);
+  const expected = await program("--version");
+  assert.equal(expected.code, 0);
+  assert.equal(expected.stdout, `rungrad version ${(JSON.parse(readFileSync(`${REPO}package.json`, "utf8")) as { version: string }).version}\n`);
+  // Without the program's bundle at hand, only the entry point and the launcher.
+  const dir = mkdtempSync(join(tmpdir(), "launch-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  for (const file of ["rungrad.cjs", "launch.cjs"]) copyFileSync(`${BIN}/${file}`, join(dir, file));
+  for (const flag of ["--version", "-v"]) {
+    assert.deepEqual(await run(process.execPath, [`${BIN}/rungrad.cjs`, flag]), await program(flag));
+    assert.deepEqual(await run(process.execPath, [join(dir, "rungrad.cjs"), flag]), expected);
+  }
+  // Anything more is the program's to answer: without its bundle, it cannot start.
+  for (const args of [["--version", "--json"], ["-v", "agentmeta"], ["--help"]]) {
+    assert.deepEqual(await run(process.execPath, [`${BIN}/rungrad.cjs`, ...args]), await program(...args), args.join(" "));
+    assert.notEqual((await run(process.execPath, [join(dir, "rungrad.cjs"), ...args])).code, 0, args.join(" "));
+  }
+});
+
 test("hcp: the Ajv bundles, loaded when arguments are validated, have caches V8 accepts, and run the same without them", async (t) => {
   for (const bundle of ["ajv.bundle.cjs", "ajv-plain.bundle.cjs"]) assert.equal(compile(`${BIN}/${bundle}`).cachedDataRejected, false, bundle);
   const dir = mkdtempSync(join(tmpdir(), "launch-"));
