@@ -22,7 +22,8 @@ export async function credentialsOf(pack: LoadedPack, opts: PlanOptions, stateDi
   // hcp run: the one gate before a call reads a credential or runs anything; a refusal is thrown, not kept, so a dry run is refused too.
   if (opts.trust !== undefined) {
     const asker = opts.trust.ask;
-    await requireTrust(pack, stateDir, asker === undefined ? undefined : { asker, review: (binding) => trustReview(pack, opts.env ?? process.env, binding) });
+    const review = (binding: Parameters<typeof trustReview>[2]) => trustReview(pack, opts.env ?? process.env, binding);
+    await requireTrust(pack, stateDir, asker === undefined ? undefined : { asker, review }, opts.trust.named);
   }
   try {
     return { ok: true, credentials: packCredentials(pack, opts.env ?? process.env) };
@@ -40,7 +41,7 @@ export async function credentialsOf(pack: LoadedPack, opts: PlanOptions, stateDi
  */
 export async function stillTrusted(pack: LoadedPack, opts: PlanOptions, stateDir: string, plan: AnyPlan): Promise<RunFrom | undefined> {
   if (opts.trust === undefined) return undefined;
-  const binding = await requireTrust(pack, stateDir);
+  const binding = await requireTrust(pack, stateDir, undefined, opts.trust.named);
   if (isRequestPlan(plan)) return undefined;
   return runsFrom(plan, pack.root, trustedCopy(stateDir, pack.root, binding.tree.sha256), binding.programs, pack.policy?.cwd !== undefined);
 }

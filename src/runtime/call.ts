@@ -33,9 +33,10 @@ export interface PlanOptions {
   /**
    * Only a pack a person trusted (trust.ts): set by `hcp run`, whose caller may have written the pack and whose
    * program runs as the person. A pack not trusted as loaded, whatever its binding, is refused (`pack_untrusted`)
-   * before anything is read or run, dry runs included; with `ask`, a person is first asked to trust it.
+   * before anything is read or run, dry runs included; with `ask`, a person is first asked to trust it. `named`: the
+   * paths the caller gave for the pack folder (through a link), which its files may not name (trust.ts bindingOf).
    */
-  readonly trust?: { readonly ask?: TrustAsker };
+  readonly trust?: { readonly ask?: TrustAsker; readonly named?: readonly string[] };
 }
 
 export interface ExecuteOptions extends PlanOptions {

@@ -3,9 +3,10 @@
 // copy is `packs/<SHA-256 of the folder's real path>/<tree digest>/` in the state directory (as protected as the
 // trust records): made in a fresh 0700 folder beside it, hashed with the trust's own tree digest (pack-tree.ts),
 // compared to the digest a person trusted, made read-only, then renamed into place (a maker that loses the rename
-// to another uses the winner's). A copy in place is used as is. Copies of the same folder not used for a day are
-// removed when a new one is made (a run is never that long in practice; one that is only loses files, never gets
-// another's).
+// to another uses the winner's). A copy in place is used as is. When a new one is made, copies not used for a day are
+// removed (a run is never that long in practice; one that is only loses files, never gets another's), and so are
+// copies left half made by an hcp that is no longer running (killed) for ten minutes. `hcp trust --revoke` removes the
+// folder's copies. Nothing in `packs/` is followed: a link planted there is removed, never what it leads to.
 
 import { createHash } from "node:crypto";
 import {
@@ -22,6 +23,7 @@ import {
   renameSync,
   rmSync,
   symlinkSync,
+  unlinkSync,
   utimesSync,
   writeSync,
   type Dirent,
@@ -36,8 +38,15 @@ import { RuntimeError } from "./errors.js";
 import { within } from "./pack-links.js";
 import { MAX_TREE_BYTES, MAX_TREE_ENTRIES, openListedFile, packTree, TreeError } from "./pack-tree.js";
 
-/** How long a copy not used is kept once a newer copy of its folder is made. */
+/** How long a copy not used is kept once a newer copy is made. */
 const KEEP_UNUSED_MS = 24 * 3600 * 1000;
+/** A copy being made: `.new-<PID of the hcp making it>-XXXXXX`. */
+const MAKING = /^\.new-(\d+)-/;
+/**
+ * How long a copy left half made by an hcp no longer running is kept: a copy takes seconds to make; the margin is for a
+ * maker in another PID namespace sharing the state directory, whose PID names another process here.
+ */
+const KEEP_HALF_MADE_MS = 10 * 60 * 1000;
 const BUFFER = Buffer.alloc(64 << 10);
 
 const copiesOf = (stateDir: string, root: string) => join(stateDir, "packs", createHash("sha256").update(root, "utf8").digest("hex"));
@@ -105,9 +114,11 @@ function chmodFolders(top: string, mode: number): void {
   for (const d of readdirSync(top, { withFileTypes: true })) if (d.isDirectory()) chmodFolders(join(top, d.name), mode);
 }
 
-/** Removes a copy (read-only) or a copy being made; what cannot be removed stays. */
+/** Removes a copy (read-only) or a copy being made, never following a link; what cannot be removed stays. */
 function removeCopy(path: string): void {
   try {
+    // Only hcp writes here: anything but a folder (a link planted) is removed itself, not what it leads to.
+    if (!lstatSync(path).isDirectory()) return unlinkSync(path);
     chmodFolders(path, 0o700);
     rmSync(path, { recursive: true, force: true });
   } catch {
@@ -115,18 +126,52 @@ function removeCopy(path: string): void {
   }
 }
 
-/** Removes the copies of a folder (and copies left half made) not used for KEEP_UNUSED_MS, but `keep`. */
-function prune(dir: string, keep: string): void {
-  const old = Date.now() - KEEP_UNUSED_MS;
-  for (const name of readdirSync(dir)) {
-    if (name === keep) continue;
-    try {
-      if (lstatSync(join(dir, name)).mtimeMs < old) removeCopy(join(dir, name));
-    } catch {
-      // gone meanwhile
-    }
+/** The names in the folder `dir`; none when it cannot be listed (gone meanwhile). */
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
+
+/** Whether the process `pid` is running (one of another user's counts). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+/** Whether the copy `name` at `path` may be removed at `now`: not used for a day, or left half made by an hcp gone for ten minutes. */
+function stale(path: string, name: string, now: number): boolean {
+  let mtime: number;
+  try {
+    mtime = lstatSync(path).mtimeMs;
+  } catch {
+    return false; // gone meanwhile
+  }
+  const maker = Number(MAKING.exec(name)?.[1] ?? 0);
+  return mtime < now - (maker > 0 && !running(maker) ? KEEP_HALF_MADE_MS : KEEP_UNUSED_MS);
+}
+
+/** Removes the stale copies of every folder (stale), but the copy `keep` just made. */
+function prune(packs: string, keep: string): void {
+  const now = Date.now();
+  for (const folder of namesIn(packs)) {
+    const dir = join(packs, folder);
+    if (!isFolder(dir)) {
+      removeCopy(dir);
+      continue;
+    }
+    for (const name of namesIn(dir)) if (join(dir, name) !== keep && stale(join(dir, name), name, now)) removeCopy(join(dir, name));
+  }
+}
+
+/** `hcp trust --revoke`: removes every copy of the folder `root` (a real path), read-only or half made. */
+export const removeCopies = (stateDir: string, root: string): void => removeCopy(copiesOf(stateDir, root));
 
 /**
  * The folder of hcp's copy of the pack folder `root` (a real path) whose tree digest a person trusted, `tree`:
@@ -147,7 +192,7 @@ export function trustedCopy(stateDir: string, root: string, tree: string): strin
     return copy;
   }
   for (const d of [stateDir, join(stateDir, "packs"), dir]) ensurePrivateDirSync(d);
-  const made = mkdtempSync(join(dir, ".new-"));
+  const made = mkdtempSync(join(dir, `.new-${process.pid}-`));
   try {
     copyTree(root, made);
     // What runs is the copy: it is what is compared with what a person trusted.
@@ -167,7 +212,7 @@ export function trustedCopy(stateDir: string, root: string, tree: string): strin
     if (err instanceof TreeError) throw new RuntimeError("pack_untrusted", escapeForPerson(`the pack at ${root} is not what a person trusted (${err.message}), so nothing ran`));
     throw new RuntimeError("state_unavailable", `cannot copy the pack at ${root} to ${dir} to run it: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
-  prune(dir, tree);
+  prune(join(stateDir, "packs"), copy);
   return copy;
 }
 

@@ -15,7 +15,9 @@ import { escapeForPerson } from "./approval/show.js";
 import { bindingLoadsCredentials } from "./credentials.js";
 import { RuntimeError } from "./errors.js";
 import { boundDocumentText } from "./openapi/packs.js";
+import { removeCopies } from "./pack-copy.js";
 import { cwdLeavingCopy, linkLeavingCopy } from "./pack-links.js";
+import { selfPaths } from "./pack-self-paths.js";
 import { outsideDigests, programBindings, type ProgramBinding } from "./pack-programs.js";
 import { packTree, treeChanges, TreeError, type PackTree } from "./pack-tree.js";
 import { readTrustRecord, removeTrustRecord, writeTrustRecord, type TrustRecord } from "./trust-store.js";
@@ -59,12 +61,15 @@ function realRootOf(pack: LoadedPack): string {
   }
 }
 
-/** What trust binds of the pack (its real folder) now; a sentence saying why when it cannot be bound. */
-export function bindingOf(pack: LoadedPack): PackBinding | string {
+/**
+ * What trust binds of the pack (its real folder) now; a sentence saying why when it cannot be bound. `named`: the paths
+ * a person gave for the folder (givenPackFolder), which its files may not name, as they may not name its real path.
+ */
+export function bindingOf(pack: LoadedPack, named: readonly string[] = []): PackBinding | string {
   if (pack.surface === null) return "it did not load";
   const root = realRootOf(pack);
   try {
-    const tree = packTree(root);
+    const tree = packTree(root, selfPaths(root, named));
     // The folder read now holds the surface.json and policy.json loaded (else one changed in between).
     const loaded = (name: string, sha: string | null | undefined) => {
       const entry = Object.hasOwn(tree.entries, name) ? tree.entries[name] : undefined;
@@ -96,17 +101,27 @@ export function realPackPath(path: string): string {
   }
 }
 
+/** The pack folder a pack path names as given, its links not resolved (absolute): the folder, or that of its surface.json. */
+export function givenPackFolder(path: string): string {
+  const given = resolve(path);
+  try {
+    return statSync(given).isFile() ? dirname(given) : given;
+  } catch {
+    return given;
+  }
+}
+
 /** Why the pack is not trusted as loaded (a sentence), or undefined when it is: its real folder is recorded with every digest equal. */
 export function untrustedBecause(pack: LoadedPack, stateDir: string): string | undefined {
   return verdict(pack, stateDir).why;
 }
 
 /** The verdict on the pack as loaded, and what it binds now (to show and record when a person trusts it). */
-function verdict(pack: LoadedPack, stateDir: string): { why?: string; binding?: PackBinding } {
+function verdict(pack: LoadedPack, stateDir: string, givenAs: readonly string[] = []): { why?: string; binding?: PackBinding } {
   const real = realRootOf(pack);
   // Loaded through a link, its relative program and files would be found through the link, which can change after this check.
   if (real !== pack.root) return { why: escapeForPerson(`it was loaded as ${pack.root}, a symbolic link to ${real}; run it by its real path`) };
-  const binding = bindingOf(pack);
+  const binding = bindingOf(pack, givenAs);
   if (typeof binding === "string") return { why: `what it runs cannot be bound: ${binding}` };
   const record = readTrustRecord(stateDir, real);
   if (record === undefined) return { why: "a person has never trusted it", binding };
@@ -154,10 +169,15 @@ function refusal(pack: LoadedPack, why: string): RuntimeError {
  * Throws `pack_untrusted` unless a person trusted the pack as loaded, whatever its binding. With `ask`, a pack
  * that is not trusted is first shown to a person (`review` is what they see of what it binds now) and, on yes,
  * trusted as shown. Returns what it binds as trusted: its folder's digest (what hcp run's copy of it must be) and where
- * each program was found then.
+ * each program was found then. `named`: the paths the pack folder was given as (bindingOf).
  */
-export async function requireTrust(pack: LoadedPack, stateDir: string, ask?: { asker: TrustAsker; review: (binding: PackBinding) => string }): Promise<PackBinding> {
-  const { why, binding } = verdict(pack, stateDir);
+export async function requireTrust(
+  pack: LoadedPack,
+  stateDir: string,
+  ask?: { asker: TrustAsker; review: (binding: PackBinding) => string },
+  named: readonly string[] = [],
+): Promise<PackBinding> {
+  const { why, binding } = verdict(pack, stateDir, named);
   // No reason against it: the folder read now is the one recorded.
   if (why === undefined && binding !== undefined) return binding;
   if (ask === undefined || binding === undefined) throw refusal(pack, why ?? "it cannot be bound");
@@ -191,5 +211,9 @@ export function trustPack(pack: LoadedPack, stateDir: string, binding: PackBindi
   return record;
 }
 
-/** Removes the record of the folder at `root` (a real path); false when there was none. */
-export const revokeTrust = (root: string, stateDir: string): boolean => removeTrustRecord(stateDir, root);
+/** Removes the record of the folder at `root` (a real path), then hcp run's copies of it; false when there was no record. */
+export function revokeTrust(root: string, stateDir: string): boolean {
+  const had = removeTrustRecord(stateDir, root);
+  removeCopies(stateDir, root);
+  return had;
+}

@@ -12,7 +12,7 @@ import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { stateDirOf } from "../runtime/approval/state.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { usableVerbs } from "../runtime/verb-lookup.js";
-import { realPackPath, type TrustAsker } from "../runtime/trust.js";
+import { givenPackFolder, realPackPath, type TrustAsker } from "../runtime/trust.js";
 import { TransportError, childExitCode, httpExitCode, jsonSyntax } from "./errors.js";
 import { loadOnePack, servable, type ServedPack, type ServeOptions } from "./packs.js";
 import { httpOutcome, outcome, renderPlan } from "./render.js";
@@ -105,7 +105,8 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
     transport: "cli" as const,
     oneCall: true,
     // The caller of hcp run may have written the pack: only a pack a person trusted runs (and gets credentials).
-    trust: { ask: req.askTrust },
+    // Its files may name the folder neither by its real path nor as the caller named it (pack-self-paths.ts).
+    trust: { ask: req.askTrust, named: [givenPackFolder(req.pack)] },
     onOutput: write === undefined ? undefined : (e: OutputEvent) => e.text !== "" && write(e.stream, e.text),
   };
   let r: ExecResult | HttpResult | DryRun;

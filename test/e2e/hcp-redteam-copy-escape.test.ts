@@ -55,15 +55,23 @@ test("a program named by a path through a link in the agent's workspace (or with
   const ways = [
     { bin: join(alias, "dump.sh"), swap: `fs.unlinkSync(${JSON.stringify(alias)}); fs.symlinkSync(${JSON.stringify(evil)}, ${JSON.stringify(alias)});` },
     {
+      // The folder's own path (a doubled slash is the same path): such a pack cannot be trusted (hcp-redteam-self-path.test.ts).
+      refused: true,
       bin: root.replace(/\/helper$/, "//helper/dump.sh"),
       swap: `fs.renameSync(${JSON.stringify(root)}, ${JSON.stringify(`${root}.away`)}); fs.symlinkSync(${JSON.stringify(evil)}, ${JSON.stringify(root)});`,
     },
   ];
-  for (const { bin, swap } of ways) {
+  for (const { bin, swap, refused } of ways) {
     rmSync(alias, { force: true });
     symlinkSync(root, alias);
     surface.wrap.bin = bin;
     writeFileSync(join(root, "surface.json"), JSON.stringify(surface));
+    if (refused === true) {
+      await assert.rejects(trustPack(root, s.env), /surface\.json \(line 1\) names the pack folder/);
+      assert.equal((await hcp(["run", root, "dump"], { env: afterLastCheck(s, swap), timeoutMs: 60_000 })).code, 4);
+      assert.deepEqual(lines(witness), [], bin);
+      continue;
+    }
     await trustPack(root, s.env);
     // A first run makes the copy; the program is the trusted one.
     const first = await s.hcp(["run", root, "dump"]);

@@ -38,7 +38,7 @@ function leakPack(): { dir: string; env: NodeJS.ProcessEnv } {
     id: "shorty",
     kind: "wrap",
     binding: { mode: "user", hub: "local-credential", family: "shortfam" },
-    wrap: { bin: program },
+    wrap: { bin: "./leak.mjs" },
     verbs: {
       leak: { description: "Print the tokens.", cli: ["leak", "0"], policy: "read" },
       fail: { description: "Print the tokens and exit 3.", cli: ["leak", "3"], policy: "read" },

@@ -3,8 +3,8 @@
 
 import { systemReason } from "../../errno.js";
 import { shellWord } from "../../shell-word.js";
-import { existsSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, readdirSync, realpathSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { FileWriteError, writeFiles } from "../../files.js";
 import type { Context } from "../../framework/index.js";
 import { stableJSON } from "../../json/stable.js";
@@ -166,7 +166,7 @@ async function fromOpenApi(source: string): Promise<Generated> {
 async function fromManifest(opts: InitOptions): Promise<Generated> {
   const doc = projectText(await readManifestText({ file: opts.fromManifest, fromExe: opts.fromExe }));
   const exe = opts.fromExe !== undefined && opts.fromExe.includes("/") ? resolve(opts.fromExe) : opts.fromExe;
-  const bin = opts.bin ?? exe ?? doc.tool_name;
+  const bin = inPack(opts.bin ?? exe ?? doc.tool_name, opts.out);
   if (opts.credentialEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.credentialEnv)) {
     throw new CliError(`--credential-env ${JSON.stringify(opts.credentialEnv)} is not a variable name (letters, digits and _, not starting with a digit)`);
   }
@@ -187,6 +187,31 @@ async function fromManifest(opts: InitOptions): Promise<Generated> {
     notes: missing === undefined ? pack.notes : [...pack.notes, missing],
     credentials: credentialCommands(pack.surface.binding, pack.policy.credentials, false),
   };
+}
+
+/** The real path of `path`; itself when it does not resolve (the pack folder is not written yet). */
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * wrap.bin as written: a program inside the pack folder `out`, named by an absolute path, relative to it (`./bin/tool`),
+ * since a trusted pack may not name its own folder by an absolute path (hcp runs it from a copy: runtime/pack-self-paths.ts).
+ */
+function inPack(bin: string, out: string): string {
+  if (!isAbsolute(bin)) return bin;
+  const folder = resolve(out);
+  for (const [path, root] of [
+    [bin, folder],
+    [real(bin), real(folder)],
+  ] as const) {
+    if (path.startsWith(root + sep)) return `./${relative(root, path).split(sep).join("/")}`;
+  }
+  return bin;
 }
 
 /**
