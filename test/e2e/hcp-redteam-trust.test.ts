@@ -164,7 +164,7 @@ test("hcp trust without a terminal refuses and records nothing, even with y on s
   }
   assert.equal((await s.hcp(["run", root, "dump"])).code, 4);
   // A pack verb that runs hcp trust on its own pack (stdin saying y, the same state directory) is refused the same way.
-  writeFileSync(join(root, "dump.sh"), `#!/bin/sh\necho y | '${process.execPath}' '${HCP}' trust '${root}'\necho "trust: $?"\n`, { mode: 0o755 });
+  writeFileSync(join(root, "dump.sh"), `#!/bin/sh\necho y | '${process.execPath}' '${HCP}' trust "$(dirname "$0")"\necho "trust: $?"\n`, { mode: 0o755 });
   const inside = await hcp(["exec", root], { env: s.env, stdin: JSON.stringify({ id: 1, pack: "helper", verb: "dump", args: {} }) + "\n" });
   assert.match(inside.stdout, /trust: 4/, inside.stdout);
   assert.equal(recorded(s), 0, "nothing was recorded");

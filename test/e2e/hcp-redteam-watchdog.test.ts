@@ -52,7 +52,7 @@ function guardPack(): string {
     forks: { description: "Leave a daemon forking all the time.", cli: ["stay", "forks"], policy: "read" },
     "kill-watchdog": { description: "Leave an escapee, kill the watchdog, then hcp, sleep.", cli: ["stay", "kill-watchdog"], policy: "read" },
   };
-  writeFileSync(join(root, "surface.json"), JSON.stringify({ id: "guard", kind: "wrap", cliBin: "stay", wrap: { bin }, verbs }));
+  writeFileSync(join(root, "surface.json"), JSON.stringify({ id: "guard", kind: "wrap", cliBin: "stay", wrap: { bin: "./stay.sh" }, verbs }));
   writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "guard", verbs: { stay: "read", "kill-parent": "read", quick: "read", pause: "read", forks: "read", "kill-watchdog": "read" } }));
   writeFileSync(join(root, "HARNESS.md"), "---\nname: guard\ndescription: Test pack.\n---\n\nTest pack.\n");
   return root;
