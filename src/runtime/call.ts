@@ -48,7 +48,7 @@ export interface ExecuteOptions extends PlanOptions {
   readonly signal?: AbortSignal;
   /** Receives the child's output as it arrives, masked, line by line (see LiveOutput). */
   readonly onOutput?: OutputListener;
-  /** Children at once: the child starts once a slot is free (queued, first come first served). */
+  /** Children or HTTP requests at once: the child starts, or the request is sent, once a slot is free (queued, first come first served). */
   readonly slots?: Limiter;
 }
 

@@ -78,8 +78,11 @@ async function decide(pack: LoadedPack, opts: ExecuteOptions, gate: Gate, load: 
   try {
     const from = await stillTrusted(pack, opts, gate.stateDir, plan);
     if (isRequestPlan(plan)) {
-      if (!prepared.load.ok) throw prepared.load.error;
-      result = await runRequestPlan(pack, plan, prepared.load.credentials, secrets, opts);
+      const loaded = prepared.load;
+      if (!loaded.ok) throw loaded.error;
+      // In a slot, as a child is: its deadline starts once the request may be sent.
+      const send = () => runRequestPlan(pack, plan, loaded.credentials, secrets, opts);
+      result = await (opts.slots === undefined ? send() : opts.slots.run(send, opts.signal));
     } else {
       result = maskResult(await runPlan(plan, prepared, opts, from), secrets);
     }

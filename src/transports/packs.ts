@@ -113,7 +113,7 @@ export async function loadServed(paths: readonly string[], transport: Transport 
 
 const slots = new WeakMap<ServedPack, Limiter>();
 
-/** The bound on a pack's children at once (policy.json `limits.concurrency`, default 8), one per loaded pack: per server. */
+/** The bound on a pack's children (an openapi pack's HTTP requests) at once (policy.json `limits.concurrency`, default 8), one per loaded pack: per server. */
 export function slotsOf(pack: ServedPack): Limiter {
   let limiter = slots.get(pack);
   if (limiter === undefined) slots.set(pack, (limiter = new Limiter(packConcurrency(pack))));
