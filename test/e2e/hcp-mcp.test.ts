@@ -145,12 +145,13 @@ test("a cancelled call kills the verb's whole process group, grandchild included
     const stop = new AbortController();
     const call = client.callTool({ name: "hcp-probe_sleeper", arguments: {} }, undefined, { signal: stop.signal });
     const files = [join(dir, "child.pid"), join(dir, "grandchild.pid")];
-    for (let i = 0; i < 200 && !files.every((f) => existsSync(f) && readFileSync(f, "utf8") !== ""); i++) await sleep(25);
+    // Hang guards (60 s), as over HTTP: starting the server, the SDK and two node processes takes seconds on a loaded machine.
+    for (let i = 0; i < 2400 && !files.every((f) => existsSync(f) && readFileSync(f, "utf8") !== ""); i++) await sleep(25);
     const pids = files.map((f) => Number(readFileSync(f, "utf8")));
     assert.ok(pids.every(alive), "both are running before the cancel");
     stop.abort();
     await assert.rejects(call);
-    for (let i = 0; i < 200 && pids.some(alive); i++) await sleep(25);
+    for (let i = 0; i < 2400 && pids.some(alive); i++) await sleep(25);
     assert.deepEqual(pids.map(alive), [false, false]);
     // The server is still serving.
     const ok = await client.callTool({ name: "hcp-probe_quick", arguments: {} });
