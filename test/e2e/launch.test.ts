@@ -59,10 +59,11 @@ for (const name of ["rungrad", "hcp"]) {
   });
 }
 
+/** The program itself, asked past the entry point's shortcut (argv[1] a placeholder, as for a script). */
+const program = (...args: string[]) =>
+  run(process.execPath, ["-e", `require(${JSON.stringify(`${BIN}/launch.cjs`)}).launch(${JSON.stringify(`${BIN}/rungrad.bundle.cjs`)})`, "rungrad", ...args]);
+
 test("rungrad --version or -v alone prints what the program prints, without loading it; other command lines are the program's", async (t) => {
-  // The program itself, asked past the entry point's shortcut (argv[1] a placeholder, as for a script).
-  const program = (...args: string[]) =>
-    run(process.execPath, ["-e", `require(${JSON.stringify(`${BIN}/launch.cjs`)}).launch(${JSON.stringify(`${BIN}/rungrad.bundle.cjs`)})`, "rungrad", ...args]);
   const expected = await program("--version");
   assert.equal(expected.code, 0);
   assert.equal(expected.stdout, `rungrad version ${(JSON.parse(readFileSync(`${REPO}package.json`, "utf8")) as { version: string }).version}\n`);
