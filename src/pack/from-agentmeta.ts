@@ -60,7 +60,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
   for (const c of runnable) {
     const key = verbKeyOf(c, id, notes);
     if (key === null) continue;
-    for (const draft of draftsOf(c, key, cliBin, notes)) {
+    for (const draft of draftsOf(c, childrenOf(doc, c), cliBin, key, notes)) {
       if (Object.hasOwn(verbs, draft.key)) {
         notes.push(`skipped command "${c.path.join(" ")}": verb key "${draft.key}" is already taken`);
         continue;
@@ -127,18 +127,25 @@ function verbKeyOf(c: AgentCommand, id: string, notes: string[]): string | null 
   return key;
 }
 
+/** The names of a command's subcommands, and `help`, which a command with subcommands also answers to. */
+function childrenOf(doc: AgentMetaDocument, c: AgentCommand): string[] {
+  if (!c.has_children) return [];
+  const names = doc.commands.filter((o) => o.path.length === c.path.length + 1 && c.path.every((s, i) => o.path[i] === s)).map((o) => o.path.at(-1)!);
+  return [...new Set([...names, "help"])];
+}
+
 /** The verbs of one command: one, or two for rungrad's self-update (`update.check` reads, `update` writes). */
-function draftsOf(c: AgentCommand, key: string, cliBin: string, notes: string[]): VerbDraft[] {
+function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, key: string, notes: string[]): VerbDraft[] {
   const confirm = c.destructive || c.requires_confirmation;
   const check = c.path.length === 1 && c.path[0] === "update" ? c.local_flags.find((f) => f.name === "check" && f.type === "bool") : undefined;
   const description = c.short.trim() === "" ? `Runs \`${c.command_template}\`` : c.short;
   if (check === undefined) {
-    const { cli, args } = commandLine(c, cliBin, notes, new Set());
+    const { cli, args } = commandLine(c, children, cliBin, notes, new Set());
     return [{ key, confirm, verb: { description, cli, args, policy: c.mutates || confirm ? "write" : "read" } }];
   }
   const skip = new Set([check.name]);
-  const read = commandLine(c, cliBin, notes, skip, ["--check"]);
-  const write = commandLine(c, cliBin, notes, skip);
+  const read = commandLine(c, children, cliBin, notes, skip, ["--check"]);
+  const write = commandLine(c, children, cliBin, notes, skip);
   const checkDescription = check.usage.trim() === "" ? `Checks for an update of ${cliBin} without installing it` : check.usage;
   return [
     { key: `${key}.check`, confirm: false, verb: { description: checkDescription, cli: read.cli, args: read.args, policy: "read" } },
@@ -146,10 +153,13 @@ function draftsOf(c: AgentCommand, key: string, cliBin: string, notes: string[])
   ];
 }
 
-/** A placeholder name: `-` and other characters as `_`, a leading digit or a reserved name prefixed with `_`. */
+/**
+ * A placeholder name: `-` and other characters as `_`, a leading digit or a reserved name prefixed with `_`
+ * (`verb` too: in a verb's cli `{{verb}}` is refused, it belongs to wrap.argv_template).
+ */
 export function placeholderName(s: string): string {
   let n = s.replace(/[^A-Za-z0-9_]/g, "_");
-  if (!isPlaceholderName(n)) n = `_${n}`;
+  if (!isPlaceholderName(n) || n === "verb") n = `_${n}`;
   return n;
 }
 
@@ -165,8 +175,22 @@ interface Operand {
 
 const OPERAND = /^(<([^<>[\]]+?)(\.\.\.)?>|\[([^<>[\]]+?)(\.\.\.)?\])(\.\.\.)?$/;
 
-/** The tokens of the usage template after the program name. */
-const usageTokens = (c: AgentCommand) => c.usage_template.split(/\s+/).filter((t) => t !== "").slice(1);
+/** The tokens of the usage template after the program name; an optional group of several words (`[-- args...]`) is one. */
+function usageTokens(c: AgentCommand): string[] {
+  const out: string[] = [];
+  let group: string[] | undefined;
+  for (const tok of c.usage_template.split(/\s+/).filter((t) => t !== "").slice(1)) {
+    if (group === undefined && tok.startsWith("[") && !tok.includes("]")) group = [tok];
+    else if (group !== undefined) group.push(tok);
+    else out.push(tok);
+    if (group !== undefined && tok.includes("]")) {
+      out.push(group.join(" "));
+      group = undefined;
+    }
+  }
+  if (group !== undefined) out.push(...group);
+  return out;
+}
 
 function operandsOf(c: AgentCommand): Operand[] {
   const out: Operand[] = [];
@@ -174,7 +198,8 @@ function operandsOf(c: AgentCommand): Operand[] {
     const m = OPERAND.exec(tok);
     if (m === null) return;
     const raw = m[2] ?? m[4]!;
-    if (m[4] !== undefined && /^(flags|options)$/i.test(raw)) return;
+    // `[flags]`, and an optional group of words (`[-- subcommand...]`): not one argument, left out.
+    if (m[4] !== undefined && (/^(flags|options)$/i.test(raw) || /\s/.test(raw))) return;
     const choices = raw.includes("|") ? raw.split("|").filter((s) => s !== "") : undefined;
     out.push({ index, raw, required: m[2] !== undefined, variadic: m[3] !== undefined || m[5] !== undefined || m[6] !== undefined, choices });
   });
@@ -202,14 +227,22 @@ function operandSchema(op: Operand): JsonSchema {
   return { type: "array", items: item, ...(op.required ? { minItems: 1 } : {}) };
 }
 
+/**
+ * The verb's argv template and args schema. Flags come first, then `--`, then the operands: a value starting with
+ * `-` is then an operand, never a flag (and hcp accepts it: §6.2). On a command with subcommands the first operand
+ * may not name one: the program would run that subcommand instead (commander dispatches on it even after `--`).
+ */
 function commandLine(
   c: AgentCommand,
+  children: readonly string[],
   cliBin: string,
   notes: string[],
   skipFlags: ReadonlySet<string>,
   fixed: readonly string[] = [],
 ): { cli: string[]; args: JsonSchema } {
   const cli = [cliBin];
+  /** The usage template's tokens from the first operand on, after the flags and `--`. */
+  const tail: string[] = [];
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   /** A free argument name: the wanted one, else with `_2`, `_3`… */
@@ -222,13 +255,14 @@ function commandLine(
   usageTokens(c).forEach((tok, index) => {
     const op = operands.get(index);
     if (op === undefined) {
-      if (!OPERAND.test(tok)) cli.push(tok); // `[flags]` is dropped, other words are literal
+      if (!OPERAND.test(tok)) (tail.length === 0 ? cli : tail).push(tok); // `[flags]` is dropped, other words are literal
       return;
     }
     // A choice is named after the command (`completion [bash|zsh|fish]` takes `completion`).
     const name = free(placeholderName(op.choices !== undefined ? (c.path.at(-1) ?? cliBin) : op.raw));
-    cli.push(`{{${name}}}`);
-    properties[name] = operandSchema(op);
+    const first = tail.length === 0;
+    tail.push(`{{${name}}}`);
+    properties[name] = first && children.length > 0 ? notASubcommand(operandSchema(op), children) : operandSchema(op);
     if (op.required) required.push(name);
   });
   cli.push(...fixed);
@@ -245,10 +279,18 @@ function commandLine(
     properties[name] = flagSchema(f);
     if (f.required) required.push(name);
   }
+  if (tail.length > 0) cli.push("--", ...tail);
   const args: JsonSchema = { type: "object", properties };
   if (required.length > 0) args.required = required;
   args.additionalProperties = false;
   return { cli, args };
+}
+
+/** The operand's schema, refusing the subcommands' names (as the value, or as the first element of an array). */
+function notASubcommand(schema: JsonSchema, children: readonly string[]): JsonSchema {
+  const not = { not: { enum: [...children] } };
+  if (schema.type !== "array") return { ...schema, ...not };
+  return { ...schema, prefixItems: [not] };
 }
 
 const INTEGER_TYPES = new Set(["int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64"]);

@@ -8,7 +8,17 @@ function argumentPath(pointer: string): string {
   return segments.map((s, i) => (i === 0 ? s : /^\d+$/.test(s) ? `[${s}]` : `.${s}`)).join("");
 }
 
-function describe(e: ErrorObject): string {
+/** The subschema at an error's schemaPath (`#/properties/x/not`) within `root`; undefined when it is not there. */
+function subschema(root: unknown, schemaPath: string): unknown {
+  let at = root;
+  for (const s of schemaPath.split("/").slice(1)) {
+    if (typeof at !== "object" || at === null) return undefined;
+    at = (at as Record<string, unknown>)[s.replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  return at;
+}
+
+function describe(e: ErrorObject, schema: unknown): string {
   const at = argumentPath(e.instancePath);
   const where = at === "" ? "" : `${at}.`;
   switch (e.keyword) {
@@ -20,12 +30,18 @@ function describe(e: ErrorObject): string {
       const allowed = (e.params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ");
       return `argument ${JSON.stringify(at)}: must be one of ${allowed}`;
     }
+    case "not": {
+      // `not: {enum: […]}`: the values it may not be, named (Ajv only says "must NOT be valid").
+      const refused = (subschema(schema, e.schemaPath) as { enum?: unknown } | undefined)?.enum;
+      if (Array.isArray(refused)) return `argument ${JSON.stringify(at)}: must not be ${refused.map((v) => JSON.stringify(v)).join(", ")}`;
+      return at === "" ? `the arguments ${e.message ?? "are invalid"}` : `argument ${JSON.stringify(at)}: ${e.message ?? "is invalid"}`;
+    }
     default:
       return at === "" ? `the arguments ${e.message ?? "are invalid"}` : `argument ${JSON.stringify(at)}: ${e.message ?? "is invalid"}`;
   }
 }
 
-/** One message per distinct problem, in Ajv's order. */
-export function argumentErrors(errors: readonly ErrorObject[]): string[] {
-  return [...new Set(errors.map(describe))];
+/** One message per distinct problem, in Ajv's order; `schema` is the schema that found them. */
+export function argumentErrors(errors: readonly ErrorObject[], schema?: unknown): string[] {
+  return [...new Set(errors.map((e) => describe(e, schema)))];
 }

@@ -77,7 +77,7 @@ export function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVer
     validators.set(verb, validate);
   }
   if (!judge(validate, args, verbKey)) {
-    throw new RuntimeError("invalid_args", `invalid arguments for verb ${JSON.stringify(verbKey)}: ${argumentErrors(validate.errors ?? []).join("; ")}`);
+    throw new RuntimeError("invalid_args", `invalid arguments for verb ${JSON.stringify(verbKey)}: ${argumentErrors(validate.errors ?? [], validate.schema).join("; ")}`);
   }
   return args;
 }

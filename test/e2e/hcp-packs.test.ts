@@ -60,24 +60,44 @@ test("hcp init: every runnable command is a verb (runnable parents too), update 
 test("a runnable parent runs with its operands: task comment <task-gid> <message>", async () => {
   const { pack, env } = await taskrPack();
   const report = await ran(pack, env, "task.comment", { task_gid: "1207", message: "shipped --today" }, ["--allow-write"]);
-  assert.deepEqual(report.argv, ["task", "comment", "1207", "shipped --today", "--json", "--no-prompt"]);
+  assert.deepEqual(report.argv, ["task", "comment", "--json", "--no-prompt", "--", "1207", "shipped --today"]);
+});
+
+test("an operand starting with - reaches the program as an operand: the generated template puts -- before the operands", async () => {
+  const { pack, env } = await taskrPack();
+  const report = await ran(pack, env, "task.comment", { task_gid: "1207", message: "-1: see --help" }, ["--allow-write"]);
+  assert.deepEqual(report.argv, ["task", "comment", "--json", "--no-prompt", "--", "1207", "-1: see --help"]);
+});
+
+test("a runnable parent's first operand cannot name one of its subcommands (the program would run that one instead)", async () => {
+  const { pack, env } = await taskrPack();
+  // `taskr task comment delete c9`: the destructive, person-gated `task comment delete` run as the plain write task.comment.
+  for (const name of ["delete", "help"]) {
+    const r = await hcp(["run", pack, "task.comment", "--args", JSON.stringify({ task_gid: name, message: "c9" }), "--allow-write"], { env });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /argument "task_gid": must not be "delete", "help"/);
+    assert.equal(r.stdout, "", "nothing ran");
+  }
+  const other = await ran(pack, env, "task.comment", { task_gid: "deleted", message: "c9" }, ["--allow-write"]);
+  assert.deepEqual(other.argv.slice(-2), ["deleted", "c9"]);
 });
 
 test("optional operands are dropped when absent; flags with defaults are not sent unless given; arrays repeat", async () => {
   const { pack, env } = await taskrPack();
-  assert.deepEqual((await ran(pack, env, "task.list", {})).argv, ["task", "list", "--json", "--no-prompt"]);
+  assert.deepEqual((await ran(pack, env, "task.list", {})).argv, ["task", "list", "--json", "--no-prompt", "--"]);
   assert.deepEqual((await ran(pack, env, "task.list", { project: "web", tag: ["p1", "ux"], limit: 5 })).argv, [
     "task",
     "list",
-    "web",
     "--json",
     "--no-prompt",
     "--limit=5",
     "--tag=p1",
     "--tag=ux",
+    "--",
+    "web",
   ]);
-  assert.deepEqual((await ran(pack, env, "completion", {})).argv, ["completion"]);
-  assert.deepEqual((await ran(pack, env, "completion", { completion: "zsh" })).argv, ["completion", "zsh"]);
+  assert.deepEqual((await ran(pack, env, "completion", {})).argv, ["completion", "--"]);
+  assert.deepEqual((await ran(pack, env, "completion", { completion: "zsh" })).argv, ["completion", "--", "zsh"]);
 });
 
 test("variadic operands are arrays: an optional one may be empty, a required one may not", async () => {
@@ -86,14 +106,15 @@ test("variadic operands are arrays: an optional one may be empty, a required one
   assert.deepEqual((await ran(pack, env, "files.add", { task_gid: "9", paths: ["a.txt", "b c.png"] }, w)).argv, [
     "files",
     "add",
+    "--json",
+    "--no-prompt",
+    "--",
     "9",
     "a.txt",
     "b c.png",
-    "--json",
-    "--no-prompt",
   ]);
-  assert.deepEqual((await ran(pack, env, "files.add", { task_gid: "9" }, w)).argv, ["files", "add", "9", "--json", "--no-prompt"]);
-  assert.deepEqual((await ran(pack, env, "files.add", { task_gid: "9", paths: [] }, w)).argv, ["files", "add", "9", "--json", "--no-prompt"]);
+  assert.deepEqual((await ran(pack, env, "files.add", { task_gid: "9" }, w)).argv, ["files", "add", "--json", "--no-prompt", "--", "9"]);
+  assert.deepEqual((await ran(pack, env, "files.add", { task_gid: "9", paths: [] }, w)).argv, ["files", "add", "--json", "--no-prompt", "--", "9"]);
   const empty = await hcp(["run", pack, "task.tag", "--args", '{"task_gid": "9", "tags": [], "color": "red"}', "--allow-write"], { env });
   assert.equal(empty.code, 1);
   assert.match(empty.stderr, /tags/);

@@ -33,7 +33,7 @@ test("hcp describe: each verb's arguments, policy, approval and argv template; o
     description: "List tasks",
     policy: "read",
     approval: "none",
-    argv_template: ["taskr", "task", "list", "{{project}}", "--json", "--no-prompt", "--assignee={{assignee}}", "--limit={{limit}}", "--state={{state}}", "--tag={{tag}}"],
+    argv_template: ["taskr", "task", "list", "--json", "--no-prompt", "--assignee={{assignee}}", "--limit={{limit}}", "--state={{state}}", "--tag={{tag}}", "--", "{{project}}"],
     arguments: [
       { name: "project", type: "string", required: false },
       { name: "assignee", type: "string", required: false, description: "Only tasks assigned to this user" },

@@ -32,7 +32,7 @@ test("the rgref pack validates with no issue: one verb per leaf, update split in
   assert.deepEqual(g.policy.credentials, ["RGREF_TOKEN"]);
 });
 
-test("rgref verbs: cli from the usage template, canonical --json --no-prompt, --confirm for destructive", () => {
+test("rgref verbs: cli from the usage template, canonical --json --no-prompt, --confirm for destructive, operands after --", () => {
   const { verbs } = packFromAgentMeta(agentmeta("rgref_reference.json"), { bin: "rgref" }).surface;
   assert.deepEqual(verbs["item.list"], {
     description: "List items",
@@ -40,11 +40,11 @@ test("rgref verbs: cli from the usage template, canonical --json --no-prompt, --
     args: { type: "object", properties: {}, additionalProperties: false },
     policy: "read",
   });
-  assert.deepEqual(verbs["item.get"]!.cli, ["rgref", "item", "get", "{{name}}", "--json", "--no-prompt"]);
+  assert.deepEqual(verbs["item.get"]!.cli, ["rgref", "item", "get", "--json", "--no-prompt", "--", "{{name}}"]);
   assert.deepEqual(verbs["item.get"]!.args, { type: "object", properties: { name: { type: "string" } }, required: ["name"], additionalProperties: false });
-  assert.deepEqual(verbs["item.create"]!.cli, ["rgref", "item", "create", "{{name}}", "--json", "--no-prompt"]);
+  assert.deepEqual(verbs["item.create"]!.cli, ["rgref", "item", "create", "--json", "--no-prompt", "--", "{{name}}"]);
   assert.equal(verbs["item.create"]!.policy, "write");
-  assert.deepEqual(verbs["item.delete"]!.cli, ["rgref", "item", "delete", "{{name}}", "--json", "--no-prompt", "--confirm"]);
+  assert.deepEqual(verbs["item.delete"]!.cli, ["rgref", "item", "delete", "--json", "--no-prompt", "--confirm", "--", "{{name}}"]);
   assert.deepEqual(Object.keys((verbs["item.delete"]!.args as { properties: object }).properties), ["name"], "--confirm is not an agent argument");
   assert.deepEqual(verbs["update.check"], {
     description: "Check for an update without installing it",
@@ -83,7 +83,8 @@ test("the rungrad CLI pack: operands, string/bool/stringArray flags with - mappe
   assert.deepEqual(validate(g).issues, []);
   assert.deepEqual(Object.keys(g.surface.verbs), ["new", "score"]);
   const nw = g.surface.verbs["new"]!;
-  assert.deepEqual(nw.cli!.slice(0, 6), ["rungrad", "new", "{{name}}", "--json", "--no-prompt", "--description={{description}}"]);
+  assert.deepEqual(nw.cli!.slice(0, 5), ["rungrad", "new", "--json", "--no-prompt", "--description={{description}}"]);
+  assert.deepEqual(nw.cli!.slice(-2), ["--", "{{name}}"], "the operand last, after --");
   assert.ok(nw.cli!.includes("--docs-label={{docs_label}}"));
   const props = (nw.args as { properties: Record<string, { type: string; items?: unknown }> }).properties;
   assert.deepEqual(props["name"], { type: "string" });
@@ -92,7 +93,8 @@ test("the rungrad CLI pack: operands, string/bool/stringArray flags with - mappe
   assert.deepEqual([props["example"]!.type, props["example"]!.items], ["array", { type: "string" }]);
   assert.deepEqual((nw.args as { required: string[] }).required, ["name"]);
   assert.deepEqual(g.policy.verbs, { new: "write", score: "read" });
-  assert.deepEqual(g.surface.verbs["score"]!.cli!.slice(0, 5), ["rungrad", "score", "{{target}}", "--json", "--no-prompt"]);
+  assert.deepEqual(g.surface.verbs["score"]!.cli!.slice(0, 4), ["rungrad", "score", "--json", "--no-prompt"]);
+  assert.deepEqual(g.surface.verbs["score"]!.cli!.slice(-2), ["--", "{{target}}"]);
 });
 
 test("HARNESS.md is written for the pack: tool names, argument names, policy, approval and credentials", () => {
@@ -127,7 +129,7 @@ test("names that do not fit are cleaned or skipped and reported; a root-only too
   assert.deepEqual(validate(g).issues, []);
   assert.equal(g.surface.id, "rgref");
   assert.deepEqual(Object.keys(g.surface.verbs), ["item.list"]);
-  assert.deepEqual(g.surface.verbs["item.list"]!.cli, ["RgRef", "Item", "List", "{{filter}}", "{{ids}}", "--json", "--no-prompt"]);
+  assert.deepEqual(g.surface.verbs["item.list"]!.cli, ["RgRef", "Item", "List", "--json", "--no-prompt", "--", "{{filter}}", "{{ids}}"]);
   assert.deepEqual(g.surface.verbs["item.list"]!.args, {
     type: "object",
     properties: { filter: { type: "string" }, ids: { type: "array", items: { type: "string" }, minItems: 1 } },
@@ -146,4 +148,25 @@ test("a flag or operand named like a reserved placeholder gets a usable name", (
   assert.equal(placeholderName("__proto__"), "___proto__");
   assert.equal(placeholderName("prototype"), "_prototype");
   assert.equal(placeholderName("proto-type"), "proto_type");
+});
+
+test("an operand named verb is argument _verb ({{verb}} belongs to wrap.argv_template); a group of words [-- args...] is left out", () => {
+  const base = agentmeta("rgref_reference.json");
+  const cmd = base.commands.find((c) => c.path.join(" ") === "item get")!;
+  const doc: AgentMetaDocument = { ...base, commands: [{ ...cmd, usage_template: "rgref item get <pack> [verb] [-- subcommand...]" }] };
+  const g = packFromAgentMeta(doc, { bin: "rgref" });
+  assert.deepEqual(validate(g).issues, []);
+  assert.deepEqual(g.surface.verbs["item.get"]!.cli, ["rgref", "item", "get", "--json", "--no-prompt", "--", "{{pack}}", "{{_verb}}"]);
+  assert.deepEqual(Object.keys((g.surface.verbs["item.get"]!.args as { properties: object }).properties), ["pack", "_verb"]);
+});
+
+test("a command with subcommands: its first operand may not name one of them, nor help", () => {
+  const base = agentmeta("rgref_reference.json");
+  const item = base.commands.find((c) => c.path.join(" ") === "item")!;
+  const doc: AgentMetaDocument = { ...base, commands: [...base.commands.filter((c) => c !== item), { ...item, usage_template: "rgref item <names>..." }] };
+  const g = packFromAgentMeta(doc, { bin: "rgref" });
+  assert.deepEqual(validate(g).issues, []);
+  assert.deepEqual(g.surface.verbs["item"]!.cli, ["rgref", "item", "--", "{{names}}"]);
+  const names = (g.surface.verbs["item"]!.args as { properties: Record<string, unknown> }).properties["names"];
+  assert.deepEqual(names, { type: "array", items: { type: "string" }, minItems: 1, prefixItems: [{ not: { enum: ["create", "delete", "get", "list", "help"] } }] });
 });
