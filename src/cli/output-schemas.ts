@@ -76,6 +76,19 @@ const nullLists = (names: readonly (keyof typeof COMMAND_FIELDS)[]) => Object.fr
 
 const CREDENTIAL = (more: Record<string, unknown>, optional: readonly string[] = []) => closed({ family: str, name: str, where: str, ...more }, optional);
 
+/** A trust record (hcp trust): the pack's real folder and the digests of what it runs. */
+const TRUST_RECORD = {
+  root: str,
+  id: str,
+  surface_sha256: str,
+  policy_sha256: nullable("string"),
+  document_sha256: nullable("string"),
+  tree_sha256: str,
+  files: { type: "object", additionalProperties: str },
+  programs: { type: "object", additionalProperties: nullable("string") },
+  trusted_at: str,
+};
+
 export const OUTPUT_SCHEMAS: readonly OutputSchema[] = [
   { name: "error", outputs: "any failing command under --json, on standard error", schema: CLI_ERROR },
   { name: "hcp-run", outputs: "`hcp run --json`: a program verb's result, an openapi verb's result, or (with --dry-run) the plan", schema: { anyOf: [EXEC_RESULT, HTTP_RESULT, DRY_RUN] } },
@@ -92,6 +105,8 @@ export const OUTPUT_SCHEMAS: readonly OutputSchema[] = [
           kind: str,
           plane: str,
           binding_mode: nullable("string"),
+          binding_hub: nullable("string"),
+          binding_family: nullable("string"),
           transports: strings,
           verbs: arrayOf(closed({ verb: str, description: nullable("string"), policy: POLICY_LEVEL, confirm: { enum: [false, "person", "plan"] }, timeout_ms: count, max_output_bytes: count, source: str, runnable: bool })),
           pass_through: { anyOf: [{ type: "null" }, closed({ policy: str, allowedSubcommands: strings, maxArgv: count })] },
@@ -126,6 +141,17 @@ export const OUTPUT_SCHEMAS: readonly OutputSchema[] = [
   { name: "hcp-meta", outputs: "`hcp meta` (always JSON)", schema: PACK_META },
   { name: "hcp-skill", outputs: "`hcp skill --json`", schema: closed({ pack_id: str, harness: str }) },
   { name: "hcp-init", outputs: "`hcp init --json`", schema: closed({ dry_run: bool, out: str, pack_id: str, files: strings, notes: strings }) },
+  {
+    name: "hcp-trust",
+    outputs: "`hcp trust --list --json` (the trusted packs, and whether each still matches), `hcp trust PACK --json` (the person's answer), `hcp trust --revoke PACK --json`",
+    schema: {
+      anyOf: [
+        closed({ packs: arrayOf(closed({ ...TRUST_RECORD, matches: bool, why: str }, ["why"])), ignored_store: str }, ["ignored_store"]),
+        closed({ ...TRUST_RECORD, trusted: { const: true } }),
+        closed({ root: str, trusted: { const: false } }),
+      ],
+    },
+  },
   { name: "hcp-mcp-config", outputs: "`hcp mcp-config --json`", schema: closed({ client: str, name: str, command: str, args: strings, env: { type: "object", additionalProperties: str }, config: str }, ["env"]) },
   {
     name: "hcp-approve",

@@ -63,13 +63,16 @@ function parseLine(line: string): unknown {
 
 const bad = (msg: string) => new TransportError("invalid_request", msg);
 
-/** Checks one parsed line's shape; throws invalid_request naming the first problem. */
-export function checkRequest(v: unknown): ExecRequest {
+/** Checks one parsed line's shape; throws invalid_request naming the first problem (and the `loaded` pack ids, for `pack`). */
+export function checkRequest(v: unknown, loaded: readonly string[] = []): ExecRequest {
   if (!isObject(v)) throw bad("a request must be a JSON object");
   const r = v;
   for (const k of Object.keys(r)) if (!FIELDS.has(k)) throw bad(`unknown request field ${JSON.stringify(k)}`);
   if (idOf(r) === null) throw bad("id must be a string or a number");
-  if (typeof r["pack"] !== "string") throw bad("pack must be a string: the id of a loaded pack");
+  if (typeof r["pack"] !== "string") {
+    const ids = loaded.length === 0 ? "none" : loaded.map((p) => JSON.stringify(p)).join(", ");
+    throw bad(`${r["pack"] === undefined ? "pack is missing" : "pack must be a string"}: give the id of a loaded pack (loaded: ${ids})`);
+  }
   if (typeof r["verb"] !== "string") throw bad("verb must be a string");
   if (r["args"] !== undefined && !isObject(r["args"])) throw bad("args must be a JSON object");
   if (r["dry_run"] !== undefined && typeof r["dry_run"] !== "boolean") throw bad("dry_run must be a boolean");
@@ -84,7 +87,7 @@ async function answer(packs: readonly ServedPack[], line: string, opts: ExecOpti
   try {
     const parsed = parseLine(line);
     id = idOf(parsed);
-    const req = checkRequest(parsed);
+    const req = checkRequest(parsed, packs.map((p) => p.surface.id));
     const pack = findPack(packs, req.pack);
     // While the client leaves its answers untaken, nothing starts: not here, nor where a child waits for its slot.
     await outbox.room(opts.signal);

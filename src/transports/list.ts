@@ -25,6 +25,9 @@ export interface PackListing {
   kind: string;
   plane: string;
   binding_mode: string | null;
+  /** Where its credentials come from (`none`, `public`, `local-credential`, `keyring`), and their family. */
+  binding_hub: string | null;
+  binding_family: string | null;
   transports: readonly string[];
   verbs: VerbListing[];
   pass_through: { policy: string; allowedSubcommands: string[]; maxArgv: number } | null;
@@ -40,6 +43,8 @@ export function listPacks(packs: readonly ServedPack[], opts: ServeOptions): { p
         kind: s.kind,
         plane: s.plane,
         binding_mode: s.binding?.mode ?? null,
+        binding_hub: s.binding?.hub ?? null,
+        binding_family: s.binding?.family ?? null,
         transports: s.transports ?? TRANSPORTS,
         verbs: verbsOf(pack).map(({ key, verb, policy: p }) => ({
           verb: key,
@@ -57,15 +62,29 @@ export function listPacks(packs: readonly ServedPack[], opts: ServeOptions): { p
   };
 }
 
+/** Where a pack's credentials come from, in words. */
+function credentialsOf(p: PackListing): string {
+  const family = JSON.stringify(p.binding_family ?? "");
+  if (p.binding_hub === "local-credential") return `credentials from the credential file, family ${family}`;
+  if (p.binding_hub === "keyring") return `credentials from the system keyring, service hcp:${p.binding_family ?? ""}`;
+  return "no credentials";
+}
+
+/** The policy column: `read`, `write`, `deny`, with who confirms a run. */
+function policyWords(v: VerbListing): string {
+  return `${v.policy}${v.confirm === "person" ? ", a person approves" : v.confirm === "plan" ? ", plan restated" : ""}`;
+}
+
 export function renderList(listing: { packs: PackListing[] }): string {
   const out: string[] = [];
   for (const p of listing.packs) {
-    out.push(`${p.pack_id} (${p.kind}, ${p.plane} plane${p.binding_mode ? `, binding ${p.binding_mode}` : ""}; transports ${p.transports.join(", ")}) ${p.root}`);
+    const binding = p.binding_mode === null ? "" : `, binding mode ${p.binding_mode}`;
+    out.push(`${p.pack_id}  ${p.root}`, `  ${p.kind} pack, ${p.plane} plane; ${credentialsOf(p)}${binding}; served over ${p.transports.join(", ")}`);
     const width = Math.max(0, ...p.verbs.map((v) => v.verb.length));
+    const policyWidth = Math.max(0, ...p.verbs.map((v) => policyWords(v).length));
     for (const v of p.verbs) {
-      const policy = `${v.policy}${v.confirm === "person" ? "+confirm" : v.confirm === "plan" ? "+plan" : ""}`.padEnd(13);
-      const note = v.policy === "deny" ? "  [never runs]" : v.runnable ? "" : "  [needs --allow-write]";
-      out.push(`  ${v.verb.padEnd(width)}  ${policy} ${v.description ?? ""}${note}`);
+      const note = v.policy === "deny" ? "  [denied: never runs]" : v.runnable ? "" : "  [refused without --allow-write]";
+      out.push(`  ${v.verb.padEnd(width)}  ${policyWords(v).padEnd(policyWidth)}  ${v.description ?? ""}${note}`.trimEnd());
     }
     if (p.pass_through) out.push(`  -- ${p.pass_through.allowedSubcommands.join("|")} (pass-through, ${p.pass_through.policy}, at most ${p.pass_through.maxArgv} arguments)`);
   }

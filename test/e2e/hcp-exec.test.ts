@@ -42,13 +42,25 @@ test("malformed lines get an error each (id null when unknowable); blank lines a
   assert.equal(anonymous.length, 3);
   for (const a of anonymous) assert.deepEqual([a.ok, a.error!.code], [false, "invalid_request"]);
   assert.match(anonymous.map((a) => a.error!.message).join("\n"), /not valid JSON/);
-  assert.equal(byId.get("no-pack")!.error!.message, "pack must be a string: the id of a loaded pack");
+  assert.equal(byId.get("no-pack")!.error!.message, 'pack is missing: give the id of a loaded pack (loaded: "hcp-probe")');
   assert.equal(byId.get("extra")!.error!.message, 'unknown request field "colour"');
   assert.equal(byId.get("bad-args")!.error!.code, "invalid_request");
   assert.equal(byId.get("unknown-pack")!.error!.code, "unknown_pack");
   assert.equal(byId.get("unknown-verb")!.error!.code, "unknown_verb");
   assert.equal(byId.get("stdin")!.ok, true);
   assert.equal((byId.get("last-slow")!.result as { timed_out: boolean }).timed_out, true, "answered after EOF");
+});
+
+test("a request without pack, or with a pack that is not a string, names the loaded pack ids; nothing runs", async () => {
+  const lines = [
+    JSON.stringify({ id: "none", verb: "echo", args: { message: "x" } }),
+    JSON.stringify({ id: "number", pack: 1, verb: "echo", args: { message: "x" } }),
+  ];
+  const r = await execSession([PROBE_PACK, pack("hcp-secret")], lines);
+  assert.equal(r.code, 0, r.stderr);
+  const byId = new Map(r.responses.map((x) => [x.id, x]));
+  assert.deepEqual(byId.get("none")!.error, { code: "invalid_request", message: 'pack is missing: give the id of a loaded pack (loaded: "hcp-probe", "hcp-secret")' });
+  assert.deepEqual(byId.get("number")!.error, { code: "invalid_request", message: 'pack must be a string: give the id of a loaded pack (loaded: "hcp-probe", "hcp-secret")' });
 });
 
 test("stdin reaches the child; a pass-through pack excluding json_exec is refused at start", async () => {

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import type Ajv2020Module from "ajv/dist/2020.js";
@@ -82,6 +82,19 @@ async function samples(): Promise<Record<string, unknown[]>> {
   }
   assert.deepEqual(answers.map((a) => a.approved), [false, true]);
 
+  // hcp trust: a person's n and y at a terminal, the list (one pack matching, then changed), a revoke.
+  const trusts: unknown[] = [stdoutOf(await b.hcp(["trust", "--list", "--json"]))];
+  for (const answer of ["n", "y"]) {
+    const screen = (await b.onTerminal(["trust", b.root, "--json"], "[y/N]", answer)).stdout.replaceAll("\r\n", "\n");
+    trusts.push(JSON.parse(/\{\n  "root"[\s\S]*\}\n?$/.exec(screen)?.[0] ?? screen));
+  }
+  assert.deepEqual(trusts.slice(1).map((t) => (t as { trusted: boolean }).trusted), [false, true]);
+  trusts.push(stdoutOf(await b.hcp(["trust", "--list", "--json"])));
+  writeFileSync(join(b.root, "HARNESS.md"), "---\nname: bank\ndescription: Changed.\n---\n\nChanged.\n");
+  const changed = stdoutOf(await b.hcp(["trust", "--list", "--json"])) as { packs: { matches: boolean; why?: string }[] };
+  assert.deepEqual([changed.packs.length, changed.packs[0]!.matches, typeof changed.packs[0]!.why], [1, false, "string"]);
+  trusts.push(changed, stdoutOf(await b.hcp(["trust", "--revoke", b.root, "--json"])));
+
   const skillOut = tempDir("rungrad-schemas-skill-");
   const newDir = tempDir("rungrad-schemas-new-");
   return {
@@ -96,6 +109,7 @@ async function samples(): Promise<Record<string, unknown[]>> {
     "hcp-skill": [stdoutOf(await h(["skill", PROBE_PACK, "--json"]))],
     "hcp-init": [stdoutOf(await h(["init", "--from-manifest", join(REPO, "examples/manifests/rgref.json"), "--out", join(out, "rgref"), "--json"]))],
     "hcp-mcp-config": [stdoutOf(await h(["mcp-config", PROBE_PACK, "--json"]))],
+    "hcp-trust": trusts,
     "hcp-approve": [stdoutOf(await h(["approve", "--list", "--json"])), ...answers],
     "hcp-audit": [stdoutOf(await h(["audit", "--json"]))],
     "hcp-credentials": [
