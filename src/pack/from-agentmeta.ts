@@ -3,6 +3,7 @@
 import type { AgentCommand, AgentFlag, AgentMetaDocument } from "../agentmeta/types.js";
 import { isVerbKey } from "./fields.js";
 import { renderPackHarness } from "./harness-render.js";
+import { MCP_CONTROL_ARGUMENTS, mcpToolProblems } from "./mcp-names.js";
 import { isPlaceholderName } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
 
@@ -85,6 +86,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
   };
   const policy: PolicyDocument = { surface_id: id, default: "deny", verbs: policyVerbs };
   if (auth) policy.credentials = [credential];
+  notes.push(...mcpToolProblems(id, verbs));
   const harness = renderPackHarness({
     surface,
     policy,
@@ -153,13 +155,13 @@ function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, 
   ];
 }
 
-/**
- * A placeholder name: `-` and other characters as `_`, a leading digit or a reserved name prefixed with `_`
- * (`verb` too: in a verb's cli `{{verb}}` is refused, it belongs to wrap.argv_template).
- */
+/** Names a generated argument does not take: `{{verb}}` belongs to wrap.argv_template, the others to MCP tools. */
+const TAKEN_NAMES: ReadonlySet<string> = new Set(["verb", ...MCP_CONTROL_ARGUMENTS]);
+
+/** A placeholder name: `-` and other characters as `_`, a leading digit or a reserved or taken name prefixed with `_`. */
 export function placeholderName(s: string): string {
   let n = s.replace(/[^A-Za-z0-9_]/g, "_");
-  if (!isPlaceholderName(n) || n === "verb") n = `_${n}`;
+  if (!isPlaceholderName(n) || TAKEN_NAMES.has(n)) n = `_${n}`;
   return n;
 }
 

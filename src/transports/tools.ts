@@ -1,6 +1,7 @@
 // MCP tools derived from packs: names, descriptions, input and output schemas and annotations, one per served verb. Pure.
 
 import { toolName } from "../pack/fields.js";
+import { controlArgumentTaken, toolNameTaken } from "../pack/mcp-names.js";
 import { isIdempotent } from "../pack/policy.js";
 import { sentence } from "../pack/sentence.js";
 import type { EffectivePolicy } from "../pack/types.js";
@@ -70,9 +71,7 @@ function inputSchema(pack: ServedPack, verb: string, previewable: boolean, gated
   if (Object.keys(control).length === 0) return schema;
   const properties = (schema["properties"] ?? {}) as Record<string, unknown>;
   for (const k of Object.keys(control)) {
-    if (Object.hasOwn(properties, k)) {
-      throw new TransportError("tool_name_collision", `verb ${JSON.stringify(verb)} of pack ${JSON.stringify(pack.surface.id)} has an argument named ${k}, which MCP uses for dry runs and confirmation`);
-    }
+    if (Object.hasOwn(properties, k)) throw new TransportError("tool_name_collision", controlArgumentTaken(pack.surface.id, verb, k));
   }
   return { ...schema, properties: { ...properties, ...control } };
 }
@@ -102,7 +101,7 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & To
       const name = toolName(pack.surface.id, key);
       const owner = `verb ${JSON.stringify(key)} of pack ${JSON.stringify(pack.surface.id)}`;
       const taken = byName.get(name);
-      if (taken !== undefined) throw new TransportError("tool_name_collision", `tool name ${name} is taken twice: by ${taken} and by ${owner}; rename one`);
+      if (taken !== undefined) throw new TransportError("tool_name_collision", toolNameTaken(name, taken, owner));
       byName.set(name, owner);
       if (!selected(name, policy, opts)) continue;
       const gated = policy.confirm !== false;

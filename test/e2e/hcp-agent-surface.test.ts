@@ -2,7 +2,9 @@
 // names it can use, values it can pass, refusals that say what to do.
 
 import assert from "node:assert/strict";
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fixture } from "./helpers.js";
@@ -59,5 +61,68 @@ test("hcp init --from-exe on hcp itself: the pack validates; describe's [verb] o
     assert.equal((r.structuredContent as { json: { verbs: { verb: string }[] } }).json.verbs[0]!.verb, "echo");
   } finally {
     await client.close();
+  }
+});
+
+/** A stand-in for the tracker API on loopback: records each request, answers 200 with `{"ok": true}`. */
+async function trackerApi(): Promise<{ base: string; seen: { method: string; url: string; auth?: string; body: string }[]; close: () => void }> {
+  const seen: { method: string; url: string; auth?: string; body: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8").on("data", (c: string) => (body += c));
+    req.on("end", () => {
+      seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body });
+      res.writeHead(200, { "content-type": "application/json" }).end('{"ok": true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { base: `http://127.0.0.1:${port}/api/v1`, seen, close: () => server.close() };
+}
+
+test("OpenAPI: a verb with a parameter named confirm is named by hcp init and by the server's refusal, with what to do; served without it, the agent's calls reach the API as the schema says", async () => {
+  const env = isolatedEnv();
+  writeFileSync(env["HCP_CREDENTIALS"]!, JSON.stringify({ "tracker-api": { openapi: { bearerAuth: "tk-tracker-9" } } }));
+  chmodSync(env["HCP_CREDENTIALS"]!, 0o600);
+  const pack = join(tempDir(), "tracker");
+  const init = await hcp(["init", "--from-openapi", fixture("openapi/tracker.yaml"), "--out", pack], { env });
+  assert.equal(init.code, 0, init.stderr);
+  assert.match(init.stderr, /verb "delete-issue" of pack "tracker-api" has an argument named confirm, .*--exclude tracker-api_delete-issue, or deny it in policy\.json/);
+  const refused = await hcp(["serve", "--mcp", pack], { env, timeoutMs: 60_000 });
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /has an argument named confirm, .*serve it without this verb \(--exclude tracker-api_delete-issue, or deny it in policy\.json\)/);
+
+  const api = await trackerApi();
+  try {
+    const policyFile = join(pack, "policy.json");
+    writeFileSync(policyFile, JSON.stringify({ ...JSON.parse(readFileSync(policyFile, "utf8")), openapi: { base_url: api.base } }));
+    const { client } = await mcpClient([pack], { env, allowWrite: true, args: ["--exclude", "tracker-api_delete-issue"] });
+    try {
+      const { tools } = await client.listTools();
+      const list = tools.find((t) => t.name === "tracker-api_list-issues")!;
+      assert.equal(list.description, "List a project's issues, newest first. Read-only: it changes nothing.");
+      const props = (list.inputSchema as { properties: Record<string, Record<string, unknown>> }).properties;
+      assert.deepEqual(props["state"]!["enum"], ["open", "in_progress", "closed"]);
+      assert.equal(props["project"]!["description"], "The project's key, such as WEB");
+      const read = await client.callTool({ name: "tracker-api_list-issues", arguments: { project: "WEB", state: "open", label: ["ux", "p1"] } });
+      assert.notEqual(read.isError, true, JSON.stringify(read.content));
+      const wrong = await client.callTool({ name: "tracker-api_get-issue", arguments: { project: "web", number: 0 } });
+      assert.equal(wrong.isError, true);
+      assert.match((wrong.content as Text)[0]!.text, /argument "project": must match pattern .*argument "number": must be >= 1/);
+      const created = await client.callTool({ name: "tracker-api_create-issue", arguments: { project: "WEB", body: { title: "Crash on start", priority: "high" } } });
+      assert.notEqual(created.isError, true, JSON.stringify(created.content));
+    } finally {
+      await client.close();
+    }
+    assert.deepEqual(
+      api.seen.map((s) => [s.method, s.url, s.auth, s.body]),
+      [
+        ["GET", "/api/v1/projects/WEB/issues?state=open&label=ux&label=p1", "Bearer tk-tracker-9", ""],
+        ["POST", "/api/v1/projects/WEB/issues", "Bearer tk-tracker-9", '{"title":"Crash on start","priority":"high"}'],
+      ],
+      "the refused call never reached the API",
+    );
+  } finally {
+    api.close();
   }
 });

@@ -6,6 +6,7 @@ import { isVerbKey } from "../../pack/fields.js";
 import { packIdOf } from "../../pack/from-agentmeta.js";
 import { renderPackHarness } from "../../pack/harness-render.js";
 import { isObject } from "../../pack/issues.js";
+import { mcpToolProblems } from "../../pack/mcp-names.js";
 import { isPlaceholderName } from "../../pack/placeholders.js";
 import type { PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "../../pack/types.js";
 import type { OpenApiDocument } from "./document.js";
@@ -108,6 +109,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string): OpenApi
     if (server !== undefined && doc.url !== undefined) policy.openapi = { base_url: new URL(server, doc.url).href };
     else notes.push("the document names no absolute server URL: set openapi.base_url in policy.json");
   }
+  notes.push(...mcpToolProblems(id, shown));
   const harness = renderPackHarness({
     surface: { id, name: title, verbs: shown },
     policy,

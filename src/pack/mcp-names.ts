@@ -1,0 +1,35 @@
+// What keeps a pack's verbs from being MCP tools (§8), in the words hcp serve refuses with and hcp init warns with:
+// two verbs with one tool name, or a verb argument named like an argument the MCP tools add. Pure.
+
+import { toolName } from "./fields.js";
+import { isObject } from "./issues.js";
+import type { JsonSchema } from "./types.js";
+
+/** The arguments every previewable (dry_run) or gated (confirm) tool takes besides the verb's own. */
+export const MCP_CONTROL_ARGUMENTS: readonly string[] = ["dry_run", "confirm"];
+
+/** Why two verbs cannot both be tools, and what to do. */
+export function toolNameTaken(name: string, first: string, second: string): string {
+  return `tool name ${name} is taken twice: by ${first} and by ${second} (a tool name is <pack>_<verb>, every other character as _, cut to 64 characters); rename one (its verb key in surface.json and policy.json, or its pack's id)`;
+}
+
+/** Why a verb with an argument named `name` cannot be a tool, and what to do. */
+export function controlArgumentTaken(packId: string, verb: string, name: string): string {
+  return `verb ${JSON.stringify(verb)} of pack ${JSON.stringify(packId)} has an argument named ${name}, which every MCP tool that writes or needs confirmation takes for dry runs and confirmation; serve it without this verb (--exclude ${toolName(packId, verb)}, or deny it in policy.json), or rename the argument`;
+}
+
+/** The problems hcp serve --mcp would refuse to start with, one sentence each. */
+export function mcpToolProblems(packId: string, verbs: Readonly<Record<string, { args?: JsonSchema | undefined }>>): string[] {
+  const problems: string[] = [];
+  const owners = new Map<string, string>();
+  for (const [key, verb] of Object.entries(verbs)) {
+    const name = toolName(packId, key);
+    const owner = `verb ${JSON.stringify(key)} of pack ${JSON.stringify(packId)}`;
+    const taken = owners.get(name);
+    if (taken !== undefined) problems.push(toolNameTaken(name, taken, owner));
+    else owners.set(name, owner);
+    const properties = isObject(verb.args) && isObject(verb.args["properties"]) ? verb.args["properties"] : {};
+    for (const arg of MCP_CONTROL_ARGUMENTS) if (Object.hasOwn(properties, arg)) problems.push(controlArgumentTaken(packId, key, arg));
+  }
+  return problems;
+}
