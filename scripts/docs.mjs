@@ -2,11 +2,13 @@
 // - docs/reference/rungrad.md and docs/reference/hcp.md: every command, from the program's own command tree
 //   (its `__rungrad_manifest` document: the same tree that renders --help).
 // - docs/reference/error-codes.md: hcp's machine error codes and the exit code each maps to, from the code's table.
+// - docs/reference/agent-view.md: what an agent sees of a pack made from the reference CLI, served over MCP.
 // - docs/schemas/*.json and docs/schemas/README.md: the JSON Schema of every --json output, from src/cli/output-schemas.ts
 //   (the MCP tools' outputSchema comes from the same definitions).
 // `node scripts/docs.mjs --check` writes nothing and exits 1 naming each stale file.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -96,6 +98,88 @@ async function errorCodes() {
   ].join("\n");
 }
 
+/**
+ * What an agent meets in a pack made from the reference CLI (examples/manifests/rgref.json, running examples/rgref)
+ * and served over MCP: the HARNESS.md, the server's instructions, tools/list, and answers to a few calls, through
+ * the SDK's own client. Every hcp it starts has its home, state, config, credentials and audit log in a folder of
+ * its own, removed afterwards; what varies from run to run (plan ids, times, that folder) is written as a name.
+ */
+async function agentView() {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const home = mkdtempSync(join(tmpdir(), "hcp-docs-"));
+  const env = { ...process.env, HOME: home, XDG_STATE_HOME: join(home, "state"), XDG_CONFIG_HOME: join(home, "config"), HCP_CREDENTIALS: join(home, "credentials.json"), HCP_AUDIT: "none" };
+  writeFileSync(env.HCP_CREDENTIALS, JSON.stringify({ rgref: { env: { RGREF_TOKEN: "demo-token" } } }), { mode: 0o600 });
+  const hcp = join(ROOT, "dist/bin/hcp.cjs");
+  const pack = join(home, "rgref");
+  const steady = (text) =>
+    text
+      .replaceAll(home, "<home>")
+      .replaceAll(ROOT.replace(/\/$/, ""), "<checkout>")
+      .replace(/hcp1\.\d+\.[\w-]+\.[\w-]+/g, "hcp1.<expiry>.<nonce>.<mac>")
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, "<time>")
+      .replace(/\b[0-9a-f]{64}\b/g, "<sha256>");
+  /** A server on the pack (with these flags), the client, and what `use` makes of it. */
+  async function serving(flags, use) {
+    const client = new Client({ name: "docs", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [hcp, "serve", "--mcp", pack, ...flags], env, cwd: home, stderr: "ignore" }));
+    try {
+      return await use(client);
+    } finally {
+      await client.close();
+    }
+  }
+  /** Each call as a paragraph: what it shows, the call, and the text block the agent reads. */
+  const answers = (client, calls) =>
+    Promise.all(
+      calls.map(async ([why, name, args]) => {
+        const r = await client.callTool({ name, arguments: args });
+        const text = steady(r.content.map((c) => c.text).join("\n")).trimEnd();
+        return `${why}: \`${name}\` with \`${JSON.stringify(args)}\`${r.isError ? " (isError)" : ""}:\n\n\`\`\`\n${text}\n\`\`\`\n`;
+      }),
+    );
+  try {
+    execFileSync(process.execPath, [hcp, "init", "--from-manifest", join(ROOT, "examples/manifests/rgref.json"), "--bin", join(ROOT, "examples/rgref/rgref"), "--out", pack, "--quiet"], { env, stdio: ["ignore", "ignore", "inherit"] });
+    const [instructions, tools, plain] = await serving([], async (client) => [
+      client.getInstructions(),
+      (await client.listTools()).tools,
+      await answers(client, [
+        ["A read", "rgref_item_get", { name: "alpha" }],
+        ["A write, on a server started without `--allow-write`", "rgref_item_create", { name: "gamma" }],
+        ["An argument missing", "rgref_item_get", {}],
+        ["A value starting with `-`: the template has `--` before the operand, so the program gets it as a name", "rgref_item_get", { name: "--all" }],
+      ]),
+    ]);
+    const gated = await serving(["--allow-write"], (client) =>
+      answers(client, [
+        ["A verb that needs a person's approval, called as is (with `--allow-write`; the client cannot ask the person)", "rgref_item_delete", { name: "alpha" }],
+        ["Its dry run", "rgref_item_delete", { name: "alpha", dry_run: true }],
+      ]),
+    );
+    return [
+      `${HEADER}# What an agent sees\n`,
+      "What `hcp init --from-manifest examples/manifests/rgref.json --bin examples/rgref/rgref` writes for the agent, and",
+      "what `hcp serve --mcp` shows an MCP client for that pack: all the agent knows of it. Made by `npm run docs` with the",
+      "MCP SDK's own client, so it changes when hcp does. Making a pack: [packs.md](../packs.md); serving: [mcp.md](../mcp.md).\n",
+      "## HARNESS.md\n",
+      "Served as the resource `hcp://rgref/HARNESS.md` and as a prompt; `hcp skill PACK` prints it.\n",
+      "````markdown\n" + readFileSync(join(pack, "HARNESS.md"), "utf8") + "````\n",
+      "## The server's instructions\n",
+      "```\n" + steady(instructions ?? "") + "\n```\n",
+      "## tools/list\n",
+      ...tools.map((t) => `### \`${t.name}\`\n\n${t.description}\n\n\`\`\`json\n${JSON.stringify({ inputSchema: t.inputSchema, annotations: t.annotations }, null, 2)}\n\`\`\`\n`),
+      "Every tool's `outputSchema` is [mcp-structured-content.json](../schemas/mcp-structured-content.json)'s part for a program's result.\n",
+      "## Calls, and the text the agent reads\n",
+      "Besides the text, each answer carries `structuredContent`: the result, the plan, or `{error: {code, message}}`",
+      "([error codes](error-codes.md)).\n",
+      ...plain,
+      ...gated,
+    ].join("\n");
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
 const { OUTPUT_SCHEMAS } = await import(pathToFileURL(join(ROOT, "dist/src/cli/output-schemas.js")).href);
 
 /** One schema file: a 2020-12 JSON Schema, its description saying what prints it. */
@@ -118,6 +202,7 @@ const pages = {
   "docs/reference/rungrad.md": () => commandReference("rungrad"),
   "docs/reference/hcp.md": () => commandReference("hcp"),
   "docs/reference/error-codes.md": errorCodes,
+  "docs/reference/agent-view.md": agentView,
   "docs/schemas/README.md": schemaIndex,
   ...Object.fromEntries(OUTPUT_SCHEMAS.map((s) => [`docs/schemas/${s.name}.json`, () => schemaFile(s)])),
 };
