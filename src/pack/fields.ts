@@ -1,5 +1,6 @@
 // Checkers for the structured surface fields shared by surface.json and a carried meta (§3.2, §3.3, §3.5).
 
+import { createHash } from "node:crypto";
 import { IssueSink, index, isObject, prop, show } from "./issues.js";
 import { parseArgvToken } from "./placeholders.js";
 import type {
@@ -29,9 +30,16 @@ export function isPackId(v: unknown): v is string {
 /** The longest MCP tool name (§8). */
 export const MAX_TOOL_NAME = 64;
 
-/** A verb's MCP tool name (§8): `<pack>_<verb>`, every character outside [A-Za-z0-9_-] as `_`, cut to 64 characters. */
+/**
+ * A verb's MCP tool name (§8): `<pack>_<verb>`, every character outside [A-Za-z0-9_-] as `_`, at most 64 characters.
+ * A longer one keeps its first 55 and ends `_` and 8 hex digits of its SHA-256: two long verbs that differ only
+ * past the cut (an API's `post.projects.project.issues.number.comments.reactions` and `….attachments`) keep
+ * distinct names, where a plain cut would make them collide and the server refuse to start.
+ */
 export function toolName(packId: string, verb: string): string {
-  return `${packId}_${verb}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, MAX_TOOL_NAME);
+  const name = `${packId}_${verb}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  if (name.length <= MAX_TOOL_NAME) return name;
+  return `${name.slice(0, MAX_TOOL_NAME - 9)}_${createHash("sha256").update(name, "utf8").digest("hex").slice(0, 8)}`;
 }
 
 export function isVerbKey(v: string): boolean {

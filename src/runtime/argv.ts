@@ -127,7 +127,7 @@ function checkWhole(name: string, token: string, afterDoubleDash: boolean): stri
   if (token.startsWith("-") && !afterDoubleDash) {
     throw new ArgvError(
       "flag_injection",
-      `argument ${name}: value ${showValue(token)} starts with "-" and would be read as a flag; the template needs a literal "--" before it`,
+      `argument ${name}: value ${showValue(token)} starts with "-", which the program would read as a flag, so hcp refuses it: give a value that does not start with "-" (a verb whose argv template has a literal "--" before {{${name}}} takes such values)`,
     );
   }
   return token;

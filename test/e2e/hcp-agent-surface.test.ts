@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fixture } from "./helpers.js";
-import { PROBE, isolatedEnv } from "./hardening.js";
+import { PROBE, isolatedEnv, probePack } from "./hardening.js";
 import { HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
 
 type Text = { type: string; text: string }[];
@@ -124,5 +124,41 @@ test("OpenAPI: a verb with a parameter named confirm is named by hcp init and by
     );
   } finally {
     api.close();
+  }
+});
+
+test("MCP: long verbs that differ only past 64 characters are two tools, each running its own verb", async () => {
+  const ends = ["attachments", "reactions"];
+  const verbs = Object.fromEntries(ends.map((end) => [`post.projects.project.issues.number.comments.${end}`, { description: `Adds ${end}.`, cli: ["probe", end], policy: "read" }]));
+  const root = probePack("my-company-platform-api", verbs);
+  const { client } = await mcpClient([root], { env: isolatedEnv() });
+  try {
+    const { tools } = await client.listTools();
+    assert.equal(tools.length, 2);
+    for (const [i, end] of ends.entries()) {
+      const tool = tools[i]!;
+      assert.ok(tool.name.length <= 64 && tool.name.startsWith("my-company-platform-api_post_projects_project_"), tool.name);
+      const r = await client.callTool({ name: tool.name, arguments: {} });
+      assert.deepEqual((r.structuredContent as { json: { argv: string[] } }).json.argv, [end]);
+    }
+    assert.notEqual(tools[0]!.name, tools[1]!.name);
+  } finally {
+    await client.close();
+  }
+});
+
+test("MCP: a value starting with - where the template has no -- is refused saying what to give instead; nothing runs", async () => {
+  const root = probePack("files", { show: { description: "Show a file.", cli: ["probe", "show", "{{target}}"], policy: "read" } });
+  const { client } = await mcpClient([root], { env: isolatedEnv() });
+  try {
+    const r = await client.callTool({ name: "files_show", arguments: { target: "-rf" } });
+    assert.equal(r.isError, true);
+    assert.equal(
+      (r.content as Text)[0]!.text,
+      'Error: flag_injection: argument target: value "-rf" starts with "-", which the program would read as a flag, so hcp refuses it: give a value that does not start with "-" (a verb whose argv template has a literal "--" before {{target}} takes such values)',
+    );
+    assert.equal((r.structuredContent as { exit_code?: number }).exit_code, undefined, "nothing ran");
+  } finally {
+    await client.close();
   }
 });

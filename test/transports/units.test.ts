@@ -8,12 +8,17 @@ import { TransportError, childExitCode, errorBody, exitCodeOf } from "../../src/
 import { checkRequest } from "../../src/transports/exec.js";
 import { MAX_TOOL_NAME, toolName } from "../../src/pack/fields.js";
 
-test("tool names: <pack>_<verb>, other characters as _, at most 64 characters", () => {
+test("tool names: <pack>_<verb>, other characters as _, at most 64 characters (a longer one cut to 55 and a digest of the whole)", () => {
   assert.equal(toolName("ledger", "setup.status"), "ledger_setup_status");
   assert.equal(toolName("my.pack", "a-b_c"), "my_pack_a-b_c");
   const long = toolName("p".repeat(60), "verb.long");
   assert.equal(long.length, MAX_TOOL_NAME);
-  assert.match(long, /^[A-Za-z0-9_-]+$/);
+  assert.match(long, /^p{55}_[0-9a-f]{8}$/);
+  // Two names that differ only past the cut stay two names; the same verb always gets the same one.
+  const [a, b] = ["attachments", "reactions"].map((end) => toolName("my-company-platform-api", `post.projects.project.issues.number.comments.${end}`));
+  assert.notEqual(a, b);
+  assert.equal(a, toolName("my-company-platform-api", "post.projects.project.issues.number.comments.attachments"));
+  assert.equal(toolName("p".repeat(54), "v"), `${"p".repeat(54)}_v`, "64 characters or fewer: as is");
 });
 
 test("--arg NAME=VALUE is a string, NAME:=JSON any value, over --args", () => {
