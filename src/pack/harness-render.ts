@@ -2,6 +2,7 @@
 
 import { stringify } from "yaml";
 import { toolName } from "./fields.js";
+import { CREDENTIALS_MARK, policyMarks } from "./harness-policy.js";
 import { SKILL_NAME } from "./harness.js";
 import { sentence } from "./sentence.js";
 import { isObject } from "./issues.js";
@@ -145,10 +146,8 @@ export function renderPackHarness(input: HarnessInput): string {
   for (const key of keys) {
     const verb = surface.verbs[key]!;
     const p = policyOf(policy, key);
-    const marks = [p.level];
-    if (p.person) marks.push("needs a person's approval");
-    if (p.plan) marks.push("needs the plan confirmed");
-    if (credentials?.verbs.includes(key)) marks.push("needs credentials");
+    const marks = policyMarks(p.level, p.person ? "person" : p.plan ? "plan" : false);
+    if (credentials?.verbs.includes(key)) marks.push(CREDENTIALS_MARK);
     lines.push(`### \`${key}\` (${marks.join(", ")})`, "");
     if (verb.description !== undefined && verb.description.trim() !== "") lines.push(sentence(verb.description), "");
     lines.push(`- Tool: \`${toolName(id, key)}\``, ...argumentLines(verb.args));

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { FileReadError, readRegularFile } from "../read-regular.js";
 import { parseHarness } from "./harness.js";
+import { harnessPolicyIssues } from "./harness-policy.js";
 import { IssueSink, hasErrors, index, isObject, prop } from "./issues.js";
 import { duplicateKeyIssue, parsePolicy } from "./policy.js";
 import { parseSurface } from "./surface.js";
@@ -74,6 +75,7 @@ function loadPackFiles(path: string): LoadedPack {
     const r = parseHarness(text);
     harness = r.harness;
     issues.push(...r.issues);
+    if (surface !== null && !hasErrors(issues)) issues.push(...harnessPolicyIssues(harness.body, { surface, policy }));
   } else if (surface?.harness !== undefined) {
     harness = { frontmatter: null, body: surface.harness, source: "inline" };
   } else if (surface !== null && surface.skill_url === undefined && harnessSink.issues.length === 0) {

@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { fixture } from "./helpers.js";
+import { REPO, fixture } from "./helpers.js";
 import { PROBE, isolatedEnv, probePack } from "./hardening.js";
 import { HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
 
@@ -161,4 +161,22 @@ test("MCP: a value starting with - where the template has no -- is refused sayin
   } finally {
     await client.close();
   }
+});
+
+test("after the person edits policy.json, hcp validate warns where the generated HARNESS.md no longer says what it does", async () => {
+  const env = isolatedEnv();
+  const pack = join(tempDir(), "rgref");
+  assert.equal((await hcp(["init", "--from-manifest", join(REPO, "examples/manifests/rgref.json"), "--out", pack], { env })).code, 0);
+  const fresh = await hcp(["validate", pack], { env });
+  assert.match(fresh.stdout, /0 errors, 0 warnings/, "a generated pack agrees with itself");
+  const policyFile = join(pack, "policy.json");
+  const policy = JSON.parse(readFileSync(policyFile, "utf8")) as { verbs: Record<string, unknown> };
+  policy.verbs["item.create"] = { policy: "write", confirm: true };
+  policy.verbs["item.get"] = "deny";
+  writeFileSync(policyFile, JSON.stringify(policy));
+  const r = await hcp(["validate", pack], { env });
+  assert.equal(r.code, 0, "warnings: the pack still loads");
+  assert.match(r.stdout, /HARNESS\.md: verbs\["item\.create"\]: policy: HARNESS\.md says verb "item\.create" is "write", and policy\.json makes it "write, needs a person's approval"/);
+  assert.match(r.stdout, /HARNESS\.md: verbs\["item\.get"\]: policy: HARNESS\.md describes verb "item\.get", which policy\.json denies/);
+  assert.match(r.stdout, /0 errors, 2 warnings/);
 });
