@@ -45,6 +45,10 @@ function argumentLine(name: string, schema: unknown, required: boolean): string 
   const choices = Array.isArray(s["enum"]) ? s["enum"] : Array.isArray(items?.["enum"]) ? (items["enum"] as unknown[]) : undefined;
   const parts = [type, required ? "required" : "optional"];
   if (choices !== undefined) parts.push(`one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`);
+  // A generated operand that may not name a subcommand: `not: {enum}` (an array's first item: `prefixItems[0]`).
+  const first = Array.isArray(s["prefixItems"]) && isObject(s["prefixItems"][0]) ? s["prefixItems"][0] : undefined;
+  const not = isObject(s["not"]) ? s["not"] : isObject(first?.["not"]) ? first["not"] : undefined;
+  if (Array.isArray(not?.["enum"])) parts.push(`${first === undefined ? "" : "first "}not ${not["enum"].map((c) => JSON.stringify(c)).join(", ")}`);
   if (s["default"] !== undefined) parts.push(`default ${JSON.stringify(s["default"])}`);
   const description = typeof s["description"] === "string" && s["description"] !== "" ? `: ${s["description"]}` : "";
   return `  - \`${name}\` (${parts.join(", ")})${description}`;

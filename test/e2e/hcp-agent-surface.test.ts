@@ -31,6 +31,8 @@ test("MCP: a comment starting with - is passed as an operand, and a first operan
     const { tools } = await client.listTools();
     const schema = tools.find((t) => t.name === "taskr_task_comment")!.inputSchema as { properties: Record<string, unknown> };
     assert.deepEqual(schema.properties["task_gid"], { type: "string", not: { enum: ["delete", "help"] } }, "the schema says what is refused");
+    const harness = readFileSync(join(pack, "HARNESS.md"), "utf8");
+    assert.match(harness, /^ {2}- `task_gid` \(string, required, not "delete", "help"\)$/m, "and so does HARNESS.md");
     const ok = await client.callTool({ name: "taskr_task_comment", arguments: { task_gid: "1207", message: "- done\n- tested" } });
     assert.notEqual(ok.isError, true, JSON.stringify(ok));
     const ran = (ok.structuredContent as { json: { argv: string[] } }).json.argv;
