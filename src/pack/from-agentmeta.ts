@@ -91,7 +91,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
     surface,
     policy,
     summary: root?.short ?? "",
-    credentials: auth ? { family, variable: credential, verbs: authVerbs } : undefined,
+    credentials: auth ? { family, variables: [credential], verbs: authVerbs } : undefined,
   });
   return { surface, policy, harness, notes };
 }

@@ -13,8 +13,8 @@ export interface HarnessInput {
   policy: PolicyDocument;
   /** What the program is, in a few words (the CLI's own short description); may be empty. */
   summary: string;
-  /** Set when some verbs need a credential: the binding's family, the variable, and those verbs. */
-  credentials?: { family: string; variable: string; verbs: readonly string[] };
+  /** Set when some verbs need a credential: the binding's family, the variables (an API's security schemes), and those verbs. */
+  credentials?: { family: string; variables: readonly string[]; verbs: readonly string[] };
   /** An openapi pack: the verbs are HTTP requests and the credential is a security scheme's value (§9, §11). */
   api?: boolean;
 }
@@ -119,31 +119,28 @@ export function renderPackHarness(input: HarnessInput): string {
   if (anyPlan) {
     lines.push("- Verbs marked **needs the plan confirmed** run when called again with `confirm: \"<plan_id>\"` from a dry run of the same arguments.");
   }
-  if (credentials !== undefined && api) {
+  if (credentials !== undefined) {
+    const names = credentials.variables;
+    const one = names.length === 1;
+    const listed = names.map((n) => `\`${n}\``).join(", ");
+    const entries = names.map((n) => `"${n}": "..."`).join(", ");
+    const set = names.map((n) => `hcp credentials set ${credentials.family} ${n}${api ? " --scheme" : ""}   # prompts for the value`);
     lines.push(
       "",
       "## Credentials",
       "",
-      `Verbs marked **needs credentials** call the API as the person, with the \`${credentials.variable}\` credential; hcp adds it to the request itself, and it is never shown to you. The person stores it once for hcp:`,
+      api
+        ? `Verbs marked **needs credentials** call the API as the person, with ${one ? `the ${listed} credential` : `the credentials of the document's security schemes ${listed} (each verb uses those its operation names)`}; hcp adds ${one ? "it" : "them"} to the request itself, and ${one ? "it is" : "they are"} never shown to you. The person stores ${one ? "it" : "each"} once for hcp:`
+        : `Verbs marked **needs credentials** call a service as the person: the program reads ${listed}. hcp gives the program a clean environment, so a variable exported in a shell does not reach it; the person stores ${one ? "it" : "each"} once for hcp:`,
       "",
       "```sh",
-      `hcp credentials set ${credentials.family} ${credentials.variable} --scheme   # prompts for the value`,
+      ...set,
       "```",
       "",
-      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"openapi": {"${credentials.variable}": "..."}}}\`. If a verb fails with exit code 3 (HTTP 401 or 403, or the credential is missing: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument.`,
-    );
-  } else if (credentials !== undefined) {
-    lines.push(
-      "",
-      "## Credentials",
-      "",
-      `Verbs marked **needs credentials** call a service as the person: the program reads \`${credentials.variable}\`. hcp gives the program a clean environment, so a variable exported in a shell does not reach it; the person stores it once for hcp:`,
-      "",
-      "```sh",
-      `hcp credentials set ${credentials.family} ${credentials.variable}   # prompts for the value`,
-      "```",
-      "",
-      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"env": {"${credentials.variable}": "..."}}}\`. If a verb fails saying the credential is missing (exit code 3: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument.`,
+      `or in \`~/.config/hcp/credentials.json\` (or the file \`HCP_CREDENTIALS\` names; mode 0600): \`{"${credentials.family}": {"${api ? "openapi" : "env"}": {${entries}}}}\`. ` +
+        (api
+          ? "If a verb fails with exit code 3 (HTTP 401 or 403, or the credential is missing: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument."
+          : "If a verb fails saying the credential is missing (exit code 3: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument."),
     );
   }
   lines.push("", "## Verbs", "");

@@ -182,3 +182,16 @@ test("after the person edits policy.json, hcp validate warns where the generated
   assert.match(r.stdout, /HARNESS\.md: verbs\["item\.get"\]: policy: HARNESS\.md describes verb "item\.get", which policy\.json denies/);
   assert.match(r.stdout, /0 errors, 2 warnings/);
 });
+
+test("HARNESS.md of an API with several security schemes names each credential and how the person stores each", async () => {
+  const env = isolatedEnv();
+  const pack = join(tempDir(), "notes");
+  const init = await hcp(["init", "--from-openapi", fixture("openapi/notes.yaml"), "--out", pack], { env });
+  assert.equal(init.code, 0, init.stderr);
+  const harness = readFileSync(join(pack, "HARNESS.md"), "utf8");
+  for (const scheme of ["bearerAuth", "apiKeyQuery", "basicAuth"]) {
+    assert.match(harness, new RegExp(`^hcp credentials set notes ${scheme} --scheme {3}# prompts for the value$`, "m"));
+    assert.match(init.stderr, new RegExp(`hcp credentials set notes ${scheme} --scheme`), "init's next steps say the same");
+  }
+  assert.match(harness, /`\{"notes": \{"openapi": \{"bearerAuth": "\.\.\.", "apiKeyQuery": "\.\.\.", "basicAuth": "\.\.\."\}\}\}`/);
+});

@@ -6,7 +6,7 @@ import { renderPackHarness, type HarnessInput } from "../../src/pack/harness-ren
 
 const surface = { id: "notes", name: "notes", verbs: { list: { description: "List notes.", cli: ["notes", "list"] } } };
 const policy = { surface_id: "notes", verbs: { list: "read" as const } };
-const credentials = { family: "notes", variable: "NOTES_TOKEN", verbs: ["list"] };
+const credentials = { family: "notes", variables: ["NOTES_TOKEN"], verbs: ["list"] };
 
 test("HARNESS.md says once, next to how to call a verb with hcp run, that an untrusted pack is refused as pack_untrusted: with credentials or without, CLI or API", () => {
   const inputs: [string, HarnessInput][] = [

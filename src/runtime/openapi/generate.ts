@@ -115,7 +115,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string): OpenApi
     policy,
     summary: typeof info["description"] === "string" ? firstSentence(info["description"]) : "",
     api: true,
-    ...(schemes.length > 0 ? { credentials: { family: id, variable: schemes[0]!, verbs: authVerbs } } : {}),
+    ...(schemes.length > 0 ? { credentials: { family: id, variables: schemes, verbs: authVerbs } } : {}),
   });
   return {
     surface: { id, name: title, kind: "openapi", binding, openapi: { path: fileName }, verbs },
