@@ -8,7 +8,7 @@
 // copies left half made by an hcp that is no longer running (killed) for ten minutes. `hcp trust --revoke` removes the
 // folder's copies. Nothing in `packs/` is followed: a link planted there is removed, never what it leads to.
 
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   chmodSync,
   closeSync,
@@ -28,7 +28,7 @@ import {
   writeSync,
   type Dirent,
 } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import type { Plan } from "./plan.js";
 import type { ProgramBinding } from "./pack-programs.js";
 import { resolveProgram } from "./resolve.js";
@@ -114,13 +114,19 @@ function chmodFolders(top: string, mode: number): void {
   for (const d of readdirSync(top, { withFileTypes: true })) if (d.isDirectory()) chmodFolders(join(top, d.name), mode);
 }
 
-/** Removes a copy (read-only) or a copy being made, never following a link; what cannot be removed stays. */
+/**
+ * Removes a copy (read-only) or a copy being made, never following a link; what cannot be removed stays. A copy is first
+ * renamed to a name of one being made by this hcp: a removal cut short (hcp killed) never leaves part of a copy where a
+ * run would use it as is, and a later prune finishes it.
+ */
 function removeCopy(path: string): void {
   try {
     // Only hcp writes here: anything but a folder (a link planted) is removed itself, not what it leads to.
     if (!lstatSync(path).isDirectory()) return unlinkSync(path);
-    chmodFolders(path, 0o700);
-    rmSync(path, { recursive: true, force: true });
+    const gone = MAKING.test(basename(path)) ? path : join(dirname(path), `.new-${process.pid}-gone-${randomBytes(6).toString("hex")}`);
+    if (gone !== path) renameSync(path, gone);
+    chmodFolders(gone, 0o700);
+    rmSync(gone, { recursive: true, force: true });
   } catch {
     // another run removed it meanwhile, or it cannot be: it is left, it holds only a trusted copy
   }
@@ -170,8 +176,13 @@ function prune(packs: string, keep: string): void {
   }
 }
 
-/** `hcp trust --revoke`: removes every copy of the folder `root` (a real path), read-only or half made. */
-export const removeCopies = (stateDir: string, root: string): void => removeCopy(copiesOf(stateDir, root));
+/** `hcp trust --revoke`: removes every copy of the folder `root` (a real path), read-only or half made, then their folder. */
+export function removeCopies(stateDir: string, root: string): void {
+  const dir = copiesOf(stateDir, root);
+  // Listed only when a folder (lstat): a link planted there is removed itself, never followed.
+  if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true) for (const name of namesIn(dir)) removeCopy(join(dir, name));
+  removeCopy(dir);
+}
 
 /**
  * The folder of hcp's copy of the pack folder `root` (a real path) whose tree digest a person trusted, `tree`:

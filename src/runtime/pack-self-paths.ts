@@ -3,19 +3,20 @@
 // which the agent can still write after hcp's last check, not hcp's verified copy of it (pack-copy.ts): such a pack
 // cannot be trusted, as a link leading back into the folder cannot (pack-links.ts). The digest finds these as it reads
 // each file (pack-tree.ts), by the folder's names: its real path, each path a person named it by (through a link), and
-// for each under the home folder `~/…`, `$HOME/…` and `${HOME}/…`. A name is matched as a whole path (the folder then
-// `/`, or the folder at a word end: never `/home/you/packages` nor `/home/you/pack2`), slashes doubled or `/./` between
-// its parts too. A path built at run time (from pieces, through `..` or a link elsewhere) is not found: SECURITY.md.
+// for each under the home folder `~/…`, `$HOME/…`, `${HOME}/…` and the path through the home folder's other name (it
+// or its real path, when it is a link). A name is matched as a whole path (the folder then `/`, or the folder at a word
+// end: never `/home/you/packages` nor `/home/you/pack2`), slashes doubled or `/./` between its parts too, a quote
+// closing before a slash (`"$HOME"/pack`). A path built at run time (from pieces, through `..` or a link elsewhere) is not found: SECURITY.md.
 
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { within } from "./pack-links.js";
 
 /** Bytes that continue a file name: after the folder's name, one of these makes it another name (`pack2`, `packages`). */
 const NAME_BYTE = "A-Za-z0-9._+~@%,=\\x80-\\xff-";
-/** One path separator as the kernel reads it: `/`, `//`, `/./`. */
-const SEP = "/(?:\\.?/)*";
+/** One path separator as the kernel reads it: `/`, `//`, `/./`; after a closing quote too (`"$HOME"/pack`, `'/home/you'/pack`). */
+const SEP = "[\"']*/(?:\\.?/)*";
 /** Bytes of a file kept from one read to the next, so that a name split between two reads is found (Linux's PATH_MAX, twice). */
 const CARRY = 8192;
 
@@ -84,6 +85,12 @@ export function selfPaths(root: string, named: readonly string[] = []): SelfPath
       const rest = partsPattern(relative(h, name));
       alternatives.push(`(?:~|\\$HOME|\\$\\{HOME\\})${rest.map((p) => SEP + p).join("")}`);
       if (rest.length === 0) for (const word of ["~", "HOME"]) literals.add(word);
+      // The home folder's other name (a link, as /home is to /var/home on some systems), written in full.
+      for (const other of homes.filter((o) => o !== h)) {
+        const full = join(other, relative(h, name));
+        alternatives.push(SEP + partsPattern(full).join(SEP));
+        literals.add(bytes(`/${full.split("/").filter((p) => p !== "" && p !== ".").at(-1)!}`));
+      }
     }
   }
   // A file system that ignores case (macOS's, by default) reads `/Users/You/Pack` as the same folder.

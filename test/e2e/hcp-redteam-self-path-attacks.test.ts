@@ -1,0 +1,132 @@
+// Red team, after hcp began refusing packs that name their own folder by an absolute path (hcp-redteam-self-path.test.ts):
+// the ways to that folder the search first missed though a person writes them (the home folder's other name where
+// it is a link, as /home is to /var/home on some systems; `"$HOME"/pack` with the variable quoted), and hcp's removal
+// of its copies cut short by a kill, which left part of a copy where the next run used it as is. Each time the agent
+// rewrites or plants a program after hcp's check, and a witness file shows what really ran.
+
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { loadPack } from "../../src/pack/load.js";
+import { stateDirOf } from "../../src/runtime/approval/state.js";
+import { programBindings } from "../../src/runtime/pack-programs.js";
+import { packTree } from "../../src/runtime/pack-tree.js";
+import { trustPack as recordTrust } from "../../src/runtime/trust.js";
+import { asAgentInThisFile, trustPack } from "./helpers.js";
+import { hcp, tempDir } from "../transports/support.js";
+import { scene, type Scene } from "./trust-support.js";
+
+asAgentInThisFile();
+
+const lines = (witness: string) => (existsSync(witness) ? readFileSync(witness, "utf8").split("\n").filter((l) => l !== "") : []);
+const say = (witness: string, word: string) => `echo ${word} >> '${witness}'\n`;
+
+/** A composite pack at `root` whose verb `go` runs `cli`, with `files` (name → text; `*` ending a name: executable). */
+function writePack(root: string, cli: string[], files: Record<string, string>): string {
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(root, name, ".."), { recursive: true });
+    writeFileSync(join(root, name.replace(/\*$/, "")), text, { mode: name.endsWith("*") ? 0o755 : 0o644 });
+  }
+  const surface = { id: "selfpath", kind: "composite", binding: { mode: "local", hub: "local-credential", family: "bank" }, verbs: { go: { description: "Goes.", cli, policy: "read" } } };
+  writeFileSync(join(root, "surface.json"), JSON.stringify(surface, null, 2));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "selfpath", default: "read" }, null, 2));
+  return root;
+}
+
+/** A trust record of the pack at `root` made without the search (a pack trusted earlier), so hcp run itself must refuse it. */
+function recordedEarlier(root: string, s: Scene): void {
+  const pack = loadPack(root);
+  assert.ok(pack.surface !== null, root);
+  recordTrust(pack, stateDirOf(s.env), { tree: packTree(root), programs: programBindings(pack.surface, root) });
+}
+
+/** A hook preloaded into hcp: the agent's rewrite of `file` to `text`, just as hcp starts the program (after its last check). */
+function rewriteAtSpawn(s: Scene, file: string, text: string): NodeJS.ProcessEnv {
+  const hook = join(s.ws, `rewrite-${createHash("sha256").update(file).digest("hex").slice(0, 8)}.cjs`);
+  writeFileSync(
+    hook,
+    `const cp = require("node:child_process"); const fs = require("node:fs"); const spawn = cp.spawn;
+cp.spawn = function (file, ...rest) { if (file !== process.execPath) fs.writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(text)}); return spawn.call(this, file, ...rest); };\n`,
+  );
+  return { ...s.env, NODE_OPTIONS: `--require ${hook}` };
+}
+
+test("a pack naming its folder through the home folder's other name (home a link, as /home to /var/home), or as \"$HOME\"/… or '<home>'/… with quotes, cannot be trusted; hcp run refuses it trusted earlier and the agent's rewrite never runs", async () => {
+  const s = scene();
+  // The person's home is a link to the real one; the pack is trusted by its real path (as `cd ~/pack; hcp trust .` gives it).
+  const real = tempDir("hcp-real-home-");
+  const home = join(s.ws, "home-link");
+  symlinkSync(real, home);
+  s.env["HOME"] = home;
+  const witness = join(s.ws, "witness.log");
+  const forms = [
+    (dir: string) => `. '${join(home, dir)}/lib.sh'`,
+    (dir: string) => `. '${join(real, dir)}/lib.sh'`,
+    (dir: string) => `. "$HOME"/${dir}/lib.sh`,
+    (dir: string) => `. "\${HOME}"/${dir}/lib.sh`,
+    (dir: string) => `. '${home}'/${dir}/lib.sh`,
+  ];
+  for (const [i, form] of forms.entries()) {
+    const root = writePack(join(real, `pack${i}`), ["./main.sh"], { "main.sh*": `#!/bin/sh\n# the library\n${form(`pack${i}`)}\n`, "lib.sh": say(witness, "trusted") });
+    const trust = await s.onTerminal(["trust", root], "[y/N]", "y");
+    assert.notEqual(trust.code, 0, `${form("pack")}: ${trust.stdout}`);
+    assert.match(trust.stdout, /main\.sh \(line 3\) names the pack folder/, form("pack"));
+    recordedEarlier(root, s);
+    const r = await hcp(["run", root, "go"], { env: rewriteAtSpawn(s, join(root, "lib.sh"), say(witness, "evil")), timeoutMs: 60_000 });
+    assert.equal(r.code, 4, `${form("pack")}: ${r.stderr}`);
+  }
+  assert.deepEqual(lines(witness), [], "nothing ran, the agent's text least of all");
+  // Held: the home folder's sibling (`<home>2`) is another folder, and the pack runs.
+  const ok = writePack(join(real, "ok"), ["./main.sh"], { "main.sh*": `#!/bin/sh\n[ -f "$HOME"2/ok/lib.sh ] && . "$HOME"2/ok/lib.sh\n${say(witness, "ran")}` });
+  assert.equal((await s.onTerminal(["trust", ok], "[y/N]", "y")).code, 0);
+  const r = await hcp(["run", ok, "go"], { env: s.env, timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(lines(witness), ["ran"]);
+});
+
+/** The folder of hcp's copies of the pack folder `root` in the scene's state directory. */
+const copiesDir = (s: Scene, root: string) => join(s.state, "hcp", "packs", createHash("sha256").update(root).digest("hex"));
+
+test("hcp trust --revoke killed partway through removing a copy leaves no part of it where a run would use it: trusted again, the pack runs from a whole copy, never the agent's program found on PATH in place of a removed file", async () => {
+  const s = scene();
+  const witness = join(s.ws, "witness.log");
+  // A trusted wrapper that puts its own bin/ first on PATH, then runs its tool.
+  const root = writePack(join(s.ws, "pack"), ["./main.sh"], { "main.sh*": `#!/bin/sh\nPATH="$(dirname "$0")/bin:$PATH"\ntool\n`, "bin/tool*": `#!/bin/sh\n${say(witness, "trusted")}` });
+  // A folder on the person's PATH that the agent can write (~/.local/bin, say), holding its own `tool`.
+  const agentBin = join(s.ws, "bin");
+  mkdirSync(agentBin);
+  writeFileSync(join(agentBin, "tool"), `#!/bin/sh\n${say(witness, "evil")}`, { mode: 0o755 });
+  s.env["PATH"] = `${String(s.env["PATH"])}:${agentBin}`;
+  await trustPack(root, s.env);
+  assert.equal((await s.hcp(["run", root, "go"])).code, 0);
+  assert.equal(readdirSync(copiesDir(s, root)).length, 1);
+
+  // The agent's `hcp trust --revoke` (it needs no terminal), killed once the removal has taken the copy's bin/tool.
+  const hook = join(s.ws, "kill-in-rm.cjs");
+  writeFileSync(
+    hook,
+    `const fs = require("node:fs"); const path = require("node:path");
+const find = (dir) => { for (const d of fs.readdirSync(dir, { withFileTypes: true })) { const p = path.join(dir, d.name); if (d.isDirectory()) { const f = find(p); if (f) return f; } else if (d.name === "tool") return p; } };
+fs.rmSync = function (p) { const tool = find(String(p)); if (tool) fs.unlinkSync(tool); process.kill(process.pid, "SIGKILL"); };\n`,
+  );
+  const revoke = await hcp(["trust", "--revoke", root], { env: { ...s.env, NODE_OPTIONS: `--require ${hook}` }, timeoutMs: 60_000 });
+  assert.equal(revoke.code, null, `killed: ${revoke.stderr}`);
+
+  // The person trusts the same pack again; its run must not use what the cut-short removal left.
+  await trustPack(root, s.env);
+  const r = await s.hcp(["run", root, "go"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(lines(witness), ["trusted", "trusted"], "the trusted tool ran both times, the agent's never");
+});
+
+test("held: a program named by a path climbing out of the pack and back in (../<folder>/main.sh) runs from hcp's copy, so the agent's rewrite after the check never runs", async () => {
+  const s = scene();
+  const witness = join(s.ws, "witness.log");
+  const root = writePack(join(s.ws, "pack"), ["../pack/main.sh"], { "main.sh*": `#!/bin/sh\n${say(witness, "trusted")}` });
+  await trustPack(root, s.env);
+  const r = await hcp(["run", root, "go"], { env: rewriteAtSpawn(s, join(root, "main.sh"), `#!/bin/sh\n${say(witness, "evil")}`), timeoutMs: 60_000 });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(lines(witness), ["trusted"]);
+});
