@@ -6,7 +6,9 @@
 // to another uses the winner's). A copy in place is used as is. When a new one is made, copies not used for a day are
 // removed (a run is never that long in practice; one that is only loses files, never gets another's), and so are
 // copies left half made by an hcp that is no longer running (killed) for ten minutes. `hcp trust --revoke` removes the
-// folder's copies. Nothing in `packs/` is followed: a link planted there is removed, never what it leads to.
+// folder's copies. Neither touches the copies of a folder while an hcp runs from one (its mark `.run-<PID>` there),
+// and a copy is renamed away before it is removed. Nothing in `packs/` is followed: a link planted there is removed,
+// never what it leads to.
 
 import { createHash, randomBytes } from "node:crypto";
 import {
@@ -48,6 +50,8 @@ const MAKING = /^\.new-(\d+)-/;
  */
 const KEEP_HALF_MADE_MS = 10 * 60 * 1000;
 const BUFFER = Buffer.alloc(64 << 10);
+/** A mark of a run of one of the folder's copies: `.run-<PID of the hcp running it>`, removed as that hcp exits. */
+const RUNNING = /^\.run-(\d+)$/;
 
 const copiesOf = (stateDir: string, root: string) => join(stateDir, "packs", createHash("sha256").update(root, "utf8").digest("hex"));
 
@@ -163,7 +167,15 @@ function stale(path: string, name: string, now: number): boolean {
   return mtime < now - (maker > 0 && !running(maker) ? KEEP_HALF_MADE_MS : KEEP_UNUSED_MS);
 }
 
-/** Removes the stale copies of every folder (stale), but the copy `keep` just made. */
+/** Whether an hcp other than this one runs from a copy in the folder of copies `dir`: its mark is there, and it runs. */
+function runFrom(dir: string): boolean {
+  return namesIn(dir).some((n) => {
+    const pid = Number(RUNNING.exec(n)?.[1] ?? 0);
+    return pid > 0 && pid !== process.pid && running(pid);
+  });
+}
+
+/** Removes the stale copies of every folder (stale), but the copy `keep` just made and the folders another hcp runs from. */
 function prune(packs: string, keep: string): void {
   const now = Date.now();
   for (const folder of namesIn(packs)) {
@@ -172,13 +184,33 @@ function prune(packs: string, keep: string): void {
       removeCopy(dir);
       continue;
     }
+    if (runFrom(dir)) continue;
     for (const name of namesIn(dir)) if (join(dir, name) !== keep && stale(join(dir, name), name, now)) removeCopy(join(dir, name));
   }
 }
 
-/** `hcp trust --revoke`: removes every copy of the folder `root` (a real path), read-only or half made, then their folder. */
+/** Marks the folder of copies `dir` as run from by this hcp until it exits (once; nothing when it does not exist yet). */
+function markRun(dir: string): void {
+  const mark = join(dir, `.run-${process.pid}`);
+  try {
+    closeSync(openSync(mark, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o600));
+  } catch {
+    return;
+  }
+  if (marked.has(mark)) return;
+  marked.add(mark);
+  process.once("exit", () => removeCopy(mark));
+}
+const marked = new Set<string>();
+
+/**
+ * `hcp trust --revoke`: removes every copy of the folder `root` (a real path), read-only or half made, then their folder;
+ * none while an hcp runs from one (its program may read its files late, and a file gone could make it run another
+ * found elsewhere): those are left to a later prune, once unused for a day.
+ */
 export function removeCopies(stateDir: string, root: string): void {
   const dir = copiesOf(stateDir, root);
+  if (runFrom(dir)) return;
   // Listed only when a folder (lstat): a link planted there is removed itself, never followed.
   if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true) for (const name of namesIn(dir)) removeCopy(join(dir, name));
   removeCopy(dir);
@@ -192,6 +224,9 @@ export function removeCopies(stateDir: string, root: string): void {
 export function trustedCopy(stateDir: string, root: string, tree: string): string {
   const dir = copiesOf(stateDir, root);
   const copy = join(dir, tree);
+  // Before the copy is looked for, so that a revoke from now on leaves it (one already past its look at the marks may
+  // still remove it as this run starts: SECURITY.md).
+  markRun(dir);
   if (isFolder(copy)) {
     // Marks it used, so another run's prune keeps it (the owner may set the times of a read-only folder).
     const now = new Date();
@@ -223,6 +258,7 @@ export function trustedCopy(stateDir: string, root: string, tree: string): strin
     if (err instanceof TreeError) throw new RuntimeError("pack_untrusted", escapeForPerson(`the pack at ${root} is not what a person trusted (${err.message}), so nothing ran`));
     throw new RuntimeError("state_unavailable", `cannot copy the pack at ${root} to ${dir} to run it: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
+  markRun(dir);
   prune(join(stateDir, "packs"), copy);
   return copy;
 }

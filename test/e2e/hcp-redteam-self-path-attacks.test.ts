@@ -130,3 +130,28 @@ test("held: a program named by a path climbing out of the pack and back in (../<
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(lines(witness), ["trusted"]);
 });
+
+test("hcp trust --revoke (the agent's: it needs no terminal) while a trusted program runs from hcp's copy leaves that copy: the program's late reads find its own files, never the agent's program found on PATH in their place", async () => {
+  const s = scene();
+  const witness = join(s.ws, "witness.log");
+  const go = join(s.ws, "go");
+  // A trusted wrapper that puts its own bin/ first on PATH, says it started, waits for the test (at most 60 s), then runs its tool.
+  const main = `#!/bin/sh\nPATH="$(dirname "$0")/bin:$PATH"\n${say(witness, "started")}i=0\nwhile [ ! -f '${go}' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done\ntool\n`;
+  const root = writePack(join(s.ws, "pack"), ["./main.sh"], { "main.sh*": main, "bin/tool*": `#!/bin/sh\n${say(witness, "trusted")}` });
+  const agentBin = join(s.ws, "bin");
+  mkdirSync(agentBin);
+  writeFileSync(join(agentBin, "tool"), `#!/bin/sh\n${say(witness, "evil")}`, { mode: 0o755 });
+  s.env["PATH"] = `${String(s.env["PATH"])}:${agentBin}`;
+  await trustPack(root, s.env);
+  const running = s.hcp(["run", root, "go"]);
+  for (let i = 0; i < 600 && !lines(witness).includes("started"); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(lines(witness), ["started"]);
+  const revoke = await s.hcp(["trust", "--revoke", root]);
+  assert.equal(revoke.code, 0, revoke.stderr);
+  writeFileSync(go, "");
+  const r = await running;
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(lines(witness), ["started", "trusted"], "the trusted tool ran, the agent's never");
+  // The trust is gone all the same.
+  assert.equal((await s.hcp(["run", root, "go"])).code, 4);
+});
