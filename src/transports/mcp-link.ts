@@ -196,11 +196,13 @@ export class StdioLink implements Transport {
     private readonly listed: ToolsListed,
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     stdout: NodeJS.WritableStream = process.stdout,
+    /** How long input may stay quiet before the SDK is loaded anyway (a test that must not race it sets it long). */
+    quietMs = QUIET_MS,
   ) {
     this.needsSdk = new Promise<void>((resolve) => (this.settle = resolve));
     this.eof = new Promise<void>((resolve) => (this.reachEof = resolve));
     this.outbox = new Outbox(stdout);
-    this.timer = setTimeout(() => this.wantSdk(), QUIET_MS);
+    this.timer = setTimeout(() => this.wantSdk(), quietMs);
     this.intake = new Intake(stdin, MAX_FRAME_BYTES);
     this.intake.onReady(this.pump);
     stdin.on("error", this.onstdinerror);

@@ -144,13 +144,16 @@ test("whenever earlyInitialize answers, the SDK answers the same", async () => {
   assert.ok(answered > 10, `only ${answered} generated requests were answered early`);
 });
 
-/** A StdioLink on in-memory streams; `out()` is everything written so far. */
-function link(id: ServerIdentity = identity, listed: ToolsListed = { tools: [] }) {
+/**
+ * A StdioLink on in-memory streams; `out()` is everything written so far. Its quiet time is a hang guard (60 s), not
+ * 25 ms: what these tests assert is answered early must not depend on the machine reading the lines within 25 ms.
+ */
+function link(id: ServerIdentity = identity, listed: ToolsListed = { tools: [] }, quietMs = 60_000) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   let written = "";
   stdout.setEncoding("utf8").on("data", (c: string) => (written += c));
-  const l = new StdioLink(id, listed, stdin, stdout);
+  const l = new StdioLink(id, listed, stdin, stdout, quietMs);
   return { l, stdin, out: () => written };
 }
 
@@ -259,7 +262,8 @@ test("StdioLink leaves a first message that is not initialize to the SDK, and re
 });
 
 test("StdioLink loads the SDK once input has been quiet for a short while", async () => {
-  const { l } = link();
+  // The link's own quiet time (not the tests' hang guard).
+  const l = new StdioLink(identity, { tools: [] }, new PassThrough(), new PassThrough());
   await l.needsSdk;
   await l.close();
 });
