@@ -5,22 +5,15 @@
 // rewrites or plants a program after hcp's check, and a witness file shows what really ran.
 
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { loadPack } from "../../src/pack/load.js";
-import { stateDirOf } from "../../src/runtime/approval/state.js";
-import { programBindings } from "../../src/runtime/pack-programs.js";
-import { packTree } from "../../src/runtime/pack-tree.js";
-import { trustPack as recordTrust } from "../../src/runtime/trust.js";
 import { asAgentInThisFile, trustPack } from "./helpers.js";
 import { hcp, tempDir } from "../transports/support.js";
-import { scene, type Scene } from "./trust-support.js";
+import { copiesDir, lines, recordedEarlier, rewriteAtSpawn, scene } from "./trust-support.js";
 
 asAgentInThisFile();
 
-const lines = (witness: string) => (existsSync(witness) ? readFileSync(witness, "utf8").split("\n").filter((l) => l !== "") : []);
 const say = (witness: string, word: string) => `echo ${word} >> '${witness}'\n`;
 
 /** A composite pack at `root` whose verb `go` runs `cli`, with `files` (name → text; `*` ending a name: executable). */
@@ -33,24 +26,6 @@ function writePack(root: string, cli: string[], files: Record<string, string>): 
   writeFileSync(join(root, "surface.json"), JSON.stringify(surface, null, 2));
   writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "selfpath", default: "read" }, null, 2));
   return root;
-}
-
-/** A trust record of the pack at `root` made without the search (a pack trusted earlier), so hcp run itself must refuse it. */
-function recordedEarlier(root: string, s: Scene): void {
-  const pack = loadPack(root);
-  assert.ok(pack.surface !== null, root);
-  recordTrust(pack, stateDirOf(s.env), { tree: packTree(root), programs: programBindings(pack.surface, root) });
-}
-
-/** A hook preloaded into hcp: the agent's rewrite of `file` to `text`, just as hcp starts the program (after its last check). */
-function rewriteAtSpawn(s: Scene, file: string, text: string): NodeJS.ProcessEnv {
-  const hook = join(s.ws, `rewrite-${createHash("sha256").update(file).digest("hex").slice(0, 8)}.cjs`);
-  writeFileSync(
-    hook,
-    `const cp = require("node:child_process"); const fs = require("node:fs"); const spawn = cp.spawn;
-cp.spawn = function (file, ...rest) { if (file !== process.execPath) fs.writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(text)}); return spawn.call(this, file, ...rest); };\n`,
-  );
-  return { ...s.env, NODE_OPTIONS: `--require ${hook}` };
 }
 
 test("a pack naming its folder through the home folder's other name (home a link, as /home to /var/home), or as \"$HOME\"/… or '<home>'/… with quotes, cannot be trusted; hcp run refuses it trusted earlier and the agent's rewrite never runs", async () => {
@@ -86,8 +61,6 @@ test("a pack naming its folder through the home folder's other name (home a link
   assert.deepEqual(lines(witness), ["ran"]);
 });
 
-/** The folder of hcp's copies of the pack folder `root` in the scene's state directory. */
-const copiesDir = (s: Scene, root: string) => join(s.state, "hcp", "packs", createHash("sha256").update(root).digest("hex"));
 
 test("hcp trust --revoke killed partway through removing a copy leaves no part of it where a run would use it: trusted again, the pack runs from a whole copy, never the agent's program found on PATH in place of a removed file", async () => {
   const s = scene();

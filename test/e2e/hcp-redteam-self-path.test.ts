@@ -7,46 +7,14 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { chmodSync, existsSync, lstatSync, lutimesSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { loadPack } from "../../src/pack/load.js";
-import { stateDirOf } from "../../src/runtime/approval/state.js";
-import { programBindings } from "../../src/runtime/pack-programs.js";
-import { packTree } from "../../src/runtime/pack-tree.js";
-import { trustPack as recordTrust } from "../../src/runtime/trust.js";
 import { asAgentInThisFile, fixture, trustPack } from "./helpers.js";
 import { hcp, tempDir } from "../transports/support.js";
-import { scene, type Scene } from "./trust-support.js";
+import { copiesDir, lines, recordedEarlier, rewriteAtSpawn, scene, type Scene } from "./trust-support.js";
 
 asAgentInThisFile();
-
-const lines = (witness: string) => (existsSync(witness) ? readFileSync(witness, "utf8").split("\n").filter((l) => l !== "") : []);
-
-/**
- * A trust record of the pack at `root` as an hcp before this check wrote it (its folder's digest, its programs), so
- * that hcp run itself must refuse the pack. (The agent cannot write one; this stands for a pack trusted earlier.)
- */
-function recordedEarlier(root: string, s: Scene): void {
-  const pack = loadPack(root);
-  assert.ok(pack.surface !== null, root);
-  recordTrust(pack, stateDirOf(s.env), { tree: packTree(root), programs: programBindings(pack.surface, root) });
-}
-
-/** A hook preloaded into hcp: the agent's rewrite of `file` to `text`, landing just as hcp starts the program, after its last check. */
-function rewriteAtSpawn(s: Scene, file: string, text: string): NodeJS.ProcessEnv {
-  const hook = join(s.ws, `rewrite-${createHash("sha256").update(file).digest("hex").slice(0, 8)}.cjs`);
-  writeFileSync(
-    hook,
-    `const cp = require("node:child_process"); const fs = require("node:fs"); const spawn = cp.spawn;
-cp.spawn = function (file, ...rest) {
-  if (file !== process.execPath) fs.writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(text)}); // not hcp's own watchdog: the program
-  return spawn.call(this, file, ...rest);
-};\n`,
-  );
-  return { ...s.env, NODE_OPTIONS: `--require ${hook}` };
-}
 
 /** A composite pack at `root` whose verb `go` runs `cli`, with `files` (name → text; `*` ending a name: executable). */
 function writePack(root: string, cli: string[], files: Record<string, string>, policy: object = {}): string {
@@ -186,8 +154,6 @@ test("hcp init writes a program inside the pack folder (from --from-exe or --bin
   assert.equal(binOf(outside), join(out, "tool"));
 });
 
-/** The folder of hcp's copies of the pack folder `root` in the scene's state directory. */
-const copiesDir = (s: Scene, root: string) => join(s.state, "hcp", "packs", createHash("sha256").update(root).digest("hex"));
 
 /** A trusted pack at `root` whose verb `go` appends to `witness`. */
 function plainPack(root: string, witness: string): string {

@@ -3,10 +3,16 @@
 // credential in forms masking cannot recognise, appending a line to a witness file each time it really runs.
 
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixture, run, type Run } from "./helpers.js";
 import { HCP, hcp, tempDir } from "../transports/support.js";
+import { loadPack } from "../../src/pack/load.js";
+import { stateDirOf } from "../../src/runtime/approval/state.js";
+import { programBindings } from "../../src/runtime/pack-programs.js";
+import { packTree } from "../../src/runtime/pack-tree.js";
+import { trustPack as recordTrust } from "../../src/runtime/trust.js";
 
 export const SECRET = "bank-7f3a9c21d4e8b6a0";
 /** Every form the agent's program writes the credential in; none may reach anything the agent reads. */
@@ -77,3 +83,33 @@ export const recorded = (s: Scene) => {
   const dir = join(s.state, "hcp", "trusted");
   return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".json")).length : 0;
 };
+
+/** The folder of hcp run's copies of the pack folder `root` (a real path) in the scene's state directory. */
+export const copiesDir = (s: Scene, root: string) => join(s.state, "hcp", "packs", createHash("sha256").update(root).digest("hex"));
+
+/** The lines a witness file holds: one per real run of a program that writes one. */
+export const lines = (witness: string) => (existsSync(witness) ? readFileSync(witness, "utf8").split("\n").filter((l) => l !== "") : []);
+
+/**
+ * A trust record of the pack at `root` as an hcp before this check wrote it (its folder's digest, its programs), so
+ * that hcp run itself must refuse the pack. (The agent cannot write one; this stands for a pack trusted earlier.)
+ */
+export function recordedEarlier(root: string, s: Scene): void {
+  const pack = loadPack(root);
+  assert.ok(pack.surface !== null, root);
+  recordTrust(pack, stateDirOf(s.env), { tree: packTree(root), programs: programBindings(pack.surface, root) });
+}
+
+/** A hook preloaded into hcp: the agent's rewrite of `file` to `text`, landing just as hcp starts the program, after its last check. */
+export function rewriteAtSpawn(s: Scene, file: string, text: string): NodeJS.ProcessEnv {
+  const hook = join(s.ws, `rewrite-${createHash("sha256").update(file).digest("hex").slice(0, 8)}.cjs`);
+  writeFileSync(
+    hook,
+    `const cp = require("node:child_process"); const fs = require("node:fs"); const spawn = cp.spawn;
+cp.spawn = function (file, ...rest) {
+  if (file !== process.execPath) fs.writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(text)}); // not hcp's own watchdog: the program
+  return spawn.call(this, file, ...rest);
+};\n`,
+  );
+  return { ...s.env, NODE_OPTIONS: `--require ${hook}` };
+}
