@@ -10,7 +10,7 @@ export const MCP_CONTROL_ARGUMENTS: readonly string[] = ["dry_run", "confirm"];
 
 /** Why two verbs cannot both be tools, and what to do. */
 export function toolNameTaken(name: string, first: string, second: string): string {
-  return `tool name ${name} is taken twice: by ${first} and by ${second} (a tool name is <pack>_<verb>, every other character as _, cut to 64 characters); rename one (its verb key in surface.json and policy.json, or its pack's id)`;
+  return `tool name ${name} is taken twice: by ${first} and by ${second} (a tool name is <pack>_<verb>, every character outside A-Z, a-z, 0-9, _ and - as _); rename one (its verb key in surface.json and policy.json, or its pack's id)`;
 }
 
 /** Why a verb with an argument named `name` cannot be a tool, and what to do. */

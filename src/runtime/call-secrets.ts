@@ -7,7 +7,7 @@ import { runsFrom, trustedCopy, type RunFrom } from "./pack-copy.js";
 import { isRequestPlan, type AnyPlan } from "./plan.js";
 import { secretSet, type SecretSet } from "./redact.js";
 import { argSecrets, policyEnvSecrets } from "./secrets.js";
-import { requireTrust } from "./trust.js";
+import { requireTrust, type PackBinding } from "./trust.js";
 import { trustReview } from "./trust-review.js";
 import { argsSchemaOf } from "./validate-args.js";
 
@@ -22,7 +22,7 @@ export async function credentialsOf(pack: LoadedPack, opts: PlanOptions, stateDi
   // hcp run: the one gate before a call reads a credential or runs anything; a refusal is thrown, not kept, so a dry run is refused too.
   if (opts.trust !== undefined) {
     const asker = opts.trust.ask;
-    const review = (binding: Parameters<typeof trustReview>[2]) => trustReview(pack, opts.env ?? process.env, binding);
+    const review = (binding: PackBinding) => trustReview(pack, opts.env ?? process.env, binding);
     await requireTrust(pack, stateDir, asker === undefined ? undefined : { asker, review }, opts.trust.named);
   }
   try {

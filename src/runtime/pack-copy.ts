@@ -212,7 +212,7 @@ export function removeCopies(stateDir: string, root: string): void {
   const dir = copiesOf(stateDir, root);
   if (runFrom(dir)) return;
   // Listed only when a folder (lstat): a link planted there is removed itself, never followed.
-  if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true) for (const name of namesIn(dir)) removeCopy(join(dir, name));
+  if (isFolder(dir)) for (const name of namesIn(dir)) removeCopy(join(dir, name));
   removeCopy(dir);
 }
 
