@@ -44,7 +44,7 @@ function flagTable(flags) {
 function traits(c) {
   const t = [];
   if (c.mutates) t.push("changes things" + (c.supports_dry_run ? " (previews with `--dry-run`)" : ""));
-  if (c.destructive) t.push("destructive" + (c.requires_confirmation ? " (asks for confirmation)" : ""));
+  if (c.destructive) t.push("destructive" + (c.requires_confirmation ? " (an agent must get a person's confirmation first)" : ""));
   if (c.requires_auth) t.push("needs a credential");
   if (c.output_modes.length > 0) t.push(`output: ${c.output_modes.join(", ")}`);
   return t.join("; ");

@@ -7,6 +7,7 @@ import { stableJSON } from "../json/stable.js";
 import { FROM_EXE, optionalString } from "./flags.js";
 import { parseText, projectText, readManifestText, renderValidation, validateText, type ManifestSource } from "./rungrad/documents.js";
 import { newCommand } from "./rungrad/new.js";
+import { CONFIRM_FLAG, RUNS_A_PROGRAM, wouldRun } from "./rungrad/runs-program.js";
 import { scoreCommand } from "./rungrad/score.js";
 import { PACKAGE_VERSION } from "./version.js";
 
@@ -60,9 +61,13 @@ const agentmetaCommand: CommandSpec = {
   examples: ["rungrad agentmeta manifest.json", "rungrad agentmeta --from-exe ./mytool"],
   related: ["rungrad skill", "rungrad manifest validate"],
   outputModes: TABLE_JSON,
+  // --from-exe runs the program it names.
+  ...RUNS_A_PROGRAM,
   args: { max: 1 },
-  flags: [FROM_EXE],
+  flags: [FROM_EXE, CONFIRM_FLAG],
   run: async (ctx) => {
+    const exe = source(ctx, true).fromExe;
+    if (ctx.dryRun && exe !== undefined) return wouldRun(ctx, [exe, "__rungrad_manifest"], "to read its manifest");
     const doc = projectText(await readManifestText(source(ctx, true)));
     await writeDocument(ctx, doc);
   },
@@ -74,10 +79,12 @@ const skillCommand: CommandSpec = {
   examples: ["rungrad skill manifest.json --dry-run", "rungrad skill --from-exe ./mytool --out ."],
   related: ["rungrad agentmeta"],
   outputModes: TABLE_JSON,
-  mutates: true,
+  // It writes files, and --from-exe runs the program it names (a dry run too: it lists the files that manifest makes).
+  ...RUNS_A_PROGRAM,
   args: { max: 1 },
   flags: [
     FROM_EXE,
+    CONFIRM_FLAG,
     { name: "out", usage: "Repository root to write into", type: "string", default: "." },
     { name: "force", usage: "Replace existing files that differ", type: "bool" },
     { name: "include-short", usage: "Add each command's short text, sanitised to one line", type: "bool" },

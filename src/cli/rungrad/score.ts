@@ -7,6 +7,7 @@ import type { Target } from "../../score/target.js";
 import { CliError } from "../errors.js";
 import { colourOn, NO_COLOR_FLAG, paint } from "../colour.js";
 import { stopExitCode, untilSignal } from "../signal.js";
+import { CONFIRM_FLAG, RUNS_A_PROGRAM, wouldRun } from "./runs-program.js";
 
 /** Fixture flags: [flag, Target field, usage]; each value is split on whitespace into an argv. */
 const FIXTURE_FLAGS = [
@@ -35,6 +36,7 @@ const FLAGS: FlagSpec[] = [
   { name: "fail-on", type: "string", usage: "Exit 1 when a rule of this severity fails: required (same as --strict) or recommended (any failing rule)" },
   NO_COLOR_FLAG,
   { name: "auto-probes", type: "bool", usage: "Derive the read, mutate, destructive, auth, not-found and update probes from the target's manifest (given probe flags win)" },
+  CONFIRM_FLAG,
 ];
 
 type FailOn = "required" | "recommended";
@@ -105,10 +107,13 @@ export const scoreCommand: CommandSpec = {
   related: ["rungrad new"],
   outputModes: ["table", "json"],
   globals: ["quiet"],
+  // It runs the target, and the target runs whatever its probes ask (a mutate probe changes its world).
+  ...RUNS_A_PROGRAM,
   args: { exact: 1 },
   flags: FLAGS,
   run: async (ctx) => {
     const failOn = failOnLevel(ctx);
+    if (ctx.dryRun) return wouldRun(ctx, [ctx.args[0]!], "the target, with the rungrad-spec/1 probes");
     // The scorer (runner, probes) loads only when `score` runs.
     const { DEFAULT_RULESET, Runner, ScoreCancelledError, autoProbes, discoverManifest, failures, score, renderReport } = await import("../../score/index.js");
     const target = targetFrom(ctx);

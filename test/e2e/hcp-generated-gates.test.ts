@@ -1,0 +1,94 @@
+// A pack generated from rungrad itself (`hcp init --from-exe rungrad`): a verb that runs a program the agent names
+// (score's target, --from-exe) is never a plain read. Served to an agent, it runs nothing without a person's approval.
+
+import assert from "node:assert/strict";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { RUNGRAD, rungrad } from "./helpers.js";
+import { isolatedEnv } from "./hardening.js";
+import { hcp, mcpClient, tempDir } from "../transports/support.js";
+
+type Text = { type: string; text: string }[];
+
+/** A program that appends a line to `log` each time it really runs: the witness. */
+function witness(): { program: string; log: string; runs: () => number } {
+  const dir = tempDir("hcp-witness-");
+  const log = join(dir, "ran.log");
+  writeFileSync(log, "");
+  const program = join(dir, "agent-program");
+  writeFileSync(program, `#!/bin/sh\necho ran >> '${log}'\n`);
+  chmodSync(program, 0o755);
+  return { program, log, runs: () => readFileSync(log, "utf8").split("\n").filter((l) => l !== "").length };
+}
+
+test("rungrad's own manifest: score, agentmeta and skill run a program they are given, so each is destructive and asks for confirmation", async () => {
+  const r = await rungrad(["__rungrad_manifest"]);
+  assert.equal(r.code, 0, r.stderr);
+  const commands = (JSON.parse(r.stdout) as { commands: { path: string[]; mutates: boolean; destructive: boolean; requires_confirmation: boolean }[] }).commands;
+  const flags = (path: string) => commands.find((c) => c.path.join(" ") === path)!;
+  for (const path of ["score", "agentmeta", "skill"]) {
+    assert.deepEqual([flags(path).mutates, flags(path).destructive, flags(path).requires_confirmation], [true, true, true], path);
+  }
+  assert.equal(flags("manifest validate").mutates, false, "a command that only reads a file stays a read");
+});
+
+test("a pack generated from rungrad: the agent cannot run score (or agentmeta --from-exe) on its own program without a person's approval; the witness stays empty", async () => {
+  const env = isolatedEnv();
+  const w = witness();
+  // The witness is a real witness: rungrad score run by a person runs it.
+  const direct = await rungrad(["score", w.program], { env });
+  assert.ok(w.runs() > 0, `rungrad score runs its target: ${direct.stderr}`);
+  writeFileSync(w.log, "");
+
+  const pack = join(tempDir(), "rungrad");
+  const init = await hcp(["init", "--from-exe", RUNGRAD, "--out", pack], { env });
+  assert.equal(init.code, 0, init.stderr);
+  const policy = JSON.parse(readFileSync(join(pack, "policy.json"), "utf8")) as { verbs: Record<string, unknown> };
+  for (const verb of ["score", "agentmeta", "skill"]) assert.deepEqual(policy.verbs[verb], { policy: "write", confirm: true }, verb);
+  assert.match(readFileSync(join(pack, "HARNESS.md"), "utf8"), /^### `score` \(write, needs a person's approval\)$/m);
+
+  // Served read-only (no --allow-write): a write verb does not run.
+  const ro = await mcpClient([pack], { env });
+  try {
+    const r = await ro.client.callTool({ name: "rungrad_score", arguments: { target: w.program, auto_probes: true } });
+    assert.equal(r.isError, true, JSON.stringify(r.content));
+  } finally {
+    await ro.client.close();
+  }
+  // Writes allowed: each call is refused for want of a person's approval, with its dry run's id or without.
+  const rw = await mcpClient([pack], { env, allowWrite: true });
+  try {
+    for (const [tool, args] of [
+      ["rungrad_score", { target: w.program, auto_probes: true }],
+      ["rungrad_agentmeta", { from_exe: w.program }],
+      ["rungrad_skill", { from_exe: w.program, out: tempDir() }],
+    ] as const) {
+      const refused = await rw.client.callTool({ name: tool, arguments: args });
+      assert.equal(refused.isError, true, `${tool}: ${JSON.stringify(refused.content)}`);
+      assert.match((refused.content as Text)[0]!.text, /hcp approve /, tool);
+      const dry = await rw.client.callTool({ name: tool, arguments: { ...args, dry_run: true } });
+      const id = /"plan_id":\s*"([^"]+)"/.exec(JSON.stringify(dry.structuredContent))?.[1];
+      assert.ok(id !== undefined, JSON.stringify(dry.structuredContent));
+      const confirmed = await rw.client.callTool({ name: tool, arguments: { ...args, confirm: id } });
+      assert.equal(confirmed.isError, true, `${tool} with its own plan id: ${JSON.stringify(confirmed.content)}`);
+    }
+  } finally {
+    await rw.client.close();
+  }
+  // And over hcp exec.
+  const exec = await hcp(["exec", pack, "--allow-write"], { env, stdin: `${JSON.stringify({ id: 1, pack: "rungrad", verb: "score", args: { target: w.program } })}\n` });
+  assert.match(exec.stdout, /"ok":false/);
+  assert.equal(w.runs(), 0, "the agent's program never ran");
+});
+
+test("rungrad score --dry-run and agentmeta --from-exe --dry-run say what they would run and run nothing", async () => {
+  const w = witness();
+  const score = await rungrad(["score", w.program, "--dry-run", "--json"]);
+  assert.equal(score.code, 0, score.stderr);
+  assert.deepEqual(JSON.parse(score.stdout), { dry_run: true, would_run: [w.program] });
+  const meta = await rungrad(["agentmeta", "--from-exe", w.program, "--dry-run"]);
+  assert.equal(meta.code, 0, meta.stderr);
+  assert.equal(meta.stdout, `DRY RUN: would run ${JSON.stringify(w.program)} "__rungrad_manifest" (to read its manifest)\n`);
+  assert.equal(w.runs(), 0);
+});
