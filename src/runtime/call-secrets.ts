@@ -46,13 +46,27 @@ export async function stillTrusted(pack: LoadedPack, opts: PlanOptions, stateDir
   return runsFrom(plan, pack.root, trustedCopy(stateDir, pack.root, binding.tree.sha256), binding.programs, pack.policy?.cwd !== undefined);
 }
 
+/** The secrets of a call: every one, and those a person is shown masked in a plan made from masked arguments. */
+export interface CallSecrets {
+  /** Every secret of the call (§12): what leaves it (results, errors, the agent's dry run) is masked with these. */
+  secrets: SecretSet;
+  /**
+   * All but the arguments' values: a plan shown to a person, or logged, shows each secret argument as `***` in its own
+   * place (Command's shownArgv), so that a value the agent chose cannot mask another part of the plan.
+   */
+  shownSecrets: SecretSet;
+}
+
 /**
  * Every secret of a call (§12): the pack's credential values (a hub that cannot be read has none to
  * leak), its secret-looking policy `env` values and the arguments its schema marks secret.
  */
-export function secretsOf(pack: LoadedPack, load: CredentialLoad, opts: PlanOptions, args: () => string[]): SecretSet {
+export function secretsOf(pack: LoadedPack, load: CredentialLoad, opts: PlanOptions, args: () => string[]): CallSecrets {
   const credentials = load.ok ? load.credentials.secrets : [];
-  return secretSet([...credentials, ...policyEnvSecrets(pack, opts.env ?? process.env), ...args()]);
+  const own = [...credentials, ...policyEnvSecrets(pack, opts.env ?? process.env)];
+  const given = args();
+  const secrets = secretSet([...own, ...given]);
+  return { secrets, shownSecrets: given.length === 0 ? secrets : secretSet(own) };
 }
 
 /** The arguments of a verb its args schema marks secret; none when the verb cannot be found. */

@@ -3,17 +3,31 @@
 
 import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
 import type { EffectivePolicy, LoadedPack } from "../pack/types.js";
-import { substitute } from "./argv.js";
+import { substitute, type Args } from "./argv.js";
 import type { PlanOptions } from "./call.js";
 import { RuntimeError } from "./errors.js";
 import { requestPlan } from "./openapi/verb.js";
 import { subjectOf, type Plan, type RequestPlan } from "./plan.js";
 import { resolveProgram } from "./resolve.js";
+import { maskedArgs } from "./secrets.js";
 import { argsSchemaOf, requiredOf, validateArgs } from "./validate-args.js";
 import { checkDenied, commandOf, notExecutable, usableSurface, verbOf } from "./verb-lookup.js";
 
-/** What a verb or pass-through runs, before its environment and pack are added to make the plan. */
-export type Command = { policy: EffectivePolicy } & ({ pack: string; verb: string | null; argv: string[] } | { request: RequestPlan });
+/**
+ * What a verb or pass-through runs, before its environment and pack are added to make the plan. `shownArgv` and
+ * `shownRequest`: what it runs with each argument the schema marks secret as `***` in its own place (maskedArgs), for
+ * the plan a person is shown; absent when no argument is secret (or the masked values do not make a command).
+ */
+export type Command = { policy: EffectivePolicy } & ({ pack: string; verb: string | null; argv: string[]; shownArgv?: string[] } | { request: RequestPlan; shownRequest?: RequestPlan });
+
+/** What `make` returns, or undefined when it throws: a masked value (`***`) may be refused where the real one is not. */
+function madeOrNot<T>(make: () => T): T | undefined {
+  try {
+    return make();
+  } catch {
+    return undefined;
+  }
+}
 
 /** The command of a verb: everything short of running is checked but the write permission (§7). Throws RuntimeError. */
 export function verbCommand(pack: LoadedPack, verbKey: string, args: unknown, opts: PlanOptions): Command {
@@ -24,11 +38,17 @@ export function verbCommand(pack: LoadedPack, verbKey: string, args: unknown, op
   const policy = effectivePolicy(pack, verbKey);
   checkDenied(policy, subjectOf({ pack: surface.id, verb: verbKey }));
   const valid = validateArgs(pack, verbKey, verb, args, opts.oneCall === true);
-  if (surface.kind === "openapi") return { policy, request: requestPlan(pack, verbKey, valid, planPolicy(policy)) };
+  const hidden = maskedArgs(argsSchemaOf(pack, verbKey), valid) as Args | undefined;
+  if (surface.kind === "openapi") {
+    const request = requestPlan(pack, verbKey, valid, planPolicy(policy));
+    return { policy, request, shownRequest: hidden && madeOrNot(() => requestPlan(pack, verbKey, hidden, planPolicy(policy))) };
+  }
   const { bin, template, allowVerb } = commandOf(surface, verbKey, verb);
-  const tail = substitute(template, valid, { allowVerb, verb: verbKey, required: requiredOf(argsSchemaOf(pack, verbKey)) });
+  const substituted = (values: Args) => substitute(template, values, { allowVerb, verb: verbKey, required: requiredOf(argsSchemaOf(pack, verbKey)) });
+  const tail = substituted(valid);
   const program = resolveProgram(bin, pack.root, (opts.env ?? process.env)["PATH"]);
-  return { pack: surface.id, verb: verbKey, argv: [program, ...tail], policy };
+  const shownTail = hidden && madeOrNot(() => substituted(hidden));
+  return { pack: surface.id, verb: verbKey, argv: [program, ...tail], policy, ...(shownTail && { shownArgv: [program, ...shownTail] }) };
 }
 
 export function planPolicy(p: EffectivePolicy): Plan["policy"] {

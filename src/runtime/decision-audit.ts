@@ -5,9 +5,7 @@ import { ApprovalError } from "./approval/store.js";
 import type { AuditDecision, AuditEntry } from "./audit.js";
 import type { PlanOptions } from "./call.js";
 import { RuntimeError } from "./errors.js";
-import { isRequestPlan } from "./plan.js";
 import type { Prepared } from "./prepare.js";
-import { redact } from "./redact.js";
 
 /** What a decision's line says beyond the plan: the decision, who made it, and how a run ended. */
 type DecisionFields = Pick<AuditEntry, "decision" | "plan_id" | "by"> & Partial<AuditEntry>;
@@ -16,8 +14,8 @@ type DecisionFields = Pick<AuditEntry, "decision" | "plan_id" | "by"> & Partial<
 export async function audit(gate: Gate, opts: PlanOptions, prepared: Prepared, fields: DecisionFields): Promise<void> {
   const { plan } = prepared;
   if (gate.audit === null || (plan.policy.policy !== "write" && plan.policy.confirm === false)) return;
-  // Only the argv (or method and URL) is logged: masked here, so no plan (nor secret digest) is made for it.
-  const argv = redact(isRequestPlan(plan) ? [plan.method, plan.url] : plan.argv, prepared.secrets) as string[];
+  // Only the argv (or method and URL) is logged, as shown: masked, so no plan (nor secret digest) is made for it.
+  const argv = prepared.logged;
   const entry: AuditEntry = {
     time: new Date().toISOString(),
     transport: opts.transport ?? "cli",

@@ -4,7 +4,7 @@
 import type { LoadedPack } from "../pack/types.js";
 import { authorize, defaultGate, issuePlan, type Gate } from "./approval/gate.js";
 import type { DryRun, ExecResult, ExecuteOptions, PlanOptions } from "./call.js";
-import { credentialsOf, secretsOf, stillTrusted, verbArgSecrets, type CredentialLoad } from "./call-secrets.js";
+import { credentialsOf, secretsOf, stillTrusted, verbArgSecrets, type CallSecrets, type CredentialLoad } from "./call-secrets.js";
 import { passThroughCommand, verbCommand, type Command } from "./command.js";
 import { audit, auditOrWarn, auditRefusal } from "./decision-audit.js";
 import { RuntimeError } from "./errors.js";
@@ -15,7 +15,7 @@ import type { RunFrom } from "./pack-copy.js";
 import { isRequestPlan, subjectOf, type Plan } from "./plan.js";
 import { prepare, type Prepared } from "./prepare.js";
 import { runProcess } from "./process.js";
-import { redactText, type SecretSet } from "./redact.js";
+import { redactText } from "./redact.js";
 import { maskError, maskResult } from "./secrets.js";
 import { stdoutJson } from "./stdout-json.js";
 
@@ -41,20 +41,21 @@ async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, command: () => 
   try {
     return await decide(pack, opts, gate, load, secrets, command);
   } catch (err) {
-    throw maskError(err, secrets);
+    throw maskError(err, secrets.secrets);
   }
 }
 
 /** planOrRun's decisions, in order: plan, dry run or policy, approval, audit, run, audit. */
-async function decide(pack: LoadedPack, opts: ExecuteOptions, gate: Gate, load: CredentialLoad, secrets: SecretSet, command: () => Command): Promise<ExecResult | HttpResult | DryRun> {
-  const prepared = prepare(pack, command(), opts, load, secrets, gate.stateDir);
+async function decide(pack: LoadedPack, opts: ExecuteOptions, gate: Gate, load: CredentialLoad, callSecrets: CallSecrets, command: () => Command): Promise<ExecResult | HttpResult | DryRun> {
+  const { secrets, shownSecrets } = callSecrets;
+  const prepared = prepare(pack, command(), opts, load, callSecrets, gate.stateDir);
   const { plan } = prepared;
   // What a person or the plan store is shown: made only for a dry run or a plan to approve.
   const input = () => ({
     plan,
     shown: prepared.shown,
     ttlSeconds: prepared.ttlSeconds,
-    stdinPreview: opts.stdin === undefined ? undefined : redactText(opts.stdin.slice(0, STDIN_PREVIEW), secrets),
+    stdinPreview: opts.stdin === undefined ? undefined : redactText(opts.stdin.slice(0, STDIN_PREVIEW), shownSecrets),
     stdinMoreBytes: opts.stdin === undefined ? undefined : Buffer.byteLength(opts.stdin.slice(STDIN_PREVIEW), "utf8"),
   });
   if (opts.dryRun) {

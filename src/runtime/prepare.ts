@@ -5,12 +5,12 @@ import { resolve } from "node:path";
 import type { LoadedPack } from "../pack/types.js";
 import { lazySecretDigests } from "./approval/secret-digest.js";
 import type { PlanOptions } from "./call.js";
-import type { CredentialLoad } from "./call-secrets.js";
+import type { CallSecrets, CredentialLoad } from "./call-secrets.js";
 import { planPolicy, type Command } from "./command.js";
 import { requestCredentials } from "./credentials.js";
 import { childEnv } from "./env.js";
-import { packStamp, sha256Hex, stamped, type AnyPlan, type Plan, type RequestPlan } from "./plan.js";
-import { redactEnvelope, type Layout, type SecretSet } from "./redact.js";
+import { isRequestPlan, packStamp, sha256Hex, stamped, type AnyPlan, type Plan, type RequestPlan } from "./plan.js";
+import { redact, redactEnvelope, type Layout, type SecretSet } from "./redact.js";
 import { isSecretName } from "./secret-name.js";
 import { usableSurface } from "./verb-lookup.js";
 
@@ -20,6 +20,8 @@ const hashed = (value: string) => `sha256:${sha256Hex(value)}`;
 export interface Prepared {
   plan: AnyPlan;
   readonly shown: AnyPlan;
+  /** What the audit log records of the plan: its argv (or method and URL) as shown. */
+  readonly logged: string[];
   childEnv: Record<string, string>;
   ttlSeconds: number;
   secrets: SecretSet;
@@ -31,7 +33,7 @@ export interface Prepared {
  * `env`, `agent_env` and the binding (secrets by their keyed digest), its working directory, and the pack
  * files it was made from.
  */
-export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: CredentialLoad, secrets: SecretSet, stateDir: string): Prepared {
+export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: CredentialLoad, { secrets, shownSecrets }: CallSecrets, stateDir: string): Prepared {
   const surface = usableSurface(pack);
   // Secrets are named by a digest keyed with the user's key (never their plain SHA-256: the agent sees plans).
   const digestOf = lazySecretDigests(stateDir);
@@ -45,7 +47,8 @@ export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load:
     // stamped() keeps the stamp's getters: a read that shows no plan never hashes the pack files.
     const plan: RequestPlan = stamped({ ...cmd.request }, stamp);
     if (Object.keys(credentials).length > 0) plan.credentials = credentials;
-    return shownWhenRead({ plan, childEnv: {}, ttlSeconds, secrets, load });
+    const view = cmd.shownRequest && { method: cmd.shownRequest.method, url: cmd.shownRequest.url, headers: cmd.shownRequest.headers, body: cmd.shownRequest.body };
+    return shownWhenRead({ plan, childEnv: {}, ttlSeconds, secrets, load }, shownSecrets, view);
   }
   const credentials = load.ok ? load.credentials.env : {};
   const env = childEnv({
@@ -79,19 +82,34 @@ export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load:
     },
     stamp,
   );
-  return shownWhenRead({ plan, childEnv: env, ttlSeconds, secrets, load });
+  return shownWhenRead({ plan, childEnv: env, ttlSeconds, secrets, load }, shownSecrets, cmd.shownArgv && { argv: cmd.shownArgv });
 }
 
 /** A plan's field names and its policy's are hcp's; argv, env (names too), headers, body and credentials are foreign. */
 const PLAN_LAYOUT: Layout = { policy: {} };
 
-/** The prepared plan with `shown` made when first read: a plain read shows, stores and logs no plan. */
-function shownWhenRead(prepared: Omit<Prepared, "shown">): Prepared {
+/**
+ * The prepared plan with `shown` made when first read: a plain read shows, stores and logs no plan. With `view` (what
+ * the command runs with its secret arguments as `***`), the plan shown and logged has those fields, masked with the
+ * call's other secrets (`shownSecrets`); without, the plan as it runs, masked with every secret.
+ */
+function shownWhenRead(prepared: Omit<Prepared, "shown" | "logged">, shownSecrets: SecretSet, view?: Partial<AnyPlan>): Prepared {
+  const { plan, secrets } = prepared;
   let shown: AnyPlan | undefined;
   return {
     ...prepared,
     get shown() {
-      return (shown ??= redactEnvelope(prepared.plan, prepared.secrets, PLAN_LAYOUT) as AnyPlan);
+      if (shown !== undefined) return shown;
+      if (view === undefined) return (shown = redactEnvelope(plan, secrets, PLAN_LAYOUT) as AnyPlan);
+      // The stamp's getters read as they are (a copy of the plan's descriptors), the view's fields over them.
+      const seen = Object.defineProperties({}, Object.getOwnPropertyDescriptors(plan)) as AnyPlan;
+      for (const [k, v] of Object.entries(view)) if (v !== undefined) Object.assign(seen, { [k]: v });
+      return (shown = redactEnvelope(seen, shownSecrets, PLAN_LAYOUT) as AnyPlan);
+    },
+    get logged() {
+      // The fields read one by one: the plan's others are getters (pack digests, keyed secret digests) a log needs not.
+      const of = (view ?? plan) as Partial<Plan & RequestPlan>;
+      return redact(isRequestPlan(plan) ? [of.method, of.url] : of.argv, view === undefined ? secrets : shownSecrets) as string[];
     },
   };
 }

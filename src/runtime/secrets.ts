@@ -86,6 +86,36 @@ export function argSecrets(schema: unknown, args: unknown): string[] {
   return out;
 }
 
+/** A value with each string and number inside it (the leaves argSecrets takes) as `***`. */
+function maskLeaves(value: unknown, depth = 0): unknown {
+  if (typeof value === "string" || typeof value === "number") return "***";
+  if (depth < MAX_DEPTH && Array.isArray(value)) return value.map((v) => maskLeaves(v, depth + 1));
+  if (depth < MAX_DEPTH && isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskLeaves(v, depth + 1)]));
+  return value;
+}
+
+/**
+ * The arguments with every value argSecrets takes as `***` in its own place, or undefined when the schema marks none
+ * of them secret. A person is shown the plan made from these: masking an argument's value wherever it appears would
+ * let the agent hide any other part of the plan (the recipient, the amount) behind a password it chose to equal it.
+ */
+export function maskedArgs(schema: unknown, args: unknown): unknown {
+  let masked = false;
+  const walk = (s: unknown, v: unknown, depth: number): unknown => {
+    if (!isObject(s) || v === undefined || depth > MAX_DEPTH) return v;
+    if (s["writeOnly"] === true || s["format"] === "password") {
+      masked = true;
+      return maskLeaves(v);
+    }
+    const props = s["properties"];
+    if (isObject(props) && isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, Object.hasOwn(props, k) ? walk(props[k], x, depth + 1) : x]));
+    if (Array.isArray(v)) return v.map((item) => walk(s["items"], item, depth + 1));
+    return v;
+  };
+  const out = walk(schema, args, 0);
+  return masked ? out : undefined;
+}
+
 /**
  * The secrets of packs as a whole, for errors a transport makes before any pack is chosen (an unknown
  * pack id, a malformed request): their credential values and secret-looking policy `env` values.
