@@ -27,6 +27,11 @@ export function isPackId(v: unknown): v is string {
   return typeof v === "string" && v.length >= 1 && v.length <= 128 && PACK_ID.test(v);
 }
 
+/** `<pack>_<verb>` with every character outside [A-Za-z0-9_-] as `_`: the tool name before any cut. */
+export function uncutToolName(packId: string, verb: string): string {
+  return `${packId}_${verb}`.replace(/[^A-Za-z0-9_-]/g, "_");
+}
+
 /** The longest MCP tool name (§8). */
 export const MAX_TOOL_NAME = 64;
 
@@ -37,7 +42,7 @@ export const MAX_TOOL_NAME = 64;
  * distinct names, where a plain cut would make them collide and the server refuse to start.
  */
 export function toolName(packId: string, verb: string): string {
-  const name = `${packId}_${verb}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  const name = uncutToolName(packId, verb);
   if (name.length <= MAX_TOOL_NAME) return name;
   return `${name.slice(0, MAX_TOOL_NAME - 9)}_${createHash("sha256").update(name, "utf8").digest("hex").slice(0, 8)}`;
 }

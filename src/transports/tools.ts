@@ -1,6 +1,6 @@
 // MCP tools derived from packs: names, descriptions, input and output schemas and annotations, one per served verb. Pure.
 
-import { toolName } from "../pack/fields.js";
+import { toolName, uncutToolName } from "../pack/fields.js";
 import { controlArgumentTaken, toolNameTaken } from "../pack/mcp-names.js";
 import { isIdempotent } from "../pack/policy.js";
 import { sentence } from "../pack/sentence.js";
@@ -82,10 +82,13 @@ function globRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
-/** Whether a tool is served under the selection. */
-function selected(name: string, policy: EffectivePolicy, sel: ToolSelection): boolean {
+/**
+ * Whether a tool is served under the selection. A glob matches a tool by its name or by its name before the cut
+ * (toolName): `--exclude '*_delete'` leaves out a verb `….reaction.delete` whose tool name ends in a hash instead.
+ */
+function selected(names: readonly string[], policy: EffectivePolicy, sel: ToolSelection): boolean {
   if (sel.readOnly && policy.policy !== "read") return false;
-  const matches = (globs: readonly string[]) => globs.some((g) => globRegExp(g).test(name));
+  const matches = (globs: readonly string[]) => globs.some((g) => names.some((n) => globRegExp(g).test(n)));
   if (sel.tools !== undefined && sel.tools.length > 0 && !matches(sel.tools)) return false;
   return !(sel.exclude !== undefined && matches(sel.exclude));
 }
@@ -103,7 +106,7 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & To
       const taken = byName.get(name);
       if (taken !== undefined) throw new TransportError("tool_name_collision", toolNameTaken(name, taken, owner));
       byName.set(name, owner);
-      if (!selected(name, policy, opts)) continue;
+      if (!selected([name, uncutToolName(pack.surface.id, key)], policy, opts)) continue;
       const gated = policy.confirm !== false;
       const previewable = gated || policy.policy === "write";
       const title = `${pack.surface.name ?? pack.surface.id}: ${key}`;
