@@ -27,7 +27,8 @@ export interface PlanOptions {
   readonly clientAddress?: string;
   /**
    * The process makes this one call (a one-shot `hcp run`): arguments a plain schema accepts are judged
-   * without compiling a validator (src/pack/interpreted.ts); Ajv compiles only to word a refusal.
+   * without compiling a validator (src/pack/interpreted.ts); Ajv compiles only to word a refusal. Its watchdog ends
+   * with its run (watchdog.ts releaseRun).
    */
   readonly oneCall?: boolean;
   /**

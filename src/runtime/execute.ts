@@ -144,6 +144,7 @@ async function runPlan(plan: Plan, prepared: Prepared, opts: ExecuteOptions, fro
     maxOutputBytes: plan.policy.max_output_bytes,
     signal: opts.signal,
     onOutput: live === undefined ? undefined : (stream, kept, total) => live.push(stream, kept, total),
+    lastRun: opts.oneCall === true,
   })
     .catch((err: unknown) => {
       throw from === undefined ? err : from.asPlanned(err);

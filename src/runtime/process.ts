@@ -30,6 +30,8 @@ export interface ProcessRequest {
   readonly onOutput?: (stream: "stdout" | "stderr", kept: Buffer, totalBytes: number) => void;
   /** Turns stdout's bytes into text when none were cut off; UTF-8 (a bad sequence as one U+FFFD) by default. */
   readonly decodeStdout?: (bytes: Buffer) => string;
+  /** The process starts no run after this one (a one-shot `hcp run`): the watchdog ends once nothing of it is left. */
+  readonly lastRun?: boolean;
 }
 
 export interface ProcessResult {
@@ -142,7 +144,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     }
     const started = performance.now();
     const grace = req.killGraceMs ?? 2000;
-    const reaper = new Reaper(grace, () => setTimeout(finish, PIPE_GIVE_UP_MS).unref());
+    const reaper = new Reaper(grace, () => setTimeout(finish, PIPE_GIVE_UP_MS).unref(), req.lastRun === true);
     // A stdin not given is /dev/null (libuv opens it for "ignore"): not a pipe of the run.
     const piped = req.stdin !== undefined || req.holdStdin === true;
     let child: ChildProcess;

@@ -45,10 +45,11 @@ export class Reaper {
   /** The child has been reaped: its pid is held only by its group and session while they have members. */
   private reaped = false;
 
-  /** `afterKill` runs once SIGKILL has been sent. */
+  /** `afterKill` runs once SIGKILL has been sent. `lastRun`: the runtime starts no run after this one (releaseRun). */
   constructor(
     private readonly grace: number,
     private readonly afterKill: () => void,
+    private readonly lastRun = false,
   ) {}
 
   /**
@@ -130,6 +131,6 @@ export class Reaper {
   /** Nothing of the run is left to kill: the tree is not watched any more, and the watchdog forgets the run. */
   private release(): void {
     this.watch.stop();
-    if (this.pid !== undefined) releaseRun(this.pid);
+    if (this.pid !== undefined) releaseRun(this.pid, this.lastRun);
   }
 }

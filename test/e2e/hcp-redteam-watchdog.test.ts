@@ -51,9 +51,10 @@ function guardPack(): string {
     pause: { description: "Print ok a second later.", cli: ["stay", "pause"], policy: "read" },
     forks: { description: "Leave a daemon forking all the time.", cli: ["stay", "forks"], policy: "read" },
     "kill-watchdog": { description: "Leave an escapee, kill the watchdog, then hcp, sleep.", cli: ["stay", "kill-watchdog"], policy: "read" },
+    linger: { description: "Leave a process that ignores SIGTERM, print ok and exit.", cli: ["stay", "linger"], policy: "read" },
   };
   writeFileSync(join(root, "surface.json"), JSON.stringify({ id: "guard", kind: "wrap", cliBin: "stay", wrap: { bin: "./stay.sh" }, verbs }));
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "guard", verbs: { stay: "read", "kill-parent": "read", quick: "read", pause: "read", forks: "read", "kill-watchdog": "read" } }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "guard", verbs: { stay: "read", "kill-parent": "read", quick: "read", pause: "read", forks: "read", "kill-watchdog": "read", linger: "read" } }));
   writeFileSync(join(root, "HARNESS.md"), "---\nname: guard\ndescription: Test pack.\n---\n\nTest pack.\n");
   return root;
 }
@@ -62,8 +63,17 @@ const PACK = guardPack();
 // `quick` and `pause` (a second long) are the script cut short: they print ok and exit, leaving nothing. `forks`: the
 // run's program (its pid in run.pid) leaves a daemon in a session of its own (its pid in k) that starts a process every
 // few ms; one that finds the daemon gone writes `<pid>.pid` and stays, all in the working directory
-// (test/fixtures/bin/fork-daemon.py).
-writeFileSync(join(PACK, "stay.sh"), SCRIPT.replace("#!/bin/sh\n", `#!/bin/sh\n[ "$1" = forks ] && exec '${fixture("bin/fork-daemon.py")}' stay .\n[ "$1" = pause ] && sleep 1\nif [ "$1" != stay ] && [ "$1" != kill-parent ] && [ "$1" != kill-watchdog ]; then echo ok; exit 0; fi\n`));
+// (test/fixtures/bin/fork-daemon.py). `linger` writes its pid, leaves a process in its group that ignores SIGTERM (its pid
+// in linger.pid), prints ok and exits.
+const LINGER = `if [ "$1" = linger ]; then
+  echo $$ > run.tmp && mv run.tmp run.pid
+  sh -c 'trap "" TERM; echo $$ > linger.tmp && mv linger.tmp linger.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &
+  while [ ! -f linger.pid ]; do sleep 0.05; done
+  echo ok; exit 0
+fi
+`;
+// (A replacement function: in a replacement string, `$$` would be read as one `$`.)
+writeFileSync(join(PACK, "stay.sh"), SCRIPT.replace("#!/bin/sh\n", () => `#!/bin/sh\n[ "$1" = forks ] && exec '${fixture("bin/fork-daemon.py")}' stay .\n[ "$1" = pause ] && sleep 1\n${LINGER}if [ "$1" != stay ] && [ "$1" != kill-parent ] && [ "$1" != kill-watchdog ]; then echo ok; exit 0; fi\n`));
 
 /** The watchdog of the hcp with this pid (its command line names it), while it runs. */
 function watchdogOf(hcp: number): number | undefined {
@@ -307,6 +317,28 @@ test("hcp exits normally (run, exec) or is killed with no run left (serve): its 
     assert.ok(alive(stranger.pid!), "a process of no run was not signalled");
   } finally {
     cleanUp(cwd, ...started);
+  }
+});
+
+test("hcp run: the run's program has exited, and hcp waits out the grace for a process of its group that ignores SIGTERM; SIGKILL of hcp then; the watchdog is still there and kills it", async () => {
+  // A one-shot hcp run ends its watchdog once nothing of its run is left, not when the run's program exits.
+  const cwd = tempDir("hcp-watchdog-");
+  const stranger = bystander();
+  const hcp = startHcp(["run", PACK, "linger"], cwd, "");
+  const pidIn = (f: string) => Number(readFileSync(join(cwd, f), "utf8"));
+  let watchdog: number | undefined;
+  try {
+    assert.ok(await eventually(() => existsSync(join(cwd, "run.pid")) && existsSync(join(cwd, "linger.pid")), 30_000), `the verb started: ${hcp.stderr()}`);
+    const [run, left] = [pidIn("run.pid"), pidIn("linger.pid")];
+    // The program exits at once; once hcp has reaped it (not only dead), it sends SIGTERM (ignored) and waits 2 s before SIGKILL.
+    assert.ok(await eventually(() => !existsSync(`/proc/${run}`), 15_000), "the run's program exited and was reaped");
+    watchdog = watchdogOf(hcp.child.pid!);
+    assert.ok(watchdog !== undefined, "the watchdog outlives the run's program while a process of the run is left");
+    hcp.child.kill("SIGKILL");
+    assert.equal(await hcp.closed, "SIGKILL", `hcp was killed during the grace, not done already: ${hcp.stderr()}`);
+    await assertSwept([left], watchdog, stranger);
+  } finally {
+    cleanUp(cwd, hcp.child.pid, watchdog, stranger.pid, ...(existsSync(join(cwd, "linger.pid")) ? [pidIn("linger.pid")] : []));
   }
 });
 
