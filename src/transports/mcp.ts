@@ -14,7 +14,7 @@ import { TransportError, errorBody } from "./errors.js";
 import { answerInvalidParams, invalidParams, onePage } from "./mcp-jsonrpc.js";
 import { StdioLink, serverIdentity, type ServerIdentity } from "./mcp-link.js";
 import { maskOutgoing } from "./mcp-mask.js";
-import type { Outbox } from "./outbox.js";
+import type { AnswerRoom } from "./outbox.js";
 import { harnessSummary, harnessText, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, renderPlan } from "./render.js";
@@ -198,8 +198,8 @@ export interface ServerLife {
   running: Set<Promise<unknown>>;
   /** The plans a person declined in this session (a stdio server, an HTTP session): a declined plan cannot run in it again. */
   declined: ApprovalSession;
-  /** The answers not yet taken by a client that may not read them (stdio): a call starts only while it has room. */
-  outbox?: Outbox;
+  /** The answers not yet taken by clients that may not read them (stdio, HTTP): a call starts only while there is room. */
+  outbox?: AnswerRoom;
 }
 
 /** The SDK's Server with every handler (tools, resources, prompts): the one server code of every MCP transport. */

@@ -25,10 +25,18 @@ export const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
  */
 export const STALL_MS = 5000;
 
-const cancelled = () => new RuntimeError("cancelled", "cancelled while waiting for the client to read the answers before it; nothing was run");
+export const cancelled = () => new RuntimeError("cancelled", "cancelled while waiting for the client to read the answers before it; nothing was run");
+
+/** Where answers wait for their clients: a call starts (and takes its slot) only while there is room. */
+export interface AnswerRoom {
+  /** Resolves once the answers waiting are within the bound; rejects with `cancelled` if `signal` aborts first. */
+  room(signal?: AbortSignal): Promise<void>;
+  /** The slots of a pack, handed out only while there is room. */
+  gate(slots: Limiter): Limiter;
+}
 
 /** One stream's answers not yet taken by the client, and the waits on them. */
-export class Outbox {
+export class Outbox implements AnswerRoom {
   /** When the client last took something (or when the backlog last began from nothing). */
   private lastTaken = performance.now();
   private readonly waiters = new Set<() => void>();
@@ -127,11 +135,11 @@ export class Outbox {
   }
 }
 
-/** A pack's slots (shared by every call of the server) that also wait for room in one Outbox. */
-class GatedSlots extends Limiter {
+/** A pack's slots (shared by every call of the server) that also wait for room where the answers wait. */
+export class GatedSlots extends Limiter {
   constructor(
     private readonly slots: Limiter,
-    private readonly outbox: Outbox,
+    private readonly outbox: Pick<AnswerRoom, "room">,
   ) {
     super(slots.max);
   }
