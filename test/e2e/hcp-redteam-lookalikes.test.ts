@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { bank, planIdOf } from "./approvals-support.js";
 
-test("a look-alike recipient the agent chose (Cyrillic а and е) cannot pass for the one a person reads: hcp approve and elicitation show it escaped too", async () => {
+test("a look-alike recipient the agent chose (Cyrillic а and е) cannot pass for the one a person reads: hcp approve, elicitation and hcp audit show it escaped too", async () => {
   const b = bank();
   const lookalike = "\u0430lice@\u0435xample.com"; // аlice@еxample.com
   const id = planIdOf(await b.hcp(["run", b.root, "pay", "--arg", `amount=${lookalike}`, "--allow-write", "--dry-run", "--json"]));
@@ -23,5 +23,9 @@ test("a look-alike recipient the agent chose (Cyrillic а and е) cannot pass fo
   }
   assert.equal(asked.length, 1);
   assert.ok(asked[0]!.includes(String.raw`"\u{0430}lice@\u{0435}xample.com"`), asked[0]);
+  // The audit log a person reads later shows it so too.
+  const audit = await b.hcp(["audit", "--audit", b.audit]);
+  assert.equal(audit.code, 0, audit.stderr);
+  assert.ok(audit.stdout.includes(String.raw`"\u{0430}lice@\u{0435}xample.com"`), audit.stdout);
   assert.deepEqual(b.runs(), [], "nothing ran");
 });

@@ -1,7 +1,7 @@
 // `hcp audit`: the audit log (§7.1), one line per decision (or the entries as JSON), optionally since a time.
 
 import type { Context } from "../../framework/index.js";
-import { escapeForPerson } from "../../runtime/approval/show.js";
+import { escapeForPerson, forPerson } from "../../runtime/approval/show.js";
 import { auditPathOf, readAudit, type AuditEntry } from "../../runtime/audit.js";
 import { TransportError } from "../../transports/errors.js";
 import { optionalString } from "../flags.js";
@@ -23,7 +23,8 @@ function line(e: AuditEntry): string {
   const outcome = e.exit_code !== null ? ` exit ${e.exit_code}` : "";
   const took = e.duration_ms !== null ? ` ${e.duration_ms} ms` : "";
   const reason = e.reason !== undefined ? ` (${e.reason})` : "";
-  const argv = Array.isArray(e.argv) ? e.argv.map((a) => JSON.stringify(a)).join(" ") : "";
+  // Each argument as a plan shows it: a look-alike (Cyrillic `а` in `аlice`) with its escaped form beside it.
+  const argv = Array.isArray(e.argv) ? e.argv.map((a) => forPerson(JSON.stringify(a))).join(" ") : "";
   return escapeForPerson(`${e.time}  ${e.decision}${reason}${e.by ? ` by ${e.by}` : ""}  ${e.transport}${e.client_address ? ` from ${e.client_address}` : ""} ${e.pack} ${what}${outcome}${took}  ${e.plan_id ?? "-"}  ${argv}`);
 }
 
