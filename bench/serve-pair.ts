@@ -2,6 +2,7 @@
 //   node dist/bench/serve-pair.js MODE SERVER...
 // MODE is `seq` (one call at a time) or a number of calls in flight; each SERVER is an hcp.cjs (another build's
 // dist/bin copied inside the checkout, serving bench/fixtures/echo-pack) or `min` (bench/fixtures/min-sdk-server.mjs).
+// WARM warm-up calls (100; a few thousand measure the steady state, once V8 has compiled what a call runs), then
 // ROUNDS rounds (6) of COUNT calls (800) per server, the servers alternated and their order reversed every other
 // round; medians of calls per second, p50, and CPU per call (each thread's time on a CPU, from schedstat), with the
 // main thread's apart from V8's and libuv's threads, and the load average.
@@ -82,7 +83,8 @@ const home = mkdtempSync(join(tmpdir(), "hcp-bench-pair-"));
 const servers: Server[] = [];
 try {
   for (const name of names) servers.push(await connect(name, hcpEnv(home)));
-  for (const s of servers) await round(s, 100, 4);
+  const warm = Number(process.env["WARM"] ?? 100);
+  for (const s of servers) await round(s, warm, Math.min(inFlight, 16));
   const results = new Map<string, Round[]>(servers.map((s) => [s.name, []]));
   for (let i = 0; i < rounds; i++) {
     for (const s of i % 2 === 0 ? servers : servers.toReversed()) results.get(s.name)!.push(await round(s, count, inFlight));
