@@ -36,6 +36,32 @@ export function packStamp(pack: Pick<LoadedPack, "root" | "sha256">): PackStamp 
   };
 }
 
+/**
+ * A program's plan, the pack's stamp last (as `stamped` adds it, its digests getters), made as one object literal:
+ * defining the stamp's properties on a plan already made (getOwnPropertyDescriptors, defineProperties) cost each
+ * run 3 to 5 µs.
+ */
+export function programPlan(fields: Omit<Plan, keyof PackStamp>, pack: Pick<LoadedPack, "root" | "sha256">): Plan {
+  const { sha256, root } = pack;
+  const { pack: id, verb, argv, policy, stdin, env, cwd } = fields;
+  return {
+    pack: id,
+    verb,
+    argv,
+    policy,
+    stdin,
+    env,
+    cwd,
+    root,
+    get surface_sha256() {
+      return sha256?.surface ?? null;
+    },
+    get policy_sha256() {
+      return sha256?.policy ?? null;
+    },
+  };
+}
+
 /** The plan with the stamp's properties added last, as they are (its getters stay getters). */
 export function stamped<T extends object>(plan: T, stamp: PackStamp): T & PackStamp {
   return Object.defineProperties(plan, Object.getOwnPropertyDescriptors(stamp)) as T & PackStamp;

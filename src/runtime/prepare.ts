@@ -9,7 +9,7 @@ import type { CallSecrets, CredentialLoad } from "./call-secrets.js";
 import { planPolicy, type Command } from "./command.js";
 import { requestCredentials } from "./credentials.js";
 import { childEnv } from "./env.js";
-import { isRequestPlan, packStamp, sha256Hex, stamped, type AnyPlan, type Plan, type RequestPlan } from "./plan.js";
+import { isRequestPlan, packStamp, programPlan, sha256Hex, stamped, type AnyPlan, type Plan, type RequestPlan } from "./plan.js";
 import { redact, redactEnvelope, type Layout, type SecretSet } from "./redact.js";
 import { isSecretName } from "./secret-name.js";
 import { usableSurface } from "./verb-lookup.js";
@@ -37,7 +37,6 @@ export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load:
   const surface = usableSurface(pack);
   // Secrets are named by a digest keyed with the user's key (never their plain SHA-256: the agent sees plans).
   const digestOf = lazySecretDigests(stateDir);
-  const stamp = packStamp(pack);
   const ttlSeconds = cmd.policy.approval_ttl_s;
   if ("request" in cmd) {
     // The credentials the request will carry, by their keyed digest: another credential is another plan.
@@ -45,7 +44,7 @@ export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load:
     const credentials: Record<string, string> = {};
     for (const [name, value] of Object.entries(given)) digestOf(credentials, name, value);
     // stamped() keeps the stamp's getters: a read that shows no plan never hashes the pack files.
-    const plan: RequestPlan = stamped({ ...cmd.request }, stamp);
+    const plan: RequestPlan = stamped({ ...cmd.request }, packStamp(pack));
     if (Object.keys(credentials).length > 0) plan.credentials = credentials;
     const view = cmd.shownRequest && { method: cmd.shownRequest.method, url: cmd.shownRequest.url, headers: cmd.shownRequest.headers, body: cmd.shownRequest.body };
     return shownWhenRead({ plan, childEnv: {}, ttlSeconds, secrets, load }, shownSecrets, view);
@@ -70,7 +69,7 @@ export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load:
     if (secret) digestOf(planEnv, name, value);
     else planEnv[name] = value;
   }
-  const plan: Plan = stamped(
+  const plan: Plan = programPlan(
     {
       pack: cmd.pack,
       verb: cmd.verb,
@@ -80,7 +79,7 @@ export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load:
       env: planEnv,
       cwd: pack.policy?.cwd === undefined ? resolve(opts.cwd ?? process.cwd()) : resolve(pack.root, pack.policy.cwd),
     },
-    stamp,
+    pack,
   );
   return shownWhenRead({ plan, childEnv: env, ttlSeconds, secrets, load }, shownSecrets, cmd.shownArgv && { argv: cmd.shownArgv });
 }
