@@ -6,6 +6,7 @@ import { setMaxListeners } from "node:events";
 import { performance } from "node:perf_hooks";
 import type { OutputEvent } from "../runtime/live-output.js";
 import { ApprovalSession, defaultGate, type Gate } from "../runtime/approval/gate.js";
+import type { Limiter } from "../runtime/limiter.js";
 import type { PersonApprover } from "../runtime/approval/approvers.js";
 import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
@@ -235,9 +236,20 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   });
   /** The operator's --approver when given, else the client when it can elicit; else `hcp approve` (the gate says how). */
   const base = opts.gate ?? defaultGate(process.env);
+  /** The gate when no person is asked in the client: the same for every call, made once. */
+  const withoutElicitation: Gate = { ...base, approvers: base.approvers.length > 0 ? base.approvers : [], session: life.declined };
   function gate(requestId: string | number): Gate {
-    const canElicit = server.getClientCapabilities()?.elicitation?.form !== undefined;
-    return { ...base, approvers: base.approvers.length > 0 ? base.approvers : canElicit ? [elicitation(requestId)] : [], session: life.declined };
+    if (base.approvers.length > 0 || server.getClientCapabilities()?.elicitation?.form === undefined) return withoutElicitation;
+    return { ...base, approvers: [elicitation(requestId)], session: life.declined };
+  }
+  /** Each pack's slots, gated on the outbox (stdio): made once per pack, not per call. */
+  const gatedSlots = new Map<ServedPack, Limiter>();
+  function slotsFor(pack: ServedPack): Limiter {
+    const { outbox } = life;
+    if (outbox === undefined) return slotsOf(pack);
+    let slots = gatedSlots.get(pack);
+    if (slots === undefined) gatedSlots.set(pack, (slots = outbox.gate(slotsOf(pack))));
+    return slots;
   }
 
   async function call(t: VerbTool, input: Record<string, unknown>, signal: AbortSignal, extra: CallExtra): Promise<ToolResult> {
@@ -260,8 +272,8 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     const client = extra.authInfo?.extra?.[CLIENT_ADDRESS];
     const run = { allowWrite: opts.allowWrite, dryRun, signal, gate: gate(extra.requestId), transport: "mcp" as const, ...(typeof client === "string" ? { clientAddress: client } : {}) };
     // While the client leaves its answers untaken, no call starts: not here, nor where a child waits for its slot.
-    await life.outbox?.room(signal);
-    const slots = life.outbox === undefined ? slotsOf(t.pack) : life.outbox.gate(slotsOf(t.pack));
+    if (life.outbox?.full) await life.outbox.room(signal);
+    const slots = slotsFor(t.pack);
     const progress = progressOf(extra);
     let r: ExecResult | HttpResult | DryRun;
     try {
