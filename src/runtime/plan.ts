@@ -39,7 +39,7 @@ export function packStamp(pack: Pick<LoadedPack, "root" | "sha256">): PackStamp 
 /**
  * A program's plan, the pack's stamp last (as `stamped` adds it, its digests getters), made as one object literal:
  * defining the stamp's properties on a plan already made (getOwnPropertyDescriptors, defineProperties) cost each
- * run 3 to 5 µs.
+ * run about 5 µs.
  */
 export function programPlan(fields: Omit<Plan, keyof PackStamp>, pack: Pick<LoadedPack, "root" | "sha256">): Plan {
   const { sha256, root } = pack;
