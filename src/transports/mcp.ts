@@ -272,7 +272,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     const client = extra.authInfo?.extra?.[CLIENT_ADDRESS];
     const run = { allowWrite: opts.allowWrite, dryRun, signal, gate: gate(extra.requestId), transport: "mcp" as const, ...(typeof client === "string" ? { clientAddress: client } : {}) };
     // While the client leaves its answers untaken, no call starts: not here, nor where a child waits for its slot.
-    if (life.outbox?.full) await life.outbox.room(signal);
+    await life.outbox?.room(signal);
     const slots = slotsFor(t.pack);
     const progress = progressOf(extra);
     let r: ExecResult | HttpResult | DryRun;
