@@ -126,7 +126,7 @@ export const OUTPUT_SCHEMAS: readonly OutputSchema[] = [
           tool: str,
           description: nullable("string"),
           policy: POLICY_LEVEL,
-          approval: { enum: ["person", "none"] },
+          approval: { enum: ["person", "plan", "none"] },
           argv_template: { anyOf: [{ type: "null" }, strings] },
           arguments: arrayOf(argument(1)),
         }),

@@ -2,6 +2,7 @@
 // policy, approval and argv template, as a model and as text. Pure.
 
 import { toolName } from "../pack/fields.js";
+import { policyMarks } from "../pack/harness-policy.js";
 import { FIELD_DEPTH, typeName } from "../pack/harness-render.js";
 import { isObject } from "../pack/issues.js";
 import { argsSchemaOf } from "../runtime/execute.js";
@@ -27,7 +28,8 @@ export interface VerbDescription {
   description: string | null;
   policy: "read" | "write" | "deny";
   /** Who must approve a run: `person` (confirm: true) or nobody. */
-  approval: "person" | "none";
+  /** Who must agree before it runs: a person (`hcp approve`), the caller restating a dry run's plan_id, or nobody. */
+  approval: "person" | "plan" | "none";
   /** The argv template (`cli`); an openapi verb's method and path template; null when the verb has none (argv_template). */
   argv_template: string[] | null;
   arguments: ArgumentDescription[];
@@ -69,7 +71,7 @@ export function describePack(pack: ServedPack, verb?: string): { pack: string; n
       tool: toolName(pack.surface.id, key),
       description: v.description ?? null,
       policy: policy.policy,
-      approval: policy.confirm ? ("person" as const) : ("none" as const),
+      approval: policy.confirm === false ? ("none" as const) : policy.confirm,
       argv_template: v.cli ?? (pack.surface.kind === "openapi" ? operationTemplate(pack, key) : null),
       arguments: Object.keys(properties).map((n) => argumentOf(n, properties[n], required.includes(n), 1)),
     };
@@ -89,8 +91,8 @@ function argumentLines(a: ArgumentDescription, indent = "    "): string[] {
 export function renderDescription(d: ReturnType<typeof describePack>): string {
   const lines = [`${d.name} (pack ${d.pack})`];
   for (const v of d.verbs) {
-    const approval = v.approval === "person" ? ", needs a person's approval" : "";
-    lines.push("", `${v.verb} (${v.policy}${approval}); MCP tool ${v.tool}`);
+    const marks = policyMarks(v.policy, v.approval === "none" ? false : v.approval);
+    lines.push("", `${v.verb} (${marks.join(", ")}); MCP tool ${v.tool}`);
     if (v.description !== null && v.description !== "") lines.push(`  ${v.description}`);
     if (v.argv_template !== null) lines.push(`  runs: ${v.argv_template.join(" ")}`);
     lines.push(v.arguments.length === 0 ? "  arguments: none" : "  arguments:", ...v.arguments.flatMap((a) => argumentLines(a)));

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { copyFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fixture, trustBeforeRun } from "./helpers.js";
@@ -50,6 +50,21 @@ test("hcp describe: each verb's arguments, policy, approval and argv template; o
   const unknown = await hcp(["describe", pack, "nope"], { env });
   assert.equal(unknown.code, 5);
   assert.match(unknown.stderr, /pack "taskr" has no verb "nope" \(verbs: completion, /);
+});
+
+test("hcp describe: a verb whose run needs the plan restated says so, never that a person must approve it (text and JSON)", async () => {
+  const pack = await taskrPack();
+  const env = isolatedEnv();
+  const policyFile = join(pack, "policy.json");
+  const policy = JSON.parse(readFileSync(policyFile, "utf8")) as { verbs: Record<string, unknown> };
+  policy.verbs["task.comment.delete"] = { policy: "write", confirm: "plan" };
+  writeFileSync(policyFile, JSON.stringify(policy));
+  const text = await hcp(["describe", pack], { env });
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^task\.comment\.delete \(write, needs the plan confirmed\); MCP tool taskr_task_comment_delete$/m);
+  const json = await hcp(["describe", pack, "task.comment.delete", "--json"], { env });
+  assert.equal(json.code, 0, json.stderr);
+  assert.equal((JSON.parse(json.stdout) as { verbs: { approval: string }[] }).verbs[0]!.approval, "plan");
 });
 
 test("hcp validate FILE reports issues against that file; a rungrad manifest is pointed to hcp init --from-manifest", async () => {
