@@ -20,6 +20,7 @@ import { harnessSummary, harnessText, slotsOf, type ServedPack, type ServeOption
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, renderPlan } from "./render.js";
 import { buildTools, toolsListed, type ToolSelection, type VerbTool } from "./tools.js";
+import { packShown, servedHarness } from "./served-harness.js";
 
 export interface McpOptions extends ServeOptions, ToolSelection {
   /** Aborting (SIGINT, SIGTERM, a closed stdout) cancels the calls in flight, answers them, and ends the server. */
@@ -115,7 +116,7 @@ const uriOf = (pack: ServedPack) => `hcp://${pack.surface.id}/HARNESS.md`;
 /** The server instructions: how the tools behave, and each pack's Skill in one line. */
 function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[], opts: ServeOptions): string {
   const lines = [
-    `hcp serves ${packs.length} HCP harness pack(s); each verb is a tool named <pack>_<verb>.`,
+    `hcp serves ${packs.length} HCP harness pack(s); each verb is a tool named <pack>_<verb>; a verb not listed here is not served.`,
     opts.allowWrite ? "Write verbs may run." : "Write verbs are refused: this server was started without --allow-write.",
     "Confirm-gated verbs: call with dry_run: true to get the plan and its plan_id. A person approves it (asked in the client when it can ask, else with `hcp approve <plan_id>` in a terminal); then call again with confirm: <plan_id>. Each plan_id runs once.",
     "Packs:",
@@ -181,12 +182,16 @@ export type McpSdk = Awaited<ReturnType<typeof loadSdk>>;
 export interface ServedTools {
   packs: readonly ServedPack[];
   tools: readonly VerbTool[];
+  /** The packs the instructions, resources and prompts speak of (not one whose every tool is hidden). */
+  shown: readonly ServedPack[];
   identity: ServerIdentity;
 }
 
 export function servedOf(packs: readonly ServedPack[], opts: McpOptions): ServedTools {
   const tools = buildTools(packs, opts);
-  return { packs, tools, identity: serverIdentity(opts.version, instructionsOf(packs, tools, opts)) };
+  // A pack whose every tool the selection hides is not spoken of at all.
+  const shown = packs.filter((p) => packShown(p, tools));
+  return { packs, tools, shown, identity: serverIdentity(opts.version, instructionsOf(shown, tools, opts)) };
 }
 
 /** What a server's calls share with the transport that runs it. */
@@ -327,7 +332,12 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
       cancel.release();
     }
   });
-  const withHarness = packs.filter((p) => p.harness !== null);
+  const withHarness = served.shown.filter((p) => p.harness !== null);
+  /** HARNESS.md as this server serves it: only the verbs it serves (served-harness.ts). */
+  const harnessOf = (pack: ServedPack | undefined) => {
+    const text = pack === undefined ? undefined : harnessText(pack);
+    return text === undefined ? undefined : servedHarness(text, pack!, tools);
+  };
   server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
     onePage(req.params);
     return { resources: withHarness.map((p) => ({ uri: uriOf(p), name: `${p.surface.id} HARNESS.md`, description: harnessSummary(p), mimeType: "text/markdown" })) };
@@ -343,7 +353,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   });
   server.setRequestHandler(GetPromptRequestSchema, async (req) => {
     const pack = withHarness.find((p) => p.surface.id === req.params.name);
-    const text = pack === undefined ? undefined : harnessText(pack);
+    const text = harnessOf(pack);
     if (text === undefined) throw invalidParams(`no prompt ${JSON.stringify(req.params.name)}`);
     return { description: harnessSummary(pack!), messages: [{ role: "user" as const, content: { type: "text" as const, text } }] };
   });
@@ -352,8 +362,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     for (const w of opts.warnings ?? []) warn(undefined, w);
   };
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
-    const pack = packs.find((p) => uriOf(p) === req.params.uri);
-    const text = pack === undefined ? undefined : harnessText(pack);
+    const text = harnessOf(withHarness.find((p) => uriOf(p) === req.params.uri));
     // -32602, as MCP settles it (SEP-2164); older revisions suggested -32002.
     if (text === undefined) throw invalidParams(`no resource ${JSON.stringify(req.params.uri)}`);
     return { contents: [{ uri: req.params.uri, mimeType: "text/markdown", text }] };

@@ -1,0 +1,33 @@
+// What the server tells an agent about a pack matches what it serves: a pack's HARNESS.md without the sections of
+// verbs this server does not serve (--tools, --exclude, --read-only, or denied), saying so plainly at its top. Pure.
+
+import type { VerbTool } from "./tools.js";
+import { verbsOf, type ServedPack } from "./packs.js";
+
+/** A verb's section in a HARNESS.md (as hcp init writes it): from its `### \`key\`` heading to the next heading. */
+const SECTION = /^### `([^`\n]+)`[^\n]*\n(?:(?!#{1,3} )[^\n]*\n?)*/gm;
+
+/** The served tools of a pack; null when the server serves all its listable verbs (nothing to hide or say). */
+function servedSubset(pack: ServedPack, tools: readonly VerbTool[]): VerbTool[] | null {
+  const own = tools.filter((t) => t.pack === pack);
+  return own.length === verbsOf(pack, true).length ? null : own;
+}
+
+/** Whether the server says anything of this pack: it serves some of its tools, or the pack has none to serve. */
+export function packShown(pack: ServedPack, tools: readonly VerbTool[]): boolean {
+  return verbsOf(pack, true).length === 0 || tools.some((t) => t.pack === pack);
+}
+
+/** The HARNESS.md text as served: a hidden or denied verb's section dropped; a note when the selection hid some. */
+export function servedHarness(text: string, pack: ServedPack, tools: readonly VerbTool[]): string {
+  const served = new Set(tools.filter((t) => t.pack === pack).map((t) => t.verb));
+  const kept = text.replace(SECTION, (section, key: string) => (served.has(key) || !Object.hasOwn(pack.surface.verbs, key) ? section : ""));
+  const subset = servedSubset(pack, tools);
+  if (subset === null) return kept;
+  const names = subset.map((t) => `\`${t.name}\``).join(", ");
+  const note = `> On this server only these tools of the pack are served: ${names || "none"}. A verb this text names without one of them cannot be called here.\n\n`;
+  // After the YAML frontmatter, where there is one.
+  const fm = /^---\n[\s\S]*?\n---\n\n?/.exec(kept);
+  const at = fm === null ? 0 : fm[0].length;
+  return kept.slice(0, at) + note + kept.slice(at);
+}

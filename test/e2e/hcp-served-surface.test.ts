@@ -1,0 +1,73 @@
+// What an MCP server tells the agent matches what it serves: the instructions and each pack's HARNESS.md (resource
+// and prompt) speak only of the served tools; arguments are taken alike over MCP and exec; describe shows every limit.
+// Through the SDK's Client against the built hcp.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { test } from "node:test";
+import { fixture } from "./helpers.js";
+import { PROBE, isolatedEnv } from "./hardening.js";
+import { PROBE_PACK, hcp, mcpClient, tempDir } from "../transports/support.js";
+
+/** The taskr pack (test/fixtures/manifests/taskr.json) as hcp init writes it, running the probe. */
+async function taskr(env: NodeJS.ProcessEnv): Promise<string> {
+  const pack = join(tempDir(), "taskr");
+  const r = await hcp(["init", "--from-manifest", fixture("manifests/taskr.json"), "--bin", PROBE, "--out", pack], { env });
+  assert.equal(r.code, 0, r.stderr);
+  return pack;
+}
+
+/** What the agent reads about the packs: the instructions, every resource and every prompt's text. */
+async function whatTheAgentReads(paths: string[], args: string[], env: NodeJS.ProcessEnv) {
+  const { client } = await mcpClient(paths, { env, args });
+  try {
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    const instructions = client.getInstructions() ?? "";
+    const resources = (await client.listResources()).resources;
+    const texts: Record<string, string> = {};
+    for (const r of resources) {
+      const read = await client.readResource({ uri: r.uri });
+      texts[r.uri] = (read.contents[0] as { text: string }).text;
+    }
+    const prompts = (await client.listPrompts()).prompts;
+    const promptTexts = await Promise.all(prompts.map(async (p) => ((await client.getPrompt({ name: p.name })).messages[0]!.content as { text: string }).text));
+    return { tools, instructions, uris: resources.map((r) => r.uri), texts, prompts: prompts.map((p) => p.name), promptTexts };
+  } finally {
+    await client.close();
+  }
+}
+
+test("--read-only and --tools: the instructions and HARNESS.md (resource and prompt) speak only of the served tools and say so; a pack with none served is not mentioned", async () => {
+  const env = isolatedEnv();
+  const pack = await taskr(env);
+
+  const ro = await whatTheAgentReads([pack], ["--read-only"], env);
+  assert.ok(ro.tools.includes("taskr_task_list") && !ro.tools.includes("taskr_task_comment"), ro.tools.join());
+  const harness = ro.texts["hcp://taskr/HARNESS.md"]!;
+  assert.match(harness, /^### `task\.list` \(read/m);
+  for (const hidden of ["task.comment", "task.tag", "files.add", "update` (write"]) {
+    assert.ok(!harness.includes(`### \`${hidden}`), `${hidden} is not described:\n${harness}`);
+  }
+  for (const text of [harness, ro.instructions, ro.promptTexts[0]!]) {
+    assert.ok(!/taskr_task_comment|taskr_task_tag|taskr_files_add|taskr_update\b/.test(text), `no hidden tool is named:\n${text}`);
+  }
+  assert.match(harness, /^> On this server only these tools of the pack are served: `taskr_completion`, .*`taskr_task_list`.*\. A verb this text names without one of them cannot be called here\.$/m);
+  assert.match(harness, /^---\nname: taskr\n/, "the frontmatter stays first");
+  assert.equal(ro.promptTexts[0], harness, "the prompt is the same text");
+
+  // --tools on two packs: the probe pack, none of whose tools is chosen, is not spoken of at all.
+  const some = await whatTheAgentReads([pack, PROBE_PACK], ["--allow-write", "--tools", "taskr_task_*"], env);
+  assert.deepEqual(some.tools.sort(), ["taskr_task_comment", "taskr_task_comment_delete", "taskr_task_list", "taskr_task_tag"]);
+  assert.deepEqual(some.uris, ["hcp://taskr/HARNESS.md"]);
+  assert.deepEqual(some.prompts, ["taskr"]);
+  assert.ok(!some.instructions.includes("hcp-probe"), some.instructions);
+  assert.match(some.instructions, /^hcp serves 1 HCP harness pack\(s\)/);
+  const text = some.texts["hcp://taskr/HARNESS.md"]!;
+  assert.match(text, /^### `task\.comment\.delete` \(write, needs a person's approval/m);
+  assert.ok(!/### `(project\.list|files\.add|version|completion)`|taskr_project_list|taskr_version/.test(text), text);
+
+  // Everything served: HARNESS.md is served as written, with no note.
+  const all = await whatTheAgentReads([pack], ["--allow-write"], env);
+  assert.ok(!all.texts["hcp://taskr/HARNESS.md"]!.includes("On this server only"));
+  assert.match(all.texts["hcp://taskr/HARNESS.md"]!, /^### `files\.add` \(write/m);
+});
