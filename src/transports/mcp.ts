@@ -21,6 +21,7 @@ import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, renderPlan } from "./render.js";
 import { buildTools, toolsListed, type ToolSelection, type VerbTool } from "./tools.js";
 import { packShown, servedHarness } from "./served-harness.js";
+import { refuseUnneededConfirm } from "./confirm-arg.js";
 
 export interface McpOptions extends ServeOptions, ToolSelection {
   /** Aborting (SIGINT, SIGTERM, a closed stdout) cancels the calls in flight, answers them, and ends the server. */
@@ -268,6 +269,8 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
       if (dry_run !== undefined && typeof dry_run !== "boolean") throw new TransportError("invalid_request", "dry_run must be a boolean");
       dryRun = dry_run === true;
     }
+    // An ungated verb may take an argument named confirm of its own (an API's parameter); else it is refused as on exec.
+    if (!t.gated && !Object.hasOwn((argsSchemaOf(t.pack, t.verb)["properties"] ?? {}) as object, "confirm")) refuseUnneededConfirm(t.pack, t.verb, args["confirm"]);
     if (t.gated) {
       const { confirm: c } = args;
       delete args["confirm"];

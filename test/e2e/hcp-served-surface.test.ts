@@ -3,6 +3,7 @@
 // Through the SDK's Client against the built hcp.
 
 import assert from "node:assert/strict";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fixture } from "./helpers.js";
@@ -70,4 +71,49 @@ test("--read-only and --tools: the instructions and HARNESS.md (resource and pro
   const all = await whatTheAgentReads([pack], ["--allow-write"], env);
   assert.ok(!all.texts["hcp://taskr/HARNESS.md"]!.includes("On this server only"));
   assert.match(all.texts["hcp://taskr/HARNESS.md"]!, /^### `files\.add` \(write/m);
+});
+
+/** A pack whose read verb `look` and write verb `save` (neither gated) each append a line to `log` when they run. */
+function witnessed(): { pack: string; runs: () => string[] } {
+  const dir = join(tempDir(), "wit");
+  mkdirSync(dir);
+  const log = join(dir, "..", "ran.log");
+  writeFileSync(log, "");
+  writeFileSync(join(dir, "w.sh"), `#!/bin/sh\necho "$1" >> '${log}'\n`);
+  chmodSync(join(dir, "w.sh"), 0o755);
+  const verbs = { look: { description: "Look.", cli: ["w", "look"], policy: "read" }, save: { description: "Save.", cli: ["w", "save"], policy: "write" } };
+  writeFileSync(join(dir, "surface.json"), JSON.stringify({ id: "wit", kind: "wrap", wrap: { bin: "./w.sh" }, binding: { mode: "local", hub: "none" }, verbs }));
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "wit", verbs: { look: "read", save: "write" } }));
+  return { pack: dir, runs: () => readFileSync(log, "utf8").split("\n").filter((l) => l !== "") };
+}
+
+test("confirm on a verb that needs no confirmation is refused alike over MCP, exec and hcp run (invalid_args, saying to call without it); nothing runs", async () => {
+  const env = isolatedEnv();
+  const w = witnessed();
+  const message = (verb: string) => `verb "${verb}" of pack "wit" needs no confirmation, so a confirm (plan_id) is not taken: call it again without confirm; nothing was run`;
+  const { client } = await mcpClient([w.pack], { env, allowWrite: true });
+  try {
+    for (const verb of ["look", "save"]) {
+      const r = await client.callTool({ name: `wit_${verb}`, arguments: { confirm: "a-plan-id" } });
+      assert.equal(r.isError, true);
+      assert.deepEqual(r.structuredContent, { error: { code: "invalid_args", message: message(verb) } });
+    }
+  } finally {
+    await client.close();
+  }
+  const lines = ["look", "save"].map((verb, i) => JSON.stringify({ id: i, pack: "wit", verb, args: {}, confirm: "a-plan-id" })).join("\n");
+  const exec = await hcp(["exec", w.pack, "--allow-write"], { env, stdin: `${lines}\n` });
+  const answers = exec.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: number; ok: boolean; error?: unknown });
+  assert.deepEqual(answers.sort((a, b) => a.id - b.id), [
+    { id: 0, ok: false, error: { code: "invalid_args", message: message("look") } },
+    { id: 1, ok: false, error: { code: "invalid_args", message: message("save") } },
+  ]);
+  const run = await hcp(["run", w.pack, "look", "--confirm", "a-plan-id"], { env });
+  assert.equal(run.code, 1, run.stderr);
+  assert.ok(run.stderr.includes(message("look")), run.stderr);
+  assert.deepEqual(w.runs(), [], "nothing ran");
+  // Without confirm, each runs: the refusal was about confirm alone.
+  const ok = await hcp(["exec", w.pack, "--allow-write"], { env, stdin: `${JSON.stringify({ id: 1, pack: "wit", verb: "save", args: {} })}\n` });
+  assert.match(ok.stdout, /"ok":true/);
+  assert.deepEqual(w.runs(), ["save"]);
 });
