@@ -37,6 +37,16 @@ function arrayOf(items: unknown): string {
   return `array of ${t === "any" ? "values" : t.includes("|") ? t : `${t}s`}`;
 }
 
+/**
+ * The values an argument may not take: a generated operand may not name a subcommand (`not: {enum}`), an array's
+ * first item (`prefixItems[0]`) alike (`first`). Undefined when the schema says none.
+ */
+export function refusedValues(schema: Record<string, unknown>): { values: unknown[]; first: boolean } | undefined {
+  const first = Array.isArray(schema["prefixItems"]) && isObject(schema["prefixItems"][0]) ? schema["prefixItems"][0] : undefined;
+  const not = isObject(schema["not"]) ? schema["not"] : isObject(first?.["not"]) ? first["not"] : undefined;
+  return Array.isArray(not?.["enum"]) ? { values: not["enum"], first: !isObject(schema["not"]) } : undefined;
+}
+
 /** `name` (type, required, one of …, default …): description. */
 function argumentLine(name: string, schema: unknown, required: boolean): string {
   const s = isObject(schema) ? schema : {};
@@ -45,10 +55,8 @@ function argumentLine(name: string, schema: unknown, required: boolean): string 
   const choices = Array.isArray(s["enum"]) ? s["enum"] : Array.isArray(items?.["enum"]) ? (items["enum"] as unknown[]) : undefined;
   const parts = [type, required ? "required" : "optional"];
   if (choices !== undefined) parts.push(`one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`);
-  // A generated operand that may not name a subcommand: `not: {enum}` (an array's first item: `prefixItems[0]`).
-  const first = Array.isArray(s["prefixItems"]) && isObject(s["prefixItems"][0]) ? s["prefixItems"][0] : undefined;
-  const not = isObject(s["not"]) ? s["not"] : isObject(first?.["not"]) ? first["not"] : undefined;
-  if (Array.isArray(not?.["enum"])) parts.push(`${first === undefined ? "" : "first "}not ${not["enum"].map((c) => JSON.stringify(c)).join(", ")}`);
+  const refused = refusedValues(s);
+  if (refused !== undefined) parts.push(`${refused.first ? "first " : ""}not ${refused.values.map((c) => JSON.stringify(c)).join(", ")}`);
   if (s["default"] !== undefined) parts.push(`default ${JSON.stringify(s["default"])}`);
   const description = typeof s["description"] === "string" && s["description"] !== "" ? `: ${s["description"]}` : "";
   return `  - \`${name}\` (${parts.join(", ")})${description}`;

@@ -1,9 +1,9 @@
-// `hcp describe PACK [VERB]` (§8): each verb's arguments (name, type, required, description, enum, default),
+// `hcp describe PACK [VERB]` (§8): each verb's arguments (name, type, required, description, enum, values refused, default),
 // policy, approval and argv template, as a model and as text. Pure.
 
 import { toolName } from "../pack/fields.js";
 import { policyMarks } from "../pack/harness-policy.js";
-import { FIELD_DEPTH, typeName } from "../pack/harness-render.js";
+import { FIELD_DEPTH, refusedValues, typeName } from "../pack/harness-render.js";
 import { isObject } from "../pack/issues.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { RuntimeError } from "../runtime/errors.js";
@@ -17,6 +17,10 @@ export interface ArgumentDescription {
   required: boolean;
   description?: string;
   enum?: unknown[];
+  /** Values it may not take (a subcommand's name, which the program would run instead: `not: {enum}`). */
+  not?: unknown[];
+  /** Values an array argument's first item may not take (`prefixItems[0].not.enum`). */
+  first_not?: unknown[];
   default?: unknown;
   /** An object argument's properties (an array's items' when they are objects), to FIELD_DEPTH levels. */
   fields?: ArgumentDescription[];
@@ -50,6 +54,8 @@ function argumentOf(name: string, schema: unknown, required: boolean, depth: num
   if (typeof s["description"] === "string" && s["description"] !== "") out.description = s["description"];
   const choices = Array.isArray(s["enum"]) ? s["enum"] : Array.isArray(items?.["enum"]) ? (items["enum"] as unknown[]) : undefined;
   if (choices !== undefined) out.enum = choices;
+  const refused = refusedValues(s);
+  if (refused !== undefined) out[refused.first ? "first_not" : "not"] = refused.values;
   if (s["default"] !== undefined) out.default = s["default"];
   const fields = depth < FIELD_DEPTH ? fieldsOf(items ?? s, depth + 1) : [];
   if (fields.length > 0) out.fields = fields;
@@ -83,6 +89,8 @@ export function describePack(pack: ServedPack, verb?: string): { pack: string; n
 function argumentLines(a: ArgumentDescription, indent = "    "): string[] {
   const parts = [a.type, a.required ? "required" : "optional"];
   if (a.enum !== undefined) parts.push(`one of ${a.enum.map((e) => JSON.stringify(e)).join(", ")}`);
+  if (a.not !== undefined) parts.push(`not ${a.not.map((e) => JSON.stringify(e)).join(", ")}`);
+  if (a.first_not !== undefined) parts.push(`first not ${a.first_not.map((e) => JSON.stringify(e)).join(", ")}`);
   if (a.default !== undefined) parts.push(`default ${JSON.stringify(a.default)}`);
   const line = `${indent}${a.name} (${parts.join(", ")})${a.description === undefined ? "" : `: ${a.description}`}`;
   return [line, ...(a.fields ?? []).flatMap((f) => argumentLines(f, `${indent}  `))];

@@ -87,10 +87,11 @@ function witnessed(): { pack: string; runs: () => string[] } {
   return { pack: dir, runs: () => readFileSync(log, "utf8").split("\n").filter((l) => l !== "") };
 }
 
+const message = (verb: string) => `verb "${verb}" of pack "wit" needs no confirmation, so a confirm (plan_id) is not taken: call it again without confirm; nothing was run`;
+
 test("confirm on a verb that needs no confirmation is refused alike over MCP, exec and hcp run (invalid_args, saying to call without it); nothing runs", async () => {
   const env = isolatedEnv();
   const w = witnessed();
-  const message = (verb: string) => `verb "${verb}" of pack "wit" needs no confirmation, so a confirm (plan_id) is not taken: call it again without confirm; nothing was run`;
   const { client } = await mcpClient([w.pack], { env, allowWrite: true });
   try {
     for (const verb of ["look", "save"]) {
@@ -116,4 +117,27 @@ test("confirm on a verb that needs no confirmation is refused alike over MCP, ex
   const ok = await hcp(["exec", w.pack, "--allow-write"], { env, stdin: `${JSON.stringify({ id: 1, pack: "wit", verb: "save", args: {} })}\n` });
   assert.match(ok.stdout, /"ok":true/);
   assert.deepEqual(w.runs(), ["save"]);
+});
+
+test("hcp describe shows the values an argument may not take (a subcommand's name), as HARNESS.md does, in text and JSON", async () => {
+  const env = isolatedEnv();
+  const pack = await taskr(env);
+  const text = await hcp(["describe", pack, "task.comment"], { env });
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^ {4}task_gid \(string, required, not "delete", "help"\)$/m);
+  const json = await hcp(["describe", pack, "task.comment", "--json"], { env });
+  const args = (JSON.parse(json.stdout) as { verbs: { arguments: { name: string; not?: string[] }[] }[] }).verbs[0]!.arguments;
+  assert.deepEqual(args.find((a) => a.name === "task_gid")!.not, ["delete", "help"]);
+  assert.equal(args.find((a) => a.name === "message")!.not, undefined);
+
+  // An array operand: its first item may not name a subcommand.
+  const dir = join(tempDir(), "arr");
+  mkdirSync(dir);
+  const args2 = { type: "object", properties: { words: { type: "array", items: { type: "string" }, prefixItems: [{ not: { enum: ["rm", "help"] } }] } }, required: ["words"] };
+  writeFileSync(join(dir, "surface.json"), JSON.stringify({ id: "arr", kind: "wrap", wrap: { bin: PROBE }, verbs: { say: { description: "Say.", cli: ["p", "say", "--", "{{words}}"], args: args2, policy: "read" } } }));
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "arr", verbs: { say: "read" } }));
+  const arr = await hcp(["describe", dir], { env });
+  assert.match(arr.stdout, /^ {4}words \(array of string, required, first not "rm", "help"\)$/m, arr.stdout + arr.stderr);
+  const arrJson = JSON.parse((await hcp(["describe", dir, "--json"], { env })).stdout) as { verbs: { arguments: { first_not?: string[] }[] }[] };
+  assert.deepEqual(arrJson.verbs[0]!.arguments[0]!.first_not, ["rm", "help"]);
 });
