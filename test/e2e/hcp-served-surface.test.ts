@@ -8,7 +8,10 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fixture } from "./helpers.js";
 import { PROBE, isolatedEnv } from "./hardening.js";
-import { PROBE_PACK, hcp, mcpClient, tempDir } from "../transports/support.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { HCP, PROBE_PACK, hcp, mcpClient, serveHttp, tempDir } from "../transports/support.js";
 
 /** The taskr pack (test/fixtures/manifests/taskr.json) as hcp init writes it, running the probe. */
 async function taskr(env: NodeJS.ProcessEnv): Promise<string> {
@@ -140,4 +143,46 @@ test("hcp describe shows the values an argument may not take (a subcommand's nam
   assert.match(arr.stdout, /^ {4}words \(array of string, required, first not "rm", "help"\)$/m, arr.stdout + arr.stderr);
   const arrJson = JSON.parse((await hcp(["describe", dir, "--json"], { env })).stdout) as { verbs: { arguments: { first_not?: string[] }[] }[] };
   assert.deepEqual(arrJson.verbs[0]!.arguments[0]!.first_not, ["rm", "help"]);
+});
+
+test("hcp serve: a pack's warnings go to the operator's stderr once, and to the client's log, with the pack's secrets masked (stdio and HTTP)", async () => {
+  const secret = "tk-warned-7f3a91c2";
+  const env = isolatedEnv();
+  writeFileSync(env["HCP_CREDENTIALS"]!, JSON.stringify({ warnfam: { env: { WARN_TOKEN: secret } } }));
+  chmodSync(env["HCP_CREDENTIALS"]!, 0o600);
+  const dir = join(tempDir(), "warned");
+  mkdirSync(dir);
+  // An unknown top-level field is a warning naming it; here its name is the credential's value.
+  const surface = { id: "warned", kind: "wrap", wrap: { bin: PROBE }, binding: { mode: "user", hub: "local-credential", family: "warnfam" }, [secret]: 1, verbs: { echo: { cli: ["p", "echo"], policy: "read" } } };
+  writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "warned", verbs: { echo: "read" }, credentials: ["WARN_TOKEN"] }));
+
+  const transport = new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", dir], env: env as Record<string, string>, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+  const client = new Client({ name: "hcp-test", version: "1.0.0" });
+  const logged: string[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(String(n.params.data)));
+  await client.connect(transport);
+  try {
+    await client.listTools();
+    // The log notifications follow `initialized`; a hang guard far above their time.
+    for (let waited = 0; logged.length < 3 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    const lines = stderr.split("\n").filter((l) => l.startsWith("Warning: pack warned:"));
+    assert.ok(lines.some((l) => /unknown_field/.test(l)), stderr);
+    assert.ok(lines.some((l) => /echo.*description/.test(l)), `a verb without a description is warned of too: ${stderr}`);
+    assert.equal(new Set(lines).size, lines.length, "each once");
+    assert.ok(!stderr.includes(secret) && stderr.includes("***"), stderr);
+    assert.deepEqual(logged, lines.map((l) => l.slice("Warning: ".length)), "the client's log gets the same lines");
+  } finally {
+    await client.close();
+  }
+  const http = await serveHttp([dir], { env });
+  try {
+    const lines = http.stderr().split("\n").filter((l) => l.startsWith("Warning: pack warned:"));
+    assert.ok(lines.length >= 2 && new Set(lines).size === lines.length, http.stderr());
+    assert.ok(!http.stderr().includes(secret), http.stderr());
+  } finally {
+    await http.stop();
+  }
 });

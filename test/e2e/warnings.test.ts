@@ -29,7 +29,8 @@ test("a pack left out of a folder is a `Warning:` line from list, exec, serve an
   ]);
   for (const [name, r] of Object.entries({ list, exec, serve, config })) {
     assert.equal(r.code, 0, `${name}: ${r.stderr}`);
-    const lines = r.stderr.split("\n").filter((l) => l !== "");
+    // serve also names the served packs' own warnings (here: good has no HARNESS.md), once each.
+    const lines = r.stderr.split("\n").filter((l) => l !== "" && !(name === "serve" && l.startsWith("Warning: pack good: ")));
     assert.ok(lines.length > 0, `${name} names the pack it leaves out`);
     for (const l of lines) assert.match(l, /^Warning: (skipped|the server will leave out) \/.*\/hcp-invalid: /, name);
   }

@@ -22,6 +22,20 @@ async function served(paths: readonly string[], transport: "json_exec" | "mcp", 
   return { packs, warnings };
 }
 
+/**
+ * The packs' own warnings (validation issues that do not stop a pack loading), written once on stderr, the operator's
+ * terminal, with the packs' secrets masked as everything the server sends is; returned, masked, for the client's log.
+ */
+async function tellOperator(packs: readonly ServedPack[]): Promise<string[]> {
+  const warnings = packs.flatMap((p) => p.issues.filter((i) => i.severity === "warning").map((i) => `pack ${p.surface.id}: ${formatIssue(i)}`));
+  if (warnings.length === 0) return [];
+  const [{ packSecrets }, { redactText }] = await Promise.all([import("../../runtime/secrets.js"), import("../../runtime/redact.js")]);
+  const secrets = packSecrets(packs);
+  const masked = warnings.map((w) => redactText(w, secrets));
+  for (const w of masked) process.stderr.write(`Warning: ${w}\n`);
+  return masked;
+}
+
 export async function execHandler(ctx: Context): Promise<void> {
   const concurrency = ctx.int("concurrency");
   if (concurrency < 1 || concurrency > 1024) throw new TransportError("usage", `--concurrency must be an integer from 1 to 1024, got ${concurrency}`);
@@ -111,8 +125,8 @@ export async function serveHandler(ctx: Context): Promise<void> {
   if (http !== null) return serveHttp(ctx, http);
   const opts = serveOptions(ctx);
   const { packs, warnings } = await served(ctx.args, "mcp", opts);
-  // The packs' own warnings go to the client's log only.
-  for (const p of packs) for (const i of p.issues) if (i.severity === "warning") warnings.push(`pack ${p.surface.id}: ${formatIssue(i)}`);
+  // The packs' own warnings go to the operator's terminal and to the client's log.
+  warnings.push(...(await tellOperator(packs)));
   const { serveMcp } = await mcp;
   // Until the end of stdin (calls in flight finish), or SIGINT/SIGTERM/a closed stdout (they are cancelled).
   await untilSignal(async (signal) => {
@@ -130,6 +144,7 @@ const printUrl = (url: string) => process.stderr.write(`hcp: serving MCP over HT
 async function serveHttp(ctx: Context, door: Door): Promise<void> {
   const opts = serveOptions(ctx);
   const { packs } = await served(ctx.args, "mcp", opts);
+  await tellOperator(packs);
   const { serveMcpHttp } = await import("../../transports/mcp-http.js");
   await untilSignal(async (signal) => {
     await serveMcpHttp(packs, { ...opts, ...toolSelection(ctx), ...door, version: PACKAGE_VERSION, signal, onListening: printUrl });
