@@ -9,7 +9,7 @@ import { detectMachineOutput, flagNames, scanArgs, type FlagNames } from "./argv
 import { streamLines, type LineSource } from "./choose.js";
 import { EXIT_CLOSED_OUTPUT, stdoutClosed } from "./pipes.js";
 import { CommandNode, FEWER_EFFECTS_GLOBALS, type ArgsRule, type CommandSpec } from "./command.js";
-import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND, runComplete } from "./complete.js";
+import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND, findCommand, runComplete } from "./complete.js";
 import { completionCommand } from "./completion.js";
 import { defaultConfigPath, loadCredential, resolveRuntime, type ResolutionConfig } from "./config.js";
 import { Context, type GlobalState, type RunIO, type RunState } from "./context.js";
@@ -162,7 +162,9 @@ export class App {
       if (misplaced !== null) throw new FlagParseError(misplaced === "--version" ? "unknown flag: --version" : "unknown shorthand flag: 'v' in -v");
       const { args, explicitFalse, afterDash } = scanArgs(argv, names);
       let selection: Selection | null = null;
-      const program = this.commander(io, (s) => (selection = s));
+      // Cobra looks for subcommands only before `--`; commander would also run one named after it (`item -- list`).
+      const found = afterDash < 0 ? undefined : findCommand(this.root, argv)?.node;
+      const program = this.commander(io, (s) => (selection = s), found);
       try {
         await program.parseAsync(args, { from: "user" });
       } catch (err) {
@@ -176,7 +178,9 @@ export class App {
       state.flags = this.readGlobals(program, explicitFalse);
       parsed = true;
       if (!node.runnable) {
-        if (sel.args.length > 0 && (!node.parent || this.config.unknownSubcommand === "error")) throw this.unknownCommand(node, sel.args[0]!);
+        // Words after `--` name no subcommand, known or not (Cobra's legacyArgs sees the words before it).
+        const named = afterDash < 0 ? sel.args : sel.args.slice(0, Math.max(0, sel.args.length - afterDash));
+        if (named.length > 0 && (!node.parent || this.config.unknownSubcommand === "error")) throw this.unknownCommand(node, named[0]!);
         if (node.parent && this.config.bareGroup === "usage") {
           // Machine output keeps stderr one JSON error.
           if (!state.flags.json) io.stderr(this.helpText(node));
@@ -254,8 +258,8 @@ export class App {
     return null;
   }
 
-  /** The commander program mirroring the tree; actions only record the selection. */
-  private commander(io: RunIO, select: (s: Selection) => void): Commander {
+  /** The commander program mirroring the tree (none below `found`, Cobra's choice); actions only record the selection. */
+  private commander(io: RunIO, select: (s: Selection) => void, found?: CommandNode): Commander {
     const make = (node: CommandNode, parent: Commander | null): Commander => {
       const cmd = parent ? parent.command(node.name, { hidden: node.hidden }) : new Commander(node.name);
       if (!parent) {
@@ -270,7 +274,7 @@ export class App {
       cmd.action(function (this: Commander) {
         select({ node, cmd: this, args: [...this.args] });
       });
-      for (const child of node.children) if (child.kind !== "help") make(child, cmd);
+      if (node !== found) for (const child of node.children) if (child.kind !== "help") make(child, cmd);
       return cmd;
     };
     return make(this.root, null);

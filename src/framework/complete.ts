@@ -121,7 +121,7 @@ function argsMinusFirst(args: readonly string[], x: string, flags: readonly Flag
 }
 
 /** Cobra's Find: the deepest command the words name, the words left over, or the root's "unknown command" error. */
-function find(root: CommandNode, args: readonly string[]): { node: CommandNode; args: string[] } | null {
+export function findCommand(root: CommandNode, args: readonly string[]): { node: CommandNode; args: string[] } | null {
   let node = root;
   let rest = [...args];
   for (;;) {
@@ -235,7 +235,7 @@ function subcommandCompletions(node: CommandNode, prefix: string): string[] {
 /** Cobra's getCompletions: the candidates and the directive for `args` (the last one being completed). */
 function completions(root: CommandNode, args: readonly string[], version: boolean): { candidates: string[]; directive: number; error?: string } {
   let toComplete = args[args.length - 1]!;
-  const found = find(root, args.slice(0, -1));
+  const found = findCommand(root, args.slice(0, -1));
   if (!found) return { candidates: [], directive: Directive.Default, error: `unable to find a command for arguments: ${goList(args.slice(0, -1))}` };
   const { node } = found;
   let finalArgs = found.args;
@@ -307,7 +307,7 @@ function completions(root: CommandNode, args: readonly string[], version: boolea
   candidates.push(...requiredFlagCompletions(view, parsed, toComplete));
   // Cobra's own commands complete their arguments themselves: help names commands, completion takes none.
   if (node.kind === "help") {
-    const target = find(root, finalArgs);
+    const target = findCommand(root, finalArgs);
     return { candidates: target ? [...candidates, ...subcommandCompletions(target.node, toComplete)] : candidates, directive: Directive.NoFileComp };
   }
   if (node.kind === "completion") return { candidates, directive: Directive.NoFileComp };
