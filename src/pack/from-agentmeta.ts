@@ -232,7 +232,8 @@ function operandSchema(op: Operand): JsonSchema {
 /**
  * The verb's argv template and args schema. Flags come first, then `--`, then the operands: a value starting with
  * `-` is then an operand, never a flag (and hcp accepts it: §6.2). On a command with subcommands the first operand
- * may not name one: the program would run that subcommand instead (commander dispatches on it even after `--`).
+ * may not name one: earlier builds of this framework (commander) dispatched on it even after `--`, running that
+ * subcommand instead, and a CLI built with one, or on another parser, may still (cobra and this framework stop at `--`).
  */
 function commandLine(
   c: AgentCommand,
