@@ -23,6 +23,9 @@ function realOf(path: string): string | undefined {
   }
 }
 
+/** The real path of `path`; the path itself when it does not resolve (nothing there yet, or a link on the way broken). */
+export const realOrSelf = (path: string) => realOf(path) ?? path;
+
 /**
  * Why the folder at `root` (a real path), whose entries are `entries` (pack-tree.ts), cannot be run from a copy:
  * the first link that does not resolve the same way there, named; undefined when every link does.

@@ -3,10 +3,10 @@
 // every link) is bound by the SHA-256 of its real file; one looked up on PATH is shown but not bound.
 
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
 import { sep } from "node:path";
 import type { Surface } from "../pack/types.js";
 import { FileReadError, readRegularFile } from "../read-regular.js";
+import { realOrSelf } from "./pack-links.js";
 import { MAX_TREE_BYTES, TreeError } from "./pack-tree.js";
 import { resolveProgram } from "./resolve.js";
 import { commandOf } from "./verb-lookup.js";
@@ -32,15 +32,6 @@ export function namedPrograms(surface: Surface): string[] {
     }
   }
   return [...bins];
-}
-
-/** The real path of `path`; the path itself when it does not exist (or a link on the way is broken). */
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
 }
 
 function outsideDigest(path: string, bin: string): string | null {

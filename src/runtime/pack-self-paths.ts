@@ -8,10 +8,9 @@
 // end: never `/home/you/packages` nor `/home/you/pack2`), slashes doubled or `/./` between its parts too, a quote
 // closing before a slash (`"$HOME"/pack`). A path built at run time (from pieces, through `..` or a link elsewhere) is not found: SECURITY.md.
 
-import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
-import { within } from "./pack-links.js";
+import { realOrSelf, within } from "./pack-links.js";
 
 /** Bytes that continue a file name: after the folder's name, one of these makes it another name (`pack2`, `packages`). */
 const NAME_BYTE = "A-Za-z0-9._+~@%,=\\x80-\\xff-";
@@ -40,8 +39,10 @@ export interface SelfPaths {
 /** A string's UTF-8 bytes, one character each (files are searched as latin1 text: byte for byte). */
 const bytes = (s: string) => Buffer.from(s, "utf8").toString("latin1");
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-/** The parts of a path between its slashes, as a pattern matching them with any separators the kernel reads alike. */
-const partsPattern = (path: string) => path.split("/").filter((p) => p !== "" && p !== ".").map((p) => escape(bytes(p)));
+/** The parts of a path between its slashes (`//` and `/./` name none). */
+const partsOf = (path: string) => path.split("/").filter((p) => p !== "" && p !== ".");
+/** The parts of a path, as a pattern matching them with any separators the kernel reads alike. */
+const partsPattern = (path: string) => partsOf(path).map((p) => escape(bytes(p)));
 
 /** The path of the first string or key in `value` (at `at`) for which `named` holds. */
 function jsonPathNaming(value: unknown, at: string, named: (s: string) => boolean): string | undefined {
@@ -54,14 +55,6 @@ function jsonPathNaming(value: unknown, at: string, named: (s: string) => boolea
     if (found !== undefined) return found;
   }
   return undefined;
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
 }
 
 /**
@@ -79,7 +72,7 @@ export function selfPaths(root: string, named: readonly string[] = []): SelfPath
   for (const name of names) {
     const parts = partsPattern(name);
     alternatives.push(SEP + parts.join(SEP));
-    literals.add(bytes(`/${name.split("/").filter((p) => p !== "" && p !== ".").at(-1)!}`));
+    literals.add(bytes(`/${partsOf(name).at(-1)!}`));
     for (const h of homes) {
       if (!within(name, h)) continue;
       const rest = partsPattern(relative(h, name));
@@ -89,7 +82,7 @@ export function selfPaths(root: string, named: readonly string[] = []): SelfPath
       for (const other of homes.filter((o) => o !== h)) {
         const full = join(other, relative(h, name));
         alternatives.push(SEP + partsPattern(full).join(SEP));
-        literals.add(bytes(`/${full.split("/").filter((p) => p !== "" && p !== ".").at(-1)!}`));
+        literals.add(bytes(`/${partsOf(full).at(-1)!}`));
       }
     }
   }

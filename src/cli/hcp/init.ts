@@ -3,7 +3,7 @@
 
 import { systemReason } from "../../errno.js";
 import { shellWord } from "../../shell-word.js";
-import { existsSync, readdirSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { FileWriteError, writeFiles } from "../../files.js";
 import type { Context } from "../../framework/index.js";
@@ -14,6 +14,7 @@ import { parsePolicy } from "../../pack/policy.js";
 import { packFromAgentMeta } from "../../pack/from-agentmeta.js";
 import { parseSurface } from "../../pack/surface.js";
 import type { Issue } from "../../pack/types.js";
+import { realOrSelf } from "../../runtime/pack-links.js";
 import { resolveProgram } from "../../runtime/resolve.js";
 import { CliError } from "../errors.js";
 import { optionalString } from "../flags.js";
@@ -189,15 +190,6 @@ async function fromManifest(opts: InitOptions): Promise<Generated> {
   };
 }
 
-/** The real path of `path`; itself when it does not resolve (the pack folder is not written yet). */
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 /**
  * wrap.bin as written: a program inside the pack folder `out`, named by an absolute path, relative to it (`./bin/tool`),
  * since a trusted pack may not name its own folder by an absolute path (hcp runs it from a copy: runtime/pack-self-paths.ts).
@@ -207,7 +199,7 @@ function inPack(bin: string, out: string): string {
   const folder = resolve(out);
   for (const [path, root] of [
     [bin, folder],
-    [real(bin), real(folder)],
+    [realOrSelf(bin), realOrSelf(folder)],
   ] as const) {
     if (path.startsWith(root + sep)) return `./${relative(root, path).split(sep).join("/")}`;
   }
