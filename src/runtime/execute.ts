@@ -18,6 +18,7 @@ import { runProcess } from "./process.js";
 import { redactText } from "./redact.js";
 import { maskError, maskResult } from "./secrets.js";
 import { stdoutJson } from "./stdout-json.js";
+import { refuseUnneededConfirm } from "./unneeded-confirm.js";
 
 export type { DryRun, ExecResult, ExecuteOptions, PlanOptions } from "./call.js";
 export { argsSchemaOf } from "./validate-args.js";
@@ -104,7 +105,8 @@ export async function planVerb(pack: LoadedPack, verbKey: string, args: unknown,
 }
 
 /** Runs a verb, or returns its plan on a dry run. Confirm-gated verbs need an approval or the plan's id (§7). */
-export function executeVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: ExecuteOptions = {}): Promise<ExecResult | HttpResult | DryRun> {
+export async function executeVerb(pack: LoadedPack, verbKey: string, args: unknown, opts: ExecuteOptions = {}): Promise<ExecResult | HttpResult | DryRun> {
+  refuseUnneededConfirm(pack, verbKey, opts.confirm);
   return planOrRun(pack, opts, () => verbCommand(pack, verbKey, args, opts), verbArgSecrets(pack, verbKey, args));
 }
 

@@ -1,16 +1,17 @@
-// `confirm` on a verb that needs no confirmation is refused alike on every transport (MCP, exec, hcp run).
+// `confirm` on a verb that needs no confirmation is refused, here where every transport's call of a verb passes (MCP,
+// exec, hcp run).
 //
 // The caller who sends a plan_id believes it runs the plan that id names, checked. On a verb with no gate nothing
 // would check it: running anyway would run whatever the arguments say now, without the check the caller asked for.
 // So it is refused, saying to call again without it; MCP's schema for such a tool has no `confirm` either.
 
 import { effectivePolicy } from "../pack/policy.js";
-import { RuntimeError } from "../runtime/errors.js";
-import type { ServedPack } from "./packs.js";
+import type { LoadedPack } from "../pack/types.js";
+import { RuntimeError } from "./errors.js";
 
-/** Throws invalid_args when `confirm` is given for a served verb whose policy asks for no confirmation. */
-export function refuseUnneededConfirm(pack: ServedPack, verb: string, confirm: unknown): void {
-  if (confirm === undefined) return;
+/** Throws invalid_args when `confirm` is given for a verb whose policy asks for no confirmation. */
+export function refuseUnneededConfirm(pack: LoadedPack, verb: string, confirm: unknown): void {
+  if (confirm === undefined || pack.surface === null) return;
   const policy = effectivePolicy(pack, verb);
   // An unknown or denied verb is refused by the runtime, for that reason.
   if (policy.policy === "deny" || policy.confirm !== false) return;

@@ -13,7 +13,6 @@ import { stateDirOf } from "../runtime/approval/state.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { usableVerbs } from "../runtime/verb-lookup.js";
 import { givenPackFolder, realPackPath, type TrustAsker } from "../runtime/trust.js";
-import { refuseUnneededConfirm } from "./confirm-arg.js";
 import { TransportError, childExitCode, httpExitCode, jsonSyntax } from "./errors.js";
 import { loadOnePack, servable, type ServedPack, type ServeOptions } from "./packs.js";
 import { httpOutcome, outcome, renderPlan } from "./render.js";
@@ -96,7 +95,6 @@ export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
 }
 
 async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
-  if (req.verb !== undefined) refuseUnneededConfirm(pack, req.verb, req.confirm);
   const write = req.json ? undefined : req.write;
   const opts = {
     allowWrite: req.allowWrite,

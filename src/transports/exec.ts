@@ -8,7 +8,6 @@ import { executeVerb } from "../runtime/execute.js";
 import { Limiter } from "../runtime/limiter.js";
 import { redactText } from "../runtime/redact.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
-import { refuseUnneededConfirm } from "./confirm-arg.js";
 import { TransportError, errorBody, jsonSyntax } from "./errors.js";
 import { linkSignals } from "./abort.js";
 import { Intake } from "./intake.js";
@@ -90,7 +89,6 @@ async function answer(packs: readonly ServedPack[], line: string, opts: ExecOpti
     id = idOf(parsed);
     const req = checkRequest(parsed, packs.map((p) => p.surface.id));
     const pack = findPack(packs, req.pack);
-    refuseUnneededConfirm(pack, req.verb, req.confirm);
     // While the client leaves its answers untaken, nothing starts: not here, nor where a child waits for its slot.
     await outbox.room(opts.signal);
     const result = await executeVerb(pack, req.verb, req.args, {

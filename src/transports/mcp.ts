@@ -21,7 +21,6 @@ import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, renderPlan } from "./render.js";
 import { buildTools, toolsListed, type ToolSelection, type VerbTool } from "./tools.js";
 import { packShown, servedHarness } from "./served-harness.js";
-import { refuseUnneededConfirm } from "./confirm-arg.js";
 
 export interface McpOptions extends ServeOptions, ToolSelection {
   /** Aborting (SIGINT, SIGTERM, a closed stdout) cancels the calls in flight, answers them, and ends the server. */
@@ -269,13 +268,13 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
       if (dry_run !== undefined && typeof dry_run !== "boolean") throw new TransportError("invalid_request", "dry_run must be a boolean");
       dryRun = dry_run === true;
     }
-    // An ungated verb may take an argument named confirm of its own (an API's parameter); else it is refused as on exec.
-    if (!t.gated && !Object.hasOwn((argsSchemaOf(t.pack, t.verb)["properties"] ?? {}) as object, "confirm")) refuseUnneededConfirm(t.pack, t.verb, args["confirm"]);
-    if (t.gated) {
+    // An ungated verb may take an argument named confirm of its own (an API's parameter); else it is the plan_id, which
+    // the runtime refuses for such a verb, as on exec.
+    if (t.gated || !Object.hasOwn((argsSchemaOf(t.pack, t.verb)["properties"] ?? {}) as object, "confirm")) {
       const { confirm: c } = args;
       delete args["confirm"];
-      if (c !== undefined && typeof c !== "string") throw new TransportError("invalid_request", "confirm must be a string (a plan_id)");
-      confirm = c;
+      if (t.gated && c !== undefined && typeof c !== "string") throw new TransportError("invalid_request", "confirm must be a string (a plan_id)");
+      confirm = c as string | undefined;
     }
     const client = extra.authInfo?.extra?.[CLIENT_ADDRESS];
     const run = { allowWrite: opts.allowWrite, dryRun, signal, gate: gate(extra.requestId), transport: "mcp" as const, ...(typeof client === "string" ? { clientAddress: client } : {}) };
