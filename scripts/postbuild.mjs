@@ -13,9 +13,10 @@ import { build } from "esbuild";
 /**
  * Node built-ins that only some commands use: the bundles require them on first use, not at start-up
  * (child_process alone pulls in net, stream and dgram; crypto is large; readline/promises only asks
- * a person). Each import gets an object of getters that loads the built-in the first time one of them is read.
+ * a person; module, for createRequire of a package loaded when needed, brings Node's ES module loader).
+ * Each import gets an object of getters that loads the built-in the first time one of them is read.
  */
-const LAZY_BUILTINS = ["child_process", "crypto", "perf_hooks", "fs/promises", "readline/promises"];
+const LAZY_BUILTINS = ["child_process", "crypto", "perf_hooks", "fs/promises", "readline/promises", "module"];
 const lazyBuiltins = {
   name: "lazy-builtins",
   setup(b) {
@@ -98,9 +99,10 @@ const { outputFiles } = await build({
   target: "node20",
   supported: { "dynamic-import": false },
   external: ["@modelcontextprotocol/sdk", "@napi-rs/keyring", "@readme/openapi-parser", "ajv", "ajv-formats", "jq-wasm", "yaml"],
-  // import.meta.url has no CommonJS counterpart: give each bundle its own file URL.
-  define: { "import.meta.url": "__bundle_url" },
-  banner: { js: '"use strict";\nconst __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+  // import.meta.url has no CommonJS counterpart: give each bundle its own file URL, made when first read (a start that
+  // never reads it makes no URL); import.meta.dirname is the bundle's folder.
+  define: { "import.meta.url": "__bundle.url", "import.meta.dirname": "__dirname" },
+  banner: { js: '"use strict";\nconst __bundle = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
   plugins: [lazyBuiltins, ajvFromBundle],
   // Without indentation and line breaks the bundles are a third smaller, and V8 starts them faster even
   // from the code cache (a one-shot hcp run ~4 ms, measured). Names are kept: nothing is renamed.

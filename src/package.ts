@@ -1,6 +1,7 @@
 // This package's own package.json and root folder, found from any of its modules, bundled (dist/bin) or not (dist/src).
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export interface OwnPackageJSON {
@@ -10,13 +11,18 @@ export interface OwnPackageJSON {
 }
 
 function find(): { pkg: OwnPackageJSON; root: string | null } {
+  // By path, not URL: the programs read this at every start (a bundle's import.meta.dirname is its __dirname). Node
+  // before 20.11 has no import.meta.dirname.
+  const here = import.meta.dirname ?? dirname(fileURLToPath(import.meta.url));
   for (let up = "../"; up.length <= 15; up += "../") {
-    const url = new URL(`${up}package.json`, import.meta.url);
+    const file = join(here, up, "package.json");
+    // Looked for first: a missing file's error, with its stack, cost more than the look.
+    if (!existsSync(file)) continue;
     try {
-      const pkg = JSON.parse(readFileSync(url, "utf8")) as OwnPackageJSON;
-      if (pkg.name === "rungrad") return { pkg, root: fileURLToPath(new URL(".", url)).replace(/[\\/]$/, "") };
+      const pkg = JSON.parse(readFileSync(file, "utf8")) as OwnPackageJSON;
+      if (pkg.name === "rungrad") return { pkg, root: resolve(here, up) };
     } catch {
-      // no package.json at this level: keep going up
+      // not a package.json we can read: keep going up
     }
   }
   return { pkg: { name: "rungrad", version: "0.0.0" }, root: null };

@@ -7,7 +7,6 @@
 "use strict";
 
 const { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync, writeSync } = require("node:fs");
-const { createRequire } = require("node:module");
 const { homedir } = require("node:os");
 const { basename, dirname, join } = require("node:path");
 const { StringDecoder } = require("node:string_decoder");
@@ -73,10 +72,18 @@ function saveOnExit(script, path) {
   });
 }
 
+/**
+ * The bundle's `require`: the launcher's own for a bundle beside it (the programs' bundles; it resolves from the same
+ * folder), so that a start does not load node:module, which brings the ES module loader with it (4 of Node's modules).
+ */
+function requireFor(bundle) {
+  return dirname(bundle) === __dirname ? require : require("node:module").createRequire(bundle);
+}
+
 /** Runs the bundle as a CommonJS module; returns its exports. */
 function run(script, bundle) {
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  script.runInThisContext()(module.exports, requireFor(bundle), module, bundle, dirname(bundle));
   return module.exports;
 }
 

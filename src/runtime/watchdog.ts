@@ -8,6 +8,7 @@ import type { ChildProcess } from "node:child_process";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { helperExited, helperStarted } from "./descendants.js";
 import { RuntimeError } from "./errors.js";
@@ -41,8 +42,9 @@ function flushEnded(): void {
  */
 export function startWatchdog(): void {
   if (watchdog !== undefined) return;
-  // Beside this module: dist/src/runtime/ as compiled, dist/bin/ in the programs' bundles.
-  const program = fileURLToPath(new URL("./watchdog-program.js", import.meta.url));
+  // Beside this module: dist/src/runtime/ as compiled, dist/bin/ in the programs' bundles (where import.meta.dirname is
+  // the bundle's __dirname: no URL is made at a one-shot run's start). Node before 20.11 has no import.meta.dirname.
+  const program = join(import.meta.dirname ?? dirname(fileURLToPath(import.meta.url)), "watchdog-program.js");
   // A missing program would be found by node in the watchdog, and reported on a stderr nobody reads.
   if (!existsSync(program)) throw refusal(`${program} is missing`);
   let child: ChildProcess;
