@@ -164,7 +164,7 @@ export class App {
       let selection: Selection | null = null;
       // Cobra looks for subcommands only before `--`; commander would also run one named after it (`item -- list`).
       const found = afterDash < 0 ? undefined : findCommand(this.root, argv)?.node;
-      const program = this.commander(io, (s) => (selection = s), found);
+      const program = this.commander(io, (s) => (selection = s), found, first);
       try {
         await program.parseAsync(args, { from: "user" });
       } catch (err) {
@@ -258,8 +258,12 @@ export class App {
     return null;
   }
 
-  /** The commander program mirroring the tree (none below `found`, Cobra's choice); actions only record the selection. */
-  private commander(io: RunIO, select: (s: Selection) => void, found?: CommandNode): Commander {
+  /**
+   * The commander program mirroring the tree (none below `found`, Cobra's choice); actions only record the selection.
+   * `first`, the root's operand when it names a command: the root's other commands are left out, as commander would
+   * not enter them (making every command's options was most of the command line's time in a one-shot `hcp run`).
+   */
+  private commander(io: RunIO, select: (s: Selection) => void, found?: CommandNode, first: string | null = null): Commander {
     const make = (node: CommandNode, parent: Commander | null): Commander => {
       const cmd = parent ? parent.command(node.name, { hidden: node.hidden }) : new Commander(node.name);
       if (!parent) {
@@ -274,7 +278,7 @@ export class App {
       cmd.action(function (this: Commander) {
         select({ node, cmd: this, args: [...this.args] });
       });
-      if (node !== found) for (const child of node.children) if (child.kind !== "help") make(child, cmd);
+      if (node !== found) for (const child of node.children) if (child.kind !== "help" && (parent !== null || first === null || child.name === first)) make(child, cmd);
       return cmd;
     };
     return make(this.root, null);
