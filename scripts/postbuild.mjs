@@ -67,29 +67,51 @@ const ajvFromBundle = {
 };
 
 /**
+ * `hcp run` as the first word (a one-shot run, started anew for every call an agent makes) starts hcp-run.bundle.cjs:
+ * hcp built from the same entry, with the modules of hcp's other commands left out (HCP_OTHER_COMMANDS, imported by
+ * src/cli/hcp.ts on first use only: the command line, its help and its errors are the same). A quarter smaller, with a
+ * code cache as much smaller: V8 reads the whole cache at start, whatever the run then calls. Any other command line
+ * (`hcp --json run …` too) starts the whole of hcp.
+ */
+const RUN_BUNDLES = { hcp: { run: "hcp-run" } };
+const HCP_OTHER_COMMANDS = /^\.\/hcp\/(approve|audit|credentials|init|mcp-config|packs|serve|trust)\.js$/;
+const onlyRun = {
+  name: "only-run",
+  setup(b) {
+    b.onResolve({ filter: HCP_OTHER_COMMANDS }, (args) => (args.importer.endsWith("/cli/hcp.js") ? { path: args.path, namespace: "only-run" } : undefined));
+    // Never loaded: hcp.cjs starts this bundle only for `hcp run`, whose handler is run.js. Said plainly if it were.
+    b.onLoad({ filter: /.*/, namespace: "only-run" }, (args) => ({
+      contents: `module.exports = new Proxy({}, { get: () => () => { throw new Error(${JSON.stringify(`hcp-run.bundle.cjs runs only hcp run; ${args.path} is in hcp.bundle.cjs`)}); } });\n`,
+      loader: "js",
+    }));
+  },
+};
+
+/**
  * Programs started through the launcher, with the runs that fill the code cache (one process runs
  * them in turn): a function compiled in none of them is compiled when first called. hcp's cache
  * holds a one-shot `hcp run` of a read verb, with and without arguments (spawning /bin/echo), one
  * whose argument its schema refuses (the plain Ajv bundle's cache: a valid one never loads Ajv) and
- * one whose argument has a `format` (the full Ajv bundle's cache).
+ * one whose argument has a `format` (the full Ajv bundle's cache), as does hcp-run's.
  */
 const ECHO_PACK = "bench/fixtures/echo-pack";
 const REFUSAL = 'Error: invalid arguments for verb "repeat": argument "message": must be string\n';
+const HCP_RUNS = [
+  ["run", ECHO_PACK, "say"],
+  ["run", ECHO_PACK, "repeat", "--arg", "message=hi"],
+  ["run", ECHO_PACK, "repeat", "--arg", "message:=1"],
+  ["run", "bench/fixtures/stamp-pack", "stamp", "--arg", "at=2026-01-01T00:00:00Z"],
+];
 const LAUNCHED = {
   rungrad: [["--help"]],
-  hcp: [
-    ["run", ECHO_PACK, "say"],
-    ["run", ECHO_PACK, "repeat", "--arg", "message=hi"],
-    ["run", ECHO_PACK, "repeat", "--arg", "message:=1"],
-    ["run", "bench/fixtures/stamp-pack", "stamp", "--arg", "at=2026-01-01T00:00:00Z"],
-    ["--help"],
-  ],
+  hcp: [...HCP_RUNS, ["--help"]],
+  "hcp-run": HCP_RUNS,
 };
 
 rmSync("dist/bin", { recursive: true, force: true });
 mkdirSync("dist/bin");
-const { outputFiles } = await build({
-  entryPoints: { rungrad: "dist/src/cli/rungrad.js", hcp: "dist/src/cli/hcp.js", rgref: "dist/examples/rgref/main.js" },
+/** How the programs are bundled. */
+const PROGRAMS = {
   outdir: "dist/bin",
   outExtension: { ".js": ".cjs" },
   bundle: true,
@@ -108,7 +130,9 @@ const { outputFiles } = await build({
   // from the code cache (a one-shot hcp run ~4 ms, measured). Names are kept: nothing is renamed.
   minifyWhitespace: true,
   logLevel: "warning",
-});
+};
+const programs = await build({ ...PROGRAMS, entryPoints: { rungrad: "dist/src/cli/rungrad.js", hcp: "dist/src/cli/hcp.js", rgref: "dist/examples/rgref/main.js" } });
+const hcpRun = await build({ ...PROGRAMS, entryPoints: { "hcp-run": "dist/src/cli/hcp.js" }, plugins: [...PROGRAMS.plugins, onlyRun] });
 for (const [name, contents] of Object.entries(AJV_BUNDLES)) {
   await build({
     stdin: { contents, resolveDir: ".", sourcefile: name.replace(/\.bundle\./, "-entry."), loader: "js" },
@@ -138,7 +162,7 @@ await build({
 });
 writeFileSync("dist/bin/package.json", '{ "type": "commonjs" }\n');
 
-for (const file of outputFiles) {
+for (const file of [...programs.outputFiles, ...hcpRun.outputFiles]) {
   const name = file.path.replace(/^.*\/|\.cjs$/g, "");
   if (!Object.hasOwn(LAUNCHED, name)) {
     writeFileSync(file.path, file.text);
@@ -147,14 +171,20 @@ for (const file of outputFiles) {
   // The launcher wraps the bundle in a function, where a #! line would be a syntax error.
   const bundle = `dist/bin/${name}.bundle.cjs`;
   writeFileSync(bundle, file.text.replace(/^#!.*\n/, ""));
-  writeFileSync(file.path, entryPoint(name));
+  // A bundle of a program's one command is started by the program's entry point.
+  if (!Object.values(RUN_BUNDLES).some((by) => Object.values(by).includes(name))) writeFileSync(file.path, entryPoint(name));
 }
 copyFileSync("src/cli/launch.cjs", "dist/bin/launch.cjs");
 
-/** A launched program's entry point: the launcher starts its bundle (answering `--version` alone with `versionLine`, if given). */
+/**
+ * A launched program's entry point: the launcher starts its bundle, or the bundle of the command named by the first
+ * word (RUN_BUNDLES), answering `--version` alone with `versionLine`, if given.
+ */
 function entryPoint(name, versionLine) {
   const line = versionLine === undefined ? "" : `, ${JSON.stringify(versionLine)}`;
-  return `#!/usr/bin/env node\n"use strict";\nrequire("./launch.cjs").launch(require("node:path").join(__dirname, "${name}.bundle.cjs")${line});\n`;
+  let bundle = JSON.stringify(`${name}.bundle.cjs`);
+  for (const [word, other] of Object.entries(RUN_BUNDLES[name] ?? {})) bundle = `process.argv[2] === ${JSON.stringify(word)} ? ${JSON.stringify(`${other}.bundle.cjs`)} : ${bundle}`;
+  return `#!/usr/bin/env node\n"use strict";\nrequire("./launch.cjs").launch(require("node:path").join(__dirname, ${bundle})${line});\n`;
 }
 
 /** Trusts `packs` in the state directory of `env`, as `hcp trust` does once a person says yes (the built runtime's own function). */

@@ -27,11 +27,13 @@ test("a bundle's text is read whole, its characters of two to four bytes intact 
   assert.equal(requireBundle(bundle), text);
 });
 
-for (const name of ["rungrad", "hcp"]) {
+for (const name of ["rungrad", "hcp", "hcp-run"]) {
   test(`${name}: V8 accepts the code cache the build made`, () => {
     assert.equal(compile(`${BIN}/${name}.bundle.cjs`).cachedDataRejected, false);
   });
+}
 
+for (const name of ["rungrad", "hcp"]) {
   test(`${name}: without its cache, or with a cache V8 refuses, the program runs the same`, async (t) => {
     const dir = mkdtempSync(join(tmpdir(), "launch-"));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,7 +88,7 @@ test("hcp: the Ajv bundles, loaded when arguments are validated, have caches V8 
   for (const bundle of ["ajv.bundle.cjs", "ajv-plain.bundle.cjs"]) assert.equal(compile(`${BIN}/${bundle}`).cachedDataRejected, false, bundle);
   const dir = mkdtempSync(join(tmpdir(), "launch-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  for (const file of ["hcp.cjs", "hcp.bundle.cjs", "ajv.bundle.cjs", "ajv-plain.bundle.cjs", "launch.cjs", "watchdog-program.js"]) copyFileSync(`${BIN}/${file}`, join(dir, file));
+  for (const file of ["hcp.cjs", "hcp-run.bundle.cjs", "ajv.bundle.cjs", "ajv-plain.bundle.cjs", "launch.cjs", "watchdog-program.js"]) copyFileSync(`${BIN}/${file}`, join(dir, file));
   const env = isolatedEnv({ XDG_CACHE_HOME: join(dir, "cache") });
   const verb = (bin: string, message: unknown) => run(process.execPath, [bin, "run", fixture("packs/hcp-probe"), "echo", "--arg", `message:=${JSON.stringify(message)}`], { env });
   for (const message of ["hi", 42]) {
@@ -97,8 +99,22 @@ test("hcp: the Ajv bundles, loaded when arguments are validated, have caches V8 
     assert.deepEqual(await verb(join(dir, "hcp.cjs"), message), expected);
   }
   const made = readdirSync(join(dir, "cache", "rungrad", "v8")).map((f) => f.replace(/-\d+-\d+-v[^-]+-[^-]+\.cache$/, ""));
-  // The probe's `echo` takes a plain schema without `format`: Ajv's core with four vocabularies is enough.
-  assert.deepEqual(made.sort(), ["ajv-plain.bundle.cjs", "hcp.bundle.cjs"]);
+  // The probe's `echo` takes a plain schema without `format`: Ajv's core with four vocabularies is enough. `hcp run`
+  // starts hcp-run.bundle.cjs (hcp without its other commands), never hcp.bundle.cjs.
+  assert.deepEqual(made.sort(), ["ajv-plain.bundle.cjs", "hcp-run.bundle.cjs"]);
+});
+
+/** A result without its run's duration, which is its own. */
+const same = (r: { stdout: string }) => ({ ...r, stdout: r.stdout.replace(/"duration_ms": \d+/, '"duration_ms": 0') });
+
+test("hcp run through its own bundle (hcp-run.bundle.cjs) answers as the whole of hcp does: help, usage errors, a refusal, a run", async () => {
+  const env = isolatedEnv();
+  const whole = (...args: string[]) => run(process.execPath, ["-e", `require(${JSON.stringify(`${BIN}/launch.cjs`)}).launch(${JSON.stringify(`${BIN}/hcp.bundle.cjs`)})`, "hcp", ...args], { env });
+  const probe = fixture("packs/hcp-probe");
+  const lines = [["run", "--help"], ["run"], ["run", probe, "echo", "message=hi"], ["run", probe, "echo", "--bogus"], ["run", probe, "echo", "--arg", "message=hi"], ["run", probe, "echo", "--arg", "message=hi", "--json"]];
+  for (const args of lines) assert.deepEqual(same(await run(process.execPath, [`${BIN}/hcp.cjs`, ...args], { env })), same(await whole(...args)), args.join(" "));
+  // Global flags before `run`: the whole of hcp, as any other command line.
+  assert.deepEqual(await run(process.execPath, [`${BIN}/hcp.cjs`, "--json", "run", probe, "echo"], { env }), await whole("--json", "run", probe, "echo"));
 });
 
 test("the npm package ships no V8 cache, no example bundle, and the LICENSE, docs and framework README", async () => {
@@ -106,7 +122,7 @@ test("the npm package ships no V8 cache, no example bundle, and the LICENSE, doc
   assert.equal(r.code, 0, r.stderr);
   const files = (JSON.parse(r.stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
   assert.deepEqual(files.filter((f) => f.endsWith(".cache") || f.endsWith("rgref.cjs")), []);
-  for (const f of ["LICENSE", "README.md", "docs/README.md", "docs/exit-codes.md", "src/framework/README.md", "dist/bin/rungrad.cjs", "dist/bin/hcp.cjs", "dist/bin/launch.cjs", "dist/bin/ajv.bundle.cjs", "dist/bin/ajv-plain.bundle.cjs", "dist/bin/watchdog-program.js", "dist/bin/package.json"]) {
+  for (const f of ["LICENSE", "README.md", "docs/README.md", "docs/exit-codes.md", "src/framework/README.md", "dist/bin/rungrad.cjs", "dist/bin/hcp.cjs", "dist/bin/hcp.bundle.cjs", "dist/bin/hcp-run.bundle.cjs", "dist/bin/launch.cjs", "dist/bin/ajv.bundle.cjs", "dist/bin/ajv-plain.bundle.cjs", "dist/bin/watchdog-program.js", "dist/bin/package.json"]) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
 });
