@@ -4,10 +4,10 @@
 // loaded lazily stay external, and are required rather than imported (the launcher's vm.Script has
 // no loader for import()).
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { build } from "esbuild";
 
 /**
@@ -78,12 +78,15 @@ const HCP_OTHER_COMMANDS = /^\.\/hcp\/(approve|audit|credentials|init|mcp-config
 const onlyRun = {
   name: "only-run",
   setup(b) {
-    b.onResolve({ filter: HCP_OTHER_COMMANDS }, (args) => (args.importer.endsWith("/cli/hcp.js") ? { path: args.path, namespace: "only-run" } : undefined));
-    // Never loaded: hcp.cjs starts this bundle only for `hcp run`, whose handler is run.js. Said plainly if it were.
-    b.onLoad({ filter: /.*/, namespace: "only-run" }, (args) => ({
-      contents: `module.exports = new Proxy({}, { get: () => () => { throw new Error(${JSON.stringify(`hcp-run.bundle.cjs runs only hcp run; ${args.path} is in hcp.bundle.cjs`)}); } });\n`,
-      loader: "js",
-    }));
+    b.onResolve({ filter: HCP_OTHER_COMMANDS }, (args) =>
+      args.importer.endsWith("/cli/hcp.js") ? { path: join(args.resolveDir, args.path), namespace: "only-run" } : undefined,
+    );
+    // Never called: hcp.cjs starts this bundle only for `hcp run`, whose handler is run.js. Said plainly if one were.
+    b.onLoad({ filter: /.*/, namespace: "only-run" }, (args) => {
+      const names = [...readFileSync(args.path, "utf8").matchAll(/^export (?:async )?function (\w+)/gm)].map((m) => m[1]);
+      const why = JSON.stringify(`hcp-run.bundle.cjs runs only hcp run; ${basename(args.path)} is in hcp.bundle.cjs`);
+      return { contents: names.map((name) => `export function ${name}() { throw new Error(${why}); }\n`).join(""), loader: "js" };
+    });
   },
 };
 
