@@ -18,7 +18,7 @@ import { runProcess } from "./process.js";
 import { redactText } from "./redact.js";
 import { maskError, maskResult } from "./secrets.js";
 import { stdoutJson } from "./stdout-json.js";
-import { refuseUnneededConfirm } from "./unneeded-confirm.js";
+import { refuseConfirmOnPassThrough, refuseUnneededConfirm } from "./unneeded-confirm.js";
 
 export type { DryRun, ExecResult, ExecuteOptions, PlanOptions } from "./call.js";
 export { argsSchemaOf } from "./validate-args.js";
@@ -116,7 +116,8 @@ export async function planPassThrough(pack: LoadedPack, argv: readonly string[],
 }
 
 /** Runs a pass-through invocation, or returns its plan on a dry run. */
-export function runPassThrough(pack: LoadedPack, argv: readonly string[], opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
+export async function runPassThrough(pack: LoadedPack, argv: readonly string[], opts: ExecuteOptions = {}): Promise<ExecResult | DryRun> {
+  refuseConfirmOnPassThrough(pack, opts.confirm);
   return planOrRun(pack, opts, () => passThroughCommand(pack, argv, opts), () => []) as Promise<ExecResult | DryRun>;
 }
 
