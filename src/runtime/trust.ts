@@ -166,6 +166,21 @@ function refusal(pack: LoadedPack, why: string): RuntimeError {
 }
 
 /**
+ * hcp run with nobody to ask: throws `pack_untrusted` before an openapi pack's document is fetched by its `openapi.url`,
+ * unless a person trusted the pack's surface.json and policy.json as they are now (they name the URL): an agent that
+ * wrote the pack would otherwise have hcp send a request of its choosing (any https host, a loopback port and path)
+ * before its trust is checked. Whether the fetched document is the one trusted is checked after it is fetched.
+ */
+export function refuseFetchUntrusted(pack: LoadedPack, stateDir: string): void {
+  const ref = pack.surface?.kind === "openapi" ? pack.surface.openapi : undefined;
+  if (!pack.ok || ref?.url === undefined || ref.path !== undefined) return;
+  const record = readTrustRecord(stateDir, realRootOf(pack));
+  const changed = [record?.surface_sha256 !== pack.sha256?.surface && "surface.json", record?.policy_sha256 !== (pack.sha256?.policy ?? null) && "policy.json"].filter((f) => f !== false);
+  const why = record === undefined ? "a person has never trusted it" : changed.length > 0 ? `it changed since a person trusted it (${changed.join(", ")})` : undefined;
+  if (why !== undefined) throw refusal(pack, `${why}; its OpenAPI document was not fetched`);
+}
+
+/**
  * Throws `pack_untrusted` unless a person trusted the pack as loaded, whatever its binding. With `ask`, a pack
  * that is not trusted is first shown to a person (`review` is what they see of what it binds now) and, on yes,
  * trusted as shown. Returns what it binds as trusted: its folder's digest (what hcp run's copy of it must be) and where

@@ -12,7 +12,7 @@ import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { stateDirOf } from "../runtime/approval/state.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { usableVerbs } from "../runtime/verb-lookup.js";
-import { givenPackFolder, realPackPath, type TrustAsker } from "../runtime/trust.js";
+import { givenPackFolder, realPackPath, refuseFetchUntrusted, type TrustAsker } from "../runtime/trust.js";
 import { TransportError, childExitCode, httpExitCode, jsonSyntax } from "./errors.js";
 import { loadOnePack, servable, type ServedPack, type ServeOptions } from "./packs.js";
 import { httpOutcome, outcome, renderPlan } from "./render.js";
@@ -84,6 +84,8 @@ export function cliArgs(args: string | undefined, arg: readonly string[] = []): 
 export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
   // By its real folder: the one a person trusted, which a link cannot change after the trust check.
   const loaded = loadOnePack(realPackPath(req.pack));
+  // Nobody to ask: a pack a person did not trust never has hcp fetch its document (the agent may have written its URL).
+  if (req.askTrust === undefined) refuseFetchUntrusted(loaded, req.gate?.stateDir ?? stateDirOf(process.env));
   await loadOpenApiDocuments([loaded]);
   const pack = servable(loaded, "cli", req);
   try {

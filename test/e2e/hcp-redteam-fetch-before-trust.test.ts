@@ -1,0 +1,75 @@
+// The agent writes a pack and hcp run's command line, without a terminal: an openapi pack whose document is fetched
+// by `openapi.url` must not make hcp send a request of the agent's choosing (any https host, any loopback port and
+// path: a probe of local services, data in the URL) before a person trusted the pack. Spawns the built hcp against a
+// loopback server that records every request it receives.
+
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { test } from "node:test";
+import { asAgentInThisFile, trustPack } from "./helpers.js";
+import { scene } from "./trust-support.js";
+
+asAgentInThisFile();
+
+/** A loopback server answering an OpenAPI document at /doc.json (its server itself) and `[]` elsewhere; it records each path asked. */
+async function api(): Promise<{ origin: string; asked: string[]; close: () => void }> {
+  const asked: string[] = [];
+  let origin = "";
+  const s = createServer((req, res) => {
+    asked.push(req.url ?? "");
+    res.setHeader("content-type", "application/json");
+    if (!(req.url ?? "").startsWith("/doc.json")) return res.end("[]");
+    res.end(
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "notes", version: "1" },
+        servers: [{ url: origin }],
+        paths: { "/notes": { get: { operationId: "notes.list", responses: { "200": { description: "ok" } } } } },
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  return { origin, asked, close: () => s.close() };
+}
+
+/** The agent's surface.json: an openapi pack fetching its document from `url`, reading no credential. */
+const surface = (url: string) => JSON.stringify({ id: "remote", kind: "openapi", openapi: { url }, binding: { mode: "local", hub: "none" }, verbs: { "notes.list": { description: "List." } } });
+
+test("hcp run of an agent-written openapi pack fetched by openapi.url sends no request before a person trusted it (verb, --json, dry run; a trusted pack edited); trusted, it runs", async () => {
+  const s = scene();
+  const server = await api();
+  try {
+    const root = join(s.ws, "remote");
+    mkdirSync(root);
+    writeFileSync(join(root, "surface.json"), surface(`${server.origin}/doc.json?data=exfiltrated`));
+    writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "remote", default: "read" }));
+    for (const args of [["run", root, "notes.list"], ["run", root, "notes.list", "--json"], ["run", root, "notes.list", "--dry-run", "--json"]]) {
+      const r = await s.hcp(args);
+      assert.equal(r.code, 4, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, /a person has never trusted it/);
+      assert.match(r.stderr, /hcp trust /);
+    }
+    assert.deepEqual(server.asked, [], "no request was sent for a pack nobody trusted");
+
+    // A person trusts it (which fetches the document they review); then it runs, and fetches it again.
+    await trustPack(root, s.env);
+    const trusted = server.asked.length;
+    const ok = await s.hcp(["run", root, "notes.list"]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.deepEqual(server.asked.slice(trusted), ["/doc.json?data=exfiltrated", "/notes"]);
+
+    // The agent edits the trusted surface.json to fetch another URL: refused before anything is fetched.
+    writeFileSync(join(root, "surface.json"), surface(`${server.origin}/doc.json?data=more`));
+    const before = server.asked.length;
+    const edited = await s.hcp(["run", root, "notes.list"]);
+    assert.equal(edited.code, 4, edited.stderr);
+    assert.match(edited.stderr, /it changed since a person trusted it \(surface\.json\)/);
+    assert.deepEqual(server.asked.slice(before), [], "no request for the edited pack");
+  } finally {
+    server.close();
+  }
+});
