@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { jsonSyntax } from "../json/parse-error.js";
 import { FileReadError, readRegularFile } from "../read-regular.js";
 import { parseHarness } from "./harness.js";
 import { harnessPolicyIssues } from "./harness-policy.js";
@@ -204,7 +205,8 @@ function readJson(path: string, sink: IssueSink, required: boolean): JsonRead {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const { line, column } = jsonErrorAt(src, message);
-    sink.error("io", "", `invalid JSON at line ${line}, column ${column}: ${message}`);
+    // Not V8's excerpt of the text: the file may be a link to any file of the person's (a token file).
+    sink.error("io", "", `invalid JSON at line ${line}, column ${column}: ${jsonSyntax(e)}`);
     return { ok: false, text: src };
   }
   const deep = tooDeep(value, MAX_JSON_DEPTH);

@@ -38,14 +38,7 @@ export function errorBody(err: unknown): ErrorBody {
   return { code: "internal", message: `internal error: ${message.split("\n")[0]}` };
 }
 
-/**
- * Why JSON.parse refused a text, without the piece of the text V8 quotes (it may cut a secret the
- * text holds in two, where masking cannot see it): "unexpected character", "Unexpected end of JSON input"…
- */
-export function jsonSyntax(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  return /^Unexpected token .*is not valid JSON$/s.test(message) ? "unexpected character" : message.split("\n")[0]!;
-}
+export { jsonSyntax } from "../json/parse-error.js";
 
 /** Machine error code → exit code (rungrad-spec/1: 1 usage, 2 runtime, 3 credentials, 4 forbidden, 5 not found); docs/reference/error-codes.md is generated from it. */
 export const EXIT_CODES: Readonly<Record<string, number>> = {

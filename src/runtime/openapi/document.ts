@@ -4,6 +4,8 @@
 
 import type { ParserOptions } from "@readme/openapi-parser";
 import { isObject } from "../../pack/issues.js";
+import { jsonSyntax } from "../../json/parse-error.js";
+import { jsonErrorAt } from "../../pack/load.js";
 import { FileReadError, readRegularFile } from "../../read-regular.js";
 import { checkTransportSecurity, send, utf8Text } from "./http.js";
 
@@ -84,12 +86,6 @@ async function fetchText(url: URL, timeoutMs: number): Promise<string> {
   return utf8Text(res.body, false);
 }
 
-/** Line and column (1-based) of an offset. */
-function position(text: string, offset: number): string {
-  const before = text.slice(0, offset).split("\n");
-  return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
-}
-
 /** JSON when it looks like JSON, else YAML (a superset). Throws DocumentError (io) with the position. */
 async function parseText(text: string, source: string): Promise<unknown> {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -97,8 +93,9 @@ async function parseText(text: string, source: string): Promise<unknown> {
     try {
       return JSON.parse(src);
     } catch (e) {
-      const at = /position (\d+)/.exec((e as Error).message);
-      throw new DocumentError("io", `the OpenAPI document ${source} is not valid JSON${at ? ` at ${position(src, Number(at[1]))}` : ""}: ${(e as Error).message}`);
+      const { line, column } = jsonErrorAt(src, (e as Error).message);
+      // Not V8's excerpt of the text: openapi.path may lead out of the pack to any file of the person's.
+      throw new DocumentError("io", `the OpenAPI document ${source} is not valid JSON at line ${line}, column ${column}: ${jsonSyntax(e)}`);
     }
   }
   const yaml = await import("yaml");
