@@ -5,7 +5,7 @@ import { NO_COLOR_FLAG } from "./colour.js";
 import { App, OutputMode, type CommandSpec, type Context, type Handler } from "../framework/index.js";
 import { FROM_EXE } from "./flags.js";
 import { mapped } from "./hcp/errors.js";
-import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, STRICT, TOOL_SELECTION } from "./hcp/flags.js";
+import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, NO_ELICITATION, STRICT, TOOL_SELECTION } from "./hcp/flags.js";
 import { PACKAGE_VERSION } from "./version.js";
 
 const HUMAN_JSON = [OutputMode.Human, OutputMode.JSON];
@@ -81,6 +81,7 @@ const serveCommand: CommandSpec = {
     STRICT,
     ...TOOL_SELECTION,
     ...APPROVER_FLAGS,
+    NO_ELICITATION,
     AUDIT,
   ],
   run: lazy(() => import("./hcp/serve.js"), (m) => m.serveHandler),
@@ -106,6 +107,7 @@ const mcpConfigCommand: CommandSpec = {
     STRICT,
     ...TOOL_SELECTION,
     ...APPROVER_FLAGS,
+    NO_ELICITATION,
     AUDIT,
   ],
   run: lazy(() => import("./hcp/mcp-config.js"), (m) => m.mcpConfigHandler),

@@ -27,6 +27,8 @@ export interface McpOptions extends ServeOptions, ToolSelection {
   signal?: AbortSignal;
   /** The server version reported at initialize. */
   version: string;
+  /** Never ask the client to approve (`--no-elicitation`): its answer is the person's only where the person runs it. */
+  noElicitation?: boolean;
   /** Warnings about what is served (pack issues, packs left out), sent to the client as log messages. */
   warnings?: readonly string[];
 }
@@ -239,12 +241,12 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
       }
     },
   });
-  /** The operator's --approver when given, else the client when it can elicit; else `hcp approve` (the gate says how). */
+  /** The operator's --approver when given, else the client when it can elicit (unless --no-elicitation); else `hcp approve` (the gate says how). */
   const base = opts.gate ?? defaultGate(process.env);
   /** The gate when no person is asked in the client: the same for every call, made once. */
   const withoutElicitation: Gate = { ...base, approvers: base.approvers.length > 0 ? base.approvers : [], session: life.declined };
   function gate(requestId: string | number): Gate {
-    if (base.approvers.length > 0 || server.getClientCapabilities()?.elicitation?.form === undefined) return withoutElicitation;
+    if (opts.noElicitation === true || base.approvers.length > 0 || server.getClientCapabilities()?.elicitation?.form === undefined) return withoutElicitation;
     return { ...base, approvers: [elicitation(requestId)], session: life.declined };
   }
   /** Each pack's slots, gated on the outbox (stdio): made once per pack, not per call. */

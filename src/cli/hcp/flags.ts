@@ -16,6 +16,12 @@ export const ALLOW_WRITE: FlagSpec = { name: "allow-write", usage: "Let write ve
 export const CONTROL_PLANE: FlagSpec = { name: "control-plane", usage: "Also serve or run control-plane packs (surface.json plane: control), which are refused without it", type: "bool" };
 export const STRICT: FlagSpec = { name: "strict", usage: "Refuse to start when a pack in a folder of packs does not load (default: leave it out and name it on stderr)", type: "bool" };
 export const AUDIT: FlagSpec = { name: "audit", usage: "The audit log: a FILE, or none (default: $HCP_AUDIT, else $XDG_STATE_HOME/hcp/audit.jsonl)", type: "string" };
+/** MCP only: elicitation trusts the client's answer as the person's, and an agent that writes its own MCP messages is that client. */
+export const NO_ELICITATION: FlagSpec = {
+  name: "no-elicitation",
+  usage: "Never ask the MCP client to approve a plan (a client the agent drives could accept its own plans): a person approves with hcp approve, or --approver",
+  type: "bool",
+};
 export const APPROVER_FLAGS: FlagSpec[] = [
   { name: "approver", usage: "A PROGRAM you listed in ~/.config/hcp/approvers that approves plans (no shell): the plan as JSON on its stdin, exit 0 approves", type: "string" },
   { name: "approver-arg", usage: "An argument for the --approver program; repeatable", type: "stringArray" },

@@ -30,6 +30,7 @@ function approvalFlags(ctx: Context): string[] {
     for (const a of ctx.strings("approver-arg")) out.push("--approver-arg", a);
     if (ctx.changed("approver-timeout")) out.push("--approver-timeout", String(ctx.int("approver-timeout")));
   }
+  if (ctx.bool("no-elicitation")) out.push("--no-elicitation");
   const audit = optionalString(ctx, AUDIT.name);
   if (audit !== undefined && audit !== "") out.push("--audit", audit === "none" ? audit : resolve(audit));
   return out;

@@ -130,7 +130,7 @@ export async function serveHandler(ctx: Context): Promise<void> {
   const { serveMcp } = await mcp;
   // Until the end of stdin (calls in flight finish), or SIGINT/SIGTERM/a closed stdout (they are cancelled).
   await untilSignal(async (signal) => {
-    await serveMcp(packs, { ...opts, ...toolSelection(ctx), warnings, version: PACKAGE_VERSION, signal });
+    await serveMcp(packs, { ...opts, ...toolSelection(ctx), noElicitation: ctx.bool("no-elicitation"), warnings, version: PACKAGE_VERSION, signal });
     const code = stopExitCode(signal);
     if (code !== null) ctx.setExitCode(code);
   });
@@ -147,7 +147,7 @@ async function serveHttp(ctx: Context, door: Door): Promise<void> {
   await tellOperator(packs);
   const { serveMcpHttp } = await import("../../transports/mcp-http.js");
   await untilSignal(async (signal) => {
-    await serveMcpHttp(packs, { ...opts, ...toolSelection(ctx), ...door, version: PACKAGE_VERSION, signal, onListening: printUrl });
+    await serveMcpHttp(packs, { ...opts, ...toolSelection(ctx), noElicitation: ctx.bool("no-elicitation"), ...door, version: PACKAGE_VERSION, signal, onListening: printUrl });
     const code = stopExitCode(signal);
     if (code !== null) ctx.setExitCode(code);
   });
