@@ -18,7 +18,7 @@ import { runProcess } from "./process.js";
 import { redactText } from "./redact.js";
 import { maskError, maskResult } from "./secrets.js";
 import { stdoutJson } from "./stdout-json.js";
-import { refuseConfirmOnPassThrough, refuseUnneededConfirm } from "./unneeded-confirm.js";
+import { refuseConfirmOnPassThrough, refuseUnneededConfirm, refuseUnneededDryRun } from "./unneeded-controls.js";
 
 export type { DryRun, ExecResult, ExecuteOptions, PlanOptions } from "./call.js";
 export { argsSchemaOf } from "./validate-args.js";
@@ -60,6 +60,7 @@ async function decide(pack: LoadedPack, opts: ExecuteOptions, gate: Gate, load: 
     stdinMoreBytes: opts.stdin === undefined ? undefined : Buffer.byteLength(opts.stdin.slice(STDIN_PREVIEW), "utf8"),
   });
   if (opts.dryRun) {
+    refuseUnneededDryRun(plan);
     const issued = await issuePlan(gate, input());
     await audit(gate, opts, prepared, { decision: "dry_run", plan_id: issued.plan_id, by: null });
     return { plan: prepared.shown, ...issued };

@@ -263,16 +263,17 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     const args = { ...input };
     let dryRun = false;
     let confirm: string | undefined;
-    // The control arguments are the tool's own only where its schema declares them; elsewhere they are the verb's.
-    if (t.previewable) {
+    // The control arguments are the tool's own where its schema declares them. Elsewhere a verb may take an argument of
+    // that name of its own (an API's parameter); else it is the control argument, which the runtime refuses for such a
+    // verb, as on exec (unneeded-controls.ts).
+    const ownArgument = (name: string) => Object.hasOwn((argsSchemaOf(t.pack, t.verb)["properties"] ?? {}) as object, name);
+    if (t.previewable || !ownArgument("dry_run")) {
       const { dry_run } = args;
       delete args["dry_run"];
       if (dry_run !== undefined && typeof dry_run !== "boolean") throw new TransportError("invalid_request", "dry_run must be a boolean");
       dryRun = dry_run === true;
     }
-    // An ungated verb may take an argument named confirm of its own (an API's parameter); else it is the plan_id, which
-    // the runtime refuses for such a verb, as on exec.
-    if (t.gated || !Object.hasOwn((argsSchemaOf(t.pack, t.verb)["properties"] ?? {}) as object, "confirm")) {
+    if (t.gated || !ownArgument("confirm")) {
       const { confirm: c } = args;
       delete args["confirm"];
       if (t.gated && c !== undefined && typeof c !== "string") throw new TransportError("invalid_request", "confirm must be a string (a plan_id)");

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GO_TEMPLATE_USAGE, TS_TEMPLATE_USAGE } from "../framework/helpers.js";
 import { REPO, run, trustPack } from "./helpers.js";
@@ -27,14 +27,19 @@ test("every `hcp run --help` example names a verb of the pack made from rgref, w
   const made = await hcp(["init", "--from-manifest", "examples/manifests/rgref.json", "--bin", RGREF, "--out", join(dir, "rgref")], { env: isolatedEnv() });
   assert.equal(made.code, 0, made.stderr);
   const list = await hcp(["list", join(dir, "rgref"), "--json"], { env: isolatedEnv() });
-  const verbs = (JSON.parse(list.stdout) as { packs: { verbs: { verb: string }[] }[] }).packs[0]!.verbs.map((v) => v.verb);
+  const listed = (JSON.parse(list.stdout) as { packs: { verbs: { verb: string; policy: string; confirm: string | false }[] }[] }).packs[0]!.verbs;
+  const verbs = listed.map((v) => v.verb);
+  // A verb that only reads and needs no confirmation has no dry run: it runs (rgref's reads change nothing).
+  const plainReads = new Set(listed.filter((v) => v.policy === "read" && v.confirm === false).map((v) => v.verb));
   const env = isolatedEnv();
+  // The README's credential, which the reads that run look for.
+  writeFileSync(env["HCP_CREDENTIALS"]!, JSON.stringify({ rgref: { env: { RGREF_TOKEN: "demo-token" } } }), { mode: 0o600 });
   await trustPack(join(dir, "rgref"), env);
   for (const [, verb, rest] of examples) {
     assert.ok(verbs.includes(verb!), `hcp run --help shows ${verb}, which the pack does not have`);
     // Dry runs check the arguments without running anything.
-    const args = (rest!.replace(/--(confirm|approver|approver-arg) \S+/g, "").match(/'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^'|'$/g, ""));
-    const planned = await hcp(["run", join(dir, "rgref"), verb!, ...args, "--dry-run", "--allow-write"], { env, cwd: dir });
+    const args = (rest!.replace(/--(confirm|approver|approver-arg) \S+/g, "").match(/'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^'|'$/g, "")).filter((a) => a !== "--dry-run");
+    const planned = await hcp(["run", join(dir, "rgref"), verb!, ...args, ...(plainReads.has(verb!) ? [] : ["--dry-run"]), "--allow-write"], { env, cwd: dir });
     assert.equal(planned.code, 0, `${verb} ${rest}: ${planned.stderr}`);
   }
 });

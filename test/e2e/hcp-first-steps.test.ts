@@ -32,14 +32,16 @@ test("the policy.json example of docs/pack-format.md validates against the ledge
 
 test("policy.json cwd: the child runs in that folder (relative to the pack; over hcp run, hcp's copy of it), the plan shows it; a missing folder is named", async () => {
   const env = isolatedEnv();
-  const root = probePack("cwdpack", { mark: { description: "Says its working folder.", cli: ["probe", "run", "cwd"] } }, {}, { default: "read", cwd: "work" });
+  const cwd = ["probe", "run", "cwd"];
+  const verbs = { mark: { description: "Says its working folder.", cli: cwd }, note: { description: "The same, as a write (a plan to show).", cli: cwd } };
+  const root = probePack("cwdpack", verbs, {}, { default: "read", verbs: { note: "write" }, cwd: "work" });
   const work = join(root, "work");
   const missing = await hcp(["run", root, "mark"], { env });
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, new RegExp(`working folder "${work}" is not a folder \\(policy\\.json cwd\\)`));
   assert.doesNotMatch(missing.stderr, /not found on PATH/);
   mkdirSync(work);
-  const dry = await hcp(["run", root, "mark", "--dry-run"], { env });
+  const dry = await hcp(["run", root, "note", "--dry-run"], { env });
   assert.match(dry.stdout, new RegExp(`cwd: +${work}\\n`));
   assert.equal(dry.stdout.includes("/hcp/packs/"), false, "the plan names the pack's own folder");
   const ran = await hcp(["run", root, "mark"], { env });

@@ -199,16 +199,19 @@ test("secret-looking policy env variables and writeOnly / password arguments are
     "masked",
     {
       login: { description: "Log in.", cli: ["probe", "{{user}}", "--password={{password}}", "--pin={{pin}}"], args, policy: "read" },
+      // The same as a write: a dry run shows its plan.
+      signup: { description: "Sign up.", cli: ["probe", "{{user}}", "--password={{password}}", "--pin={{pin}}"], args, policy: "write" },
       env: { description: "Show the env.", cli: ["probe", "run", "env:API_TOKEN", "env:PLAIN_HOME"], policy: "read" },
     },
     {},
-    { verbs: { login: "read", env: "read" }, env: ["API_TOKEN", "PLAIN_HOME"] },
+    { verbs: { login: "read", signup: "write", env: "read" }, env: ["API_TOKEN", "PLAIN_HOME"] },
   );
   const env = isolatedEnv({ API_TOKEN: apiToken, PLAIN_HOME: "/plain/home" });
   const outputs: string[] = [];
   const login = ["run", root, "login", "--arg", "user=bob", "--arg", `password=${password}`, "--arg", "pin=8642"];
-  for (const extra of [[], ["--json"], ["--dry-run"], ["--json", "--dry-run"]]) {
-    const r = await hcp([...login, ...extra], { env });
+  const signup = ["run", root, "signup", ...login.slice(3)];
+  for (const command of [login, [...login, "--json"], [...signup, "--dry-run"], [...signup, "--json", "--dry-run"]]) {
+    const r = await hcp(command, { env });
     assert.equal(r.code, 0, r.stderr);
     outputs.push(r.stdout, r.stderr);
   }
@@ -229,17 +232,21 @@ test("policy env variables named like passwords, PATs and keys (MYSQL_PWD, SMTP_
   const names = [...Object.keys(values), "KEYBOARD_LAYOUT"];
   const root = probePack(
     "pwds",
-    { env: { description: "Show the env.", cli: ["probe", "run", ...names.map((n) => `env:${n}`)], policy: "read" } },
+    {
+      env: { description: "Show the env.", cli: ["probe", "run", ...names.map((n) => `env:${n}`)], policy: "read" },
+      // The same as a write: a dry run shows its plan.
+      envw: { description: "Show the env, as a write.", cli: ["probe", "run", ...names.map((n) => `env:${n}`)], policy: "write" },
+    },
     {},
-    { verbs: { env: "read" }, env: names },
+    { verbs: { env: "read", envw: "write" }, env: names },
   );
   const env = isolatedEnv({ ...values, KEYBOARD_LAYOUT: "dvorak" });
   const shown = await hcp(["run", root, "env"], { env });
   assert.equal(shown.code, 0, shown.stderr);
   assert.equal(shown.stdout, "***\n***\n***\n***\ndvorak\n");
   const outputs = [shown.stdout, shown.stderr];
-  for (const extra of [["--json"], ["--dry-run", "--json"]]) {
-    const r = await hcp(["run", root, "env", ...extra], { env });
+  for (const command of [["env", "--json"], ["envw", "--dry-run", "--json"]]) {
+    const r = await hcp(["run", root, ...command], { env });
     assert.equal(r.code, 0, r.stderr);
     outputs.push(r.stdout, r.stderr);
   }
@@ -255,17 +262,21 @@ test("the password of a URL in a policy env variable (DATABASE_URL) is masked; t
   const url = "postgres://app:pw-Vv8Cc3%21@db.example:5432/app";
   const root = probePack(
     "dburl",
-    { env: { description: "Show the env.", cli: ["probe", "run", "env:DATABASE_URL", "env:HOME_URL"], policy: "read" } },
+    {
+      env: { description: "Show the env.", cli: ["probe", "run", "env:DATABASE_URL", "env:HOME_URL"], policy: "read" },
+      // The same as a write: a dry run shows its plan.
+      envw: { description: "Show the env, as a write.", cli: ["probe", "run", "env:DATABASE_URL", "env:HOME_URL"], policy: "write" },
+    },
     {},
-    { verbs: { env: "read" }, env: ["DATABASE_URL", "HOME_URL"] },
+    { verbs: { env: "read", envw: "write" }, env: ["DATABASE_URL", "HOME_URL"] },
   );
   const env = isolatedEnv({ DATABASE_URL: url, HOME_URL: "https://example.org/" });
   const shown = await hcp(["run", root, "env"], { env });
   assert.equal(shown.code, 0, shown.stderr);
   assert.equal(shown.stdout, "postgres://app:***@db.example:5432/app\nhttps://example.org/\n");
   const outputs = [shown.stdout, shown.stderr];
-  for (const extra of [["--json"], ["--dry-run", "--json"]]) {
-    const r = await hcp(["run", root, "env", ...extra], { env });
+  for (const command of [["env", "--json"], ["envw", "--dry-run", "--json"]]) {
+    const r = await hcp(["run", root, ...command], { env });
     assert.equal(r.code, 0, r.stderr);
     outputs.push(r.stdout, r.stderr);
   }

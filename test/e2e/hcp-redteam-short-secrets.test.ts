@@ -84,12 +84,12 @@ test("a credential of one character, or one that is a field name of hcp's (exit_
   assert.equal(json.code, 3, json.stderr);
   assertResult(JSON.parse(json.stdout) as Record<string, unknown>, "fail", 3, "run --json");
 
-  const dry = await hcp(["run", dir, "fail", "--dry-run", "--json"], { env });
+  const dry = await hcp(["run", dir, "change", "--dry-run", "--json"], { env });
   assert.equal(dry.code, 0, dry.stderr);
   const shown = JSON.parse(dry.stdout) as { plan: Record<string, unknown>; plan_id: string };
   assert.match(shown.plan_id, /^hcp1\./);
   assert.deepEqual(Object.keys(shown.plan).sort(), ["argv", "cwd", "env", "pack", "policy", "policy_sha256", "root", "stdin", "surface_sha256", "verb"]);
-  assert.deepEqual(shown.plan["policy"], { policy: "read", confirm: false, timeout_ms: 60000, max_output_bytes: 1048576 }, "max_output_bytes is not ma***_output_bytes");
+  assert.deepEqual(shown.plan["policy"], { policy: "write", confirm: false, timeout_ms: 60000, max_output_bytes: 1048576 }, "max_output_bytes is not ma***_output_bytes");
   const planEnv = shown.plan["env"] as Record<string, string>;
   for (const name of Object.keys(SECRETS)) assert.match(planEnv[name] ?? "", /^hmac-sha256:[0-9a-f]{64}$/, name);
 

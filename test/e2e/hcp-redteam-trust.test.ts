@@ -96,7 +96,8 @@ test("after a person trusted the pack, an edit of surface.json, policy.json (or 
   copyFileSync(fixture("openapi/notes.json"), join(api, "notes.json"));
   const binding = { mode: "local", hub: "local-credential", family: "bank" };
   writeFileSync(join(api, "surface.json"), JSON.stringify({ id: "notes", kind: "openapi", openapi: { path: "notes.json" }, binding, verbs: { "notes.list": { description: "List." } } }));
-  writeFileSync(join(api, "policy.json"), JSON.stringify({ surface_id: "notes", openapi: { base_url: "https://127.0.0.1:9/v1" } }));
+  // Plan-checked, so that it has a dry run (a plain read has none), which sends nothing.
+  writeFileSync(join(api, "policy.json"), JSON.stringify({ surface_id: "notes", verbs: { "notes.list": { policy: "read", confirm: "plan" } }, openapi: { base_url: "https://127.0.0.1:9/v1" } }));
   await trustPack(api, s.env);
   const planned = await s.hcp(["run", api, "notes.list", "--dry-run", "--json"]);
   assert.equal(planned.code, 0, planned.stderr);

@@ -122,6 +122,43 @@ test("confirm on a verb that needs no confirmation is refused alike over MCP, ex
   assert.deepEqual(w.runs(), ["save"]);
 });
 
+const noDryRun = `verb "look" of pack "wit" only reads and needs no confirmation, so it has no dry run (a dry run is for verbs that write or need a confirmation): call it again without dry_run (hcp run: --dry-run) to run it; nothing was run`;
+
+test("dry_run on a verb that only reads and needs no confirmation is refused alike over MCP, exec and hcp run (invalid_args, saying to call without it); a write's dry run is taken on each", async () => {
+  const env = isolatedEnv();
+  const w = witnessed();
+  const { client } = await mcpClient([w.pack], { env, allowWrite: true });
+  try {
+    const tools = (await client.listTools()).tools;
+    const props = (name: string) => Object.keys((tools.find((t) => t.name === name)!.inputSchema.properties ?? {}) as object);
+    assert.deepEqual(props("wit_look"), [], "a read tool's schema has no dry_run");
+    assert.deepEqual(props("wit_save"), ["dry_run"]);
+    const r = await client.callTool({ name: "wit_look", arguments: { dry_run: true } });
+    assert.equal(r.isError, true);
+    assert.deepEqual(r.structuredContent, { error: { code: "invalid_args", message: noDryRun } });
+    const plan = await client.callTool({ name: "wit_save", arguments: { dry_run: true } });
+    assert.equal(plan.isError, undefined, JSON.stringify(plan));
+    assert.match(JSON.stringify(plan.structuredContent), /"plan_id":"hcp1\./);
+    // dry_run: false asks for nothing: the read runs, as over exec.
+    const ran = await client.callTool({ name: "wit_look", arguments: { dry_run: false } });
+    assert.notEqual(ran.isError, true, JSON.stringify(ran));
+  } finally {
+    await client.close();
+  }
+  assert.deepEqual(w.runs(), ["look"]);
+  const lines = [JSON.stringify({ id: 0, pack: "wit", verb: "look", args: {}, dry_run: true }), JSON.stringify({ id: 1, pack: "wit", verb: "save", args: {}, dry_run: true })].join("\n");
+  const exec = await hcp(["exec", w.pack], { env, stdin: `${lines}\n` });
+  const answers = exec.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: number; ok: boolean; error?: unknown; result?: { plan_id?: string } });
+  answers.sort((a, b) => a.id - b.id);
+  assert.deepEqual(answers[0], { id: 0, ok: false, error: { code: "invalid_args", message: noDryRun } });
+  assert.equal(answers[1]!.ok, true, exec.stdout);
+  assert.match(answers[1]!.result!.plan_id!, /^hcp1\./);
+  const run = await hcp(["run", w.pack, "look", "--dry-run"], { env });
+  assert.equal(run.code, 1, run.stderr);
+  assert.ok(run.stderr.includes(noDryRun), run.stderr);
+  assert.deepEqual(w.runs(), ["look"], "no dry run ran anything");
+});
+
 test("hcp describe shows the values an argument may not take (a subcommand's name), as HARNESS.md does, in text and JSON", async () => {
   const env = isolatedEnv();
   const pack = await taskr(env);

@@ -131,8 +131,8 @@ test("the child environment is minimal; a credential reaches the child but never
   assert.ok(!JSON.stringify(echoed).includes("9f8e"));
   assert.deepEqual(echoed.argv, [PROBE, "show", "***"]);
   // nor in a plan, a dry run or a refusal that quotes the argument; the credential in the plan's env is its keyed digest
-  const planned = (await planVerb(probePack, "show", { target: SECRET }, { env: ENV })).plan as Plan;
-  assert.deepEqual(planned.argv, [PROBE, "show", "***"]);
+  const planned = (await planVerb(probePack, "remove", { path: SECRET }, { env: ENV })).plan as Plan;
+  assert.deepEqual(planned.argv, [PROBE, "rm", "***"]);
   assert.match(planned.env["PROBE_TOKEN"]!, /^hmac-sha256:[0-9a-f]{64}$/);
   assert.ok(!JSON.stringify(planned).includes("9f8e"));
   await assert.rejects(executeVerb(probePack, "show", { target: `-${SECRET}` }, { env: ENV }), (e: unknown) => {
