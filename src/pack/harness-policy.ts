@@ -6,9 +6,18 @@ import { IssueSink, keyed } from "./issues.js";
 import { effectivePolicy } from "./policy.js";
 import type { Issue, PolicyDocument, Surface } from "./types.js";
 
-/** The marks a generated heading gives a verb (harness-render.ts), credentials aside. */
+/**
+ * What a confirm mode asks for, in the words every output uses (HARNESS.md headings, hcp list, hcp describe, a
+ * plan shown to a person); undefined when it asks for nothing.
+ */
+export function confirmMark(confirm: "person" | "plan" | false): string | undefined {
+  return confirm === "person" ? "needs a person's approval" : confirm === "plan" ? "needs its plan_id restated" : undefined;
+}
+
+/** The marks a generated heading gives a verb (harness-render.ts), credentials aside; hcp list and describe show the same. */
 export function policyMarks(level: string, confirm: "person" | "plan" | false): string[] {
-  return [level, ...(confirm === "person" ? ["needs a person's approval"] : confirm === "plan" ? ["needs the plan confirmed"] : [])];
+  const mark = confirmMark(confirm);
+  return mark === undefined ? [level] : [level, mark];
 }
 
 /** The credentials mark, which says nothing of the policy. */

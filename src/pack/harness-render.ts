@@ -2,7 +2,7 @@
 
 import { stringify } from "yaml";
 import { toolName } from "./fields.js";
-import { CREDENTIALS_MARK, policyMarks } from "./harness-policy.js";
+import { CREDENTIALS_MARK, confirmMark, policyMarks } from "./harness-policy.js";
 import { SKILL_NAME } from "./harness.js";
 import { sentence } from "./sentence.js";
 import { isObject } from "./issues.js";
@@ -121,11 +121,11 @@ export function renderPackHarness(input: HarnessInput): string {
   ];
   if (anyPerson) {
     lines.push(
-      "- Verbs marked **needs a person's approval** run only after a person approves the exact plan. Where your MCP client can ask the person, calling the tool asks them and runs on their yes. Otherwise: call it with `dry_run: true`, give the person the `plan_id` and ask them to run `hcp approve <plan_id>` in their terminal, then call the tool again with the same arguments and `confirm: \"<plan_id>\"`. You cannot give this approval yourself, and any change to the arguments needs a new one.",
+      `- Verbs marked **${confirmMark("person")}** run only after a person approves the exact plan. Where your MCP client can ask the person, calling the tool asks them and runs on their yes. Otherwise: call it with \`dry_run: true\`, give the person the \`plan_id\` and ask them to run \`hcp approve <plan_id>\` in their terminal, then call the tool again with the same arguments and \`confirm: "<plan_id>"\`. You cannot give this approval yourself, and any change to the arguments needs a new one.`,
     );
   }
   if (anyPlan) {
-    lines.push("- Verbs marked **needs the plan confirmed** run when called again with `confirm: \"<plan_id>\"` from a dry run of the same arguments.");
+    lines.push(`- Verbs marked **${confirmMark("plan")}** run when called again with \`confirm: "<plan_id>"\` from a dry run of the same arguments.`);
   }
   if (credentials !== undefined) {
     const names = credentials.variables;

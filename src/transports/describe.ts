@@ -31,7 +31,6 @@ export interface VerbDescription {
   tool: string;
   description: string | null;
   policy: "read" | "write" | "deny";
-  /** Who must approve a run: `person` (confirm: true) or nobody. */
   /** Who must agree before it runs: a person (`hcp approve`), the caller restating a dry run's plan_id, or nobody. */
   approval: "person" | "plan" | "none";
   /** The argv template (`cli`); an openapi verb's method and path template; null when the verb has none (argv_template). */

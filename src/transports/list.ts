@@ -1,6 +1,7 @@
 // `hcp list`: the packs, their verbs and effective policies, as a model and as text.
 
 import { TRANSPORTS } from "../pack/fields.js";
+import { policyMarks } from "../pack/harness-policy.js";
 import { passThroughPolicy } from "../pack/policy.js";
 import type { ServedPack, ServeOptions } from "./packs.js";
 import { runnable, verbsOf } from "./packs.js";
@@ -70,9 +71,9 @@ function credentialsOf(p: PackListing): string {
   return "no credentials";
 }
 
-/** The policy column: `read`, `write`, `deny`, with who confirms a run. */
+/** The policy column: `read`, `write`, `deny`, with who confirms a run, in HARNESS.md's words. */
 function policyWords(v: VerbListing): string {
-  return `${v.policy}${v.confirm === "person" ? ", a person approves" : v.confirm === "plan" ? ", plan restated" : ""}`;
+  return policyMarks(v.policy, v.confirm).join(", ");
 }
 
 export function renderList(listing: { packs: PackListing[] }): string {

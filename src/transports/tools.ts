@@ -53,7 +53,7 @@ function describe(pack: ServedPack, verb: string, policy: EffectivePolicy, opts:
     policy.confirm === "person"
       ? "needs a person's approval of each run (call with dry_run: true to see the plan first)"
       : policy.confirm === "plan"
-        ? "needs the plan_id of a dry run of the same arguments, given as confirm"
+        ? "needs its plan_id restated (call with dry_run: true, then again with the same arguments and confirm: <plan_id>)"
         : undefined;
   if (policy.policy === "read") return `${first} Read-only: it changes nothing${approval ? `, but ${approval}` : ""}.`;
   const effect = [`It writes (changes things)`];

@@ -123,10 +123,10 @@ test("meta, skill and list", async () => {
   assert.deepEqual(verbs["hidden"], ["deny", false, false]);
   assert.deepEqual(verbs["echo"], ["read", false, true]);
   const text = await hcp(["list", PROBE_PACK, "--allow-write"]);
-  assert.match(text.stdout, /^ {2}transfer +write, a person approves +A gated write: move an amount to a payee\.$/m);
+  assert.match(text.stdout, /^ {2}transfer +write, needs a person's approval +A gated write: move an amount to a payee\.$/m);
   assert.match(text.stdout, /^ {2}hidden +deny +.*\[denied: never runs\]$/m);
   const plain = await hcp(["list", PROBE_PACK]);
-  assert.match(plain.stdout, /^ {2}transfer +write, a person approves +A gated write: .*payee\. {2}\[refused without --allow-write\]$/m);
+  assert.match(plain.stdout, /^ {2}transfer +write, needs a person's approval +A gated write: .*payee\. {2}\[refused without --allow-write\]$/m);
   assert.match(plain.stdout, /^hcp-probe {2}\S+hcp-probe\n {2}wrap pack, runtime plane; no credentials, binding mode \w+; served over cli, json_exec, mcp$/m);
 });
 

@@ -57,7 +57,7 @@ test("hcp init: every runnable command is a verb (runnable parents too), update 
   assert.match(v.stdout, /1 pack: 1 valid, 0 invalid; 0 errors, 0 warnings/);
   const list = await hcp(["list", pack], { env });
   assert.match(list.stdout, /^ {2}wrap pack, runtime plane; credentials from the credential file, family "taskr", binding mode user; served over cli, json_exec, mcp$/m);
-  assert.match(list.stdout, /^ {2}task\.comment\.delete +write, a person approves +Delete a comment {2}\[refused without --allow-write\]$/m);
+  assert.match(list.stdout, /^ {2}task\.comment\.delete +write, needs a person's approval +Delete a comment {2}\[refused without --allow-write\]$/m);
 });
 
 test("a runnable parent runs with its operands: task comment <task-gid> <message>", async () => {

@@ -52,7 +52,7 @@ test("hcp describe: each verb's arguments, policy, approval and argv template; o
   assert.match(unknown.stderr, /pack "taskr" has no verb "nope" \(verbs: completion, /);
 });
 
-test("hcp describe: a verb whose run needs the plan restated says so, never that a person must approve it (text and JSON)", async () => {
+test("a verb whose run needs its plan_id restated is worded alike by hcp describe, hcp list, a dry run and the HARNESS.md heading hcp validate expects, never as a person's approval", async () => {
   const pack = await taskrPack();
   const env = isolatedEnv();
   const policyFile = join(pack, "policy.json");
@@ -61,10 +61,17 @@ test("hcp describe: a verb whose run needs the plan restated says so, never that
   writeFileSync(policyFile, JSON.stringify(policy));
   const text = await hcp(["describe", pack], { env });
   assert.equal(text.code, 0, text.stderr);
-  assert.match(text.stdout, /^task\.comment\.delete \(write, needs the plan confirmed\); MCP tool taskr_task_comment_delete$/m);
+  assert.match(text.stdout, /^task\.comment\.delete \(write, needs its plan_id restated\); MCP tool taskr_task_comment_delete$/m);
   const json = await hcp(["describe", pack, "task.comment.delete", "--json"], { env });
   assert.equal(json.code, 0, json.stderr);
   assert.equal((JSON.parse(json.stdout) as { verbs: { approval: string }[] }).verbs[0]!.approval, "plan");
+  const list = await hcp(["list", pack, "--allow-write"], { env });
+  assert.match(list.stdout, /^ {2}task\.comment\.delete +write, needs its plan_id restated +Delete a comment$/m);
+  const dry = await hcp(["run", pack, "task.comment.delete", "--arg", "comment_gid=1", "--dry-run"], { env });
+  assert.match(dry.stdout, /^ {2}policy: +write, needs its plan_id restated; /m, dry.stdout + dry.stderr);
+  // HARNESS.md still says a person approves: validate names the heading's words policy.json now means.
+  const v = await hcp(["validate", pack], { env });
+  assert.ok(v.stdout.includes(`HARNESS.md says verb "task.comment.delete" is "write, needs a person's approval", and policy.json makes it "write, needs its plan_id restated"`), v.stdout);
 });
 
 test("hcp validate FILE reports issues against that file; a rungrad manifest is pointed to hcp init --from-manifest", async () => {

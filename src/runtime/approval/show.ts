@@ -1,6 +1,7 @@
 // A plan as a person reads it (§7): every field, one line each, with control, bidi and other invisible
 // characters escaped so that what is shown is what will run. Pure.
 
+import { confirmMark } from "../../pack/harness-policy.js";
 import { isRequestPlan, subjectOf, type AnyPlan, type Plan, type RequestPlan } from "../plan.js";
 
 /**
@@ -47,7 +48,7 @@ const quotedList = (items: readonly string[]) => `[${items.map((a) => forPerson(
 
 /** What a confirm mode asks for, in words. */
 export function confirmWords(confirm: Plan["policy"]["confirm"]): string {
-  return confirm === "person" ? "needs a person's approval" : confirm === "plan" ? "needs its plan_id restated" : "no confirmation";
+  return confirmMark(confirm) ?? "no confirmation";
 }
 
 /** `NAME="value" …` sorted by name, escaped. */
