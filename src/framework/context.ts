@@ -3,6 +3,7 @@
 import type { Readable } from "node:stream";
 import { goQuote } from "../json/goquote.js";
 import { compareBytes, stableJSON, writeStableJSON } from "../json/stable.js";
+import { escapeInvisibleJSON } from "../json/visible.js";
 import type { CommandNode } from "./command.js";
 import type { Credential, Resolved, ResolvedService } from "./config.js";
 import { AmbiguousError, ExitCode, matchLabel, NotFoundError, RungradError, UsageError, type Match } from "./errors.js";
@@ -65,6 +66,11 @@ export interface Output {
   plain?: () => string;
   /** The human view is a document's exact bytes (e.g. its StableJSON): printed as is, never sanitised. */
   verbatim?: boolean;
+  /**
+   * A person reviews these values (a plan to approve, an audit log): the JSON view writes each invisible or reordering
+   * character as a `\u` escape, as the human view shows it escaped. The same JSON value; not Go's bytes.
+   */
+  visible?: boolean;
 }
 
 export interface ResolveOptions {
@@ -164,7 +170,7 @@ export class Context {
   /** Writes a result once: --jq, --template, --json, --plain, or the human view. */
   async writeOutput(o: Output): Promise<void> {
     const value = () => (this.state.metaActive ? { data: o.model, meta: metaModel(o.meta) } : o.model);
-    await this.dispatch(value, o.human, o.plain, o.verbatim);
+    await this.dispatch(value, o.human, o.plain, o.verbatim, o.visible);
   }
 
   /** writeOutput without plain view or metadata. */
@@ -186,7 +192,7 @@ export class Context {
     );
   }
 
-  private async dispatch(value: () => unknown, human?: () => string, plain?: () => string, verbatim = false): Promise<void> {
+  private async dispatch(value: () => unknown, human?: () => string, plain?: () => string, verbatim = false, visible = false): Promise<void> {
     const { flags, redactor, io } = this.state;
     if (this.state.jqActive) {
       const { runJq } = await import("./transform.js");
@@ -200,7 +206,8 @@ export class Context {
     }
     if (flags.json) {
       // With no secret to look for, a large document goes out in pieces rather than as one string.
-      if (redactor.isEmpty()) writeStableJSON(value(), io.stdout);
+      if (visible) io.stdout(escapeInvisibleJSON(redactor.json(stableJSON(value()))));
+      else if (redactor.isEmpty()) writeStableJSON(value(), io.stdout);
       else io.stdout(redactor.json(stableJSON(value())));
       return;
     }

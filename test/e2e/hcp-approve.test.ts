@@ -85,3 +85,22 @@ test("hcp approve --list: pending plans with the command that approves each; non
     assert.match(r.stdout, message);
   }
 });
+
+test("hcp approve --list --json and hcp audit --json write bidi and invisible characters of plan values as \\u escapes, as their text does: the same JSON value, nothing raw on the terminal", async () => {
+  const b = bank();
+  const trick = "100\u202e0001\u2066\u200b\u3164\u{E0041}";
+  const id = planIdOf(await b.hcp(["run", b.root, "pay", "--arg", `amount=${trick}`, "--dry-run", "--json"]));
+  const raw = /[\u202e\u2066\u200b\u3164\u{E0041}]/u;
+  for (const args of [["approve", "--list", "--json"], ["audit", "--json"], ["approve", "--list"], ["audit"]]) {
+    const r = await b.hcp(args);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.includes(id), `${args.join(" ")}: ${r.stdout}`);
+    assert.ok(!raw.test(r.stdout), `${args.join(" ")} writes no raw bidi or invisible character: ${r.stdout}`);
+  }
+  const listed = await b.hcp(["approve", "--list", "--json"]);
+  assert.ok(listed.stdout.includes(`"100\\u202e0001\\u2066\\u200b\\u3164\\udb40\\udc41"`), listed.stdout);
+  const pending = (JSON.parse(listed.stdout) as { pending: { plan: { argv: string[] } }[] }).pending;
+  assert.equal(pending[0]!.plan.argv.at(-1), trick, "the same value once parsed");
+  const audited = (JSON.parse((await b.hcp(["audit", "--json"])).stdout) as { entries: { argv: string[] }[] }).entries;
+  assert.equal(audited.at(-1)!.argv.at(-1), trick);
+});

@@ -30,7 +30,8 @@ export async function approveHandler(ctx: Context): Promise<void> {
   if (ctx.bool("list")) {
     if (ctx.args.length > 0) throw new TransportError("usage", "give either a plan_id or --list, not both");
     const pending = await listPendingPlans(stateDir);
-    await ctx.writeResult({ pending }, () => pendingText(pending));
+    // Plan values the agent chose, reviewed by a person: escaped in JSON as in text.
+    await ctx.writeOutput({ model: { pending }, human: () => pendingText(pending), visible: true });
     return;
   }
   const id = ctx.args[0];

@@ -35,5 +35,7 @@ export async function auditHandler(ctx: Context): Promise<void> {
   const { entries, unreadable } = readAudit(path);
   const shown = entries.filter((e) => Date.parse(e.time) >= since);
   if (unreadable > 0) process.stderr.write(`Warning: ${unreadable} line(s) of ${path} are not audit entries; skipped\n`);
-  await ctx.writeResult({ log: path, entries: shown }, () => (shown.length === 0 ? `No entries in ${path}.\n` : shown.map(line).join("\n") + "\n"));
+  // Arguments the agent chose, reviewed by a person: escaped in JSON as in text.
+  const human = () => (shown.length === 0 ? `No entries in ${path}.\n` : shown.map(line).join("\n") + "\n");
+  await ctx.writeOutput({ model: { log: path, entries: shown }, human, visible: true });
 }

@@ -1,22 +1,13 @@
 // A plan as a person reads it (§7): every field, one line each, with control, bidi and other invisible
 // characters escaped so that what is shown is what will run. Pure.
 
+import { escapeInvisibleJSON, invisiblePattern } from "../../json/visible.js";
 import { confirmMark } from "../../pack/harness-policy.js";
 import { isRequestPlan, subjectOf, type AnyPlan, type Plan, type RequestPlan } from "../plan.js";
 
-/**
- * C0 and C1 controls, DEL, format characters (bidi embeddings, overrides and isolates, zero-width
- * characters, the BOM, soft hyphen…), the line and paragraph separators, and every other code point Unicode
- * says renders as nothing (Default_Ignorable_Code_Point: Hangul fillers, the grapheme joiner, variation
- * selectors…), with which `alice` and `alice` followed by a filler, two different values, look the same.
- */
-let invisible: RegExp | undefined;
-/** Made on first use: V8 builds a Unicode property class as the literal is evaluated (0.5 ms of every hcp start). */
-const INVISIBLE = () => (invisible ??= /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2028\u2029]/gu);
-
 /** Each control or invisible character as `\u{XXXX}`; everything else as is. */
 export function escapeForPerson(text: string): string {
-  return text.replace(INVISIBLE(), codePoint);
+  return text.replace(invisiblePattern(), codePoint);
 }
 
 /** A character as `\u{XXXX}`. */
@@ -24,13 +15,7 @@ const codePoint = (c: string) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCa
 
 /** JSON text with every invisible character written as a `\uXXXX` escape: the same value, safe to show. */
 export function visibleJSON(value: unknown, indent?: number): string {
-  // One escape per UTF-16 unit: a character outside the BMP (tag characters are Cf) becomes a surrogate pair.
-  return JSON.stringify(value, null, indent).replace(INVISIBLE(), (c) =>
-    c
-      .split("")
-      .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`)
-      .join(""),
-  );
+  return escapeInvisibleJSON(JSON.stringify(value, null, indent));
 }
 
 /**
