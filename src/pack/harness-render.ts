@@ -48,7 +48,7 @@ export function refusedValues(schema: Record<string, unknown>): { values: unknow
 }
 
 /** `name` (type, required, one of …, default …): description. */
-function argumentLine(name: string, schema: unknown, required: boolean): string {
+export function argumentLine(name: string, schema: unknown, required: boolean): string {
   const s = isObject(schema) ? schema : {};
   const items = isObject(s["items"]) ? s["items"] : undefined;
   const type = s["type"] === "array" ? arrayOf(items) : typeName(s["type"]);

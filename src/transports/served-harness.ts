@@ -1,11 +1,34 @@
 // What the server tells an agent about a pack matches what it serves: a pack's HARNESS.md without the sections of
-// verbs this server does not serve (--tools, --exclude, --read-only, or denied), saying so plainly at its top. Pure.
+// verbs this server does not serve (--tools, --exclude, --read-only, or denied), nor the names of their subcommands in
+// the argument lines hcp init wrote (hidden-subcommands.ts), saying so plainly at its top. Pure.
 
+import { argumentLine } from "../pack/harness-render.js";
+import { isObject } from "../pack/issues.js";
+import { argsSchemaOf } from "../runtime/execute.js";
+import { hiddenSubcommand, withoutHiddenValues } from "./hidden-subcommands.js";
 import type { VerbTool } from "./tools.js";
 import { verbsOf, type ServedPack } from "./packs.js";
 
 /** A verb's section in a HARNESS.md (as hcp init writes it): from its `### \`key\`` heading to the next heading. */
 const SECTION = /^### `([^`\n]+)`[^\n]*\n(?:(?!#{1,3} )[^\n]*\n?)*/gm;
+
+/** A served verb's section whose argument lines, as hcp init wrote them, no longer name hidden subcommands. */
+function withoutHiddenNames(section: string, pack: ServedPack, key: string, served: ReadonlySet<string>): string {
+  const schema = argsSchemaOf(pack, key);
+  const properties = isObject(schema["properties"]) ? schema["properties"] : {};
+  const required = Array.isArray(schema["required"]) ? schema["required"] : [];
+  const hidden = hiddenSubcommand(pack, key, served);
+  const lines = section.split("\n");
+  for (const [name, p] of Object.entries(properties)) {
+    const kept = withoutHiddenValues(p, hidden);
+    if (kept === p) continue;
+    // Only the line hcp init wrote, word for word: a line the person wrote is theirs.
+    const written = argumentLine(name, p, required.includes(name));
+    const at = lines.indexOf(written);
+    if (at >= 0) lines[at] = argumentLine(name, kept, required.includes(name));
+  }
+  return lines.join("\n");
+}
 
 /** The served tools of a pack; null when the server serves all its listable verbs (nothing to hide or say). */
 function servedSubset(pack: ServedPack, tools: readonly VerbTool[]): VerbTool[] | null {
@@ -21,7 +44,7 @@ export function packShown(pack: ServedPack, tools: readonly VerbTool[]): boolean
 /** The HARNESS.md text as served: a hidden or denied verb's section dropped; a note when the selection hid some. */
 export function servedHarness(text: string, pack: ServedPack, tools: readonly VerbTool[]): string {
   const served = new Set(tools.filter((t) => t.pack === pack).map((t) => t.verb));
-  const kept = text.replace(SECTION, (section, key: string) => (served.has(key) || !Object.hasOwn(pack.surface.verbs, key) ? section : ""));
+  const kept = text.replace(SECTION, (section, key: string) => (!Object.hasOwn(pack.surface.verbs, key) ? section : served.has(key) ? withoutHiddenNames(section, pack, key, served) : ""));
   const subset = servedSubset(pack, tools);
   if (subset === null) return kept;
   const names = subset.map((t) => `\`${t.name}\``).join(", ");

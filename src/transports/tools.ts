@@ -7,6 +7,7 @@ import { sentence } from "../pack/sentence.js";
 import type { EffectivePolicy } from "../pack/types.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { TransportError } from "./errors.js";
+import { argsWithoutHidden, hiddenSubcommand } from "./hidden-subcommands.js";
 import { HTTP_OUTPUT_SCHEMA } from "./http-output.js";
 import { TOOL_OUTPUT } from "./output-schemas.js";
 import { verbsOf, type ServedPack, type ServeOptions } from "./packs.js";
@@ -62,9 +63,12 @@ function describe(pack: ServedPack, verb: string, policy: EffectivePolicy, opts:
   return `${first} ${effect.join(", ")}.`;
 }
 
-/** The verb's schema plus `dry_run` (writes and gated verbs) and `confirm` (gated verbs). */
-function inputSchema(pack: ServedPack, verb: string, previewable: boolean, gated: boolean): VerbTool["tool"]["inputSchema"] {
-  const schema = argsSchemaOf(pack, verb) as VerbTool["tool"]["inputSchema"];
+/**
+ * The verb's schema, without the names of subcommands the server hides (hidden-subcommands.ts), plus `dry_run`
+ * (writes and gated verbs) and `confirm` (gated verbs).
+ */
+function inputSchema(pack: ServedPack, verb: string, previewable: boolean, gated: boolean, served: ReadonlySet<string>): VerbTool["tool"]["inputSchema"] {
+  const schema = argsWithoutHidden(argsSchemaOf(pack, verb), hiddenSubcommand(pack, verb, served)) as VerbTool["tool"]["inputSchema"];
   const control: Record<string, unknown> = {};
   if (previewable) control["dry_run"] = DRY_RUN;
   if (gated) control["confirm"] = CONFIRM;
@@ -95,45 +99,48 @@ function selected(names: readonly string[], policy: EffectivePolicy, sel: ToolSe
 
 /** Every served tool of the packs; two verbs with one tool name are refused. */
 export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & ToolSelection = {}): VerbTool[] {
-  const tools: VerbTool[] = [];
+  // First what is served (a verb's schema leaves out the subcommands that are not), then each tool.
+  const chosen: { pack: ServedPack; key: string; policy: EffectivePolicy; name: string }[] = [];
   const byName = new Map<string, string>();
   for (const pack of packs) {
-    const mode = pack.surface.binding?.mode;
-    const openWorld = mode !== "local" && mode !== "mock";
     for (const { key, policy } of verbsOf(pack, true)) {
       const name = toolName(pack.surface.id, key);
       const owner = `verb ${JSON.stringify(key)} of pack ${JSON.stringify(pack.surface.id)}`;
       const taken = byName.get(name);
       if (taken !== undefined) throw new TransportError("tool_name_collision", toolNameTaken(name, taken, owner));
       byName.set(name, owner);
-      if (!selected([name, uncutToolName(pack.surface.id, key)], policy, opts)) continue;
-      const gated = policy.confirm !== false;
-      const previewable = gated || policy.policy === "write";
-      const title = `${pack.surface.name ?? pack.surface.id}: ${key}`;
-      const idempotent = isIdempotent(pack, key);
-      const annotations: VerbTool["tool"]["annotations"] =
-        policy.policy === "read"
-          ? { title, readOnlyHint: true, openWorldHint: openWorld }
-          : { title, readOnlyHint: false, destructiveHint: !idempotent, idempotentHint: idempotent, openWorldHint: openWorld };
-      tools.push({
-        name,
-        pack,
-        verb: key,
-        policy,
-        gated,
-        previewable,
-        tool: {
-          name,
-          title,
-          description: describe(pack, key, policy, opts),
-          inputSchema: inputSchema(pack, key, previewable, gated),
-          outputSchema: pack.surface.kind === "openapi" ? HTTP_OUTPUT_SCHEMA : TOOL_OUTPUT,
-          annotations,
-        },
-      });
+      if (selected([name, uncutToolName(pack.surface.id, key)], policy, opts)) chosen.push({ pack, key, policy, name });
     }
   }
-  return tools;
+  const servedOf = new Map(packs.map((pack) => [pack, new Set(chosen.filter((c) => c.pack === pack).map((c) => c.key))]));
+  return chosen.map(({ pack, key, policy, name }) => {
+    const mode = pack.surface.binding?.mode;
+    const openWorld = mode !== "local" && mode !== "mock";
+    const gated = policy.confirm !== false;
+    const previewable = gated || policy.policy === "write";
+    const title = `${pack.surface.name ?? pack.surface.id}: ${key}`;
+    const idempotent = isIdempotent(pack, key);
+    const annotations: VerbTool["tool"]["annotations"] =
+      policy.policy === "read"
+        ? { title, readOnlyHint: true, openWorldHint: openWorld }
+        : { title, readOnlyHint: false, destructiveHint: !idempotent, idempotentHint: idempotent, openWorldHint: openWorld };
+    return {
+      name,
+      pack,
+      verb: key,
+      policy,
+      gated,
+      previewable,
+      tool: {
+        name,
+        title,
+        description: describe(pack, key, policy, opts),
+        inputSchema: inputSchema(pack, key, previewable, gated, servedOf.get(pack)!),
+        outputSchema: pack.surface.kind === "openapi" ? HTTP_OUTPUT_SCHEMA : TOOL_OUTPUT,
+        annotations,
+      },
+    };
+  });
 }
 
 /** The tools/list result: the same object shape from the SDK's handler and from the stdio link's early answer. */

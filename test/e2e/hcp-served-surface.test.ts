@@ -76,6 +76,46 @@ test("--read-only and --tools: the instructions and HARNESS.md (resource and pro
   assert.match(all.texts["hcp://taskr/HARNESS.md"]!, /^### `files\.add` \(write/m);
 });
 
+/** The schema of taskr_task_comment's task_gid, as the client lists it. */
+const gidOf = async (client: Client) => ((await client.listTools()).tools.find((t) => t.name === "taskr_task_comment")!.inputSchema.properties as Record<string, unknown>)["task_gid"];
+/** taskr's HARNESS.md as served. */
+const harnessOf = async (client: Client) => ((await client.readResource({ uri: "hcp://taskr/HARNESS.md" })).contents[0] as { text: string }).text;
+
+test("a subcommand the server hides (--read-only, --exclude) is not named by a served verb's refused values (inputSchema, HARNESS.md); the value is still refused", async () => {
+  const env = isolatedEnv();
+  const pack = await taskr(env);
+  // task.comment reads here, and refuses its subcommands' names as task_gid: "delete" (task.comment.delete) and "help".
+  const policyFile = join(pack, "policy.json");
+  const policy = JSON.parse(readFileSync(policyFile, "utf8")) as { verbs: Record<string, unknown> };
+  policy.verbs["task.comment"] = "read";
+  writeFileSync(policyFile, JSON.stringify(policy));
+
+  for (const args of [["--read-only"], ["--allow-write", "--exclude", "taskr_task_comment_delete"]]) {
+    const { client } = await mcpClient([pack], { env, args });
+    try {
+      assert.deepEqual(await gidOf(client), { type: "string", not: { enum: ["help"] } }, args.join(" "));
+      const harness = await harnessOf(client);
+      assert.match(harness, /^ {2}- `task_gid` \(string, required, not "help"\)$/m);
+      assert.ok(!/"delete"|comment\.delete|comment_delete/.test(harness), `${args.join(" ")}: the hidden subcommand is not named:\n${harness}`);
+      assert.ok(!/"delete"|comment_delete/.test(client.getInstructions() ?? ""));
+      // The guard is whole: the runtime still refuses the subcommand's name.
+      const r = await client.callTool({ name: "taskr_task_comment", arguments: { task_gid: "delete", message: "x" } });
+      assert.equal(r.isError, true);
+      assert.equal((r.structuredContent as { error: { code: string } }).error.code, "invalid_args", JSON.stringify(r));
+    } finally {
+      await client.close();
+    }
+  }
+  // Served, the subcommand is named: the agent may call it, and may not reach it through task.comment.
+  const { client } = await mcpClient([pack], { env, allowWrite: true });
+  try {
+    assert.deepEqual(await gidOf(client), { type: "string", not: { enum: ["delete", "help"] } });
+    assert.match(await harnessOf(client), /^ {2}- `task_gid` \(string, required, not "delete", "help"\)$/m);
+  } finally {
+    await client.close();
+  }
+});
+
 /** A pack whose read verb `look` and write verb `save` (neither gated) each append a line to `log` when they run. */
 function witnessed(): { pack: string; runs: () => string[] } {
   const dir = join(tempDir(), "wit");
