@@ -2,6 +2,7 @@
 // HARNESS.md, and the person then edits policy.json (init tells them to). Agents read HARNESS.md, so where its
 // `### \`verb\` (marks)` headings no longer say what policy.json does, a warning says which verb and what to write. Pure.
 
+import { verbSections } from "./harness-sections.js";
 import { IssueSink, keyed } from "./issues.js";
 import { effectivePolicy } from "./policy.js";
 import type { Issue, PolicyDocument, Surface } from "./types.js";
@@ -23,17 +24,14 @@ export function policyMarks(level: string, confirm: "person" | "plan" | false): 
 /** The credentials mark, which says nothing of the policy. */
 export const CREDENTIALS_MARK = "needs credentials";
 
-const HEADING = /^### `([^`\n]+)` \(([^)\n]*)\)$/gm;
-
 /** Warnings (code `policy`, file HARNESS.md) for each verb whose generated heading disagrees with policy.json. */
 export function harnessPolicyIssues(body: string, pack: { surface: Surface; policy: PolicyDocument | null }): Issue[] {
   const sink = new IssueSink("HARNESS.md");
   const described = new Set<string>();
-  for (const m of body.matchAll(HEADING)) {
-    const key = m[1]!;
-    if (!Object.hasOwn(pack.surface.verbs, key)) continue;
+  for (const { key, marks } of verbSections(body)) {
+    if (marks === null || !Object.hasOwn(pack.surface.verbs, key)) continue;
     described.add(key);
-    const said = m[2]!.split(", ").filter((mark) => mark !== CREDENTIALS_MARK).join(", ");
+    const said = marks.filter((mark) => mark !== CREDENTIALS_MARK).join(", ");
     const p = effectivePolicy(pack, key);
     if (p.policy === "deny") {
       sink.warn("policy", keyed("verbs", key), `HARNESS.md describes verb ${JSON.stringify(key)}, which policy.json denies (agents never see it): remove its section`);

@@ -3,14 +3,12 @@
 // the argument lines hcp init wrote (hidden-subcommands.ts), saying so plainly at its top. Pure.
 
 import { argumentLine } from "../pack/harness-render.js";
+import { verbSections } from "../pack/harness-sections.js";
 import { isObject } from "../pack/issues.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { hiddenSubcommand, withoutHiddenValues } from "./hidden-subcommands.js";
 import type { VerbTool } from "./tools.js";
 import { verbsOf, type ServedPack } from "./packs.js";
-
-/** A verb's section in a HARNESS.md (as hcp init writes it): from its `### \`key\`` heading to the next heading. */
-const SECTION = /^### `([^`\n]+)`[^\n]*\n(?:(?!#{1,3} )[^\n]*\n?)*/gm;
 
 /** A served verb's section whose argument lines, as hcp init wrote them, no longer name hidden subcommands. */
 function withoutHiddenNames(section: string, pack: ServedPack, key: string, served: ReadonlySet<string>): string {
@@ -44,7 +42,15 @@ export function packShown(pack: ServedPack, tools: readonly VerbTool[]): boolean
 /** The HARNESS.md text as served: a hidden or denied verb's section dropped; a note when the selection hid some. */
 export function servedHarness(text: string, pack: ServedPack, tools: readonly VerbTool[]): string {
   const served = new Set(tools.filter((t) => t.pack === pack).map((t) => t.verb));
-  const kept = text.replace(SECTION, (section, key: string) => (!Object.hasOwn(pack.surface.verbs, key) ? section : served.has(key) ? withoutHiddenNames(section, pack, key, served) : ""));
+  let kept = "";
+  let copied = 0;
+  for (const { key, start, end } of verbSections(text)) {
+    if (!Object.hasOwn(pack.surface.verbs, key)) continue;
+    const section = text.slice(start, end);
+    kept += text.slice(copied, start) + (served.has(key) ? withoutHiddenNames(section, pack, key, served) : "");
+    copied = end;
+  }
+  kept += text.slice(copied);
   const subset = servedSubset(pack, tools);
   if (subset === null) return kept;
   const names = subset.map((t) => `\`${t.name}\``).join(", ");
