@@ -68,7 +68,7 @@ async function decide(pack: LoadedPack, opts: ExecuteOptions, gate: Gate, load: 
   let approval: { plan_id: string | null; by: string | null };
   try {
     if (plan.policy.policy === "write" && !opts.allowWrite) {
-      throw new RuntimeError("write_not_allowed", `${subjectOf(plan)} writes, and writes are not allowed: add --allow-write to hcp run, or to the hcp exec or hcp serve command that serves it`);
+      throw new RuntimeError("write_not_allowed", writeNotAllowed(subjectOf(plan), opts.transport));
     }
     approval = plan.policy.confirm === false ? { plan_id: null, by: null } : await authorize(gate, { ...input(), given: opts.confirm, signal: opts.signal });
   } catch (err) {
@@ -98,6 +98,18 @@ async function decide(pack: LoadedPack, opts: ExecuteOptions, gate: Gate, load: 
   // The child has run: its result is still the answer; the log's failure is said on stderr.
   await auditOrWarn(gate, opts, prepared, { decision: ok ? "ran" : "failed", ...approval, exit_code, duration_ms: result.duration_ms });
   return result;
+}
+
+/**
+ * Why a write is refused, and who can change that, in the caller's terms: the person at hcp run adds --allow-write;
+ * an agent on exec or MCP cannot restart the server that serves it, a person can.
+ */
+function writeNotAllowed(subject: string, transport: ExecuteOptions["transport"]): string {
+  if (transport === "json_exec" || transport === "mcp") {
+    const server = transport === "mcp" ? "hcp serve" : "hcp exec";
+    return `${subject} writes, and this ${server} was started without --allow-write, so writes are refused: only a person can restart it with --allow-write (tell them what you wanted to do); nothing was run`;
+  }
+  return `${subject} writes, and writes are not allowed: add --allow-write to hcp run (or to the hcp exec or hcp serve command that serves it); nothing was run`;
 }
 
 /** A dry run of the verb: its plan (credential values masked) and the plan_id that confirms exactly it. Throws RuntimeError. */

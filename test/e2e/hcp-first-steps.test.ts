@@ -81,14 +81,19 @@ test("a dry run of a write where writes are not allowed says so: hcp run names -
   assert.match(cli.stdout, new RegExp(`then run it again with --allow-write --confirm ${cliId} \\(once`));
   const refused = await hcp(["run", PROBE_PACK, "transfer", "--arg", "amount=3", "--arg", "payee=eve", "--confirm", cliId], { env });
   assert.equal(refused.code, 4);
-  assert.match(refused.stderr, /writes, and writes are not allowed: add --allow-write to hcp run/);
+  assert.match(refused.stderr, /writes, and writes are not allowed: add --allow-write to hcp run \(or to the hcp exec or hcp serve command that serves it\); nothing was run/);
   const { client } = await mcpClient([PROBE_PACK], { env });
   try {
     const r = (await client.callTool({ name: "hcp-probe_transfer", arguments: { amount: "3", payee: "eve", dry_run: true } })) as { content: { text: string }[] };
     assert.match(r.content[0]!.text, /this server was started without --allow-write: it is refused, approved or not, until a person restarts the server with --allow-write/);
+    // The refusal of the write itself tells the agent who can allow it, not to add a flag it cannot add.
+    const write = (await client.callTool({ name: "hcp-probe_transfer", arguments: { amount: "3", payee: "eve" } })) as { content: { text: string }[] };
+    assert.equal(write.content[0]!.text, 'Error: write_not_allowed: verb "transfer" of pack "hcp-probe" writes, and this hcp serve was started without --allow-write, so writes are refused: only a person can restart it with --allow-write (tell them what you wanted to do); nothing was run');
   } finally {
     await client.close();
   }
+  const exec = await hcp(["exec", PROBE_PACK], { env, stdin: `${JSON.stringify({ id: 1, pack: "hcp-probe", verb: "transfer", args: { amount: "3", payee: "eve" } })}\n` });
+  assert.match(exec.stdout, /"message":"verb \\"transfer\\" of pack \\"hcp-probe\\" writes, and this hcp exec was started without --allow-write, so writes are refused: only a person can restart it/);
 });
 
 /** A pack whose one verb prints the TOK_TOKEN credential of family "tok" (masked, as every credential). */
