@@ -67,7 +67,10 @@ const bad = (msg: string) => new TransportError("invalid_request", msg);
 export function checkRequest(v: unknown, loaded: readonly string[] = []): ExecRequest {
   if (!isObject(v)) throw bad("a request must be a JSON object");
   const r = v;
-  for (const k of Object.keys(r)) if (!FIELDS.has(k)) throw bad(`unknown request field ${JSON.stringify(k)}`);
+  for (const k of Object.keys(r)) {
+    // The likeliest slip: a verb's argument beside the request's fields instead of in args.
+    if (!FIELDS.has(k)) throw bad(`unknown request field ${JSON.stringify(k)} (a request has ${[...FIELDS].join(", ")}; the verb's arguments go in args)`);
+  }
   if (idOf(r) === null) throw bad("id must be a string or a number");
   if (typeof r["pack"] !== "string") {
     const ids = loaded.length === 0 ? "none" : loaded.map((p) => JSON.stringify(p)).join(", ");

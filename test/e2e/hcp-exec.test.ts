@@ -43,7 +43,7 @@ test("malformed lines get an error each (id null when unknowable); blank lines a
   for (const a of anonymous) assert.deepEqual([a.ok, a.error!.code], [false, "invalid_request"]);
   assert.match(anonymous.map((a) => a.error!.message).join("\n"), /not valid JSON/);
   assert.equal(byId.get("no-pack")!.error!.message, 'pack is missing: give the id of a loaded pack (loaded: "hcp-probe")');
-  assert.equal(byId.get("extra")!.error!.message, 'unknown request field "colour"');
+  assert.equal(byId.get("extra")!.error!.message, 'unknown request field "colour" (a request has id, pack, verb, args, dry_run, confirm, stdin; the verb\'s arguments go in args)');
   assert.equal(byId.get("bad-args")!.error!.code, "invalid_request");
   assert.equal(byId.get("unknown-pack")!.error!.code, "unknown_pack");
   assert.equal(byId.get("unknown-verb")!.error!.code, "unknown_verb");
