@@ -10,6 +10,7 @@ import { executeVerb, isDryRun, runPassThrough, type DryRun, type ExecResult } f
 import { loadOpenApiDocuments } from "../runtime/openapi/packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { stateDirOf } from "../runtime/approval/state.js";
+import { RuntimeError } from "../runtime/errors.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { usableVerbs } from "../runtime/verb-lookup.js";
 import { givenPackFolder, realPackPath, refuseFetchUntrusted, type TrustAsker } from "../runtime/trust.js";
@@ -64,7 +65,7 @@ export function cliArgs(args: string | undefined, arg: readonly string[] = []): 
     const value = a.slice(eq + 1);
     // Two values for one name is a mistake, not a choice: refuse rather than keep one silently.
     const key = name.endsWith(":") ? name.slice(0, -1) : name;
-    if (given.has(key)) throw new TransportError("usage", `--arg ${key} is given more than once`);
+    if (given.has(key)) throw new TransportError("usage", `--arg ${key} is given more than once (an array is one JSON value: --arg ${key}:='["a","b"]')`);
     given.add(key);
     let parsed: unknown = value;
     if (name.endsWith(":")) {
@@ -80,6 +81,17 @@ export function cliArgs(args: string | undefined, arg: readonly string[] = []): 
   return out;
 }
 
+/**
+ * An argument given as a string (`--arg limit=5`) where the verb takes a number, boolean, array or object, in
+ * `hcp run`'s terms: the runtime's "must be integer" alone does not say that `:=` passes the number.
+ */
+function withArgHint(err: unknown, arg: readonly string[] = []): unknown {
+  if (!(err instanceof RuntimeError) || err.code !== "invalid_args") return err;
+  const m = /argument "([A-Za-z0-9_.-]+)": must be (integer|number|boolean|array|object|null)\b/.exec(err.message);
+  if (m === null || !arg.some((a) => a.startsWith(`${m[1]}=`))) return err;
+  return new RuntimeError(err.code, `${err.message} (--arg ${m[1]}=… passes a string: give the ${m[2]} as JSON, --arg ${m[1]}:=…)`);
+}
+
 /** Runs the request. Runtime and transport errors are thrown, masked, for the program to map once. */
 export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
   // By its real folder: the one a person trusted, which a link cannot change after the trust check.
@@ -92,7 +104,7 @@ export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
     return await runOn(pack, req);
   } catch (err) {
     // The runtime masks what it throws; this also covers the transport's own errors (--args, usage).
-    throw maskError(err, packSecrets([pack], process.env, req.gate?.stateDir ?? stateDirOf(process.env)));
+    throw maskError(withArgHint(err, req.arg), packSecrets([pack], process.env, req.gate?.stateDir ?? stateDirOf(process.env)));
   }
 }
 

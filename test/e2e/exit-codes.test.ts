@@ -33,7 +33,7 @@ for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
 
 test("a repeated --arg name is a usage error (exit 1), and nothing runs", async () => {
   const r = await hcp(["run", PROBE_PACK, "echo", "--arg", "message=a", "--arg", "message=b"], { env: isolatedEnv() });
-  assert.deepEqual([r.code, r.stdout, r.stderr], [1, "", "Error: --arg message is given more than once\n"]);
+  assert.deepEqual([r.code, r.stdout, r.stderr], [1, "", `Error: --arg message is given more than once (an array is one JSON value: --arg message:='["a","b"]')\n`]);
 });
 
 test('"already exists" is exit 2 in both programs', async () => {

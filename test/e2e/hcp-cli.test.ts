@@ -34,6 +34,17 @@ test("run: the child's output and exit code, 124 on timeout, usage and policy er
   assert.match(refused.stderr, /--allow-write/);
 });
 
+test("run: --arg NAME=VALUE given for a number is refused saying how to give it as JSON (:=); given as JSON, no such hint", async () => {
+  const [typed, json] = await Promise.all([
+    hcp(["run", PROBE_PACK, "echo", "--arg", "message=hi", "--arg", "count=3"]),
+    hcp(["run", PROBE_PACK, "echo", "--arg", "message=hi", "--arg", "count:=1.5"]),
+  ]);
+  assert.equal(typed.code, 1);
+  assert.equal(typed.stderr, 'Error: invalid arguments for verb "echo": argument "count": must be integer (--arg count=… passes a string: give the integer as JSON, --arg count:=…)\n');
+  assert.equal(json.code, 1);
+  assert.equal(json.stderr, 'Error: invalid arguments for verb "echo": argument "count": must be integer\n');
+});
+
 test("run: a dry run prints the plan; the agent's own --confirm is not a person's approval; a listed --approver runs it; pass-through after --", async () => {
   const args = ["run", PROBE_PACK, "transfer", "--arg", "amount=3", "--arg", "payee=eve", "--allow-write"];
   const trusted = { env: { ...process.env, XDG_CONFIG_HOME: trustApprovers(tempDir(), ["true"]) } };

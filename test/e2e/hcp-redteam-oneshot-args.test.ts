@@ -38,7 +38,7 @@ const ATTACKS: [string, string[], string][] = [
   ["int", ["--arg", "v:=1.5"], refused("int", 'argument "v": must be integer')],
   ["int", ["--arg", 'v:="1"'], refused("int", 'argument "v": must be integer')],
   ["small", ["--arg", "v:=1e308"], refused("small", 'argument "v": must be <= 10')],
-  ["small", ["--arg", "v=NaN"], refused("small", 'argument "v": must be number')],
+  ["small", ["--arg", "v=NaN"], refused("small", 'argument "v": must be number (--arg v=… passes a string: give the number as JSON, --arg v:=…)')],
   ["tenth", ["--arg", "v:=0.3"], refused("tenth", 'argument "v": must be multiple of 0.1')],
   ["exact", ["--args", '{"v":{"b":[1,2],"a":2}}'], refused("exact", 'argument "v": must be equal to constant')],
   ["ctor", ["--args", '{"v":{"constructor":{}}}'], refused("ctor", 'argument "v": must be equal to constant')],

@@ -27,7 +27,7 @@ test("--arg NAME=VALUE is a string, NAME:=JSON any value, over --args", () => {
   assert.throws(() => cliArgs("[1]"), /--args must be a JSON object/);
   assert.throws(() => cliArgs(undefined, ["x:=nope"]), /not valid JSON/);
   // A repeated name is refused, in either form, rather than one value silently winning.
-  assert.throws(() => cliArgs(undefined, ["a=1", "a=2"]), (e: TransportError) => e.code === "usage" && e.message === "--arg a is given more than once");
+  assert.throws(() => cliArgs(undefined, ["a=1", "a=2"]), (e: TransportError) => e.code === "usage" && e.message === `--arg a is given more than once (an array is one JSON value: --arg a:='["a","b"]')`);
   assert.throws(() => cliArgs(undefined, ["a=1", "a:=2"]), /--arg a is given more than once/);
 });
 
