@@ -127,11 +127,7 @@ function verdict(pack: LoadedPack, stateDir: string, givenAs: readonly string[] 
   if (record === undefined) return { why: "a person has never trusted it", binding };
   const now = digestsOf(pack);
   if (now === undefined) return { why: "what it runs cannot be read to compare with what a person trusted", binding };
-  const named = [
-    now.surface_sha256 !== record.surface_sha256 && "surface.json",
-    now.policy_sha256 !== record.policy_sha256 && "policy.json",
-    now.document_sha256 !== record.document_sha256 && "its OpenAPI document",
-  ].filter((f) => f !== false);
+  const named = [...packFilesChanged(now, record), ...(now.document_sha256 !== record.document_sha256 ? ["its OpenAPI document"] : [])];
   // The folder's own names, but for the files named above (the loaded text is compared; the folder's digest catches a change after loading).
   const quiet = new Set(["surface.json", "policy.json", documentPath(pack, real)]);
   const paths = binding.tree.sha256 === record.tree_sha256 ? [] : treeChanges(record.files, binding.tree.entries).filter((p) => !quiet.has(p));
@@ -141,6 +137,11 @@ function verdict(pack: LoadedPack, stateDir: string, givenAs: readonly string[] 
   const changed = [...named, ...shortList(paths).map(escapeForPerson), ...moved.map((p) => `the program ${escapeForPerson(p)}`)];
   if (changed.length === 0 && binding.tree.sha256 !== record.tree_sha256) changed.push("its folder");
   return changed.length === 0 ? { binding } : { why: `it changed since a person trusted it (${changed.join(", ")})`, binding };
+}
+
+/** Which of surface.json and policy.json, as loaded, differ from what a person trusted. */
+function packFilesChanged(now: { surface_sha256: string | null | undefined; policy_sha256: string | null }, record: TrustRecord): string[] {
+  return [now.surface_sha256 !== record.surface_sha256 && "surface.json", now.policy_sha256 !== record.policy_sha256 && "policy.json"].filter((f) => f !== false);
 }
 
 /** The first few paths, then how many more. */
@@ -175,7 +176,7 @@ export function refuseFetchUntrusted(pack: LoadedPack, stateDir: string): void {
   const ref = pack.surface?.kind === "openapi" ? pack.surface.openapi : undefined;
   if (!pack.ok || ref?.url === undefined || ref.path !== undefined) return;
   const record = readTrustRecord(stateDir, realRootOf(pack));
-  const changed = [record?.surface_sha256 !== pack.sha256?.surface && "surface.json", record?.policy_sha256 !== (pack.sha256?.policy ?? null) && "policy.json"].filter((f) => f !== false);
+  const changed = record === undefined ? [] : packFilesChanged({ surface_sha256: pack.sha256?.surface, policy_sha256: pack.sha256?.policy ?? null }, record);
   const why = record === undefined ? "a person has never trusted it" : changed.length > 0 ? `it changed since a person trusted it (${changed.join(", ")})` : undefined;
   if (why !== undefined) throw refusal(pack, `${why}; its OpenAPI document was not fetched`);
 }
