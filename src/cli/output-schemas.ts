@@ -1,7 +1,7 @@
 // JSON Schemas of every --json output of hcp and rungrad (and of the transports' answers), one entry per schema:
 // `npm run docs` writes each to docs/schemas/<name>.json, and the tests validate the programs' real outputs against them.
 
-import { FIELD_DEPTH } from "../pack/harness-render.js";
+import { FIELD_DEPTH } from "../pack/argument-line.js";
 import { HTTP_RESULT } from "../transports/http-output.js";
 import { CLI_ERROR, DRY_RUN, EXEC_RESPONSE, EXEC_RESULT, object, STRUCTURED_CONTENT } from "../transports/output-schemas.js";
 

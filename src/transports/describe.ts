@@ -3,7 +3,7 @@
 
 import { toolName } from "../pack/fields.js";
 import { policyMarks } from "../pack/harness-policy.js";
-import { FIELD_DEPTH, refusedValues, typeName } from "../pack/harness-render.js";
+import { FIELD_DEPTH, refusedValues, typeName } from "../pack/argument-line.js";
 import { isObject } from "../pack/issues.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { RuntimeError } from "../runtime/errors.js";

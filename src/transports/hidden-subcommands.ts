@@ -5,17 +5,27 @@
 // the runtime validates the value against the verb's own schema, which still refuses it. Pure.
 
 import { isObject } from "../pack/issues.js";
-import { refusedValues } from "../pack/harness-render.js";
+import { refusedValues } from "../pack/argument-line.js";
 import type { ServedPack } from "./packs.js";
 
-/** Whether a refused value of verb `key`'s operand names a subcommand with verbs in the pack, none of them served. */
-export function hiddenSubcommand(pack: ServedPack, key: string, served: ReadonlySet<string>): (value: unknown) => boolean {
-  return (value) => {
-    if (typeof value !== "string") return false;
-    const sub = `${key}.${value}`;
-    const verbs = Object.keys(pack.surface.verbs).filter((k) => k === sub || k.startsWith(`${sub}.`));
-    return verbs.length > 0 && !verbs.some((k) => served.has(k));
-  };
+/** Every command path of the pack's verbs: each key and each dotted path it begins with (`a.b.c`: `a`, `a.b`, `a.b.c`). */
+function commandPaths(keys: Iterable<string>): Set<string> {
+  const paths = new Set<string>();
+  for (const key of keys) {
+    const parts = key.split(".");
+    for (let n = 1; n <= parts.length; n++) paths.add(parts.slice(0, n).join("."));
+  }
+  return paths;
+}
+
+/**
+ * For verb `key`, whether a refused value of its operand names a subcommand with verbs in the pack, none of them in
+ * `served`. The pack's command paths are read once, not once per value.
+ */
+export function hiddenSubcommands(pack: ServedPack, served: ReadonlySet<string>): (key: string) => (value: unknown) => boolean {
+  const withVerbs = commandPaths(Object.keys(pack.surface.verbs));
+  const withServed = commandPaths(served);
+  return (key) => (value) => typeof value === "string" && withVerbs.has(`${key}.${value}`) && !withServed.has(`${key}.${value}`);
 }
 
 /** A property's schema without the hidden values among those it refuses; the same object when it names none. */

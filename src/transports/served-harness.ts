@@ -2,20 +2,19 @@
 // verbs this server does not serve (--tools, --exclude, --read-only, or denied), nor the names of their subcommands in
 // the argument lines hcp init wrote (hidden-subcommands.ts), saying so plainly at its top. Pure.
 
-import { argumentLine } from "../pack/harness-render.js";
+import { argumentLine } from "../pack/argument-line.js";
 import { verbSections } from "../pack/harness-sections.js";
 import { isObject } from "../pack/issues.js";
 import { argsSchemaOf } from "../runtime/execute.js";
-import { hiddenSubcommand, withoutHiddenValues } from "./hidden-subcommands.js";
+import { hiddenSubcommands, withoutHiddenValues } from "./hidden-subcommands.js";
 import type { VerbTool } from "./tools.js";
 import { verbsOf, type ServedPack } from "./packs.js";
 
 /** A served verb's section whose argument lines, as hcp init wrote them, no longer name hidden subcommands. */
-function withoutHiddenNames(section: string, pack: ServedPack, key: string, served: ReadonlySet<string>): string {
+function withoutHiddenNames(section: string, pack: ServedPack, key: string, hidden: (value: unknown) => boolean): string {
   const schema = argsSchemaOf(pack, key);
   const properties = isObject(schema["properties"]) ? schema["properties"] : {};
   const required = Array.isArray(schema["required"]) ? schema["required"] : [];
-  const hidden = hiddenSubcommand(pack, key, served);
   const lines = section.split("\n");
   for (const [name, p] of Object.entries(properties)) {
     const kept = withoutHiddenValues(p, hidden);
@@ -42,12 +41,13 @@ export function packShown(pack: ServedPack, tools: readonly VerbTool[]): boolean
 /** The HARNESS.md text as served: a hidden or denied verb's section dropped; a note when the selection hid some. */
 export function servedHarness(text: string, pack: ServedPack, tools: readonly VerbTool[]): string {
   const served = new Set(tools.filter((t) => t.pack === pack).map((t) => t.verb));
+  const hidden = hiddenSubcommands(pack, served);
   let kept = "";
   let copied = 0;
   for (const { key, start, end } of verbSections(text)) {
     if (!Object.hasOwn(pack.surface.verbs, key)) continue;
     const section = text.slice(start, end);
-    kept += text.slice(copied, start) + (served.has(key) ? withoutHiddenNames(section, pack, key, served) : "");
+    kept += text.slice(copied, start) + (served.has(key) ? withoutHiddenNames(section, pack, key, hidden(key)) : "");
     copied = end;
   }
   kept += text.slice(copied);

@@ -7,7 +7,7 @@ import { sentence } from "../pack/sentence.js";
 import type { EffectivePolicy } from "../pack/types.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { TransportError } from "./errors.js";
-import { argsWithoutHidden, hiddenSubcommand } from "./hidden-subcommands.js";
+import { argsWithoutHidden, hiddenSubcommands } from "./hidden-subcommands.js";
 import { HTTP_OUTPUT_SCHEMA } from "./http-output.js";
 import { TOOL_OUTPUT } from "./output-schemas.js";
 import { verbsOf, type ServedPack, type ServeOptions } from "./packs.js";
@@ -67,8 +67,8 @@ function describe(pack: ServedPack, verb: string, policy: EffectivePolicy, opts:
  * The verb's schema, without the names of subcommands the server hides (hidden-subcommands.ts), plus `dry_run`
  * (writes and gated verbs) and `confirm` (gated verbs).
  */
-function inputSchema(pack: ServedPack, verb: string, previewable: boolean, gated: boolean, served: ReadonlySet<string>): VerbTool["tool"]["inputSchema"] {
-  const schema = argsWithoutHidden(argsSchemaOf(pack, verb), hiddenSubcommand(pack, verb, served)) as VerbTool["tool"]["inputSchema"];
+function inputSchema(pack: ServedPack, verb: string, previewable: boolean, gated: boolean, hidden: (value: unknown) => boolean): VerbTool["tool"]["inputSchema"] {
+  const schema = argsWithoutHidden(argsSchemaOf(pack, verb), hidden) as VerbTool["tool"]["inputSchema"];
   const control: Record<string, unknown> = {};
   if (previewable) control["dry_run"] = DRY_RUN;
   if (gated) control["confirm"] = CONFIRM;
@@ -112,7 +112,7 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & To
       if (selected([name, uncutToolName(pack.surface.id, key)], policy, opts)) chosen.push({ pack, key, policy, name });
     }
   }
-  const servedOf = new Map(packs.map((pack) => [pack, new Set(chosen.filter((c) => c.pack === pack).map((c) => c.key))]));
+  const hiddenOf = new Map(packs.map((pack) => [pack, hiddenSubcommands(pack, new Set(chosen.filter((c) => c.pack === pack).map((c) => c.key)))]));
   return chosen.map(({ pack, key, policy, name }) => {
     const mode = pack.surface.binding?.mode;
     const openWorld = mode !== "local" && mode !== "mock";
@@ -135,7 +135,7 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & To
         name,
         title,
         description: describe(pack, key, policy, opts),
-        inputSchema: inputSchema(pack, key, previewable, gated, servedOf.get(pack)!),
+        inputSchema: inputSchema(pack, key, previewable, gated, hiddenOf.get(pack)!(key)),
         outputSchema: pack.surface.kind === "openapi" ? HTTP_OUTPUT_SCHEMA : TOOL_OUTPUT,
         annotations,
       },

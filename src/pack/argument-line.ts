@@ -1,0 +1,42 @@
+// An argument of a verb in words, as HARNESS.md lists it and `hcp describe` and the server's tools read it: its type,
+// the values it may not take, the line hcp init writes. Apart from harness-render.ts, which loads the YAML library for
+// the frontmatter: a server reads these at start-up and never writes a HARNESS.md. Pure.
+
+import { isObject } from "./issues.js";
+
+/** A JSON Schema `type` in words, here and by `hcp describe`: `string`, `string|null`, `any` when it names none. */
+export const typeName = (t: unknown): string => (Array.isArray(t) ? t.join("|") : typeof t === "string" ? t : "any");
+
+/** `array of strings`, `array of string|null`, `array of values` (items of any type). */
+function arrayOf(items: unknown): string {
+  const t = typeName(isObject(items) ? items["type"] : undefined);
+  return `array of ${t === "any" ? "values" : t.includes("|") ? t : `${t}s`}`;
+}
+
+/**
+ * The values an argument may not take: a generated operand may not name a subcommand (`not: {enum}`), an array's
+ * first item (`prefixItems[0]`) alike (`first`). Undefined when the schema says none.
+ */
+export function refusedValues(schema: Record<string, unknown>): { values: unknown[]; first: boolean } | undefined {
+  const first = Array.isArray(schema["prefixItems"]) && isObject(schema["prefixItems"][0]) ? schema["prefixItems"][0] : undefined;
+  const not = isObject(schema["not"]) ? schema["not"] : isObject(first?.["not"]) ? first["not"] : undefined;
+  return Array.isArray(not?.["enum"]) ? { values: not["enum"], first: !isObject(schema["not"]) } : undefined;
+}
+
+/** `name` (type, required, one of …, default …): description. */
+export function argumentLine(name: string, schema: unknown, required: boolean): string {
+  const s = isObject(schema) ? schema : {};
+  const items = isObject(s["items"]) ? s["items"] : undefined;
+  const type = s["type"] === "array" ? arrayOf(items) : typeName(s["type"]);
+  const choices = Array.isArray(s["enum"]) ? s["enum"] : Array.isArray(items?.["enum"]) ? (items["enum"] as unknown[]) : undefined;
+  const parts = [type, required ? "required" : "optional"];
+  if (choices !== undefined) parts.push(`one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`);
+  const refused = refusedValues(s);
+  if (refused !== undefined) parts.push(`${refused.first ? "first " : ""}not ${refused.values.map((c) => JSON.stringify(c)).join(", ")}`);
+  if (s["default"] !== undefined) parts.push(`default ${JSON.stringify(s["default"])}`);
+  const description = typeof s["description"] === "string" && s["description"] !== "" ? `: ${s["description"]}` : "";
+  return `  - \`${name}\` (${parts.join(", ")})${description}`;
+}
+
+/** How deep the fields of object arguments (an API's request body) are listed, here and by `hcp describe`. */
+export const FIELD_DEPTH = 3;
