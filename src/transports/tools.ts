@@ -143,6 +143,21 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & To
   });
 }
 
+/**
+ * Why hcp serve --mcp would refuse to start with this pack (two verbs with one tool name, a verb argument named
+ * dry_run or confirm), in the server's own words; undefined when it would serve it. hcp validate warns with it, so a
+ * pack it passes is not first refused when the MCP client starts it.
+ */
+export function mcpRefusal(pack: ServedPack): string | undefined {
+  try {
+    buildTools([pack]);
+    return undefined;
+  } catch (e) {
+    if (e instanceof TransportError && e.code === "tool_name_collision") return e.message;
+    throw e;
+  }
+}
+
 /** The tools/list result: the same object shape from the SDK's handler and from the stdio link's early answer. */
 export function toolsListed(tools: readonly VerbTool[]): { tools: VerbTool["tool"][] } {
   return { tools: tools.map((t) => t.tool) };

@@ -82,7 +82,7 @@ async function trackerApi(): Promise<{ base: string; seen: { method: string; url
   return { base: `http://127.0.0.1:${port}/api/v1`, seen, close: () => server.close() };
 }
 
-test("OpenAPI: a verb with a parameter named confirm is named by hcp init and by the server's refusal, with what to do; served without it, the agent's calls reach the API as the schema says", async () => {
+test("OpenAPI: a verb with a parameter named confirm is named by hcp init, by hcp validate (a warning) and by the server's refusal, with what to do; served without it, the agent's calls reach the API as the schema says", async () => {
   const env = isolatedEnv();
   writeFileSync(env["HCP_CREDENTIALS"]!, JSON.stringify({ "tracker-api": { openapi: { bearerAuth: "tk-tracker-9" } } }));
   chmodSync(env["HCP_CREDENTIALS"]!, 0o600);
@@ -93,10 +93,20 @@ test("OpenAPI: a verb with a parameter named confirm is named by hcp init and by
   const refused = await hcp(["serve", "--mcp", pack], { env, timeoutMs: 60_000 });
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /has an argument named confirm, .*serve it without this verb \(--exclude tracker-api_delete-issue, or deny it in policy\.json\)/);
+  // hcp validate, where a person checks a pack before serving it, says the same (a warning: run and exec serve it).
+  const validated = await hcp(["validate", pack], { env });
+  assert.equal(validated.code, 0, validated.stdout);
+  assert.ok(validated.stdout.includes(`verbs: not_conforming: hcp serve --mcp refuses to start with this pack: ${refused.stderr.replace(/^Error: /, "").trimEnd()}\n`), validated.stdout);
+  assert.match(validated.stdout, /0 errors, 1 warning\n$/);
+  const policyFile = join(pack, "policy.json");
+  const generated = readFileSync(policyFile, "utf8");
+  writeFileSync(policyFile, JSON.stringify({ ...JSON.parse(generated), verbs: { ...JSON.parse(generated).verbs, "delete-issue": "deny" } }));
+  const denied = await hcp(["validate", pack], { env });
+  assert.doesNotMatch(denied.stdout, /serve --mcp refuses/, "a denied verb is no tool: the server starts");
+  writeFileSync(policyFile, generated);
 
   const api = await trackerApi();
   try {
-    const policyFile = join(pack, "policy.json");
     writeFileSync(policyFile, JSON.stringify({ ...JSON.parse(readFileSync(policyFile, "utf8")), openapi: { base_url: api.base } }));
     const { client } = await mcpClient([pack], { env, allowWrite: true, args: ["--exclude", "tracker-api_delete-issue"] });
     try {

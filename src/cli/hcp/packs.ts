@@ -10,7 +10,8 @@ import type { LoadedPack } from "../../pack/types.js";
 import { TransportError } from "../../transports/errors.js";
 import { describePack, renderDescription } from "../../transports/describe.js";
 import { listPacks, renderList } from "../../transports/list.js";
-import { harnessText, loadOnePack, loadServed, servable } from "../../transports/packs.js";
+import { harnessText, loadOnePack, loadServed, servable, type ServedPack } from "../../transports/packs.js";
+import { mcpRefusal } from "../../transports/tools.js";
 import { loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
 import { serveOptions } from "./flags.js";
 
@@ -34,9 +35,22 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export async function validateHandler(ctx: Context): Promise<void> {
   const packs = loadPacks([...ctx.args]);
   await loadOpenApiDocuments(packs);
+  for (const p of packs) warnOfMcpRefusal(p);
   const model = { packs: packs.map((p) => ({ path: shown(p.root), ok: p.ok, pack_id: p.surface?.id ?? null, issues: p.issues, meta: p.meta })) };
   await ctx.writeResult(model, () => validationText(packs, colourOn(process.stdout, ctx.bool("no-color"))));
   ctx.setExitCode(packs.every((p) => p.ok) ? 0 : 1);
+}
+
+/** A pack that loads but that hcp serve --mcp would refuse to start with gets a warning saying why and what to do. */
+function warnOfMcpRefusal(pack: LoadedPack): void {
+  const surface = pack.surface;
+  if (!pack.ok || surface === null || (surface.transports !== undefined && !surface.transports.includes("mcp"))) return;
+  const why = mcpRefusal(pack as ServedPack);
+  if (why === undefined) return;
+  // After the other surface.json issues, before those of policy.json and HARNESS.md.
+  const next = pack.issues.findIndex((i) => i.file !== "surface.json");
+  const issue = { severity: "warning" as const, code: "not_conforming" as const, path: "verbs", message: `hcp serve --mcp refuses to start with this pack: ${why}`, file: "surface.json" as const };
+  pack.issues.splice(next < 0 ? pack.issues.length : next, 0, issue);
 }
 
 /** `<severity>: <issue>` per issue (errors red, warnings yellow on a terminal), then a summary. */
