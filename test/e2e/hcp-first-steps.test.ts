@@ -21,6 +21,20 @@ function docJson(page: string, heading: string): unknown {
   return JSON.parse(block[1]!);
 }
 
+test("the hcp describe output docs/packs.md shows is the program's, for the pack made from the taskr manifest it names", async () => {
+  const marker = "`hcp describe ./packs/taskr task.list` prints:";
+  const text = readFileSync(join(REPO, "docs/packs.md"), "utf8");
+  const shown = /```\n([\s\S]*?)```/.exec(text.slice(text.indexOf(marker)));
+  assert.ok(text.includes(marker) && shown, "docs/packs.md shows the output of hcp describe ./packs/taskr task.list");
+  const dir = tempDir();
+  const env = isolatedEnv();
+  const init = await hcp(["init", "--from-manifest", fixture("manifests/taskr.json"), "--out", join(dir, "packs", "taskr"), "--quiet"], { env });
+  assert.equal(init.code, 0, init.stderr);
+  const described = await hcp(["describe", "./packs/taskr", "task.list"], { env, cwd: dir });
+  assert.equal(described.code, 0, described.stderr);
+  assert.equal(shown[1], described.stdout, "docs/packs.md: paste the output of hcp describe ./packs/taskr task.list");
+});
+
 test("the policy.json example of docs/pack-format.md validates against the ledger surface it describes", async () => {
   const root = tempDir();
   copyFileSync(fixture("examples/hcp/ledger/surface.json"), join(root, "surface.json"));
