@@ -2,7 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, run } from "./e2e/helpers.js";
 import { EXIT_CODES, exitCodeOf } from "../src/transports/errors.js";
@@ -18,4 +18,69 @@ test("docs/reference/error-codes.md gives every machine code the exit code hcp u
   const rows = [...text.matchAll(/^\| `([a-z_]+)` \| (\d+) \|$/gm)].map((m) => [m[1]!, Number(m[2])] as const);
   assert.equal(rows.length, Object.keys(EXIT_CODES).length);
   for (const [code, exit] of rows) assert.equal(exitCodeOf(code), exit, code);
+});
+
+interface Manifest {
+  global_flags: { name: string }[];
+  commands: { path: string[]; local_flags: { name: string }[] }[];
+}
+
+/** The command lines a page shows: lines of its ```sh blocks, its indented code lines and its inline code spans. */
+function shownCommandLines(text: string): { line: number; code: string }[] {
+  const out: { line: number; code: string }[] = [];
+  let fence: string | undefined;
+  for (const [i, l] of text.split("\n").entries()) {
+    if (l.startsWith("```")) {
+      fence = fence === undefined ? l.slice(3).trim() || "plain" : undefined;
+      continue;
+    }
+    if (fence === "sh") out.push({ line: i + 1, code: l });
+    else if (fence === undefined && l.startsWith("    ")) out.push({ line: i + 1, code: l.trim() });
+    else if (fence === undefined) for (const m of l.matchAll(/`([^`]+)`/g)) out.push({ line: i + 1, code: m[1]! });
+  }
+  return out;
+}
+
+/** Shell words, quotes removed (enough for documentation: no escapes, no expansions). */
+function words(s: string): string[] {
+  return [...s.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
+}
+
+/** What is wrong with `program args…` against the program's own command tree: an unknown command or flag. */
+function mistakes(m: Manifest, args: string[]): string[] {
+  const paths = new Map(m.commands.map((c) => [c.path.join(" "), c]));
+  const path: string[] = [];
+  while (args.length > 0 && paths.has([...path, args[0]].join(" "))) path.push(args.shift()!);
+  const flags = new Set([...paths.get(path.join(" "))!.local_flags, ...m.global_flags].map((f) => f.name).concat("help", "version"));
+  const wrong = path.length === 0 && args[0] !== undefined && !args[0].startsWith("-") ? [`unknown command ${args[0]}`] : [];
+  for (const a of args) {
+    if (a === "--") break;
+    if (a.startsWith("--") && !flags.has(a.slice(2).split("=")[0]!)) wrong.push(`unknown flag ${a}`);
+  }
+  return wrong;
+}
+
+test("every hcp and rungrad command line the README and docs/ show names a command and flags the program has", async () => {
+  const manifests: Record<string, Manifest> = {};
+  for (const program of ["hcp", "rungrad"]) {
+    const r = await run(process.execPath, [join(REPO, "dist/bin", `${program}.cjs`), "__rungrad_manifest"]);
+    manifests[program] = JSON.parse(r.stdout) as Manifest;
+  }
+  const pages = ["README.md", "SECURITY.md", ...readdirSync(join(REPO, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+  const wrong: string[] = [];
+  let checked = 0;
+  for (const page of pages) {
+    for (const { line, code } of shownCommandLines(readFileSync(join(REPO, page), "utf8"))) {
+      // Each command of a pipeline or list; `npx hcp` is hcp; a comment ends the line.
+      for (const part of code.split(/\s*(?:\|\||&&|\||;|\$\()\s*/)) {
+        const m = /^(?:npx\s+)?(hcp|rungrad)\s+(.*)$/.exec(part.trim());
+        if (!m) continue;
+        checked++;
+        const args = m[2]!.replace(/\s+#\s.*$/, "");
+        for (const w of mistakes(manifests[m[1]!]!, words(args))) wrong.push(`${page}:${line}: ${m[1]} ${args}: ${w}`);
+      }
+    }
+  }
+  assert.ok(checked > 100, `the pages show ${checked} command lines`);
+  assert.deepEqual(wrong, []);
 });
