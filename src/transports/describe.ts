@@ -1,6 +1,7 @@
 // `hcp describe PACK [VERB]` (§8): each verb's arguments (name, type, required, description, enum, values refused, default),
 // policy, approval and argv template, as a model and as text. Pure.
 
+import { isAbsolute } from "node:path";
 import { toolName } from "../pack/fields.js";
 import { policyMarks } from "../pack/harness-policy.js";
 import { FIELD_DEPTH, refusedValues, typeName } from "../pack/argument-line.js";
@@ -95,8 +96,21 @@ function argumentLines(a: ArgumentDescription, indent = "    "): string[] {
   return [line, ...(a.fields ?? []).flatMap((f) => argumentLines(f, `${indent}  `))];
 }
 
-export function renderDescription(d: ReturnType<typeof describePack>): string {
+/**
+ * The program a wrap pack runs, for the text only: the first word of a `runs:` line is the tool's name (cliBin), and a
+ * person deciding what may run should see which program stands in its place (wrap.bin: often a path, such as a
+ * scaffolded CLI's dist/src/main.js). Undefined for other kinds, whose `runs:` lines say it themselves.
+ */
+export function wrapProgram(pack: ServedPack): string | undefined {
+  const bin = pack.surface.kind === "wrap" ? pack.surface.wrap?.bin : undefined;
+  if (bin === undefined) return undefined;
+  const where = isAbsolute(bin) ? "" : /[/\\]/.test(bin) ? ", relative to the pack folder" : ", looked up on PATH when a verb runs";
+  return `program: ${bin} (wrap.bin${where}), run in place of the first word of each runs: line`;
+}
+
+export function renderDescription(d: ReturnType<typeof describePack>, program?: string): string {
   const lines = [`${d.name} (pack ${d.pack})`];
+  if (program !== undefined) lines.push(program);
   for (const v of d.verbs) {
     const marks = policyMarks(v.policy, v.approval === "none" ? false : v.approval);
     lines.push("", `${v.verb} (${marks.join(", ")}); MCP tool ${v.tool}`);

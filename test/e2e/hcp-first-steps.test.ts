@@ -35,6 +35,24 @@ test("the hcp describe output docs/packs.md shows is the program's, for the pack
   assert.equal(shown[1], described.stdout, "docs/packs.md: paste the output of hcp describe ./packs/taskr task.list");
 });
 
+test("hcp describe names the program a wrap pack runs in place of the runs: line's first word: an absolute path, one relative to the pack folder", async () => {
+  const dir = tempDir();
+  const env = isolatedEnv();
+  for (const [bin, shown] of [
+    ["/opt/taskr/bin/taskr-cli", "program: /opt/taskr/bin/taskr-cli (wrap.bin), run in place of the first word of each runs: line\n"],
+    ["./bin/taskr-cli", "program: ./bin/taskr-cli (wrap.bin, relative to the pack folder), run in place of the first word of each runs: line\n"],
+  ] as const) {
+    const pack = join(dir, bin.replaceAll("/", "_"));
+    const init = await hcp(["init", "--from-manifest", fixture("manifests/taskr.json"), "--bin", bin, "--out", pack, "--quiet"], { env });
+    assert.equal(init.code, 0, init.stderr);
+    const described = await hcp(["describe", pack, "task.list"], { env });
+    assert.ok(described.stdout.startsWith(`taskr (pack taskr)\n${shown}\ntask.list (read)`), described.stdout);
+    assert.match(described.stdout, /\n {2}runs: taskr task list /);
+    const json = await hcp(["describe", pack, "task.list", "--json"], { env });
+    assert.deepEqual(Object.keys(JSON.parse(json.stdout) as object), ["pack", "name", "verbs"], "--json keeps its schema: the program is surface.json's wrap.bin");
+  }
+});
+
 test("the policy.json example of docs/pack-format.md validates against the ledger surface it describes", async () => {
   const root = tempDir();
   copyFileSync(fixture("examples/hcp/ledger/surface.json"), join(root, "surface.json"));

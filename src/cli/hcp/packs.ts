@@ -8,7 +8,7 @@ import { colourOn, paint } from "../colour.js";
 import { loadPacks } from "../../pack/load.js";
 import type { LoadedPack } from "../../pack/types.js";
 import { TransportError } from "../../transports/errors.js";
-import { describePack, renderDescription } from "../../transports/describe.js";
+import { describePack, renderDescription, wrapProgram } from "../../transports/describe.js";
 import { listPacks, renderList } from "../../transports/list.js";
 import { harnessText, loadOnePack, loadServed, servable, type ServedPack } from "../../transports/packs.js";
 import { mcpRefusal } from "../../transports/tools.js";
@@ -95,6 +95,7 @@ export async function skillHandler(ctx: Context): Promise<void> {
 export async function describeHandler(ctx: Context): Promise<void> {
   const loaded = loadOnePack(ctx.args[0]!);
   await loadOpenApiDocuments([loaded]);
-  const description = describePack(servable(loaded, null, { controlPlane: true }), ctx.args[1]);
-  await ctx.writeResult(description, () => renderDescription(description));
+  const pack = servable(loaded, null, { controlPlane: true });
+  const description = describePack(pack, ctx.args[1]);
+  await ctx.writeResult(description, () => renderDescription(description, wrapProgram(pack)));
 }
