@@ -118,7 +118,7 @@ const uriOf = (pack: ServedPack) => `hcp://${pack.surface.id}/HARNESS.md`;
 /** The server instructions: how the tools behave, and each pack's Skill in one line. */
 function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[], opts: ServeOptions): string {
   const lines = [
-    `hcp serves ${packs.length} HCP harness pack(s); each verb is a tool named <pack>_<verb>; a verb not listed here is not served.`,
+    `hcp serves ${packs.length} HCP harness ${packs.length === 1 ? "pack" : "packs"}; each verb is a tool named <pack>_<verb>; a verb not listed here is not served.`,
     opts.allowWrite ? "Write verbs may run." : "Write verbs are refused: this server was started without --allow-write.",
     "Confirm-gated verbs: call with dry_run: true to get the plan and its plan_id. A person approves it (asked in the client when it can ask, else with `hcp approve <plan_id>` in a terminal); then call again with confirm: <plan_id>. Each plan_id runs once.",
     "Packs:",

@@ -65,7 +65,9 @@ test("--read-only and --tools: the instructions and HARNESS.md (resource and pro
   assert.deepEqual(some.uris, ["hcp://taskr/HARNESS.md"]);
   assert.deepEqual(some.prompts, ["taskr"]);
   assert.ok(!some.instructions.includes("hcp-probe"), some.instructions);
-  assert.match(some.instructions, /^hcp serves 1 HCP harness pack\(s\)/);
+  assert.match(some.instructions, /^hcp serves 1 HCP harness pack; /, "the packs spoken of, counted in words an agent reads");
+  const both = await whatTheAgentReads([pack, PROBE_PACK], [], env);
+  assert.match(both.instructions, /^hcp serves 2 HCP harness packs; /);
   const text = some.texts["hcp://taskr/HARNESS.md"]!;
   assert.match(text, /^### `task\.comment\.delete` \(write, needs a person's approval/m);
   assert.ok(!/### `(project\.list|files\.add|version|completion)`|taskr_project_list|taskr_version/.test(text), text);
