@@ -120,9 +120,17 @@ function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[]
   const lines = [
     `hcp serves ${packs.length} HCP harness ${packs.length === 1 ? "pack" : "packs"}; each verb is a tool named <pack>_<verb>; a verb not listed here is not served.`,
     opts.allowWrite ? "Write verbs may run." : "Write verbs are refused: this server was started without --allow-write.",
-    "Confirm-gated verbs: call with dry_run: true to get the plan and its plan_id. A person approves it (asked in the client when it can ask, else with `hcp approve <plan_id>` in a terminal); then call again with confirm: <plan_id>. Each plan_id runs once.",
-    "Packs:",
   ];
+  // How to confirm, said only of the gates the served tools have: a read-only server's agent is not told of a confirm no tool takes.
+  if (tools.some((t) => t.gated && t.policy.confirm !== "plan")) {
+    lines.push(
+      "Confirm-gated verbs: call with dry_run: true to get the plan and its plan_id. A person approves it (asked in the client when it can ask, else with `hcp approve <plan_id>` in a terminal); then call again with confirm: <plan_id>. Each plan_id runs once.",
+    );
+  }
+  if (tools.some((t) => t.policy.confirm === "plan")) {
+    lines.push("Plan-checked verbs: call with dry_run: true to get the plan and its plan_id, then again with the same arguments and confirm: <plan_id>; no person is asked. Each plan_id runs once.");
+  }
+  lines.push("Packs:");
   for (const pack of packs) {
     const names = tools.filter((t) => t.pack === pack).map((t) => t.name);
     // harnessText(pack) is defined exactly when the pack has a harness; no need to read HARNESS.md again here.

@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fixture } from "./helpers.js";
-import { PROBE, isolatedEnv } from "./hardening.js";
+import { PROBE, isolatedEnv, probePack } from "./hardening.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -68,6 +68,14 @@ test("--read-only and --tools: the instructions and HARNESS.md (resource and pro
   assert.match(some.instructions, /^hcp serves 1 HCP harness pack; /, "the packs spoken of, counted in words an agent reads");
   const both = await whatTheAgentReads([pack, PROBE_PACK], [], env);
   assert.match(both.instructions, /^hcp serves 2 HCP harness packs; /);
+  // How to confirm is said of the gates the served tools have, and only of them.
+  assert.ok(!ro.instructions.includes("confirm"), `a read-only server speaks of no confirm:\n${ro.instructions}`);
+  assert.match(some.instructions, /^Confirm-gated verbs: call with dry_run: true .* A person approves it/m);
+  assert.doesNotMatch(some.instructions, /Plan-checked/);
+  const checked = probePack("plancheck", { note: { description: "Notes a thing.", cli: ["probe", "echo", "x"] } }, {}, { default: "read", verbs: { note: { policy: "write", confirm: "plan" } } });
+  const plan = await whatTheAgentReads([checked], ["--allow-write"], env);
+  assert.match(plan.instructions, /^Plan-checked verbs: call with dry_run: true to get the plan and its plan_id, then again with the same arguments and confirm: <plan_id>; no person is asked\./m);
+  assert.doesNotMatch(plan.instructions, /Confirm-gated|A person approves/, "no person is said to approve a plan check");
   const text = some.texts["hcp://taskr/HARNESS.md"]!;
   assert.match(text, /^### `task\.comment\.delete` \(write, needs a person's approval/m);
   assert.ok(!/### `(project\.list|files\.add|version|completion)`|taskr_project_list|taskr_version/.test(text), text);
