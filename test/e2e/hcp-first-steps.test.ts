@@ -53,6 +53,25 @@ test("hcp describe names the program a wrap pack runs in place of the runs: line
   }
 });
 
+test("an API pack whose document names no absolute server: hcp init and hcp validate say where the base URL goes, in policy.json's own form; set so, the warning is gone", async () => {
+  const dir = tempDir();
+  const env = isolatedEnv();
+  const doc = join(dir, "relative.yaml");
+  writeFileSync(doc, readFileSync(fixture("openapi/notes.yaml"), "utf8").replace("url: http://127.0.0.1:{port}/v1", "url: /v1"));
+  const pack = join(dir, "pack");
+  const init = await hcp(["init", "--from-openapi", doc, "--out", pack], { env });
+  assert.equal(init.code, 0, init.stderr);
+  const form = 'give the API\'s base URL in policy.json: "openapi": {"base_url": "https://…"}';
+  assert.ok(init.stderr.includes(`note: the document names no absolute server URL: ${form}\n`), init.stderr);
+  const validated = await hcp(["validate", pack], { env });
+  assert.equal(validated.code, 0, "a warning: the pack loads");
+  assert.ok(validated.stdout.includes(`policy.json: openapi.base_url: policy: no verb of this pack can run: the first server of ${join(pack, "openapi.yaml")} is not an absolute URL ("/v1"): ${form}\n`), validated.stdout);
+  const policyFile = join(pack, "policy.json");
+  writeFileSync(policyFile, JSON.stringify({ ...JSON.parse(readFileSync(policyFile, "utf8")), openapi: { base_url: "https://notes.example.com/v1" } }));
+  const set = await hcp(["validate", pack], { env });
+  assert.match(set.stdout, /0 errors, 0 warnings\n$/, set.stdout);
+});
+
 test("the policy.json example of docs/pack-format.md validates against the ledger surface it describes", async () => {
   const root = tempDir();
   copyFileSync(fixture("examples/hcp/ledger/surface.json"), join(root, "surface.json"));

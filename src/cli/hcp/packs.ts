@@ -6,13 +6,15 @@ import { stableJSON } from "../../json/stable.js";
 import { formatIssue } from "../../pack/issues.js";
 import { colourOn, paint } from "../colour.js";
 import { loadPacks } from "../../pack/load.js";
-import type { LoadedPack } from "../../pack/types.js";
+import type { Issue, LoadedPack } from "../../pack/types.js";
 import { TransportError } from "../../transports/errors.js";
 import { describePack, renderDescription, wrapProgram } from "../../transports/describe.js";
 import { listPacks, renderList } from "../../transports/list.js";
 import { harnessText, loadOnePack, loadServed, servable, type ServedPack } from "../../transports/packs.js";
 import { mcpRefusal } from "../../transports/tools.js";
-import { loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
+import { boundDocument, loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
+import { baseUrlOf } from "../../runtime/openapi/request.js";
+import { RuntimeError } from "../../runtime/errors.js";
 import { serveOptions } from "./flags.js";
 
 /** A path for messages: relative to the working directory when inside it. */
@@ -35,10 +37,21 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export async function validateHandler(ctx: Context): Promise<void> {
   const packs = loadPacks([...ctx.args]);
   await loadOpenApiDocuments(packs);
-  for (const p of packs) warnOfMcpRefusal(p);
+  for (const p of packs) {
+    warnOfMcpRefusal(p);
+    warnOfNoBaseUrl(p);
+  }
   const model = { packs: packs.map((p) => ({ path: shown(p.root), ok: p.ok, pack_id: p.surface?.id ?? null, issues: p.issues, meta: p.meta })) };
   await ctx.writeResult(model, () => validationText(packs, colourOn(process.stdout, ctx.bool("no-color"))));
   ctx.setExitCode(packs.every((p) => p.ok) ? 0 : 1);
+}
+
+const FILE_ORDER: readonly Issue["file"][] = ["surface.json", "policy.json", "HARNESS.md"];
+
+/** A warning among the pack's issues, after the others of its file and before those of the files after it. */
+function warn(pack: LoadedPack, file: Issue["file"], code: Issue["code"], path: string, message: string): void {
+  const next = pack.issues.findIndex((i) => FILE_ORDER.indexOf(i.file) > FILE_ORDER.indexOf(file));
+  pack.issues.splice(next < 0 ? pack.issues.length : next, 0, { severity: "warning", code, path, message, file });
 }
 
 /** A pack that loads but that hcp serve --mcp would refuse to start with gets a warning saying why and what to do. */
@@ -46,11 +59,19 @@ function warnOfMcpRefusal(pack: LoadedPack): void {
   const surface = pack.surface;
   if (!pack.ok || surface === null || (surface.transports !== undefined && !surface.transports.includes("mcp"))) return;
   const why = mcpRefusal(pack as ServedPack);
-  if (why === undefined) return;
-  // After the other surface.json issues, before those of policy.json and HARNESS.md.
-  const next = pack.issues.findIndex((i) => i.file !== "surface.json");
-  const issue = { severity: "warning" as const, code: "not_conforming" as const, path: "verbs", message: `hcp serve --mcp refuses to start with this pack: ${why}`, file: "surface.json" as const };
-  pack.issues.splice(next < 0 ? pack.issues.length : next, 0, issue);
+  if (why !== undefined) warn(pack, "surface.json", "not_conforming", "verbs", `hcp serve --mcp refuses to start with this pack: ${why}`);
+}
+
+/** An API pack with no base URL loads, and every call of it fails: say so where a person checks the pack. */
+function warnOfNoBaseUrl(pack: LoadedPack): void {
+  const document = pack.ok && pack.surface?.kind === "openapi" ? boundDocument(pack) : undefined;
+  if (document === undefined) return;
+  try {
+    baseUrlOf(pack.policy, document);
+  } catch (e) {
+    if (!(e instanceof RuntimeError)) throw e;
+    warn(pack, "policy.json", "policy", "openapi.base_url", `no verb of this pack can run: ${e.message}`);
+  }
 }
 
 /** `<severity>: <issue>` per issue (errors red, warnings yellow on a terminal), then a summary. */

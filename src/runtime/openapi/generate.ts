@@ -11,6 +11,7 @@ import { isPlaceholderName } from "../../pack/placeholders.js";
 import type { PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "../../pack/types.js";
 import type { OpenApiDocument } from "./document.js";
 import { operationsOf, type Operation } from "./operations.js";
+import { SET_BASE_URL } from "./request.js";
 import { deriveOperationSchema } from "./schema.js";
 
 export interface OpenApiPack {
@@ -107,7 +108,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string): OpenApi
   const server = isObject(servers[0]) && typeof servers[0]["url"] === "string" ? servers[0]["url"] : undefined;
   if (server === undefined || !/^https?:\/\//i.test(server)) {
     if (server !== undefined && doc.url !== undefined) policy.openapi = { base_url: new URL(server, doc.url).href };
-    else notes.push("the document names no absolute server URL: set openapi.base_url in policy.json");
+    else notes.push(`the document names no absolute server URL: ${SET_BASE_URL}`);
   }
   notes.push(...mcpToolProblems(id, shown));
   const harness = renderPackHarness({

@@ -72,6 +72,11 @@ export function boundVerb(pack: LoadedPack, verbKey: string): { document: OpenAp
   return { document: b.document, operation };
 }
 
+/** An openapi pack's document as loaded; undefined when it is not loaded. */
+export function boundDocument(pack: LoadedPack): OpenApiDocument | undefined {
+  return bound.get(pack)?.document;
+}
+
 /** The text of an openapi pack's document as loaded (what its verbs use); undefined when it is not loaded. */
 export function boundDocumentText(pack: LoadedPack): string | undefined {
   return bound.get(pack)?.document.text;

@@ -19,6 +19,9 @@ export interface PlannedRequest {
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/** What to do when the document names no absolute server: where the base URL goes, in the form policy.json takes. */
+export const SET_BASE_URL = 'give the API\'s base URL in policy.json: "openapi": {"base_url": "https://…"}';
+
 /** policy.json `openapi.base_url`, else the document's first server with its variables at their defaults. */
 export function baseUrlOf(policy: PolicyDocument | null, document: OpenApiDocument): URL {
   const configured = policy?.openapi?.base_url;
@@ -27,7 +30,7 @@ export function baseUrlOf(policy: PolicyDocument | null, document: OpenApiDocume
   if (text === undefined) {
     const server = Array.isArray(document.doc["servers"]) ? document.doc["servers"][0] : undefined;
     if (!isObject(server) || typeof server["url"] !== "string") {
-      throw new RuntimeError("not_executable", `the OpenAPI document ${document.source} has no servers: set openapi.base_url in policy.json`);
+      throw new RuntimeError("not_executable", `the OpenAPI document ${document.source} has no servers: ${SET_BASE_URL}`);
     }
     const variables = isObject(server["variables"]) ? server["variables"] : {};
     text = server["url"].replace(/\{([^}]+)\}/g, (whole, name: string) => {
@@ -40,7 +43,7 @@ export function baseUrlOf(policy: PolicyDocument | null, document: OpenApiDocume
   try {
     url = document.url !== undefined && configured === undefined ? new URL(text, document.url) : new URL(text);
   } catch {
-    throw new RuntimeError("not_executable", `${where} is not an absolute URL (${showValue(text)}): set openapi.base_url in policy.json`);
+    throw new RuntimeError("not_executable", `${where} is not an absolute URL (${showValue(text)}): ${SET_BASE_URL}`);
   }
   const refused = checkTransportSecurity(url, `the base URL (${where})`);
   if (refused !== undefined) throw new RuntimeError("not_executable", refused);
