@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fixture, trustPack, asAgentInThisFile } from "./helpers.js";
 import { HCP, execSession, hcp, tempDir } from "../transports/support.js";
-import { SECRET, agentPack, noCredentialIn, recorded, runs, scene, type Scene } from "./trust-support.js";
+import { SECRET, agentPack, noCredentialIn, recorded, recordedEarlier, runs, scene, type Scene } from "./trust-support.js";
 
 // These tests exercise the trust gate itself: every hcp run here is the agent's alone; a test trusts a pack where a person would.
 asAgentInThisFile();
@@ -264,4 +264,25 @@ test("an agent-written pack that reads no credentials (hub none, public, mode mo
   const session = await execSession([root], [JSON.stringify({ id: 1, pack: "helper", verb: "dump", args: {} })], [], { env: s.env });
   assert.equal(session.responses[0]?.ok, true, session.stdout);
   assert.equal(runs(served), 1);
+});
+
+test("hcp trust --list, as text and as JSON, writes the bidi and invisible characters of a folder's name as escapes: the person sees which folder is trusted", async () => {
+  const s = scene();
+  // The agent names the folder: `tools` + RIGHT-TO-LEFT OVERRIDE + `kcab` reads as `toolsback` on a terminal.
+  const root = agentPack(join(s.ws, "tools\u202ekcab\u200b\u3164"), join(s.ws, "witness.log"));
+  recordedEarlier(root, s);
+  const raw = /[\u202e\u200b\u3164]/;
+  const text = await s.hcp(["trust", "--list"]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.ok(!raw.test(text.stdout), text.stdout);
+  const json = await s.hcp(["trust", "--list", "--json"]);
+  assert.equal(json.code, 0, json.stderr);
+  assert.ok(!raw.test(json.stdout), `no raw bidi or invisible character: ${json.stdout}`);
+  assert.ok(json.stdout.includes("tools\\u202ekcab\\u200b\\u3164"), json.stdout);
+  // The same JSON value: the escapes decode to the folder's real name.
+  const list = JSON.parse(json.stdout) as { packs: { root: string; matches: boolean }[] };
+  assert.deepEqual(
+    list.packs.map((p) => [p.root, p.matches]),
+    [[root, true]],
+  );
 });

@@ -46,7 +46,8 @@ export async function trustHandler(ctx: Context): Promise<void> {
     if (ctx.args.length > 0 || revoke) throw new TransportError("usage", "--list takes no pack and no --revoke");
     const packs = await Promise.all(readTrustRecords(stateDir).map((r) => stateOf(r, stateDir)));
     const legacy = hasLegacyStore(stateDir) ? legacyStoreOf(stateDir) : undefined;
-    await ctx.writeResult({ packs, ...(legacy === undefined ? {} : { ignored_store: legacy }) }, () => listText(packs, legacy));
+    // A folder's name is the agent's to choose: written as JSON, its invisible and reordering characters are escaped.
+    await ctx.writeOutput({ model: { packs, ...(legacy === undefined ? {} : { ignored_store: legacy }) }, human: () => listText(packs, legacy), visible: true });
     return;
   }
   const path = ctx.args[0];
