@@ -1,8 +1,9 @@
-// The generated reference pages (docs/reference/) are what `npm run docs` makes from the built programs today.
+// The generated reference pages (docs/reference/) are what `npm run docs` makes from the built programs today, and
+// SECURITY.md's guarantees point at tests that exist.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, run } from "./e2e/helpers.js";
 import { EXIT_CODES, exitCodeOf } from "../src/transports/errors.js";
@@ -83,4 +84,31 @@ test("every hcp and rungrad command line the README and docs/ show names a comma
   }
   assert.ok(checked > 100, `the pages show ${checked} command lines`);
   assert.deepEqual(wrong, []);
+});
+
+/** A test's name as a pattern: a template literal's `${…}` parts match any text. */
+function namePattern(quote: string, body: string): RegExp {
+  const literal = (text: string) => (quote === '"' ? (JSON.parse(`"${text}"`) as string) : text.replace(/\\(.)/g, "$1"));
+  const parts = quote === "`" ? body.split(/\$\{[^}]*\}/) : [body];
+  return new RegExp(`^${parts.map((p) => literal(p).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "s");
+}
+
+test("SECURITY.md names only tests that exist: every guarantee's file, and each test it quotes by name", () => {
+  const text = readFileSync(join(REPO, "SECURITY.md"), "utf8");
+  const sources = new Map<string, RegExp[]>();
+  let quoted = 0;
+  for (const [, file, names] of text.matchAll(/(test\/[\w./-]+\.test\.ts)((?: ?\("(?:[^"\\]|\\.)*"\),?)*)/g)) {
+    if (!sources.has(file!)) {
+      assert.ok(existsSync(join(REPO, file!)), `SECURITY.md names a test file that does not exist: ${file}`);
+      const source = readFileSync(join(REPO, file!), "utf8");
+      sources.set(file!, [...source.matchAll(/\btest\(\s*(["'`])((?:\\.|(?!\1)[^\\])*)\1/g)].map((m) => namePattern(m[1]!, m[2]!)));
+    }
+    for (const [, name] of names!.matchAll(/\("((?:[^"\\]|\\.)*)"\)/g)) {
+      quoted += 1;
+      // Quoted as the test's source writes it: `\"` stands for a quote.
+      const named = name!.replace(/\\"/g, '"');
+      assert.ok(sources.get(file!)!.some((p) => p.test(named)), `SECURITY.md quotes a test ${file} does not have: "${name}"`);
+    }
+  }
+  assert.ok(sources.size > 50 && quoted > 250, `SECURITY.md's references were all found (${sources.size} files, ${quoted} tests)`);
 });
