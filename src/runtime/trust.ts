@@ -167,17 +167,25 @@ function refusal(pack: LoadedPack, why: string): RuntimeError {
 }
 
 /**
- * hcp run with nobody to ask: throws `pack_untrusted` before an openapi pack's document is fetched by its `openapi.url`,
- * unless a person trusted the pack's surface.json and policy.json as they are now (they name the URL): an agent that
- * wrote the pack would otherwise have hcp send a request of its choosing (any https host, a loopback port and path)
- * before its trust is checked. Whether the fetched document is the one trusted is checked after it is fetched.
+ * Why hcp must not fetch an openapi pack's document by its `openapi.url` for a command nobody asked a person about
+ * (hcp run with nobody to ask, describe, validate, list, trust --list): a person has not trusted its surface.json and
+ * policy.json as they are now (they name the URL). Undefined when it may: no URL, or trusted as it is. An agent that
+ * wrote the pack would otherwise have hcp send a request of its choosing (any https host, with what it likes in the
+ * URL; a loopback port and path) before any trust is checked. Whether the fetched document is the one trusted is
+ * checked after it is fetched.
  */
-export function refuseFetchUntrusted(pack: LoadedPack, stateDir: string): void {
+export function unfetchedBecause(pack: LoadedPack, stateDir: string): string | undefined {
   const ref = pack.surface?.kind === "openapi" ? pack.surface.openapi : undefined;
-  if (!pack.ok || ref?.url === undefined || ref.path !== undefined) return;
+  if (!pack.ok || ref?.url === undefined || ref.path !== undefined) return undefined;
   const record = readTrustRecord(stateDir, realRootOf(pack));
-  const changed = record === undefined ? [] : packFilesChanged({ surface_sha256: pack.sha256?.surface, policy_sha256: pack.sha256?.policy ?? null }, record);
-  const why = record === undefined ? "a person has never trusted it" : changed.length > 0 ? `it changed since a person trusted it (${changed.join(", ")})` : undefined;
+  if (record === undefined) return "a person has never trusted it";
+  const changed = packFilesChanged({ surface_sha256: pack.sha256?.surface, policy_sha256: pack.sha256?.policy ?? null }, record);
+  return changed.length > 0 ? `it changed since a person trusted it (${changed.join(", ")})` : undefined;
+}
+
+/** hcp run with nobody to ask, and hcp describe: throws `pack_untrusted` before fetching what unfetchedBecause forbids. */
+export function refuseFetchUntrusted(pack: LoadedPack, stateDir: string): void {
+  const why = unfetchedBecause(pack, stateDir);
   if (why !== undefined) throw refusal(pack, `${why}; its OpenAPI document was not fetched`);
 }
 

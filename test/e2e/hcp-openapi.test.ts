@@ -264,12 +264,13 @@ test("pack validation: Swagger 2.0 refused, a verb without an operation is missi
   // A loopback port just closed: nothing listens, the connection is refused at once.
   const port = await closedPort();
   const unreachable = openapiPack({ ref: { url: `http://127.0.0.1:${port}/notes.json` }, verbs: { "notes.list": { description: "ok" } } });
+  // hcp validate fetches no URL of a pack nobody trusted (hcp-redteam-fetch-before-trust); hcp exec, the person's, does.
   const u = await hcp(["validate", unreachable], { ...HANG_GUARD, env: isolatedEnv() });
   assert.equal(u.code, 1);
-  assert.match(u.stdout, /openapi\.url: io: cannot fetch the OpenAPI document http:\/\/127\.0\.0\.1:\d+\/notes\.json: .*ECONNREFUSED/);
+  assert.match(u.stdout, /openapi\.url: io: the OpenAPI document was not fetched: a person has never trusted it/);
   const served = await execSession([unreachable], [], [], { ...HANG_GUARD, env: isolatedEnv() });
   assert.notEqual(served.code, 0);
-  assert.match(served.stderr, /io: cannot fetch/);
+  assert.match(served.stderr, /io: cannot fetch the OpenAPI document http:\/\/127\.0\.0\.1:\d+\/notes\.json: .*ECONNREFUSED/);
 });
 
 test("an openapi document served by URL is loaded once and its verbs run; http to a host that is not loopback is refused", async () => {

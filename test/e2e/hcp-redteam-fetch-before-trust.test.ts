@@ -73,3 +73,55 @@ test("hcp run of an agent-written openapi pack fetched by openapi.url sends no r
     server.close();
   }
 });
+
+test("the pack commands an agent can run alone (describe, validate, list, trust --list) never fetch the document of an openapi pack nobody trusted, nor of a trusted one edited; each says why; trusted, they fetch it", async () => {
+  const s = scene();
+  const server = await api();
+  try {
+    const root = join(s.ws, "remote");
+    mkdirSync(root);
+    writeFileSync(join(root, "surface.json"), surface(`${server.origin}/doc.json?data=exfiltrated`));
+    writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "remote", default: "read" }));
+    const untrusted = async (why: RegExp) => {
+      const describe = await s.hcp(["describe", root]);
+      assert.equal(describe.code, 4, `describe: ${describe.stdout}${describe.stderr}`);
+      assert.match(describe.stderr, why);
+      assert.match(describe.stderr, /its OpenAPI document was not fetched/);
+      for (const args of [["validate", root], ["validate", s.ws]]) {
+        const validate = await s.hcp(args);
+        assert.equal(validate.code, 1, `${args.join(" ")}: ${validate.stdout}${validate.stderr}`);
+        assert.match(validate.stdout, /openapi\.url: io: the OpenAPI document was not fetched: /);
+        assert.match(validate.stdout, why);
+        assert.match(validate.stdout, /hcp trust /);
+      }
+      const list = await s.hcp(["list", s.ws]);
+      assert.notEqual(list.code, 0, list.stdout);
+      assert.match(list.stderr, /the OpenAPI document was not fetched/);
+    };
+    await untrusted(/a person has never trusted it/);
+    assert.deepEqual(server.asked, [], "no request was sent for a pack nobody trusted");
+
+    // Trusted (a person reviews the document, fetched for them), the same commands fetch it.
+    await trustPack(root, s.env);
+    let seen = server.asked.length;
+    const describe = await s.hcp(["describe", root]);
+    assert.equal(describe.code, 0, describe.stderr);
+    assert.match(describe.stdout, /notes\.list/);
+    assert.equal((await s.hcp(["validate", root])).code, 0);
+    assert.match((await s.hcp(["trust", "--list"])).stdout, /matches/);
+    assert.deepEqual(new Set(server.asked.slice(seen)), new Set(["/doc.json?data=exfiltrated"]));
+
+    // The agent edits the trusted surface.json to fetch another URL: nothing is fetched, and --list says why.
+    writeFileSync(join(root, "surface.json"), surface(`${server.origin}/doc.json?data=more`));
+    seen = server.asked.length;
+    await untrusted(/it changed since a person trusted it \(surface\.json\)/);
+    const listed = JSON.parse((await s.hcp(["trust", "--list", "--json"])).stdout) as { packs: { matches: boolean; why?: string }[] };
+    assert.deepEqual(
+      listed.packs.map((p) => [p.matches, p.why]),
+      [[false, "it changed since a person trusted it (surface.json)"]],
+    );
+    assert.deepEqual(server.asked.slice(seen), [], "no request for the edited pack");
+  } finally {
+    server.close();
+  }
+});

@@ -1,4 +1,5 @@
-// `hcp list`, `hcp validate`, `hcp meta` and `hcp skill`: the pack commands that only read packs.
+// `hcp list`, `hcp validate`, `hcp meta`, `hcp skill` and `hcp describe`: the pack commands that only read packs.
+// An agent can run them on a pack it wrote: none fetches the document an untrusted openapi pack names by URL.
 
 import { join, relative, isAbsolute } from "node:path";
 import type { Context } from "../../framework/index.js";
@@ -12,9 +13,11 @@ import { describePack, renderDescription, wrapProgram } from "../../transports/d
 import { listPacks, renderList } from "../../transports/list.js";
 import { harnessText, loadOnePack, loadServed, servable, type ServedPack } from "../../transports/packs.js";
 import { mcpRefusal } from "../../transports/tools.js";
+import { stateDirOf } from "../../runtime/approval/state.js";
 import { boundDocument, loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
 import { baseUrlOf } from "../../runtime/openapi/request.js";
 import { RuntimeError } from "../../runtime/errors.js";
+import { refuseFetchUntrusted, unfetchedBecause } from "../../runtime/trust.js";
 import { serveOptions } from "./flags.js";
 
 /** A path for messages: relative to the working directory when inside it. */
@@ -25,7 +28,8 @@ function shown(path: string): string {
 
 export async function listHandler(ctx: Context): Promise<void> {
   const opts = serveOptions(ctx);
-  const { packs, skipped } = await loadServed(ctx.args, null, { ...opts, controlPlane: true });
+  const stateDir = stateDirOf(process.env);
+  const { packs, skipped } = await loadServed(ctx.args, null, { ...opts, controlPlane: true }, (pack) => unfetchedBecause(pack, stateDir));
   for (const s of skipped) process.stderr.write(`Warning: skipped ${s.root}: ${s.reason}\n`);
   const listing = listPacks(packs, opts);
   await ctx.writeResult(listing, () => renderList(listing));
@@ -36,7 +40,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 /** Every issue of every pack, then a summary; exit 1 when any pack has an error. */
 export async function validateHandler(ctx: Context): Promise<void> {
   const packs = loadPacks([...ctx.args]);
-  await loadOpenApiDocuments(packs);
+  const stateDir = stateDirOf(process.env);
+  await loadOpenApiDocuments(packs, (pack) => unfetchedBecause(pack, stateDir));
   for (const p of packs) {
     warnOfMcpRefusal(p);
     warnOfNoBaseUrl(p);
@@ -115,6 +120,8 @@ export async function skillHandler(ctx: Context): Promise<void> {
 /** Each verb's arguments, policy, approval and argv template: the whole pack, or one verb. */
 export async function describeHandler(ctx: Context): Promise<void> {
   const loaded = loadOnePack(ctx.args[0]!);
+  // An agent's command, as hcp run is: nobody is asked to trust the pack, so an untrusted pack's URL is not fetched.
+  refuseFetchUntrusted(loaded, stateDirOf(process.env));
   await loadOpenApiDocuments([loaded]);
   const pack = servable(loaded, null, { controlPlane: true });
   const description = describePack(pack, ctx.args[1]);

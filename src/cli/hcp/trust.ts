@@ -11,7 +11,7 @@ import { stateDirOf } from "../../runtime/approval/state.js";
 import { RuntimeError } from "../../runtime/errors.js";
 import { loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
 import { hasLegacyStore, legacyStoreOf, readTrustRecords } from "../../runtime/trust-store.js";
-import { bindingOf, givenPackFolder, realPackPath, revokeTrust, trustPack, untrustedBecause, type TrustRecord } from "../../runtime/trust.js";
+import { bindingOf, givenPackFolder, realPackPath, revokeTrust, trustPack, unfetchedBecause, untrustedBecause, type TrustRecord } from "../../runtime/trust.js";
 import { trustReview } from "../../runtime/trust-review.js";
 import { TransportError } from "../../transports/errors.js";
 import { loadOnePack, servable } from "../../transports/packs.js";
@@ -27,8 +27,10 @@ async function packAt(path: string) {
 /** A trusted pack and whether it still matches what was trusted (undefined `why`: it does). */
 async function stateOf(record: TrustRecord, stateDir: string): Promise<TrustRecord & { matches: boolean; why?: string }> {
   const pack = loadPack(record.root);
-  await loadOpenApiDocuments([pack]);
-  const why = pack.ok ? untrustedBecause(pack, stateDir) : "it no longer loads (see hcp validate)";
+  // The agent can run --list: a pack changed since it was trusted may name another URL, which is not fetched.
+  const unfetched = unfetchedBecause(pack, stateDir);
+  if (unfetched === undefined) await loadOpenApiDocuments([pack]);
+  const why = !pack.ok ? "it no longer loads (see hcp validate)" : (unfetched ?? untrustedBecause(pack, stateDir));
   return why === undefined ? { ...record, matches: true } : { ...record, matches: false, why };
 }
 

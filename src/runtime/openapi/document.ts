@@ -45,11 +45,12 @@ export interface DocumentLocation {
 /** Reads, parses and dereferences a document. Throws DocumentError. */
 export async function loadDocument(at: DocumentLocation, opts: { timeoutMs?: number } = {}): Promise<OpenApiDocument> {
   if (at.path !== undefined) return parseDocument(readText(at.path), at.path);
-  const url = parseUrl(at.url ?? "");
+  const url = documentUrl(at.url ?? "");
   return parseDocument(await fetchText(url, opts.timeoutMs ?? FETCH_TIMEOUT_MS), url.href, url);
 }
 
-function parseUrl(text: string): URL {
+/** The document's URL, parsed and checked (https, or http to a loopback host); throws DocumentError `io`. Sends nothing. */
+export function documentUrl(text: string): URL {
   let url: URL;
   try {
     url = new URL(text);

@@ -3,15 +3,24 @@
 
 import { isAbsolute, join } from "node:path";
 import { keyed } from "../../pack/issues.js";
+import { shellWord } from "../../shell-word.js";
 import type { LoadedPack } from "../../pack/types.js";
 import { RuntimeError } from "../errors.js";
-import { DocumentError, loadDocument, type OpenApiDocument } from "./document.js";
+import { DocumentError, documentUrl, loadDocument, type OpenApiDocument } from "./document.js";
 import { findOperation, operationsOf, type Operation } from "./operations.js";
 
 /** A pack's document with each verb's operation. */
 export interface BoundDocument {
   readonly document: OpenApiDocument;
   readonly operations: ReadonlyMap<string, Operation>;
+}
+
+/** Throws DocumentError when `why` forbids fetching `url`, after the checks that need no request (they say more). */
+function refuseWithheld(url: string, why: string | undefined, root: string): void {
+  if (why === undefined) return;
+  documentUrl(url);
+  const trust = `hcp trust ${shellWord(root)}`;
+  throw new DocumentError("io", `the OpenAPI document was not fetched: ${why}, and hcp sends a request an untrusted pack names only when a person asks for it (${trust} at a terminal; hcp serve; hcp exec)`);
 }
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -22,12 +31,14 @@ const bound = new WeakMap<LoadedPack, BoundDocument>();
  * Loads the document of every openapi pack that loaded without errors. A document that cannot be
  * read or parsed is an `io` error (a refused version `invalid_meta`) at `openapi.path` or
  * `openapi.url`; a verb without an operation is `missing_verb` at `verbs["key"]`. Never throws.
+ * `withheld` says why a pack's document must not be fetched by its URL (trust.ts unfetchedBecause): then nothing is
+ * sent, and that is an `io` error at `openapi.url` saying why.
  */
-export async function loadOpenApiDocuments(packs: readonly LoadedPack[]): Promise<void> {
-  await Promise.all(packs.map(loadOne));
+export async function loadOpenApiDocuments(packs: readonly LoadedPack[], withheld?: (pack: LoadedPack) => string | undefined): Promise<void> {
+  await Promise.all(packs.map((pack) => loadOne(pack, withheld)));
 }
 
-async function loadOne(pack: LoadedPack): Promise<void> {
+async function loadOne(pack: LoadedPack, withheld?: (pack: LoadedPack) => string | undefined): Promise<void> {
   const surface = pack.surface;
   if (!pack.ok || surface === null || surface.kind !== "openapi" || surface.openapi === undefined || bound.has(pack)) return;
   const ref = surface.openapi;
@@ -41,6 +52,7 @@ async function loadOne(pack: LoadedPack): Promise<void> {
   let document: OpenApiDocument;
   try {
     const path = ref.path === undefined ? undefined : isAbsolute(ref.path) ? ref.path : join(pack.root, ref.path);
+    if (path === undefined) refuseWithheld(ref.url!, withheld?.(pack), pack.root);
     document = await loadDocument(path !== undefined ? { path } : { url: ref.url });
   } catch (e) {
     if (e instanceof DocumentError) fail(e.code, at, e.message);
