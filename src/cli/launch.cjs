@@ -135,7 +135,8 @@ function printVersion(versionLine) {
  * The program has nothing left to do (the event loop is empty: every write to stdout and stderr is done, every child
  * reaped, every timer run): exit now, with process.exitCode. `exit` listeners run as always, but Node does not then
  * tear down V8's heap and its threads one page at a time, which the kernel does at once: a one-shot `hcp run`, whose
- * heap holds the bundle's code, spent 10–15 ms of its end there on this machine (docs/performance.md).
+ * heap holds the bundle's code, took 57 ms from its child's exit to its own on the slow 2-core VM, 25 ms with this
+ * (docs/performance.md).
  */
 function exitWhenDone() {
   process.exit();
