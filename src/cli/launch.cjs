@@ -136,7 +136,8 @@ function printVersion(versionLine) {
  * reaped, every timer run): exit now, with process.exitCode. `exit` listeners run as always, but Node does not then
  * tear down V8's heap and its threads one page at a time, which the kernel does at once: a one-shot `hcp run`, whose
  * heap holds the bundle's code, took 57 ms from its child's exit to its own on the slow 2-core VM, 25 ms with this
- * (docs/performance.md).
+ * (docs/performance.md). Registered before the program runs, it is the first `beforeExit` listener: one of the
+ * program's own would never run (hcp and rungrad have none).
  */
 function exitWhenDone() {
   process.exit();
