@@ -31,6 +31,8 @@ const inherited = (name: string): boolean => name in Object.prototype;
 
 /**
  * A plain schema (isPlainSchema) on which the interpreter and Ajv agree, at every level, without:
+ * - `pattern`: the interpreter matches it with JavaScript's backtracking RegExp, in which an agent's value can take
+ *   exponential time; Ajv matches it in linear time (linear-regexp.ts);
  * - `format` (ajv-formats' formats are not the interpreter's) and `multipleOf` (Ajv divides in floating point:
  *   0.3 is not a multiple of 0.1 for Ajv, 1e21 not one of 1; the interpreter counts in decimal);
  * - `uniqueItems: true`, and `const` or `enum` holding an object (Ajv compares with fast-deep-equal: an own
@@ -43,7 +45,7 @@ const inherited = (name: string): boolean => name in Object.prototype;
 function interpretable(s: unknown): boolean {
   if (typeof s === "boolean") return true;
   if (!isObject(s)) return false;
-  if (Object.hasOwn(s, "format") || Object.hasOwn(s, "multipleOf") || s["uniqueItems"] === true) return false;
+  if (Object.hasOwn(s, "pattern") || Object.hasOwn(s, "format") || Object.hasOwn(s, "multipleOf") || s["uniqueItems"] === true) return false;
   if (Object.hasOwn(s, "const") && holdsObject(s["const"])) return false;
   if (Array.isArray(s["enum"]) && s["enum"].some(holdsObject)) return false;
   const properties = s["properties"];

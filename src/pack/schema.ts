@@ -3,6 +3,8 @@
 import type { ValidateFunction } from "ajv";
 import { ajvModules, plainAjvClass, type AjvModules } from "./ajv-modules.js";
 import { isObject } from "./issues.js";
+import { linearRegExp } from "./linear-regexp.js";
+import { linearRefusal } from "./pattern-syntax.js";
 
 type AjvInstance = InstanceType<AjvModules["Ajv2020"]>;
 
@@ -11,9 +13,10 @@ let ajv: AjvInstance | undefined;
 
 /**
  * Ajv 2020-12 options. Schemas are not checked against the meta-schema on compile (compileSchema does
- * that where it is needed): compiling the meta-schema alone costs as much as loading Ajv.
+ * that where it is needed): compiling the meta-schema alone costs as much as loading Ajv. Patterns are
+ * matched in linear time (linear-regexp.ts), never by JavaScript's backtracking RegExp.
  */
-const OPTIONS = { allErrors: true, strict: false, logger: false, validateSchema: false } as const;
+const OPTIONS = { allErrors: true, strict: false, logger: false, validateSchema: false, code: { regExp: linearRegExp } } as const;
 
 /**
  * The instance for plain schemas without `format` (isPlainSchema), created on first use: Ajv's core with
@@ -22,7 +25,7 @@ const OPTIONS = { allErrors: true, strict: false, logger: false, validateSchema:
  * inlining constants: the same answers, a quarter of compiling a schema in a one-shot run).
  */
 function plainOnlyAjv(): InstanceType<ReturnType<typeof plainAjvClass>> {
-  return (plainAjv ??= new (plainAjvClass())({ ...OPTIONS, meta: false, code: { optimize: false } }));
+  return (plainAjv ??= new (plainAjvClass())({ ...OPTIONS, meta: false, code: { ...OPTIONS.code, optimize: false } }));
 }
 
 /** The shared instance, created on first use, with the meta-schemas and ajv-formats (any schema that names a `format` needs them). */
@@ -113,13 +116,14 @@ const isNumber = (v: unknown): boolean => typeof v === "number" && Number.isFini
 
 /**
  * A `pattern` both checks accept: ajv-formats' `regex` format, which the meta-schema applies
- * (no `\Z` anchor, `new RegExp` accepts it), and Ajv's compile, which adds the `u` flag.
+ * (no `\Z` anchor, `new RegExp` accepts it), and Ajv's compile, which adds the `u` flag and
+ * refuses a pattern it cannot match in linear time (linear-regexp.ts).
  */
 const Z_ANCHOR = /[^\\]\\Z/;
 function isRegex(v: unknown): boolean {
   if (typeof v !== "string" || Z_ANCHOR.test(v)) return false;
   try {
-    return RegExp(v) instanceof RegExp && RegExp(v, "u") instanceof RegExp;
+    return RegExp(v) instanceof RegExp && RegExp(v, "u") instanceof RegExp && linearRefusal(v) === undefined;
   } catch {
     return false;
   }

@@ -168,6 +168,40 @@ test("verb args covering every placeholder, flag placeholders included, are acce
   assert.deepEqual(issues, []);
 });
 
+const why = (p: string, reason: string) => `pattern ${JSON.stringify(p)} cannot be matched in linear time: it ${reason} (hcp matches patterns with RE2, which has no lookaround or backreferences)`;
+
+test("a pattern hcp cannot match in linear time is an error at its JSON path, naming why; patterns it can match pass", () => {
+  const issues = withDoc((d) => {
+    verb(d, "list").args = {
+      type: "object",
+      properties: {
+        email: { type: "string", pattern: "^(?=[^@]+@)[a-z@.]+$" },
+        tags: { type: "array", items: { type: "string", pattern: "^(\\w)\\1$" } },
+        nested: { anyOf: [{ type: "string", pattern: "^(?<!x)y" }] },
+        "odd name": { type: "string", pattern: "^a{1001}$" },
+        fine: { type: "string", pattern: "^([a-z]+)+$" },
+      },
+      patternProperties: { "^(?!x-)": { type: "string" }, "^x-[a-z]+$": { type: "string" } },
+    };
+  });
+  assert.deepEqual(
+    errors(issues).map((i) => formatIssue(i)),
+    [
+      `surface.json: verbs["list"].args.properties.email.pattern: invalid_meta: ${why("^(?=[^@]+@)[a-z@.]+$", "has a lookahead, (?=…) or (?!…), which needs backtracking")}`,
+      `surface.json: verbs["list"].args.properties.tags.items.pattern: invalid_meta: ${why("^(\\w)\\1$", "has a backreference (\\1), which needs backtracking")}`,
+      `surface.json: verbs["list"].args.properties.nested.anyOf[0].pattern: invalid_meta: ${why("^(?<!x)y", "has a lookbehind, (?<=…) or (?<!…), which needs backtracking")}`,
+      `surface.json: verbs["list"].args.properties["odd name"].pattern: invalid_meta: ${why("^a{1001}$", "has a repeat count above 1000 ({1001})")}`,
+      `surface.json: verbs["list"].args.patternProperties["^(?!x-)"]: invalid_meta: ${why("^(?!x-)", "has a lookahead, (?=…) or (?!…), which needs backtracking")}`,
+    ],
+  );
+  assert.equal(parseSurface((() => { const d = ledger(); verb(d, "list").args = { type: "object", properties: { a: { type: "string", pattern: "(?=a)" } } }; return d; })()).surface, null);
+  // Nested repetition, classes, Unicode properties and named groups are matched (in linear time): no issue.
+  const fine = withDoc((d) => {
+    verb(d, "list").args = { type: "object", properties: { a: { type: "string", pattern: "^(?<user>[\\p{L}\\d._-]+)@([a-z]+\\.)+[a-z]{2,}$" }, b: { type: "string", pattern: "^(\\w+\\s?)*$" } } };
+  });
+  assert.deepEqual(errors(fine), []);
+});
+
 test("warnings: unknown top-level field, harness deprecated, missing description, wrap verb without cli", () => {
   const issues = withDoc((d) => {
     d.x_vendor = { a: 1 };

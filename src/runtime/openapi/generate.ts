@@ -8,6 +8,7 @@ import { renderPackHarness } from "../../pack/harness-render.js";
 import { isObject } from "../../pack/issues.js";
 import { mcpToolProblems } from "../../pack/mcp-names.js";
 import { isPlaceholderName } from "../../pack/placeholders.js";
+import { withoutRefusedPatterns } from "../../pack/schema-patterns.js";
 import type { PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "../../pack/types.js";
 import type { OpenApiDocument } from "./document.js";
 import { operationsOf, type Operation } from "./operations.js";
@@ -93,10 +94,17 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string): OpenApi
       if (op.operationId !== undefined) notes.push(`operation ${JSON.stringify(op.operationId)} is verb "${key}"`);
     }
     verb.policy = READ.has(op.method) ? "read" : "write";
+    // A pattern hcp cannot match in linear time would fail the pack: the verb's own args leave it out, and say so.
+    const derived = deriveOperationSchema(op, doc.version);
+    const { schema: args, removed } = withoutRefusedPatterns(derived, "args");
+    if (removed.length > 0) {
+      verb.args = args;
+      for (const r of removed) notes.push(`verb "${key}": ${r.path} left out (surface.json gives the verb its arguments without it): ${r.message}`);
+    }
     verbs[key] = verb;
     policyVerbs[key] = op.method === "DELETE" ? { policy: "write", confirm: true } : verb.policy;
     // HARNESS.md shows every verb's request, as hcp describe does, however the verb is bound.
-    shown[key] = { ...verb, cli: [op.method, op.path], args: deriveOperationSchema(op, doc.version) };
+    shown[key] = { ...verb, cli: [op.method, op.path], args };
     if (op.security.some((r) => Object.keys(r).length > 0)) authVerbs.push(key);
   }
   const binding: OpenApiPack["surface"]["binding"] = schemes.length > 0 ? { mode: "user", hub: "local-credential", family: id } : { mode: "public", hub: "none" };

@@ -3,11 +3,13 @@
 
 import { isAbsolute, join } from "node:path";
 import { keyed } from "../../pack/issues.js";
+import { patternProblems } from "../../pack/schema-patterns.js";
 import { shellWord } from "../../shell-word.js";
 import type { LoadedPack } from "../../pack/types.js";
 import { RuntimeError } from "../errors.js";
 import { DocumentError, documentUrl, loadDocument, type OpenApiDocument } from "./document.js";
 import { findOperation, operationsOf, type Operation } from "./operations.js";
+import { deriveOperationSchema } from "./schema.js";
 
 /** A pack's document with each verb's operation. */
 export interface BoundDocument {
@@ -68,6 +70,12 @@ async function loadOne(pack: LoadedPack, withheld?: (pack: LoadedPack) => string
       operations.set(key, op);
       // The method is the policy hint of a verb without one (§6.7); policy.json decides as for any verb.
       verb.policy ??= READ_METHODS.has(op.method) ? "read" : "write";
+      // A pattern in the document hcp cannot match in linear time fails the pack, as one in a verb's own args does.
+      if (verb.args === undefined && document.text.includes("pattern")) {
+        for (const problem of patternProblems(deriveOperationSchema(op, document.version), "args")) {
+          fail("invalid_meta", keyed("verbs", key), `the arguments the OpenAPI document gives it, at ${problem.path}: ${problem.message}`);
+        }
+      }
     }
   }
   if (pack.ok) bound.set(pack, { document, operations });

@@ -1,0 +1,57 @@
+// Where a schema has a pattern hcp cannot match in linear time (pattern-syntax.ts), by its JSON path: pack validation
+// names each one. A pattern JavaScript does not compile is left to the schema check, which says so.
+
+import { index, isObject, prop } from "./issues.js";
+import { linearRefusal, refusalMessage } from "./pattern-syntax.js";
+
+export interface PatternProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** Keywords whose value is a schema, an array of schemas, or a map of names to schemas (JSON Schema 2020-12, and draft 7's). */
+const SCHEMA = new Set(["additionalProperties", "items", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema"]);
+const SCHEMAS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+const MAX_DEPTH = 64;
+
+/** Calls `visit` with each pattern of `schema` (at `path`): its `pattern` and `patternProperties` names, at every level a schema can be. */
+function eachPattern(schema: unknown, path: string, visit: (pattern: string, at: string, holder: Record<string, unknown>, key: string) => void): void {
+  const walk = (s: unknown, at: string, depth: number): void => {
+    if (!isObject(s) || depth > MAX_DEPTH) return;
+    for (const [k, v] of Object.entries(s)) {
+      const here = prop(at, k);
+      if (k === "pattern" && typeof v === "string") visit(v, here, s, k);
+      if (k === "patternProperties" && isObject(v)) for (const name of Object.keys(v)) visit(name, prop(here, name), v, name);
+      if (SCHEMA.has(k)) walk(v, here, depth + 1);
+      if (SCHEMAS.has(k) && Array.isArray(v)) v.forEach((sub, i) => walk(sub, index(here, i), depth + 1));
+      if (SCHEMA_MAPS.has(k) && isObject(v)) for (const [name, sub] of Object.entries(v)) walk(sub, prop(here, name), depth + 1);
+    }
+  };
+  walk(schema, path, 0);
+}
+
+/** The patterns of `schema` (at `path`) that hcp refuses. */
+export function patternProblems(schema: unknown, path: string): PatternProblem[] {
+  const out: PatternProblem[] = [];
+  eachPattern(schema, path, (pattern, at) => {
+    const why = linearRefusal(pattern);
+    if (why !== undefined) out.push({ path: at, message: refusalMessage(pattern, why) });
+  });
+  return out;
+}
+
+/**
+ * `schema` (a copy of it when it changes) without the patterns hcp refuses: a `pattern` left out checks less, a
+ * `patternProperties` entry left out lets `additionalProperties` judge those names. For a schema hcp writes from
+ * another's (hcp init --from-openapi), which says what it left out.
+ */
+export function withoutRefusedPatterns(schema: Record<string, unknown>, path: string): { schema: Record<string, unknown>; removed: PatternProblem[] } {
+  const removed = patternProblems(schema, path);
+  if (removed.length === 0) return { schema, removed };
+  const copy = structuredClone(schema);
+  eachPattern(copy, path, (pattern, _at, holder, key) => {
+    if (linearRefusal(pattern) !== undefined) delete holder[key];
+  });
+  return { schema: copy, removed };
+}
