@@ -356,8 +356,22 @@ function javaScriptError(pattern: string): string | undefined {
   }
 }
 
+/** Patterns read, by their text: a pack's verbs often share them, and validation and compiling read each again. */
+const parsed = new Map<string, ParsedPattern>();
+const MAX_PARSED = 4096;
+
 /** Reads a pattern: its tree, or why hcp cannot match it (`syntax`: JavaScript does not compile it either). Never throws. */
 export function parsePattern(pattern: string): ParsedPattern {
+  let known = parsed.get(pattern);
+  if (known === undefined) {
+    known = readPattern(pattern);
+    if (parsed.size >= MAX_PARSED) parsed.clear();
+    parsed.set(pattern, known);
+  }
+  return known;
+}
+
+function readPattern(pattern: string): ParsedPattern {
   const jsError = javaScriptError(pattern);
   if (jsError !== undefined) return { ok: false, why: `is not a JavaScript regular expression: ${jsError}`, syntax: true };
   let tree: PatternNode;

@@ -15,20 +15,45 @@ const SCHEMAS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 const MAX_DEPTH = 64;
 
-/** Calls `visit` with each pattern of `schema` (at `path`): its `pattern` and `patternProperties` names, at every level a schema can be. */
-function eachPattern(schema: unknown, path: string, visit: (pattern: string, at: string, holder: Record<string, unknown>, key: string) => void): void {
-  const walk = (s: unknown, at: string, depth: number): void => {
+/** A JSON path below `path`: each step a key (a name or keyword) or an array index. */
+type Step = string | number;
+const pathOf = (path: string, steps: readonly Step[]): string => steps.reduce<string>((at, step) => (typeof step === "number" ? index(at, step) : prop(at, step)), path);
+
+/**
+ * Calls `visit` with each pattern of `schema` (at `path`): its `pattern` and `patternProperties` names, at every level
+ * a schema can be. The path is written only when asked for (pack loading walks every verb's schema).
+ */
+function eachPattern(schema: unknown, path: string, visit: (pattern: string, at: () => string, holder: Record<string, unknown>, key: string) => void): void {
+  const steps: Step[] = [];
+  const here = (...last: Step[]) => () => pathOf(path, [...steps, ...last]);
+  const walk = (s: unknown, depth: number): void => {
     if (!isObject(s) || depth > MAX_DEPTH) return;
-    for (const [k, v] of Object.entries(s)) {
-      const here = prop(at, k);
-      if (k === "pattern" && typeof v === "string") visit(v, here, s, k);
-      if (k === "patternProperties" && isObject(v)) for (const name of Object.keys(v)) visit(name, prop(here, name), v, name);
-      if (SCHEMA.has(k)) walk(v, here, depth + 1);
-      if (SCHEMAS.has(k) && Array.isArray(v)) v.forEach((sub, i) => walk(sub, index(here, i), depth + 1));
-      if (SCHEMA_MAPS.has(k) && isObject(v)) for (const [name, sub] of Object.entries(v)) walk(sub, prop(here, name), depth + 1);
+    for (const k in s) {
+      if (!Object.hasOwn(s, k)) continue;
+      const v = s[k];
+      if (k === "pattern" && typeof v === "string") visit(v, here(k), s, k);
+      else if (k === "patternProperties" && isObject(v)) for (const name of Object.keys(v)) visit(name, here(k, name), v, name);
+      steps.push(k);
+      if (SCHEMA.has(k)) walk(v, depth + 1);
+      if (SCHEMAS.has(k) && Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          steps.push(i);
+          walk(v[i], depth + 1);
+          steps.pop();
+        }
+      }
+      if (SCHEMA_MAPS.has(k) && isObject(v)) {
+        for (const name in v) {
+          if (!Object.hasOwn(v, name)) continue;
+          steps.push(name);
+          walk(v[name], depth + 1);
+          steps.pop();
+        }
+      }
+      steps.pop();
     }
   };
-  walk(schema, path, 0);
+  walk(schema, 0);
 }
 
 /** The patterns of `schema` (at `path`) that hcp refuses. */
@@ -36,7 +61,7 @@ export function patternProblems(schema: unknown, path: string): PatternProblem[]
   const out: PatternProblem[] = [];
   eachPattern(schema, path, (pattern, at) => {
     const why = linearRefusal(pattern);
-    if (why !== undefined) out.push({ path: at, message: refusalMessage(pattern, why) });
+    if (why !== undefined) out.push({ path: at(), message: refusalMessage(pattern, why) });
   });
   return out;
 }

@@ -275,11 +275,13 @@ function checkVerb(key: string, v: unknown, kind: AdapterKind | undefined, cliBi
     if (!isObject(args)) sink.error("invalid_meta", path, `args must be a JSON Schema object, got ${show(args)}`);
     else if (args.type !== "object") sink.error("invalid_meta", `${path}.type`, `args must be a schema of type "object", got ${show(args.type)}`);
     else {
-      // A pattern hcp cannot match in linear time is named where it is; the rest of the schema is checked once none is.
-      const refused = patternProblems(args, path);
-      for (const problem of refused) sink.error("invalid_meta", problem.path, problem.message);
-      const error = refused.length > 0 ? undefined : checkSchema(args);
-      if (typeof error === "string") sink.error("invalid_meta", path, `args is not a valid JSON Schema (2020-12): ${error}`);
+      const error = checkSchema(args);
+      if (error !== null) {
+        // A pattern hcp cannot match in linear time fails the check: each is named where it is, not by the compile's words.
+        const refused = patternProblems(args, path);
+        for (const problem of refused) sink.error("invalid_meta", problem.path, problem.message);
+        if (refused.length === 0) sink.error("invalid_meta", path, `args is not a valid JSON Schema (2020-12): ${error}`);
+      }
       const props = isObject(args.properties) ? args.properties : {};
       for (const [name, at] of used) {
         if (!Object.hasOwn(props, name)) sink.error("invalid_meta", at, `placeholder {{${name}}} is not a property of args`);
