@@ -98,8 +98,9 @@ const onlyRun = {
  * Programs started through the launcher, with the runs that fill the code cache (one process runs
  * them in turn): a function compiled in none of them is compiled when first called. hcp's cache
  * holds a one-shot `hcp run` of a read verb, with and without arguments (spawning /bin/echo), one
- * whose argument its schema refuses (the plain Ajv bundle's cache: a valid one never loads Ajv) and
- * one whose argument has a `format` (the full Ajv bundle's cache), as does hcp-run's.
+ * whose argument its schema refuses (the plain Ajv bundle's cache: a valid one never loads Ajv), one
+ * whose argument has a `format` (the full Ajv bundle's cache) and one whose argument has a `pattern`
+ * (RE2's bundle's cache), as does hcp-run's.
  */
 const ECHO_PACK = "bench/fixtures/echo-pack";
 const REFUSAL = 'Error: invalid arguments for verb "repeat": argument "message": must be string\n';
@@ -108,6 +109,7 @@ const HCP_RUNS = [
   ["run", ECHO_PACK, "repeat", "--arg", "message=hi"],
   ["run", ECHO_PACK, "repeat", "--arg", "message:=1"],
   ["run", "bench/fixtures/stamp-pack", "stamp", "--arg", "at=2026-01-01T00:00:00Z"],
+  ["run", "bench/fixtures/stamp-pack", "word", "--arg", "word=hi"],
 ];
 const LAUNCHED = {
   rungrad: [["--help"]],

@@ -164,6 +164,8 @@ function requireBundle(bundle) {
  */
 function writeCache(bundle, argvs) {
   building = true;
+  // Each run adds its exit handlers to this one process: more than Node's default ten is no leak here.
+  process.setMaxListeners(0);
   const script = compileCached(bundle);
   const next = () => {
     const argv = argvs.shift();

@@ -357,16 +357,16 @@ function javaScriptError(pattern: string): string | undefined {
 }
 
 /** Patterns read, by their text: a pack's verbs often share them, and validation and compiling read each again. */
-const parsed = new Map<string, ParsedPattern>();
+const patternsRead = new Map<string, ParsedPattern>();
 const MAX_PARSED = 4096;
 
 /** Reads a pattern: its tree, or why hcp cannot match it (`syntax`: JavaScript does not compile it either). Never throws. */
 export function parsePattern(pattern: string): ParsedPattern {
-  let known = parsed.get(pattern);
+  let known = patternsRead.get(pattern);
   if (known === undefined) {
     known = readPattern(pattern);
-    if (parsed.size >= MAX_PARSED) parsed.clear();
-    parsed.set(pattern, known);
+    if (patternsRead.size >= MAX_PARSED) patternsRead.clear();
+    patternsRead.set(pattern, known);
   }
   return known;
 }
