@@ -40,13 +40,15 @@ const lazyBuiltins = {
  * Its exports are getters, so ajv-formats runs only when asked for. The Ajv class for plain schemas
  * (src/pack/ajv-plain.ts: Ajv's core with four vocabularies) is a smaller bundle, ajv-plain.bundle.cjs, and
  * the interpreting validator a one-shot run tries first (src/pack/interpreted.ts) one more, json-schema.bundle.cjs,
- * and RE2, which matches schemas' patterns when a value is first matched against one (src/pack/linear-regexp.ts),
- * one more, re2.bundle.cjs.
+ * RE2, which matches schemas' patterns when a value is first matched against one (src/pack/linear-regexp.ts),
+ * one more, re2.bundle.cjs, and the parser that reads a pattern first (src/pack/pattern-syntax.ts) one more,
+ * regexpp.bundle.cjs.
  */
 const AJV_BUNDLE = "ajv.bundle.cjs";
 const AJV_PLAIN_BUNDLE = "ajv-plain.bundle.cjs";
 const INTERPRETER_BUNDLE = "json-schema.bundle.cjs";
 const RE2_BUNDLE = "re2.bundle.cjs";
+const REGEXPP_BUNDLE = "regexpp.bundle.cjs";
 const AJV_BUNDLES = {
   [AJV_BUNDLE]: `module.exports = {
   get Ajv2020() { return require("ajv/dist/2020.js").default; },
@@ -55,6 +57,7 @@ const AJV_BUNDLES = {
   [AJV_PLAIN_BUNDLE]: `module.exports = require("./dist/src/pack/ajv-plain.js");`,
   [INTERPRETER_BUNDLE]: `module.exports = { Validator: require("@cfworker/json-schema").Validator };`,
   [RE2_BUNDLE]: `module.exports = { RE2JS: require("re2js").RE2JS };`,
+  [REGEXPP_BUNDLE]: `module.exports = { RegExpParser: require("@eslint-community/regexpp").RegExpParser };`,
 };
 /** In the programs' bundles, src/pack/ajv-modules.ts is this module: the launcher loads the Ajv bundles. */
 const ajvFromBundle = {
@@ -63,7 +66,7 @@ const ajvFromBundle = {
     const load = (name) => `require("./launch.cjs").requireBundle(require("node:path").join(__dirname, ${JSON.stringify(name)}))`;
     b.onResolve({ filter: /\/ajv-modules\.js$/ }, (args) => ({ path: args.path, namespace: "ajv-from-bundle" }));
     b.onLoad({ filter: /.*/, namespace: "ajv-from-bundle" }, () => ({
-      contents: `export function ajvModules() {\n  return ${load(AJV_BUNDLE)};\n}\nexport function plainAjvClass() {\n  return ${load(AJV_PLAIN_BUNDLE)}.AjvPlain;\n}\nexport function interpreterClass() {\n  return ${load(INTERPRETER_BUNDLE)}.Validator;\n}\nexport function re2Class() {\n  return ${load(RE2_BUNDLE)}.RE2JS;\n}\n`,
+      contents: `export function ajvModules() {\n  return ${load(AJV_BUNDLE)};\n}\nexport function plainAjvClass() {\n  return ${load(AJV_PLAIN_BUNDLE)}.AjvPlain;\n}\nexport function interpreterClass() {\n  return ${load(INTERPRETER_BUNDLE)}.Validator;\n}\nexport function re2Class() {\n  return ${load(RE2_BUNDLE)}.RE2JS;\n}\nexport function regexpParserClass() {\n  return ${load(REGEXPP_BUNDLE)}.RegExpParser;\n}\n`,
       loader: "js",
     }));
     b.onResolve({ filter: /^\.\/launch\.cjs$/ }, () => ({ path: "./launch.cjs", external: true }));
@@ -100,7 +103,7 @@ const onlyRun = {
  * holds a one-shot `hcp run` of a read verb, with and without arguments (spawning /bin/echo), one
  * whose argument its schema refuses (the plain Ajv bundle's cache: a valid one never loads Ajv), one
  * whose argument has a `format` (the full Ajv bundle's cache) and one whose argument has a `pattern`
- * (RE2's bundle's cache), as does hcp-run's.
+ * (the caches of RE2's bundle and regexpp's), as does hcp-run's.
  */
 const ECHO_PACK = "bench/fixtures/echo-pack";
 const REFUSAL = 'Error: invalid arguments for verb "repeat": argument "message": must be string\n';
@@ -129,7 +132,7 @@ const PROGRAMS = {
   platform: "node",
   target: "node20",
   supported: { "dynamic-import": false },
-  external: ["@modelcontextprotocol/sdk", "@napi-rs/keyring", "@readme/openapi-parser", "ajv", "ajv-formats", "jq-wasm", "re2js", "yaml"],
+  external: ["@eslint-community/regexpp", "@modelcontextprotocol/sdk", "@napi-rs/keyring", "@readme/openapi-parser", "ajv", "ajv-formats", "jq-wasm", "re2js", "yaml"],
   // import.meta.url has no CommonJS counterpart: give each bundle its own file URL, made when first read (a start that
   // never reads it makes no URL); import.meta.dirname is the bundle's folder.
   define: { "import.meta.url": "__bundle.url", "import.meta.dirname": "__dirname" },

@@ -1,5 +1,6 @@
 // Ajv 2020-12 and ajv-formats, required when first asked for, the Ajv class for plain schemas (ajv-plain.ts,
-// loaded with this module), the interpreting validator (interpreted.ts) and RE2 (re2js, linear-regexp.ts). The programs' bundles replace this
+// loaded with this module), the interpreting validator (interpreted.ts), RE2 (re2js, linear-regexp.ts) and the
+// regular expression parser (@eslint-community/regexpp, pattern-syntax.ts). The programs' bundles replace this
 // module (scripts/postbuild.mjs) by one that loads each from a bundle of its own with a V8 code cache
 // (src/cli/launch.cjs) when first asked for.
 
@@ -7,6 +8,7 @@ import { createRequire } from "node:module";
 import type Ajv2020Module from "ajv/dist/2020.js";
 import type addFormatsModule from "ajv-formats";
 import type { Validator } from "@cfworker/json-schema";
+import type { RegExpParser } from "@eslint-community/regexpp";
 import type { RE2JS } from "re2js";
 import { AjvPlain } from "./ajv-plain.js";
 
@@ -41,4 +43,9 @@ export function interpreterClass(): typeof Validator {
 /** re2js's RE2JS (linear-regexp.ts), required when first asked for. */
 export function re2Class(): typeof RE2JS {
   return (createRequire(import.meta.url)("re2js") as { RE2JS: typeof RE2JS }).RE2JS;
+}
+
+/** @eslint-community/regexpp's RegExpParser (pattern-syntax.ts), required when first asked for. */
+export function regexpParserClass(): typeof RegExpParser {
+  return (createRequire(import.meta.url)("@eslint-community/regexpp") as { RegExpParser: typeof RegExpParser }).RegExpParser;
 }

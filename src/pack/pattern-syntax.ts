@@ -4,7 +4,12 @@
 // every value (the constructs RE2 writes differently are translated, in pattern-re2.ts); a pattern with a construct
 // that needs backtracking (lookahead, lookbehind, a backreference) or that RE2 would refuse (a repeat count above
 // 1000, nested counts whose product is above 1000, a tree too large or too deep) is refused, never matched by
-// JavaScript's backtracking engine. Pure and cheap: pack validation reads every pattern of every verb.
+// JavaScript's backtracking engine. Pure and cheap: pack validation reads every pattern of every verb. The reading is
+// ESLint's ECMAScript regular expression parser, @eslint-community/regexpp (loaded with the first pattern read, a
+// bundle of its own: ajv-modules.ts); this module maps its tree to hcp's and applies the rule.
+
+import type { AST } from "@eslint-community/regexpp";
+import { regexpParserClass } from "./ajv-modules.js";
 
 /** An inclusive range of code points. */
 export type Range = readonly [number, number];
@@ -37,9 +42,9 @@ const MAX_DEPTH = 250;
 
 const LINE_TERMINATORS: readonly Range[] = [[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]];
 /** JavaScript's `\d`, `\w` (ASCII, the `i` flag never being set) and `\s` (WhiteSpace and LineTerminator, ECMA-262 §22.2.2.9). */
-export const DIGIT: readonly Range[] = [[0x30, 0x39]];
-export const WORD: readonly Range[] = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
-export const SPACE: readonly Range[] = [
+const DIGIT: readonly Range[] = [[0x30, 0x39]];
+const WORD: readonly Range[] = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
+const SPACE: readonly Range[] = [
   [0x09, 0x0d], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff],
 ];
 const MAX_CODE_POINT = 0x10ffff;
@@ -59,244 +64,84 @@ export function complement(ranges: readonly Range[]): Range[] {
 const set = (ranges: readonly Range[], negated = false): CharSet => ({ negated, parts: [{ ranges }] });
 const DOT = set(LINE_TERMINATORS, true);
 
-/** Thrown inside the parser; parsePattern returns it. */
+/** Thrown inside the reading; parsePattern returns it. */
 class Refusal {
   constructor(readonly why: string) {}
 }
 
-const SYNTAX_CHARACTERS = "^$\\.*+?()[]{}|/";
-const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
-const isHex = (c: string | undefined): boolean => c !== undefined && /^[0-9A-Fa-f]$/.test(c);
+/** The ECMAScript version whose grammar Node 20 reads (ES2025's group modifiers and duplicate group names it refuses). */
+const ECMA_VERSION = 2023;
+let parser: InstanceType<ReturnType<typeof regexpParserClass>> | undefined;
 
-class Parser {
-  private pos = 0;
-  constructor(private readonly src: string) {}
+/** regexpp's tree of the pattern, read with the `u` flag as Ajv compiles it. */
+function syntaxTree(pattern: string): AST.Pattern {
+  parser ??= new (regexpParserClass())({ ecmaVersion: ECMA_VERSION });
+  return parser.parsePattern(pattern, 0, pattern.length, { unicode: true });
+}
 
-  parse(): PatternNode {
-    const tree = this.disjunction();
-    if (this.pos < this.src.length) this.invalid();
-    return tree;
-  }
+const ESCAPE_RANGES = { digit: DIGIT, space: SPACE, word: WORD } as const;
 
-  private invalid(): never {
-    throw new Refusal(`is not a JavaScript regular expression (at offset ${this.pos})`);
-  }
+/** A Unicode property escape as written between its braces (`L`, `Script=Greek`), resolved when written (pattern-re2.ts). */
+const property = (s: AST.UnicodePropertyCharacterSet): ClassPart => ({ property: s.raw.slice(3, -1), negated: s.negate });
 
-  private peek(offset = 0): string | undefined {
-    return this.src[this.pos + offset];
-  }
+function disjunction(alternatives: readonly AST.Alternative[]): PatternNode {
+  const items = alternatives.map(alternative);
+  return items.length === 1 ? items[0]! : { kind: "alt", items };
+}
 
-  private eat(s: string): boolean {
-    if (!this.src.startsWith(s, this.pos)) return false;
-    this.pos += s.length;
-    return true;
-  }
+function alternative(a: AST.Alternative): PatternNode {
+  const items = a.elements.map(element);
+  return items.length === 0 ? { kind: "empty" } : items.length === 1 ? items[0]! : { kind: "seq", items };
+}
 
-  private disjunction(): PatternNode {
-    const items = [this.alternative()];
-    while (this.eat("|")) items.push(this.alternative());
-    return items.length === 1 ? items[0]! : { kind: "alt", items };
-  }
-
-  private alternative(): PatternNode {
-    const items: PatternNode[] = [];
-    while (this.pos < this.src.length && this.peek() !== "|" && this.peek() !== ")") items.push(this.term());
-    return items.length === 0 ? { kind: "empty" } : items.length === 1 ? items[0]! : { kind: "seq", items };
-  }
-
-  private term(): PatternNode {
-    if (this.eat("^")) return { kind: "assert", at: "start" };
-    if (this.eat("$")) return { kind: "assert", at: "end" };
-    if (this.eat("\\b")) return { kind: "assert", at: "word" };
-    if (this.eat("\\B")) return { kind: "assert", at: "notWord" };
-    if (this.src.startsWith("(?=", this.pos) || this.src.startsWith("(?!", this.pos)) throw new Refusal("has a lookahead, (?=…) or (?!…), which needs backtracking");
-    if (this.src.startsWith("(?<=", this.pos) || this.src.startsWith("(?<!", this.pos)) throw new Refusal("has a lookbehind, (?<=…) or (?<!…), which needs backtracking");
-    return this.quantified(this.atom());
-  }
-
-  private atom(): PatternNode {
-    const c = this.peek();
-    if (c === "(") return this.group();
-    if (c === ".") {
-      this.pos++;
-      return { kind: "chars", set: DOT };
-    }
-    if (c === "[") return { kind: "chars", set: this.characterClass() };
-    if (c === "\\") return this.atomEscape();
-    if (c === undefined || "*+?{}])".includes(c)) this.invalid();
-    return { kind: "chars", set: set([this.literal()]) };
-  }
-
-  private literal(): Range {
-    const cp = this.src.codePointAt(this.pos)!;
-    this.pos += cp > 0xffff ? 2 : 1;
-    return [cp, cp];
-  }
-
-  private group(): PatternNode {
-    this.pos++;
-    if (this.eat("?")) {
-      if (this.eat(":")) {
-        // a group that captures nothing
-      } else if (this.peek() === "<") {
-        const end = this.src.indexOf(">", this.pos);
-        if (end < 0) this.invalid();
-        this.pos = end + 1; // a named group: matching ignores captures
-      } else throw new Refusal(`has a group (?${this.peek() ?? ""}…) hcp does not know`);
-    }
-    const body = this.disjunction();
-    if (!this.eat(")")) this.invalid();
-    return body;
-  }
-
-  private quantified(body: PatternNode): PatternNode {
-    let min: number;
-    let max: number;
-    let counted = false;
-    const c = this.peek();
-    if (c === "*") [min, max] = [0, -1];
-    else if (c === "+") [min, max] = [1, -1];
-    else if (c === "?") [min, max] = [0, 1];
-    else if (c === "{") {
-      const m = /^\{(\d+)(?:(,)(\d*))?\}/.exec(this.src.slice(this.pos));
-      if (m === null) this.invalid();
-      min = Number(m[1]);
-      max = m[2] === undefined ? min : m[3] === "" ? -1 : Number(m[3]);
-      if (min > MAX_REPEAT || max > MAX_REPEAT) throw new Refusal(`has a repeat count above ${MAX_REPEAT} (${m[0]})`);
-      counted = true;
-      this.pos += m[0].length - 1;
-    } else return body;
-    this.pos++;
-    this.eat("?");
-    return { kind: "repeat", body, min, max, counted };
-  }
-
-  private atomEscape(): PatternNode {
-    const c = this.peek(1);
-    if (c !== undefined && c >= "1" && c <= "9") throw new Refusal(`has a backreference (\\${c}), which needs backtracking`);
-    if (c === "k") throw new Refusal("has a backreference (\\k<name>), which needs backtracking");
-    return { kind: "chars", set: this.classEscape(false) };
-  }
-
-  /** After `\`: a class of characters (`\d`, `\p{…}`…) or one character; `inClass`: `\b` is backspace and `\-` a dash. */
-  private classEscape(inClass: boolean): CharSet {
-    this.pos++;
-    const c = this.peek();
-    switch (c) {
-      case "d":
-      case "D":
-      case "w":
-      case "W":
-      case "s":
-      case "S": {
-        this.pos++;
-        return set(c === "d" || c === "D" ? DIGIT : c === "w" || c === "W" ? WORD : SPACE, c === c.toUpperCase());
-      }
-      case "p":
-      case "P": {
-        const m = /^\{([A-Za-z0-9_=]+)\}/.exec(this.src.slice(this.pos + 1));
-        if (m === null) this.invalid();
-        this.pos += 1 + m[0].length;
-        return { negated: false, parts: [{ property: m[1]!, negated: c === "P" }] };
-      }
-      default: {
-        const cp = this.characterEscape(inClass);
-        return set([[cp, cp]]);
-      }
-    }
-  }
-
-  /** After `\`, at the escape's letter: the one code point it stands for. */
-  private characterEscape(inClass: boolean): number {
-    const c = this.peek();
-    if (c === undefined) this.invalid();
-    const simple: Record<string, number> = { f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09, v: 0x0b };
-    if (Object.hasOwn(simple, c)) {
-      this.pos++;
-      return simple[c]!;
-    }
-    if (c === "c" && /^[A-Za-z]$/.test(this.peek(1) ?? "")) {
-      this.pos += 2;
-      return this.src.charCodeAt(this.pos - 1) % 32;
-    }
-    if (c === "0" && !isDigit(this.peek(1))) {
-      this.pos++;
-      return 0;
-    }
-    if (c === "x" && isHex(this.peek(1)) && isHex(this.peek(2))) {
-      this.pos += 3;
-      return parseInt(this.src.slice(this.pos - 2, this.pos), 16);
-    }
-    if (c === "u") return this.unicodeEscape();
-    if (SYNTAX_CHARACTERS.includes(c) || (inClass && c === "-")) {
-      this.pos++;
-      return c.charCodeAt(0);
-    }
-    if (inClass && c === "b") {
-      this.pos++;
-      return 0x08;
-    }
-    return this.invalid();
-  }
-
-  /** `\uHHHH` (a lead and a trail surrogate written as two such escapes are one code point) or `\u{H…}`. */
-  private unicodeEscape(): number {
-    const braced = /^u\{([0-9A-Fa-f]+)\}/.exec(this.src.slice(this.pos));
-    if (braced !== null) {
-      const cp = parseInt(braced[1]!, 16);
-      if (cp > MAX_CODE_POINT) this.invalid();
-      this.pos += braced[0].length;
-      return cp;
-    }
-    const four = /^u([0-9A-Fa-f]{4})(?:\\u([0-9A-Fa-f]{4}))?/.exec(this.src.slice(this.pos));
-    if (four === null) this.invalid();
-    const lead = parseInt(four[1]!, 16);
-    const trail = four[2] === undefined ? -1 : parseInt(four[2], 16);
-    if (lead >= 0xd800 && lead <= 0xdbff && trail >= 0xdc00 && trail <= 0xdfff) {
-      this.pos += four[0].length;
-      return 0x10000 + (lead - 0xd800) * 0x400 + (trail - 0xdc00);
-    }
-    this.pos += 5;
-    return lead;
-  }
-
-  private characterClass(): CharSet {
-    this.pos++;
-    const negated = this.eat("^");
-    const parts: ClassPart[] = [];
-    while (!this.eat("]")) {
-      if (this.pos >= this.src.length) this.invalid();
-      const from = this.classAtom();
-      if (this.peek() === "-" && this.peek(1) !== "]" && this.peek(1) !== undefined) {
-        this.pos++;
-        const to = this.classAtom();
-        const lo = single(from);
-        const hi = single(to);
-        if (lo === undefined || hi === undefined || lo > hi) this.invalid();
-        parts.push({ ranges: [[lo, hi]] });
-      } else parts.push(...(from.negated ? [{ ranges: complement(resolveNow(from)) }] : from.parts));
-    }
-    return { negated, parts };
-  }
-
-  private classAtom(): CharSet {
-    if (this.peek() === "\\") return this.classEscape(true);
-    return set([this.literal()]);
+function element(e: AST.Element): PatternNode {
+  switch (e.type) {
+    case "Assertion":
+      if (e.kind === "lookahead") throw new Refusal("has a lookahead, (?=…) or (?!…), which needs backtracking");
+      if (e.kind === "lookbehind") throw new Refusal("has a lookbehind, (?<=…) or (?<!…), which needs backtracking");
+      return { kind: "assert", at: e.kind === "word" ? (e.negate ? "notWord" : "word") : e.kind };
+    case "Backreference":
+      throw new Refusal(`has a backreference (${typeof e.ref === "string" ? "\\k<name>" : e.raw}), which needs backtracking`);
+    case "Group":
+      if (e.modifiers !== null) throw new Refusal("has a group with flags, (?i:…), which hcp does not know"); // ES2025's, not read
+      return disjunction(e.alternatives);
+    case "CapturingGroup":
+      return disjunction(e.alternatives); // matching ignores captures
+    case "Quantifier":
+      return quantifier(e);
+    case "Character":
+      return { kind: "chars", set: set([[e.value, e.value]]) };
+    case "CharacterSet":
+      if (e.kind === "any") return { kind: "chars", set: DOT };
+      if (e.kind === "property") return { kind: "chars", set: { negated: false, parts: [property(e)] } };
+      return { kind: "chars", set: set(ESCAPE_RANGES[e.kind], e.negate) };
+    case "CharacterClass":
+      return { kind: "chars", set: { negated: e.negate, parts: e.elements.map(classPart) } };
+    case "ExpressionCharacterClass":
+      throw new Refusal(`has a class hcp does not know (${e.raw})`); // the v flag's, never set
   }
 }
 
-/** The one code point a set stands for, if it is one (a range's ends must be). */
-function single(s: CharSet): number | undefined {
-  const part = s.parts[0];
-  if (s.negated || s.parts.length !== 1 || part === undefined || !("ranges" in part) || part.ranges.length !== 1) return undefined;
-  const [lo, hi] = part.ranges[0]!;
-  return lo === hi ? lo : undefined;
+function quantifier(q: AST.Quantifier): PatternNode {
+  const body = element(q.element);
+  const written = q.raw.slice(q.element.raw.length).replace(/\?$/, ""); // `*`, `{2,5}`… (laziness cannot change a match)
+  const counted = written.startsWith("{");
+  if (counted && (q.min > MAX_REPEAT || (q.max !== Infinity && q.max > MAX_REPEAT))) throw new Refusal(`has a repeat count above ${MAX_REPEAT} (${written})`);
+  return { kind: "repeat", body, min: q.min, max: q.max === Infinity ? -1 : q.max, counted };
 }
 
-/** A negated escape inside a class (`[\S]`, `[\D]`): its code points, known without a property (`\P{…}` stays a part). */
-function resolveNow(s: CharSet): Range[] {
-  const part = s.parts[0]!;
-  return "ranges" in part ? [...part.ranges] : [];
+function classPart(e: AST.CharacterClassElement): ClassPart {
+  switch (e.type) {
+    case "Character":
+      return { ranges: [[e.value, e.value]] };
+    case "CharacterClassRange":
+      return { ranges: [[e.min.value, e.max.value]] };
+    case "CharacterSet":
+      if (e.kind === "property") return property(e);
+      return { ranges: e.negate ? complement(ESCAPE_RANGES[e.kind]) : ESCAPE_RANGES[e.kind] };
+    default:
+      throw new Refusal(`has a class hcp does not know (${e.raw})`); // the v flag's, never set
+  }
 }
 
 /** RE2's size of the tree (its parser's calcSize), which it bounds. */
@@ -371,16 +216,19 @@ export function parsePattern(pattern: string): ParsedPattern {
   return known;
 }
 
+/** JavaScript's own verdict on the syntax first (the engine whose meaning is kept: regexpp knows `\p{Script=Hrkt}`, Node 20 does not), then regexpp's tree. */
 function readPattern(pattern: string): ParsedPattern {
   const jsError = javaScriptError(pattern);
   if (jsError !== undefined) return { ok: false, why: `is not a JavaScript regular expression: ${jsError}`, syntax: true };
   let tree: PatternNode;
   try {
-    // Deeper than the bound, the parser's own recursion could overflow the stack: bounded here first.
-    tree = new Parser(pattern).parse();
+    tree = disjunction(syntaxTree(pattern).alternatives);
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, why: e.why, syntax: false };
+    // Far deeper than the bound, the parser's recursion or this reading's overflows the stack.
     if (e instanceof RangeError) return { ok: false, why: `nests more than ${MAX_DEPTH} deep`, syntax: false };
+    // JavaScript compiles it and regexpp does not (none known: test/pack/pattern-re2.test.ts): never matched on a guess.
+    if (e instanceof SyntaxError) return { ok: false, why: `is read by JavaScript but not by hcp's parser: ${e.message}`, syntax: false };
     throw e;
   }
   if (depthOf(tree) > MAX_DEPTH) return { ok: false, why: `nests more than ${MAX_DEPTH} deep`, syntax: false };

@@ -78,6 +78,25 @@ test("every pattern hcp accepts matches, through RE2, exactly the values JavaScr
   assert.ok(compared > 3000, `only ${compared} comparisons`);
 });
 
+/** Pieces of syntax that JavaScript (u flag) reads or refuses: groups, escapes, classes, counts, properties. */
+const SYNTAX = [
+  "(", ")", "(?:", "(?<n>", "\\k<n>", "\\k", "[", "]", "[^", "{", "}", "{1}", "{2,}", "{2,1}", ",", "*", "+", "?", "|", "^", "$", ".", "\\",
+  "\\1", "\\0", "\\00", "\\c", "\\cA", "\\c1", "\\x4", "\\x41", "\\u12", "\\u0041", "\\u{", "\\u{41}", "\\u{110000}", "\\ud83d", "\\ude00",
+  "\\p{L}", "\\P{Script=Greek}", "\\p{Script=Hrkt}", "\\p{Foo}", "\\p{L", "\\p{RGI_Emoji}", "\\d", "\\s", "\\b", "\\B", "\\-", "-", "a", "0", "\\/", "/", "\\a", "\\_", "\\]", "😀", "(?i:", "\\8",
+];
+
+test("hcp's parser reads a pattern as JavaScript does: what it refuses to compile is a syntax error, what it compiles is read", () => {
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...SYNTAX), { minLength: 1, maxLength: 7 }), (pieces) => {
+      const p = pieces.join("");
+      const parsed = parsePattern(p);
+      if (!compilesInJavaScript(p)) assert.ok(!parsed.ok && parsed.syntax, p);
+      else assert.ok(parsed.ok || !parsed.why.startsWith("is read by JavaScript but not by hcp's parser"), `${p}: ${parsed.ok ? "" : parsed.why}`);
+    }),
+    { numRuns: 5000 },
+  );
+});
+
 test("hand-picked patterns mean the same in both engines: anchors, line terminators, astral characters, lone surrogates, classes", () => {
   const cases: [string, string[]][] = [
     ["^.$", ["a", "😀", "\ud83d", "\ude00", "\n", "\r", "\u2028", "\u2029", "😀😀", "", "\ud83d\ude00"]],
