@@ -7,6 +7,7 @@ import { FROM_EXE } from "./flags.js";
 import { mapped } from "./hcp/errors.js";
 import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, NO_ELICITATION, STRICT, TOOL_SELECTION } from "./hcp/flags.js";
 import { PACKAGE_VERSION } from "./version.js";
+import { PERSON_APPROVES } from "../pack/person-gate.js";
 
 const HUMAN_JSON = [OutputMode.Human, OutputMode.JSON];
 
@@ -39,6 +40,7 @@ const runCommand: CommandSpec = {
     ...APPROVER_FLAGS,
     AUDIT,
   ],
+  extensions: PERSON_APPROVES, // a pack made from hcp gates it behind a person (pack/person-gate.ts)
   run: lazy(() => import("./hcp/run.js"), (m) => m.runHandler),
 };
 
@@ -50,6 +52,7 @@ const execCommand: CommandSpec = {
   outputModes: [OutputMode.JSON],
   args: { min: 1 },
   flags: [{ name: "concurrency", usage: "Requests running at once (1 to 1024)", type: "int", default: 8 }, ALLOW_WRITE, CONTROL_PLANE, STRICT, ...APPROVER_FLAGS, AUDIT],
+  extensions: PERSON_APPROVES, // a pack made from hcp gates it behind a person (pack/person-gate.ts)
   run: lazy(() => import("./hcp/serve.js"), (m) => m.execHandler),
 };
 
@@ -84,6 +87,7 @@ const serveCommand: CommandSpec = {
     NO_ELICITATION,
     AUDIT,
   ],
+  extensions: PERSON_APPROVES, // a pack made from hcp gates it behind a person (pack/person-gate.ts)
   run: lazy(() => import("./hcp/serve.js"), (m) => m.serveHandler),
 };
 
@@ -228,6 +232,7 @@ const initCommand: CommandSpec = {
     { name: "out", usage: "The pack folder to write", type: "string", required: true },
     { name: "force", usage: "Write into a non-empty folder, replacing the pack files", type: "bool" },
   ],
+  extensions: PERSON_APPROVES, // a pack made from hcp gates it behind a person (pack/person-gate.ts)
   run: lazy(() => import("./hcp/init.js"), (m) => m.initHandler),
 };
 
@@ -250,6 +255,7 @@ const credentialsCommand: CommandSpec = {
       globals: ["no-prompt"],
       args: "any", // FAMILY NAME, counted by credentials.ts: a value given as an argument is refused without being echoed
       flags: WHERE_FLAGS,
+      extensions: PERSON_APPROVES,
       run: lazy(() => import("./hcp/credentials.js"), (m) => m.setHandler),
     },
     {
@@ -259,6 +265,7 @@ const credentialsCommand: CommandSpec = {
       outputModes: HUMAN_JSON,
       args: "any", // FAMILY NAME, counted by credentials.ts: a value given as an argument is refused without being echoed
       flags: [...WHERE_FLAGS, { name: "reveal", usage: "Print the value itself", type: "bool" }],
+      extensions: PERSON_APPROVES,
       run: lazy(() => import("./hcp/credentials.js"), (m) => m.getHandler),
     },
     {
@@ -269,6 +276,7 @@ const credentialsCommand: CommandSpec = {
       mutates: true,
       args: "any", // FAMILY NAME, counted by credentials.ts: a value given as an argument is refused without being echoed
       flags: WHERE_FLAGS,
+      extensions: PERSON_APPROVES,
       run: lazy(() => import("./hcp/credentials.js"), (m) => m.deleteHandler),
     },
   ],

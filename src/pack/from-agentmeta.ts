@@ -6,6 +6,7 @@ import { renderPackHarness } from "./harness-render.js";
 import { MCP_CONTROL_ARGUMENTS, mcpToolProblems } from "./mcp-names.js";
 import { isPlaceholderName } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
+import { asksPersonApproval } from "./person-gate.js";
 
 /** surface.json as written: the Surface fields a generator sets (no defaults filled in). */
 export interface SurfaceDocument {
@@ -138,7 +139,7 @@ function childrenOf(doc: AgentMetaDocument, c: AgentCommand): string[] {
 
 /** The verbs of one command: one, or two for rungrad's self-update (`update.check` reads, `update` writes). */
 function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, key: string, notes: string[]): VerbDraft[] {
-  const confirm = c.destructive || c.requires_confirmation;
+  const confirm = c.destructive || c.requires_confirmation || asksPersonApproval(c.extensions);
   const check = c.path.length === 1 && c.path[0] === "update" ? c.local_flags.find((f) => f.name === "check" && f.type === "bool") : undefined;
   const description = c.short.trim() === "" ? `Runs \`${c.command_template}\`` : c.short;
   if (check === undefined) {

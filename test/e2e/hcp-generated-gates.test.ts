@@ -1,5 +1,7 @@
 // A pack generated from rungrad itself (`hcp init --from-exe rungrad`): a verb that runs a program the agent names
 // (score's target, --from-exe) is never a plain read. Served to an agent, it runs nothing without a person's approval.
+// Likewise a pack generated from hcp itself: its run, exec and serve run other packs' verbs, init runs a program, and
+// credentials get prints a secret.
 
 import assert from "node:assert/strict";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
@@ -7,7 +9,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { RUNGRAD, rungrad } from "./helpers.js";
 import { isolatedEnv } from "./hardening.js";
-import { hcp, mcpClient, tempDir } from "../transports/support.js";
+import { HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
 
 type Text = { type: string; text: string }[];
 
@@ -91,4 +93,54 @@ test("rungrad score --dry-run and agentmeta --from-exe --dry-run say what they w
   assert.equal(meta.code, 0, meta.stderr);
   assert.equal(meta.stdout, `DRY RUN: would run ${JSON.stringify(w.program)} "__rungrad_manifest" (to read its manifest)\n`);
   assert.equal(w.runs(), 0);
+});
+
+test("a pack generated from hcp: the agent cannot run a pack of its own through exec, serve, run or init, nor read a stored credential, without a person's approval; the witness stays empty", async () => {
+  const env = isolatedEnv();
+  const w = witness();
+  // The agent's pack: its one read verb runs the witness. hcp exec, run by a person, runs it without asking.
+  const evil = tempDir("hcp-agent-pack-");
+  writeFileSync(join(evil, "surface.json"), JSON.stringify({ id: "evil", kind: "wrap", wrap: { bin: w.program }, verbs: { go: { description: "Go.", cli: ["go"], policy: "read" } } }));
+  writeFileSync(join(evil, "HARNESS.md"), "---\nname: evil\ndescription: Evil.\n---\n\nEvil.\n");
+  const request = `${JSON.stringify({ id: 1, pack: "evil", verb: "go", args: {} })}\n`;
+  await hcp(["exec", evil], { env, stdin: request });
+  assert.equal(w.runs(), 1, "the witness is a real witness: hcp exec of the agent's pack runs it");
+  writeFileSync(w.log, "");
+
+  const pack = join(tempDir(), "hcp");
+  const init = await hcp(["init", "--from-exe", HCP, "--out", pack], { env });
+  assert.equal(init.code, 0, init.stderr);
+  const policy = JSON.parse(readFileSync(join(pack, "policy.json"), "utf8")) as { verbs: Record<string, unknown> };
+  const gated = ["run", "exec", "serve", "init", "credentials.get", "credentials.set", "credentials.delete"];
+  for (const verb of gated) assert.deepEqual(policy.verbs[verb], { policy: "write", confirm: true }, verb);
+  for (const verb of ["describe", "list", "validate"]) assert.equal(policy.verbs[verb], "read", verb);
+  // hcp run's --confirm takes a plan id: the generated argv never passes it bare.
+  const surface = JSON.parse(readFileSync(join(pack, "surface.json"), "utf8")) as { verbs: Record<string, { cli: string[] }> };
+  assert.ok(!surface.verbs["run"]!.cli.includes("--confirm"), surface.verbs["run"]!.cli.join(" "));
+
+  const attempts: [string, Record<string, unknown>][] = [
+    ["exec", { packs: [evil], allow_write: true }],
+    ["run", { pack: evil, _verb: "go" }],
+    ["serve", { packs: [evil], mcp: true }],
+    ["init", { from_exe: w.program, out: tempDir() }],
+    ["credentials.get", { family: "bank", name: "TOKEN", reveal: true }],
+  ];
+  // Read-only, then with writes allowed: each is refused for want of a person's approval, over MCP and hcp exec.
+  for (const allowWrite of [false, true]) {
+    const { client } = await mcpClient([pack], { env, allowWrite });
+    try {
+      for (const [verb, args] of attempts) {
+        const r = await client.callTool({ name: `hcp_${verb.replace(".", "_")}`, arguments: args });
+        assert.equal(r.isError, true, `${verb}: ${JSON.stringify(r.content)}`);
+        if (allowWrite) assert.match((r.content as Text)[0]!.text, /hcp approve /, verb);
+      }
+    } finally {
+      await client.close();
+    }
+  }
+  const lines = attempts.map(([verb, args], i) => JSON.stringify({ id: i, pack: "hcp", verb, args, stdin: request })).join("\n");
+  const exec = await hcp(["exec", pack, "--allow-write"], { env, stdin: `${lines}\n` });
+  const answers = exec.stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { ok: boolean; error?: { code: string } });
+  assert.deepEqual(answers.map((a) => [a.ok, a.error?.code]), attempts.map(() => [false, "approval_required"]));
+  assert.equal(w.runs(), 0, "the agent's program never ran");
 });
