@@ -97,22 +97,27 @@ test("score without probes warns on stderr (not under --json or --quiet); --auto
 
 test("score --fail-on: required is --strict's exact error; recommended fails on any failing rule; other levels are usage errors", async () => {
   const contradict = join(TARGETS, "contradict");
-  const strict = await rungrad(["score", contradict, "--read", "item list", "--strict"]);
-  const required = await rungrad(["score", contradict, "--read", "item list", "--fail-on", "required"]);
+  // Each score runs dozens of probes: the independent runs go at once.
+  const [strict, required] = await Promise.all([
+    rungrad(["score", contradict, "--read", "item list", "--strict"]),
+    rungrad(["score", contradict, "--read", "item list", "--fail-on", "required"]),
+  ]);
   assert.deepEqual([required.code, required.stdout, required.stderr], [strict.code, strict.stdout, strict.stderr]);
   assert.equal(required.stderr, "Error: required rules failed: help.examples, output.json-parseable\n");
 
   const tie = join(TARGETS, "tie");
   const flags = ["--auth", "whoami", "--not-found", "get ghost", "--api-error", "get broken", "--forbidden", "get forbidden", "--rate-limited", "get throttled"];
-  const lenient = await rungrad(["score", tie, ...flags, "--fail-on", "required", "--json"]);
+  const [lenient, any, bad] = await Promise.all([
+    rungrad(["score", tie, ...flags, "--fail-on", "required", "--json"]),
+    rungrad(["score", tie, ...flags, "--fail-on", "recommended"]),
+    rungrad(["score", tie, "--fail-on", "optional"]),
+  ]);
   assert.equal(lenient.code, 0, "no required rule fails");
   const failed = (JSON.parse(lenient.stdout) as { rules: { id: string; result: string }[] }).rules.filter((x) => x.result === "fail").map((x) => x.id);
   assert.ok(failed.length > 0);
-  const any = await rungrad(["score", tie, ...flags, "--fail-on", "recommended"]);
   assert.equal(any.code, 1);
   assert.equal(any.stderr, `Error: required or recommended rules failed: ${[...failed].sort().join(", ")}\n`);
 
-  const bad = await rungrad(["score", tie, "--fail-on", "optional"]);
   assert.deepEqual([bad.code, bad.stdout, bad.stderr], [1, "", 'Error: unknown --fail-on level "optional" (want required or recommended)\n']);
 });
 
