@@ -39,14 +39,20 @@ async function api(): Promise<{ origin: string; asked: string[]; close: () => vo
 /** The agent's surface.json: an openapi pack fetching its document from `url`, reading no credential. */
 const surface = (url: string) => JSON.stringify({ id: "remote", kind: "openapi", openapi: { url }, binding: { mode: "local", hub: "none" }, verbs: { "notes.list": { description: "List." } } });
 
+/** The agent's pack in its workspace, fetching its document from the loopback server with data in the URL. */
+function agentPack(ws: string, origin: string): string {
+  const root = join(ws, "remote");
+  mkdirSync(root);
+  writeFileSync(join(root, "surface.json"), surface(`${origin}/doc.json?data=exfiltrated`));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "remote", default: "read" }));
+  return root;
+}
+
 test("hcp run of an agent-written openapi pack fetched by openapi.url sends no request before a person trusted it (verb, --json, dry run; a trusted pack edited); trusted, it runs", async () => {
   const s = scene();
   const server = await api();
   try {
-    const root = join(s.ws, "remote");
-    mkdirSync(root);
-    writeFileSync(join(root, "surface.json"), surface(`${server.origin}/doc.json?data=exfiltrated`));
-    writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "remote", default: "read" }));
+    const root = agentPack(s.ws, server.origin);
     for (const args of [["run", root, "notes.list"], ["run", root, "notes.list", "--json"], ["run", root, "notes.list", "--dry-run", "--json"]]) {
       const r = await s.hcp(args);
       assert.equal(r.code, 4, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
@@ -78,10 +84,7 @@ test("the pack commands an agent can run alone (describe, validate, list, trust 
   const s = scene();
   const server = await api();
   try {
-    const root = join(s.ws, "remote");
-    mkdirSync(root);
-    writeFileSync(join(root, "surface.json"), surface(`${server.origin}/doc.json?data=exfiltrated`));
-    writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "remote", default: "read" }));
+    const root = agentPack(s.ws, server.origin);
     const untrusted = async (why: RegExp) => {
       const describe = await s.hcp(["describe", root]);
       assert.equal(describe.code, 4, `describe: ${describe.stdout}${describe.stderr}`);
