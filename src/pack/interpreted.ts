@@ -4,7 +4,7 @@
 // refusal's words and exit code are Ajv's. The two must never disagree where the interpreter says yes; the schemas
 // and values on which they can (below) are left to Ajv (test/pack/interpreted.test.ts compares them).
 
-import { interpreterClass } from "./ajv-modules.js";
+import { interpreterClass } from "./lazy-modules.js";
 import { isObject } from "./issues.js";
 import { isPlainSchema } from "./schema.js";
 

@@ -3,7 +3,7 @@
 // JavaScript's backtracking engine, in which an agent's value can make a pattern with nested repetition
 // (`^([a-z]+)+$`) take exponential time. A pattern hcp cannot match so (pattern-syntax.ts) fails the schema's compile.
 
-import { re2Class } from "./ajv-modules.js";
+import { re2Class } from "./lazy-modules.js";
 import { parsePattern, refusalMessage } from "./pattern-syntax.js";
 import { re2Source } from "./pattern-re2.js";
 

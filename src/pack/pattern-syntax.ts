@@ -6,10 +6,10 @@
 // 1000, nested counts whose product is above 1000, a tree too large or too deep) is refused, never matched by
 // JavaScript's backtracking engine. Pure and cheap: pack validation reads every pattern of every verb. The reading is
 // ESLint's ECMAScript regular expression parser, @eslint-community/regexpp (loaded with the first pattern read, a
-// bundle of its own: ajv-modules.ts); this module maps its tree to hcp's and applies the rule.
+// bundle of its own: lazy-modules.ts); this module maps its tree to hcp's and applies the rule.
 
 import type { AST } from "@eslint-community/regexpp";
-import { regexpParserClass } from "./ajv-modules.js";
+import { regexpParserClass } from "./lazy-modules.js";
 
 /** An inclusive range of code points. */
 export type Range = readonly [number, number];

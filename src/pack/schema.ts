@@ -1,7 +1,7 @@
 // The shared lazily-created Ajv (JSON Schema 2020-12) instance and a cache of compiled verb `args` schemas.
 
 import type { ValidateFunction } from "ajv";
-import { ajvModules, plainAjvClass, type AjvModules } from "./ajv-modules.js";
+import { ajvModules, plainAjvClass, type AjvModules } from "./lazy-modules.js";
 import { isObject } from "./issues.js";
 import { linearRegExp } from "./linear-regexp.js";
 import { linearRefusal } from "./pattern-syntax.js";
