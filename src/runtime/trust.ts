@@ -14,7 +14,7 @@ import { shellWord } from "../shell-word.js";
 import { escapeForPerson } from "./approval/show.js";
 import { bindingLoadsCredentials } from "./credentials.js";
 import { RuntimeError } from "./errors.js";
-import { boundDocumentText } from "./openapi/packs.js";
+import { boundDocument } from "./openapi/packs.js";
 import { removeCopies } from "./pack-copy.js";
 import { cwdLeavingCopy, linkLeavingCopy } from "./pack-links.js";
 import { selfPaths } from "./pack-self-paths.js";
@@ -45,7 +45,7 @@ function digestsOf(pack: LoadedPack): Pick<TrustRecord, "surface_sha256" | "poli
   let document: string | null = null;
   // A fetched document too: its first server is where the credentials go, and whoever serves it can change it.
   if (pack.surface.kind === "openapi" && pack.surface.openapi !== undefined) {
-    const text = boundDocumentText(pack);
+    const text = boundDocument(pack)?.text;
     if (text === undefined) return undefined;
     document = createHash("sha256").update(text, "utf8").digest("hex");
   }

@@ -10,7 +10,7 @@ import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } fro
 import type { Gate } from "../runtime/approval/gate.js";
 import { RuntimeError } from "../runtime/errors.js";
 import { Limiter } from "../runtime/limiter.js";
-import { loadOpenApiDocuments } from "../runtime/openapi/packs.js";
+import { loadOpenApiDocuments, type Withheld } from "../runtime/openapi/packs.js";
 import { TransportError } from "./errors.js";
 
 export interface ServeOptions {
@@ -89,7 +89,7 @@ export async function loadServed(
   paths: readonly string[],
   transport: Transport | null,
   opts: ServeOptions = {},
-  withheld?: (pack: LoadedPack) => string | undefined,
+  withheld?: Withheld,
 ): Promise<Served> {
   if (paths.length === 0) throw new TransportError("usage", "give at least one pack folder or folder of packs");
   // A mistyped path is not found, as for the commands that take one pack; not a pack "with validation errors".

@@ -25,6 +25,9 @@ function refuseWithheld(url: string, why: string | undefined, root: string): voi
   throw new DocumentError("io", `the OpenAPI document was not fetched: ${why}, and hcp sends a request an untrusted pack names only when a person asks for it (${trust} at a terminal; hcp serve; hcp exec)`);
 }
 
+/** Why a pack's document must not be fetched by its URL (trust.ts unfetchedBecause); undefined when it may. */
+export type Withheld = (pack: LoadedPack) => string | undefined;
+
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 const bound = new WeakMap<LoadedPack, BoundDocument>();
@@ -36,11 +39,11 @@ const bound = new WeakMap<LoadedPack, BoundDocument>();
  * `withheld` says why a pack's document must not be fetched by its URL (trust.ts unfetchedBecause): then nothing is
  * sent, and that is an `io` error at `openapi.url` saying why.
  */
-export async function loadOpenApiDocuments(packs: readonly LoadedPack[], withheld?: (pack: LoadedPack) => string | undefined): Promise<void> {
+export async function loadOpenApiDocuments(packs: readonly LoadedPack[], withheld?: Withheld): Promise<void> {
   await Promise.all(packs.map((pack) => loadOne(pack, withheld)));
 }
 
-async function loadOne(pack: LoadedPack, withheld?: (pack: LoadedPack) => string | undefined): Promise<void> {
+async function loadOne(pack: LoadedPack, withheld?: Withheld): Promise<void> {
   const surface = pack.surface;
   if (!pack.ok || surface === null || surface.kind !== "openapi" || surface.openapi === undefined || bound.has(pack)) return;
   const ref = surface.openapi;
@@ -92,12 +95,8 @@ export function boundVerb(pack: LoadedPack, verbKey: string): { document: OpenAp
   return { document: b.document, operation };
 }
 
-/** An openapi pack's document as loaded; undefined when it is not loaded. */
+/** An openapi pack's document as loaded (its text is what its verbs use); undefined when it is not loaded. */
 export function boundDocument(pack: LoadedPack): OpenApiDocument | undefined {
   return bound.get(pack)?.document;
 }
 
-/** The text of an openapi pack's document as loaded (what its verbs use); undefined when it is not loaded. */
-export function boundDocumentText(pack: LoadedPack): string | undefined {
-  return bound.get(pack)?.document.text;
-}
