@@ -20,6 +20,7 @@ import { cwdLeavingCopy, linkLeavingCopy } from "./pack-links.js";
 import { selfPaths } from "./pack-self-paths.js";
 import { outsideDigests, programBindings, type ProgramBinding } from "./pack-programs.js";
 import { packTree, treeChanges, TreeError, type PackTree } from "./pack-tree.js";
+import { packFilesChanged, realRootOf, unfetchedBecause } from "./trusted-files.js";
 import { readTrustRecord, removeTrustRecord, writeTrustRecord, type TrustRecord } from "./trust-store.js";
 
 export type { TrustRecord } from "./trust-store.js";
@@ -50,15 +51,6 @@ function digestsOf(pack: LoadedPack): Pick<TrustRecord, "surface_sha256" | "poli
     document = createHash("sha256").update(text, "utf8").digest("hex");
   }
   return { surface_sha256: surface, policy_sha256: pack.sha256?.policy ?? null, document_sha256: document };
-}
-
-/** The real path of the pack's folder; the folder itself when it cannot be resolved (it is then not found in the store). */
-function realRootOf(pack: LoadedPack): string {
-  try {
-    return realpathSync(pack.root);
-  } catch {
-    return pack.root;
-  }
 }
 
 /**
@@ -139,11 +131,6 @@ function verdict(pack: LoadedPack, stateDir: string, givenAs: readonly string[] 
   return changed.length === 0 ? { binding } : { why: `it changed since a person trusted it (${changed.join(", ")})`, binding };
 }
 
-/** Which of surface.json and policy.json, as loaded, differ from what a person trusted. */
-function packFilesChanged(now: { surface_sha256: string | null | undefined; policy_sha256: string | null }, record: TrustRecord): string[] {
-  return [now.surface_sha256 !== record.surface_sha256 && "surface.json", now.policy_sha256 !== record.policy_sha256 && "policy.json"].filter((f) => f !== false);
-}
-
 /** The first few paths, then how many more. */
 const shortList = (paths: readonly string[]) => (paths.length <= 3 ? paths : [...paths.slice(0, 3), `${paths.length - 3} more files`]);
 
@@ -164,23 +151,6 @@ function refusal(pack: LoadedPack, why: string): RuntimeError {
     `pack ${escapeForPerson(JSON.stringify(pack.surface?.id ?? ""))} at ${escapeForPerson(root)}${reads} ${why}: ` +
       `hcp run runs only a pack a person trusted (what it runs runs as that person), so nothing was read or run. A person can review and trust it in a terminal with: hcp trust ${escapeForPerson(shellWord(root))}`,
   );
-}
-
-/**
- * Why hcp must not fetch an openapi pack's document by its `openapi.url` for a command nobody asked a person about
- * (hcp run with nobody to ask, describe, validate, list, trust --list): a person has not trusted its surface.json and
- * policy.json as they are now (they name the URL). Undefined when it may: no URL, or trusted as it is. An agent that
- * wrote the pack would otherwise have hcp send a request of its choosing (any https host, with what it likes in the
- * URL; a loopback port and path) before any trust is checked. Whether the fetched document is the one trusted is
- * checked after it is fetched.
- */
-export function unfetchedBecause(pack: LoadedPack, stateDir: string): string | undefined {
-  const ref = pack.surface?.kind === "openapi" ? pack.surface.openapi : undefined;
-  if (!pack.ok || ref?.url === undefined || ref.path !== undefined) return undefined;
-  const record = readTrustRecord(stateDir, realRootOf(pack));
-  if (record === undefined) return "a person has never trusted it";
-  const changed = packFilesChanged({ surface_sha256: pack.sha256?.surface, policy_sha256: pack.sha256?.policy ?? null }, record);
-  return changed.length > 0 ? `it changed since a person trusted it (${changed.join(", ")})` : undefined;
 }
 
 /** hcp run with nobody to ask, and hcp describe: throws `pack_untrusted` before fetching what unfetchedBecause forbids. */

@@ -17,7 +17,8 @@ import { stateDirOf } from "../../runtime/approval/state.js";
 import { boundDocument, loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
 import { baseUrlOf } from "../../runtime/openapi/request.js";
 import { RuntimeError } from "../../runtime/errors.js";
-import { refuseFetchUntrusted, unfetchedBecause } from "../../runtime/trust.js";
+import { refuseFetchUntrusted } from "../../runtime/trust.js";
+import { unfetchedBecause } from "../../runtime/trusted-files.js";
 import { serveOptions } from "./flags.js";
 
 /** A path for messages: relative to the working directory when inside it. */
