@@ -153,7 +153,10 @@ function refusal(pack: LoadedPack, why: string): RuntimeError {
   );
 }
 
-/** hcp run with nobody to ask, and hcp describe: throws `pack_untrusted` before fetching what unfetchedBecause forbids. */
+/**
+ * hcp run with nobody to ask, and hcp describe: throws `pack_untrusted` before fetching what unfetchedBecause forbids
+ * (the loader, told `trusted-only`, would not fetch it either; this says so as these commands must, exit 4).
+ */
 export function refuseFetchUntrusted(pack: LoadedPack, stateDir: string): void {
   const why = unfetchedBecause(pack, stateDir);
   if (why !== undefined) throw refusal(pack, `${why}; its OpenAPI document was not fetched`);

@@ -97,14 +97,15 @@ export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
   // By its real folder: the one a person trusted, which a link cannot change after the trust check.
   const loaded = loadOnePack(realPackPath(req.pack));
   // Nobody to ask: a pack a person did not trust never has hcp fetch its document (the agent may have written its URL).
-  if (req.askTrust === undefined) refuseFetchUntrusted(loaded, req.gate?.stateDir ?? stateDirOf(process.env));
-  await loadOpenApiDocuments([loaded]);
+  const stateDir = req.gate?.stateDir ?? stateDirOf(process.env);
+  if (req.askTrust === undefined) refuseFetchUntrusted(loaded, stateDir);
+  await loadOpenApiDocuments([loaded], req.askTrust === undefined ? { fetch: "trusted-only", stateDir } : { fetch: "command-line" });
   const pack = servable(loaded, "cli", req);
   try {
     return await runOn(pack, req);
   } catch (err) {
     // The runtime masks what it throws; this also covers the transport's own errors (--args, usage).
-    throw maskError(withArgHint(err, req.arg), packSecrets([pack], process.env, req.gate?.stateDir ?? stateDirOf(process.env)));
+    throw maskError(withArgHint(err, req.arg), packSecrets([pack], process.env, stateDir));
   }
 }
 

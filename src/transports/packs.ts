@@ -10,7 +10,7 @@ import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } fro
 import type { Gate } from "../runtime/approval/gate.js";
 import { RuntimeError } from "../runtime/errors.js";
 import { Limiter } from "../runtime/limiter.js";
-import { loadOpenApiDocuments, type Withheld } from "../runtime/openapi/packs.js";
+import { loadOpenApiDocuments, type DocumentFetch } from "../runtime/openapi/packs.js";
 import { TransportError } from "./errors.js";
 
 export interface ServeOptions {
@@ -83,14 +83,9 @@ export interface Served {
  * an error; one found in a folder of packs that does not load, or whose `transports` or plane rule it
  * out, is skipped (and reported), so that one pack does not stop its siblings; `strict` makes an
  * invalid one an error. A folder of packs of which none can be served is an error.
- * The OpenAPI documents of openapi packs are loaded (and checked) too, but for those `withheld` forbids fetching.
+ * The OpenAPI documents of openapi packs are loaded (and checked) too, one by `openapi.url` only as `allowed` permits.
  */
-export async function loadServed(
-  paths: readonly string[],
-  transport: Transport | null,
-  opts: ServeOptions = {},
-  withheld?: Withheld,
-): Promise<Served> {
+export async function loadServed(paths: readonly string[], transport: Transport | null, opts: ServeOptions, allowed: DocumentFetch): Promise<Served> {
   if (paths.length === 0) throw new TransportError("usage", "give at least one pack folder or folder of packs");
   // A mistyped path is not found, as for the commands that take one pack; not a pack "with validation errors".
   const missing = paths.find((p) => !existsSync(p));
@@ -100,7 +95,7 @@ export async function loadServed(
   const named = new Set(paths.map((p) => resolve(p)));
   const served: Served = { packs: [], skipped: [] };
   const packs = loadPacks(paths);
-  await loadOpenApiDocuments(packs, withheld);
+  await loadOpenApiDocuments(packs, allowed);
   for (const pack of packs) {
     try {
       served.packs.push(servable(pack, transport, opts));

@@ -82,7 +82,8 @@ export const rungrad = (args: string[], options?: Parameters<typeof run>[2]) => 
  */
 export async function trustPack(path: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const pack = loadPack(realPackPath(path));
-  await loadOpenApiDocuments([pack]);
+  // As hcp trust at a terminal does: the person reviews the document fetched.
+  await loadOpenApiDocuments([pack], { fetch: "command-line" });
   trustPackAs(pack, stateDirOf(env));
   return path;
 }

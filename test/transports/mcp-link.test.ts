@@ -169,7 +169,7 @@ const line = (m: unknown) => JSON.stringify(m) + "\n";
 const initialized = line({ jsonrpc: "2.0", method: "notifications/initialized" });
 
 test("tools/list answered early is byte for byte what hcp's SDK server answers", async () => {
-  const { packs } = await loadServed([fixture("packs/hcp-probe"), fixture("packs/hcp-secret")], "mcp");
+  const { packs } = await loadServed([fixture("packs/hcp-probe"), fixture("packs/hcp-secret")], "mcp", {}, { fetch: "command-line" });
   const sdk = await loadSdk();
   for (const opts of [{ version: "1" }, { version: "1", allowWrite: true }, { version: "1", readOnly: true }] as McpOptions[]) {
     const served = servedOf(packs, opts);

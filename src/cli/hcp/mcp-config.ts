@@ -44,8 +44,9 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   if (!MCP_CLIENTS.includes(client)) throw new TransportError("usage", `--client must be one of ${MCP_CLIENTS.join(", ")}, got ${JSON.stringify(client)}`);
   const opts = serveOptions(ctx);
   const selection = toolSelection(ctx);
-  // The packs must load now: a configuration that starts a server refusing to run helps nobody.
-  const { packs, skipped } = await loadServed(ctx.args, "mcp", opts);
+  // The packs must load now: a configuration that starts a server refusing to run helps nobody. As that server
+  // (hcp serve) will, it fetches the documents of the packs its command line names.
+  const { packs, skipped } = await loadServed(ctx.args, "mcp", opts, { fetch: "command-line" });
   // A warning, not chatter: --quiet and --json keep it.
   for (const s of skipped) process.stderr.write(`Warning: the server will leave out ${s.root}: ${s.reason}\n`);
   const paths = ctx.args.map((p) => resolve(p));

@@ -18,7 +18,6 @@ import { boundDocument, loadOpenApiDocuments } from "../../runtime/openapi/packs
 import { baseUrlOf } from "../../runtime/openapi/request.js";
 import { RuntimeError } from "../../runtime/errors.js";
 import { refuseFetchUntrusted } from "../../runtime/trust.js";
-import { unfetchedBecause } from "../../runtime/trusted-files.js";
 import { serveOptions } from "./flags.js";
 
 /** A path for messages: relative to the working directory when inside it. */
@@ -30,7 +29,7 @@ function shown(path: string): string {
 export async function listHandler(ctx: Context): Promise<void> {
   const opts = serveOptions(ctx);
   const stateDir = stateDirOf(process.env);
-  const { packs, skipped } = await loadServed(ctx.args, null, { ...opts, controlPlane: true }, (pack) => unfetchedBecause(pack, stateDir));
+  const { packs, skipped } = await loadServed(ctx.args, null, { ...opts, controlPlane: true }, { fetch: "trusted-only", stateDir });
   for (const s of skipped) process.stderr.write(`Warning: skipped ${s.root}: ${s.reason}\n`);
   const listing = listPacks(packs, opts);
   await ctx.writeResult(listing, () => renderList(listing));
@@ -42,7 +41,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export async function validateHandler(ctx: Context): Promise<void> {
   const packs = loadPacks([...ctx.args]);
   const stateDir = stateDirOf(process.env);
-  await loadOpenApiDocuments(packs, (pack) => unfetchedBecause(pack, stateDir));
+  await loadOpenApiDocuments(packs, { fetch: "trusted-only", stateDir });
   for (const p of packs) {
     warnOfMcpRefusal(p);
     warnOfNoBaseUrl(p);
@@ -122,8 +121,9 @@ export async function skillHandler(ctx: Context): Promise<void> {
 export async function describeHandler(ctx: Context): Promise<void> {
   const loaded = loadOnePack(ctx.args[0]!);
   // An agent's command, as hcp run is: nobody is asked to trust the pack, so an untrusted pack's URL is not fetched.
-  refuseFetchUntrusted(loaded, stateDirOf(process.env));
-  await loadOpenApiDocuments([loaded]);
+  const stateDir = stateDirOf(process.env);
+  refuseFetchUntrusted(loaded, stateDir);
+  await loadOpenApiDocuments([loaded], { fetch: "trusted-only", stateDir });
   const pack = servable(loaded, null, { controlPlane: true });
   const description = describePack(pack, ctx.args[1]);
   await ctx.writeResult(description, () => renderDescription(description, wrapProgram(pack)));

@@ -16,7 +16,8 @@ import { boundYoungGeneration } from "./young-generation.js";
 
 /** The packs a transport serves; those of a folder of packs that it may not serve are named on stderr (and returned as warnings). */
 async function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: ServeOptions): Promise<{ packs: ServedPack[]; warnings: string[] }> {
-  const { packs, skipped } = await loadServed(paths, transport, opts);
+  // The person's command line names these packs: their documents are fetched (DocumentFetch).
+  const { packs, skipped } = await loadServed(paths, transport, opts, { fetch: "command-line" });
   const warnings = skipped.map((s) => `skipped ${s.root}: ${s.reason}`);
   for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
   return { packs, warnings };

@@ -18,10 +18,13 @@ import { TransportError } from "../../transports/errors.js";
 import { loadOnePack, servable } from "../../transports/packs.js";
 import { shellWord } from "../../shell-word.js";
 
-/** A pack as `hcp run` loads it: by its real folder, its OpenAPI document loaded; one with errors is refused. */
+/**
+ * A pack as `hcp run` loads it: by its real folder, its OpenAPI document loaded; one with errors is refused. Its
+ * `openapi.url` is fetched: the person at the terminal reviews the document fetched before trusting it.
+ */
 async function packAt(path: string) {
   const pack = loadOnePack(realPackPath(path));
-  await loadOpenApiDocuments([pack]);
+  await loadOpenApiDocuments([pack], { fetch: "command-line" });
   return servable(pack, null, { controlPlane: true });
 }
 
@@ -30,7 +33,7 @@ async function stateOf(record: TrustRecord, stateDir: string): Promise<TrustReco
   const pack = loadPack(record.root);
   // The agent can run --list: a pack changed since it was trusted may name another URL, which is not fetched.
   const unfetched = unfetchedBecause(pack, stateDir);
-  if (unfetched === undefined) await loadOpenApiDocuments([pack]);
+  if (unfetched === undefined) await loadOpenApiDocuments([pack], { fetch: "trusted-only", stateDir });
   const why = !pack.ok ? "it no longer loads (see hcp validate)" : (unfetched ?? untrustedBecause(pack, stateDir));
   return why === undefined ? { ...record, matches: true } : { ...record, matches: false, why };
 }

@@ -7,6 +7,7 @@ import { patternProblems } from "../../pack/schema-patterns.js";
 import { shellWord } from "../../shell-word.js";
 import type { LoadedPack } from "../../pack/types.js";
 import { RuntimeError } from "../errors.js";
+import { unfetchedBecause } from "../trusted-files.js";
 import { DocumentError, documentUrl, loadDocument, type OpenApiDocument } from "./document.js";
 import { findOperation, operationsOf, type Operation } from "./operations.js";
 import { deriveOperationSchema } from "./schema.js";
@@ -25,8 +26,25 @@ function refuseWithheld(url: string, why: string | undefined, root: string): voi
   throw new DocumentError("io", `the OpenAPI document was not fetched: ${why}, and hcp sends a request an untrusted pack names only when a person asks for it (${trust} at a terminal; hcp serve; hcp exec)`);
 }
 
-/** Why a pack's document must not be fetched by its URL (trust.ts unfetchedBecause); undefined when it may. */
-export type Withheld = (pack: LoadedPack) => string | undefined;
+/**
+ * Who lets the loader fetch the document a pack names by `openapi.url`: a request whose host, port, path and query the
+ * pack's writer chose, who may be the agent. Every caller names one, and anything else fetches nothing.
+ * - `trusted-only`: the commands an agent can run alone (hcp run with nobody to ask, describe, validate, list,
+ *   trust --list): only a pack a person trusted as its surface.json and policy.json are now, by the trust records in
+ *   `stateDir` (trusted-files.ts unfetchedBecause).
+ * - `command-line`: the command line that names the packs is a person's (hcp serve, hcp exec, and hcp mcp-config, which
+ *   prints a serve command), or a person at a terminal is shown the pack before it runs (hcp trust; hcp run with a
+ *   terminal to ask).
+ */
+export type DocumentFetch = { readonly fetch: "trusted-only"; readonly stateDir: string } | { readonly fetch: "command-line" };
+
+/** Why `allowed` forbids fetching the pack's `openapi.url`; undefined when it permits it. No named permission, no request. */
+function withheldBecause(pack: LoadedPack, allowed: DocumentFetch): string | undefined {
+  // `?.`: a caller the compiler did not check (JavaScript, a cast) is refused too.
+  if (allowed?.fetch === "command-line") return undefined;
+  if (allowed?.fetch === "trusted-only" && typeof allowed.stateDir === "string") return unfetchedBecause(pack, allowed.stateDir);
+  return "the command that loaded it did not say that it may be fetched";
+}
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -36,14 +54,14 @@ const bound = new WeakMap<LoadedPack, BoundDocument>();
  * Loads the document of every openapi pack that loaded without errors. A document that cannot be
  * read or parsed is an `io` error (a refused version `invalid_meta`) at `openapi.path` or
  * `openapi.url`; a verb without an operation is `missing_verb` at `verbs["key"]`. Never throws.
- * `withheld` says why a pack's document must not be fetched by its URL (trust.ts unfetchedBecause): then nothing is
- * sent, and that is an `io` error at `openapi.url` saying why.
+ * A document by `openapi.url` is fetched only as `allowed` permits (DocumentFetch); one it withholds is sent no request,
+ * and is an `io` error at `openapi.url` saying why.
  */
-export async function loadOpenApiDocuments(packs: readonly LoadedPack[], withheld?: Withheld): Promise<void> {
-  await Promise.all(packs.map((pack) => loadOne(pack, withheld)));
+export async function loadOpenApiDocuments(packs: readonly LoadedPack[], allowed: DocumentFetch): Promise<void> {
+  await Promise.all(packs.map((pack) => loadOne(pack, allowed)));
 }
 
-async function loadOne(pack: LoadedPack, withheld?: Withheld): Promise<void> {
+async function loadOne(pack: LoadedPack, allowed: DocumentFetch): Promise<void> {
   const surface = pack.surface;
   if (!pack.ok || surface === null || surface.kind !== "openapi" || surface.openapi === undefined || bound.has(pack)) return;
   const ref = surface.openapi;
@@ -57,7 +75,7 @@ async function loadOne(pack: LoadedPack, withheld?: Withheld): Promise<void> {
   let document: OpenApiDocument;
   try {
     const path = ref.path === undefined ? undefined : isAbsolute(ref.path) ? ref.path : join(pack.root, ref.path);
-    if (path === undefined) refuseWithheld(ref.url!, withheld?.(pack), pack.root);
+    if (path === undefined) refuseWithheld(ref.url!, withheldBecause(pack, allowed), pack.root);
     document = await loadDocument(path !== undefined ? { path } : { url: ref.url });
   } catch (e) {
     if (e instanceof DocumentError) fail(e.code, at, e.message);
