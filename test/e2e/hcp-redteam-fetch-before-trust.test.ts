@@ -80,7 +80,7 @@ test("hcp run of an agent-written openapi pack fetched by openapi.url sends no r
   }
 });
 
-test("the pack commands an agent can run alone (describe, validate, list, trust --list) never fetch the document of an openapi pack nobody trusted, nor of a trusted one edited; each says why; trusted, they fetch it", async () => {
+test("the pack commands an agent can run alone (describe, validate, list, trust --list, mcp-config) never fetch the document of an openapi pack nobody trusted, nor of a trusted one edited; each says why; trusted, they fetch it", async () => {
   const s = scene();
   const server = await api();
   try {
@@ -100,6 +100,11 @@ test("the pack commands an agent can run alone (describe, validate, list, trust 
       const list = await s.hcp(["list", s.ws]);
       assert.notEqual(list.code, 0, list.stdout);
       assert.match(list.stderr, /the OpenAPI document was not fetched/);
+      // Printing a client's configuration is no person's decision to serve the pack.
+      const config = await s.hcp(["mcp-config", root]);
+      assert.notEqual(config.code, 0, config.stdout);
+      assert.match(config.stderr, /the OpenAPI document was not fetched/);
+      assert.match(config.stderr, why);
     };
     await untrusted(/a person has never trusted it/);
     assert.deepEqual(server.asked, [], "no request was sent for a pack nobody trusted");
@@ -112,6 +117,7 @@ test("the pack commands an agent can run alone (describe, validate, list, trust 
     assert.match(describe.stdout, /notes\.list/);
     assert.equal((await s.hcp(["validate", root])).code, 0);
     assert.match((await s.hcp(["trust", "--list"])).stdout, /matches/);
+    assert.equal((await s.hcp(["mcp-config", root])).code, 0);
     assert.deepEqual(new Set(server.asked.slice(seen)), new Set(["/doc.json?data=exfiltrated"]));
 
     // The agent edits the trusted surface.json to fetch another URL: nothing is fetched, and --list says why.

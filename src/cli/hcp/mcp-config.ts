@@ -3,6 +3,7 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Context } from "../../framework/index.js";
+import { stateDirOf } from "../../runtime/approval/state.js";
 import { trustedApprover } from "../../runtime/approval/trusted.js";
 import { TransportError } from "../../transports/errors.js";
 import { CONFIG_FILES, MCP_CLIENTS, renderMcpConfig, type McpClient } from "../../transports/mcp-config.js";
@@ -44,9 +45,10 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   if (!MCP_CLIENTS.includes(client)) throw new TransportError("usage", `--client must be one of ${MCP_CLIENTS.join(", ")}, got ${JSON.stringify(client)}`);
   const opts = serveOptions(ctx);
   const selection = toolSelection(ctx);
-  // The packs must load now: a configuration that starts a server refusing to run helps nobody. As that server
-  // (hcp serve) will, it fetches the documents of the packs its command line names.
-  const { packs, skipped } = await loadServed(ctx.args, "mcp", opts, { fetch: "command-line" });
+  // The packs must load now: a configuration that starts a server refusing to run helps nobody. Printing it is no
+  // person's decision to serve them (an agent may run it: it is an ungated read of hcp's own pack), so the document
+  // an untrusted pack names by openapi.url is not fetched; the person trusts the pack, or serves it directly.
+  const { packs, skipped } = await loadServed(ctx.args, "mcp", opts, { fetch: "trusted-only", stateDir: stateDirOf(process.env) });
   // A warning, not chatter: --quiet and --json keep it.
   for (const s of skipped) process.stderr.write(`Warning: the server will leave out ${s.root}: ${s.reason}\n`);
   const paths = ctx.args.map((p) => resolve(p));
