@@ -30,10 +30,10 @@ function refuseWithheld(url: string, why: string | undefined, root: string): voi
  * Who lets the loader fetch the document a pack names by `openapi.url`: a request whose host, port, path and query the
  * pack's writer chose, who may be the agent. Every caller names one, and anything else fetches nothing.
  * - `trusted-only`: the commands an agent can run alone (hcp run with nobody to ask, describe, validate, list,
- *   trust --list, mcp-config): only a pack a person trusted as its surface.json and policy.json are now, by the trust records in
- *   `stateDir` (trusted-files.ts unfetchedBecause).
- * - `command-line`: the command line that names the packs is a person's (hcp serve, hcp exec), or a person at a terminal is shown the pack before it runs (hcp trust; hcp run with a
- *   terminal to ask).
+ *   trust --list, mcp-config): only a pack a person trusted as its surface.json and policy.json are now, by the trust
+ *   records in `stateDir` (trusted-files.ts unfetchedBecause).
+ * - `command-line`: the command line that names the packs is a person's (hcp serve, hcp exec), or a person at a
+ *   terminal is shown the pack before it runs (hcp trust; hcp run with a terminal to ask).
  */
 export type DocumentFetch = { readonly fetch: "trusted-only"; readonly stateDir: string } | { readonly fetch: "command-line" };
 
