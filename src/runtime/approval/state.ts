@@ -7,15 +7,14 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { makeDirsSync } from "../../files.js";
 import { RuntimeError, type RuntimeErrorCode } from "../errors.js";
+import { xdgBase } from "../places.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** `$XDG_STATE_HOME/hcp`, else `~/.local/state/hcp` (HOME from the runtime's environment). */
 export function stateDirOf(env: Env): string {
-  const xdg = env["XDG_STATE_HOME"];
-  // The XDG rule: a relative XDG_STATE_HOME is invalid and ignored.
-  if (xdg !== undefined && xdg.startsWith("/")) return join(xdg, "hcp");
-  return join(env["HOME"] || homedir(), ".local", "state", "hcp");
+  const xdg = xdgBase(env, "XDG_STATE_HOME");
+  return xdg !== undefined ? join(xdg, "hcp") : join(env["HOME"] || homedir(), ".local", "state", "hcp");
 }
 
 /** Biggest state file read (a pending plan with a long argv). */

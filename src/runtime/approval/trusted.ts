@@ -8,6 +8,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { FileReadError, readRegularFile } from "../../read-regular.js";
 import { RuntimeError } from "../errors.js";
+import { xdgBase } from "../places.js";
 import { resolveProgram } from "../resolve.js";
 import { uid } from "./state.js";
 
@@ -15,8 +16,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** `$XDG_CONFIG_HOME/hcp/approvers` when XDG_CONFIG_HOME is absolute, else `~/.config/hcp/approvers`. */
 export function approversFileOf(env: Env): string {
-  const xdg = env["XDG_CONFIG_HOME"];
-  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(env["HOME"] || homedir(), ".config");
+  const base = xdgBase(env, "XDG_CONFIG_HOME") ?? join(env["HOME"] || homedir(), ".config");
   return join(base, "hcp", "approvers");
 }
 

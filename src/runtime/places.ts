@@ -1,0 +1,33 @@
+// The environment variables that say where hcp keeps its state, configuration, credentials and audit log, and
+// how a server started elsewhere (an MCP client starts it with the client's environment) is told the same places.
+
+import { isAbsolute, resolve } from "node:path";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** An XDG base directory variable's value, or undefined when unset or relative: the XDG rule ignores a relative one. */
+export function xdgBase(env: Env, name: "XDG_STATE_HOME" | "XDG_CONFIG_HOME"): string | undefined {
+  const value = env[name];
+  return value !== undefined && isAbsolute(value) ? value : undefined;
+}
+
+/**
+ * Each place variable set in `env`, as a process started from another folder must see it to use the places this
+ * one uses: HCP_CREDENTIALS and HCP_AUDIT made absolute against `cwd` (HCP_AUDIT=none stays none); XDG_STATE_HOME
+ * (approvals, plan key, trust store, default audit log) and XDG_CONFIG_HOME (the approvers file) when absolute
+ * only, since hcp ignores a relative one and so must that process. An empty value means unset to hcp, so it is
+ * left out. HOME, which the defaults hang from, is not one: the client runs as the same user with the same home,
+ * and changing it would change every wrapped program's own configuration too.
+ */
+export function placesEnv(env: Env, cwd: string = process.cwd()): Record<string, string> {
+  const out: Record<string, string> = {};
+  const credentials = env["HCP_CREDENTIALS"];
+  if (credentials) out["HCP_CREDENTIALS"] = resolve(cwd, credentials);
+  const audit = env["HCP_AUDIT"];
+  if (audit) out["HCP_AUDIT"] = audit === "none" ? audit : resolve(cwd, audit);
+  for (const name of ["XDG_CONFIG_HOME", "XDG_STATE_HOME"] as const) {
+    const base = xdgBase(env, name);
+    if (base !== undefined) out[name] = base;
+  }
+  return out;
+}
