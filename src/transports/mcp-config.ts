@@ -8,7 +8,7 @@ export interface ServerEntry {
   name: string;
   command: string;
   args: string[];
-  /** Variables the server must see that the client would not pass on (HCP_CREDENTIALS); absent when none. */
+  /** Variables the server must see that the client would not pass on (where hcp's places are: placesEnv); absent when none. */
   env?: Record<string, string>;
 }
 

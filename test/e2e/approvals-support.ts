@@ -77,10 +77,10 @@ export interface Bank {
   /** The lines the witness wrote: one per real run. */
   runs(): Witnessed[];
   hcp(args: string[], more?: Parameters<typeof hcp>[1]): Promise<Run>;
-  /** `hcp ARGS…` on a new pseudo-terminal; PROMPT answered with ANSWER (no answer when PROMPT is ""). */
-  onTerminal(args: string[], prompt: string, answer: string, seconds?: number): Promise<Run>;
-  /** `hcp approve ID` typed at a terminal, answered `y` (or `answer`). */
-  approve(id: string, answer?: string): Promise<Run>;
+  /** `hcp ARGS…` on a new pseudo-terminal (in folder `cwd`); PROMPT answered with ANSWER (no answer when PROMPT is ""). */
+  onTerminal(args: string[], prompt: string, answer: string, seconds?: number, cwd?: string): Promise<Run>;
+  /** `hcp approve ID` typed at a terminal (in folder `cwd`), answered `y` (or `answer`). */
+  approve(id: string, answer?: string, cwd?: string): Promise<Run>;
   mcp(opts?: McpOptions): ReturnType<typeof mcpClient>;
 }
 
@@ -120,9 +120,9 @@ export function bank(opts: BankOptions = {}): Bank {
             .map((l) => JSON.parse(l) as Witnessed)
         : [],
     hcp: (args, more) => hcp(args, { env, ...more }),
-    onTerminal: (args, prompt, answer, seconds = 30) =>
-      run("python3", [PTY, String(seconds), prompt, answer, "--", process.execPath, HCP, ...args], { env, timeoutMs: (seconds + 10) * 1000 }),
-    approve: (id, answer = "y") => self.onTerminal(["approve", id], "[y/N]", answer),
+    onTerminal: (args, prompt, answer, seconds = 30, cwd) =>
+      run("python3", [PTY, String(seconds), prompt, answer, "--", process.execPath, HCP, ...args], { env, cwd, timeoutMs: (seconds + 10) * 1000 }),
+    approve: (id, answer = "y", cwd) => self.onTerminal(["approve", id], "[y/N]", answer, 30, cwd),
     mcp: (o = {}) => mcpClient([root], { env, ...o }),
   };
   return self;

@@ -343,9 +343,12 @@ test("hcp mcp-config carries HCP_CREDENTIALS (made absolute): the client, which 
   const r = await hcp(["mcp-config", root, "--client", "claude"], { env: { ...env, HCP_CREDENTIALS: "creds.json" }, cwd: dir });
   assert.equal(r.code, 0, r.stderr);
   const entry = (JSON.parse(r.stdout) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> }).mcpServers["hcp-tokpack"]!;
-  assert.deepEqual(entry.env, { HCP_CREDENTIALS: join(dir, "creds.json") });
+  // With the other places of this shell (hcp-mcp-config.test shows what they are for).
+  const places = { HCP_AUDIT: env["HCP_AUDIT"]!, XDG_CONFIG_HOME: env["XDG_CONFIG_HOME"]!, XDG_STATE_HOME: env["XDG_STATE_HOME"]! };
+  assert.deepEqual(entry.env, { HCP_CREDENTIALS: join(dir, "creds.json"), ...places });
   const codex = await hcp(["mcp-config", root, "--client", "codex"], { env: { ...env, HCP_CREDENTIALS: join(dir, "creds.json") } });
-  assert.ok(codex.stdout.endsWith(`env = { HCP_CREDENTIALS = ${JSON.stringify(join(dir, "creds.json"))} }\n`), codex.stdout);
+  const table = Object.entries({ HCP_CREDENTIALS: join(dir, "creds.json"), ...places }).map(([k, v]) => `${k} = ${JSON.stringify(v)}`);
+  assert.ok(codex.stdout.endsWith(`env = { ${table.join(", ")} }\n`), codex.stdout);
   // The client's own environment has no HCP_CREDENTIALS; the entry's env is all the server gets of it.
   const clientEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (k !== "HCP_CREDENTIALS" && v !== undefined) clientEnv[k] = v;
@@ -359,7 +362,7 @@ test("hcp mcp-config carries HCP_CREDENTIALS (made absolute): the client, which 
     await client.close();
   }
   const without = await hcp(["mcp-config", root, "--client", "json"], { env: clientEnv });
-  assert.equal((JSON.parse(without.stdout) as { env?: unknown }).env, undefined);
+  assert.deepEqual((JSON.parse(without.stdout) as { env?: unknown }).env, places);
 });
 
 test("hcp skill on a wrong path says there is no pack there (exit 5, not found), not that HARNESS.md is missing; a folder without surface.json names it (exit 1)", async () => {

@@ -1,5 +1,6 @@
 // `hcp mcp-config` carries the person's approval settings into the configuration it prints: the server a client
-// starts from it asks the same --approver and logs to the same --audit file, wherever the client starts it.
+// starts from it asks the same --approver and logs to the same --audit file, wherever the client starts it, and it
+// keeps its state, approvers file and audit log where the person's shell does, whatever the client's environment.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -7,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { APPROVER_BIN, bank } from "./approvals-support.js";
+import { APPROVER_BIN, bank, toolErrorOf, toolPlanIdOf } from "./approvals-support.js";
 
 test("mcp-config --approver/--approver-arg/--approver-timeout/--audit: the printed server asks that approver and writes that log", async () => {
   const b = bank();
@@ -53,4 +54,47 @@ test("mcp-config checks the approval flags it carries: an empty --approver, a ti
   assert.match(empty.stderr, /--approver needs a PROGRAM/);
   assert.deepEqual([timeout.code, timeout.stdout], [1, ""]);
   assert.match(timeout.stderr, /--approver-timeout must be from 1 to 86400 seconds/);
+});
+
+test("mcp-config carries the shell's XDG_STATE_HOME, XDG_CONFIG_HOME and HCP_AUDIT (made absolute): hcp approve in that shell approves the plan the server finds", async () => {
+  const b = bank();
+  const shell = join(b.dir, "shell");
+  mkdirSync(shell);
+  // The person's shell: the bank's state and config homes, and an audit log named relative to where they are.
+  const shellEnv = { ...b.env, HCP_AUDIT: "audit-here.jsonl" };
+  const r = await b.hcp(["mcp-config", b.root, "--client", "json", "--allow-write"], { env: shellEnv, cwd: shell });
+  assert.equal(r.code, 0, r.stderr);
+  const entry = JSON.parse(r.stdout) as { command: string; args: string[]; env: Record<string, string> };
+  const audit = join(shell, "audit-here.jsonl");
+  assert.deepEqual(entry.env, { HCP_CREDENTIALS: b.env["HCP_CREDENTIALS"]!, HCP_AUDIT: audit, XDG_CONFIG_HOME: b.env["XDG_CONFIG_HOME"]!, XDG_STATE_HOME: b.state });
+
+  // The client's own environment: another home, none of the shell's places; the entry's env is all it passes on.
+  const clientHome = join(b.dir, "client-home");
+  mkdirSync(clientHome);
+  const clientEnv = { HOME: clientHome, PATH: process.env["PATH"] ?? "", WITNESS: b.witness };
+  const client = new Client({ name: "t", version: "1" });
+  await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...clientEnv, ...entry.env }, cwd: clientHome, stderr: "pipe" }));
+  try {
+    const id = toolPlanIdOf(await client.callTool({ name: "bank_pay", arguments: { amount: "7", dry_run: true } }));
+    const early = await client.callTool({ name: "bank_pay", arguments: { amount: "7", confirm: id } });
+    assert.equal(toolErrorOf(early).code, "approval_required");
+    const approved = await b.approve(id, "y", shell);
+    assert.equal(approved.code, 0, approved.stdout);
+    const ran = await client.callTool({ name: "bank_pay", arguments: { amount: "7", confirm: id } });
+    assert.equal(ran.isError, undefined, JSON.stringify(ran.structuredContent));
+  } finally {
+    await client.close();
+  }
+  assert.deepEqual(b.runs().map((w) => w.argv.slice(-2)), [["pay", "7"]]);
+  const decisions = readFileSync(audit, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { decision: string }).decision);
+  assert.ok(decisions.includes("approved") && decisions.includes("ran"), `the shell's approval and the server's run in one log: ${decisions.join(",")}`);
+  assert.ok(!existsSync(join(clientHome, ".local")), "nothing went to the client's default state directory");
+});
+
+test("mcp-config leaves out what hcp ignores: a relative XDG_STATE_HOME or XDG_CONFIG_HOME, empty values; HCP_AUDIT=none stays none", async () => {
+  const b = bank();
+  const env = { ...b.env, XDG_STATE_HOME: "state", XDG_CONFIG_HOME: "", HCP_AUDIT: "none", HCP_CREDENTIALS: "" };
+  const r = await b.hcp(["mcp-config", b.root, "--client", "codex"], { env, cwd: b.dir });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(r.stdout.endsWith('env = { HCP_AUDIT = "none" }\n'), r.stdout);
 });

@@ -223,9 +223,9 @@ test("hcp mcp-config prints a configuration per client; the json one starts a wo
   const hcpScript = HCP;
   const expectedArgs = [hcpScript, "serve", "--mcp", pack, "--read-only", "--exclude", "taskr_version"];
   const claude = JSON.parse(await config("claude", ["--read-only", "--exclude", "taskr_version"])) as { mcpServers: Record<string, { command: string; args: string[] }> };
-  // The credential file named in the environment reaches the server the client starts (hcp-first-steps shows it works).
-  const credentialEnv = { HCP_CREDENTIALS: env["HCP_CREDENTIALS"]! };
-  assert.deepEqual(claude.mcpServers["hcp-taskr"], { command: process.execPath, args: expectedArgs, env: credentialEnv });
+  // The places named in the environment reach the server the client starts (hcp-first-steps and hcp-mcp-config show it works).
+  const placesEnv = { HCP_CREDENTIALS: env["HCP_CREDENTIALS"]!, HCP_AUDIT: env["HCP_AUDIT"]!, XDG_CONFIG_HOME: env["XDG_CONFIG_HOME"]!, XDG_STATE_HOME: env["XDG_STATE_HOME"]! };
+  assert.deepEqual(claude.mcpServers["hcp-taskr"], { command: process.execPath, args: expectedArgs, env: placesEnv });
   const cursor = JSON.parse(await config("cursor")) as { mcpServers: Record<string, unknown> };
   assert.ok(cursor.mcpServers["hcp-taskr"]);
   const vscode = JSON.parse(await config("vscode", ["--allow-write"])) as { servers: Record<string, { type: string; args: string[] }> };
@@ -233,7 +233,7 @@ test("hcp mcp-config prints a configuration per client; the json one starts a wo
   assert.deepEqual(vscode.servers["hcp-taskr"]!.args.slice(-1), ["--allow-write"]);
   assert.equal(
     await config("codex"),
-    `[mcp_servers.hcp-taskr]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${[hcpScript, "serve", "--mcp", pack].map((a) => JSON.stringify(a)).join(", ")}]\nenv = { HCP_CREDENTIALS = ${JSON.stringify(credentialEnv.HCP_CREDENTIALS)} }\n`,
+    `[mcp_servers.hcp-taskr]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${[hcpScript, "serve", "--mcp", pack].map((a) => JSON.stringify(a)).join(", ")}]\nenv = { ${Object.entries(placesEnv).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(", ")} }\n`,
   );
 
   const entry = JSON.parse(await config("json", ["--read-only"])) as { command: string; args: string[] };

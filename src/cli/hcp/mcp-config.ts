@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import type { Context } from "../../framework/index.js";
 import { stateDirOf } from "../../runtime/approval/state.js";
 import { trustedApprover } from "../../runtime/approval/trusted.js";
+import { placesEnv } from "../../runtime/places.js";
 import { TransportError } from "../../transports/errors.js";
 import { CONFIG_FILES, MCP_CLIENTS, renderMcpConfig, type McpClient } from "../../transports/mcp-config.js";
 import { loadServed } from "../../transports/packs.js";
@@ -63,9 +64,10 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   ];
   const { command, script } = thisProgram();
   const name = optionalString(ctx, "name") ?? (packs.length === 1 && paths.length === 1 ? serverName(packs[0]!.surface.id) : "hcp");
-  // The client starts the server with its own environment: a credential file named in this shell would be lost.
-  const credentials = process.env["HCP_CREDENTIALS"];
-  const env = credentials ? { env: { HCP_CREDENTIALS: resolve(credentials) } } : {};
+  // The client starts the server with its own environment: the places this shell names (credential file, state
+  // directory, approvers file, audit log) would be lost, and `hcp approve` here would approve where the server never looks.
+  const places = placesEnv(process.env);
+  const env = Object.keys(places).length > 0 ? { env: places } : {};
   const server = { name, command, args: [script, "serve", "--mcp", ...paths, ...flags], ...env };
   const text = renderMcpConfig(client, server);
   await ctx.writeResult({ client, ...server, config: text }, () => text);
