@@ -70,7 +70,7 @@ async function decide(pack: LoadedPack, opts: ExecuteOptions, gate: Gate, load: 
     if (plan.policy.policy === "write" && !opts.allowWrite) {
       throw new RuntimeError("write_not_allowed", writeNotAllowed(subjectOf(plan), opts.transport));
     }
-    approval = plan.policy.confirm === false ? { plan_id: null, by: null } : await authorize(gate, { ...input(), given: opts.confirm, signal: opts.signal });
+    approval = plan.policy.confirm === false ? { plan_id: null, by: null } : await authorize(gate, { ...input(), given: opts.confirm, signal: opts.signal, transport: opts.transport });
   } catch (err) {
     await auditRefusal(gate, opts, prepared, err);
     throw err;

@@ -75,6 +75,8 @@ test("without elicitation: the refusal names `hcp approve <id>`; approved at a t
     const first = await client.callTool({ name: "bank_pay", arguments: { amount: "7" } });
     assert.equal(errorCode(first), "approval_required");
     const id = /hcp approve (hcp1\.\S+)/.exec(errorOf(first).message)![1]!;
+    // In MCP's own terms only: hcp run's flag is no use to an agent calling a tool.
+    assert.ok(errorOf(first).message.includes(`then retry with the same plan_id (MCP: "confirm": "${id}" in the tool's arguments) before `), errorOf(first).message);
     const early = await client.callTool({ name: "bank_pay", arguments: { amount: "7", confirm: id } });
     assert.equal(errorCode(early), "approval_required", "the agent can wait and retry with the same id");
     assert.equal(b.runs().length, 0);

@@ -23,7 +23,8 @@ test("confirm: true over hcp run: the agent's own dry run and --confirm are refu
   const id = planIdOf(await b.hcp([...pay(b.root), "--dry-run", "--json"]));
   const self = await b.hcp([...pay(b.root), "--confirm", id]);
   assert.equal(self.code, 4);
-  assert.match(self.stderr, new RegExp(`hcp approve ${escaped(id)} ; then retry with the same plan_id \\(hcp run: --confirm ${escaped(id)}`));
+  // In hcp run's own terms only: the exec and MCP forms are no use to its caller.
+  assert.match(self.stderr, new RegExp(`hcp approve ${escaped(id)} ; then retry with the same plan_id \\(hcp run: --confirm ${escaped(id)}\\) before `));
   assert.equal(b.runs().length, 0, "nothing ran on the agent's word");
 
   const pending = JSON.parse((await b.hcp(["approve", "--list", "--json"])).stdout) as { pending: { plan_id: string }[] };
@@ -99,6 +100,7 @@ test('confirm: "plan" keeps the intent check: a restated dry-run id runs once (r
   const bare = await b.hcp([...note(b.root), "--json"]);
   assert.equal(bare.code, 4);
   assert.equal(jsonError(bare).code, "confirmation_required");
+  assert.match(jsonError(bare).error, /then run it again with that plan_id \(hcp run: --confirm ID\)$/);
   const id = planIdOf(await b.hcp([...note(b.root), "--dry-run", "--json"]));
   const ran = await b.hcp([...note(b.root), "--confirm", id]);
   assert.equal(ran.code, 0, ran.stderr);
@@ -109,8 +111,11 @@ test('confirm: "plan" keeps the intent check: a restated dry-run id runs once (r
   const execId = planIdOf({ ...dry, stdout: JSON.stringify(dry.responses[0]) });
   const first = await execSession([b.root], [noteRequest("20", { confirm: execId })], ["--allow-write"], { env: b.env });
   assert.equal(first.responses[0]?.ok, true, JSON.stringify(first.responses));
-  const second = await execSession([b.root], [noteRequest("20", { confirm: execId })], ["--allow-write"], { env: b.env });
-  assert.equal(second.responses[0]?.error?.code, "plan_id_used");
+  const second = await execSession([b.root], [noteRequest("20", { confirm: execId }), noteRequest("20", { id: 2 })], ["--allow-write"], { env: b.env });
+  const answer = (requestId: number) => second.responses.find((r) => r.id === requestId)?.error;
+  assert.equal(answer(1)?.code, "plan_id_used");
+  assert.equal(answer(2)?.code, "confirmation_required");
+  assert.match(answer(2)!.message, /then run it again with that plan_id \(hcp exec: "confirm": "ID" in the request\)$/);
   assert.deepEqual(b.runs().map((r) => r.argv), [["note", "10"], ["note", "20"]]);
 });
 

@@ -4,7 +4,7 @@
 // runs at most once.
 
 import { RuntimeError } from "../errors.js";
-import { AuditLog } from "../audit.js";
+import { AuditLog, type AuditTransport } from "../audit.js";
 import { planDigest, subjectOf, type AnyPlan } from "../plan.js";
 import type { Answer, ApprovalPath, ApprovalRequest, PersonApprover } from "./approvers.js";
 import { parsePlanId, PLAN_ID_FORM, type PlanIdParts } from "./plan-id.js";
@@ -60,6 +60,21 @@ export async function issuePlan(gate: Gate, input: GateInput, nowMs = Date.now()
   return { plan_id: parts.id, expires_at: isoOf(parts.expiry) };
 }
 
+/** How the caller restates a plan_id, in its own transport's terms; every transport's when the caller is not known. */
+function restated(id: string, transport: AuditTransport | undefined): string {
+  const field = `"confirm": "${id}"`;
+  switch (transport) {
+    case "cli":
+      return `hcp run: --confirm ${id}`;
+    case "json_exec":
+      return `hcp exec: ${field} in the request`;
+    case "mcp":
+      return `MCP: ${field} in the tool's arguments`;
+    default:
+      return `hcp run: --confirm ${id}; exec and MCP: ${field}`;
+  }
+}
+
 const asker: Record<PersonApprover["by"], string> = {
   elicitation: "the person in the MCP client",
   prompt: "the person at the terminal",
@@ -70,7 +85,11 @@ const asker: Record<PersonApprover["by"], string> = {
  * Lets a confirm-gated plan run, returning the id it runs under and who approved it; otherwise throws
  * an ApprovalError saying exactly why and what a person can do. The id is consumed before returning.
  */
-export async function authorize(gate: Gate, input: GateInput & { given?: string; signal?: AbortSignal }, now = () => Date.now()): Promise<{ plan_id: string; by: ApprovalPath }> {
+export async function authorize(
+  gate: Gate,
+  input: GateInput & { given?: string; signal?: AbortSignal; transport?: AuditTransport },
+  now = () => Date.now(),
+): Promise<{ plan_id: string; by: ApprovalPath }> {
   const { plan, shown, given } = input;
   const what = subjectOf(plan);
   if (gate.session?.hasDeclined(plan)) {
@@ -90,7 +109,7 @@ export async function authorize(gate: Gate, input: GateInput & { given?: string;
       return { plan_id: parts.id, by: "approve" };
     }
   } else if (plan.policy.confirm === "plan") {
-    throw new ApprovalError("confirmation_required", `${what} needs confirmation: dry-run it to get its plan_id, then run it again with that plan_id (hcp run: --confirm ID; exec and MCP: "confirm": ID)`);
+    throw new ApprovalError("confirmation_required", `${what} needs confirmation: dry-run it to get its plan_id, then run it again with that plan_id (${restated("ID", input.transport)})`);
   } else {
     parts = store.issue(plan, input.ttlSeconds, now(), { shown, stdinPreview: input.stdinPreview, stdinMoreBytes: input.stdinMoreBytes });
   }
@@ -122,7 +141,7 @@ export async function authorize(gate: Gate, input: GateInput & { given?: string;
   }
   throw new ApprovalError(
     "approval_required",
-    `${what} needs a person's approval. A person can approve this exact plan in a terminal with: hcp approve ${parts.id} ; then retry with the same plan_id (hcp run: --confirm ${parts.id}; exec and MCP: "confirm": "${parts.id}") before ${expires_at}`,
+    `${what} needs a person's approval. A person can approve this exact plan in a terminal with: hcp approve ${parts.id} ; then retry with the same plan_id (${restated(parts.id, input.transport)}) before ${expires_at}`,
     parts.id,
   );
 }
