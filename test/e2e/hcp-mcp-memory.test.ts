@@ -2,7 +2,7 @@
 // heap used do not grow with the calls (a server that kept something per call would grow without end).
 
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -16,15 +16,29 @@ const ECHO_PACK = join(REPO, "bench/fixtures/echo-pack");
 
 /** `count` calls of echo_say, 16 in flight (as the benchmark makes them). */
 async function calls(client: Client, count: number): Promise<void> {
+  await inFlight(count, async () => {
+    const r = await client.callTool({ name: "echo_say", arguments: {} });
+    assert.equal(r.isError, undefined);
+  });
+}
+
+/** `count` runs of `round`, 16 at a time. */
+async function inFlight(count: number, round: (n: number) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < count) {
-      next++;
-      const r = await client.callTool({ name: "echo_say", arguments: {} });
-      assert.equal(r.isError, undefined);
-    }
+    while (next < count) await round(next++);
   };
   await Promise.all(Array.from({ length: 16 }, worker));
+}
+
+/** Alive after a full collection: as many after the second stretch of calls as after the first, each kind within a few. */
+function assertNothingKept(warm: Probe, after: Probe, what: string): void {
+  // One object kept per call would be hundreds more; V8's own objects move by a few between runs.
+  for (const kind of ["objects", "functions", "promises"] as const) {
+    assert.ok(Math.abs(after.live[kind] - warm.live[kind]) < 60, `${kind} alive after a full collection: ${warm.live[kind]} ${what}`);
+  }
+  // What no count sees (strings kept in a map, say): V8's own code and caches move it by a few hundred KiB.
+  assert.ok(after.heapUsed - warm.heapUsed < 1024 * 1024, `heap used after a full collection grew from ${warm.heapUsed} to ${after.heapUsed} bytes ${what}`);
 }
 
 interface Probe {
@@ -55,12 +69,43 @@ test("hcp serve --mcp keeps nothing per call: after 800 calls as many objects, f
     const warm = await probe(pid, out);
     await calls(client, 600);
     const after = await probe(pid, out);
-    // One object kept per call would be 600 more; V8's own objects move by a few between runs.
-    for (const kind of ["objects", "functions", "promises"] as const) {
-      assert.ok(Math.abs(after.live[kind] - warm.live[kind]) < 60, `${kind} alive after a full collection: ${warm.live[kind]} after 200 calls, ${after.live[kind]} after 800`);
-    }
-    // What no count sees (strings kept in a map, say): V8's own code and caches move it by a few hundred KiB.
-    assert.ok(after.heapUsed - warm.heapUsed < 1024 * 1024, `heap used after a full collection grew from ${warm.heapUsed} to ${after.heapUsed} bytes over 600 calls`);
+    assertNothingKept(warm, after, `after 200 calls, ${after.live.objects} objects, ${after.live.functions} functions, ${after.live.promises} promises after 800`);
+  } finally {
+    await client.close();
+  }
+});
+
+test("hcp serve --mcp keeps nothing per plan-checked call in memory: dry runs, confirmed runs, reused and malformed ids, refused arguments", async () => {
+  // A write verb confirmed by restating its plan_id: each round issues a plan, runs it, and is refused twice.
+  const pack = tempDir();
+  const message = { type: "object", properties: { message: { type: "string", maxLength: 100 } }, required: ["message"], additionalProperties: false };
+  const surface = { id: "note", kind: "wrap", cliBin: "echo", wrap: { bin: "/bin/echo" }, verbs: { add: { description: "Note a message.", cli: ["echo", "{{message}}"], args: message, policy: "write" } } };
+  writeFileSync(join(pack, "surface.json"), JSON.stringify(surface));
+  writeFileSync(join(pack, "policy.json"), JSON.stringify({ surface_id: "note", default: "deny", verbs: { add: { policy: "write", confirm: "plan" } } }));
+  const out = join(tempDir(), "heap.json");
+  const env = { ...process.env, NODE_OPTIONS: `--require ${fixture("heap-probe.cjs")}`, HEAP_PROBE_OUT: out, HEAP_PROBE_LIVE: "1" };
+  const { client } = await mcpClient([pack], { env, allowWrite: true });
+  const call = (args: Record<string, unknown>) => client.callTool({ name: "note_add", arguments: args });
+  const code = (r: Awaited<ReturnType<typeof call>>) => (r.structuredContent as { error?: { code: string } }).error?.code;
+  // Every round's plan is new (its own message), as an agent's would be: nothing it leaves behind can be shared.
+  const round = async (n: number) => {
+    const args = { message: `note ${n}` };
+    const dry = await call({ ...args, dry_run: true });
+    const planId = (dry.structuredContent as { plan_id: string }).plan_id;
+    assert.equal((await call({ ...args, confirm: planId })).isError, undefined);
+    assert.equal(code(await call({ ...args, confirm: planId })), "plan_id_used");
+    assert.equal(code(await call({ ...args, confirm: "f".repeat(64) })), "plan_id_malformed");
+    assert.equal((await call({ message: 7 })).isError, true);
+  };
+  try {
+    const pid = (client.transport as StdioClientTransport).pid!;
+    let done = 0;
+    const rounds = async (count: number) => inFlight(count, (n) => round(done + n)).then(() => void (done += count));
+    await rounds(60);
+    const warm = await probe(pid, out);
+    await rounds(120);
+    const after = await probe(pid, out);
+    assertNothingKept(warm, after, `after 60 rounds (300 calls), ${after.live.objects} objects, ${after.live.functions} functions, ${after.live.promises} promises after 180 (900 calls)`);
   } finally {
     await client.close();
   }
