@@ -54,14 +54,20 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** A short JSON rendering of a value for messages. */
+/**
+ * A short JSON rendering of a value for messages. An object or an array is named, never shown: a pack file may be a
+ * link to a file of the person's (the credential file's `"env": {"family": {"TOKEN": "…"}}` under policy.json's `env`),
+ * and its content would come back to whoever wrote the link in the message.
+ */
 export function show(v: unknown): string {
   if (v === undefined) return "undefined";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object" && v !== null) return "an object";
   let s: string;
   try {
     s = JSON.stringify(v) ?? String(v);
   } catch {
-    s = Array.isArray(v) ? "an array" : typeof v; // cyclic (YAML aliases) or BigInt
+    s = typeof v; // BigInt
   }
   return s.length > 60 ? s.slice(0, 57) + "..." : s;
 }

@@ -3,7 +3,7 @@
 // a document never makes hcp read another file or URL).
 
 import type { ParserOptions } from "@readme/openapi-parser";
-import { isObject } from "../../pack/issues.js";
+import { isObject, show } from "../../pack/issues.js";
 import { jsonSyntax } from "../../json/parse-error.js";
 import { jsonErrorAt } from "../../pack/load.js";
 import { FileReadError, readRegularFile } from "../../read-regular.js";
@@ -123,13 +123,13 @@ export async function parseDocument(text: string, source: string, url?: URL): Pr
   if (value["swagger"] !== undefined) {
     throw new DocumentError(
       "invalid_meta",
-      `the document ${source} is Swagger ${JSON.stringify(value["swagger"])}: hcp runs OpenAPI 3.0 and 3.1 documents only; convert it to OpenAPI 3 first (for example with swagger2openapi)`,
+      `the document ${source} is Swagger ${show(value["swagger"])}: hcp runs OpenAPI 3.0 and 3.1 documents only; convert it to OpenAPI 3 first (for example with swagger2openapi)`,
     );
   }
   const declared = value["openapi"];
   const version = typeof declared === "string" ? /^3\.(0|1)\.\d+/.exec(declared)?.[1] : undefined;
   if (version === undefined) {
-    throw new DocumentError("invalid_meta", `the document ${source} declares openapi ${JSON.stringify(declared ?? null)}: hcp runs OpenAPI 3.0.x and 3.1.x documents`);
+    throw new DocumentError("invalid_meta", `the document ${source} declares openapi ${show(declared ?? null)}: hcp runs OpenAPI 3.0.x and 3.1.x documents`);
   }
   if (!isObject(value["paths"]) && value["paths"] !== undefined) throw new DocumentError("invalid_meta", `the OpenAPI document ${source}: paths must be an object`);
   const parser = await import("@readme/openapi-parser");
