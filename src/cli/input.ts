@@ -1,7 +1,7 @@
 // Reading a command's input document: a file, `-` for standard input, or a program's manifest endpoint.
 
 import { systemReason } from "../errno.js";
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { ExitCode } from "../framework/errors.js";
 import { decodeGoBytes } from "../json/gobytes.js";
 import { MANIFEST_ENDPOINT } from "../manifest/types.js";
@@ -19,10 +19,38 @@ export async function readInputText(file: string): Promise<string> {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     return decodeGoBytes(Buffer.concat(chunks));
   }
+  let bytes: Buffer | undefined;
   try {
-    return decodeGoBytes(await readFile(file));
+    bytes = await readAtMost(file, INPUT_MAX_BYTES);
   } catch (err) {
     throw new CliError(`read ${file}: ${systemReason(err)}`);
+  }
+  if (bytes === undefined) throw new CliError(`read ${file}: it is larger than the ${INPUT_MAX_BYTES >> 20} MiB limit`);
+  return decodeGoBytes(bytes);
+}
+
+/** A manifest or document is never this big; a device that never ends (/dev/zero) stops here, not at memory's end. */
+const INPUT_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * FILE's bytes, or undefined when it holds more than `max`. Read in chunks to its end rather than by its size, so a
+ * pipe (`<(mytool __rungrad_manifest)`) still reads, and a device reporting size 0 cannot fill memory.
+ */
+async function readAtMost(file: string, max: number): Promise<Buffer | undefined> {
+  const handle = await open(file, "r");
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(1 << 20, max + 1 - total));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) return Buffer.concat(chunks, total);
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > max) return undefined;
+    }
+  } finally {
+    await handle.close();
   }
 }
 

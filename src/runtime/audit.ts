@@ -2,9 +2,10 @@
 // (O_APPEND, mode 0600) and flushed to disk before the child starts and after it ends. A log that
 // cannot be written refuses the run: the caller learns why, and nothing runs unrecorded.
 
-import { closeSync, constants, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { RuntimeError } from "./errors.js";
+import { FileReadError, readRegularFile } from "../read-regular.js";
 import { ensurePrivateDir, octal, stateDirOf } from "./approval/state.js";
 
 export type AuditDecision = "refused" | "dry_run" | "approved" | "declined" | "ran" | "failed";
@@ -128,14 +129,20 @@ function inertJSON(entry: AuditEntry): string {
   return JSON.stringify(entry).replace(/[$`]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
 }
 
+/** The most of a log `hcp audit` reads: past it, a log is rotated, not shown whole (a string holds at most ~512 MiB). */
+const AUDIT_READ_MAX_BYTES = 256 * 1024 * 1024;
+
 /** The entries of a log, oldest first, and how many lines were not entries; a missing log has none. */
 export function readAudit(path: string): { entries: AuditEntry[]; unreadable: number } {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    // `--audit FILE` is anyone's choice of path (an agent's, through a pack made from hcp): a FIFO would block and
+    // /dev/zero fill memory, so only a regular file of bounded size is read.
+    text = readRegularFile(path, AUDIT_READ_MAX_BYTES).toString("utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { entries: [], unreadable: 0 };
-    throw new RuntimeError("audit_unavailable", `cannot read the audit log ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    if (!(err instanceof FileReadError)) throw err;
+    if (err.code === "ENOENT") return { entries: [], unreadable: 0 };
+    throw new RuntimeError("audit_unavailable", `cannot read the audit log ${path}: ${err.reason}`);
   }
   const entries: AuditEntry[] = [];
   let unreadable = 0;
