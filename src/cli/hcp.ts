@@ -7,7 +7,7 @@ import { FROM_EXE } from "./flags.js";
 import { mapped } from "./hcp/errors.js";
 import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, NO_ELICITATION, STRICT, TOOL_SELECTION } from "./hcp/flags.js";
 import { PACKAGE_VERSION } from "./version.js";
-import { PERSON_APPROVES } from "../pack/person-gate.js";
+import { PERSON_APPROVES, WRITES } from "../pack/person-gate.js";
 
 const HUMAN_JSON = [OutputMode.Human, OutputMode.JSON];
 
@@ -141,6 +141,7 @@ const trustCommand: CommandSpec = {
     { name: "list", usage: "List the trusted packs and whether each still matches what was trusted", type: "bool" },
     { name: "revoke", usage: "Take the trust of this pack away (no terminal needed)", type: "bool" },
   ],
+  extensions: WRITES, // --revoke takes a person's trust away: a pack made from hcp makes it a write (pack/person-gate.ts)
   run: lazy(() => import("./hcp/trust.js"), (m) => m.trustHandler),
 };
 

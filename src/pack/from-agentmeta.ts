@@ -6,7 +6,7 @@ import { renderPackHarness } from "./harness-render.js";
 import { MCP_CONTROL_ARGUMENTS, mcpToolProblems } from "./mcp-names.js";
 import { isPlaceholderName } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
-import { asksPersonApproval } from "./person-gate.js";
+import { asksPersonApproval, asksWrite } from "./person-gate.js";
 
 /** surface.json as written: the Surface fields a generator sets (no defaults filled in). */
 export interface SurfaceDocument {
@@ -144,7 +144,7 @@ function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, 
   const description = c.short.trim() === "" ? `Runs \`${c.command_template}\`` : c.short;
   if (check === undefined) {
     const { cli, args } = commandLine(c, children, cliBin, notes, new Set());
-    return [{ key, confirm, verb: { description, cli, args, policy: c.mutates || confirm ? "write" : "read" } }];
+    return [{ key, confirm, verb: { description, cli, args, policy: c.mutates || confirm || asksWrite(c.extensions) ? "write" : "read" } }];
   }
   const skip = new Set([check.name]);
   const read = commandLine(c, children, cliBin, notes, skip, ["--check"]);
