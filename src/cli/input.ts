@@ -29,20 +29,26 @@ export async function readInputText(file: string): Promise<string> {
   return decodeGoBytes(bytes);
 }
 
-/** A manifest or document is never this big; a device that never ends (/dev/zero) stops here, not at memory's end. */
-const INPUT_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * Past this a document is refused: a device that never ends (/dev/zero) stops here, not at memory's end. Four times a
+ * 100,000-command manifest (63 MiB), and half of the longest string V8 makes of it.
+ */
+const INPUT_MAX_BYTES = 256 * 1024 * 1024;
 
 /**
- * FILE's bytes, or undefined when it holds more than `max`. Read in chunks to its end rather than by its size, so a
- * pipe (`<(mytool __rungrad_manifest)`) still reads, and a device reporting size 0 cannot fill memory.
+ * FILE's bytes, or undefined when it holds more than `max`. A regular file is read whole by its size; anything else
+ * in chunks to its end, so a pipe (`<(mytool __rungrad_manifest)`) still reads, and a device reporting size 0 cannot
+ * fill memory.
  */
 async function readAtMost(file: string, max: number): Promise<Buffer | undefined> {
   const handle = await open(file, "r");
   try {
+    const stat = await handle.stat();
+    if (stat.isFile()) return stat.size > max ? undefined : await handle.readFile();
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.alloc(Math.min(1 << 20, max + 1 - total));
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, max + 1 - total));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
       if (bytesRead === 0) return Buffer.concat(chunks, total);
       chunks.push(chunk.subarray(0, bytesRead));

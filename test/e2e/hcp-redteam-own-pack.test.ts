@@ -103,11 +103,11 @@ test("a device named as the manifest to rungrad manifest validate and fmt (the o
   const { client } = await mcpClient([rungradPack], { env });
   try {
     // Before, /dev/zero was read until the verb's timeout, a gigabyte and more. rungrad still reads a pipe
-    // (`<(mytool __rungrad_manifest)`), but no more than 64 MiB of anything.
+    // (`<(mytool __rungrad_manifest)`), but no more than 256 MiB of anything.
     for (const tool of ["rungrad_manifest_validate", "rungrad_manifest_fmt"]) {
       const answer = await call(client, tool, { file: "/dev/zero" });
       assert.ok(!answer.includes('"timed_out":true'), `${tool} /dev/zero: ${answer}`);
-      assert.match(answer, /read \/dev\/zero: it is larger than the 64 MiB limit/, answer);
+      assert.match(answer, /read \/dev\/zero: it is larger than the 256 MiB limit/, answer);
     }
   } finally {
     await client.close();
