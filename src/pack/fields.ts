@@ -39,7 +39,7 @@ export const MAX_TOOL_NAME = 64;
  * A verb's MCP tool name (§8): `<pack>_<verb>`, every character outside [A-Za-z0-9_-] as `_`, at most 64 characters.
  * A longer one keeps its first 55 and ends `_` and 8 hex digits of its SHA-256: two long verbs that differ only
  * past the cut (an API's `post.projects.project.issues.number.comments.reactions` and `….attachments`) keep
- * distinct names, where a plain cut would make them collide and the server refuse to start.
+ * distinct names, where a plain cut would make them collide and the server refuse (or leave out) the pack.
  */
 export function toolName(packId: string, verb: string): string {
   const name = uncutToolName(packId, verb);

@@ -1,4 +1,4 @@
-// What keeps a pack's verbs from being MCP tools (§8), in the words hcp serve refuses with and hcp init warns with:
+// What keeps a pack's verbs from being MCP tools (§8), in the words hcp serve refuses (or skips the pack) with and hcp init warns with:
 // two verbs with one tool name, or a verb argument named like an argument the MCP tools add. Pure.
 
 import { toolName } from "./fields.js";
@@ -18,7 +18,7 @@ export function controlArgumentTaken(packId: string, verb: string, name: string)
   return `verb ${JSON.stringify(verb)} of pack ${JSON.stringify(packId)} has an argument named ${name}, which every MCP tool that writes or needs confirmation takes for dry runs and confirmation; serve it without this verb (--exclude ${toolName(packId, verb)}, or deny it in policy.json), or rename the argument`;
 }
 
-/** The problems hcp serve --mcp would refuse to start with, one sentence each. */
+/** The problems that keep hcp serve --mcp from serving the pack (refusing to start, or leaving it out of a folder of packs), one sentence each. */
 export function mcpToolProblems(packId: string, verbs: Readonly<Record<string, { args?: JsonSchema | undefined }>>): string[] {
   const problems: string[] = [];
   const owners = new Map<string, string>();

@@ -18,7 +18,7 @@ export interface ServeOptions {
   readonly allowWrite?: boolean;
   /** Serve `plane: control` packs too (`--control-plane`). */
   readonly controlPlane?: boolean;
-  /** Refuse to start when a pack found in a folder of packs does not load (`--strict`), instead of leaving it out. */
+  /** Refuse to start when a pack found in a folder of packs does not load, or (MCP) its verbs cannot be tools (`--strict`), instead of leaving it out. */
   readonly strict?: boolean;
   /** Approvals and the audit log (`--approver`, `--audit`); by default from the environment. */
   readonly gate?: Gate;
@@ -79,13 +79,19 @@ export interface Served {
 }
 
 /**
+ * What a transport asks of each pack beyond servable, in the order the packs are loaded (the MCP server: that its
+ * verbs can be tools, alone and beside the packs accepted before it, tools.ts toolCheck). It throws why not.
+ */
+export type PackCheck = (pack: ServedPack) => void;
+
+/**
  * Loads the packs of PACK|DIR paths for a transport. A pack named directly that it may not serve is
- * an error; one found in a folder of packs that does not load, or whose `transports` or plane rule it
- * out, is skipped (and reported), so that one pack does not stop its siblings; `strict` makes an
- * invalid one an error. A folder of packs of which none can be served is an error.
+ * an error; one found in a folder of packs that does not load, whose `transports` or plane rule it
+ * out, or that fails `check`, is skipped (and reported), so that one pack does not stop its siblings; `strict` makes
+ * an invalid one, or one failing `check`, an error. A folder of packs of which none can be served is an error.
  * The OpenAPI documents of openapi packs are loaded (and checked) too, one by `openapi.url` only as `allowed` permits.
  */
-export async function loadServed(paths: readonly string[], transport: Transport | null, opts: ServeOptions, allowed: DocumentFetch): Promise<Served> {
+export async function loadServed(paths: readonly string[], transport: Transport | null, opts: ServeOptions, allowed: DocumentFetch, check?: PackCheck): Promise<Served> {
   if (paths.length === 0) throw new TransportError("usage", "give at least one pack folder or folder of packs");
   // A mistyped path is not found, as for the commands that take one pack; not a pack "with validation errors".
   const missing = paths.find((p) => !existsSync(p));
@@ -98,7 +104,9 @@ export async function loadServed(paths: readonly string[], transport: Transport 
   await loadOpenApiDocuments(packs, allowed);
   for (const pack of packs) {
     try {
-      served.packs.push(servable(pack, transport, opts));
+      const accepted = servable(pack, transport, opts);
+      check?.(accepted);
+      served.packs.push(accepted);
     } catch (err) {
       const restricted = err instanceof TransportError && (err.code === "transport_not_allowed" || err.code === "plane_not_allowed");
       if (named.has(pack.root) || named.has(pack.surfacePath) || (!restricted && opts.strict)) throw err;

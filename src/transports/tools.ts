@@ -74,10 +74,23 @@ function inputSchema(pack: ServedPack, verb: string, previewable: boolean, gated
   if (gated) control["confirm"] = CONFIRM;
   if (Object.keys(control).length === 0) return schema;
   const properties = (schema["properties"] ?? {}) as Record<string, unknown>;
-  for (const k of Object.keys(control)) {
-    if (Object.hasOwn(properties, k)) throw new TransportError("tool_name_collision", controlArgumentTaken(pack.surface.id, verb, k));
-  }
   return { ...schema, properties: { ...properties, ...control } };
+}
+
+/** Which of `dry_run` and `confirm` a verb's tool takes: `confirm` when it is gated, `dry_run` when it writes or is gated. */
+function controlsOf(policy: EffectivePolicy): { gated: boolean; previewable: boolean } {
+  const gated = policy.confirm !== false;
+  return { gated, previewable: gated || policy.policy === "write" };
+}
+
+/** Refuses a served verb with an argument named like one its tool adds (`dry_run`, `confirm`): the tool could not tell them apart. */
+function refuseControlArgument(pack: ServedPack, key: string, policy: EffectivePolicy): void {
+  const { gated, previewable } = controlsOf(policy);
+  const properties = argsSchemaOf(pack, key)["properties"];
+  if (typeof properties !== "object" || properties === null) return;
+  for (const [arg, added] of [["dry_run", previewable], ["confirm", gated]] as const) {
+    if (added && Object.hasOwn(properties, arg)) throw new TransportError("tool_name_collision", controlArgumentTaken(pack.surface.id, key, arg));
+  }
 }
 
 /** A glob on tool names as a regular expression: `*` any run of characters, `?` one, the rest literal. */
@@ -97,27 +110,43 @@ function selected(names: readonly string[], policy: EffectivePolicy, sel: ToolSe
   return !(sel.exclude !== undefined && matches(sel.exclude));
 }
 
-/** Every served tool of the packs; two verbs with one tool name are refused. */
-export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & ToolSelection = {}): VerbTool[] {
-  // First what is served (a verb's schema leaves out the subcommands that are not), then each tool.
-  const chosen: { pack: ServedPack; key: string; policy: EffectivePolicy; name: string }[] = [];
-  const byName = new Map<string, string>();
+interface Chosen {
+  pack: ServedPack;
+  key: string;
+  policy: EffectivePolicy;
+  name: string;
+}
+
+/**
+ * The served verbs of the packs and their tool names, each name recorded in `owners` (tool name to the verb that has
+ * it). Refused (tool_name_collision): a tool name already in `owners` or had twice, then a served verb with an
+ * argument named `dry_run` or `confirm`.
+ */
+function chooseTools(packs: readonly ServedPack[], opts: ToolSelection, owners: Map<string, string>): Chosen[] {
+  const chosen: Chosen[] = [];
   for (const pack of packs) {
     for (const { key, policy } of verbsOf(pack, true)) {
       const name = toolName(pack.surface.id, key);
       const owner = `verb ${JSON.stringify(key)} of pack ${JSON.stringify(pack.surface.id)}`;
-      const taken = byName.get(name);
+      const taken = owners.get(name);
       if (taken !== undefined) throw new TransportError("tool_name_collision", toolNameTaken(name, taken, owner));
-      byName.set(name, owner);
+      owners.set(name, owner);
       if (selected([name, uncutToolName(pack.surface.id, key)], policy, opts)) chosen.push({ pack, key, policy, name });
     }
   }
+  for (const { pack, key, policy } of chosen) refuseControlArgument(pack, key, policy);
+  return chosen;
+}
+
+/** Every served tool of the packs; two verbs with one tool name, or a verb argument named dry_run or confirm, are refused. */
+export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & ToolSelection = {}): VerbTool[] {
+  // First what is served (a verb's schema leaves out the subcommands that are not), then each tool.
+  const chosen = chooseTools(packs, opts, new Map());
   const hiddenOf = new Map(packs.map((pack) => [pack, hiddenSubcommands(pack, new Set(chosen.filter((c) => c.pack === pack).map((c) => c.key)))]));
   return chosen.map(({ pack, key, policy, name }) => {
     const mode = pack.surface.binding?.mode;
     const openWorld = mode !== "local" && mode !== "mock";
-    const gated = policy.confirm !== false;
-    const previewable = gated || policy.policy === "write";
+    const { gated, previewable } = controlsOf(policy);
     const title = `${pack.surface.name ?? pack.surface.id}: ${key}`;
     const idempotent = isIdempotent(pack, key);
     const annotations: VerbTool["tool"]["annotations"] =
@@ -144,18 +173,37 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & To
 }
 
 /**
- * Why hcp serve --mcp would refuse to start with this pack (two verbs with one tool name, a verb argument named
- * dry_run or confirm), in the server's own words; undefined when it would serve it. hcp validate warns with it, so a
- * pack it passes is not first refused when the MCP client starts it.
+ * Why hcp serve --mcp would not serve this pack (two verbs with one tool name, a verb argument named dry_run or
+ * confirm), in the server's own words; undefined when it would serve it. hcp validate warns with it, so a pack it
+ * passes is not first refused (named directly) or left out (in a folder of packs) when the MCP client starts it.
  */
 export function mcpRefusal(pack: ServedPack): string | undefined {
   try {
-    buildTools([pack]);
+    chooseTools([pack], {}, new Map());
     return undefined;
   } catch (e) {
     if (e instanceof TransportError && e.code === "tool_name_collision") return e.message;
     throw e;
   }
+}
+
+/**
+ * The check loadServed makes of each pack an MCP server would serve (PackCheck), in the order they are loaded: its
+ * served verbs must be tools (as buildTools makes them under this selection), and none may take a tool name of a pack
+ * accepted before it. Refused as tool_name_collision, in the words the server refuses with; a pack it accepts is
+ * remembered, a refused one is not.
+ */
+export function toolCheck(opts: ToolSelection): (pack: ServedPack) => void {
+  const owners = new Map<string, string>();
+  return (pack) => {
+    const own = new Map<string, string>();
+    chooseTools([pack], opts, own);
+    for (const [name, owner] of own) {
+      const taken = owners.get(name);
+      if (taken !== undefined) throw new TransportError("tool_name_collision", toolNameTaken(name, taken, owner));
+    }
+    for (const [name, owner] of own) owners.set(name, owner);
+  };
 }
 
 /** The tools/list result: the same object shape from the SDK's handler and from the stdio link's early answer. */

@@ -96,13 +96,13 @@ test("OpenAPI: a verb with a parameter named confirm is named by hcp init, by hc
   // hcp validate, where a person checks a pack before serving it, says the same (a warning: run and exec serve it).
   const validated = await hcp(["validate", pack], { env });
   assert.equal(validated.code, 0, validated.stdout);
-  assert.ok(validated.stdout.includes(`verbs: not_conforming: hcp serve --mcp refuses to start with this pack: ${refused.stderr.replace(/^Error: /, "").trimEnd()}\n`), validated.stdout);
+  assert.ok(validated.stdout.includes(`verbs: not_conforming: hcp serve --mcp does not serve this pack (named directly it refuses to start; in a folder of packs it leaves the pack out): ${refused.stderr.replace(/^Error: /, "").trimEnd()}\n`), validated.stdout);
   assert.match(validated.stdout, /0 errors, 1 warning\n$/);
   const policyFile = join(pack, "policy.json");
   const generated = readFileSync(policyFile, "utf8");
   writeFileSync(policyFile, JSON.stringify({ ...JSON.parse(generated), verbs: { ...JSON.parse(generated).verbs, "delete-issue": "deny" } }));
   const denied = await hcp(["validate", pack], { env });
-  assert.doesNotMatch(denied.stdout, /serve --mcp refuses/, "a denied verb is no tool: the server starts");
+  assert.doesNotMatch(denied.stdout, /serve --mcp does not serve/, "a denied verb is no tool: the server starts");
   writeFileSync(policyFile, generated);
 
   const api = await trackerApi();

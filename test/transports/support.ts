@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, LoggingMessageNotificationSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { REPO, fixture, run, type Run } from "../e2e/helpers.js";
 import { tempDir } from "../temp.js";
 
@@ -36,6 +36,8 @@ export interface McpOptions {
   env?: NodeJS.ProcessEnv;
   /** Declares the elicitation capability and answers every elicitation/create with this. */
   elicit?: (message: string) => ElicitResult | Promise<ElicitResult>;
+  /** Gets the data of each notifications/message (the client's log), from the first one the server sends. */
+  onLog?: (data: string) => void;
 }
 
 /** An SDK Client connected over stdio to a freshly spawned `hcp serve --mcp`. */
@@ -55,6 +57,8 @@ export async function mcpClient(paths: string[], opts: McpOptions = {}): Promise
     const answer = opts.elicit;
     client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params.message));
   }
+  const onLog = opts.onLog;
+  if (onLog) client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onLog(String(n.params.data)));
   await client.connect(transport);
   return { client, stderr: () => stderr };
 }

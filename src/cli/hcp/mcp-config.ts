@@ -9,6 +9,7 @@ import { placesEnv } from "../../runtime/places.js";
 import { TransportError } from "../../transports/errors.js";
 import { CONFIG_FILES, MCP_CLIENTS, renderMcpConfig, type McpClient } from "../../transports/mcp-config.js";
 import { loadServed } from "../../transports/packs.js";
+import { toolCheck } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
 import { AUDIT, serveOptions, toolSelection } from "./flags.js";
 
@@ -49,7 +50,8 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   // The packs must load now: a configuration that starts a server refusing to run helps nobody. Printing it is no
   // person's decision to serve them (an agent may run it: it is an ungated read of hcp's own pack), so the document
   // an untrusted pack names by openapi.url is not fetched; the person trusts the pack, or serves it directly.
-  const { packs, skipped } = await loadServed(ctx.args, "mcp", opts, { fetch: "trusted-only", stateDir: stateDirOf(process.env) });
+  // The server leaves out (or, named directly, refuses) a pack whose verbs cannot be tools: so does this.
+  const { packs, skipped } = await loadServed(ctx.args, "mcp", opts, { fetch: "trusted-only", stateDir: stateDirOf(process.env) }, toolCheck(selection));
   // A warning, not chatter: --quiet and --json keep it.
   for (const s of skipped) process.stderr.write(`Warning: the server will leave out ${s.root}: ${s.reason}\n`);
   const paths = ctx.args.map((p) => resolve(p));

@@ -59,12 +59,12 @@ function warn(pack: LoadedPack, file: Issue["file"], code: Issue["code"], path: 
   pack.issues.splice(next < 0 ? pack.issues.length : next, 0, { severity: "warning", code, path, message, file });
 }
 
-/** A pack that loads but that hcp serve --mcp would refuse to start with gets a warning saying why and what to do. */
+/** A pack that loads but whose verbs hcp serve --mcp cannot make tools gets a warning saying why and what to do. */
 function warnOfMcpRefusal(pack: LoadedPack): void {
   const surface = pack.surface;
   if (!pack.ok || surface === null || (surface.transports !== undefined && !surface.transports.includes("mcp"))) return;
   const why = mcpRefusal(pack as ServedPack);
-  if (why !== undefined) warn(pack, "surface.json", "not_conforming", "verbs", `hcp serve --mcp refuses to start with this pack: ${why}`);
+  if (why !== undefined) warn(pack, "surface.json", "not_conforming", "verbs", `hcp serve --mcp does not serve this pack (named directly it refuses to start; in a folder of packs it leaves the pack out): ${why}`);
 }
 
 /** An API pack with no base URL loads, and every call of it fails: say so where a person checks the pack. */

@@ -8,16 +8,19 @@ import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
 import { exitIfNeverTaken } from "../../transports/outbox.js";
 import { isLoopback, parseAllowHost, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
-import { loadServed, type ServedPack, type ServeOptions } from "../../transports/packs.js";
+import { loadServed, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions, toolSelection } from "./flags.js";
 import { stopExitCode, untilSignal } from "../signal.js";
 import { boundYoungGeneration } from "./young-generation.js";
 
-/** The packs a transport serves; those of a folder of packs that it may not serve are named on stderr (and returned as warnings). */
-async function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: ServeOptions): Promise<{ packs: ServedPack[]; warnings: string[] }> {
+/**
+ * The packs a transport serves; those of a folder of packs that it may not serve (or, `check`, whose verbs cannot be
+ * its tools) are named on stderr (and returned as warnings).
+ */
+async function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: ServeOptions, check?: PackCheck): Promise<{ packs: ServedPack[]; warnings: string[] }> {
   // The person's command line names these packs: their documents are fetched (DocumentFetch).
-  const { packs, skipped } = await loadServed(paths, transport, opts, { fetch: "command-line" });
+  const { packs, skipped } = await loadServed(paths, transport, opts, { fetch: "command-line" }, check);
   const warnings = skipped.map((s) => `skipped ${s.root}: ${s.reason}`);
   for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
   return { packs, warnings };
@@ -115,6 +118,16 @@ function httpDoor(ctx: Context): Door | null {
   return { ...door, ...(tokenFile === "" ? {} : { token: readToken(tokenFile) }), ...(sessions === undefined ? {} : { sessions }) };
 }
 
+/**
+ * The packs `hcp serve --mcp` serves: a pack of a folder of packs whose served verbs cannot be tools (alone, or beside a
+ * pack loaded before it) is left out as one that does not load is, not a refusal to start. Only MCP has tool names:
+ * hcp exec does not check them.
+ */
+async function mcpServed(ctx: Context, opts: ServeOptions): Promise<{ packs: ServedPack[]; warnings: string[] }> {
+  const { toolCheck } = await import("../../transports/tools.js");
+  return served(ctx.args, "mcp", opts, toolCheck(toolSelection(ctx)));
+}
+
 /** On stdio, nothing but the MCP server writes to stdout; over HTTP, the URL is printed on stderr. */
 export async function serveHandler(ctx: Context): Promise<void> {
   if (!ctx.bool("mcp")) throw new TransportError("usage", "hcp serve needs a transport: --mcp (the MCP server, on stdio or with --http)");
@@ -125,7 +138,7 @@ export async function serveHandler(ctx: Context): Promise<void> {
   mcp.catch(() => {});
   if (http !== null) return serveHttp(ctx, http);
   const opts = serveOptions(ctx);
-  const { packs, warnings } = await served(ctx.args, "mcp", opts);
+  const { packs, warnings } = await mcpServed(ctx, opts);
   // The packs' own warnings go to the operator's terminal and to the client's log.
   warnings.push(...(await tellOperator(packs)));
   const { serveMcp } = await mcp;
@@ -144,7 +157,7 @@ const printUrl = (url: string) => process.stderr.write(`hcp: serving MCP over HT
 /** `--mcp --http`: until SIGINT/SIGTERM, then what is in flight is cancelled and answered, and the port freed. */
 async function serveHttp(ctx: Context, door: Door): Promise<void> {
   const opts = serveOptions(ctx);
-  const { packs } = await served(ctx.args, "mcp", opts);
+  const { packs } = await mcpServed(ctx, opts);
   await tellOperator(packs);
   const { serveMcpHttp } = await import("../../transports/mcp-http.js");
   await untilSignal(async (signal) => {
