@@ -4,7 +4,9 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -97,4 +99,30 @@ test("mcp-config leaves out what hcp ignores: a relative XDG_STATE_HOME or XDG_C
   const r = await b.hcp(["mcp-config", b.root, "--client", "codex"], { env, cwd: b.dir });
   assert.equal(r.code, 0, r.stderr);
   assert.ok(r.stdout.endsWith('env = { HCP_AUDIT = "none" }\n'), r.stdout);
+});
+
+test("mcp-config of a folder holding an untrusted pack whose document is fetched by openapi.url: nothing is fetched, and the warning says the server fetches it (not that it leaves the pack out)", async () => {
+  const asked: string[] = [];
+  const server = createServer((req, res) => {
+    asked.push(req.url ?? "");
+    res.end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const b = bank();
+    const packs = join(b.dir, "packs");
+    cpSync(b.root, join(packs, "bank"), { recursive: true });
+    const remote = join(packs, "remote");
+    mkdirSync(remote);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/doc.json`;
+    writeFileSync(join(remote, "surface.json"), JSON.stringify({ id: "remote", kind: "openapi", openapi: { url }, binding: { mode: "local", hub: "none" }, verbs: { "notes.list": { description: "List." } } }));
+    writeFileSync(join(remote, "policy.json"), JSON.stringify({ surface_id: "remote", default: "read" }));
+    const r = await b.hcp(["mcp-config", packs, "--client", "json"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /remote was not checked: its OpenAPI document \(openapi\.url\) is fetched here only for a pack a person trusted, and a person has never trusted it; the server fetches it as it starts/);
+    assert.doesNotMatch(r.stderr, /leave out .*remote/);
+    assert.deepEqual(asked, [], "nothing was fetched");
+  } finally {
+    server.close();
+  }
 });
