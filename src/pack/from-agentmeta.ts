@@ -6,7 +6,7 @@ import { renderPackHarness } from "./harness-render.js";
 import { MCP_CONTROL_ARGUMENTS, mcpToolProblems } from "./mcp-names.js";
 import { isPlaceholderName } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
-import { asksPersonApproval, asksWrite } from "./person-gate.js";
+import { packPolicyOf } from "./person-gate.js";
 
 /** surface.json as written: the Surface fields a generator sets (no defaults filled in). */
 export interface SurfaceDocument {
@@ -139,12 +139,13 @@ function childrenOf(doc: AgentMetaDocument, c: AgentCommand): string[] {
 
 /** The verbs of one command: one, or two for rungrad's self-update (`update.check` reads, `update` writes). */
 function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, key: string, notes: string[]): VerbDraft[] {
-  const confirm = c.destructive || c.requires_confirmation || asksPersonApproval(c.extensions);
+  const asked = packPolicyOf(c.extensions);
+  const confirm = c.destructive || c.requires_confirmation || asked.confirm;
   const check = c.path.length === 1 && c.path[0] === "update" ? c.local_flags.find((f) => f.name === "check" && f.type === "bool") : undefined;
   const description = c.short.trim() === "" ? `Runs \`${c.command_template}\`` : c.short;
   if (check === undefined) {
     const { cli, args } = commandLine(c, children, cliBin, notes, new Set());
-    return [{ key, confirm, verb: { description, cli, args, policy: c.mutates || confirm || asksWrite(c.extensions) ? "write" : "read" } }];
+    return [{ key, confirm, verb: { description, cli, args, policy: c.mutates || confirm || asked.write ? "write" : "read" } }];
   }
   const skip = new Set([check.name]);
   const read = commandLine(c, children, cliBin, notes, skip, ["--check"]);

@@ -14,13 +14,13 @@ import { shellWord } from "../shell-word.js";
 import { escapeForPerson } from "./approval/show.js";
 import { bindingLoadsCredentials } from "./credentials.js";
 import { RuntimeError } from "./errors.js";
-import { boundDocument } from "./openapi/packs.js";
+import { boundDocument, withheldDocument } from "./openapi/packs.js";
 import { removeCopies } from "./pack-copy.js";
 import { cwdLeavingCopy, linkLeavingCopy } from "./pack-links.js";
 import { selfPaths } from "./pack-self-paths.js";
 import { outsideDigests, programBindings, type ProgramBinding } from "./pack-programs.js";
 import { packTree, treeChanges, TreeError, type PackTree } from "./pack-tree.js";
-import { packFilesChanged, realRootOf, unfetchedBecause } from "./trusted-files.js";
+import { packFilesChanged, realRootOf } from "./trusted-files.js";
 import { readTrustRecord, removeTrustRecord, writeTrustRecord, type TrustRecord } from "./trust-store.js";
 
 export type { TrustRecord } from "./trust-store.js";
@@ -154,11 +154,11 @@ function refusal(pack: LoadedPack, why: string): RuntimeError {
 }
 
 /**
- * hcp run with nobody to ask, and hcp describe: throws `pack_untrusted` before fetching what unfetchedBecause forbids
- * (the loader, told `trusted-only`, would not fetch it either; this says so as these commands must, exit 4).
+ * hcp run with nobody to ask, and hcp describe: throws `pack_untrusted` when the loader, told `trusted-only`, did not
+ * fetch the pack's document (withheldDocument), as these commands must say it (exit 4).
  */
-export function refuseFetchUntrusted(pack: LoadedPack, stateDir: string): void {
-  const why = unfetchedBecause(pack, stateDir);
+export function refuseWithheldDocument(pack: LoadedPack): void {
+  const why = withheldDocument(pack);
   if (why !== undefined) throw refusal(pack, `${why}; its OpenAPI document was not fetched`);
 }
 

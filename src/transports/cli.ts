@@ -13,7 +13,7 @@ import { stateDirOf } from "../runtime/approval/state.js";
 import { RuntimeError } from "../runtime/errors.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { usableVerbs } from "../runtime/verb-lookup.js";
-import { givenPackFolder, realPackPath, refuseFetchUntrusted, type TrustAsker } from "../runtime/trust.js";
+import { givenPackFolder, realPackPath, refuseWithheldDocument, type TrustAsker } from "../runtime/trust.js";
 import { TransportError, childExitCode, httpExitCode, jsonSyntax } from "./errors.js";
 import { loadOnePack, servable, type ServedPack, type ServeOptions } from "./packs.js";
 import { httpOutcome, outcome, renderPlan } from "./render.js";
@@ -98,8 +98,8 @@ export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
   const loaded = loadOnePack(realPackPath(req.pack));
   // Nobody to ask: a pack a person did not trust never has hcp fetch its document (the agent may have written its URL).
   const stateDir = req.gate?.stateDir ?? stateDirOf(process.env);
-  if (req.askTrust === undefined) refuseFetchUntrusted(loaded, stateDir);
   await loadOpenApiDocuments([loaded], req.askTrust === undefined ? { fetch: "trusted-only", stateDir } : { fetch: "command-line" });
+  refuseWithheldDocument(loaded);
   const pack = servable(loaded, "cli", req);
   try {
     return await runOn(pack, req);

@@ -75,7 +75,7 @@ export function loadOnePack(path: string): LoadedPack {
 export interface Served {
   packs: ServedPack[];
   /** Packs found in a folder of packs that this transport may not serve, with the reason. */
-  skipped: { root: string; reason: string }[];
+  skipped: { root: string; reason: string; pack: LoadedPack }[];
 }
 
 /**
@@ -110,7 +110,7 @@ export async function loadServed(paths: readonly string[], transport: Transport 
     } catch (err) {
       const restricted = err instanceof TransportError && (err.code === "transport_not_allowed" || err.code === "plane_not_allowed");
       if (named.has(pack.root) || named.has(pack.surfacePath) || (!restricted && opts.strict)) throw err;
-      served.skipped.push({ root: pack.root, reason: err instanceof Error ? err.message : String(err) });
+      served.skipped.push({ root: pack.root, reason: err instanceof Error ? err.message : String(err), pack });
     }
   }
   if (served.packs.length === 0 && served.skipped.length > 0) {

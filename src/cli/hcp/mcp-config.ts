@@ -6,12 +6,11 @@ import type { Context } from "../../framework/index.js";
 import { stateDirOf } from "../../runtime/approval/state.js";
 import { trustedApprover } from "../../runtime/approval/trusted.js";
 import { placesEnv } from "../../runtime/places.js";
-import { unfetchedBecause } from "../../runtime/trusted-files.js";
-import { loadPack } from "../../pack/load.js";
+import { withheldDocument } from "../../runtime/openapi/packs.js";
 import { shellWord } from "../../shell-word.js";
 import { TransportError } from "../../transports/errors.js";
 import { CONFIG_FILES, MCP_CLIENTS, renderMcpConfig, type McpClient } from "../../transports/mcp-config.js";
-import { loadServed } from "../../transports/packs.js";
+import { loadServed, type Served } from "../../transports/packs.js";
 import { toolCheck } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
 import { AUDIT, serveOptions, toolSelection } from "./flags.js";
@@ -46,8 +45,8 @@ function approvalFlags(ctx: Context): string[] {
  * What the server will do with a pack of a folder that did not load here. One left out only because its document was
  * not fetched (an untrusted pack's openapi.url) is not one the server leaves out: it fetches the document itself.
  */
-function skippedWhy(s: { root: string; reason: string }, stateDir: string): string {
-  const unfetched = unfetchedBecause(loadPack(s.root), stateDir);
+function skippedWhy(s: Served["skipped"][number]): string {
+  const unfetched = withheldDocument(s.pack);
   if (unfetched === undefined) return `the server will leave out ${s.root}: ${s.reason}`;
   return `${s.root} was not checked: its OpenAPI document (openapi.url) is fetched here only for a pack a person trusted, and ${unfetched}; the server fetches it as it starts, and leaves the pack out if it does not load (to check it here, trust it: hcp trust ${shellWord(s.root)})`;
 }
@@ -64,10 +63,9 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   // person's decision to serve them (an agent may run it: it is an ungated read of hcp's own pack), so the document
   // an untrusted pack names by openapi.url is not fetched; the person trusts the pack, or serves it directly.
   // The server leaves out (or, named directly, refuses) a pack whose verbs cannot be tools: so does this.
-  const stateDir = stateDirOf(process.env);
-  const { packs, skipped } = await loadServed(ctx.args, "mcp", opts, { fetch: "trusted-only", stateDir }, toolCheck(selection));
+  const { packs, skipped } = await loadServed(ctx.args, "mcp", opts, { fetch: "trusted-only", stateDir: stateDirOf(process.env) }, toolCheck(selection));
   // A warning, not chatter: --quiet and --json keep it.
-  for (const s of skipped) process.stderr.write(`Warning: ${skippedWhy(s, stateDir)}\n`);
+  for (const s of skipped) process.stderr.write(`Warning: ${skippedWhy(s)}\n`);
   const paths = ctx.args.map((p) => resolve(p));
   const flags = [
     ...(opts.allowWrite ? ["--allow-write"] : []),

@@ -17,7 +17,7 @@ import { stateDirOf } from "../../runtime/approval/state.js";
 import { boundDocument, loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
 import { baseUrlOf } from "../../runtime/openapi/request.js";
 import { RuntimeError } from "../../runtime/errors.js";
-import { refuseFetchUntrusted } from "../../runtime/trust.js";
+import { refuseWithheldDocument } from "../../runtime/trust.js";
 import { serveOptions } from "./flags.js";
 
 /** A path for messages: relative to the working directory when inside it. */
@@ -121,9 +121,8 @@ export async function skillHandler(ctx: Context): Promise<void> {
 export async function describeHandler(ctx: Context): Promise<void> {
   const loaded = loadOnePack(ctx.args[0]!);
   // An agent's command, as hcp run is: nobody is asked to trust the pack, so an untrusted pack's URL is not fetched.
-  const stateDir = stateDirOf(process.env);
-  refuseFetchUntrusted(loaded, stateDir);
-  await loadOpenApiDocuments([loaded], { fetch: "trusted-only", stateDir });
+  await loadOpenApiDocuments([loaded], { fetch: "trusted-only", stateDir: stateDirOf(process.env) });
+  refuseWithheldDocument(loaded);
   const pack = servable(loaded, null, { controlPlane: true });
   const description = describePack(pack, ctx.args[1]);
   await ctx.writeResult(description, () => renderDescription(description, wrapProgram(pack)));

@@ -9,10 +9,9 @@ import { askYesNo } from "../../runtime/approval/approvers.js";
 import { escapeForPerson } from "../../runtime/approval/show.js";
 import { stateDirOf } from "../../runtime/approval/state.js";
 import { RuntimeError } from "../../runtime/errors.js";
-import { loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
+import { loadOpenApiDocuments, withheldDocument } from "../../runtime/openapi/packs.js";
 import { hasLegacyStore, legacyStoreOf, readTrustRecords } from "../../runtime/trust-store.js";
 import { bindingOf, givenPackFolder, realPackPath, revokeTrust, trustPack, untrustedBecause, type TrustRecord } from "../../runtime/trust.js";
-import { unfetchedBecause } from "../../runtime/trusted-files.js";
 import { trustReview } from "../../runtime/trust-review.js";
 import { TransportError } from "../../transports/errors.js";
 import { loadOnePack, servable } from "../../transports/packs.js";
@@ -32,9 +31,8 @@ async function packAt(path: string) {
 async function stateOf(record: TrustRecord, stateDir: string): Promise<TrustRecord & { matches: boolean; why?: string }> {
   const pack = loadPack(record.root);
   // The agent can run --list: a pack changed since it was trusted may name another URL, which is not fetched.
-  const unfetched = unfetchedBecause(pack, stateDir);
-  if (unfetched === undefined) await loadOpenApiDocuments([pack], { fetch: "trusted-only", stateDir });
-  const why = !pack.ok ? "it no longer loads (see hcp validate)" : (unfetched ?? untrustedBecause(pack, stateDir));
+  await loadOpenApiDocuments([pack], { fetch: "trusted-only", stateDir });
+  const why = withheldDocument(pack) ?? (!pack.ok ? "it no longer loads (see hcp validate)" : untrustedBecause(pack, stateDir));
   return why === undefined ? { ...record, matches: true } : { ...record, matches: false, why };
 }
 

@@ -18,10 +18,15 @@ export interface BoundDocument {
   readonly operations: ReadonlyMap<string, Operation>;
 }
 
-/** Throws DocumentError when `why` forbids fetching `url`, after the checks that need no request (they say more). */
-function refuseWithheld(url: string, why: string | undefined, root: string): void {
+/**
+ * Throws DocumentError when `why` forbids fetching `url`, after the checks that need no request (they say more). `why`
+ * is kept for withheldDocument.
+ */
+function refuseWithheld(pack: LoadedPack, url: string, why: string | undefined): void {
   if (why === undefined) return;
+  withheld.set(pack, why);
   documentUrl(url);
+  const root = pack.root;
   const trust = `hcp trust ${shellWord(root)}`;
   throw new DocumentError("io", `the OpenAPI document was not fetched: ${why}, and hcp sends a request an untrusted pack names only when a person asks for it (${trust} at a terminal; hcp serve; hcp exec)`);
 }
@@ -48,6 +53,8 @@ function withheldBecause(pack: LoadedPack, allowed: DocumentFetch): string | und
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 const bound = new WeakMap<LoadedPack, BoundDocument>();
+/** Why the loader did not fetch a pack's document by its URL (DocumentFetch forbade it). */
+const withheld = new WeakMap<LoadedPack, string>();
 
 /**
  * Loads the document of every openapi pack that loaded without errors. A document that cannot be
@@ -74,7 +81,7 @@ async function loadOne(pack: LoadedPack, allowed: DocumentFetch): Promise<void> 
   let document: OpenApiDocument;
   try {
     const path = ref.path === undefined ? undefined : isAbsolute(ref.path) ? ref.path : join(pack.root, ref.path);
-    if (path === undefined) refuseWithheld(ref.url!, withheldBecause(pack, allowed), pack.root);
+    if (path === undefined) refuseWithheld(pack, ref.url!, withheldBecause(pack, allowed));
     document = await loadDocument(path !== undefined ? { path } : { url: ref.url });
   } catch (e) {
     if (e instanceof DocumentError) fail(e.code, at, e.message);
@@ -110,6 +117,14 @@ export function boundVerb(pack: LoadedPack, verbKey: string): { document: OpenAp
   const operation = b.operations.get(verbKey);
   if (operation === undefined) throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(pack.surface?.id)} has no operation for verb ${JSON.stringify(verbKey)}`);
   return { document: b.document, operation };
+}
+
+/**
+ * Why the loader did not fetch the pack's document by its `openapi.url`: a person has not trusted the pack as it is
+ * (trusted-files.ts unfetchedBecause), or the caller named no permission. Undefined when it was not withheld.
+ */
+export function withheldDocument(pack: LoadedPack): string | undefined {
+  return withheld.get(pack);
 }
 
 /** An openapi pack's document as loaded (its text is what its verbs use); undefined when it is not loaded. */
