@@ -69,9 +69,9 @@ test("over HTTP: tools/list, a read call, a write refused without --allow-write"
   }
 });
 
-test("over HTTP: 20 concurrent clients x 10 calls are all answered, each with its own arguments", { timeout: 300_000 }, async () => {
+test("over HTTP: 20 concurrent clients x 5 calls are all answered, each with its own arguments", { timeout: 300_000 }, async () => {
   const s = await serve();
-  const calls = Array.from({ length: 10 }, (_, j) => j);
+  const calls = Array.from({ length: 5 }, (_, j) => j);
   try {
     const clients = await Promise.all(Array.from({ length: 20 }, () => connect(s.url)));
     try {
@@ -93,7 +93,7 @@ test("over HTTP: 20 concurrent clients x 10 calls are all answered, each with it
   }
 });
 
-test("over HTTP: limits.concurrency bounds the children of all clients together (20 clients x 10 calls)", { timeout: 300_000 }, async () => {
+test("over HTTP: limits.concurrency bounds the children of all clients together (20 clients x 5 calls)", { timeout: 300_000 }, async () => {
   const root = tempDir("hcp-http-bound-");
   const log = join(root, "bounded.log");
   witnessPack(root, "bounded", log, 3);
@@ -102,13 +102,13 @@ test("over HTTP: limits.concurrency bounds the children of all clients together 
     const s = await serveHttp([root], { args: mode, cwd: root, env: isolatedEnv() });
     try {
       const clients = await Promise.all(Array.from({ length: 20 }, () => connect(s.url)));
-      const results = await Promise.all(clients.flatMap((c) => Array.from({ length: 10 }, () => c.callTool({ name: "bounded_work", arguments: {} }, undefined, { timeout: 240_000 }))));
-      assert.equal(results.filter((r) => r.isError !== true).length, 200);
+      const results = await Promise.all(clients.flatMap((c) => Array.from({ length: 5 }, () => c.callTool({ name: "bounded_work", arguments: {} }, undefined, { timeout: 240_000 }))));
+      assert.equal(results.filter((r) => r.isError !== true).length, 100);
       await Promise.all(clients.map((c) => c.close()));
     } finally {
       await s.stop();
     }
-    assert.equal(marks(log), 400, "each of the 200 calls ran (S and E)");
+    assert.equal(marks(log), 200, "each of the 100 calls ran (S and E)");
     assert.ok(peakOverlap(log) <= 3, `${mode.join(" ") || "stateless"}: ${peakOverlap(log)} at once`);
     assert.ok(peakOverlap(log) > 1, "calls do run concurrently");
   }
