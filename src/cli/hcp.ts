@@ -7,7 +7,8 @@ import { FROM_EXE } from "./flags.js";
 import { mapped } from "./hcp/errors.js";
 import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, NO_ELICITATION, STRICT, TOOL_SELECTION } from "./hcp/flags.js";
 import { PACKAGE_VERSION } from "./version.js";
-import { PERSON_APPROVES, WRITES } from "../pack/person-gate.js";
+import { PERSON_APPROVES, WRITES, passesEnv } from "../pack/person-gate.js";
+import { PLACE_VARIABLES } from "../runtime/places.js";
 
 const HUMAN_JSON = [OutputMode.Human, OutputMode.JSON];
 
@@ -291,6 +292,9 @@ export function newHcpApp(): App {
     scopedGlobals: true,
     short: "HCP/1.1 harness packs: validate them, derive their metadata, generate them, and serve their verbs",
     version: PACKAGE_VERSION,
+    // A pack made from hcp passes the places hcp reads to the hcp its verbs run (pack/person-gate.ts): approve --list,
+    // audit and trust --list through it read the state, audit log and trust of the person serving it.
+    extensions: passesEnv(PLACE_VARIABLES),
   }).addCommand(approveCommand, auditCommand, credentialsCommand, describeCommand, execCommand, initCommand, listCommand, mcpConfigCommand, metaCommand, runCommand, serveCommand, skillCommand, trustCommand, validateCommand);
 }
 

@@ -3,7 +3,7 @@
 import { Command as Commander, CommanderError, Option as CommanderOption } from "commander";
 import { isatty } from "node:tty";
 import { dictionary, stableJSON } from "../json/stable.js";
-import type { Manifest, ValidManifest } from "../manifest/types.js";
+import type { ExtensionSet, Manifest, ValidManifest } from "../manifest/types.js";
 import { validateManifest } from "../manifest/validate.js";
 import { detectMachineOutput, flagNames, scanArgs, type FlagNames } from "./argv.js";
 import { streamLines, type LineSource } from "./choose.js";
@@ -54,6 +54,8 @@ export interface AppConfig {
    * by default: every global on every command, as Go.
    */
   scopedGlobals?: boolean;
+  /** The root command's extensions (CommandSpec.extensions of the root), written to the manifest. */
+  extensions?: ExtensionSet;
 }
 
 /** The result of one parse: which command, its operands, and its parsed flags. */
@@ -76,6 +78,7 @@ export class App {
     this.root = new CommandNode({ use: config.name, short: config.short, long: config.long ?? "", examples: config.examples ?? [] });
     const taken = ["help", ...(this.surface.version === "rungrad" ? ["version"] : [])];
     this.root.scopedGlobals = config.scopedGlobals ?? false;
+    this.root.extensionsAnnotation = encodeExtensionsAnnotation(config.extensions);
     this.root.persistent = globalFlags(this.surface, config.advancedOutput ?? false, config.resolution, config.surface?.globalFlags?.bindings, taken);
     const helpLong = `Help provides help for any command in the application.\nSimply type ${config.name} help [path to command] for full details.`;
     this.root.add(new CommandNode({ use: "help [command]", short: "Help about any command", long: helpLong, run: () => undefined }, "help"));

@@ -6,7 +6,7 @@ import { renderPackHarness } from "./harness-render.js";
 import { MCP_CONTROL_ARGUMENTS, mcpToolProblems } from "./mcp-names.js";
 import { isPlaceholderName } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
-import { packPolicyOf } from "./person-gate.js";
+import { PACK_POLICY_NAMESPACE, packPolicyOf } from "./person-gate.js";
 
 /** surface.json as written: the Surface fields a generator sets (no defaults filled in). */
 export interface SurfaceDocument {
@@ -87,6 +87,11 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
   };
   const policy: PolicyDocument = { surface_id: id, default: "deny", verbs: policyVerbs };
   if (auth) policy.credentials = [credential];
+  if (root !== undefined) {
+    const asked = packPolicyOf(root.extensions);
+    if (asked.env.length > 0) policy.env = asked.env;
+    for (const why of asked.ignored) notes.push(`root command "${root.path.join(" ")}": ${why}`);
+  }
   notes.push(...mcpToolProblems(id, verbs));
   const harness = renderPackHarness({
     surface,
@@ -140,6 +145,7 @@ function childrenOf(doc: AgentMetaDocument, c: AgentCommand): string[] {
 /** The verbs of one command: one, or two for rungrad's self-update (`update.check` reads, `update` writes). */
 function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, key: string, notes: string[]): VerbDraft[] {
   const asked = packPolicyOf(c.extensions);
+  if (!c.is_root && (asked.env.length > 0 || asked.ignored.length > 0)) notes.push(`command "${c.path.join(" ")}": "${PACK_POLICY_NAMESPACE}" env left out: it is read on the root command only`);
   const confirm = c.destructive || c.requires_confirmation || asked.confirm;
   const check = c.path.length === 1 && c.path[0] === "update" ? c.local_flags.find((f) => f.name === "check" && f.type === "bool") : undefined;
   const description = c.short.trim() === "" ? `Runs \`${c.command_template}\`` : c.short;

@@ -4,8 +4,13 @@
 // rungrad's sense (no `--confirm` or `--dry-run` of its own) yet hands an agent more than a read: hcp's own run, exec
 // and serve run the verbs of the packs they are given, init runs the program it is given, credentials get prints a
 // secret, trust --revoke takes a person's trust away.
+//
+// On the root command, `env` names the variables the pack's policy passes to the program (policy `env`, §6.4): the
+// places a CLI reads from its environment, without which its verbs would not see what the person running the pack
+// set (hcp's own state, configuration, credential file and audit log).
 
 import type { ExtensionSet } from "../manifest/types.js";
+import { PLACEHOLDER_NAME } from "./placeholders.js";
 
 const NAMESPACE = "hcp/policy";
 
@@ -15,8 +20,39 @@ export const PERSON_APPROVES: ExtensionSet = { [NAMESPACE]: { confirm: true } };
 /** The extensions of a command whose verb is a write: `{"hcp/policy": {"write": true}}`. */
 export const WRITES: ExtensionSet = { [NAMESPACE]: { write: true } };
 
-/** What a command's extensions ask of its verb: a person's approval of each run (`confirm`), to be a write (`write`). */
-export function packPolicyOf(extensions: ExtensionSet | undefined): { confirm: boolean; write: boolean } {
+/** The extensions of a root command whose pack passes these variables to the program: `{"hcp/policy": {"env": [...]}}`. */
+export function passesEnv(names: readonly string[]): ExtensionSet {
+  return { [NAMESPACE]: { env: [...names] } };
+}
+
+/** What a command's extensions ask of its pack. */
+export interface PackPolicyAsk {
+  /** A person's approval of each run of its verb. */
+  confirm: boolean;
+  /** Its verb is a write. */
+  write: boolean;
+  /** Variables passed to the program (read on the root command only): valid names, each once, in order. */
+  env: string[];
+  /** Why parts of the ask were left out, one sentence each. */
+  ignored: string[];
+}
+
+/** The namespace's name, for notes. */
+export const PACK_POLICY_NAMESPACE = NAMESPACE;
+
+/** What a command's extensions ask of its pack (pure). */
+export function packPolicyOf(extensions: ExtensionSet | undefined): PackPolicyAsk {
   const asked = extensions?.[NAMESPACE];
-  return { confirm: asked?.["confirm"] === true, write: asked?.["write"] === true };
+  const ask: PackPolicyAsk = { confirm: asked?.["confirm"] === true, write: asked?.["write"] === true, env: [], ignored: [] };
+  const env = asked?.["env"];
+  if (env === undefined) return ask;
+  if (!Array.isArray(env)) {
+    ask.ignored.push(`"${NAMESPACE}" env left out: it must be an array of variable names`);
+    return ask;
+  }
+  env.forEach((name: unknown, i) => {
+    if (typeof name !== "string" || !PLACEHOLDER_NAME.test(name)) ask.ignored.push(`"${NAMESPACE}" env[${i}] left out: env takes variable names matching ${PLACEHOLDER_NAME.source}`);
+    else if (!ask.env.includes(name)) ask.env.push(name);
+  });
+  return ask;
 }

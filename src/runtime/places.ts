@@ -5,6 +5,9 @@ import { isAbsolute, resolve } from "node:path";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** The place variables, each read by placesEnv below. */
+export const PLACE_VARIABLES = ["HCP_CREDENTIALS", "HCP_AUDIT", "XDG_CONFIG_HOME", "XDG_STATE_HOME"] as const;
+
 /** An XDG base directory variable's value, or undefined when unset or relative: the XDG rule ignores a relative one. */
 export function xdgBase(env: Env, name: "XDG_STATE_HOME" | "XDG_CONFIG_HOME"): string | undefined {
   const value = env[name];

@@ -2,6 +2,8 @@
 // will run (control and bidi characters escaped, secrets masked), asks y/N, and lists pending plans.
 
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import { execSession } from "../transports/support.js";
 import { bank, bankCredentials, jsonError, planIdOf } from "./approvals-support.js";
@@ -71,6 +73,7 @@ test("hcp approve --list: pending plans with the command that approves each; non
   const b = bank();
   const empty = await b.hcp(["approve", "--list"]);
   assert.equal(empty.stdout, "No plan is waiting for approval.\n");
+  for (const made of ["key", "plans", "approvals", "used"]) assert.equal(existsSync(join(b.state, "hcp", made)), false, `a listing is a read: it made ${made}`);
   const id = planIdOf(await b.hcp(["run", b.root, "pay", "--arg", "amount=3", "--dry-run", "--json"]));
   const listed = await b.hcp(["approve", "--list"]);
   assert.match(listed.stdout, /^verb "pay" of pack "bank":\n {2}argv: /);

@@ -4,7 +4,7 @@
 // credentials get prints a secret.
 
 import assert from "node:assert/strict";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { RUNGRAD, rungrad } from "./helpers.js";
@@ -143,4 +143,40 @@ test("a pack generated from hcp: the agent cannot run a pack of its own through 
   const answers = exec.stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { ok: boolean; error?: { code: string } });
   assert.deepEqual(answers.map((a) => [a.ok, a.error?.code]), attempts.map(() => [false, "approval_required"]));
   assert.equal(w.runs(), 0, "the agent's program never ran");
+});
+
+test("a pack generated from hcp passes hcp's places to the hcp its verbs run: approve --list and audit through it read the serving hcp's state and audit log", async () => {
+  // The person's places are not the defaults under HOME: state, configuration, credentials and audit log of their own.
+  const env = isolatedEnv();
+  const pack = join(tempDir(), "hcp");
+  assert.equal((await hcp(["init", "--from-exe", HCP, "--out", pack], { env })).code, 0);
+  const policy = JSON.parse(readFileSync(join(pack, "policy.json"), "utf8")) as { env?: string[] };
+  assert.deepEqual(policy.env, ["HCP_CREDENTIALS", "HCP_AUDIT", "XDG_CONFIG_HOME", "XDG_STATE_HOME"]);
+  const other = tempDir("hcp-no-places-");
+  for (const file of ["surface.json", "HARNESS.md"]) writeFileSync(join(other, file), readFileSync(join(pack, file)));
+  writeFileSync(join(other, "policy.json"), JSON.stringify({ ...policy, env: undefined }));
+
+  const evil = tempDir("hcp-agent-pack-");
+  writeFileSync(join(evil, "surface.json"), JSON.stringify({ id: "evil", kind: "wrap", wrap: { bin: "/bin/true" }, verbs: { go: { description: "Go.", cli: ["go"], policy: "read" } } }));
+  writeFileSync(join(evil, "HARNESS.md"), "---\nname: evil\ndescription: Evil.\n---\n\nEvil.\n");
+  type Answer = { id: number; result: { plan_id?: string; stdout: string } };
+  // The answers in the order asked (hcp exec answers each as it ends).
+  const ask = async (root: string, requests: object[]) => {
+    const r = await hcp(["exec", root, "--allow-write"], { env, stdin: requests.map((q, id) => JSON.stringify({ id, pack: "hcp", ...q }) + "\n").join("") });
+    return r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Answer).sort((a, b) => a.id - b.id);
+  };
+  const outputOf = (a: Answer | undefined) => JSON.parse(a!.result.stdout) as { pending?: { plan_id: string }[]; entries?: unknown[] };
+  // The agent's dry run of hcp run leaves a plan waiting for the person, in the person's state.
+  const [dry] = await ask(pack, [{ verb: "run", args: { pack: evil, _verb: "go" }, dry_run: true }]);
+  const planId = dry!.result.plan_id;
+  assert.ok(planId, JSON.stringify(dry));
+
+  const listed = await ask(pack, [{ verb: "approve", args: { list: true } }, { verb: "audit", args: {} }]);
+  assert.deepEqual(outputOf(listed[0]).pending!.map((p) => p.plan_id), [planId], "approve --list through the pack reads the person's state");
+  assert.ok(outputOf(listed[1]).entries!.length > 0, "audit through the pack reads the person's audit log");
+  // Without the places, the hcp the verbs run looks under HOME, where nothing is, and a listing makes nothing there.
+  const blind = await ask(other, [{ verb: "approve", args: { list: true } }, { verb: "audit", args: {} }]);
+  assert.deepEqual(outputOf(blind[0]).pending, []);
+  assert.deepEqual(outputOf(blind[1]).entries ?? [], []);
+  assert.equal(existsSync(join(env["HOME"]!, ".local", "state", "hcp", "key")), false);
 });

@@ -170,3 +170,25 @@ test("a command with subcommands: its first operand may not name one of them, no
   const names = (g.surface.verbs["item"]!.args as { properties: Record<string, unknown> }).properties["names"];
   assert.deepEqual(names, { type: "array", items: { type: "string" }, minItems: 1, prefixItems: [{ not: { enum: ["create", "delete", "get", "list", "help"] } }] });
 });
+
+test("the root command's \"hcp/policy\" env becomes the policy's env: valid names once each, in order; the rest left out and noted", () => {
+  const base = agentmeta("rgref_reference.json");
+  const withEnv = (c: (typeof base.commands)[number], env: unknown) => ({ ...c, extensions: { "hcp/policy": { env } } }) as typeof c;
+  const commands = base.commands.map((c) => (c.is_root ? withEnv(c, ["RGREF_HOME", "bad-name", 7, "RGREF_HOME", "_X1"]) : c.path.join(" ") === "item list" ? withEnv(c, ["ITEM_ONLY"]) : c));
+  const g = packFromAgentMeta({ ...base, commands }, { bin: "rgref" });
+  assert.deepEqual(validate(g).issues, []);
+  assert.deepEqual(g.policy.env, ["RGREF_HOME", "_X1"]);
+  const root = base.commands.find((c) => c.is_root)!.path.join(" ");
+  assert.deepEqual(
+    g.notes.filter((n) => n.includes("hcp/policy")),
+    [
+      `command "item list": "hcp/policy" env left out: it is read on the root command only`,
+      `root command "${root}": "hcp/policy" env[1] left out: env takes variable names matching ^[A-Za-z_][A-Za-z0-9_]*$`,
+      `root command "${root}": "hcp/policy" env[2] left out: env takes variable names matching ^[A-Za-z_][A-Za-z0-9_]*$`,
+    ],
+  );
+  const notAList = packFromAgentMeta({ ...base, commands: base.commands.map((c) => (c.is_root ? withEnv(c, "RGREF_HOME") : c)) }, { bin: "rgref" });
+  assert.equal(notAList.policy.env, undefined);
+  assert.deepEqual(notAList.notes.filter((n) => n.includes("hcp/policy")), [`root command "${root}": "hcp/policy" env left out: it must be an array of variable names`]);
+  assert.equal(packFromAgentMeta(base, { bin: "rgref" }).policy.env, undefined, "no env asked, none written");
+});
