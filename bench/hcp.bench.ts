@@ -1,7 +1,8 @@
-// hcp benchmarks: MCP server start-up against `node -e 0`, one-shot `hcp run`, validating 1,000 packs.
+// hcp benchmarks: MCP server start-up against `node -e 0`, one-shot `hcp run` (of a small and of a big program),
+// validating 1,000 packs.
 
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadPack, loadPacks } from "../src/pack/load.js";
@@ -69,6 +70,37 @@ function oneShotRun(runs: number): void {
       ["node script spawning /bin/echo (baseline)", ms(base)],
       ["hcp run echo-pack say (no arguments)", `${ms(t["run"]!.p50)}  ${ratio(t["run"]!.p50, base)} (aim: within 1.3x)`],
       ["hcp run echo-pack repeat --arg message=hi", `${ms(t["args"]!.p50)}  ${ratio(t["args"]!.p50, base)} (aim: within 1.3x)`],
+    ]);
+  } finally {
+    process.env = saved;
+  }
+}
+
+/**
+ * One `hcp run` of a pack whose program is a large file outside its folder (a copy of node, about 100 MB): trust binds
+ * such a program by its SHA-256, read at each run (twice: before planning and just before the start). No aim; the cost
+ * of a CLI installed as one big binary, against that program run directly.
+ */
+function bigProgramRun(runs: number): void {
+  const env = isolatedEnv();
+  const dir = mkdtempSync(join(benchHome, "big-program-"));
+  const program = join(dir, "node");
+  copyFileSync(process.execPath, program);
+  chmodSync(program, 0o755);
+  const pack = join(dir, "pack");
+  mkdirSync(pack);
+  const verbs = { version: { description: "Print the version.", cli: ["node", "--version"], policy: "read" } };
+  writeFileSync(join(pack, "surface.json"), JSON.stringify({ id: "big", kind: "wrap", cliBin: "node", wrap: { bin: program }, verbs }));
+  writeFileSync(join(pack, "HARNESS.md"), "---\nname: big\ndescription: A big program.\n---\n\nA big program.\n");
+  trustPack(loadPack(realPackPath(pack)), stateDirOf(env));
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    const t = timeCommands({ direct: [program, "--version"], run: [process.execPath, HCP, "run", pack, "version"] }, runs);
+    const size = statSync(program).size / 2 ** 20;
+    report(`One-shot hcp run of a pack whose program (outside its folder) is a ${size.toFixed(0)} MiB file, p50 of ${runs} interleaved runs`, [
+      ["the program run directly (baseline)", ms(t["direct"]!.p50)],
+      ["hcp run big version", `${ms(t["run"]!.p50)}  +${ms(t["run"]!.p50 - t["direct"]!.p50)} (no aim: the program's SHA-256 is read twice a run)`],
     ]);
   } finally {
     process.env = saved;
@@ -161,5 +193,6 @@ export async function run(): Promise<void> {
 async function runAll(): Promise<void> {
   await startup(15);
   oneShotRun(20);
+  bigProgramRun(10);
   validation(1000);
 }

@@ -2,10 +2,9 @@
 // pack folder is bound by the folder's digest (pack-tree.ts); one named by a path that leads outside it (after
 // every link) is bound by the SHA-256 of its real file; one looked up on PATH is shown but not bound.
 
-import { createHash } from "node:crypto";
 import { sep } from "node:path";
 import type { Surface } from "../pack/types.js";
-import { FileReadError, readRegularFile } from "../read-regular.js";
+import { FileReadError, sha256OfRegularFile } from "../read-regular.js";
 import { realOrSelf } from "./pack-links.js";
 import { MAX_TREE_BYTES, TreeError } from "./pack-tree.js";
 import { resolveProgram } from "./resolve.js";
@@ -36,7 +35,7 @@ export function namedPrograms(surface: Surface): string[] {
 
 function outsideDigest(path: string, bin: string): string | null {
   try {
-    return createHash("sha256").update(readRegularFile(path, MAX_TREE_BYTES)).digest("hex");
+    return sha256OfRegularFile(path, MAX_TREE_BYTES);
   } catch (err) {
     if (err instanceof FileReadError && err.code === "ENOENT") return null;
     throw new TreeError(`the program ${JSON.stringify(bin)} (${path}, outside the pack folder) cannot be read to bind it: ${err instanceof Error ? err.message : String(err)}`);
