@@ -107,23 +107,31 @@ export function selfPaths(root: string, named: readonly string[] = []): SelfPath
       return jsonPathNaming(doc, "", naming);
     },
     file(): FileScan {
-      let carry = Buffer.alloc(0); // the last bytes read, up to CARRY (a copy: the chunk read into is reused)
-      let before = 0; // bytes of the file before `carry`
+      // The last bytes read, up to CARRY: copied (the chunk read into is reused) into one buffer for the whole file, so
+      // that a file of many chunks allocates nothing per chunk.
+      const carry = Buffer.allocUnsafeSlow(CARRY);
+      let held = 0; // bytes of `carry` in use
+      let before = 0; // bytes of the file before them
       return {
         feed(chunk, last) {
+          const kept = carry.subarray(0, held);
           // Each match ends with a literal: whole in the chunk, or across (or at the end of) the bytes kept from the last read.
-          const seam = Buffer.concat([carry.subarray(-longest), chunk.subarray(0, longest)]);
+          const seam = Buffer.concat([kept.subarray(-longest), chunk.subarray(0, longest)]);
           if (find.length === 0 || find.some((l) => chunk.includes(l) || seam.includes(l))) {
-            const text = carry.toString("latin1") + chunk.toString("latin1");
+            const text = kept.toString("latin1") + chunk.toString("latin1");
             pattern.lastIndex = 0;
             for (let m; (m = pattern.exec(text)) !== null; ) {
               // A match at the end of what was read so far may go on in the next read (`pack` then `ages`): found again then.
               if (last || m.index + m[0].length < text.length) return before + m.index;
             }
           }
-          const kept = Buffer.concat([carry, chunk.subarray(-CARRY)]);
-          before += carry.length + chunk.length - Math.min(kept.length, CARRY);
-          carry = kept.subarray(-CARRY);
+          // Keep the last CARRY bytes of what was kept and the chunk.
+          const old = Math.max(0, Math.min(held, CARRY - chunk.length));
+          carry.copyWithin(0, held - old, held);
+          const fresh = chunk.subarray(-Math.min(chunk.length, CARRY));
+          fresh.copy(carry, old);
+          before += held + chunk.length - (old + fresh.length);
+          held = old + fresh.length;
           return undefined;
         },
       };
