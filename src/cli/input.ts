@@ -62,6 +62,14 @@ async function readAtMost(file: string, max: number): Promise<Buffer | undefined
 
 const MANIFEST_TIMEOUT_MS = 15_000;
 const NOT_RUNGRAD = "is it a CLI built on rungrad? Such a CLI prints its manifest for this hidden command";
+
+/** The program given printed no manifest: it is likely no CLI built on rungrad. */
+export class NotRungradError extends CliError {
+  override name = "NotRungradError";
+  constructor(what: string) {
+    super(`${what} (${NOT_RUNGRAD})`, ExitCode.API);
+  }
+}
 const MANIFEST_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
@@ -89,10 +97,10 @@ export async function readManifestFromExe(program: string): Promise<string> {
   if (result.exit_code !== 0) {
     const status = result.signal ? `signal ${result.signal}` : `exit ${result.exit_code}`;
     const detail = result.stderr.trim().split("\n")[0];
-    throw new CliError(`${endpoint}: ${status}${detail ? `: ${detail}` : ""} (${NOT_RUNGRAD})`, ExitCode.API);
+    throw new NotRungradError(`${endpoint}: ${status}${detail ? `: ${detail}` : ""}`);
   }
   // A program that is no rungrad CLI may well exit 0 (echo, true): say so, not what the JSON reader makes of its output.
-  if (!result.stdout.trimStart().startsWith("{")) throw new CliError(`${endpoint}: printed no manifest JSON (${NOT_RUNGRAD})`, ExitCode.API);
+  if (!result.stdout.trimStart().startsWith("{")) throw new NotRungradError(`${endpoint}: printed no manifest JSON`);
   return result.stdout;
 }
 

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GO_TEMPLATE_USAGE, TS_TEMPLATE_USAGE } from "../framework/helpers.js";
 import { REPO, run, trustPack } from "./helpers.js";
@@ -42,4 +42,39 @@ test("every `hcp run --help` example names a verb of the pack made from rgref, w
     const planned = await hcp(["run", join(dir, "rgref"), verb!, ...args, ...(plainReads.has(verb!) ? [] : ["--dry-run"]), "--allow-write"], { env, cwd: dir });
     assert.equal(planned.code, 0, `${verb} ${rest}: ${planned.stderr}`);
   }
+});
+
+test("examples/packs/git, the pack written by hand in docs/packs.md: it validates; trusted, its reads show the repository hcp runs in, add runs only with --allow-write, commit only with its plan_id restated, and a path that looks like a flag stays a path", async () => {
+  const git = join(REPO, "examples/packs/git");
+  const env = isolatedEnv();
+  const validated = await hcp(["validate", git, "--json"], { env });
+  assert.equal(validated.code, 0, validated.stdout);
+  assert.deepEqual((JSON.parse(validated.stdout) as { packs: { issues: unknown[] }[] }).packs[0]!.issues, []);
+  await trustPack(git, env);
+  const repo = tempDir("hcp-git-example-");
+  for (const args of [["init", "-q"], ["config", "user.name", "Example"], ["config", "user.email", "example@example.org"]]) await run("git", args, { cwd: repo, env });
+  writeFileSync(join(repo, "notes.txt"), "one\n");
+  const inRepo = (args: string[]) => hcp(["run", git, ...args], { env, cwd: repo });
+  const commits = async () => (await run("git", ["rev-list", "--all", "--count"], { cwd: repo, env })).stdout.trim();
+
+  assert.match((await inRepo(["status"])).stdout, /^\?\? notes\.txt$/m);
+  const refused = await inRepo(["add", "--arg", 'paths:=["notes.txt"]']);
+  assert.equal(refused.code, 4, refused.stderr);
+  assert.doesNotMatch((await inRepo(["status"])).stdout, /^A {2}notes\.txt$/m, "nothing was staged");
+  assert.equal((await inRepo(["add", "--arg", 'paths:=["notes.txt"]', "--allow-write"])).code, 0);
+  assert.match((await inRepo(["status"])).stdout, /^A {2}notes\.txt$/m);
+
+  const unconfirmed = await inRepo(["commit", "--arg", "message=first", "--allow-write"]);
+  assert.equal(unconfirmed.code, 4, unconfirmed.stderr);
+  assert.equal(await commits(), "0", "no commit without the plan_id");
+  const dry = await inRepo(["commit", "--arg", "message=first", "--allow-write", "--dry-run", "--json"]);
+  const planId = (JSON.parse(dry.stdout) as { plan_id: string }).plan_id;
+  assert.equal((await inRepo(["commit", "--arg", "message=first", "--allow-write", "--confirm", planId])).code, 0);
+  assert.match((await inRepo(["log", "--arg", "count:=1"])).stdout, /^[0-9a-f]+ first$/m);
+
+  // git diff --output=FILE would write FILE: after the pack's `--` it is a path that matches nothing.
+  const written = join(repo, "written");
+  const diff = await inRepo(["diff", "--arg", `paths:=["--output=${written}"]`]);
+  assert.equal(diff.code, 0, diff.stderr);
+  assert.equal(existsSync(written), false);
 });

@@ -292,15 +292,20 @@ test("a folder of packs given where one pack is wanted (run, describe, meta, ski
   assert.equal(none.stderr, `Error: no pack at ${join(dir, "ledgr")}: it does not exist (a pack is a folder with a surface.json)\n`);
 });
 
-test("hcp init --from-exe on a program that is no rungrad CLI says so (exit 2), not what a JSON reader makes of its output, and writes nothing", async () => {
+test("hcp init --from-exe on a program that is no rungrad CLI says so (exit 2), not what a JSON reader makes of its output, and where writing its pack by hand is shown; it writes nothing", async () => {
   const dir = tempDir();
   const env = isolatedEnv();
   for (const program of ["/bin/true", "/bin/echo"]) {
     const r = await hcp(["init", "--from-exe", program, "--out", join(dir, "pack")], { env });
     assert.equal(r.code, 2, r.stderr);
-    assert.equal(r.stderr, `Error: ${program} __rungrad_manifest: printed no manifest JSON (is it a CLI built on rungrad? Such a CLI prints its manifest for this hidden command)\n`);
+    assert.equal(
+      r.stderr,
+      `Error: ${program} __rungrad_manifest: printed no manifest JSON (is it a CLI built on rungrad? Such a CLI prints its manifest for this hidden command); ` +
+        `for any other CLI, write its pack by hand: docs/packs.md, "Writing a pack by hand, for any other CLI"\n`,
+    );
     assert.equal(existsSync(join(dir, "pack")), false);
   }
+  assert.match(readFileSync(join(REPO, "docs/packs.md"), "utf8"), /^## Writing a pack by hand, for any other CLI$/m, "the section the error names");
 });
 
 test("a mistyped verb is answered with the verbs the caller may use, never a denied one", async () => {

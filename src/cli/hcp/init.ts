@@ -18,6 +18,7 @@ import { realOrSelf } from "../../runtime/pack-links.js";
 import { resolveProgram } from "../../runtime/resolve.js";
 import { CliError } from "../errors.js";
 import { optionalString } from "../flags.js";
+import { NotRungradError } from "../input.js";
 import { projectText, readManifestText } from "../rungrad/documents.js";
 
 interface InitOptions {
@@ -163,9 +164,15 @@ async function fromOpenApi(source: string): Promise<Generated> {
   };
 }
 
+/** A program that prints no manifest: its pack is written by hand, and the error says where that is shown. */
+function orByHand(err: unknown): never {
+  if (!(err instanceof NotRungradError)) throw err;
+  throw new CliError(`${err.message}; for any other CLI, write its pack by hand: docs/packs.md, "Writing a pack by hand, for any other CLI"`, err.exitCode);
+}
+
 /** §10: a wrap pack from a rungrad manifest. */
 async function fromManifest(opts: InitOptions): Promise<Generated> {
-  const doc = projectText(await readManifestText({ file: opts.fromManifest, fromExe: opts.fromExe }));
+  const doc = projectText(await readManifestText({ file: opts.fromManifest, fromExe: opts.fromExe }).catch(orByHand));
   const exe = opts.fromExe !== undefined && opts.fromExe.includes("/") ? resolve(opts.fromExe) : opts.fromExe;
   const bin = inPack(opts.bin ?? exe ?? doc.tool_name, opts.out);
   if (opts.credentialEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.credentialEnv)) {
