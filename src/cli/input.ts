@@ -62,6 +62,7 @@ async function readAtMost(file: string, max: number): Promise<Buffer | undefined
 
 const MANIFEST_TIMEOUT_MS = 15_000;
 const NOT_RUNGRAD = "is it a CLI built on rungrad? Such a CLI prints its manifest for this hidden command";
+const MANIFEST_MAX_BYTES = 64 * 1024 * 1024;
 
 /** The program given printed no manifest: it is likely no CLI built on rungrad. */
 export class NotRungradError extends CliError {
@@ -70,7 +71,6 @@ export class NotRungradError extends CliError {
     super(`${what} (${NOT_RUNGRAD})`, ExitCode.API);
   }
 }
-const MANIFEST_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Runs `PROGRAM __rungrad_manifest` like any child of ours (no shell, its own process group,
