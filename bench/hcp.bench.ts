@@ -47,33 +47,39 @@ let benchHome = "";
 
 const isolatedEnv = () => hcpEnv(benchHome);
 
+/** timeCommands with `env` in the environment the commands inherit: hcp's state, trust and audit log the benchmark's. */
+function timeIn(env: Record<string, string>, commands: Record<string, string[]>, runs: number): ReturnType<typeof timeCommands> {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  try {
+    return timeCommands(commands, runs);
+  } finally {
+    process.env = saved;
+  }
+}
+
 /** One `hcp run` of a read verb wrapping /bin/echo against a node script spawning /bin/echo (aim: within 1.3x). */
 function oneShotRun(runs: number): void {
   const env = isolatedEnv();
   // hcp run runs only a pack a person trusted: trusted once, as a person would (its check is part of every run measured).
   trustPack(loadPack(realPackPath(join(REPO, "bench/fixtures/echo-pack"))), stateDirOf(env));
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    const t = timeCommands(
-      {
-        node: [process.execPath, "-e", "0"],
-        spawn: [process.execPath, join(REPO, "bench/fixtures/spawn-echo.cjs")],
-        run: [process.execPath, HCP, "run", join(REPO, "bench/fixtures/echo-pack"), "say"],
-        args: [process.execPath, HCP, "run", join(REPO, "bench/fixtures/echo-pack"), "repeat", "--arg", "message=hi"],
-      },
-      runs,
-    );
-    const base = t["spawn"]!.p50;
-    report(`One-shot hcp run of a read verb wrapping /bin/echo, p50 of ${runs} interleaved runs`, [
-      ["node -e 0", ms(t["node"]!.p50)],
-      ["node script spawning /bin/echo (baseline)", ms(base)],
-      ["hcp run echo-pack say (no arguments)", `${ms(t["run"]!.p50)}  ${ratio(t["run"]!.p50, base)} (aim: within 1.3x)`],
-      ["hcp run echo-pack repeat --arg message=hi", `${ms(t["args"]!.p50)}  ${ratio(t["args"]!.p50, base)} (aim: within 1.3x)`],
-    ]);
-  } finally {
-    process.env = saved;
-  }
+  const t = timeIn(
+    env,
+    {
+      node: [process.execPath, "-e", "0"],
+      spawn: [process.execPath, join(REPO, "bench/fixtures/spawn-echo.cjs")],
+      run: [process.execPath, HCP, "run", join(REPO, "bench/fixtures/echo-pack"), "say"],
+      args: [process.execPath, HCP, "run", join(REPO, "bench/fixtures/echo-pack"), "repeat", "--arg", "message=hi"],
+    },
+    runs,
+  );
+  const base = t["spawn"]!.p50;
+  report(`One-shot hcp run of a read verb wrapping /bin/echo, p50 of ${runs} interleaved runs`, [
+    ["node -e 0", ms(t["node"]!.p50)],
+    ["node script spawning /bin/echo (baseline)", ms(base)],
+    ["hcp run echo-pack say (no arguments)", `${ms(t["run"]!.p50)}  ${ratio(t["run"]!.p50, base)} (aim: within 1.3x)`],
+    ["hcp run echo-pack repeat --arg message=hi", `${ms(t["args"]!.p50)}  ${ratio(t["args"]!.p50, base)} (aim: within 1.3x)`],
+  ]);
 }
 
 /**
@@ -93,18 +99,12 @@ function bigProgramRun(runs: number): void {
   writeFileSync(join(pack, "surface.json"), JSON.stringify({ id: "big", kind: "wrap", cliBin: "node", wrap: { bin: program }, verbs }));
   writeFileSync(join(pack, "HARNESS.md"), "---\nname: big\ndescription: A big program.\n---\n\nA big program.\n");
   trustPack(loadPack(realPackPath(pack)), stateDirOf(env));
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    const t = timeCommands({ direct: [program, "--version"], run: [process.execPath, HCP, "run", pack, "version"] }, runs);
-    const size = statSync(program).size / 2 ** 20;
-    report(`One-shot hcp run of a pack whose program (outside its folder) is a ${size.toFixed(0)} MiB file, p50 of ${runs} interleaved runs`, [
-      ["the program run directly (baseline)", ms(t["direct"]!.p50)],
-      ["hcp run big version", `${ms(t["run"]!.p50)}  +${ms(t["run"]!.p50 - t["direct"]!.p50)} (no aim: the program's SHA-256 is read twice a run)`],
-    ]);
-  } finally {
-    process.env = saved;
-  }
+  const t = timeIn(env, { direct: [program, "--version"], run: [process.execPath, HCP, "run", pack, "version"] }, runs);
+  const size = statSync(program).size / 2 ** 20;
+  report(`One-shot hcp run of a pack whose program (outside its folder) is a ${size.toFixed(0)} MiB file, p50 of ${runs} interleaved runs`, [
+    ["the program run directly (baseline)", ms(t["direct"]!.p50)],
+    ["hcp run big version", `${ms(t["run"]!.p50)}  +${ms(t["run"]!.p50 - t["direct"]!.p50)} (no aim: the program's SHA-256 is read twice a run)`],
+  ]);
 }
 
 async function startup(runs: number): Promise<void> {

@@ -12,17 +12,18 @@
 import type { ExtensionSet } from "../manifest/types.js";
 import { PLACEHOLDER_NAME } from "./placeholders.js";
 
-const NAMESPACE = "hcp/policy";
+/** The extension namespace hcp reads (named in init's notes). */
+export const PACK_POLICY_NAMESPACE = "hcp/policy";
 
 /** The extensions of a command whose verb a person approves at each run: `{"hcp/policy": {"confirm": true}}`. */
-export const PERSON_APPROVES: ExtensionSet = { [NAMESPACE]: { confirm: true } };
+export const PERSON_APPROVES: ExtensionSet = { [PACK_POLICY_NAMESPACE]: { confirm: true } };
 
 /** The extensions of a command whose verb is a write: `{"hcp/policy": {"write": true}}`. */
-export const WRITES: ExtensionSet = { [NAMESPACE]: { write: true } };
+export const WRITES: ExtensionSet = { [PACK_POLICY_NAMESPACE]: { write: true } };
 
 /** The extensions of a root command whose pack passes these variables to the program: `{"hcp/policy": {"env": [...]}}`. */
 export function passesEnv(names: readonly string[]): ExtensionSet {
-  return { [NAMESPACE]: { env: [...names] } };
+  return { [PACK_POLICY_NAMESPACE]: { env: [...names] } };
 }
 
 /** What a command's extensions ask of its pack. */
@@ -37,21 +38,18 @@ export interface PackPolicyAsk {
   ignored: string[];
 }
 
-/** The namespace's name, for notes. */
-export const PACK_POLICY_NAMESPACE = NAMESPACE;
-
 /** What a command's extensions ask of its pack (pure). */
 export function packPolicyOf(extensions: ExtensionSet | undefined): PackPolicyAsk {
-  const asked = extensions?.[NAMESPACE];
+  const asked = extensions?.[PACK_POLICY_NAMESPACE];
   const ask: PackPolicyAsk = { confirm: asked?.["confirm"] === true, write: asked?.["write"] === true, env: [], ignored: [] };
   const env = asked?.["env"];
   if (env === undefined) return ask;
   if (!Array.isArray(env)) {
-    ask.ignored.push(`"${NAMESPACE}" env left out: it must be an array of variable names`);
+    ask.ignored.push(`"${PACK_POLICY_NAMESPACE}" env left out: it must be an array of variable names`);
     return ask;
   }
   env.forEach((name: unknown, i) => {
-    if (typeof name !== "string" || !PLACEHOLDER_NAME.test(name)) ask.ignored.push(`"${NAMESPACE}" env[${i}] left out: env takes variable names matching ${PLACEHOLDER_NAME.source}`);
+    if (typeof name !== "string" || !PLACEHOLDER_NAME.test(name)) ask.ignored.push(`"${PACK_POLICY_NAMESPACE}" env[${i}] left out: env takes variable names matching ${PLACEHOLDER_NAME.source}`);
     else if (!ask.env.includes(name)) ask.env.push(name);
   });
   return ask;

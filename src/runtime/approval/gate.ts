@@ -3,8 +3,6 @@
 // person — recorded with `hcp approve`, or asked now through the transport's approvers. Every id
 // runs at most once.
 
-import { lstatSync } from "node:fs";
-import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
 import { AuditLog, type AuditTransport } from "../audit.js";
 import { planDigest, subjectOf, type AnyPlan } from "../plan.js";
@@ -172,21 +170,7 @@ export async function recordApproval(stateDir: string, id: string, nowMs = Date.
   if (!store.approve(parts, nowMs)) throw new ApprovalError("plan_id_used", `plan_id ${id} is approved already`, id);
 }
 
-/**
- * Pending plans waiting for a person, soonest expiry first. A listing is a read: with no key or no plans folder
- * there is nothing pending, and nothing is created (opening the store would make a key and its folders).
- */
+/** Pending plans waiting for a person, soonest expiry first. A listing is a read: it creates nothing. */
 export async function listPendingPlans(stateDir: string, nowMs = Date.now()): Promise<PendingPlan[]> {
-  if (!present(join(stateDir, "key")) || !present(join(stateDir, "plans"))) return [];
-  return (await ApprovalStore.open(stateDir)).listPending(nowMs);
-}
-
-/** Whether something may be at `path`: only "no such file" says no (a link, or a folder it cannot read, is for the store to refuse). */
-function present(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== "ENOENT";
-  }
+  return (await ApprovalStore.openExisting(stateDir))?.listPending(nowMs) ?? [];
 }

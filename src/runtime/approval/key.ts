@@ -20,9 +20,12 @@ export function loadKeySync(stateDir: string): Buffer {
   return keyIn(stateDir);
 }
 
+/** Where the key file of a state directory is. */
+export const keyPath = (stateDir: string) => join(stateDir, "key");
+
 /** The key file of an existing private directory, made when absent. */
 function keyIn(stateDir: string): Buffer {
-  const path = join(stateDir, "key");
+  const path = keyPath(stateDir);
   let key = readPrivate(path, "the hcp key file", "state_insecure");
   if (key === undefined) {
     writePrivate(path, randomBytes(KEY_BYTES), true);

@@ -7,7 +7,7 @@ import { readdirSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
 import { canonicalJSON, canonicalPlanJSON, planDigest, subjectOf, type AnyPlan } from "../plan.js";
-import { loadKey } from "./key.js";
+import { keyPath, loadKey } from "./key.js";
 import { PLAN_ID_FORM, issuePlanId, macEquals, parsePlanId, planIdMatches, recordMac, type PlanIdParts } from "./plan-id.js";
 import { ensurePrivateDir, MAX_STATE_FILE, readPrivate, removeQuietly, writePrivate } from "./state.js";
 
@@ -61,6 +61,15 @@ export class ApprovalStore {
     const key = await loadKey(dir);
     for (const sub of ["plans", "approvals", "used"]) await ensurePrivateDir(join(dir, sub));
     return new ApprovalStore(dir, key);
+  }
+
+  /**
+   * The store of a state directory as it is, to read: undefined when it has no key or no plans folder yet, and nothing
+   * is created (open would make a key and its folders).
+   */
+  static async openExisting(dir: string): Promise<ApprovalStore | undefined> {
+    if (!present(keyPath(dir)) || !present(join(dir, "plans"))) return undefined;
+    return ApprovalStore.open(dir);
   }
 
   private path(sub: "plans" | "approvals" | "used", p: PlanIdParts): string {
@@ -253,6 +262,16 @@ export class ApprovalStore {
         if (parts !== undefined && parts.expiry + (sub === "used" ? USED_GRACE_S : 0) < now) removeQuietly(join(this.dir, sub, name));
       }
     }
+  }
+}
+
+/** Whether something may be at `path`: only "no such file" says no (a link, or a folder it cannot read, is for open to refuse). */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== "ENOENT";
   }
 }
 
