@@ -33,7 +33,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return JSON.stringify(await client.callTool({ name, arguments: args }));
 }
 
-test("a pack file linked to the person's credential file: the own pack's reads (validate, describe, meta, list, skill) never show a credential, nor part of one", async () => {
+test("a pack file linked to the person's credential file: the own pack's reads (validate, describe, meta, list, skill, audit, approve --list, mcp-config) never show a credential, nor part of one", async () => {
   const env = isolatedEnv();
   const secret = "tok-SUPERSECRET-0123456789abcdef";
   const credentials = env["HCP_CREDENTIALS"]!;
@@ -65,6 +65,11 @@ test("a pack file linked to the person's credential file: the own pack's reads (
         ["hcp_meta", { pack }],
         ["hcp_list", { packs: [pack] }],
         ["hcp_skill", { pack }],
+        // The pack made from hcp passes the person's places (HCP_CREDENTIALS among them) to the hcp it runs: these read
+        // them, and the credential file named as their audit log shows nothing of it either.
+        ["hcp_audit", { audit: credentials }],
+        ["hcp_approve", { list: true, audit: credentials }],
+        ["hcp_mcp-config", { packs: [pack] }],
       ] as const) {
         const answer = await call(client, tool, args);
         assert.ok(!answer.includes("SUPERSECRET"), `${tool} ${pack}: ${answer}`);
