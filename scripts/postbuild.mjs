@@ -59,9 +59,12 @@ const AJV_BUNDLES = {
   [RE2_BUNDLE]: `module.exports = { RE2JS: require("re2js").RE2JS };`,
   [REGEXPP_BUNDLE]: `module.exports = { RegExpParser: require("@eslint-community/regexpp").RegExpParser };`,
 };
-/** In the programs' bundles, src/pack/lazy-modules.ts is this module: the launcher loads each of those modules from its bundle. */
-const lazyFromBundle = {
-  name: "lazy-from-bundle",
+/**
+ * In the programs' bundles two modules are the launcher's: src/pack/lazy-modules.ts, whose modules the launcher loads
+ * each from its bundle, and src/cli/v8-flag.ts, whose flags the launcher keeps from spoiling the bundles' code caches.
+ */
+const fromLauncher = {
+  name: "from-launcher",
   setup(b) {
     const load = (name) => `require("./launch.cjs").requireBundle(require("node:path").join(__dirname, ${JSON.stringify(name)}))`;
     b.onResolve({ filter: /\/lazy-modules\.js$/ }, (args) => ({ path: args.path, namespace: "lazy-from-bundle" }));
@@ -69,6 +72,8 @@ const lazyFromBundle = {
       contents: `export function ajvModules() {\n  return ${load(AJV_BUNDLE)};\n}\nexport function plainAjvClass() {\n  return ${load(AJV_PLAIN_BUNDLE)}.AjvPlain;\n}\nexport function interpreterClass() {\n  return ${load(INTERPRETER_BUNDLE)}.Validator;\n}\nexport function re2Class() {\n  return ${load(RE2_BUNDLE)}.RE2JS;\n}\nexport function regexpParserClass() {\n  return ${load(REGEXPP_BUNDLE)}.RegExpParser;\n}\n`,
       loader: "js",
     }));
+    b.onResolve({ filter: /\/v8-flag\.js$/ }, (args) => ({ path: args.path, namespace: "v8-flag-of-launcher" }));
+    b.onLoad({ filter: /.*/, namespace: "v8-flag-of-launcher" }, () => ({ contents: `export const { setV8Flag } = require("./launch.cjs");\n`, loader: "js" }));
     b.onResolve({ filter: /^\.\/launch\.cjs$/ }, () => ({ path: "./launch.cjs", external: true }));
   },
 };
@@ -137,7 +142,7 @@ const PROGRAMS = {
   // never reads it makes no URL); import.meta.dirname is the bundle's folder.
   define: { "import.meta.url": "__bundle.url", "import.meta.dirname": "__dirname" },
   banner: { js: '"use strict";\nconst __bundle = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
-  plugins: [lazyBuiltins, lazyFromBundle],
+  plugins: [lazyBuiltins, fromLauncher],
   // Without indentation and line breaks the bundles are a third smaller, and V8 starts them faster even
   // from the code cache (a one-shot hcp run ~4 ms, measured). Names are kept: nothing is renamed.
   minifyWhitespace: true,

@@ -44,11 +44,48 @@ function readText(file) {
   }
 }
 
+/**
+ * The V8 flags the program set while it runs, each as [its value at start, its value now]: a long-running server sets
+ * the growth factor of its young generation (src/cli/hcp/young-generation.ts, through src/cli/v8-flag.ts). V8 stamps a
+ * code cache with a hash of every flag and rejects one whose stamp is not the hash of the flags as they are, so a
+ * bundle loaded after such a change lost its cache, and the cache written for it at exit was one that no later start
+ * accepts. Caches are read and made under the flags the process started with (underStartFlags).
+ */
+const setFlags = new Map();
+
+/** Sets V8's `--NAME=VALUE` while the program runs; `atStart`: its value when the process started. */
+function setV8Flag(name, value, atStart) {
+  const flag = setFlags.get(name);
+  if (flag === undefined) setFlags.set(name, [atStart, value]);
+  else flag[1] = value;
+  require("node:v8").setFlagsFromString(`--${name}=${value}`);
+}
+
+/**
+ * `make()`, under the V8 flags as they were at start (a code cache's flag hash: setFlags). A collection meanwhile may
+ * grow the young generation by V8's own factor: one step, for the time of one compile.
+ */
+function underStartFlags(make) {
+  if (setFlags.size === 0) return make();
+  const { setFlagsFromString } = require("node:v8");
+  for (const [name, [atStart]] of setFlags) setFlagsFromString(`--${name}=${atStart}`);
+  try {
+    return make();
+  } finally {
+    for (const [name, [, now]] of setFlags) setFlagsFromString(`--${name}=${now}`);
+  }
+}
+
 /** The bundle, wrapped as the CommonJS loader wraps a module, compiled with `cachedData` when there is one (null: none). */
 function compile(bundle, cachedData = readOrNull(`${bundle}.cache`)) {
   const source = readText(bundle);
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  return new Script(wrapped, { filename: bundle, cachedData: cachedData ?? undefined });
+  return underStartFlags(() => new Script(wrapped, { filename: bundle, cachedData: cachedData ?? undefined }));
+}
+
+/** The code cache of what `script` has compiled so far, stamped with the flags the process started with. */
+function cachedDataOf(script) {
+  return underStartFlags(() => script.createCachedData());
 }
 
 /** This bundle's cache in the user's cache folder: one per bundle build and Node version. */
@@ -64,7 +101,7 @@ function saveOnExit(script, path) {
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       const temp = `${path}.${process.pid}.tmp`;
-      writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+      writeFileSync(temp, cachedDataOf(script), { mode: 0o600 });
       renameSync(temp, path);
     } catch {
       // a read-only or missing home: run without a cache next time too
@@ -94,7 +131,7 @@ let building = false;
 function compileCached(bundle) {
   if (building) {
     const script = compile(bundle, null);
-    process.once("exit", () => writeFileSync(`${bundle}.cache`, script.createCachedData()));
+    process.once("exit", () => writeFileSync(`${bundle}.cache`, cachedDataOf(script)));
     return script;
   }
   const built = readOrNull(`${bundle}.cache`);
@@ -178,4 +215,4 @@ function writeCache(bundle, argvs) {
   next();
 }
 
-module.exports = { compile, launch, requireBundle, writeCache };
+module.exports = { compile, launch, requireBundle, setV8Flag, writeCache };

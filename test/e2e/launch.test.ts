@@ -2,12 +2,15 @@
 // foreign cache changes nothing but speed.
 
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Script } from "node:vm";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { isolatedEnv } from "./hardening.js";
 import { fixture, REPO, run } from "./helpers.js";
 
@@ -84,6 +87,9 @@ test("rungrad --version or -v alone prints what the program prints, without load
   }
 });
 
+/** The bundle a cache in the user's cache folder is of (launch.cjs names it BUNDLE-SIZE-MTIME-NODE-ARCH.cache). */
+const bundleOfCache = (cache: string) => cache.replace(/-\d+-\d+-v[^-]+-[^-]+\.cache$/, "");
+
 test("hcp: the Ajv bundles, loaded when arguments are validated, and regexpp's, when a pattern is read, have caches V8 accepts, and run the same without them", async (t) => {
   for (const bundle of ["ajv.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs"]) assert.equal(compile(`${BIN}/${bundle}`).cachedDataRejected, false, bundle);
   const dir = mkdtempSync(join(tmpdir(), "launch-"));
@@ -98,11 +104,62 @@ test("hcp: the Ajv bundles, loaded when arguments are validated, and regexpp's, 
     assert.deepEqual(await verb(join(dir, "hcp.cjs"), message), expected);
     assert.deepEqual(await verb(join(dir, "hcp.cjs"), message), expected);
   }
-  const made = readdirSync(join(dir, "cache", "rungrad", "v8")).map((f) => f.replace(/-\d+-\d+-v[^-]+-[^-]+\.cache$/, ""));
+  const made = readdirSync(join(dir, "cache", "rungrad", "v8")).map(bundleOfCache);
   // The probe's `echo` takes a plain schema without `format`: Ajv's core with four vocabularies is enough. `hcp run`
   // starts hcp-run.bundle.cjs (hcp without its other commands), never hcp.bundle.cjs. The probe's `transfer` has a
   // `pattern`, which loading the pack reads (regexpp); matching none, the run never loads RE2.
   assert.deepEqual(made.sort(), ["ajv-plain.bundle.cjs", "hcp-run.bundle.cjs", "regexpp.bundle.cjs"]);
+});
+
+/** `hcp serve --mcp` of the probe pack by `hcp` (an hcp.cjs), its young generation grown before it starts: one call of `echo`, answered; resolves once the server has exited. */
+async function serveGrown(hcp: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["--require", fixture("young-generation-grown.cjs"), hcp, "serve", "--mcp", fixture("packs/hcp-probe")],
+    env: env as Record<string, string>,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "launch-test", version: "1.0.0" });
+  await client.connect(transport);
+  const pid = transport.pid!;
+  try {
+    const r = await client.callTool({ name: "hcp-probe_echo", arguments: { message: "hi" } });
+    assert.equal(r.isError, undefined, JSON.stringify(r));
+  } finally {
+    await client.close();
+  }
+  // Its code caches are written as it exits.
+  while (isRunning(pid)) await sleep(10);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test("a server's bound on its young generation (a V8 flag it sets while it runs) costs the bundles it loads afterwards neither the build's caches nor the user's", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "launch-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // The pack's `transfer` has a pattern (regexpp's bundle, when the packs load) and `echo` a plain schema (Ajv's plain
+  // bundle, at the call), both loaded after the flag is set. The build's caches are accepted: none of the user's is made.
+  await serveGrown(`${BIN}/hcp.cjs`, isolatedEnv({ XDG_CACHE_HOME: join(dir, "checkout-cache") }));
+  assert.equal(existsSync(join(dir, "checkout-cache")), false, "a user's cache was made where the build's serve");
+  // As installed from npm, without caches: those made at the server's exit are ones a later start accepts.
+  const installed = join(dir, "installed");
+  mkdirSync(installed);
+  for (const file of ["hcp.cjs", "hcp.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs", "launch.cjs", "watchdog-program.js", "package.json"]) copyFileSync(`${BIN}/${file}`, join(installed, file));
+  // The packages hcp requires from node_modules (the MCP SDK), as an installed hcp finds its own.
+  symlinkSync(join(REPO, "node_modules"), join(installed, "node_modules"));
+  await serveGrown(join(installed, "hcp.cjs"), isolatedEnv({ XDG_CACHE_HOME: join(dir, "user-cache") }));
+  const made = readdirSync(join(dir, "user-cache", "rungrad", "v8"));
+  assert.deepEqual(made.map(bundleOfCache).sort(), ["ajv-plain.bundle.cjs", "hcp.bundle.cjs", "regexpp.bundle.cjs"]);
+  for (const cache of made) {
+    assert.equal(compile(join(installed, bundleOfCache(cache)), readFileSync(join(dir, "user-cache", "rungrad", "v8", cache))).cachedDataRejected, false, cache);
+  }
 });
 
 /** A result without its run's duration, which is its own. */

@@ -3,10 +3,11 @@
 // keep coming. `--max-semi-space-size` is read only when a process starts; the growth factor is read at every
 // collection that may grow the young generation, so after each collection it is set to 1 once the young
 // generation has reached the bound (and back to V8's 2 below it, after V8 has shrunk it when idle). An operator's
-// own `--max-semi-space-size` (in NODE_OPTIONS, or given to node) is left to rule alone.
+// own `--max-semi-space-size` or `--semi-space-growth-factor` (in NODE_OPTIONS, or given to node) is left to rule alone.
 
 import { PerformanceObserver } from "node:perf_hooks";
-import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
+import { getHeapSpaceStatistics } from "node:v8";
+import { setV8Flag } from "../v8-flag.js";
 
 /** Both semi-spaces together: 8 MiB each, half of V8's most on 64-bit. */
 export const YOUNG_GENERATION_BOUND = 16 * 1024 * 1024;
@@ -19,9 +20,12 @@ export function youngGenerationBytes(): number {
   return getHeapSpaceStatistics().find((s) => s.space_name === "new_space")?.space_size ?? 0;
 }
 
-/** Whether node was started with its own `--max-semi-space-size` (V8 takes `-` and `_` alike). */
+/**
+ * Whether node was started with its own `--max-semi-space-size` or `--semi-space-growth-factor` (V8 takes `-` and `_`
+ * alike): the factor set here is V8's own at start otherwise, which the launcher reads code caches under (v8-flag.ts).
+ */
 export function sizedByOperator(execArgv: readonly string[], nodeOptions = ""): boolean {
-  return /--max[-_]semi[-_]space[-_]size\b/.test(`${execArgv.join(" ")} ${nodeOptions}`);
+  return /--(?:max[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor)\b/.test(`${execArgv.join(" ")} ${nodeOptions}`);
 }
 
 let observer: PerformanceObserver | undefined;
@@ -33,7 +37,7 @@ export function boundYoungGeneration(bound = YOUNG_GENERATION_BOUND): void {
   const adjust = () => {
     const wanted = youngGenerationBytes() >= bound ? 1 : V8_GROWTH_FACTOR;
     if (wanted === factor) return;
-    setFlagsFromString(`--semi-space-growth-factor=${wanted}`);
+    setV8Flag("semi-space-growth-factor", wanted, V8_GROWTH_FACTOR);
     factor = wanted;
   };
   observer?.disconnect();

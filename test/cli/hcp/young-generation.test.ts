@@ -20,9 +20,11 @@ test("under a load that makes V8 grow the young generation, it grows to its boun
   assert.equal(most, YOUNG_GENERATION_BOUND);
 });
 
-test("an operator's own --max-semi-space-size, given to node or in NODE_OPTIONS, is left to rule alone", () => {
+test("an operator's own --max-semi-space-size or --semi-space-growth-factor, given to node or in NODE_OPTIONS, is left to rule alone", () => {
   assert.equal(sizedByOperator(["--max-semi-space-size=64"]), true);
   assert.equal(sizedByOperator([], "--require x.cjs --max_semi_space_size=2"), true);
+  assert.equal(sizedByOperator(["--semi-space-growth-factor=4"]), true);
+  assert.equal(sizedByOperator([], "--semi_space_growth_factor=1"), true);
   assert.equal(sizedByOperator(["--max-old-space-size=512"], "--require x.cjs"), false);
   assert.equal(sizedByOperator([]), false);
 });
