@@ -20,6 +20,13 @@ interface Server {
   tool: string;
 }
 
+/** A server to start (node with `args`) and the tool its calls call. */
+interface ServerCommand {
+  name: string;
+  args: string[];
+  tool: string;
+}
+
 async function connect(args: string[], tool: string, env: Record<string, string>): Promise<Server> {
   const transport = new StdioClientTransport({ command: process.execPath, args, env, stderr: "ignore" });
   const client = new Client({ name: "bench", version: "1" });
@@ -236,7 +243,7 @@ async function probeHeap(pid: number, out: string): Promise<HeapProbe> {
  * the young generation and the old space as they are, and the heap used after a full collection: growth that stops
  * is the heap's sizing, growth of what a full collection leaves is a leak.
  */
-async function memory(servers: { name: string; args: string[]; tool: string }[], env: Record<string, string>, home: string): Promise<void> {
+async function memory(servers: ServerCommand[], env: Record<string, string>, home: string): Promise<void> {
   const rows: [string, string][] = [];
   const out = join(home, "heap-probe.json");
   const probed = { ...env, NODE_OPTIONS: `--require ${join(REPO, "test/fixtures/heap-probe.cjs")}`, HEAP_PROBE_OUT: out };
@@ -261,6 +268,39 @@ async function memory(servers: { name: string; args: string[]; tool: string }[],
     }
   }
   report("Resident memory of the server (RSS from /proc, 16 calls in flight; the heap from a probe preloaded into it)", rows);
+}
+
+/** A client's pause between the server's start-up (initialize, tools/list) and its first tools/call. */
+const FIRST_CALL_PAUSE_MS = 1000;
+
+/**
+ * The first tools/call of a session against the next five, for each server: a fresh server, initialize and tools/list
+ * as the SDK's Client makes them, a pause as a client's before its first call, then six calls one at a time. The
+ * servers alternate (hcp first, then the baseline); medians over the sessions.
+ */
+async function firstCalls(servers: ServerCommand[], env: Record<string, string>, sessions: number): Promise<void> {
+  const times = servers.map(() => ({ first: [] as number[], next: [] as number[] }));
+  for (let i = 0; i < sessions; i++) {
+    for (const [k, server] of servers.entries()) {
+      const s = await connect(server.args, server.tool, env);
+      try {
+        await s.client.listTools();
+        await new Promise((resolve) => setTimeout(resolve, FIRST_CALL_PAUSE_MS));
+        for (let n = 0; n < 6; n++) {
+          const start = process.hrtime.bigint();
+          await call(s);
+          (n === 0 ? times[k]!.first : times[k]!.next).push(elapsed(start));
+        }
+      } finally {
+        await s.client.close();
+      }
+    }
+  }
+  const [hcp, min] = times.map((t) => ({ first: stats(t.first).p50, next: stats(t.next).p50 }));
+  report(`MCP first tools/call of a session, ${FIRST_CALL_PAUSE_MS} ms after tools/list, against the next five: medians of ${sessions} sessions, servers alternated`, [
+    ["minimal SDK server (baseline)", `first ${ms(min!.first)}, next ${ms(min!.next)}`],
+    ["hcp serve --mcp", `first ${ms(hcp!.first)} (${ratio(hcp!.first, min!.first)} the minimal server's), next ${ms(hcp!.next)} (${ratio(hcp!.next, min!.next)}) (aim: no start-up tax on the first call)`],
+  ]);
 }
 
 export async function run(): Promise<void> {
@@ -288,15 +328,13 @@ export async function run(): Promise<void> {
   } finally {
     for (const s of [hcp, wide, min]) await s.client.close();
   }
+  const fresh = [
+    { name: "hcp serve --mcp", args: hcpArgs, tool: "echo_say" },
+    { name: "minimal SDK server", args: minArgs, tool: "say" },
+  ];
   try {
-    await memory(
-      [
-        { name: "hcp serve --mcp", args: hcpArgs, tool: "echo_say" },
-        { name: "minimal SDK server", args: minArgs, tool: "say" },
-      ],
-      env,
-      home,
-    );
+    await firstCalls(fresh, env, 8);
+    await memory(fresh, env, home);
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

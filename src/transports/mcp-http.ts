@@ -13,7 +13,7 @@ import { isObject } from "../pack/issues.js";
 import { ApprovalSession } from "../runtime/approval/gate.js";
 import { packSecrets } from "../runtime/secrets.js";
 import { TransportError, jsonSyntax } from "./errors.js";
-import { CLIENT_ADDRESS, loadSdk, mcpServer, servedOf, warmValidators, type McpOptions } from "./mcp.js";
+import { CLIENT_ADDRESS, loadSdk, mcpServer, servedOf, warmUp, type McpOptions } from "./mcp.js";
 import { maskResponses } from "./mcp-http-mask.js";
 import { BATCH_REFUSED } from "./mcp-jsonrpc.js";
 import { REFUSAL_CODES, refuse } from "./mcp-refusal.js";
@@ -241,7 +241,7 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
   const { port } = http.address() as { port: number };
   allowed = allowList(opts.host, port, opts.allowHosts);
   opts.onListening(`http://${isIPv6(opts.host) ? `[${opts.host}]` : opts.host}:${port}${MCP_PATH}`);
-  warmValidators(served.tools, stop.signal);
+  warmUp(served.tools, stop.signal);
 
   await new Promise<void>((resolve) => {
     if (opts.signal?.aborted) resolve();

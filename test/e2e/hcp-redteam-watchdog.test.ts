@@ -8,10 +8,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, cpSync, existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { REPO, fixture, trustBeforeRunSync } from "./helpers.js";
 import { isolatedEnv } from "./hardening.js";
+import { isolatedEnv as openapiEnv, openapiPack } from "./openapi-support.js";
 import { alive, eventually } from "../runtime/support.js";
 import { HCP, tempDir } from "../transports/support.js";
 
@@ -315,6 +317,51 @@ test("hcp exits normally (run, exec) or is killed with no run left (serve): its 
       await client.close();
     }
     assert.ok(alive(stranger.pid!), "a process of no run was not signalled");
+  } finally {
+    cleanUp(cwd, ...started);
+  }
+});
+
+/** `hcp serve --mcp` of `packs` with the SDK's client, connected, its SDK loaded (it answered a ping), and no call made. */
+async function readyServer(cwd: string, packs: string[], env: NodeJS.ProcessEnv): Promise<{ client: Client; pid: number }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", ...packs], cwd, env: env as Record<string, string>, stderr: "ignore" });
+  const client = new Client({ name: "hcp-test", version: "1.0.0" });
+  await client.connect(transport);
+  await client.listTools();
+  // tools/list is answered before the SDK loads (mcp-link.ts); a ping is the SDK's to answer.
+  await client.ping();
+  return { client, pid: transport.pid! };
+}
+
+test("hcp serve --mcp starts its watchdog once ready for calls, before the first call, which it then guards; a server of openapi packs alone starts none", async () => {
+  const cwd = tempDir("hcp-watchdog-");
+  const started: (number | undefined)[] = [];
+  try {
+    const { client, pid } = await readyServer(cwd, [PACK], isolatedEnv());
+    started.push(pid);
+    try {
+      let watchdog: number | undefined;
+      assert.ok(await eventually(() => (watchdog = watchdogOf(pid)) !== undefined, 30_000), "a watchdog before any call");
+      started.push(watchdog);
+      const answer = await client.callTool({ name: "guard_quick", arguments: {} });
+      assert.equal((answer.structuredContent as { stdout?: string } | undefined)?.stdout, "ok\n");
+      assert.equal(watchdogOf(pid), watchdog, "the first call's run is guarded by the watchdog already there");
+      await client.close();
+      assert.ok(await eventually(() => !alive(watchdog!), 15_000), "the watchdog ends with the server");
+    } finally {
+      await client.close();
+    }
+    // Openapi verbs are HTTP requests: no program of theirs could outlive hcp.
+    const api = openapiPack({ doc: "notes.yaml", verbs: { "notes.list": { description: "List the notes." } } });
+    const served = await readyServer(cwd, [api], openapiEnv());
+    started.push(served.pid);
+    try {
+      // The watchdog, where one is started, is a turn of the event loop after the ping's answer: well within this.
+      await sleep(1000);
+      assert.equal(watchdogOf(served.pid), undefined, "a server whose tools run no program started a watchdog");
+    } finally {
+      await served.client.close();
+    }
   } finally {
     cleanUp(cwd, ...started);
   }
