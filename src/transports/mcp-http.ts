@@ -14,6 +14,7 @@ import { ApprovalSession } from "../runtime/approval/gate.js";
 import { packSecrets } from "../runtime/secrets.js";
 import { TransportError, jsonSyntax } from "./errors.js";
 import { CLIENT_ADDRESS, loadSdk, mcpServer, servedOf, warmUp, type McpOptions } from "./mcp.js";
+import { sdkStreamableHttpModule } from "./lazy-sdk.js";
 import { maskResponses } from "./mcp-http-mask.js";
 import { BATCH_REFUSED } from "./mcp-jsonrpc.js";
 import { REFUSAL_CODES, refuse } from "./mcp-refusal.js";
@@ -147,7 +148,7 @@ function addressOf(req: IncomingMessage): string {
 export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptions): Promise<void> {
   const served = servedOf(packs, opts);
   const sdk = await loadSdk();
-  const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
+  const { StreamableHTTPServerTransport } = await sdkStreamableHttpModule();
   const stop = new AbortController();
   // The calls in flight (the stdio server waits on them; here each is answered on its own request).
   const running = new Set<Promise<unknown>>();

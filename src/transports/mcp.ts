@@ -11,6 +11,7 @@ import type { PersonApprover } from "../runtime/approval/approvers.js";
 import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { startWatchdog } from "../runtime/watchdog.js";
+import { sdkServerModule, sdkTypesModule } from "./lazy-sdk.js";
 import { linkSignals } from "./abort.js";
 import { TransportError, errorBody } from "./errors.js";
 import { answerInvalidParams, invalidParams, onePage } from "./mcp-jsonrpc.js";
@@ -187,7 +188,7 @@ function warmValidators(tools: readonly VerbTool[], signal: AbortSignal): void {
 
 /** The SDK modules the server needs, loaded on demand (the SDK's root and client modules are not needed). */
 export async function loadSdk() {
-  const [server, types] = await Promise.all([import("@modelcontextprotocol/sdk/server/index.js"), import("@modelcontextprotocol/sdk/types.js")]);
+  const [server, types] = await Promise.all([sdkServerModule(), sdkTypesModule()]);
   return {
     Server: server.Server,
     parseMessage: (value: unknown) => types.JSONRPCMessageSchema.parse(value),

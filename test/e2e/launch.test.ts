@@ -2,7 +2,7 @@
 // foreign cache changes nothing but speed.
 
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -90,8 +90,8 @@ test("rungrad --version or -v alone prints what the program prints, without load
 /** The bundle a cache in the user's cache folder is of (launch.cjs names it BUNDLE-SIZE-MTIME-NODE-ARCH.cache). */
 const bundleOfCache = (cache: string) => cache.replace(/-\d+-\d+-v[^-]+-[^-]+\.cache$/, "");
 
-test("hcp: the Ajv bundles, loaded when arguments are validated, and regexpp's, when a pattern is read, have caches V8 accepts, and run the same without them", async (t) => {
-  for (const bundle of ["ajv.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs"]) assert.equal(compile(`${BIN}/${bundle}`).cachedDataRejected, false, bundle);
+test("hcp: the bundles of Ajv (loaded when arguments are validated), regexpp (when a pattern is read) and the MCP SDK (when a server needs it) have caches V8 accepts, and run the same without them", async (t) => {
+  for (const bundle of ["ajv.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs", "mcp-sdk.bundle.cjs"]) assert.equal(compile(`${BIN}/${bundle}`).cachedDataRejected, false, bundle);
   const dir = mkdtempSync(join(tmpdir(), "launch-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   for (const file of ["hcp.cjs", "hcp-run.bundle.cjs", "ajv.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs", "launch.cjs", "watchdog-program.js"]) copyFileSync(`${BIN}/${file}`, join(dir, file));
@@ -145,18 +145,16 @@ test("a server's bound on its young generation (a V8 flag it sets while it runs)
   const dir = mkdtempSync(join(tmpdir(), "launch-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   // The pack's `transfer` has a pattern (regexpp's bundle, when the packs load) and `echo` a plain schema (Ajv's plain
-  // bundle, at the call), both loaded after the flag is set. The build's caches are accepted: none of the user's is made.
+  // bundle, at the call), loaded after the flag is set, as the MCP SDK's bundle is. The build's caches are accepted: none of the user's is made.
   await serveGrown(`${BIN}/hcp.cjs`, isolatedEnv({ XDG_CACHE_HOME: join(dir, "checkout-cache") }));
   assert.equal(existsSync(join(dir, "checkout-cache")), false, "a user's cache was made where the build's serve");
   // As installed from npm, without caches: those made at the server's exit are ones a later start accepts.
   const installed = join(dir, "installed");
   mkdirSync(installed);
-  for (const file of ["hcp.cjs", "hcp.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs", "launch.cjs", "watchdog-program.js", "package.json"]) copyFileSync(`${BIN}/${file}`, join(installed, file));
-  // The packages hcp requires from node_modules (the MCP SDK), as an installed hcp finds its own.
-  symlinkSync(join(REPO, "node_modules"), join(installed, "node_modules"));
+  for (const file of ["hcp.cjs", "hcp.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs", "mcp-sdk.bundle.cjs", "launch.cjs", "watchdog-program.js", "package.json"]) copyFileSync(`${BIN}/${file}`, join(installed, file));
   await serveGrown(join(installed, "hcp.cjs"), isolatedEnv({ XDG_CACHE_HOME: join(dir, "user-cache") }));
   const made = readdirSync(join(dir, "user-cache", "rungrad", "v8"));
-  assert.deepEqual(made.map(bundleOfCache).sort(), ["ajv-plain.bundle.cjs", "hcp.bundle.cjs", "regexpp.bundle.cjs"]);
+  assert.deepEqual(made.map(bundleOfCache).sort(), ["ajv-plain.bundle.cjs", "hcp.bundle.cjs", "mcp-sdk.bundle.cjs", "regexpp.bundle.cjs"]);
   for (const cache of made) {
     assert.equal(compile(join(installed, bundleOfCache(cache)), readFileSync(join(dir, "user-cache", "rungrad", "v8", cache))).cachedDataRejected, false, cache);
   }
@@ -180,7 +178,7 @@ test("the npm package ships no V8 cache, no example bundle, and the LICENSE, doc
   assert.equal(r.code, 0, r.stderr);
   const files = (JSON.parse(r.stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
   assert.deepEqual(files.filter((f) => f.endsWith(".cache") || f.endsWith("rgref.cjs")), []);
-  for (const f of ["LICENSE", "README.md", "docs/README.md", "docs/exit-codes.md", "src/framework/README.md", "dist/bin/rungrad.cjs", "dist/bin/hcp.cjs", "dist/bin/hcp.bundle.cjs", "dist/bin/hcp-run.bundle.cjs", "dist/bin/launch.cjs", "dist/bin/ajv.bundle.cjs", "dist/bin/ajv-plain.bundle.cjs", "dist/bin/watchdog-program.js", "dist/bin/package.json"]) {
+  for (const f of ["LICENSE", "README.md", "docs/README.md", "docs/exit-codes.md", "src/framework/README.md", "dist/bin/rungrad.cjs", "dist/bin/hcp.cjs", "dist/bin/hcp.bundle.cjs", "dist/bin/hcp-run.bundle.cjs", "dist/bin/launch.cjs", "dist/bin/ajv.bundle.cjs", "dist/bin/ajv-plain.bundle.cjs", "dist/bin/mcp-sdk.bundle.cjs", "dist/bin/watchdog-program.js", "dist/bin/package.json"]) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
 });
