@@ -52,8 +52,7 @@ const REGEXPP_BUNDLE = "regexpp.bundle.cjs";
 /**
  * The MCP SDK's modules that hcp's servers use (src/transports/lazy-sdk.ts), with zod and the Ajv the SDK's Server
  * makes: a bundle of their own, mcp-sdk.bundle.cjs, loaded with its code cache once a server needs the SDK. From
- * node_modules they took 270 to 520 ms of a server's start-up on the slow VM, against 95 to 210 ms from the bundle
- * (the SDK's Server made too; measured beside a CI run).
+ * node_modules, the CPU of a stdio server's session on the slow VM was 395 ms against 230 ms (docs/performance.md).
  */
 const SDK_BUNDLE = "mcp-sdk.bundle.cjs";
 const LIBRARY_BUNDLES = {

@@ -1,7 +1,7 @@
 // The watchdog that outlives hcp, from hcp's side: a small program of its own (watchdog-program.ts), started before
 // the first run's child or by an MCP server once it is ready for calls (a command that runs nothing never starts it),
-// one per hcp process, in a session and group of its own with an empty environment and no shell. It is told on a pipe each run's child as it starts and each run as
-// it ends. If hcp is gone without ending its runs (SIGKILL, the OOM killer, a crash), the kernel closes the pipe, and
+// one per hcp process, in a session and group of its own with an empty environment and no shell. It is told on a pipe
+// each run's child as it starts and each run as it ends. If hcp is gone without ending its runs (SIGKILL, the OOM killer, a crash), the kernel closes the pipe, and
 // the watchdog kills what is still registered.
 
 import type { ChildProcess } from "node:child_process";

@@ -151,8 +151,8 @@ const WARM_MAX = 512;
 /**
  * Readies a connected server for its first tools/call, in the background. It starts hcp's watchdog when a tool runs a
  * program (any but an openapi pack's), which the first run would otherwise start: its spawn and its node start-up then
- * fell on the first calls (a call a second after start-up 41–51 against 21–25 ms, the next ones 15–17 against 10–12 ms,
- * on 2 cores). A watchdog that cannot start is left to the first run, which is refused naming it. Then it compiles the
+ * fell on the first calls (a call a second after start-up 39 against 19 ms, the next ones 15 against 10 ms, on 2 cores:
+ * docs/performance.md). A watchdog that cannot start is left to the first run, which is refused naming it. Then it compiles the
  * tools' argument validators, one per turn of the event loop, so a first call does not wait for Ajv either: the same
  * compileSchema calls (and cache) the runtime makes on a call.
  */
