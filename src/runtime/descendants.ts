@@ -9,6 +9,7 @@
 // Where /proc is missing all this finds nothing (README, SECURITY.md).
 
 import { readdirSync, readlinkSync } from "node:fs";
+import { monotonicMs } from "./clock.js";
 import { forksSoFar } from "./fork-count.js";
 import { readStat, type ProcStat } from "./proc-stat.js";
 import { fullRound, givenOut, lastPid, tasksAtLastPid } from "./pid-cursor.js";
@@ -130,7 +131,7 @@ let logStart = 0;
 /** A read of the tree made in this task (callback and its microtasks) serves every run asking in it. */
 let readThisTask = false;
 let poller: NodeJS.Timeout | undefined;
-/** When the tree was last read (performance.now()). */
+/** When the tree was last read (monotonicMs()). */
 let lastReadAt = -Infinity;
 
 /**
@@ -139,7 +140,7 @@ let lastReadAt = -Infinity;
  */
 function read(baseline = false, evenInThisTask = false): void {
   if (readThisTask && !evenInThisTask) return;
-  lastReadAt = performance.now();
+  lastReadAt = monotonicMs();
   readThisTask = true;
   queueMicrotask(() => {
     readThisTask = false;
@@ -214,7 +215,7 @@ function rebase(): boolean {
   const forks = forksFollow ? forksSoFar() : undefined;
   const cursor = lastPid();
   if (forks === undefined || cursor === undefined) return false;
-  lastReadAt = performance.now();
+  lastReadAt = monotonicMs();
   forksAtListing = forks;
   listedAt = cursor;
   tasksAtListing = tasksAtLastPid();
@@ -282,7 +283,7 @@ export class DescendantWatch {
     // slow on a busy machine): the tree is read here too once an interval has passed since the last read, so that
     // what the runs started earlier begin is logged while their parents live (one that outlives its parent in a
     // session of its own cannot be told from another's afterwards). Not after a rebase, which is such a read.
-    else if (performance.now() - lastReadAt >= POLL_MS) read(false, true);
+    else if (monotonicMs() - lastReadAt >= POLL_MS) read(false, true);
     this.cursor = logStart + log.length;
     watches.add(this);
     poller ??= setInterval(tick, POLL_MS).unref();

@@ -4,7 +4,7 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
-import { performance } from "node:perf_hooks";
+import { monotonicMs } from "./clock.js";
 import { RuntimeError } from "./errors.js";
 import { Reaper } from "./reaper.js";
 import { startWatchdog } from "./watchdog.js";
@@ -142,7 +142,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       reject(err);
       return;
     }
-    const started = performance.now();
+    const started = monotonicMs();
     const grace = req.killGraceMs ?? 2000;
     const reaper = new Reaper(grace, () => setTimeout(finish, PIPE_GIVE_UP_MS).unref(), req.lastRun === true);
     // A stdin not given is /dev/null (libuv opens it for "ignore"): not a pipe of the run.
@@ -206,7 +206,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         signal: exitSignal,
         timed_out: timedOut,
         cancelled,
-        duration_ms: Math.round(performance.now() - started),
+        duration_ms: Math.round(monotonicMs() - started),
         stdout: out.text(req.decodeStdout),
         stderr: err.text(),
         stdout_bytes: out.total,

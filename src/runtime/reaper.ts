@@ -2,7 +2,7 @@
 // SIGKILL `grace` later, whatever the pipes do. The runtime stays alive until then, and no longer than needed.
 // The watchdog is told of the run from its start until nothing of it is left, should the runtime die first.
 
-import { performance } from "node:perf_hooks";
+import { monotonicMs } from "./clock.js";
 import { DescendantWatch } from "./descendants.js";
 import { procHas } from "./proc-stat.js";
 import { guardRun, releaseRun } from "./watchdog.js";
@@ -87,7 +87,7 @@ export class Reaper {
     // group kill is what still finds it (one failed kill costs next to nothing).
     this.signalGroup("SIGTERM");
     this.watch.signal("SIGTERM");
-    this.deadline ??= performance.now() + this.grace;
+    this.deadline ??= monotonicMs() + this.grace;
     if (this.timer === undefined) this.check();
   }
 
@@ -106,7 +106,7 @@ export class Reaper {
       if (this.over) this.release();
       return;
     }
-    const left = this.deadline! - performance.now();
+    const left = this.deadline! - monotonicMs();
     if (left > 0) {
       // Referenced: the runtime must not exit before the SIGKILL it owes.
       this.timer = setTimeout(this.check, Math.min(CHECK_MS, left));

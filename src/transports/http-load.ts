@@ -5,6 +5,7 @@
 // too, as on stdio (outbox.ts): past the bound no call starts, and an answer its client takes nothing of is dropped.
 
 import type { ServerResponse } from "node:http";
+import { monotonicMs } from "../runtime/clock.js";
 import type { Limiter } from "../runtime/limiter.js";
 import { cancelled, GatedSlots, MAX_BACKLOG_BYTES, STALL_MS, type AnswerRoom } from "./outbox.js";
 
@@ -42,7 +43,7 @@ export class Load implements AnswerRoom {
       return `Server busy: ${this.requests} requests are being answered, the most this server takes at once (--max-requests); retry shortly`;
     }
     this.requests++;
-    this.open.set(res, { left: 0, since: performance.now() });
+    this.open.set(res, { left: 0, since: monotonicMs() });
     let held = 0;
     res.once("close", () => {
       this.requests--;
@@ -65,7 +66,7 @@ export class Load implements AnswerRoom {
    * room, and with it every other client's calls, for ever.
    */
   private backlog(): number {
-    const now = performance.now();
+    const now = monotonicMs();
     let total = 0;
     for (const [res, seen] of this.open) {
       const left = res.destroyed ? 0 : res.writableLength;

@@ -2,8 +2,8 @@
 // resources. The SDK is imported only once a message needs it (see mcp-link.ts).
 
 import { compileSchema } from "../pack/schema.js";
+import { monotonicMs } from "../runtime/clock.js";
 import { setMaxListeners } from "node:events";
-import { performance } from "node:perf_hooks";
 import type { OutputEvent } from "../runtime/live-output.js";
 import { ApprovalSession, defaultGate, type Gate } from "../runtime/approval/gate.js";
 import type { Limiter } from "../runtime/limiter.js";
@@ -62,11 +62,11 @@ function progressOf(extra: CallExtra): { onOutput: (e: OutputEvent) => void; sto
   // oxlint-disable-next-line eslint/no-underscore-dangle -- the MCP field is named _meta
   const token = extra._meta?.progressToken;
   if (token === undefined) return undefined;
-  const started = performance.now();
+  const started = monotonicMs();
   let bytes = 0;
   let line = "";
   const timer = setInterval(() => {
-    const ms = Math.round(performance.now() - started);
+    const ms = Math.round(monotonicMs() - started);
     const message = `running for ${(ms / 1000).toFixed(0)} s; ${bytes} bytes of output${line === "" ? "" : `; stderr: ${line}`}`;
     extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: ms, message } }).catch(() => {});
   }, PROGRESS_EVERY_MS);

@@ -4,8 +4,8 @@
 // new call (the calls already running finish and are answered), and they go on once the client has taken enough.
 // At the end, a client that takes nothing for a while is given up on rather than waited for forever.
 
-import { performance } from "node:perf_hooks";
 import type { Writable } from "node:stream";
+import { monotonicMs } from "../runtime/clock.js";
 import { RuntimeError } from "../runtime/errors.js";
 import { Limiter } from "../runtime/limiter.js";
 
@@ -38,7 +38,7 @@ export interface AnswerRoom {
 /** One stream's answers not yet taken by the client, and the waits on them. */
 export class Outbox implements AnswerRoom {
   /** When the client last took something (or when the backlog last began from nothing). */
-  private lastTaken = performance.now();
+  private lastTaken = monotonicMs();
   private readonly waiters = new Set<() => void>();
   private gone = false;
 
@@ -67,14 +67,14 @@ export class Outbox implements AnswerRoom {
 
   /** Writes one line; never waits (the callers hold back what comes next instead). */
   line(text: string): void {
-    if (this.backlog === 0) this.lastTaken = performance.now();
+    if (this.backlog === 0) this.lastTaken = monotonicMs();
     const s = this.stream as Writable;
     if (this.gone || s.destroyed || s.writableEnded) return;
     s.write(`${text}\n`, this.taken);
   }
 
   private readonly taken = () => {
-    this.lastTaken = performance.now();
+    this.lastTaken = monotonicMs();
     if (!this.full) this.wake();
   };
 
@@ -107,7 +107,7 @@ export class Outbox implements AnswerRoom {
 
   /** Whether answers wait and the client has taken none of them for `ms`. */
   stalled(ms = STALL_MS): boolean {
-    return this.backlog > 0 && performance.now() - this.lastTaken >= ms;
+    return this.backlog > 0 && monotonicMs() - this.lastTaken >= ms;
   }
 
   /**
@@ -163,16 +163,16 @@ export class GatedSlots extends Limiter {
 export function exitIfNeverTaken(stream: Writable | NodeJS.WritableStream, ms = STALL_MS): void {
   const s = stream as Writable;
   let left = s.writableLength;
-  let since = performance.now();
+  let since = monotonicMs();
   const timer = setInterval(() => {
     const now = s.destroyed ? 0 : s.writableLength;
     if (now === 0) return clearInterval(timer);
     if (now < left) {
       left = now;
-      since = performance.now();
+      since = monotonicMs();
       return;
     }
-    if (performance.now() - since < ms) return;
+    if (monotonicMs() - since < ms) return;
     clearInterval(timer);
     process.stderr.write(`hcp: the client took none of the last ${now} characters of answers for ${ms / 1000} s; exiting without them\n`);
     // process.exitCode is the program's own by now (the command has returned).

@@ -1,7 +1,7 @@
 // One HTTP exchange with Node's fetch: a deadline over the whole exchange, the body read up to a cap
 // and then abandoned, and redirects followed only by reads and only within the origin the request was sent to.
 
-import { performance } from "node:perf_hooks";
+import { monotonicMs } from "../clock.js";
 import { RuntimeError } from "../errors.js";
 
 export interface HttpRequest {
@@ -51,10 +51,10 @@ function failure(err: unknown): string {
  * (refused, unresolvable) and `cancelled` when `signal` aborted; a passed deadline is a result.
  */
 export async function send(req: HttpRequest): Promise<HttpResponse> {
-  const started = performance.now();
+  const started = monotonicMs();
   const deadline = AbortSignal.timeout(req.timeoutMs);
   const signal = req.signal === undefined ? deadline : AbortSignal.any([deadline, req.signal]);
-  const done = (r: Omit<HttpResponse, "durationMs">): HttpResponse => ({ ...r, durationMs: Math.round(performance.now() - started) });
+  const done = (r: Omit<HttpResponse, "durationMs">): HttpResponse => ({ ...r, durationMs: Math.round(monotonicMs() - started) });
   const timedOut = () => done({ status: null, headers: new Headers(), body: Buffer.alloc(0), bytes: 0, truncated: false, timedOut: true });
   const { method, body } = req;
   const follows = FOLLOWING.has(method);
