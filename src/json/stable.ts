@@ -204,18 +204,30 @@ function encodeNative(value: unknown, indent: boolean, sink: TextSink): () => vo
 
   /** Go's bytes of a prepared value written whole, its first line at `depth` (and not indented). */
   function whole(v: unknown, depth: number): string {
-    let json: string;
+    return goText(stringified(v, depth), depth);
+  }
+
+  /** JSON.stringify's text of a prepared value, its first line at `depth`: markers and Go's escapes still to come. */
+  function stringified(v: unknown, depth: number): string {
     try {
-      json = (JSON.stringify(v, null, indent ? 2 : undefined) as string | undefined) ?? "null";
-      if (indent && depth > 0) json = json.replaceAll("\n", indented(depth).close);
+      const json = (JSON.stringify(v, null, indent ? 2 : undefined) as string | undefined) ?? "null";
+      return indent && depth > 0 ? json.replaceAll("\n", indented(depth).close) : json;
     } catch (err) {
       // A member too deep for JSON.stringify: the stack-free encoder writes the prepared value,
       // and its markers, which it quotes the same way, are replaced below.
       if (!(err instanceof RangeError && /call stack/i.test(err.message))) throw err;
       const encoder = new Encoder(indent);
       encoder.encode(v, depth);
-      json = encoder.out;
+      return encoder.out;
     }
+  }
+
+  /**
+   * Stringified text as Go writes it, its first line at `depth`: Go's escapes, then the markers' texts. Sliced before:
+   * the escapes make a rope (a piece per escape), which a slice would flatten only for it to be copied again when it is
+   * written out.
+   */
+  function goText(json: string, depth: number): string {
     const escaped = goEscapes(json);
     if (tag === undefined) return escaped;
     markerPattern ??= new RegExp(`"${tag.replace("\u0000", "\\\\u0000")}([tm])(\\d+)"`, "g");
@@ -244,8 +256,8 @@ function encodeNative(value: unknown, indent: boolean, sink: TextSink): () => vo
       open = "[" + (indent ? indented(d).open : "") + open;
       close += (indent ? indented(d).close : "") + "]";
     }
-    const json = whole(wrapped, 0);
-    return json.slice(open.length, json.length - close.length);
+    const json = stringified(wrapped, 0);
+    return goText(json.slice(open.length, json.length - close.length), depth);
   }
 
   const prepared = prepare(value, 0);
@@ -295,13 +307,14 @@ const LONE_SURROGATE = /\\ud[89a-f]/;
 /** Go's escapes where JSON.stringify differs: HTML characters, U+2028/U+2029, lone surrogates as U+FFFD. */
 function goEscapes(json: string): string {
   // Outside strings JSON has none of these characters, so replacing them everywhere is exact.
-  // indexOf finds each of them far faster than a regular expression scans for all three.
-  let out = escapeHTML(json);
+  let out = json;
   if (out.includes("\u2028")) out = out.replaceAll("\u2028", "\\u2028");
   if (out.includes("\u2029")) out = out.replaceAll("\u2029", "\\u2029");
   // JSON.stringify writes a lone surrogate as \udXXX; a preceding even run of backslashes is text, not an escape.
   if (out.includes("\\ud") && LONE_SURROGATE.test(out)) out = out.replace(/(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g, "$1\\ufffd");
-  return out;
+  // Last: they neither make nor break the patterns above, and the rope they make (a piece per escape) would be
+  // flattened by a scan, only to be copied again when it is written out.
+  return escapeHTML(out);
 }
 
 /** `<`, `>` and `&` as \u003c, \u003e and \u0026, in one pass that follows the next of each. */

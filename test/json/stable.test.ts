@@ -126,6 +126,11 @@ test("a large value is written in pieces with the same bytes as the whole-value 
   writeStableJSON(doc, (piece) => pieces.push(piece));
   assert.ok(pieces.length > 1, `${pieces.length} piece(s)`);
   assert.equal(pieces.join(""), expected);
+  // 5,000 members JS would reorder (written in batches of elements), each batch's first at the depth of the batch's first line.
+  const maps = Array.from({ length: 5000 }, (_, i) => Object.assign(dictionary<unknown>(), { 10: i, 9: ["<" + i] }));
+  const each = members(maps);
+  assert.equal(stableJSON(maps), "[\n  " + each.join(",\n  ") + "\n]\n");
+  assert.equal(stableJSON({ maps }), '{\n  "maps": [\n    ' + each.map((m) => m.replaceAll("\n", "\n  ")).join(",\n    ") + "\n  ]\n}\n");
 });
 
 test("a large value with a member too deep for JSON.stringify is still written whole and in order", () => {
