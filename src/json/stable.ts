@@ -214,7 +214,7 @@ function encodeNative(value: unknown, indent: boolean, sink: TextSink): () => vo
       return indent && depth > 0 ? json.replaceAll("\n", indented(depth).close) : json;
     } catch (err) {
       // A member too deep for JSON.stringify: the stack-free encoder writes the prepared value,
-      // and its markers, which it quotes the same way, are replaced below.
+      // and its markers, which it quotes the same way, are replaced by goText.
       if (!(err instanceof RangeError && /call stack/i.test(err.message))) throw err;
       const encoder = new Encoder(indent);
       encoder.encode(v, depth);
@@ -223,9 +223,9 @@ function encodeNative(value: unknown, indent: boolean, sink: TextSink): () => vo
   }
 
   /**
-   * Stringified text as Go writes it, its first line at `depth`: Go's escapes, then the markers' texts. Sliced before:
-   * the escapes make a rope (a piece per escape), which a slice would flatten only for it to be copied again when it is
-   * written out.
+   * Stringified text as Go writes it, its first line at `depth`: Go's escapes, then the markers' texts. A text to cut
+   * is cut before it comes here: the escapes make a rope (a piece per escape), which a cut would flatten only for it to
+   * be copied again when it is written out.
    */
   function goText(json: string, depth: number): string {
     const escaped = goEscapes(json);

@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
+import { setImmediate } from "node:timers/promises";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { runProcess } from "../../src/runtime/process.js";
@@ -111,7 +112,7 @@ test("output is capped per stream, counted past the cap, and memory stays bounde
   // CI): what the run keeps is what is still held after a few collections, each given a turn of the event loop.
   let kept = Infinity;
   for (let i = 0; i < 5 && kept >= 4 * 1024 * 1024; i++) {
-    await new Promise((resolve) => setImmediate(resolve));
+    await setImmediate();
     gc();
     kept = process.memoryUsage().arrayBuffers - before.arrayBuffers;
   }
