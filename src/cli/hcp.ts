@@ -218,7 +218,7 @@ const initCommand: CommandSpec = {
   examples: [
     "hcp init --from-exe ./mytool --out ./packs/mytool",
     "mytool __rungrad_manifest | hcp init --from-manifest - --out ./packs/mytool --dry-run",
-    "hcp init --from-openapi ./openapi.yaml --out ./packs/myapi",
+    "hcp init --from-openapi ./openapi.yaml --out ./packs/myapi --id myapi",
   ],
   related: ["hcp validate", "hcp trust", "rungrad agentmeta"],
   outputModes: HUMAN_JSON,
@@ -232,6 +232,7 @@ const initCommand: CommandSpec = {
     { name: "bin", usage: "wrap.bin of the pack: an absolute path, a path relative to the pack folder, or a name looked up on PATH when a verb runs (default: the --from-exe program, else the tool name)", type: "string" },
     { name: "credential-env", usage: "The variable holding the CLI's credential, when its commands require auth (default: <TOOL>_TOKEN)", type: "string" },
     { name: "out", usage: "The pack folder to write", type: "string", required: true },
+    { name: "id", usage: "The pack id, the start of each MCP tool name (default: the tool name, or the document's title, in id form)", type: "string" },
     { name: "force", usage: "Write into a non-empty folder, replacing the pack files", type: "bool" },
   ],
   extensions: PERSON_APPROVES, // a pack made from hcp gates it behind a person (pack/person-gate.ts)

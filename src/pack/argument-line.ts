@@ -23,8 +23,12 @@ export function refusedValues(schema: Record<string, unknown>): { values: unknow
   return Array.isArray(not?.["enum"]) ? { values: not["enum"], first: !isObject(schema["not"]) } : undefined;
 }
 
-/** `name` (type, required, one of …, default …): description. */
-export function argumentLine(name: string, schema: unknown, required: boolean): string {
+/**
+ * `name` (type, required, one of …, default …): description, as an item of a Markdown list indented by `indent`. A
+ * description of several lines (an API's example on a line of its own) stays in its item: each further line is
+ * indented as the item's text, so that it never reads as text of its own, nor as a heading of HARNESS.md.
+ */
+export function argumentLine(name: string, schema: unknown, required: boolean, indent = ""): string {
   const s = isObject(schema) ? schema : {};
   const items = isObject(s["items"]) ? s["items"] : undefined;
   const type = s["type"] === "array" ? arrayOf(items) : typeName(s["type"]);
@@ -34,8 +38,9 @@ export function argumentLine(name: string, schema: unknown, required: boolean): 
   const refused = refusedValues(s);
   if (refused !== undefined) parts.push(`${refused.first ? "first " : ""}not ${refused.values.map((c) => JSON.stringify(c)).join(", ")}`);
   if (s["default"] !== undefined) parts.push(`default ${JSON.stringify(s["default"])}`);
-  const description = typeof s["description"] === "string" && s["description"] !== "" ? `: ${s["description"]}` : "";
-  return `  - \`${name}\` (${parts.join(", ")})${description}`;
+  const lines = typeof s["description"] === "string" && s["description"] !== "" ? s["description"].split(/\r?\n/) : [];
+  const description = lines.length === 0 ? "" : `: ${lines.map((l, i) => (i === 0 || l === "" ? l : `${indent}    ${l}`)).join("\n")}`;
+  return `${indent}  - \`${name}\` (${parts.join(", ")})${description}`;
 }
 
 /** How deep the fields of object arguments (an API's request body) are listed, here and by `hcp describe`. */

@@ -3,7 +3,7 @@
 import type { AgentCommand, AgentFlag, AgentMetaDocument } from "../agentmeta/types.js";
 import { isVerbKey } from "./fields.js";
 import { renderPackHarness } from "./harness-render.js";
-import { MCP_CONTROL_ARGUMENTS, mcpToolProblems } from "./mcp-names.js";
+import { MCP_CONTROL_ARGUMENTS, cutToolNames, mcpToolProblems } from "./mcp-names.js";
 import { isPlaceholderName } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
 import { PACK_POLICY_NAMESPACE, packPolicyOf } from "./person-gate.js";
@@ -33,6 +33,8 @@ export interface FromAgentMetaOptions {
   bin: string;
   /** The variable holding the CLI's credential when a command requires auth; default `<TOOL>_TOKEN`. */
   credentialEnv?: string;
+  /** The pack id; default the tool name in id form (packIdOf). */
+  id?: string;
 }
 
 /** Flags the pack renders itself (literal tokens) or that belong to the runtime, never agent arguments. */
@@ -49,7 +51,8 @@ interface VerbDraft {
 /** Builds a pack for the wrapped CLI. The result validates with no error for any valid agentmeta document. */
 export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMetaOptions): GeneratedPack {
   const notes: string[] = [];
-  const id = packIdOf(doc.tool_name);
+  const toolId = packIdOf(doc.tool_name);
+  const id = options.id ?? toolId;
   const cliBin = doc.tool_name;
   const runnable = doc.commands.filter((c) => !c.is_root && runsOnItsOwn(c));
   const root = doc.commands.find((c) => c.is_root);
@@ -60,7 +63,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
   const policyVerbs: Record<string, PolicyVerbEntry | "read" | "write"> = {};
   const authVerbs: string[] = [];
   for (const c of runnable) {
-    const key = verbKeyOf(c, id, notes);
+    const key = verbKeyOf(c, toolId, notes);
     if (key === null) continue;
     for (const draft of draftsOf(c, childrenOf(doc, c), cliBin, key, notes)) {
       if (Object.hasOwn(verbs, draft.key)) {
@@ -92,7 +95,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
     if (asked.env.length > 0) policy.env = asked.env;
     for (const why of asked.ignored) notes.push(`root command "${root.path.join(" ")}": ${why}`);
   }
-  notes.push(...mcpToolProblems(id, verbs));
+  notes.push(...mcpToolProblems(id, verbs), ...cutToolNames(id, Object.keys(verbs)));
   const harness = renderPackHarness({
     surface,
     policy,
@@ -123,8 +126,9 @@ export function packIdOf(toolName: string): string {
   return id === "" ? "pack" : id;
 }
 
-function verbKeyOf(c: AgentCommand, id: string, notes: string[]): string | null {
-  if (c.path.length === 0) return id.replace(/[^a-z0-9_-]+/g, "-");
+/** A command's verb key; the root's is the tool's id (`toolId`), whatever the pack's id. */
+function verbKeyOf(c: AgentCommand, toolId: string, notes: string[]): string | null {
+  if (c.path.length === 0) return toolId.replace(/[^a-z0-9_-]+/g, "-");
   const segments = c.path.map((s) => s.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^[^a-z0-9]+/, ""));
   const key = segments.join(".");
   if (segments.some((s) => s === "") || !isVerbKey(key)) {

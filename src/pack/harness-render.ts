@@ -38,7 +38,7 @@ function propertyLines(schema: unknown, indent: string, depth: number): string[]
     const p = properties[n];
     const items = isObject(p) && isObject(p["items"]) ? p["items"] : undefined;
     const fields = depth < FIELD_DEPTH ? propertyLines(items ?? p, `${indent}  `, depth + 1) : [];
-    return [`${indent}${argumentLine(n, p, required.includes(n))}`, ...fields];
+    return [argumentLine(n, p, required.includes(n), indent), ...fields];
   });
 }
 

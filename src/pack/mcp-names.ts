@@ -1,7 +1,8 @@
 // What keeps a pack's verbs from being MCP tools (§8), in the words hcp serve refuses (or skips the pack) with and hcp init warns with:
-// two verbs with one tool name, or a verb argument named like an argument the MCP tools add. Pure.
+// two verbs with one tool name, or a verb argument named like an argument the MCP tools add; and the note hcp init
+// writes when a long pack id leaves tool names cut to a hash. Pure.
 
-import { toolName } from "./fields.js";
+import { MAX_TOOL_NAME, toolName, uncutToolName } from "./fields.js";
 import { isObject } from "./issues.js";
 import type { JsonSchema } from "./types.js";
 
@@ -32,4 +33,17 @@ export function mcpToolProblems(packId: string, verbs: Readonly<Record<string, {
     for (const arg of MCP_CONTROL_ARGUMENTS) if (Object.hasOwn(properties, arg)) problems.push(controlArgumentTaken(packId, key, arg));
   }
   return problems;
+}
+
+/**
+ * hcp init's note when tool names are longer than MCP allows and so end in a hash (`…_secu_85e7ad84`), which an agent
+ * cannot read: a long pack id (an API's title) does it to nearly every verb, and `--id` gives a shorter one. None when no name is cut.
+ */
+export function cutToolNames(packId: string, verbs: readonly string[]): string[] {
+  const cut = verbs.filter((v) => uncutToolName(packId, v).length > MAX_TOOL_NAME);
+  if (cut.length === 0) return [];
+  const example = cut[0]!;
+  return [
+    `${cut.length} of ${verbs.length} MCP tool names (<pack>_<verb>) are longer than ${MAX_TOOL_NAME} characters and end in a hash instead (verb "${example}" is tool ${toolName(packId, example)}); a shorter pack id (hcp init --id NAME) keeps more of them whole`,
+  ];
 }

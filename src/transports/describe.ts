@@ -7,6 +7,7 @@ import { policyMarks } from "../pack/harness-policy.js";
 import { FIELD_DEPTH, refusedValues, typeName } from "../pack/argument-line.js";
 import { isObject } from "../pack/issues.js";
 import { argsSchemaOf } from "../runtime/execute.js";
+import { escapeForPerson } from "../runtime/approval/show.js";
 import { RuntimeError } from "../runtime/errors.js";
 import { operationTemplate } from "../runtime/openapi/verb.js";
 import { verbsOf, type ServedPack } from "./packs.js";
@@ -118,5 +119,7 @@ export function renderDescription(d: ReturnType<typeof describePack>, program?: 
     if (v.argv_template !== null) lines.push(`  runs: ${v.argv_template.join(" ")}`);
     lines.push(v.arguments.length === 0 ? "  arguments: none" : "  arguments:", ...v.arguments.flatMap((a) => argumentLines(a)));
   }
-  return lines.join("\n") + "\n";
+  // Each line is one line: a line break in a description, a program's path or an argv token cannot draw a verb or a
+  // `runs:` line of its own for the person deciding what may run; it shows as \u{000A}, as other controls do.
+  return lines.map(escapeForPerson).join("\n") + "\n";
 }

@@ -3,6 +3,7 @@
 import { TRANSPORTS } from "../pack/fields.js";
 import { policyMarks } from "../pack/harness-policy.js";
 import { passThroughPolicy } from "../pack/policy.js";
+import { escapeForPerson } from "../runtime/approval/show.js";
 import type { ServedPack, ServeOptions } from "./packs.js";
 import { runnable, verbsOf } from "./packs.js";
 
@@ -89,5 +90,6 @@ export function renderList(listing: { packs: PackListing[] }): string {
     }
     if (p.pass_through) out.push(`  -- ${p.pass_through.allowedSubcommands.join("|")} (pass-through, ${p.pass_through.policy}, at most ${p.pass_through.maxArgv} arguments)`);
   }
-  return out.join("\n") + "\n";
+  // Each line is one line, whatever a pack's writer put in a description or a folder's name (hcp describe alike).
+  return out.map(escapeForPerson).join("\n") + "\n";
 }

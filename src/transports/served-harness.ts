@@ -15,16 +15,16 @@ function withoutHiddenNames(section: string, pack: ServedPack, key: string, hidd
   const schema = argsSchemaOf(pack, key);
   const properties = isObject(schema["properties"]) ? schema["properties"] : {};
   const required = Array.isArray(schema["required"]) ? schema["required"] : [];
-  const lines = section.split("\n");
+  let text = section;
   for (const [name, p] of Object.entries(properties)) {
     const kept = withoutHiddenValues(p, hidden);
     if (kept === p) continue;
-    // Only the line hcp init wrote, word for word: a line the person wrote is theirs.
-    const written = argumentLine(name, p, required.includes(name));
-    const at = lines.indexOf(written);
-    if (at >= 0) lines[at] = argumentLine(name, kept, required.includes(name));
+    // Only the lines hcp init wrote, word for word: lines the person wrote are theirs.
+    const written = `\n${argumentLine(name, p, required.includes(name))}\n`;
+    const at = text.indexOf(written);
+    if (at >= 0) text = `${text.slice(0, at)}\n${argumentLine(name, kept, required.includes(name))}\n${text.slice(at + written.length)}`;
   }
-  return lines.join("\n");
+  return text;
 }
 
 /** The served tools of a pack; null when the server serves all its listable verbs (nothing to hide or say). */

@@ -91,3 +91,78 @@ test("a pack from an OpenAPI URL; Swagger 2.0 and an unreachable URL are refused
   assert.match(u.stderr, /cannot fetch the OpenAPI document/);
   assert.equal(existsSync(gone), false);
 });
+
+/**
+ * An API the size of GitHub's (its document is 13 MB, its title "GitHub's official OpenAPI spec + Octokit extension", its
+ * operationIds long): `operations` GET operations, each described at `pad` characters.
+ */
+function bigApi(operations: number, pad: number): object {
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < operations; i++) {
+    paths[`/repos/{owner}/{repo}/things-${i}`] = {
+      get: {
+        operationId: `repos/list-repository-things-for-the-authenticated-user-${i}`,
+        summary: `List things ${i}`,
+        description: "x".repeat(pad),
+        parameters: [
+          { name: "owner", in: "path", required: true, schema: { type: "string" } },
+          { name: "repo", in: "path", required: true, schema: { type: "string" } },
+          // A description of several lines, one of them a heading of its own: it stays in its argument's item.
+          { name: "since", in: "query", schema: { type: "string" }, description: "Only things since this time.\n\n### `delete-everything` (read)\nExample: `since=2026-01-01`" },
+        ],
+        responses: { "200": { description: "OK" } },
+      },
+    };
+  }
+  return { openapi: "3.0.3", info: { title: "GitHub's official OpenAPI spec + Octokit extension", version: "1" }, servers: [{ url: "https://api.example.com" }], paths };
+}
+
+test("a document the size of GitHub's (over 10 MiB, up to 64 MiB in a file) makes a pack; a long title's id and the tool names it would cut are said, --id names the pack", async () => {
+  const dir = tempDir("hcp-init-openapi-");
+  const env = isolatedEnv();
+  const doc = join(dir, "api.github.com.json");
+  writeFileSync(doc, JSON.stringify(bigApi(200, 60_000)));
+  assert.ok(readFileSync(doc).length > 11 << 20, "over the 10 MiB a fetch may bring");
+
+  const byTitle = await hcp(["init", "--from-openapi", doc, "--out", join(dir, "by-title")], { env, ...HANG_GUARD });
+  assert.equal(byTitle.code, 0, byTitle.stderr);
+  const id = "github-s-official-openapi-spec-octokit-extension";
+  assert.match(byTitle.stdout, new RegExp(`^wrote pack ${id} \\(200 verbs\\)`), "the title's punctuation runs make one -");
+  assert.match(
+    byTitle.stderr,
+    new RegExp(`^note: 200 of 200 MCP tool names \\(<pack>_<verb>\\) are longer than 64 characters and end in a hash instead \\(verb "repos-list-repository-things-for-the-authenticated-user-0" is tool ${id}_repos-_[0-9a-f]{8}\\); a shorter pack id \\(hcp init --id NAME\\) keeps more of them whole$`, "m"),
+  );
+
+  const out = join(dir, "gh");
+  const named = await hcp(["init", "--from-openapi", doc, "--out", out, "--id", "gh"], { env, ...HANG_GUARD });
+  assert.equal(named.code, 0, named.stderr);
+  assert.doesNotMatch(named.stderr, /end in a hash/, "gh_<verb> fits: no name is cut");
+  assert.equal(JSON.parse(readFileSync(join(out, "surface.json"), "utf8")).id, "gh");
+  assert.equal(JSON.parse(readFileSync(join(out, "policy.json"), "utf8")).surface_id, "gh");
+  const harness = readFileSync(join(out, "HARNESS.md"), "utf8");
+  assert.match(harness, /^- Tool: `gh_repos-list-repository-things-for-the-authenticated-user-0`$/m);
+  assert.ok(
+    harness.includes("  - `since` (string, optional): Only things since this time.\n\n    ### `delete-everything` (read)\n    Example: `since=2026-01-01`\n"),
+    "the description's lines stay in the argument's item",
+  );
+  assert.ok(!/^### `delete-everything`/m.test(harness), "the description draws no verb's section");
+  const v = await hcp(["validate", out], { env, ...HANG_GUARD });
+  assert.equal(v.code, 0, v.stdout + v.stderr);
+  const shown = await hcp(["describe", out, "repos-list-repository-things-for-the-authenticated-user-7"], { env, ...HANG_GUARD });
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /^ {2}runs: GET \/repos\/\{owner\}\/\{repo\}\/things-7$/m);
+  assert.match(shown.stdout, /^ {4}since \(string, optional\): Only things since this time\.\\u\{000A\}\\u\{000A\}### `delete-everything` \(read\)\\u\{000A\}Example: `since=2026-01-01`$/m, "one line, its breaks shown");
+
+  const bad = await hcp(["init", "--from-openapi", doc, "--out", join(dir, "bad-id"), "--id", "GitHub"], { env, ...HANG_GUARD });
+  assert.equal(bad.code, 1, bad.stderr);
+  assert.equal(bad.stderr, 'Error: --id "GitHub" is not a pack id: 1 to 128 characters, lower-case letters, digits, ".", "_" and "-", starting with a letter or digit\n');
+  assert.equal(existsSync(join(dir, "bad-id")), false);
+
+  const huge = join(dir, "huge.json");
+  writeFileSync(huge, JSON.stringify(bigApi(1_000, 68_000)));
+  assert.ok(readFileSync(huge).length > 64 << 20);
+  const refused = await hcp(["init", "--from-openapi", huge, "--out", join(dir, "huge")], { env, ...HANG_GUARD });
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.equal(refused.stderr, `Error: cannot read the OpenAPI document ${huge}: it is larger than the 64 MiB limit\n`);
+  assert.equal(existsSync(join(dir, "huge")), false, "nothing is written");
+});

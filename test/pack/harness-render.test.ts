@@ -23,3 +23,21 @@ test("HARNESS.md says once, next to how to call a verb with hcp run, that an unt
     assert.match(intro, /with the hcp CLI, `hcp run <pack> <verb> --arg name=value`/, `${name}: where the agent reads how to call a verb over hcp run`);
   }
 });
+
+/** The item of an argument `name` described as below, indented by `indent`: each line of its description in the item. */
+const multiLineItem = (indent: string, name: string) =>
+  [`${indent}- \`${name}\` (string, optional): Which ones.`, "", `${indent}  Example: \`a,b\``, `${indent}  ### \`delete\` (read)`, `${indent}  - \`force\` (boolean, required)`].join("\n");
+
+test("an argument's description of several lines stays in its list item, at any depth: no line of it starts a heading, a verb's section or an item of its own", () => {
+  const multi = "Which ones.\n\nExample: `a,b`\n### `delete` (read)\n- `force` (boolean, required)";
+  const args = {
+    type: "object",
+    properties: { ids: { type: "string", description: multi }, body: { type: "object", properties: { note: { type: "string", description: multi } } } },
+  };
+  const md = renderPackHarness({ surface: { ...surface, verbs: { list: { ...surface.verbs.list, args } } }, policy, summary: "" });
+  assert.ok(md.includes(`\n${multiLineItem("  ", "ids")}\n`), md);
+  assert.ok(md.includes(`\n${multiLineItem("    ", "note")}\n`), `a field of a field is indented as its item:\n${md}`);
+  const lines = md.split("\n");
+  assert.deepEqual(lines.filter((l) => l.startsWith("#")), ["# notes through hcp", "## Policy and approval", "## Verbs", "### `list` (read)"], "the only headings are hcp's own");
+  assert.deepEqual(lines.filter((l) => l.startsWith("  - ")), ["  - `ids` (string, optional): Which ones.", "  - `body` (object, optional)"], "the only arguments are the verb's");
+});

@@ -10,6 +10,7 @@ import type { Context } from "../../framework/index.js";
 import { stableJSON } from "../../json/stable.js";
 import { parseHarness } from "../../pack/harness.js";
 import { formatIssue } from "../../pack/issues.js";
+import { isPackId } from "../../pack/fields.js";
 import { parsePolicy } from "../../pack/policy.js";
 import { packFromAgentMeta } from "../../pack/from-agentmeta.js";
 import { parseSurface } from "../../pack/surface.js";
@@ -31,6 +32,8 @@ interface InitOptions {
   /** The credential variable of an auth-requiring CLI (default `<TOOL>_TOKEN`). */
   credentialEnv?: string;
   out: string;
+  /** The pack id; by default the tool name or the document's title, in id form. */
+  id?: string;
   force?: boolean;
   /** Generate and check the pack, write nothing. */
   dryRun?: boolean;
@@ -64,6 +67,7 @@ export async function initHandler(ctx: Context): Promise<void> {
     bin: optionalString(ctx, "bin"),
     credentialEnv: optionalString(ctx, "credential-env"),
     out: ctx.string("out"),
+    id: optionalString(ctx, "id"),
     force: ctx.bool("force"),
     dryRun: ctx.dryRun,
   });
@@ -106,6 +110,9 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
   if ([opts.fromManifest, opts.fromExe, opts.fromOpenapi].filter((o) => o !== undefined).length !== 1) {
     throw new CliError("give exactly one of --from-manifest FILE (or -), --from-exe PROGRAM and --from-openapi FILE|URL");
   }
+  if (opts.id !== undefined && !isPackId(opts.id)) {
+    throw new CliError(`--id ${JSON.stringify(opts.id)} is not a pack id: 1 to 128 characters, lower-case letters, digits, ".", "_" and "-", starting with a letter or digit`);
+  }
   const out = resolve(opts.out);
   const existing = entries(out);
   if (existing !== undefined && existing.length > 0 && !opts.force) {
@@ -115,7 +122,7 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
   if (opts.fromOpenapi !== undefined && (opts.bin !== undefined || opts.credentialEnv !== undefined)) {
     throw new CliError("--bin and --credential-env are for packs from a manifest; an openapi pack takes its credentials from the document's security schemes");
   }
-  const pack = opts.fromOpenapi !== undefined ? await fromOpenApi(opts.fromOpenapi) : await fromManifest(opts);
+  const pack = opts.fromOpenapi !== undefined ? await fromOpenApi(opts.fromOpenapi, opts.id) : await fromManifest(opts);
   if (!opts.dryRun) {
     try {
       await writeFiles(out, pack.files, { replace: opts.force });
@@ -135,7 +142,7 @@ function checked(content: Record<(typeof FILES)[number], string>): void {
 }
 
 /** §11: the document (JSON or YAML, kept as read), one verb per operation, each bound to its operation. */
-async function fromOpenApi(source: string): Promise<Generated> {
+async function fromOpenApi(source: string, id: string | undefined): Promise<Generated> {
   const { DocumentError, loadDocument } = await import("../../runtime/openapi/document.js");
   const { packFromOpenApi } = await import("../../runtime/openapi/generate.js");
   const { findOperation, operationsOf } = await import("../../runtime/openapi/operations.js");
@@ -147,7 +154,7 @@ async function fromOpenApi(source: string): Promise<Generated> {
     throw e;
   }
   const fileName = /^\s*[{[]/.test(doc.text) ? "openapi.json" : "openapi.yaml";
-  const pack = packFromOpenApi(doc, fileName);
+  const pack = packFromOpenApi(doc, fileName, id);
   const content = { "surface.json": stableJSON(pack.surface), "policy.json": stableJSON(pack.policy), "HARNESS.md": pack.harness };
   checked(content);
   const operations = operationsOf(doc.doc);
@@ -178,7 +185,7 @@ async function fromManifest(opts: InitOptions): Promise<Generated> {
   if (opts.credentialEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.credentialEnv)) {
     throw new CliError(`--credential-env ${JSON.stringify(opts.credentialEnv)} is not a variable name (letters, digits and _, not starting with a digit)`);
   }
-  const pack = packFromAgentMeta(doc, { bin, credentialEnv: opts.credentialEnv });
+  const pack = packFromAgentMeta(doc, { bin, credentialEnv: opts.credentialEnv, id: opts.id });
   const content: Record<(typeof FILES)[number], string> = {
     "surface.json": stableJSON(pack.surface),
     "policy.json": stableJSON(pack.policy),

@@ -1,4 +1,4 @@
-// An OpenAPI document (§6.7): read from a file or fetched (10 MiB, https or loopback http), parsed as
+// An OpenAPI document (§6.7): read from a file (64 MiB) or fetched (10 MiB, https or loopback http), parsed as
 // JSON or YAML, Swagger 2.0 refused, and dereferenced by @readme/openapi-parser (internal $refs only:
 // a document never makes hcp read another file or URL).
 
@@ -33,7 +33,10 @@ export class DocumentError extends Error {
   }
 }
 
-const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+/** A fetched document: at most 10 MiB (§6.7). */
+const MAX_FETCHED_BYTES = 10 * 1024 * 1024;
+/** A document file: at most 64 MiB, as real APIs' documents are larger than a fetch may be (GitHub's is 13 MB). */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 15_000;
 
 export interface DocumentLocation {
@@ -62,10 +65,10 @@ export function documentUrl(text: string): URL {
   return url;
 }
 
-/** A regular file of at most 10 MiB (a FIFO or a device is refused without blocking). */
+/** A regular file of at most 64 MiB (a FIFO or a device is refused without blocking). */
 function readText(path: string): string {
   try {
-    return readRegularFile(path, MAX_DOCUMENT_BYTES).toString("utf8");
+    return readRegularFile(path, MAX_FILE_BYTES).toString("utf8");
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
     throw new DocumentError("io", `cannot read the OpenAPI document ${path}: ${e.code === "ENOENT" ? "no such file" : e.reason}`);
@@ -75,7 +78,7 @@ function readText(path: string): string {
 async function fetchText(url: URL, timeoutMs: number): Promise<string> {
   let res;
   try {
-    res = await send({ method: "GET", url, headers: { accept: "application/json, application/yaml, text/yaml, */*" }, timeoutMs, maxBytes: MAX_DOCUMENT_BYTES });
+    res = await send({ method: "GET", url, headers: { accept: "application/json, application/yaml, text/yaml, */*" }, timeoutMs, maxBytes: MAX_FETCHED_BYTES });
   } catch (e) {
     throw new DocumentError("io", `cannot fetch the OpenAPI document ${url.href}: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -83,7 +86,7 @@ async function fetchText(url: URL, timeoutMs: number): Promise<string> {
   if (res.status === null || res.status < 200 || res.status > 299) {
     throw new DocumentError("io", `cannot fetch the OpenAPI document ${url.href}: HTTP status ${res.status}`);
   }
-  if (res.truncated) throw new DocumentError("io", `the OpenAPI document ${url.href} is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+  if (res.truncated) throw new DocumentError("io", `the OpenAPI document ${url.href} is larger than ${MAX_FETCHED_BYTES} bytes, the most hcp fetches: save it and give its path (a file may be up to ${MAX_FILE_BYTES >> 20} MiB)`);
   return utf8Text(res.body, false);
 }
 

@@ -6,7 +6,7 @@ import { isVerbKey } from "../../pack/fields.js";
 import { packIdOf } from "../../pack/from-agentmeta.js";
 import { renderPackHarness } from "../../pack/harness-render.js";
 import { isObject } from "../../pack/issues.js";
-import { mcpToolProblems } from "../../pack/mcp-names.js";
+import { cutToolNames, mcpToolProblems } from "../../pack/mcp-names.js";
 import { isPlaceholderName } from "../../pack/placeholders.js";
 import { withoutRefusedPatterns } from "../../pack/schema-patterns.js";
 import type { PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "../../pack/types.js";
@@ -65,12 +65,16 @@ function schemesUsed(doc: OpenApiDocument, operations: readonly Operation[]): st
   return [...uses.entries()].sort((a, b) => b[1] - a[1]).map(([name]) => name);
 }
 
-/** Generates the pack. `fileName` is the document's name in the pack (openapi.json or openapi.yaml). */
-export function packFromOpenApi(doc: OpenApiDocument, fileName: string): OpenApiPack {
+/**
+ * Generates the pack. `fileName` is the document's name in the pack (openapi.json or openapi.yaml); `id` the pack id,
+ * by default the document's title in id form (`GitHub's REST API` is `github-s-rest-api`).
+ */
+export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: string): OpenApiPack {
   const notes: string[] = [];
   const info = isObject(doc.doc["info"]) ? doc.doc["info"] : {};
-  const title = typeof info["title"] === "string" && info["title"].trim() !== "" ? info["title"].trim() : "api";
-  const id = packIdOf(title.replace(/\s+/g, "-"));
+  // The name is one line (HARNESS.md's heading) of at most 128 characters, as surface.json's name may be.
+  const title = typeof info["title"] === "string" && info["title"].trim() !== "" ? info["title"].trim().replace(/\s+/g, " ").slice(0, 128) : "api";
+  id ??= packIdOf(title.replace(/[^A-Za-z0-9._]+/g, "-").replace(/-+$/, ""));
   const operations = operationsOf(doc.doc);
   const verbs: Record<string, SurfaceVerb> = {};
   const policyVerbs: Record<string, PolicyVerbEntry | "read" | "write"> = {};
@@ -118,7 +122,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string): OpenApi
     if (server !== undefined && doc.url !== undefined) policy.openapi = { base_url: new URL(server, doc.url).href };
     else notes.push(`the document names no absolute server URL: ${SET_BASE_URL}`);
   }
-  notes.push(...mcpToolProblems(id, shown));
+  notes.push(...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)));
   const harness = renderPackHarness({
     surface: { id, name: title, verbs: shown },
     policy,
