@@ -117,10 +117,16 @@ function errorResult(err: unknown): ToolResult {
 
 const uriOf = (pack: ServedPack) => `hcp://${pack.surface.id}/HARNESS.md`;
 
+/**
+ * The most tools of a pack the instructions name. A client puts the instructions before the agent with every turn: an
+ * API's thousand tool names there (50 KB for GitHub's) would say again what tools/list says.
+ */
+const LISTED_TOOLS_MAX = 50;
+
 /** The server instructions: how the tools behave, and each pack's Skill in one line. */
 function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[], opts: ServeOptions): string {
   const lines = [
-    `hcp serves ${packs.length} HCP harness ${packs.length === 1 ? "pack" : "packs"}; each verb is a tool named <pack>_<verb>; a verb not listed here is not served.`,
+    `hcp serves ${packs.length} HCP harness ${packs.length === 1 ? "pack" : "packs"}; each verb is a tool named <pack>_<verb>; a verb with no tool in tools/list is not served.`,
     opts.allowWrite ? "Write verbs may run." : "Write verbs are refused: this server was started without --allow-write.",
   ];
   // How to confirm, said only of the gates the served tools have: a read-only server's agent is not told of a confirm no tool takes.
@@ -137,7 +143,8 @@ function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[]
     const names = tools.filter((t) => t.pack === pack).map((t) => t.name);
     // harnessText(pack) is defined exactly when the pack has a harness; no need to read HARNESS.md again here.
     const skill = pack.harness !== null ? ` Read ${uriOf(pack)} before using it.` : "";
-    lines.push(`- ${pack.surface.id}: ${harnessSummary(pack)}${skill} Tools: ${names.join(", ") || "none"}.`);
+    const listed = names.length > LISTED_TOOLS_MAX ? `${names.length}, each named in tools/list` : names.join(", ") || "none";
+    lines.push(`- ${pack.surface.id}: ${harnessSummary(pack)}${skill} Tools: ${listed}.`);
   }
   return lines.join("\n");
 }

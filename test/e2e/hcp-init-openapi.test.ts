@@ -128,6 +128,9 @@ test("a document the size of GitHub's (over 10 MiB, up to 64 MiB in a file) make
   assert.equal(byTitle.code, 0, byTitle.stderr);
   const id = "github-s-official-openapi-spec-octokit-extension";
   assert.match(byTitle.stdout, new RegExp(`^wrote pack ${id} \\(200 verbs\\)`), "the title's punctuation runs make one -");
+  // A note each would be 200 lines before the next steps: one says it of them all.
+  assert.equal(byTitle.stderr.split("\n").filter((l) => l.startsWith("note: ")).length, 2, byTitle.stderr);
+  assert.match(byTitle.stderr, /^note: 200 operations are verbs of other names, as their operationIds are not verb keys \(operation "repos\/list-repository-things-for-the-authenticated-user-0" is verb "repos-list-repository-things-for-the-authenticated-user-0", .*, …\); surface\.json binds each to its method and path$/m);
   assert.match(
     byTitle.stderr,
     new RegExp(`^note: 200 of 200 MCP tool names \\(<pack>_<verb>\\) are longer than 64 characters and end in a hash instead \\(verb "repos-list-repository-things-for-the-authenticated-user-0" is tool ${id}_repos-_[0-9a-f]{8}\\); a shorter pack id \\(hcp init --id NAME\\) keeps more of them whole$`, "m"),

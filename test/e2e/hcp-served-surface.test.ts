@@ -86,6 +86,21 @@ test("--read-only and --tools: the instructions and HARNESS.md (resource and pro
   assert.match(all.texts["hcp://taskr/HARNESS.md"]!, /^### `files\.add` \(write/m);
 });
 
+/** `n` read verbs, v0 to v(n-1). */
+const readVerbs = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`v${i}`, { description: `Verb ${i}.`, cli: ["probe", "echo", "x"], policy: "read" }]));
+
+test("the instructions name a pack's tools up to 50; an API's hundreds are counted, tools/list naming them (the instructions go before the agent every turn)", async () => {
+  const fifty = probePack("fifty", readVerbs(50));
+  const many = probePack("many", readVerbs(300));
+  const { tools, instructions } = await whatTheAgentReads([fifty, many], [], isolatedEnv());
+  assert.equal(tools.length, 350);
+  assert.match(instructions, /^hcp serves 2 HCP harness packs; each verb is a tool named <pack>_<verb>; a verb with no tool in tools\/list is not served\.$/m);
+  assert.match(instructions, new RegExp(`^- fifty: .* Tools: ${Array.from({ length: 50 }, (_, i) => `fifty_v${i}`).join(", ")}\\.$`, "m"));
+  assert.match(instructions, /^- many: .* Tools: 300, each named in tools\/list\.$/m);
+  assert.ok(!instructions.includes("many_v"), "no tool of the API is named");
+  assert.ok(instructions.length < 3_000, `${instructions.length} characters`);
+});
+
 /** The schema of taskr_task_comment's task_gid, as the client lists it. */
 const gidOf = async (client: Client) => ((await client.listTools()).tools.find((t) => t.name === "taskr_task_comment")!.inputSchema.properties as Record<string, unknown>)["task_gid"];
 /** taskr's HARNESS.md as served. */

@@ -56,6 +56,16 @@ function firstSentence(text: string): string {
   return end < 0 ? line : line.slice(0, end + 1);
 }
 
+/** The most renamed operations given one note each; past it, one note says how many (camelCase ids are the rule in many APIs). */
+const RENAMES_SHOWN = 5;
+
+/** The notes of operations whose verb is named otherwise than their operationId: one each, or one for them all when many. */
+function renamedNotes(renamed: readonly string[]): string[] {
+  if (renamed.length <= RENAMES_SHOWN) return [...renamed];
+  const some = renamed.slice(0, 3).join(", ");
+  return [`${renamed.length} operations are verbs of other names, as their operationIds are not verb keys (${some}, …); surface.json binds each to its method and path`];
+}
+
 /** The security scheme names the operations use, most used first. */
 function schemesUsed(doc: OpenApiDocument, operations: readonly Operation[]): string[] {
   const components = isObject(doc.doc["components"]) ? doc.doc["components"] : {};
@@ -71,6 +81,7 @@ function schemesUsed(doc: OpenApiDocument, operations: readonly Operation[]): st
  */
 export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: string): OpenApiPack {
   const notes: string[] = [];
+  const renamed: string[] = [];
   const info = isObject(doc.doc["info"]) ? doc.doc["info"] : {};
   // The name is one line (HARNESS.md's heading) of at most 128 characters, as surface.json's name may be.
   const title = typeof info["title"] === "string" && info["title"].trim() !== "" ? info["title"].trim().replace(/\s+/g, " ").slice(0, 128) : "api";
@@ -95,7 +106,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
     // The key names the operation only when it is its operationId; otherwise the verb says which one it is.
     if (key !== op.operationId) {
       verb.cli = [op.method, op.path];
-      if (op.operationId !== undefined) notes.push(`operation ${JSON.stringify(op.operationId)} is verb "${key}"`);
+      if (op.operationId !== undefined) renamed.push(`operation ${JSON.stringify(op.operationId)} is verb "${key}"`);
     }
     verb.policy = READ.has(op.method) ? "read" : "write";
     // A pattern hcp cannot match in linear time would fail the pack: the verb's own args leave it out, and say so.
@@ -122,7 +133,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
     if (server !== undefined && doc.url !== undefined) policy.openapi = { base_url: new URL(server, doc.url).href };
     else notes.push(`the document names no absolute server URL: ${SET_BASE_URL}`);
   }
-  notes.push(...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)));
+  notes.push(...renamedNotes(renamed), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)));
   const harness = renderPackHarness({
     surface: { id, name: title, verbs: shown },
     policy,
