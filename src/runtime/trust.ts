@@ -14,6 +14,7 @@ import { shellWord } from "../shell-word.js";
 import { escapeForPerson } from "./approval/show.js";
 import { bindingLoadsCredentials } from "./credentials.js";
 import { RuntimeError } from "./errors.js";
+import type { OpenApiDocument } from "./openapi/document.js";
 import { boundDocument, withheldDocument } from "./openapi/packs.js";
 import { removeCopies } from "./pack-copy.js";
 import { cwdLeavingCopy, linkLeavingCopy } from "./pack-links.js";
@@ -39,6 +40,14 @@ export function loadsCredentials(pack: LoadedPack): boolean {
   return bindingLoadsCredentials(pack.surface?.binding);
 }
 
+/** The SHA-256 of a loaded document's text, once per document: a run checks trust twice, and GitHub's is 13 MB (50 ms each). */
+const documentDigests = new WeakMap<OpenApiDocument, string>();
+function documentDigest(doc: OpenApiDocument): string {
+  let digest = documentDigests.get(doc);
+  if (digest === undefined) documentDigests.set(doc, (digest = createHash("sha256").update(doc.text, "utf8").digest("hex")));
+  return digest;
+}
+
 /** The digests of the pack as loaded (never re-read: what is checked is what runs); undefined when it cannot be trusted. */
 function digestsOf(pack: LoadedPack): Pick<TrustRecord, "surface_sha256" | "policy_sha256" | "document_sha256"> | undefined {
   const surface = pack.sha256?.surface;
@@ -46,9 +55,9 @@ function digestsOf(pack: LoadedPack): Pick<TrustRecord, "surface_sha256" | "poli
   let document: string | null = null;
   // A fetched document too: its first server is where the credentials go, and whoever serves it can change it.
   if (pack.surface.kind === "openapi" && pack.surface.openapi !== undefined) {
-    const text = boundDocument(pack)?.text;
-    if (text === undefined) return undefined;
-    document = createHash("sha256").update(text, "utf8").digest("hex");
+    const bound = boundDocument(pack);
+    if (bound === undefined) return undefined;
+    document = documentDigest(bound);
   }
   return { surface_sha256: surface, policy_sha256: pack.sha256?.policy ?? null, document_sha256: document };
 }
