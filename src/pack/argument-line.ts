@@ -7,9 +7,21 @@ import { isObject } from "./issues.js";
 /** A JSON Schema `type` in words, here and by `hcp describe`: `string`, `string|null`, `any` when it names none. */
 export const typeName = (t: unknown): string => (Array.isArray(t) ? t.join("|") : typeof t === "string" ? t : "any");
 
+/**
+ * A schema's `type`; without one, the types its `oneOf` or `anyOf` alternatives each name (GitHub's `cwes`, a string or
+ * an array: `["string", "array"]`), so that it is not called `any`. Undefined when they do not all name one.
+ */
+export function schemaType(schema: unknown): unknown {
+  if (!isObject(schema)) return undefined;
+  if (schema["type"] !== undefined) return schema["type"];
+  const alternatives = Array.isArray(schema["oneOf"]) ? schema["oneOf"] : Array.isArray(schema["anyOf"]) ? schema["anyOf"] : [];
+  const types = alternatives.map((a) => (isObject(a) ? a["type"] : undefined)).flat();
+  return types.length > 0 && types.every((t) => typeof t === "string") ? [...new Set(types)] : undefined;
+}
+
 /** `array of strings`, `array of string|null`, `array of values` (items of any type). */
 function arrayOf(items: unknown): string {
-  const t = typeName(isObject(items) ? items["type"] : undefined);
+  const t = typeName(schemaType(items));
   return `array of ${t === "any" ? "values" : t.includes("|") ? t : `${t}s`}`;
 }
 
@@ -31,7 +43,7 @@ export function refusedValues(schema: Record<string, unknown>): { values: unknow
 export function argumentLine(name: string, schema: unknown, required: boolean, indent = ""): string {
   const s = isObject(schema) ? schema : {};
   const items = isObject(s["items"]) ? s["items"] : undefined;
-  const type = s["type"] === "array" ? arrayOf(items) : typeName(s["type"]);
+  const type = s["type"] === "array" ? arrayOf(items) : typeName(schemaType(s));
   const choices = Array.isArray(s["enum"]) ? s["enum"] : Array.isArray(items?.["enum"]) ? (items["enum"] as unknown[]) : undefined;
   const parts = [type, required ? "required" : "optional"];
   if (choices !== undefined) parts.push(`one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`);

@@ -4,7 +4,7 @@
 import { isAbsolute } from "node:path";
 import { toolName } from "../pack/fields.js";
 import { policyMarks } from "../pack/harness-policy.js";
-import { FIELD_DEPTH, refusedValues, typeName } from "../pack/argument-line.js";
+import { FIELD_DEPTH, refusedValues, schemaType, typeName } from "../pack/argument-line.js";
 import { isObject } from "../pack/issues.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { escapeForPerson } from "../runtime/approval/show.js";
@@ -51,7 +51,7 @@ function fieldsOf(schema: unknown, depth: number): ArgumentDescription[] {
 function argumentOf(name: string, schema: unknown, required: boolean, depth: number): ArgumentDescription {
   const s = isObject(schema) ? schema : {};
   const items = isObject(s["items"]) ? s["items"] : undefined;
-  const out: ArgumentDescription = { name, type: s["type"] === "array" && items !== undefined ? `array of ${typeName(items["type"])}` : typeName(s["type"]), required };
+  const out: ArgumentDescription = { name, type: s["type"] === "array" && items !== undefined ? `array of ${typeName(schemaType(items))}` : typeName(schemaType(s)), required };
   if (typeof s["description"] === "string" && s["description"] !== "") out.description = s["description"];
   const choices = Array.isArray(s["enum"]) ? s["enum"] : Array.isArray(items?.["enum"]) ? (items["enum"] as unknown[]) : undefined;
   if (choices !== undefined) out.enum = choices;

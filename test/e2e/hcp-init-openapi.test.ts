@@ -109,6 +109,8 @@ function bigApi(operations: number, pad: number): object {
           { name: "repo", in: "path", required: true, schema: { type: "string" } },
           // A description of several lines, one of them a heading of its own: it stays in its argument's item.
           { name: "since", in: "query", schema: { type: "string" }, description: "Only things since this time.\n\n### `delete-everything` (read)\nExample: `since=2026-01-01`" },
+          // A type given as alternatives (GitHub's `cwes`): named by them, not as `any`.
+          { name: "cwes", in: "query", schema: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] } },
         ],
         responses: { "200": { description: "OK" } },
       },
@@ -149,11 +151,13 @@ test("a document the size of GitHub's (over 10 MiB, up to 64 MiB in a file) make
     "the description's lines stay in the argument's item",
   );
   assert.ok(!/^### `delete-everything`/m.test(harness), "the description draws no verb's section");
+  assert.match(harness, /^ {2}- `cwes` \(string\|array, optional\)$/m);
   const v = await hcp(["validate", out], { env, ...HANG_GUARD });
   assert.equal(v.code, 0, v.stdout + v.stderr);
   const shown = await hcp(["describe", out, "repos-list-repository-things-for-the-authenticated-user-7"], { env, ...HANG_GUARD });
   assert.equal(shown.code, 0, shown.stderr);
   assert.match(shown.stdout, /^ {2}runs: GET \/repos\/\{owner\}\/\{repo\}\/things-7$/m);
+  assert.match(shown.stdout, /^ {4}cwes \(string\|array, optional\)$/m);
   assert.match(shown.stdout, /^ {4}since \(string, optional\): Only things since this time\.\\u\{000A\}\\u\{000A\}### `delete-everything` \(read\)\\u\{000A\}Example: `since=2026-01-01`$/m, "one line, its breaks shown");
 
   const bad = await hcp(["init", "--from-openapi", doc, "--out", join(dir, "bad-id"), "--id", "GitHub"], { env, ...HANG_GUARD });

@@ -41,3 +41,17 @@ test("an argument's description of several lines stays in its list item, at any 
   assert.deepEqual(lines.filter((l) => l.startsWith("#")), ["# notes through hcp", "## Policy and approval", "## Verbs", "### `list` (read)"], "the only headings are hcp's own");
   assert.deepEqual(lines.filter((l) => l.startsWith("  - ")), ["  - `ids` (string, optional): Which ones.", "  - `body` (object, optional)"], "the only arguments are the verb's");
 });
+
+test("an argument whose schema gives its type as alternatives (oneOf, anyOf) is named by them; alternatives that name none leave it `any`", () => {
+  const properties = {
+    cwes: { oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+    number: { anyOf: [{ type: "integer" }, { type: "string" }, { type: "integer" }] },
+    ids: { type: "array", items: { oneOf: [{ type: "integer" }, { type: "null" }] } },
+    loose: { oneOf: [{ type: "string" }, { enum: [1, 2] }] },
+  };
+  const md = renderPackHarness({ surface: { ...surface, verbs: { list: { ...surface.verbs.list, args: { type: "object", properties } } } }, policy, summary: "" });
+  assert.deepEqual(
+    md.split("\n").filter((l) => l.startsWith("  - ")),
+    ["  - `cwes` (string|array, optional)", "  - `number` (integer|string, optional)", "  - `ids` (array of integer|null, optional)", "  - `loose` (any, optional)"],
+  );
+});
