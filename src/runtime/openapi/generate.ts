@@ -60,8 +60,8 @@ function firstSentence(text: string): string {
 const RENAMES_SHOWN = 5;
 
 /** The notes of operations whose verb is named otherwise than their operationId: one each, or one for them all when many. */
-function renamedNotes(renamed: readonly string[]): string[] {
-  if (renamed.length <= RENAMES_SHOWN) return [...renamed];
+function renamedNotes(renamed: string[]): string[] {
+  if (renamed.length <= RENAMES_SHOWN) return renamed;
   const some = renamed.slice(0, 3).join(", ");
   return [`${renamed.length} operations are verbs of other names, as their operationIds are not verb keys (${some}, …); surface.json binds each to its method and path`];
 }
