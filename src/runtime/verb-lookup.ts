@@ -3,7 +3,9 @@
 
 import { effectivePolicy } from "../pack/policy.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb } from "../pack/types.js";
+import { shellWord } from "../shell-word.js";
 import { RuntimeError } from "./errors.js";
+import { verbsHint } from "./verb-names.js";
 
 /** A pack that may run: loaded without errors. */
 export function usableSurface(pack: LoadedPack): Surface {
@@ -25,8 +27,9 @@ export function usableVerbs(pack: LoadedPack, surface: Surface): string[] {
 export function verbOf(pack: LoadedPack, surface: Surface, verbKey: string): SurfaceVerb {
   const verb = Object.hasOwn(surface.verbs, verbKey) ? surface.verbs[verbKey] : undefined;
   if (verb === undefined) {
-    // The verbs the caller may use, so that a typo is seen at once.
-    throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(surface.id)} has no verb ${JSON.stringify(verbKey)} (verbs: ${usableVerbs(pack, surface).join(", ") || "none"})`);
+    // The verbs the caller may use (or the closest of many), so that a typo is seen at once.
+    const hint = verbsHint(usableVerbs(pack, surface), verbKey, `hcp describe ${shellWord(pack.root)}`);
+    throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(surface.id)} has no verb ${JSON.stringify(verbKey)} (${hint})`);
   }
   return verb;
 }

@@ -13,6 +13,7 @@ import { stateDirOf } from "../runtime/approval/state.js";
 import { RuntimeError } from "../runtime/errors.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { usableVerbs } from "../runtime/verb-lookup.js";
+import { verbsHint } from "../runtime/verb-names.js";
 import { givenPackFolder, realPackPath, refuseWithheldDocument, type TrustAsker } from "../runtime/trust.js";
 import { TransportError, childExitCode, httpExitCode, jsonSyntax } from "./errors.js";
 import { loadOnePack, servable, type ServedPack, type ServeOptions } from "./packs.js";
@@ -149,7 +150,7 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
 function missingVerb(pack: ServedPack, given: string): TransportError {
   return new TransportError(
     "usage",
-    `a VERB (or -- SUBCOMMAND… for a pass-through) is required (verbs: ${usableVerbs(pack, pack.surface).join(", ") || "none"}; hcp describe ${shellWord(given)} shows their arguments)`,
+    `a VERB (or -- SUBCOMMAND… for a pass-through) is required (${verbsHint(usableVerbs(pack, pack.surface))}; hcp describe ${shellWord(given)} shows their arguments)`,
   );
 }
 

@@ -322,6 +322,31 @@ test("a mistyped verb is answered with the verbs the caller may use, never a den
   assert.match(exec.stdout, /"code":"unknown_verb","message":"pack \\"typos\\" has no verb \\"item.lst\\" \(verbs: item.list, item.get\)"/);
 });
 
+test("in a pack of many verbs, a mistyped or missing verb is answered in one line: the closest verbs the caller may use (never a denied one) and how many there are", async () => {
+  const env = isolatedEnv();
+  const verbs: Record<string, { description: string; cli: string[] }> = {};
+  for (const key of ["repo.get", "repo.list", "repo.delete", "issue.create"]) verbs[key] = { description: "A verb.", cli: ["probe", key] };
+  for (let i = 0; i < 36; i++) verbs[`filler.v${String(i).padStart(2, "0")}`] = { description: "A filler.", cli: ["probe", "filler"] };
+  const root = probePack("many", verbs, {}, { default: "read", verbs: { "repo.delete": "deny" } });
+  const hint = (closest: string) => `(${closest}39 verbs in all; hcp describe ${root} lists them)`;
+
+  const typo = await hcp(["run", root, "repo_gte"], { env });
+  assert.deepEqual([typo.code, typo.stderr], [5, `Error: pack "many" has no verb "repo_gte" ${hint("closest: repo.get; ")}\n`]);
+  const words = await hcp(["run", root, "issue-create"], { env });
+  assert.deepEqual([words.code, words.stderr], [5, `Error: pack "many" has no verb "issue-create" ${hint("closest: issue.create; ")}\n`]);
+  // The denied verb is the only one close, and is not named.
+  const denied = await hcp(["run", root, "repo.delet"], { env });
+  assert.deepEqual([denied.code, denied.stderr], [5, `Error: pack "many" has no verb "repo.delet" ${hint("")}\n`]);
+  const far = await hcp(["exec", root], { env, stdin: '{"id": 1, "pack": "many", "verb": "zzz", "args": {}}\n' });
+  assert.match(far.stdout, /"message":"pack \\"many\\" has no verb \\"zzz\\" \(39 verbs in all; hcp describe [^"]+ lists them\)"/);
+
+  const none = await hcp(["run", root], { env });
+  assert.deepEqual([none.code, none.stderr], [1, `Error: a VERB (or -- SUBCOMMAND… for a pass-through) is required (39 verbs in all; hcp describe ${root} shows their arguments)\n`]);
+  // hcp describe is a person's: it names every verb, the denied one too.
+  const described = await hcp(["describe", root, "repo.delet"], { env });
+  assert.equal(described.stderr, `Error: pack "many" has no verb "repo.delet" (closest: repo.delete; 40 verbs in all; hcp describe ${root} lists them)\n`);
+});
+
 test("hcp init says when the pack's program would not be found when a verb runs, and the run's error says what to do", async () => {
   const env = isolatedEnv();
   const dir = tempDir();

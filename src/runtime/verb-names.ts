@@ -1,0 +1,62 @@
+// How an error names a pack's verbs: every one when the pack has few; else the few closest to what was typed and
+// how many there are, so that a mistyped verb of a pack of 1,223 (GitHub's API) is one line, not 50 KB.
+
+/** Up to this many verbs, an error names them all. */
+const ALL_NAMED_MAX = 30;
+const CLOSEST_MAX = 5;
+/** A verb typed longer than this is compared with none (the comparison costs its length times each verb's). */
+const TYPED_COMPARED_MAX = 200;
+
+/** `verbs: a, b` for a pack of few verbs; else `closest: x, y; 1223 verbs in all` (and `; <describe> lists them`). */
+export function verbsHint(verbs: readonly string[], typed?: string, describe?: string): string {
+  if (verbs.length <= ALL_NAMED_MAX) return `verbs: ${verbs.join(", ") || "none"}`;
+  const closest = typed === undefined ? [] : closestVerbs(verbs, typed);
+  return [
+    ...(closest.length > 0 ? [`closest: ${closest.join(", ")}`] : []),
+    `${verbs.length} verbs in all`,
+    ...(describe !== undefined ? [`${describe} lists them`] : []),
+  ].join("; ");
+}
+
+/** The verbs nearest to `typed`, nearest first: the same words with other separators or case, then a few edits away,
+ * then those containing it (or contained in it). */
+export function closestVerbs(verbs: readonly string[], typed: string): string[] {
+  if (typed.length > TYPED_COMPARED_MAX) return [];
+  const word = normalised(typed);
+  const limit = Math.max(2, Math.floor(word.length / 4));
+  const scored: { verb: string; score: number }[] = [];
+  for (const verb of verbs) {
+    const other = normalised(verb);
+    const distance = editDistance(word, other, limit);
+    if (distance <= limit) scored.push({ verb, score: distance });
+    else if (word.length >= 3 && (other.includes(word) || word.includes(other))) scored.push({ verb, score: limit + 1 + Math.abs(other.length - word.length) });
+  }
+  // A stable sort keeps the pack's order among equals.
+  return scored.sort((a, b) => a.score - b.score).slice(0, CLOSEST_MAX).map((s) => s.verb);
+}
+
+/** Case and the separators people mix up (`.`, `-`, `_`, space) do not count as differences. */
+function normalised(name: string): string {
+  return name.toLowerCase().replace(/[._\s-]+/g, "-");
+}
+
+/** Optimal string alignment distance (an adjacent swap is one edit); any value above `limit` means "too far". */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before: number[] = Array.from({ length: b.length + 1 }, () => 0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      current.push(d);
+      rowMin = Math.min(rowMin, d);
+    }
+    if (rowMin > limit) return limit + 1;
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length]!;
+}

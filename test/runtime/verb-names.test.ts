@@ -1,0 +1,25 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { closestVerbs, verbsHint } from "../../src/runtime/verb-names.js";
+
+const GITHUB_LIKE = ["meta-root", "meta-get", "meta-get-octocat", "meta-get-zen", "repos-get", "repos-get-branch", "repos-list-for-org", "issues-create", "issues-update"];
+
+test("closest verbs: the same words with other separators or case first, then a few edits away, then those containing what was typed", () => {
+  assert.deepEqual(closestVerbs(GITHUB_LIKE, "Meta.Get_Zen"), ["meta-get-zen", "meta-get"]);
+  assert.deepEqual(closestVerbs(GITHUB_LIKE, "repos.gte"), ["repos-get"]);
+  assert.deepEqual(closestVerbs(GITHUB_LIKE, "get-zen"), ["meta-get-zen"]);
+  assert.deepEqual(closestVerbs(GITHUB_LIKE, "issues.creat"), ["issues-create"]);
+  assert.deepEqual(closestVerbs(GITHUB_LIKE, "repos-get-brnach"), ["repos-get-branch", "repos-get"]);
+  assert.deepEqual(closestVerbs(GITHUB_LIKE, "zzz"), []);
+  // What an agent may send is compared only when it could be a name: a verb of 10,000 characters matches none, at once.
+  assert.deepEqual(closestVerbs(GITHUB_LIKE, "meta-get".repeat(1250)), []);
+});
+
+test("verbs hint: a pack of up to 30 verbs names them all; past that, the closest five and how many there are", () => {
+  assert.equal(verbsHint(["a", "b"], "c", "hcp describe p"), "verbs: a, b");
+  assert.equal(verbsHint([], "c"), "verbs: none");
+  const many = Array.from({ length: 31 }, (_, i) => `verb.v${i}`);
+  assert.equal(verbsHint(many, "verb.v3", "hcp describe p"), "closest: verb.v3, verb.v0, verb.v1, verb.v2, verb.v4; 31 verbs in all; hcp describe p lists them");
+  assert.equal(verbsHint(many, "nothing-like-it"), "31 verbs in all");
+  assert.equal(verbsHint(many), "31 verbs in all");
+});
