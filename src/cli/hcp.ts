@@ -233,6 +233,11 @@ const initCommand: CommandSpec = {
     { name: "credential-env", usage: "The variable holding the CLI's credential, when its commands require auth (default: <TOOL>_TOKEN)", type: "string" },
     { name: "out", usage: "The pack folder to write", type: "string", required: true },
     { name: "id", usage: "The pack id, the start of each MCP tool name (default: the tool name, or the document's title, in id form)", type: "string" },
+    {
+      name: "auth",
+      usage: "For a document that declares no security: the scheme its API takes (bearer, basic, header:NAME or query:NAME, an API key there), added to the pack's copy so that its verbs send a stored credential",
+      type: "string",
+    },
     { name: "force", usage: "Write into a non-empty folder, replacing the pack files", type: "bool" },
   ],
   extensions: PERSON_APPROVES, // a pack made from hcp gates it behind a person (pack/person-gate.ts)

@@ -173,3 +173,92 @@ test("a document the size of GitHub's (over 10 MiB, up to 64 MiB in a file) make
   assert.equal(refused.stderr, `Error: cannot read the OpenAPI document ${huge}: it is larger than the 64 MiB limit\n`);
   assert.equal(existsSync(join(dir, "huge")), false, "nothing is written");
 });
+
+/** The notes document as an API that takes a token but declares no security (GitHub's is one), 4 operations anonymous. */
+function undeclaredSecurityDoc(dir: string): { path: string; text: string } {
+  const doc = JSON.parse(readFileSync(fixture("openapi/notes.json"), "utf8"));
+  delete doc.security;
+  delete doc.components.securitySchemes;
+  for (const item of Object.values(doc.paths) as Record<string, { security?: unknown[] }>[]) {
+    for (const op of Object.values(item)) if (Array.isArray(op.security) && op.security.length > 0) delete op.security;
+  }
+  const text = JSON.stringify(doc, null, 2) + "\n";
+  const path = join(dir, "undeclared.json");
+  writeFileSync(path, text);
+  return { path, text };
+}
+
+test("hcp init --auth gives a document that declares no security a scheme in the pack's copy: its verbs send the stored credential, anonymous operations stay so", async () => {
+  const dir = tempDir("hcp-init-auth-");
+  const out = join(dir, "notes");
+  const env = isolatedEnv({});
+  const doc = undeclaredSecurityDoc(dir);
+  const bare = await hcp(["init", "--from-openapi", doc.path, "--out", join(dir, "bare"), "--id", "notes"], { env, ...HANG_GUARD });
+  assert.equal(JSON.parse(readFileSync(join(dir, "bare", "surface.json"), "utf8")).binding.hub, "none", bare.stderr);
+
+  const r = await hcp(["init", "--from-openapi", doc.path, "--out", out, "--id", "notes", "--auth", "bearer"], { env, ...HANG_GUARD });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^note: the pack's openapi\.json is the document with security scheme bearerAuth \(http bearer\) added: 9 of 13 operations send it \(4 have a security requirement of their own, kept as it is\)$/m);
+  assert.match(r.stderr, /^ {2}hcp credentials set notes bearerAuth --scheme {3}# store the credential/m);
+  const copy = readFileSync(join(out, "openapi.json"), "utf8");
+  const expected = JSON.parse(doc.text);
+  expected.components.securitySchemes = { bearerAuth: { type: "http", scheme: "bearer" } };
+  expected.security = [{ bearerAuth: [] }];
+  assert.deepEqual(JSON.parse(copy), expected);
+  // Written as the document was (two spaces, a final newline): its own lines are all there, in order (a comma may
+  // follow the one before an added member).
+  const lines = copy.split("\n").map((l) => l.replace(/,$/, ""));
+  let at = 0;
+  for (const line of doc.text.split("\n").map((l) => l.replace(/,$/, ""))) at = lines.indexOf(line, at) + 1 || assert.fail(`the copy lost the line ${JSON.stringify(line)}`);
+  assert.equal(lines.length - doc.text.split("\n").length, 11, "the scheme and the requirement, and nothing else, were added");
+  assert.deepEqual(JSON.parse(readFileSync(join(out, "surface.json"), "utf8")).binding, { mode: "user", hub: "local-credential", family: "notes" });
+  const policy = JSON.parse(readFileSync(join(out, "policy.json"), "utf8"));
+  assert.deepEqual(policy.credentials, ["bearerAuth"]);
+  assert.equal((await hcp(["validate", out], { env, ...HANG_GUARD })).code, 0);
+
+  // As the next steps say: store the token, trust the pack, run.
+  const set = await hcp(["credentials", "set", "notes", "bearerAuth", "--scheme"], { env, stdin: "tok-auth-flag-4242" });
+  assert.equal(set.code, 0, set.stderr);
+  writeFileSync(join(out, "policy.json"), JSON.stringify({ ...policy, openapi: { base_url: `${api.origin}/v1` } }));
+  await trustPack(out, env);
+  const one = await hcp(["run", out, "get-note", "--arg", "id=n1"], { env, ...HANG_GUARD });
+  assert.equal(one.code, 0, one.stderr);
+  assert.equal(api.requests.at(-1)?.headers.authorization, "Bearer tok-auth-flag-4242");
+  const anonymous = await hcp(["run", out, "limited"], { env, ...HANG_GUARD });
+  assert.equal(api.requests.at(-1)?.url, "/v1/limited", anonymous.stderr);
+  assert.equal(api.requests.at(-1)?.headers.authorization, undefined, "an operation with security: [] sends no credential");
+});
+
+test("hcp init --auth on YAML keeps the document's comments; a form it does not know, a document with security of its own, or a manifest is refused and nothing is written", async () => {
+  const dir = tempDir("hcp-init-auth-");
+  const env = isolatedEnv({});
+  const yamlDoc = join(dir, "pets.yaml");
+  writeFileSync(
+    yamlDoc,
+    '# The pets API, as its writer keeps it.\nopenapi: 3.0.3\ninfo: {title: Pets, version: "1"}\nservers: [{url: "https://pets.example/v1"}]\npaths:\n  /pets:\n    get: {operationId: pets.list, responses: {"200": {description: ok}}}\n',
+  );
+  const yamlOut = join(dir, "pets");
+  const r = await hcp(["init", "--from-openapi", yamlDoc, "--out", yamlOut, "--auth", "header:X-Api-Key"], { env, ...HANG_GUARD });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /security scheme apiKey \(an API key in header X-Api-Key\) added: 1 of 1 operations send it\n/);
+  const copy = readFileSync(join(yamlOut, "openapi.yaml"), "utf8");
+  assert.ok(copy.startsWith("# The pets API, as its writer keeps it.\n"), copy);
+  const { parse } = await import("yaml");
+  assert.deepEqual(parse(copy).components, { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-Api-Key" } } });
+  assert.match(readFileSync(join(yamlOut, "HARNESS.md"), "utf8"), /hcp credentials set pets apiKey --scheme/);
+
+  const refusals: [string[], RegExp][] = [
+    [["--from-openapi", yamlDoc, "--auth", "token"], /^Error: --auth "token" is not one of bearer, basic, header:NAME or query:NAME/],
+    [["--from-openapi", yamlDoc, "--auth", "header:"], /^Error: --auth "header:" is not one of/],
+    [["--from-openapi", yamlDoc, "--auth", "query:a b"], /^Error: --auth "query:a b" is not one of/],
+    [["--from-openapi", fixture("openapi/notes.json"), "--auth", "bearer"], /^Error: --auth is for a document that declares no security; \S+notes\.json declares security schemes \(bearerAuth, basicAuth, apiKeyQuery\), which hcp init uses as they are/],
+    [["--from-manifest", fixture("manifests/taskr.json"), "--auth", "bearer"], /^Error: --auth is for packs from an OpenAPI document/],
+  ];
+  for (const [args, message] of refusals) {
+    const out = join(dir, "refused");
+    const refused = await hcp(["init", ...args, "--out", out], { env, ...HANG_GUARD });
+    assert.equal(refused.code, 1, `${args.join(" ")}: ${refused.stderr}`);
+    assert.match(refused.stderr, message);
+    assert.equal(existsSync(out), false, "nothing is written");
+  }
+});

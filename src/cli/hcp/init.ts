@@ -15,6 +15,8 @@ import { parsePolicy } from "../../pack/policy.js";
 import { packFromAgentMeta } from "../../pack/from-agentmeta.js";
 import { parseSurface } from "../../pack/surface.js";
 import type { Issue } from "../../pack/types.js";
+import type { AuthChoice } from "../../runtime/openapi/auth-scheme.js";
+import type { OpenApiDocument } from "../../runtime/openapi/document.js";
 import { realOrSelf } from "../../runtime/pack-links.js";
 import { resolveProgram } from "../../runtime/resolve.js";
 import { CliError } from "../errors.js";
@@ -34,6 +36,8 @@ interface InitOptions {
   out: string;
   /** The pack id; by default the tool name or the document's title, in id form. */
   id?: string;
+  /** A security scheme to add to a document that declares none (`bearer`, `basic`, `header:NAME`, `query:NAME`). */
+  auth?: string;
   force?: boolean;
   /** Generate and check the pack, write nothing. */
   dryRun?: boolean;
@@ -68,6 +72,7 @@ export async function initHandler(ctx: Context): Promise<void> {
     credentialEnv: optionalString(ctx, "credential-env"),
     out: ctx.string("out"),
     id: optionalString(ctx, "id"),
+    auth: optionalString(ctx, "auth"),
     force: ctx.bool("force"),
     dryRun: ctx.dryRun,
   });
@@ -122,7 +127,11 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
   if (opts.fromOpenapi !== undefined && (opts.bin !== undefined || opts.credentialEnv !== undefined)) {
     throw new CliError("--bin and --credential-env are for packs from a manifest; an openapi pack takes its credentials from the document's security schemes");
   }
-  const pack = opts.fromOpenapi !== undefined ? await fromOpenApi(opts.fromOpenapi, opts.id) : await fromManifest(opts);
+  if (opts.fromOpenapi === undefined && opts.auth !== undefined) {
+    throw new CliError("--auth is for packs from an OpenAPI document; a manifest's pack names its credential variable with --credential-env");
+  }
+  const auth = opts.auth === undefined ? undefined : await authOf(opts.auth);
+  const pack = opts.fromOpenapi !== undefined ? await fromOpenApi(opts.fromOpenapi, opts.id, auth) : await fromManifest(opts);
   if (!opts.dryRun) {
     try {
       await writeFiles(out, pack.files, { replace: opts.force });
@@ -141,19 +150,31 @@ function checked(content: Record<(typeof FILES)[number], string>): void {
   if (errors.length > 0) throw new CliError(`the generated pack does not validate: ${errors.map((i) => formatIssue(i)).join("; ")}`, 2);
 }
 
-/** §11: the document (JSON or YAML, kept as read), one verb per operation, each bound to its operation. */
-async function fromOpenApi(source: string, id: string | undefined): Promise<Generated> {
-  const { DocumentError, loadDocument } = await import("../../runtime/openapi/document.js");
+/** --auth's value as a scheme, or a usage error naming its forms. */
+async function authOf(text: string): Promise<AuthChoice> {
+  const { AUTH_FORMS, authChoice } = await import("../../runtime/openapi/auth-scheme.js");
+  const choice = authChoice(text);
+  if (choice === undefined) throw new CliError(`--auth ${JSON.stringify(text)} is not one of ${AUTH_FORMS} (NAME: the header or query parameter that carries the key)`);
+  return choice;
+}
+
+/**
+ * §11: the document (JSON or YAML, kept as read), one verb per operation, each bound to its operation. With `auth`,
+ * the pack's copy of the document declares that scheme (hcp init --auth: the document must declare none).
+ */
+async function fromOpenApi(source: string, id: string | undefined, auth: AuthChoice | undefined): Promise<Generated> {
+  const { DocumentError, loadDocument, parseDocument } = await import("../../runtime/openapi/document.js");
   const { packFromOpenApi } = await import("../../runtime/openapi/generate.js");
   const { findOperation, operationsOf } = await import("../../runtime/openapi/operations.js");
   let doc;
   try {
     doc = await loadDocument(/^https?:\/\//i.test(source) ? { url: source } : { path: resolve(source) });
+    if (auth !== undefined) doc = await parseDocument(await documentWithAuth(doc, auth), doc.source, doc.url);
   } catch (e) {
     if (e instanceof DocumentError) throw new CliError(e.message, e.code === "io" ? 2 : 1);
     throw e;
   }
-  const fileName = /^\s*[{[]/.test(doc.text) ? "openapi.json" : "openapi.yaml";
+  const fileName = isJsonText(doc.text) ? "openapi.json" : "openapi.yaml";
   const pack = packFromOpenApi(doc, fileName, id);
   const content = { "surface.json": stableJSON(pack.surface), "policy.json": stableJSON(pack.policy), "HARNESS.md": pack.harness };
   checked(content);
@@ -162,6 +183,14 @@ async function fromOpenApi(source: string, id: string | undefined): Promise<Gene
     const op = findOperation(operations, key, verb);
     if (typeof op === "string") throw new CliError(`the generated pack does not validate: verbs[${JSON.stringify(key)}]: ${op}`, 2);
   }
+  if (auth !== undefined) {
+    const sending = operations.filter((op) => op.security.some((r) => Object.hasOwn(r, auth.name))).length;
+    const others = operations.length - sending;
+    pack.notes.unshift(
+      `the pack's ${fileName} is the document with security scheme ${auth.name} (${auth.said}) added: ${sending} of ${operations.length} operations send it` +
+        (others > 0 ? ` (${others} have a security requirement of their own, kept as it is)` : ""),
+    );
+  }
   return {
     id: pack.surface.id,
     files: [...FILES.map((f) => ({ path: f, content: content[f] })), { path: fileName, content: pack.document.text }],
@@ -169,6 +198,16 @@ async function fromOpenApi(source: string, id: string | undefined): Promise<Gene
     notes: pack.notes,
     credentials: credentialCommands(pack.surface.binding, pack.policy.credentials, true),
   };
+}
+
+const isJsonText = (text: string) => /^\s*[{[]/.test(text);
+
+/** The document's text with the scheme added; a usage error when it has security of its own. */
+async function documentWithAuth(doc: OpenApiDocument, auth: AuthChoice): Promise<string> {
+  const { ownSecurity, withAuthScheme } = await import("../../runtime/openapi/auth-scheme.js");
+  const own = ownSecurity(doc.doc);
+  if (own !== undefined) throw new CliError(`--auth is for a document that declares no security; ${doc.source} ${own}`);
+  return withAuthScheme(doc.text, isJsonText(doc.text), auth);
 }
 
 /** A program that prints no manifest: its pack is written by hand, and the error says where that is shown. */
