@@ -3,7 +3,7 @@
 import type { AgentCommand, AgentFlag, AgentMetaDocument } from "../agentmeta/types.js";
 import { isVerbKey } from "./fields.js";
 import { renderPackHarness } from "./harness-render.js";
-import { MCP_CONTROL_ARGUMENTS, cutToolNames, mcpToolProblems } from "./mcp-names.js";
+import { MCP_CONTROL_ARGUMENTS, cutToolNames, manyTools, mcpToolProblems } from "./mcp-names.js";
 import { isPlaceholderName } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
 import { PACK_POLICY_NAMESPACE, packPolicyOf } from "./person-gate.js";
@@ -95,7 +95,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
     if (asked.env.length > 0) policy.env = asked.env;
     for (const why of asked.ignored) notes.push(`root command "${root.path.join(" ")}": ${why}`);
   }
-  notes.push(...mcpToolProblems(id, verbs), ...cutToolNames(id, Object.keys(verbs)));
+  notes.push(...mcpToolProblems(id, verbs), ...cutToolNames(id, Object.keys(verbs)), ...manyTools(id, Object.keys(verbs)));
   const harness = renderPackHarness({
     surface,
     policy,

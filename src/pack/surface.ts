@@ -207,7 +207,7 @@ function checkVerbs(
       if (hasPassThrough) sink.warn("not_conforming", "verbs", "a wrap pack relying on pass_through is a bootstrap, not a conforming HCP/1.1 pack: promote its hot path to named commands");
       else sink.error("wrap", "verbs", MESSAGES.wrapVerbs);
     } else if (kind === "composite" || kind === "openapi") {
-      sink.error("missing_verb", "verbs", `a ${kind} pack needs at least one verb`);
+      sink.error("missing_verb", "verbs", `${kind === "openapi" ? "an" : "a"} ${kind} pack needs at least one verb`);
     }
   }
   // Only valid verb keys are assigned, so "__proto__" can never reach this plain object.

@@ -131,7 +131,7 @@ test("a document the size of GitHub's (over 10 MiB, up to 64 MiB in a file) make
   const id = "github-s-official-openapi-spec-octokit-extension";
   assert.match(byTitle.stdout, new RegExp(`^wrote pack ${id} \\(200 verbs\\)`), "the title's punctuation runs make one -");
   // A note each would be 200 lines before the next steps: one says it of them all.
-  assert.equal(byTitle.stderr.split("\n").filter((l) => l.startsWith("note: ")).length, 2, byTitle.stderr);
+  assert.equal(byTitle.stderr.split("\n").filter((l) => l.startsWith("note: ")).length, 3, byTitle.stderr);
   assert.match(byTitle.stderr, /^note: 200 operations are verbs of other names, as their operationIds are not verb keys \(operation "repos\/list-repository-things-for-the-authenticated-user-0" is verb "repos-list-repository-things-for-the-authenticated-user-0", .*, …\); surface\.json binds each to its method and path$/m);
   assert.match(
     byTitle.stderr,
@@ -142,6 +142,7 @@ test("a document the size of GitHub's (over 10 MiB, up to 64 MiB in a file) make
   const named = await hcp(["init", "--from-openapi", doc, "--out", out, "--id", "gh"], { env, ...HANG_GUARD });
   assert.equal(named.code, 0, named.stderr);
   assert.doesNotMatch(named.stderr, /end in a hash/, "gh_<verb> fits: no name is cut");
+  assert.match(named.stderr, /^note: 200 MCP tools are more than many clients take at once \(128 is a common limit\): serve a part of them with hcp serve --mcp's --tools, --exclude or --read-only \(--tools 'gh_repos-\*' serves its 200 repos verbs\)$/m);
   assert.equal(JSON.parse(readFileSync(join(out, "surface.json"), "utf8")).id, "gh");
   assert.equal(JSON.parse(readFileSync(join(out, "policy.json"), "utf8")).surface_id, "gh");
   const harness = readFileSync(join(out, "HARNESS.md"), "utf8");
@@ -261,4 +262,21 @@ test("hcp init --auth on YAML keeps the document's comments; a form it does not 
     assert.match(refused.stderr, message);
     assert.equal(existsSync(out), false, "nothing is written");
   }
+});
+
+test("a title longer than a pack's name may be is cut whole, never half of a character outside the BMP; a document with no operation is refused in its terms", async () => {
+  const dir = tempDir("hcp-init-title-");
+  const title = `${"A".repeat(127)}🐙 Octo API`;
+  const doc = join(dir, "octo.json");
+  writeFileSync(doc, JSON.stringify({ openapi: "3.0.3", info: { title, version: "1" }, servers: [{ url: "https://octo.example" }], paths: { "/octo": { get: { operationId: "octo.get", responses: { "200": { description: "ok" } } } } } }));
+  const r = await hcp(["init", "--from-openapi", doc, "--out", join(dir, "pack"), "--id", "octo"], { env: isolatedEnv({}), ...HANG_GUARD });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(readFileSync(join(dir, "pack", "surface.json"), "utf8")).name, "A".repeat(127));
+  assert.doesNotMatch(readFileSync(join(dir, "pack", "HARNESS.md"), "utf8"), /\ufffd|[\ud800-\udbff](?![\udc00-\udfff])/);
+
+  // A document with no operation makes no pack, and says why in its own terms.
+  writeFileSync(doc, JSON.stringify({ openapi: "3.0.3", info: { title, version: "1" }, paths: {} }));
+  const empty = await hcp(["init", "--from-openapi", doc, "--out", join(dir, "empty")], { env: isolatedEnv({}), ...HANG_GUARD });
+  assert.deepEqual([empty.code, empty.stderr], [1, `Error: the OpenAPI document ${doc} has no operations (under paths), and a pack needs at least one\n`]);
+  assert.equal(existsSync(join(dir, "empty")), false);
 });

@@ -174,11 +174,12 @@ async function fromOpenApi(source: string, id: string | undefined, auth: AuthCho
     if (e instanceof DocumentError) throw new CliError(e.message, e.code === "io" ? 2 : 1);
     throw e;
   }
+  const operations = operationsOf(doc.doc);
+  if (operations.length === 0) throw new CliError(`the OpenAPI document ${doc.source} has no operations (under paths), and a pack needs at least one`);
   const fileName = isJsonText(doc.text) ? "openapi.json" : "openapi.yaml";
   const pack = packFromOpenApi(doc, fileName, id);
   const content = { "surface.json": stableJSON(pack.surface), "policy.json": stableJSON(pack.policy), "HARNESS.md": pack.harness };
   checked(content);
-  const operations = operationsOf(doc.doc);
   for (const [key, verb] of Object.entries(pack.surface.verbs)) {
     const op = findOperation(operations, key, verb);
     if (typeof op === "string") throw new CliError(`the generated pack does not validate: verbs[${JSON.stringify(key)}]: ${op}`, 2);

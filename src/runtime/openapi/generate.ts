@@ -6,7 +6,7 @@ import { isVerbKey } from "../../pack/fields.js";
 import { packIdOf } from "../../pack/from-agentmeta.js";
 import { renderPackHarness } from "../../pack/harness-render.js";
 import { isObject } from "../../pack/issues.js";
-import { cutToolNames, mcpToolProblems } from "../../pack/mcp-names.js";
+import { cutToolNames, manyTools, mcpToolProblems } from "../../pack/mcp-names.js";
 import { isPlaceholderName } from "../../pack/placeholders.js";
 import { withoutRefusedPatterns } from "../../pack/schema-patterns.js";
 import type { PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "../../pack/types.js";
@@ -83,8 +83,16 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const notes: string[] = [];
   const renamed: string[] = [];
   const info = isObject(doc.doc["info"]) ? doc.doc["info"] : {};
-  // The name is one line (HARNESS.md's heading) of at most 128 characters, as surface.json's name may be.
-  const title = typeof info["title"] === "string" && info["title"].trim() !== "" ? info["title"].trim().replace(/\s+/g, " ").slice(0, 128) : "api";
+  // The name is one line (HARNESS.md's heading) of at most 128 UTF-16 units, as surface.json's name may be, never
+  // ending in half a character.
+  const title =
+    typeof info["title"] === "string" && info["title"].trim() !== ""
+      ? info["title"]
+          .trim()
+          .replace(/\s+/g, " ")
+          .slice(0, 128)
+          .replace(/[\ud800-\udbff]$/, "")
+      : "api";
   id ??= packIdOf(title.replace(/[^A-Za-z0-9._]+/g, "-").replace(/-+$/, ""));
   const operations = operationsOf(doc.doc);
   const verbs: Record<string, SurfaceVerb> = {};
@@ -133,7 +141,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
     if (server !== undefined && doc.url !== undefined) policy.openapi = { base_url: new URL(server, doc.url).href };
     else notes.push(`the document names no absolute server URL: ${SET_BASE_URL}`);
   }
-  notes.push(...renamedNotes(renamed), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)));
+  notes.push(...renamedNotes(renamed), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...manyTools(id, Object.keys(shown)));
   const harness = renderPackHarness({
     surface: { id, name: title, verbs: shown },
     policy,
