@@ -29,22 +29,74 @@ function policyOf(policy: PolicyDocument, key: string): { level: string; person:
   return { level: raw.policy, person: confirm === true || confirm === "person", plan: confirm === "plan" };
 }
 
-/** One line per property of an object schema, each followed by its own fields (an array's items' fields too), indented. */
-function propertyLines(schema: unknown, indent: string, depth: number): string[] {
-  const s = isObject(schema) ? schema : {};
-  const properties = isObject(s["properties"]) ? s["properties"] : {};
-  const required = Array.isArray(s["required"]) ? s["required"] : [];
+/**
+ * The most fields of object arguments (a request body's, at any depth) a verb's section lists, the shallowest first;
+ * past them it says how many more its tool's inputSchema has. DocuSign's tab verbs have thousands: 650 KB each.
+ */
+const FIELDS_LISTED_MAX = 50;
+/** A field's description is its first paragraph, cut at this many characters; an argument's own is whole. */
+const FIELD_DESCRIPTION_MAX = 300;
+
+const propertiesOf = (schema: unknown): Record<string, unknown> => (isObject(schema) && isObject(schema["properties"]) ? schema["properties"] : {});
+/** What holds a property's own fields: its items' schema for an array of objects, else itself. */
+const fieldsHolder = (p: unknown): unknown => (isObject(p) && isObject(p["items"]) ? p["items"] : p);
+const fieldPath = (parent: string, name: string) => (parent === "" ? name : `${parent}\0${name}`);
+
+/** How many properties an object schema has at `depth` and below, to FIELD_DEPTH. */
+function fieldCount(schema: unknown, depth: number): number {
+  const properties = propertiesOf(schema);
+  return Object.keys(properties).reduce((n, k) => n + 1 + (depth < FIELD_DEPTH ? fieldCount(fieldsHolder(properties[k]), depth + 1) : 0), 0);
+}
+
+/** The paths of the fields a section lists: level by level, the arguments' own fields first, at most FIELDS_LISTED_MAX. */
+function listedFields(args: unknown): Set<string> {
+  const listed = new Set<string>();
+  let level = Object.entries(propertiesOf(args)).map(([name, p]) => ({ path: name, holder: fieldsHolder(p) }));
+  for (let depth = 2; depth <= FIELD_DEPTH; depth++) {
+    const next: typeof level = [];
+    for (const { path, holder } of level) {
+      for (const [name, p] of Object.entries(propertiesOf(holder))) {
+        if (listed.size === FIELDS_LISTED_MAX) return listed;
+        listed.add(fieldPath(path, name));
+        next.push({ path: fieldPath(path, name), holder: fieldsHolder(p) });
+      }
+    }
+    level = next;
+  }
+  return listed;
+}
+
+/** A field's description as listed: its first paragraph, at most FIELD_DESCRIPTION_MAX characters (never half of one). */
+function shortDescription(p: unknown): unknown {
+  if (!isObject(p) || typeof p["description"] !== "string") return p;
+  const first = p["description"].trim().split(/\r?\n\s*\n/)[0]!;
+  const description = first.length <= FIELD_DESCRIPTION_MAX ? first : `${first.slice(0, FIELD_DESCRIPTION_MAX).replace(/[\ud800-\udbff]$/, "")}…`;
+  return { ...p, description };
+}
+
+/**
+ * One line per property of an object schema, each followed by its own fields (an array's items' fields too), indented:
+ * every argument (depth 1) whole, and the fields `listed` names.
+ */
+function propertyLines(schema: unknown, indent: string, depth: number, path: string, listed: ReadonlySet<string>): string[] {
+  const properties = propertiesOf(schema);
+  const required = isObject(schema) && Array.isArray(schema["required"]) ? schema["required"] : [];
   return Object.keys(properties).flatMap((n) => {
+    const at = fieldPath(path, n);
+    if (depth > 1 && !listed.has(at)) return [];
     const p = properties[n];
-    const items = isObject(p) && isObject(p["items"]) ? p["items"] : undefined;
-    const fields = depth < FIELD_DEPTH ? propertyLines(items ?? p, `${indent}  `, depth + 1) : [];
-    return [argumentLine(n, p, required.includes(n), indent), ...fields];
+    const fields = depth < FIELD_DEPTH ? propertyLines(fieldsHolder(p), `${indent}  `, depth + 1, at, listed) : [];
+    return [argumentLine(n, depth > 1 ? shortDescription(p) : p, required.includes(n), indent), ...fields];
   });
 }
 
 function argumentLines(args: JsonSchema | undefined): string[] {
-  const lines = propertyLines(args, "", 1);
-  return lines.length === 0 ? ["- Arguments: none."] : ["- Arguments:", ...lines];
+  const listed = listedFields(args);
+  const lines = propertyLines(args, "", 1, "", listed);
+  if (lines.length === 0) return ["- Arguments: none."];
+  const unlisted = fieldCount(args, 1) - Object.keys(propertiesOf(args)).length - listed.size;
+  const more = unlisted === 0 ? [] : [`- Fields not listed here: ${unlisted} more (the tool's inputSchema has them all; so does \`hcp describe\`).`];
+  return ["- Arguments:", ...lines, ...more];
 }
 
 /** An Agent Skills name from the pack id. */

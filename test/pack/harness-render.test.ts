@@ -25,21 +25,49 @@ test("HARNESS.md says once, next to how to call a verb with hcp run, that an unt
 });
 
 /** The item of an argument `name` described as below, indented by `indent`: each line of its description in the item. */
-const multiLineItem = (indent: string, name: string) =>
-  [`${indent}- \`${name}\` (string, optional): Which ones.`, "", `${indent}  Example: \`a,b\``, `${indent}  ### \`delete\` (read)`, `${indent}  - \`force\` (boolean, required)`].join("\n");
+const multiLineItem = (indent: string, name: string, gap: string[] = [""]) =>
+  [`${indent}- \`${name}\` (string, optional): Which ones.`, ...gap, `${indent}  Example: \`a,b\``, `${indent}  ### \`delete\` (read)`, `${indent}  - \`force\` (boolean, required)`].join("\n");
 
 test("an argument's description of several lines stays in its list item, at any depth: no line of it starts a heading, a verb's section or an item of its own", () => {
   const multi = "Which ones.\n\nExample: `a,b`\n### `delete` (read)\n- `force` (boolean, required)";
+  // A field's description is its first paragraph: this one has several lines, and a second paragraph not shown.
+  const field = "Which ones.\nExample: `a,b`\n### `delete` (read)\n- `force` (boolean, required)\n\nNot shown.";
   const args = {
     type: "object",
-    properties: { ids: { type: "string", description: multi }, body: { type: "object", properties: { note: { type: "string", description: multi } } } },
+    properties: { ids: { type: "string", description: multi }, body: { type: "object", properties: { note: { type: "string", description: field } } } },
   };
   const md = renderPackHarness({ surface: { ...surface, verbs: { list: { ...surface.verbs.list, args } } }, policy, summary: "" });
   assert.ok(md.includes(`\n${multiLineItem("  ", "ids")}\n`), md);
-  assert.ok(md.includes(`\n${multiLineItem("    ", "note")}\n`), `a field of a field is indented as its item:\n${md}`);
+  assert.ok(md.includes(`\n${multiLineItem("    ", "note", [])}\n`), `a field of a field is indented as its item:\n${md}`);
+  assert.ok(!md.includes("Not shown"), md);
   const lines = md.split("\n");
   assert.deepEqual(lines.filter((l) => l.startsWith("#")), ["# notes through hcp", "## Policy and approval", "## Verbs", "### `list` (read)"], "the only headings are hcp's own");
   assert.deepEqual(lines.filter((l) => l.startsWith("  - ")), ["  - `ids` (string, optional): Which ones.", "  - `body` (object, optional)"], "the only arguments are the verb's");
+});
+
+const leaf = (i: number) => ({ type: "string", description: `Field ${i}: ${"x".repeat(400)}\n\nA second paragraph.` });
+const group = (g: number) => ({
+  type: "array",
+  description: `Group ${g}.\n\nMore about group ${g}.`,
+  items: { type: "object", properties: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`g${g}f${i}`, leaf(i)])) },
+});
+
+test("a request body of many fields: its arguments whole, then 50 of its fields level by level, each by its first paragraph cut at 300 characters, and how many more the tool's inputSchema has", () => {
+  const body = { type: "object", description: `The body.\n\n${"Every word of it. ".repeat(40)}`, properties: { one: group(1), two: group(2), three: group(3) } };
+  const args = { type: "object", properties: { id: { type: "string", description: "Whose.\n\nAll of it." }, body } };
+  const md = renderPackHarness({ surface: { ...surface, verbs: { list: { ...surface.verbs.list, args } } }, policy, summary: "" });
+  const section = md.slice(md.indexOf("### `list`"));
+  assert.ok(section.includes("  - `id` (string, optional): Whose.\n\n    All of it."), section);
+  assert.ok(section.includes(`  - \`body\` (object, optional): The body.\n\n    ${"Every word of it. ".repeat(40).trim()}`), "an argument's description is whole");
+  // The three groups (level 2) first, then the fields of the first ones (level 3) up to 50.
+  const fields = section.split("\n").filter((l) => /^ {4,}- `/.test(l));
+  assert.equal(fields.length, 50);
+  assert.deepEqual(fields.filter((l) => l.startsWith("    - ")), ["    - `one` (array of objects, optional): Group 1.", "    - `two` (array of objects, optional): Group 2.", "    - `three` (array of objects, optional): Group 3."]);
+  assert.equal(fields.filter((l) => l.includes("`g1f")).length, 30);
+  assert.equal(fields.filter((l) => l.includes("`g2f")).length, 17);
+  assert.equal(fields[1], `      - \`g1f0\` (string, optional): Field 0: ${"x".repeat(291)}…`);
+  assert.ok(!section.includes("second paragraph") && !section.includes("More about group"), section);
+  assert.ok(section.includes("\n- Fields not listed here: 43 more (the tool's inputSchema has them all; so does `hcp describe`).\n"), section);
 });
 
 test("an argument whose schema gives its type as alternatives (oneOf, anyOf) is named by them; alternatives that name none leave it `any`", () => {

@@ -10,6 +10,7 @@ import type { Context } from "../../framework/index.js";
 import { stableJSON } from "../../json/stable.js";
 import { isPackId } from "../../pack/fields.js";
 import { parseHarness } from "../../pack/harness.js";
+import { PACK_FILE_MAX_BYTES } from "../../pack/load.js";
 import { formatIssue } from "../../pack/issues.js";
 import { parsePolicy } from "../../pack/policy.js";
 import { packFromAgentMeta } from "../../pack/from-agentmeta.js";
@@ -146,6 +147,10 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
 
 /** Refuses a generated pack that would not load: checked in memory, as the loader checks the files. */
 function checked(content: Record<(typeof FILES)[number], string>): void {
+  for (const file of FILES) {
+    const bytes = Buffer.byteLength(content[file]);
+    if (bytes > PACK_FILE_MAX_BYTES) throw new CliError(`the generated pack does not validate: its ${file} would be ${bytes} bytes, over the ${PACK_FILE_MAX_BYTES >> 20} MiB a pack file may be`, 2);
+  }
   const errors = packIssues(content).filter((i) => i.severity === "error");
   if (errors.length > 0) throw new CliError(`the generated pack does not validate: ${errors.map((i) => formatIssue(i)).join("; ")}`, 2);
 }
