@@ -280,3 +280,24 @@ test("a title longer than a pack's name may be is cut whole, never half of a cha
   assert.deepEqual([empty.code, empty.stderr], [1, `Error: the OpenAPI document ${doc} has no operations (under paths), and a pack needs at least one\n`]);
   assert.equal(existsSync(join(dir, "empty")), false);
 });
+
+test("a document whose first server hcp would refuse (http first, as AWS's; //host, as converted Swagger 2) makes a pack that validates: policy.json names the server hcp calls, and init says so", async () => {
+  const dir = tempDir("hcp-init-servers-");
+  const env = isolatedEnv({});
+  const paths = { "/items": { get: { operationId: "items.list", responses: { "200": { description: "ok" } } } } };
+  const cases: [unknown[], string, RegExp][] = [
+    [[{ url: "http://api.example.com/v1" }, { url: "https://api.example.com/v1" }], "https://api.example.com/v1", /^note: the document's first server http:\/\/api\.example\.com\/v1 is http:, which hcp calls only on loopback: policy\.json openapi\.base_url is https:\/\/api\.example\.com\/v1, the first of its servers hcp calls$/m],
+    [[{ url: "//api.example.com/v2" }], "https://api.example.com/v2", /^note: the document's first server "\/\/api\.example\.com\/v2" names no scheme: policy\.json openapi\.base_url is https:\/\/api\.example\.com\/v2 \(hcp calls an API over https\)$/m],
+  ];
+  for (const [i, [servers, baseUrl, note]] of cases.entries()) {
+    const doc = join(dir, `doc${i}.json`);
+    writeFileSync(doc, JSON.stringify({ openapi: "3.0.3", info: { title: "Items", version: "1" }, servers, paths }));
+    const out = join(dir, `pack${i}`);
+    const r = await hcp(["init", "--from-openapi", doc, "--out", out], { env, ...HANG_GUARD });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, note);
+    assert.deepEqual(JSON.parse(readFileSync(join(out, "policy.json"), "utf8")).openapi, { base_url: baseUrl });
+    const v = await hcp(["validate", out], { env, ...HANG_GUARD });
+    assert.deepEqual([v.code, v.stdout.trim().split("\n").at(-1)], [0, "1 pack: 1 valid, 0 invalid; 0 errors, 0 warnings"], v.stdout + v.stderr);
+  }
+});

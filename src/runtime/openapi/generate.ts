@@ -12,8 +12,8 @@ import { withoutRefusedPatterns } from "../../pack/schema-patterns.js";
 import type { PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "../../pack/types.js";
 import type { OpenApiDocument } from "./document.js";
 import { operationsOf, type Operation } from "./operations.js";
-import { SET_BASE_URL } from "./request.js";
 import { deriveOperationSchema } from "./schema.js";
+import { serverChoice } from "./server-choice.js";
 
 export interface OpenApiPack {
   surface: {
@@ -135,12 +135,9 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const named = schemes.filter((s) => isPlaceholderName(s));
   if (named.length > 0) policy.credentials = named;
   if (named.length < schemes.length) notes.push(`security schemes ${schemes.filter((s) => !isPlaceholderName(s)).join(", ")} are not listed in policy.json credentials (not a variable-style name)`);
-  const servers = Array.isArray(doc.doc["servers"]) ? doc.doc["servers"] : [];
-  const server = isObject(servers[0]) && typeof servers[0]["url"] === "string" ? servers[0]["url"] : undefined;
-  if (server === undefined || !/^https?:\/\//i.test(server)) {
-    if (server !== undefined && doc.url !== undefined) policy.openapi = { base_url: new URL(server, doc.url).href };
-    else notes.push(`the document names no absolute server URL: ${SET_BASE_URL}`);
-  }
+  const server = serverChoice(doc);
+  if (server.baseUrl !== undefined) policy.openapi = { base_url: server.baseUrl };
+  if (server.note !== undefined) notes.push(server.note);
   notes.push(...renamedNotes(renamed), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...manyTools(id, Object.keys(shown)));
   const harness = renderPackHarness({
     surface: { id, name: title, verbs: shown },

@@ -22,6 +22,15 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** What to do when the document names no absolute server: where the base URL goes, in the form policy.json takes. */
 export const SET_BASE_URL = 'give the API\'s base URL in policy.json: "openapi": {"base_url": "https://…"}';
 
+/** A server object's URL with its variables at their defaults. */
+export function serverUrl(server: Record<string, unknown>): string {
+  const variables = isObject(server["variables"]) ? server["variables"] : {};
+  return String(server["url"]).replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const v = variables[name];
+    return isObject(v) && typeof v["default"] === "string" ? v["default"] : whole;
+  });
+}
+
 /** policy.json `openapi.base_url`, else the document's first server with its variables at their defaults. */
 export function baseUrlOf(policy: PolicyDocument | null, document: OpenApiDocument): URL {
   const configured = policy?.openapi?.base_url;
@@ -32,11 +41,7 @@ export function baseUrlOf(policy: PolicyDocument | null, document: OpenApiDocume
     if (!isObject(server) || typeof server["url"] !== "string") {
       throw new RuntimeError("not_executable", `the OpenAPI document ${document.source} has no servers: ${SET_BASE_URL}`);
     }
-    const variables = isObject(server["variables"]) ? server["variables"] : {};
-    text = server["url"].replace(/\{([^}]+)\}/g, (whole, name: string) => {
-      const v = variables[name];
-      return isObject(v) && typeof v["default"] === "string" ? v["default"] : whole;
-    });
+    text = serverUrl(server);
     where = `the first server of ${document.source}`;
   }
   let url: URL;
