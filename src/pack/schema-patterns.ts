@@ -2,7 +2,7 @@
 // names each one. A pattern JavaScript does not compile is left to the schema check, which says so.
 
 import { index, isObject, prop } from "./issues.js";
-import { linearRefusal, refusalMessage } from "./pattern-syntax.js";
+import { linearRefusal, parsePattern, refusalMessage } from "./pattern-syntax.js";
 
 export interface PatternProblem {
   readonly path: string;
@@ -66,17 +66,29 @@ export function patternProblems(schema: unknown, path: string): PatternProblem[]
   return out;
 }
 
+/** Why a generator leaves a pattern out: hcp cannot match it in linear time, or JavaScript does not compile it (u flag). */
+function leftOutBecause(pattern: string): string | undefined {
+  const parsed = parsePattern(pattern);
+  if (parsed.ok) return undefined;
+  return parsed.syntax ? `pattern ${JSON.stringify(pattern)} ${parsed.why}` : refusalMessage(pattern, parsed.why);
+}
+
 /**
- * `schema` (a copy of it when it changes) without the patterns hcp refuses: a `pattern` left out checks less, a
- * `patternProperties` entry left out lets `additionalProperties` judge those names. For a schema hcp writes from
+ * `schema` (a copy of it when it changes) without the patterns hcp refuses or JavaScript does not compile (AWS's
+ * documents have `\\-` and `\\:`, which the u flag JSON Schema's patterns take refuses): a `pattern` left out checks
+ * less, a `patternProperties` entry left out lets `additionalProperties` judge those names. For a schema hcp writes from
  * another's (hcp init --from-openapi), which says what it left out.
  */
 export function withoutRefusedPatterns(schema: Record<string, unknown>, path: string): { schema: Record<string, unknown>; removed: PatternProblem[] } {
-  const removed = patternProblems(schema, path);
+  const removed: PatternProblem[] = [];
+  eachPattern(schema, path, (pattern, at) => {
+    const why = leftOutBecause(pattern);
+    if (why !== undefined) removed.push({ path: at(), message: why });
+  });
   if (removed.length === 0) return { schema, removed };
   const copy = structuredClone(schema);
   eachPattern(copy, path, (pattern, _at, holder, key) => {
-    if (linearRefusal(pattern) !== undefined) delete holder[key];
+    if (leftOutBecause(pattern) !== undefined) delete holder[key];
   });
   return { schema: copy, removed };
 }

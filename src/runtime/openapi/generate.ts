@@ -8,7 +8,7 @@ import { renderPackHarness } from "../../pack/harness-render.js";
 import { isObject } from "../../pack/issues.js";
 import { cutToolNames, manyTools, mcpToolProblems } from "../../pack/mcp-names.js";
 import { isPlaceholderName } from "../../pack/placeholders.js";
-import { withoutRefusedPatterns } from "../../pack/schema-patterns.js";
+import { withoutRefusedPatterns, type PatternProblem } from "../../pack/schema-patterns.js";
 import type { PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "../../pack/types.js";
 import type { OpenApiDocument } from "./document.js";
 import { operationsOf, type Operation } from "./operations.js";
@@ -56,14 +56,27 @@ function firstSentence(text: string): string {
   return end < 0 ? line : line.slice(0, end + 1);
 }
 
-/** The most renamed operations given one note each; past it, one note says how many (camelCase ids are the rule in many APIs). */
-const RENAMES_SHOWN = 5;
+/** The most renamed operations, or patterns left out, given one note each; past it, one note says how many. */
+const EACH_NOTED_MAX = 5;
 
 /** The notes of operations whose verb is named otherwise than their operationId: one each, or one for them all when many. */
 function renamedNotes(renamed: string[]): string[] {
-  if (renamed.length <= RENAMES_SHOWN) return renamed;
+  if (renamed.length <= EACH_NOTED_MAX) return renamed;
   const some = renamed.slice(0, 3).join(", ");
   return [`${renamed.length} operations are verbs of other names, as their operationIds are not verb keys (${some}, …); surface.json binds each to its method and path`];
+}
+
+/** A pattern of the document a verb's arguments leave out (schema-patterns.ts withoutRefusedPatterns). */
+interface LeftOutPattern extends PatternProblem {
+  readonly verb: string;
+}
+
+/** One note per pattern left out, or, past EACH_NOTED_MAX of them (AWS's documents have dozens), one for them all. */
+function leftOutNotes(leftOut: readonly LeftOutPattern[]): string[] {
+  const note = (p: LeftOutPattern) => `verb "${p.verb}": ${p.path} left out (surface.json gives the verb its arguments without it): ${p.message}`;
+  if (leftOut.length <= EACH_NOTED_MAX) return leftOut.map(note);
+  const verbs = new Set(leftOut.map((p) => p.verb)).size;
+  return [`${leftOut.length} patterns of the document are left out of the arguments of ${verbs} verbs, as hcp cannot match them in linear time or JavaScript does not compile them; surface.json gives those verbs their arguments without them (the first: ${note(leftOut[0]!)})`];
 }
 
 /** The security scheme names the operations use, most used first. */
@@ -82,6 +95,7 @@ function schemesUsed(doc: OpenApiDocument, operations: readonly Operation[]): st
 export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: string): OpenApiPack {
   const notes: string[] = [];
   const renamed: string[] = [];
+  const leftOut: LeftOutPattern[] = [];
   const info = isObject(doc.doc["info"]) ? doc.doc["info"] : {};
   // The name is one line (HARNESS.md's heading) of at most 128 UTF-16 units, as surface.json's name may be, never
   // ending in half a character.
@@ -122,7 +136,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
     const { schema: args, removed } = withoutRefusedPatterns(derived, "args");
     if (removed.length > 0) {
       verb.args = args;
-      for (const r of removed) notes.push(`verb "${key}": ${r.path} left out (surface.json gives the verb its arguments without it): ${r.message}`);
+      for (const r of removed) leftOut.push({ verb: key, ...r });
     }
     verbs[key] = verb;
     policyVerbs[key] = op.method === "DELETE" ? { policy: "write", confirm: true } : verb.policy;
@@ -138,7 +152,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const server = serverChoice(doc);
   if (server.baseUrl !== undefined) policy.openapi = { base_url: server.baseUrl };
   if (server.note !== undefined) notes.push(server.note);
-  notes.push(...renamedNotes(renamed), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...manyTools(id, Object.keys(shown)));
+  notes.push(...leftOutNotes(leftOut), ...renamedNotes(renamed), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...manyTools(id, Object.keys(shown)));
   const harness = renderPackHarness({
     surface: { id, name: title, verbs: shown },
     policy,
