@@ -10,9 +10,9 @@ export interface PatternProblem {
 }
 
 /** Keywords whose value is a schema, an array of schemas, or a map of names to schemas (JSON Schema 2020-12, and draft 7's). */
-const SCHEMA = new Set(["additionalProperties", "items", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema"]);
-const SCHEMAS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+export const SCHEMA = new Set(["additionalProperties", "items", "additionalItems", "contains", "propertyNames", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema"]);
+export const SCHEMAS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
+export const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 const MAX_DEPTH = 64;
 
 /** A JSON path below `path`: each step a key (a name or keyword) or an array index. */

@@ -3,6 +3,7 @@
 
 import { isObject } from "../../pack/issues.js";
 import { setOwn } from "../../json/own.js";
+import { SCHEMA, SCHEMAS, SCHEMA_MAPS } from "../../pack/schema-patterns.js";
 import type { Operation, Parameter } from "./operations.js";
 
 /**
@@ -59,42 +60,81 @@ export function argumentParameters(op: Operation): Parameter[] {
 }
 
 /**
+ * The most schema objects a copy holds. A document's `$ref`s form a graph whose copy as a tree can grow exponentially:
+ * a 5 KB document of 40 schemas each naming the next twice copies to 2^40 objects, and Microsoft Graph's and
+ * DocuSign's largest bodies copy to more than a million. GitHub's largest is 343.
+ */
+export const SCHEMA_COPY_MAX = 2000;
+
+/** The most objects and arrays a value of DATA_KEYS may unfold to (an example's `$ref`s are dereferenced too). */
+const DATA_NODES_MAX = 10_000;
+
+const holdsObjects = (v: unknown): boolean => isObject(v) || (Array.isArray(v) && v.some((x) => typeof x === "object" && x !== null));
+
+/**
+ * Whether a value (an example, an enum) is a tree of at most DATA_NODES_MAX objects and arrays when written out: shared
+ * parts counted each time they are written, a cycle never ends. Such a value is left out of the copy.
+ */
+function boundedData(value: unknown): boolean {
+  const stack = [value];
+  for (let nodes = 0; stack.length > 0; ) {
+    const v = stack.pop();
+    if (typeof v !== "object" || v === null) continue;
+    if (++nodes > DATA_NODES_MAX) return false;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) if (typeof x === "object" && x !== null) stack.push(x);
+  }
+  return true;
+}
+
+/** A 3.0 schema's `nullable` and boolean `exclusiveMinimum`/`exclusiveMaximum` in 2020-12's terms, in place. */
+function from30(out: Record<string, unknown>): void {
+  if (out["nullable"] === true && typeof out["type"] === "string") out["type"] = [out["type"], "null"];
+  delete out["nullable"];
+  for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    if (typeof out[flag] !== "boolean") continue;
+    if (out[flag] === true && typeof out[bound] === "number") {
+      out[flag] = out[bound];
+      delete out[bound];
+    } else delete out[flag];
+  }
+}
+
+/**
  * A JSON Schema 2020-12 copy of an OpenAPI schema: 3.0's `nullable` and boolean `exclusiveMinimum`/
  * `exclusiveMaximum` rewritten, a `$ref` left unresolved (external, or the back edge of a cycle)
- * accepted as anything, and the copy bounded in depth.
+ * accepted as anything, and the copy bounded in depth and size. It is made level by level, so that past
+ * SCHEMA_COPY_MAX objects the deepest levels are the ones cut: a schema copied then keeps its own keywords (type,
+ * description, enum, required) and none of its subschemas, which only ever accepts more.
  */
 export function toJsonSchema(schema: unknown, v30: boolean): Record<string, unknown> {
-  const walk = (s: unknown, ancestors: Set<object>, depth: number): unknown => {
-    if (Array.isArray(s)) return s.map((x) => walk(x, ancestors, depth + 1));
+  const queue: { s: Record<string, unknown>; out: Record<string, unknown>; ancestors: Set<object>; depth: number }[] = [];
+  // A subschema's copy, to be filled when its level comes; `{}` (anything) for a cycle's back edge, a `$ref` or too deep.
+  const copyOf = (s: unknown, ancestors: Set<object>, depth: number): unknown => {
+    if (Array.isArray(s)) return s.map((x) => copyOf(x, ancestors, depth + 1));
     if (!isObject(s)) return s;
-    if (ancestors.has(s) || depth > MAX_DEPTH || typeof s["$ref"] === "string") return {};
-    const inner = new Set(ancestors).add(s);
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(s)) {
-      if (DATA_KEYS.has(k)) out[k] = v;
-      else if (k === "properties" || k === "patternProperties" || k === "$defs" || k === "dependentSchemas") {
-        // A map of names to schemas: its keys are names, never keywords.
-        if (!isObject(v)) continue;
-        const m: Record<string, unknown> = {};
-        for (const [name, sub] of Object.entries(v)) setOwn(m, name, walk(sub, inner, depth + 1));
-        out[k] = m;
-      } else out[k] = walk(v, inner, depth + 1);
-    }
-    if (v30) {
-      if (out["nullable"] === true && typeof out["type"] === "string") out["type"] = [out["type"], "null"];
-      delete out["nullable"];
-      for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
-        if (typeof out[flag] !== "boolean") continue;
-        if (out[flag] === true && typeof out[bound] === "number") {
-          out[flag] = out[bound];
-          delete out[bound];
-        } else delete out[flag];
-      }
-    }
+    if (!ancestors.has(s) && depth <= MAX_DEPTH && typeof s["$ref"] !== "string") queue.push({ s, out, ancestors: new Set(ancestors).add(s), depth });
     return out;
   };
-  const converted = walk(schema, new Set(), 0);
-  return isObject(converted) ? converted : {};
+  const root = copyOf(schema, new Set(), 0);
+  for (let i = 0; i < queue.length; i++) {
+    const { s, out, ancestors, depth } = queue[i]!;
+    const whole = i < SCHEMA_COPY_MAX;
+    for (const [k, v] of Object.entries(s)) {
+      if (DATA_KEYS.has(k)) {
+        if (boundedData(v)) out[k] = v;
+      } else if (!whole && (SCHEMA.has(k) || SCHEMAS.has(k) || SCHEMA_MAPS.has(k) || holdsObjects(v))) continue;
+      else if (!SCHEMA_MAPS.has(k)) out[k] = copyOf(v, ancestors, depth + 1);
+      else if (isObject(v)) {
+        // A map of names to schemas: its keys are names, never keywords.
+        const m: Record<string, unknown> = {};
+        for (const [name, sub] of Object.entries(v)) setOwn(m, name, copyOf(sub, ancestors, depth + 1));
+        out[k] = m;
+      }
+    }
+    if (v30) from30(out);
+  }
+  return isObject(root) ? root : {};
 }
 
 /** The verb's arguments schema: parameters, then `body`; required as the document says; nothing else. */
