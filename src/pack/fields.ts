@@ -44,11 +44,19 @@ export const MAX_TOOL_NAME = 64;
 export function toolName(packId: string, verb: string): string {
   const name = uncutToolName(packId, verb);
   if (name.length <= MAX_TOOL_NAME) return name;
-  return `${name.slice(0, MAX_TOOL_NAME - 9)}_${createHash("sha256").update(name, "utf8").digest("hex").slice(0, 8)}`;
+  return `${name.slice(0, MAX_TOOL_NAME - 9)}_${shortHash(name)}`;
 }
 
+/** 8 hex digits of a text's SHA-256: what ends a name cut to fit, so that names differing past the cut stay distinct. */
+export function shortHash(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex").slice(0, 8);
+}
+
+/** The longest verb key (§3). */
+export const MAX_VERB_KEY = 128;
+
 export function isVerbKey(v: string): boolean {
-  return v.length <= 128 && VERB_KEY.test(v);
+  return v.length <= MAX_VERB_KEY && VERB_KEY.test(v);
 }
 
 function oneOf<T extends string>(values: readonly T[], v: unknown): v is T {

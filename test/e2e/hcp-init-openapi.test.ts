@@ -334,3 +334,21 @@ test("patterns JavaScript does not compile with the u flag JSON Schema's take (A
     assert.equal(v.code, 0, `${pack}: ${v.stdout}${v.stderr}`);
   }
 });
+
+test("an operationId too long for a verb key (Microsoft Graph's reach 138 characters) makes a verb cut to 128 that ends in a hash, distinct from one that differs past the cut; none is skipped", async () => {
+  const dir = tempDir("hcp-init-long-ids-");
+  const env = isolatedEnv({});
+  const stem = "drives.drive.items.driveItem.workbook.worksheets.workbookWorksheet.charts.workbookChart.axes.categoryAxis.majorGridlines.format";
+  const ops = { "/a": { post: { operationId: `${stem}.line.clear`, responses: { "200": { description: "ok" } } } }, "/b": { post: { operationId: `${stem}.fill.clear`, responses: { "200": { description: "ok" } } } } };
+  writeFileSync(join(dir, "long.json"), JSON.stringify({ openapi: "3.0.3", info: { title: "Long", version: "1" }, servers: [{ url: "https://api.example.com" }], paths: ops }));
+  const r = await hcp(["init", "--from-openapi", join(dir, "long.json"), "--out", join(dir, "pack")], { env, ...HANG_GUARD });
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /skipped/);
+  const verbs = JSON.parse(readFileSync(join(dir, "pack", "surface.json"), "utf8")).verbs as Record<string, { cli: string[] }>;
+  const keys = Object.keys(verbs);
+  assert.equal(keys.length, 2);
+  for (const key of keys) assert.match(key, /^drives\.drive\.items\.drive-item\.workbook\.[a-z0-9.-]{80,}-[0-9a-f]{8}$/);
+  assert.ok(keys.every((k) => k.length <= 128) && keys[0] !== keys[1], keys.join(" "));
+  assert.deepEqual(keys.map((k) => verbs[k]!.cli), [["POST", "/a"], ["POST", "/b"]], "each bound to its operation");
+  assert.equal((await hcp(["validate", join(dir, "pack")], { env, ...HANG_GUARD })).code, 0);
+});

@@ -2,7 +2,7 @@
 // by method (GET/HEAD/OPTIONS read, the rest write, DELETE confirm-gated), the binding from the
 // security schemes, and a HARNESS.md for agents. Pure.
 
-import { isVerbKey } from "../../pack/fields.js";
+import { MAX_VERB_KEY, isVerbKey, shortHash } from "../../pack/fields.js";
 import { packIdOf } from "../../pack/from-agentmeta.js";
 import { renderPackHarness } from "../../pack/harness-render.js";
 import { isObject } from "../../pack/issues.js";
@@ -56,14 +56,12 @@ function firstSentence(text: string): string {
   return end < 0 ? line : line.slice(0, end + 1);
 }
 
-/** The most renamed operations, or patterns left out, given one note each; past it, one note says how many. */
+/** The most operations renamed or skipped, or patterns left out, given one note each; past it, one note for them all. */
 const EACH_NOTED_MAX = 5;
 
-/** The notes of operations whose verb is named otherwise than their operationId: one each, or one for them all when many. */
-function renamedNotes(renamed: string[]): string[] {
-  if (renamed.length <= EACH_NOTED_MAX) return renamed;
-  const some = renamed.slice(0, 3).join(", ");
-  return [`${renamed.length} operations are verbs of other names, as their operationIds are not verb keys (${some}, …); surface.json binds each to its method and path`];
+/** A note per item, or one note for them all when there are more than EACH_NOTED_MAX (an API's hundreds). */
+function notesOf<T>(items: readonly T[], each: (item: T) => string, all: (items: readonly T[]) => string): string[] {
+  return items.length <= EACH_NOTED_MAX ? items.map(each) : [all(items)];
 }
 
 /** A pattern of the document a verb's arguments leave out (schema-patterns.ts withoutRefusedPatterns). */
@@ -71,12 +69,34 @@ interface LeftOutPattern extends PatternProblem {
   readonly verb: string;
 }
 
-/** One note per pattern left out, or, past EACH_NOTED_MAX of them (AWS's documents have dozens), one for them all. */
-function leftOutNotes(leftOut: readonly LeftOutPattern[]): string[] {
-  const note = (p: LeftOutPattern) => `verb "${p.verb}": ${p.path} left out (surface.json gives the verb its arguments without it): ${p.message}`;
-  if (leftOut.length <= EACH_NOTED_MAX) return leftOut.map(note);
-  const verbs = new Set(leftOut.map((p) => p.verb)).size;
-  return [`${leftOut.length} patterns of the document are left out of the arguments of ${verbs} verbs, as hcp cannot match them in linear time or JavaScript does not compile them; surface.json gives those verbs their arguments without them (the first: ${note(leftOut[0]!)})`];
+const leftOutNote = (p: LeftOutPattern) => `verb "${p.verb}": ${p.path} left out (surface.json gives the verb its arguments without it): ${p.message}`;
+const skippedNote = (op: Operation) => `skipped ${op.method} ${op.path}: no verb key fits`;
+
+/** The notes of what the generator changed or left out of the document, one each or one for each kind. */
+function generatorNotes(renamed: readonly string[], leftOut: readonly LeftOutPattern[], skipped: readonly Operation[]): string[] {
+  return [
+    ...notesOf(skipped, skippedNote, (all) => `${all.length} operations are skipped, as no verb key fits them (the first: ${skippedNote(all[0]!)})`),
+    ...notesOf(
+      leftOut,
+      leftOutNote,
+      (all) =>
+        `${all.length} patterns of the document are left out of the arguments of ${new Set(all.map((p) => p.verb)).size} verbs, as hcp cannot match them in linear time or JavaScript does not compile them; surface.json gives those verbs their arguments without them (the first: ${leftOutNote(all[0]!)})`,
+    ),
+    ...notesOf(
+      renamed,
+      (r) => r,
+      (all) => `${all.length} operations are verbs of other names, as their operationIds are not verb keys (${all.slice(0, 3).join(", ")}, …); surface.json binds each to its method and path`,
+    ),
+  ];
+}
+
+/**
+ * A key of at most MAX_VERB_KEY characters: a longer one (Microsoft Graph's operationIds reach 138) keeps its first 119
+ * and ends `-` and 8 hex digits of its SHA-256, as a long tool name does, so that keys differing past the cut stay two.
+ */
+function fitted(key: string): string {
+  if (key.length <= MAX_VERB_KEY) return key;
+  return `${key.slice(0, MAX_VERB_KEY - 9).replace(/[._-]+$/, "")}-${shortHash(key)}`;
 }
 
 /** The security scheme names the operations use, most used first. */
@@ -96,6 +116,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const notes: string[] = [];
   const renamed: string[] = [];
   const leftOut: LeftOutPattern[] = [];
+  const skipped: Operation[] = [];
   const info = isObject(doc.doc["info"]) ? doc.doc["info"] : {};
   // The name is one line (HARNESS.md's heading) of at most 128 UTF-16 units, as surface.json's name may be, never
   // ending in half a character.
@@ -115,13 +136,14 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const schemes = schemesUsed(doc, operations);
   const authVerbs: string[] = [];
   for (const op of operations) {
-    const fromId = op.operationId === undefined ? "" : keyOfId(op.operationId);
-    let key = isVerbKey(fromId) ? fromId : keyOfPath(op);
-    if (!isVerbKey(key)) {
-      notes.push(`skipped ${op.method} ${op.path}: no verb key fits`);
+    const fromId = op.operationId === undefined ? "" : fitted(keyOfId(op.operationId));
+    const base = isVerbKey(fromId) ? fromId : fitted(keyOfPath(op));
+    if (!isVerbKey(base)) {
+      skipped.push(op);
       continue;
     }
-    for (let n = 2; Object.hasOwn(verbs, key); n++) key = `${isVerbKey(fromId) ? fromId : keyOfPath(op)}-${n}`;
+    let key = base;
+    for (let n = 2; Object.hasOwn(verbs, key); n++) key = fitted(`${base}-${n}`);
     const verb: SurfaceVerb = {
       description: op.summary?.trim() || (op.description ? firstSentence(op.description) : `${op.method} ${op.path}.`),
     };
@@ -152,7 +174,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const server = serverChoice(doc);
   if (server.baseUrl !== undefined) policy.openapi = { base_url: server.baseUrl };
   if (server.note !== undefined) notes.push(server.note);
-  notes.push(...leftOutNotes(leftOut), ...renamedNotes(renamed), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...manyTools(id, Object.keys(shown)));
+  notes.push(...generatorNotes(renamed, leftOut, skipped), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...manyTools(id, Object.keys(shown)));
   const harness = renderPackHarness({
     surface: { id, name: title, verbs: shown },
     policy,
