@@ -35,6 +35,25 @@ export function serverIdentity(version: string, instructions: string): ServerIde
 }
 
 type Json = Record<string, unknown>;
+/** What answers a request whose answer is longer than the longest string JavaScript holds (about 512 MiB). */
+export const ANSWER_TOO_LARGE =
+  "the answer is too large to send as one message; for tools/list, serve fewer tools (hcp serve --mcp with --tools GLOB, --exclude GLOB or --read-only)";
+
+/**
+ * A message as one line of JSON (compactJSON: a result's numbers keep their literal, §6.5). An answer too long for
+ * one string (the tools/list of Microsoft Graph's 11,422 tools) is a JSON-RPC error to its request instead of a
+ * RangeError that ends the server with its calls in flight.
+ */
+export function messageLine(message: unknown): string {
+  try {
+    return compactJSON(message);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    const id = isObject(message) && isId(message["id"]) ? message["id"] : null;
+    return compactJSON({ jsonrpc: "2.0", id, error: { code: -32603, message: ANSWER_TOO_LARGE } });
+  }
+}
+
 const isOptional = (v: unknown, check: (x: unknown) => boolean) => v === undefined || check(v);
 const isString = (v: unknown) => typeof v === "string";
 const isBoolean = (v: unknown) => typeof v === "boolean";
@@ -335,8 +354,8 @@ export class StdioLink implements Transport {
     }
     const listed = earlyToolsList(message, this.listed);
     if (listed === null) return false;
-    // compactJSON, as `send` writes the SDK's answer.
-    this.outbox.line(compactJSON(listed));
+    // As `send` writes the SDK's answer.
+    this.outbox.line(messageLine(listed));
     return true;
   }
 
@@ -421,9 +440,8 @@ export class StdioLink implements Transport {
       this.answered = undefined;
       return Promise.resolve();
     }
-    // compactJSON, not JSON.stringify: a result's numbers keep their literal (9007199254740993, §6.5).
     // Written at once: a client that does not read is held back where requests are taken (the pump), not here.
-    this.outbox.line(compactJSON(message));
+    this.outbox.line(messageLine(message));
     return Promise.resolve();
   }
 }

@@ -12,6 +12,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ApprovalSession } from "../../src/runtime/approval/gate.js";
 import { loadSdk, mcpServer, servedOf, type McpOptions } from "../../src/transports/mcp.js";
 import {
+  ANSWER_TOO_LARGE,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
   StdioLink,
@@ -19,6 +20,7 @@ import {
   earlyInitialize,
   earlyToolsList,
   idOfOversized,
+  messageLine,
   serverIdentity,
   type ServerIdentity,
   type ToolsListed,
@@ -314,4 +316,17 @@ test("StdioLink takes the tools/call requests that arrive together in one turn (
   for (let i = 0; i < 50 && turns.flat().length < 3; i++) await tick();
   assert.deepEqual(turns, [["b1", "b2"], ["b3"]], "past TURN_BYTES of calls, the rest waits for the next turn");
   await l.close();
+});
+
+test("an answer too long for one string is a JSON-RPC error to its request, not a RangeError that ends the server", () => {
+  // The tools/list of Microsoft Graph's 11,422 tools passed V8's longest string: `Invalid string length`, and hcp died.
+  const tooLong = { jsonrpc: "2.0", id: 7, get result(): unknown {
+    throw new RangeError("Invalid string length");
+  } };
+  assert.deepEqual(JSON.parse(messageLine(tooLong)), { jsonrpc: "2.0", id: 7, error: { code: -32603, message: ANSWER_TOO_LARGE } });
+  assert.equal(messageLine({ jsonrpc: "2.0", id: "a", result: { n: 1 } }), '{"jsonrpc":"2.0","id":"a","result":{"n":1}}');
+  const broken = { jsonrpc: "2.0", id: 8, get result(): unknown {
+    throw new TypeError("not a size");
+  } };
+  assert.throws(() => messageLine(broken), TypeError, "only a string too long is answered so");
 });
