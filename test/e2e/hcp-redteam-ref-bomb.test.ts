@@ -77,3 +77,27 @@ test("a 5 KB document whose $refs unfold to 2^40 objects: validate, describe, tr
   }
   assert.ok(readFileSync(join(out, "surface.json"), "utf8").length < 100_000);
 });
+
+test("a 450 KB document whose body has 2,000 properties each naming one schema of 10,000 alternatives (20 million objects written out): hcp validate and describe answer in seconds", async () => {
+  const properties = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`p${i}`, { $ref: "#/components/schemas/Wide" }]));
+  const schemas = {
+    Root: { type: "object", properties },
+    Wide: { allOf: Array.from({ length: 10_000 }, () => ({ $ref: "#/components/schemas/Leaf" })) },
+    Leaf: { type: "object", description: "A leaf." },
+  };
+  const wide = {
+    ...BOMB,
+    paths: { "/a": { post: { operationId: "a.create", requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Root" } } } }, responses: { "200": { description: "ok" } } } } },
+    components: { schemas },
+  };
+  const pack = tempDir("hcp-ref-wide-");
+  writeFileSync(join(pack, "wide.json"), JSON.stringify(wide));
+  writeFileSync(join(pack, "surface.json"), JSON.stringify({ id: "wide", kind: "openapi", openapi: { path: "wide.json" }, binding: { mode: "public", hub: "none" }, verbs: { "a.create": { description: "A." } } }));
+  writeFileSync(join(pack, "HARNESS.md"), "---\nname: wide\ndescription: The wide pack.\n---\n\nThe wide pack.\n");
+  const env = isolatedEnv({});
+  // Bounded by what is copied, this took 47 s and 4.6 GB: each of the first 2,000 schemas queued all 10,000.
+  for (const args of [["validate", pack], ["describe", pack, "a.create"]]) {
+    const r = await hcp(args, { env, ...GUARD });
+    assert.deepEqual([r.timedOut, r.code], [false, 0], `${args[0]}: ${r.stderr}`);
+  }
+});

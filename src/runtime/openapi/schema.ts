@@ -119,7 +119,9 @@ export function toJsonSchema(schema: unknown, v30: boolean): Record<string, unkn
   const root = copyOf(schema, new Set(), 0);
   for (let i = 0; i < queue.length; i++) {
     const { s, out, ancestors, depth } = queue[i]!;
-    const whole = i < SCHEMA_COPY_MAX;
+    // Past the bound by what is queued, not copied: a shared array of 10,000 schemas under each of 2,000 would
+    // queue 20 million. One schema's own subschemas may pass it once; those after it are copied without theirs.
+    const whole = queue.length < SCHEMA_COPY_MAX;
     for (const [k, v] of Object.entries(s)) {
       if (DATA_KEYS.has(k)) {
         if (boundedData(v)) out[k] = v;
