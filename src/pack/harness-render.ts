@@ -5,7 +5,7 @@ import { argumentLine, FIELD_DEPTH } from "./argument-line.js";
 import { toolName } from "./fields.js";
 import { CREDENTIALS_MARK, confirmMark, policyMarks } from "./harness-policy.js";
 import { SKILL_NAME } from "./harness.js";
-import { sentence } from "./sentence.js";
+import { cutWhole, sentence } from "./sentence.js";
 import { isObject } from "./issues.js";
 import type { JsonSchema, PolicyDocument, SurfaceVerb } from "./types.js";
 
@@ -70,7 +70,7 @@ function listedFields(args: unknown): Set<string> {
 function shortDescription(p: unknown): unknown {
   if (!isObject(p) || typeof p["description"] !== "string") return p;
   const first = p["description"].trim().split(/\r?\n\s*\n/)[0]!;
-  const description = first.length <= FIELD_DESCRIPTION_MAX ? first : `${first.slice(0, FIELD_DESCRIPTION_MAX).replace(/[\ud800-\udbff]$/, "")}…`;
+  const description = first.length <= FIELD_DESCRIPTION_MAX ? first : `${cutWhole(first, FIELD_DESCRIPTION_MAX)}…`;
   return { ...p, description };
 }
 

@@ -63,7 +63,8 @@ export function manyTools(packId: string, verbs: readonly string[]): string[] {
     if (start !== undefined) groups.set(start, (groups.get(start) ?? 0) + 1);
   }
   const [start, count] = [...groups].reduce((best, group) => (group[1] > best[1] ? group : best), ["", 0]);
-  const example = count > 0 ? ` (--tools '${toolName(packId, start.slice(0, -1))}${start.endsWith("-") ? "-" : "_"}*' serves its ${count} ${start.slice(0, -1)} verbs)` : "";
+  // The glob is the group's start as tool names have it (`repos.` as `github_repos_`): a glob matches the name before the cut.
+  const example = count > 0 ? ` (--tools '${uncutToolName(packId, start)}*' serves its ${count} ${start.slice(0, -1)} verbs)` : "";
   return [
     `${verbs.length} MCP tools are more than many clients take at once (${CLIENT_TOOLS_MAX} is a common limit): serve a part of them with hcp serve --mcp's --tools, --exclude or --read-only${example}`,
   ];

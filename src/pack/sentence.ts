@@ -7,3 +7,8 @@ export function sentence(text: string): string {
   const capital = t.charAt(0).toUpperCase() + t.slice(1);
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
+
+/** At most `max` UTF-16 units of `text`, never ending in half of a character outside the BMP. */
+export function cutWhole(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max).replace(/[\ud800-\udbff]$/, "");
+}

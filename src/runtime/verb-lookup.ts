@@ -3,7 +3,6 @@
 
 import { effectivePolicy } from "../pack/policy.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb } from "../pack/types.js";
-import { shellWord } from "../shell-word.js";
 import { RuntimeError } from "./errors.js";
 import { verbsHint } from "./verb-names.js";
 
@@ -28,7 +27,7 @@ export function verbOf(pack: LoadedPack, surface: Surface, verbKey: string): Sur
   const verb = Object.hasOwn(surface.verbs, verbKey) ? surface.verbs[verbKey] : undefined;
   if (verb === undefined) {
     // The verbs the caller may use (or the closest of many), so that a typo is seen at once.
-    const hint = verbsHint(usableVerbs(pack, surface), verbKey, `hcp describe ${shellWord(pack.root)}`);
+    const hint = verbsHint(usableVerbs(pack, surface), verbKey, pack.root);
     throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(surface.id)} has no verb ${JSON.stringify(verbKey)} (${hint})`);
   }
   return verb;

@@ -1,20 +1,22 @@
 // How an error names a pack's verbs: every one when the pack has few; else the few closest to what was typed and
 // how many there are, so that a mistyped verb of a pack of 1,223 (GitHub's API) is one line, not 50 KB.
 
+import { shellWord } from "../shell-word.js";
+
 /** Up to this many verbs, an error names them all. */
 const ALL_NAMED_MAX = 30;
 const CLOSEST_MAX = 5;
 /** A verb typed longer than this is compared with none (the comparison costs its length times each verb's). */
 const TYPED_COMPARED_MAX = 200;
 
-/** `verbs: a, b` for a pack of few verbs; else `closest: x, y; 1223 verbs in all` (and `; <describe> lists them`). */
-export function verbsHint(verbs: readonly string[], typed?: string, describe?: string): string {
+/** `verbs: a, b` for a pack of few verbs; else `closest: x, y; 1223 verbs in all` (and `; hcp describe <root> lists them`). */
+export function verbsHint(verbs: readonly string[], typed?: string, root?: string): string {
   if (verbs.length <= ALL_NAMED_MAX) return `verbs: ${verbs.join(", ") || "none"}`;
   const closest = typed === undefined ? [] : closestVerbs(verbs, typed);
   return [
     ...(closest.length > 0 ? [`closest: ${closest.join(", ")}`] : []),
     `${verbs.length} verbs in all`,
-    ...(describe !== undefined ? [`${describe} lists them`] : []),
+    ...(root !== undefined ? [`hcp describe ${shellWord(root)} lists them`] : []),
   ].join("; ");
 }
 

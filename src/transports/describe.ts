@@ -11,7 +11,6 @@ import { escapeForPerson } from "../runtime/approval/show.js";
 import { RuntimeError } from "../runtime/errors.js";
 import { operationTemplate } from "../runtime/openapi/verb.js";
 import { verbsHint } from "../runtime/verb-names.js";
-import { shellWord } from "../shell-word.js";
 import { verbsOf, type ServedPack } from "./packs.js";
 
 export interface ArgumentDescription {
@@ -69,7 +68,7 @@ function argumentOf(name: string, schema: unknown, required: boolean, depth: num
 export function describePack(pack: ServedPack, verb?: string): { pack: string; name: string; verbs: VerbDescription[] } {
   const entries = verbsOf(pack).filter((e) => verb === undefined || e.key === verb);
   if (verb !== undefined && entries.length === 0) {
-    throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(pack.surface.id)} has no verb ${JSON.stringify(verb)} (${verbsHint(Object.keys(pack.surface.verbs), verb, `hcp describe ${shellWord(pack.root)}`)})`);
+    throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(pack.surface.id)} has no verb ${JSON.stringify(verb)} (${verbsHint(Object.keys(pack.surface.verbs), verb, pack.root)})`);
   }
   const verbs = entries.map(({ key, verb: v, policy }) => {
     const schema = argsSchemaOf(pack, key);

@@ -16,10 +16,10 @@ test("closest verbs: the same words with other separators or case first, then a 
 });
 
 test("verbs hint: a pack of up to 30 verbs names them all; past that, the closest five and how many there are", () => {
-  assert.equal(verbsHint(["a", "b"], "c", "hcp describe p"), "verbs: a, b");
+  assert.equal(verbsHint(["a", "b"], "c", "p"), "verbs: a, b");
   assert.equal(verbsHint([], "c"), "verbs: none");
   const many = Array.from({ length: 31 }, (_, i) => `verb.v${i}`);
-  assert.equal(verbsHint(many, "verb.v3", "hcp describe p"), "closest: verb.v3, verb.v0, verb.v1, verb.v2, verb.v4; 31 verbs in all; hcp describe p lists them");
+  assert.equal(verbsHint(many, "verb.v3", "p"), "closest: verb.v3, verb.v0, verb.v1, verb.v2, verb.v4; 31 verbs in all; hcp describe p lists them");
   assert.equal(verbsHint(many, "nothing-like-it"), "31 verbs in all");
   assert.equal(verbsHint(many), "31 verbs in all");
 });

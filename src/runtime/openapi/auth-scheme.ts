@@ -2,6 +2,7 @@
 // token, yet declares no scheme), so that its verbs send a stored credential as §9 applies any document's. Pure.
 
 import { isObject } from "../../pack/issues.js";
+import { looksLikeJson, withoutBom } from "./document.js";
 
 /** What `--auth` asks for: an http scheme, or an API key in a header or the query. */
 export interface AuthChoice {
@@ -29,33 +30,39 @@ export function authChoice(text: string): AuthChoice | undefined {
 }
 
 /** Why a document cannot take an added scheme: it has security of its own, which hcp applies as it is. */
-export function ownSecurity(value: Record<string, unknown>): string | undefined {
-  const components = isObject(value["components"]) ? value["components"] : {};
+function ownSecurity(value: unknown): string | undefined {
+  const doc = isObject(value) ? value : {};
+  const components = isObject(doc["components"]) ? doc["components"] : {};
   const declared = isObject(components["securitySchemes"]) ? Object.keys(components["securitySchemes"]) : [];
   if (declared.length > 0) return `declares security schemes (${declared.join(", ")}), which hcp init uses as they are: store their values with hcp credentials set FAMILY NAME --scheme`;
-  if (value["security"] !== undefined) return "has a top-level security requirement of its own";
+  if (doc["security"] !== undefined) return "has a top-level security requirement of its own";
   return undefined;
 }
 
 /**
- * The document with the scheme declared in components.securitySchemes and required at the top level (an operation
- * with a `security` of its own keeps it). JSON is written back with the text's own indentation, so a document written
- * by a JSON printer changes by those lines only; YAML keeps its comments and layout.
+ * The document's text with the scheme declared in components.securitySchemes and required at the top level (an
+ * operation with a `security` of its own keeps it); or why not (`refused`): it has security of its own. JSON is written
+ * back with the text's own indentation, so a document written by a JSON printer changes by those lines only; YAML
+ * keeps its comments and layout. The text must parse (it was read as a document).
  */
-export async function withAuthScheme(text: string, json: boolean, choice: AuthChoice): Promise<string> {
+export async function withAuthScheme(text: string, choice: AuthChoice): Promise<{ text: string } | { refused: string }> {
   const requirement = [{ [choice.name]: [] }];
-  if (json) {
-    const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const source = withoutBom(text);
+  if (looksLikeJson(source)) {
     const value = JSON.parse(source) as Record<string, unknown>;
+    const refused = ownSecurity(value);
+    if (refused !== undefined) return { refused };
     const components = isObject(value["components"]) ? value["components"] : {};
     value["components"] = { ...components, securitySchemes: { [choice.name]: choice.scheme } };
     value["security"] = requirement;
     const indent = /^\{\r?\n([ \t]+)/.exec(source)?.[1] ?? "";
-    return JSON.stringify(value, null, indent) + (source.endsWith("\n") ? "\n" : "");
+    return { text: JSON.stringify(value, null, indent) + (source.endsWith("\n") ? "\n" : "") };
   }
   const yaml = await import("yaml");
   const doc = yaml.parseDocument(text, { uniqueKeys: true });
+  const refused = ownSecurity(doc.toJS({ maxAliasCount: 100 }));
+  if (refused !== undefined) return { refused };
   doc.setIn(["components", "securitySchemes", choice.name], doc.createNode(choice.scheme));
   doc.set("security", doc.createNode(requirement));
-  return doc.toString();
+  return { text: doc.toString() };
 }

@@ -45,12 +45,31 @@ export interface DocumentLocation {
   readonly url?: string;
 }
 
+/** A document's text as read or fetched, with where it came from, before it is parsed. */
+export interface DocumentText {
+  readonly text: string;
+  readonly source: string;
+  readonly url?: URL;
+}
+
+/** Reads a document file, or fetches a document URL. Throws DocumentError. */
+export async function readDocumentText(at: DocumentLocation, opts: { timeoutMs?: number } = {}): Promise<DocumentText> {
+  if (at.path !== undefined) return { text: readText(at.path), source: at.path };
+  const url = documentUrl(at.url ?? "");
+  return { text: await fetchText(url, opts.timeoutMs ?? FETCH_TIMEOUT_MS), source: url.href, url };
+}
+
 /** Reads, parses and dereferences a document. Throws DocumentError. */
 export async function loadDocument(at: DocumentLocation, opts: { timeoutMs?: number } = {}): Promise<OpenApiDocument> {
-  if (at.path !== undefined) return parseDocument(readText(at.path), at.path);
-  const url = documentUrl(at.url ?? "");
-  return parseDocument(await fetchText(url, opts.timeoutMs ?? FETCH_TIMEOUT_MS), url.href, url);
+  const { text, source, url } = await readDocumentText(at, opts);
+  return parseDocument(text, source, url);
 }
+
+/** Without a leading byte order mark. */
+export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/** JSON when it looks like JSON (after blanks, an object or an array), else YAML, JSON's superset. */
+export const looksLikeJson = (text: string): boolean => /^\s*[{[]/.test(text);
 
 /** The document's URL, parsed and checked (https, or http to a loopback host); throws DocumentError `io`. Sends nothing. */
 export function documentUrl(text: string): URL {
@@ -92,8 +111,8 @@ async function fetchText(url: URL, timeoutMs: number): Promise<string> {
 
 /** JSON when it looks like JSON, else YAML (a superset). Throws DocumentError (io) with the position. */
 async function parseText(text: string, source: string): Promise<unknown> {
-  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (/^\s*[{[]/.test(src)) {
+  const src = withoutBom(text);
+  if (looksLikeJson(src)) {
     try {
       return JSON.parse(src);
     } catch (e) {

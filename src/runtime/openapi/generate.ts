@@ -8,6 +8,7 @@ import { renderPackHarness } from "../../pack/harness-render.js";
 import { isObject } from "../../pack/issues.js";
 import { cutToolNames, manyTools, mcpToolProblems } from "../../pack/mcp-names.js";
 import { isPlaceholderName } from "../../pack/placeholders.js";
+import { cutWhole } from "../../pack/sentence.js";
 import { withoutRefusedPatterns, type PatternProblem } from "../../pack/schema-patterns.js";
 import type { PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "../../pack/types.js";
 import type { OpenApiDocument } from "./document.js";
@@ -120,14 +121,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const info = isObject(doc.doc["info"]) ? doc.doc["info"] : {};
   // The name is one line (HARNESS.md's heading) of at most 128 UTF-16 units, as surface.json's name may be, never
   // ending in half a character.
-  const title =
-    typeof info["title"] === "string" && info["title"].trim() !== ""
-      ? info["title"]
-          .trim()
-          .replace(/\s+/g, " ")
-          .slice(0, 128)
-          .replace(/[\ud800-\udbff]$/, "")
-      : "api";
+  const title = typeof info["title"] === "string" && info["title"].trim() !== "" ? cutWhole(info["title"].trim().replace(/\s+/g, " "), 128) : "api";
   id ??= packIdOf(title.replace(/[^A-Za-z0-9._]+/g, "-").replace(/-+$/, ""));
   const operations = operationsOf(doc.doc);
   const verbs: Record<string, SurfaceVerb> = {};
