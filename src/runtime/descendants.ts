@@ -290,14 +290,26 @@ export class DescendantWatch {
   }
 
   /**
-   * The child itself, just spawned in a session and group of its own (detached: their id is its pid), known before any
-   * read of the tree after its spawn (runProcess calls this as spawn returns), and the pipes
-   * it was given: `pipeFds`, its fds that are pipes of the run as /proc names them (libuv's are socket pairs; a
-   * stdin of /dev/null is left out). Its /proc stat is not read: its parent, session and start are known, and what it
-   * starts is logged by a later read and judged by this watch then (its place in the log is kept until it is known).
-   * `exited`: it was found exited (gone, or a zombie) as it was identified, so its stdio can no longer be read.
+   * The pipes the child was given, looked up the moment its spawn returns, before anything else is done for it (root,
+   * its identity, the watchdog): `pipeFds`, its fds that are pipes of the run as /proc names them (libuv's are socket
+   * pairs; a stdin of /dev/null is left out). A program that exits at once takes its stdio with it, and a descendant it
+   * left holding them is then found only by the tree: on a loaded machine such a program (a double fork, then exit)
+   * exited before the lookup in 17 of 600 runs (one at a time, 2 CPU hogs on 2 cores) when it came after the watchdog was
+   * told of the run, whose wake-up could take the CPU from hcp; in none of 600 since.
    */
-  root(pid: number, pipeFds: readonly number[] = [0, 1, 2], start?: string, exited = false): void {
+  spawned(pid: number, pipeFds: readonly number[]): void {
+    this.pipeFds = pipeFds;
+    this.readPipes(pid);
+  }
+
+  /**
+   * The child itself, just spawned in a session and group of its own (detached: their id is its pid), known before any
+   * read of the tree after its spawn (runProcess calls this as spawn returns, after spawned). Its /proc stat is not
+   * read: its parent, session and start are known, and what it starts is logged by a later read and judged by this
+   * watch then (its place in the log is kept until it is known). `exited`: it was found exited (gone, or a zombie) as it
+   * was identified, so its stdio can no longer be read.
+   */
+  root(pid: number, start?: string, exited = false): void {
     // Not new to a listing (the next one skips it), and no other run's: its parent is the runtime, its session its
     // own. Its session is followed as every known process's is (owns): its id is the child's pid.
     // One the last listing did not have was counted after it (a fork is listed once counted, and this one is not
@@ -313,22 +325,21 @@ export class DescendantWatch {
     this.rootSeen = seen;
     this.rootPid = pid;
     this.rootStart = start === undefined ? undefined : Number(start);
-    this.pipeFds = pipeFds;
-    // Found exited as it was identified (a zombie has closed its files): its stdio is not looked for, where each
+    // Found exited as it was identified (a zombie has closed its files): its stdio is not looked for again, where each
     // lookup would fail.
-    this.pipesGone = exited;
+    if (exited) this.pipesGone = true;
     this.adopt();
   }
 
   /** Reads the child's stdio once it can be read (not while it execs), while it lives. */
-  private readPipes(): void {
-    if (this.rootPid === undefined || this.pipes.size > 0 || this.pipesGone) return;
+  private readPipes(pid = this.rootPid): void {
+    if (pid === undefined || this.pipes.size > 0 || this.pipesGone) return;
     let gone = 0;
     // A failed lookup is a usual answer (the child has exited).
     withoutStack(() => {
       for (const fd of this.pipeFds) {
         try {
-          const target = readlinkSync(`/proc/${this.rootPid}/fd/${fd}`);
+          const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
           if (target.startsWith("pipe:") || target.startsWith("socket:")) this.pipes.add(target);
         } catch (err) {
           // closed, gone, or no /proc

@@ -164,9 +164,10 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       reject(spawnError(req.file, err as NodeJS.ErrnoException, req.cwd));
       return;
     }
-    // Known at once (exec done), to the watchdog and to the watch: the program may already be running, and may kill the
-    // runtime; and no read of the tree logs it first, so that a process whose parent is the runtime and that is not a
-    // run's child is a run's (descendants.ts).
+    // Known at once (exec done): its pipes read first (a program that exits at once takes them with it), then the
+    // watchdog and the watch told: the program may already be running, and may kill the runtime; and no read of the tree
+    // logs it first, so that a process whose parent is the runtime and that is not a run's child is a run's
+    // (descendants.ts).
     if (child.pid !== undefined) reaper.started(child.pid, piped ? ALL_PIPES : OUTPUT_PIPES);
     const out = new Capture(req.maxOutputBytes);
     const err = new Capture(req.maxOutputBytes);

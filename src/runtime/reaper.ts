@@ -56,10 +56,11 @@ export class Reaper {
    * The child started (detached: in a session and group of its own): its group, its descendants and the holders of
    * its pipes (`pipeFds`, its fds that are pipes of the run) are now this reaper's.
    */
-  started(pid: number, pipeFds?: readonly number[]): void {
+  started(pid: number, pipeFds: readonly number[] = [0, 1, 2]): void {
+    this.watch.spawned(pid, pipeFds);
     const identity = guardRun(pid);
     this.pid = pid;
-    this.watch.root(pid, pipeFds, typeof identity === "object" ? identity.start : undefined, identity === "gone");
+    this.watch.root(pid, typeof identity === "object" ? identity.start : undefined, identity === "gone");
   }
 
   /** The child has exited and been reaped: its group and descendants get SIGTERM now (see end). */

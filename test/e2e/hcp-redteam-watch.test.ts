@@ -433,6 +433,27 @@ test("hcp serve --mcp: 64 calls at once on a busy machine, each leaving a setsid
   await noSurvivor(pidsIn(dir), "hcp serve --mcp");
 });
 
+test("hcp serve --mcp: 48 calls at once on a busy machine, each child double-forking an escapee that keeps the run's pipes (its parent gone at once, a session of its own), leave no survivor", async () => {
+  const dir = tempDir("hcp-watch-pids-");
+  // Only the run's pipes, which it keeps, lead to the escapee once its parent has exited. The child stays a second:
+  // one that exits before hcp has looked at its pipes (a race hcp can lose on a busy machine) is a limit SECURITY.md
+  // states.
+  const root = programPack("quick", script(`( ${SLEEPER} "$1/esc-$$.pid" & )\nwhile [ ! -s "$1/esc-$$.pid" ]; do sleep 0.01; done\nsleep 1`), { leave: [dir] });
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "quick", verbs: { leave: "read" }, limits: { concurrency: 64 } }));
+  const { client, stderr } = await mcpClient([root], { env: isolatedEnv() });
+  const stopBusy = busyCPUs();
+  try {
+    const results = await Promise.all(Array.from({ length: 48 }, () => client.callTool({ name: "quick_leave", arguments: {} })));
+    assert.equal(results.filter((res) => res.isError !== true).length, 48, stderr());
+  } finally {
+    stopBusy();
+    await client.close();
+  }
+  const pids = pidsIn(dir);
+  assert.equal(pids.length, 48, "every escapee ran before its child exited");
+  await noSurvivor(pids, "hcp serve --mcp");
+});
+
 test("hcp serve --mcp: malformed tools/call params (no name, a number for a name, arguments not an object, task fields, bad _meta) are JSON-RPC errors and nothing runs", async () => {
   const root = tempDir("hcp-watch-mcp-");
   const log = join(root, "witness.log");
