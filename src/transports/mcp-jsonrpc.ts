@@ -3,6 +3,8 @@
 // cursor hcp never gave, and messages sent as written (the SDK's McpError puts "MCP error <code>: " in front, and the
 // client puts it there again).
 
+import { constants } from "node:buffer";
+
 /** The -32600 answer to a JSON-RPC batch (an array of messages), on every transport: hcp takes one message at a time. */
 export const BATCH_REFUSED = "Invalid Request: batches are not supported; send one message at a time";
 
@@ -12,6 +14,18 @@ export const BATCH_REFUSED = "Invalid Request: batches are not supported; send o
  */
 export function invalidParams(message: string): Error & { code: number } {
   return Object.assign(new Error(message), { code: -32602 });
+}
+
+/** The longest result hcp answers as one message: the longest string JavaScript holds, less room for the envelope. */
+export const MAX_ANSWER_CHARS = constants.MAX_STRING_LENGTH - 4096;
+
+/** What answers a request whose answer is longer than the longest string JavaScript holds (about 512 MiB). */
+export const ANSWER_TOO_LARGE =
+  "the answer is too large to send as one message; for tools/list, serve fewer tools (hcp serve --mcp with --tools GLOB, --exclude GLOB or --read-only)";
+
+/** That answer as a handler's error: -32603 Internal error, the message as written. */
+export function answerTooLarge(): Error & { code: number } {
+  return Object.assign(new Error(ANSWER_TOO_LARGE), { code: -32603 });
 }
 
 /** hcp lists everything at once and gives no cursor, so any cursor is one it never gave: -32602 (MCP pagination). */

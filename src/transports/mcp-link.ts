@@ -15,7 +15,7 @@ import { compactJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 import { Intake } from "./intake.js";
 import type { Line } from "./lines.js";
-import { BATCH_REFUSED } from "./mcp-jsonrpc.js";
+import { ANSWER_TOO_LARGE, BATCH_REFUSED } from "./mcp-jsonrpc.js";
 import { REFUSAL_CODES } from "./mcp-refusal.js";
 import { Outbox } from "./outbox.js";
 
@@ -35,10 +35,6 @@ export function serverIdentity(version: string, instructions: string): ServerIde
 }
 
 type Json = Record<string, unknown>;
-/** What answers a request whose answer is longer than the longest string JavaScript holds (about 512 MiB). */
-export const ANSWER_TOO_LARGE =
-  "the answer is too large to send as one message; for tools/list, serve fewer tools (hcp serve --mcp with --tools GLOB, --exclude GLOB or --read-only)";
-
 /**
  * A message as one line of JSON (compactJSON: a result's numbers keep their literal, §6.5). An answer too long for
  * one string (the tools/list of Microsoft Graph's 11,422 tools) is a JSON-RPC error to its request instead of a

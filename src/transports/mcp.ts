@@ -14,14 +14,14 @@ import { startWatchdog } from "../runtime/watchdog.js";
 import { sdkServerModule, sdkTypesModule } from "./lazy-sdk.js";
 import { linkSignals } from "./abort.js";
 import { TransportError, errorBody } from "./errors.js";
-import { answerInvalidParams, invalidParams, onePage } from "./mcp-jsonrpc.js";
+import { MAX_ANSWER_CHARS, answerInvalidParams, answerTooLarge, invalidParams, onePage } from "./mcp-jsonrpc.js";
 import { StdioLink, serverIdentity, type ServerIdentity } from "./mcp-link.js";
 import { maskOutgoing } from "./mcp-mask.js";
 import type { AnswerRoom } from "./outbox.js";
 import { harnessSummary, harnessText, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, renderPlan } from "./render.js";
-import { buildTools, toolsListed, type ToolSelection, type VerbTool } from "./tools.js";
+import { buildTools, listedLength, toolsListed, type ToolSelection, type VerbTool } from "./tools.js";
 import { packShown, servedHarness } from "./served-harness.js";
 
 export interface McpOptions extends ServeOptions, ToolSelection {
@@ -350,6 +350,9 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
 
   server.setRequestHandler(ListToolsRequestSchema, async (req) => {
     onePage(req.params);
+    // Over HTTP, an answer too long to write is dropped by the SDK's transport (an empty event stream, the request never
+    // answered); on stdio the link answers the same error (messageLine).
+    if (listedLength(tools) > MAX_ANSWER_CHARS) throw answerTooLarge();
     return toolsListed(tools);
   });
   // Set as every other method's handler is (its request parsed once): the SDK's Server wraps a tools/call handler

@@ -210,3 +210,24 @@ export function toolCheck(opts: ToolSelection): (pack: ServedPack) => void {
 export function toolsListed(tools: readonly VerbTool[]): { tools: VerbTool["tool"][] } {
   return { tools: tools.map((t) => t.tool) };
 }
+
+/** The JSON length of each list's tools/list result, worked out once per list (the servers of HTTP requests share it). */
+const listedLengths = new WeakMap<readonly VerbTool[], number>();
+
+/**
+ * How long the tools/list result of `tools` is as JSON; Infinity when it is longer than the longest string JavaScript
+ * holds (about 512 MiB: Microsoft Graph's 11,422 tools), which no transport can send as one message.
+ */
+export function listedLength(tools: readonly VerbTool[]): number {
+  let length = listedLengths.get(tools);
+  if (length === undefined) {
+    try {
+      length = JSON.stringify(toolsListed(tools)).length;
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      length = Infinity;
+    }
+    listedLengths.set(tools, length);
+  }
+  return length;
+}

@@ -4,15 +4,15 @@ import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { test } from "node:test";
 import fc from "fast-check";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import * as types from "@modelcontextprotocol/sdk/types.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { McpError, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ApprovalSession } from "../../src/runtime/approval/gate.js";
 import { loadSdk, mcpServer, servedOf, type McpOptions } from "../../src/transports/mcp.js";
 import {
-  ANSWER_TOO_LARGE,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
   StdioLink,
@@ -25,8 +25,9 @@ import {
   type ServerIdentity,
   type ToolsListed,
 } from "../../src/transports/mcp-link.js";
+import { ANSWER_TOO_LARGE } from "../../src/transports/mcp-jsonrpc.js";
 import { loadServed } from "../../src/transports/packs.js";
-import { toolsListed } from "../../src/transports/tools.js";
+import { listedLength, toolsListed } from "../../src/transports/tools.js";
 import { fixture } from "../e2e/helpers.js";
 
 const identity = serverIdentity("9.9.9", "Some instructions.\nTwo lines.");
@@ -329,4 +330,25 @@ test("an answer too long for one string is a JSON-RPC error to its request, not 
     throw new TypeError("not a size");
   } };
   assert.throws(() => messageLine(broken), TypeError, "only a string too long is answered so");
+});
+
+test("hcp's server answers a tools/list too long for one string with a JSON-RPC error on every transport (the HTTP one would send an empty stream), and goes on", async () => {
+  const { packs } = await loadServed([fixture("packs/hcp-probe")], "mcp", {}, { fetch: "command-line" });
+  const sdk = await loadSdk();
+  const opts: McpOptions = { version: "1" };
+  const served = servedOf(packs, opts);
+  assert.equal(listedLength(served.tools), JSON.stringify(toolsListed(served.tools)).length);
+  // What JSON.stringify does past the longest string (Microsoft Graph's 11,422 tools), without half a gigabyte.
+  const tooLong = { toJSON: (): never => { throw new RangeError("Invalid string length"); } };
+  const huge = { ...served, tools: served.tools.map((t, i) => (i === 0 ? { ...t, tool: { ...t.tool, ...tooLong } } : t)) };
+  assert.equal(listedLength(huge.tools), Infinity);
+  const life = { stop: new AbortController().signal, unanswerable: new AbortController().signal, running: new Set<Promise<unknown>>(), declined: new ApprovalSession() };
+  const server = mcpServer(sdk, huge, opts, life);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: "c", version: "1" });
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  await assert.rejects(client.listTools(), (err: unknown) => err instanceof McpError && err.code === -32603 && err.message.includes(ANSWER_TOO_LARGE));
+  assert.deepEqual(await client.ping(), {});
+  await client.close();
+  await server.close();
 });
