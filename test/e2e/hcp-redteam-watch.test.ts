@@ -417,19 +417,24 @@ function busyCPUs(): () => void {
   };
 }
 
-test("hcp serve --mcp: 64 calls at once on a busy machine, each leaving a setsid escapee with no pipe of its run, leave no survivor", async () => {
-  const dir = tempDir("hcp-watch-pids-");
-  const root = programPack("burst", script(`${SLEEPER} "$1/esc-$$.pid" </dev/null >/dev/null 2>&1 &\nsleep 1`), { leave: [dir] });
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "burst", verbs: { leave: "read" }, limits: { concurrency: 64 } }));
+/** Calls the tools named, all at once, over MCP on a busy machine (busyCPUs); asserts each was answered without error. */
+async function callsAtOnceOnBusyMachine(root: string, tools: string[]): Promise<void> {
   const { client, stderr } = await mcpClient([root], { env: isolatedEnv() });
   const stopBusy = busyCPUs();
   try {
-    const results = await Promise.all(Array.from({ length: 64 }, () => client.callTool({ name: "burst_leave", arguments: {} })));
-    assert.equal(results.filter((res) => res.isError !== true).length, 64, stderr());
+    const results = await Promise.all(tools.map((name) => client.callTool({ name, arguments: {} })));
+    assert.equal(results.filter((res) => res.isError !== true).length, tools.length, stderr());
   } finally {
     stopBusy();
     await client.close();
   }
+}
+
+test("hcp serve --mcp: 64 calls at once on a busy machine, each leaving a setsid escapee with no pipe of its run, leave no survivor", async () => {
+  const dir = tempDir("hcp-watch-pids-");
+  const root = programPack("burst", script(`${SLEEPER} "$1/esc-$$.pid" </dev/null >/dev/null 2>&1 &\nsleep 1`), { leave: [dir] });
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "burst", verbs: { leave: "read" }, limits: { concurrency: 64 } }));
+  await callsAtOnceOnBusyMachine(root, Array<string>(64).fill("burst_leave"));
   await noSurvivor(pidsIn(dir), "hcp serve --mcp");
 });
 
@@ -440,15 +445,7 @@ test("hcp serve --mcp: 48 calls at once on a busy machine, each child double-for
   // states.
   const root = programPack("quick", script(`( ${SLEEPER} "$1/esc-$$.pid" & )\nwhile [ ! -s "$1/esc-$$.pid" ]; do sleep 0.01; done\nsleep 1`), { leave: [dir] });
   writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "quick", verbs: { leave: "read" }, limits: { concurrency: 64 } }));
-  const { client, stderr } = await mcpClient([root], { env: isolatedEnv() });
-  const stopBusy = busyCPUs();
-  try {
-    const results = await Promise.all(Array.from({ length: 48 }, () => client.callTool({ name: "quick_leave", arguments: {} })));
-    assert.equal(results.filter((res) => res.isError !== true).length, 48, stderr());
-  } finally {
-    stopBusy();
-    await client.close();
-  }
+  await callsAtOnceOnBusyMachine(root, Array<string>(48).fill("quick_leave"));
   const pids = pidsIn(dir);
   assert.equal(pids.length, 48, "every escapee ran before its child exited");
   await noSurvivor(pids, "hcp serve --mcp");
@@ -535,16 +532,7 @@ test("hcp serve --mcp: 48 calls at once on a busy machine, each child leaving a 
   const modes = ["fork", "spawn", "thread"];
   const root = programPack("member", GROUP_MEMBER, Object.fromEntries(modes.map((m) => [m, [m, dir]])));
   writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "member", verbs: Object.fromEntries(modes.map((m) => [m, "read"])), limits: { concurrency: 64 } }));
-  const { client, stderr } = await mcpClient([root], { env: isolatedEnv() });
-  const stopBusy = busyCPUs();
-  try {
-    const calls = Array.from({ length: 48 }, (_, i) => client.callTool({ name: `member_${modes[i % 3]}`, arguments: {} }));
-    const results = await Promise.all(calls);
-    assert.equal(results.filter((res) => res.isError !== true).length, 48, stderr());
-  } finally {
-    stopBusy();
-    await client.close();
-  }
+  await callsAtOnceOnBusyMachine(root, Array.from({ length: 48 }, (_, i) => `member_${modes[i % 3]}`));
   const pids = pidsIn(dir);
   assert.equal(pids.length, 48, "every member ran before its child exited");
   await noSurvivor(pids, "hcp serve --mcp");
