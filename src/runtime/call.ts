@@ -51,13 +51,19 @@ export interface ExecuteOptions extends PlanOptions {
   readonly onOutput?: OutputListener;
   /** Children or HTTP requests at once: the child starts, or the request is sent, once a slot is free (queued, first come first served). */
   readonly slots?: Limiter;
+  /** Told what the person should know of a run that the §6.5 result has no field for (OUTPUT_HELD). */
+  readonly onWarning?: (text: string) => void;
 }
+
+/** The warning of a run whose output a process hcp could neither find nor kill still held at its end. */
+export const OUTPUT_HELD =
+  "a process that left the run still held its output when hcp stopped waiting for it, and could be neither found nor killed: it may still be running (SECURITY.md, Limits)";
 
 /**
  * The §6.5 result: which plan ran, then the process result (wire order is the object's, built in
  * runPlan). `verb` is null for pass-through. Credential values are masked everywhere.
  */
-export interface ExecResult extends Omit<ProcessResult, "cancelled"> {
+export interface ExecResult extends Omit<ProcessResult, "cancelled" | "output_held"> {
   pack: string;
   verb: string | null;
   argv: string[];

@@ -3,7 +3,7 @@
 
 import type { LoadedPack } from "../pack/types.js";
 import { authorize, defaultGate, issuePlan, type Gate } from "./approval/gate.js";
-import type { DryRun, ExecResult, ExecuteOptions, PlanOptions } from "./call.js";
+import { OUTPUT_HELD, type DryRun, type ExecResult, type ExecuteOptions, type PlanOptions } from "./call.js";
 import { credentialsOf, secretsOf, stillTrusted, verbArgSecrets, type CallSecrets, type CredentialLoad } from "./call-secrets.js";
 import { passThroughCommand, verbCommand, type Command } from "./command.js";
 import { audit, auditOrWarn, auditRefusal } from "./decision-audit.js";
@@ -167,6 +167,7 @@ async function runPlan(plan: Plan, prepared: Prepared, opts: ExecuteOptions, fro
     })
     .finally(release);
   live?.end({ stdout: r.stdout_truncated, stderr: r.stderr_truncated });
+  if (r.output_held) opts.onWarning?.(OUTPUT_HELD);
   if (r.cancelled) throw new RuntimeError("cancelled", `${plan.verb === null ? "pass-through" : `verb ${JSON.stringify(plan.verb)}`} was cancelled; its process group was killed`);
   const result: ExecResult = {
     pack: plan.pack,

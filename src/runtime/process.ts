@@ -46,6 +46,11 @@ export interface ProcessResult {
   stderr_bytes: number;
   stdout_truncated: boolean;
   stderr_truncated: boolean;
+  /**
+   * The run's pipes were still open when hcp stopped waiting for them (PIPE_GIVE_UP_MS after the kill): a process hcp
+   * could neither find nor kill holds them, and may still run (SECURITY.md, Limits). Not a field of the §6.5 result.
+   */
+  output_held: boolean;
 }
 
 /** How long to wait for the pipes after SIGKILL before giving up on a holder that could not be killed. */
@@ -144,7 +149,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     }
     const started = monotonicMs();
     const grace = req.killGraceMs ?? 2000;
-    const reaper = new Reaper(grace, () => setTimeout(finish, PIPE_GIVE_UP_MS).unref(), req.lastRun === true);
+    const reaper = new Reaper(grace, () => setTimeout(finish, PIPE_GIVE_UP_MS, true).unref(), req.lastRun === true);
     // A stdin not given is /dev/null (libuv opens it for "ignore"): not a pipe of the run.
     const piped = req.stdin !== undefined || req.holdStdin === true;
     let child: ChildProcess;
@@ -194,7 +199,8 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       req.signal?.removeEventListener("abort", onAbort);
     };
 
-    function finish(): void {
+    /** `held`: called because hcp stops waiting for the pipes, not because they closed. */
+    function finish(held = false): void {
       if (settled) return;
       settled = true;
       cleanup();
@@ -214,6 +220,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         stderr_bytes: err.total,
         stdout_truncated: out.truncated,
         stderr_truncated: err.truncated,
+        output_held: held,
       });
     }
 
@@ -263,9 +270,9 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         if (settled) return;
         timers.push(setTimeout(() => reaper.end(true), HOLDERS_AFTER_EXIT_MS));
         // A holder that could be neither found nor killed never keeps the run waiting.
-        timers.push(setTimeout(finish, grace + PIPE_GIVE_UP_MS));
+        timers.push(setTimeout(finish, grace + PIPE_GIVE_UP_MS, true));
       });
     });
-    child.on("close", finish);
+    child.on("close", () => finish());
   });
 }

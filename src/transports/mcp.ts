@@ -322,7 +322,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     const progress = progressOf(extra);
     let r: ExecResult | HttpResult | DryRun;
     try {
-      r = await executeVerb(t.pack, t.verb, args, { ...run, confirm, onOutput: progress?.onOutput, slots });
+      r = await executeVerb(t.pack, t.verb, args, { ...run, confirm, onOutput: progress?.onOutput, slots, onWarning: (w) => warn(extra, `${t.name}: ${w}`) });
     } finally {
       progress?.stop();
     }

@@ -3,7 +3,7 @@
 // starts the built hcp with a program that tries to leave a process behind, and asserts none survives.
 
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -119,6 +119,44 @@ test("hcp run while other processes begin all the time (its first listing of /pr
   } finally {
     process.kill(-forker.pid!, "SIGKILL");
     bystander.kill("SIGKILL");
+  }
+});
+
+/**
+ * A process outside every run that listens on the unix socket `path`, takes one connection and never receives on it:
+ * file descriptors sent to it stay in its queue, in no process's table (its connections are kept open). Resolves once it
+ * listens.
+ */
+async function unreceivedQueue(path: string): Promise<ChildProcess> {
+  const keeper = spawn("python3", ["-c", "import socket, sys\ns = socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\ns.listen(8)\nprint('ready', flush=True)\nkept = []\nwhile True:\n    kept.append(s.accept())", path], { stdio: ["ignore", "pipe", "ignore"] });
+  await new Promise<void>((resolve, reject) => {
+    keeper.stdout!.once("data", () => resolve());
+    keeper.once("exit", (code) => reject(new Error(`the keeper exited (${code})`)));
+  });
+  return keeper;
+}
+
+test("a run whose output is still held at its end by what hcp cannot find (its pipes sent over a socket and never received) is answered with a warning that something of it may still run: hcp run and MCP", async () => {
+  const dir = tempDir("hcp-watch-held-");
+  const path = join(dir, "queue");
+  const keeper = await unreceivedQueue(path);
+  try {
+    const program = script(`exec python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); socket.send_fds(s, [b"x"], [1, 2])' "$1"`);
+    const root = programPack("held", program, { pass: [path] });
+    const r = await hcp(["run", root, "pass"], { env: isolatedEnv(), timeoutMs: 60_000 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^Warning: a process that left the run still held its output when hcp stopped waiting for it, and could be neither found nor killed: it may still be running/m);
+    const logs: string[] = [];
+    const { client, stderr } = await mcpClient([root], { env: isolatedEnv(), onLog: (data) => logs.push(data) });
+    try {
+      const result = await client.callTool({ name: "held_pass", arguments: {} });
+      assert.notEqual(result.isError, true, stderr());
+      assert.ok(logs.some((l) => l.startsWith("held_pass: a process that left the run still held its output")), logs.join("\n"));
+    } finally {
+      await client.close();
+    }
+  } finally {
+    keeper.kill("SIGKILL");
   }
 });
 
