@@ -81,14 +81,18 @@ function leftOutBecause(pattern: string): string | undefined {
  */
 export function withoutRefusedPatterns(schema: Record<string, unknown>, path: string): { schema: Record<string, unknown>; removed: PatternProblem[] } {
   const removed: PatternProblem[] = [];
+  // Each pattern is judged once: the copy drops those judged here.
+  const refused = new Set<string>();
   eachPattern(schema, path, (pattern, at) => {
     const why = leftOutBecause(pattern);
-    if (why !== undefined) removed.push({ path: at(), message: why });
+    if (why === undefined) return;
+    removed.push({ path: at(), message: why });
+    refused.add(pattern);
   });
   if (removed.length === 0) return { schema, removed };
   const copy = structuredClone(schema);
   eachPattern(copy, path, (pattern, _at, holder, key) => {
-    if (leftOutBecause(pattern) !== undefined) delete holder[key];
+    if (refused.has(pattern)) delete holder[key];
   });
   return { schema: copy, removed };
 }

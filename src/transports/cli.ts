@@ -112,7 +112,8 @@ export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
 
 async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
   const write = req.json ? undefined : req.write;
-  const warnings: string[] = [];
+  // What the person is told on stderr: the run's warnings (OUTPUT_HELD), then what the result says.
+  const notes: string[] = [];
   const opts = {
     allowWrite: req.allowWrite,
     dryRun: req.dryRun,
@@ -125,7 +126,7 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
     // Its files may name the folder neither by its real path nor as the caller named it (pack-self-paths.ts).
     trust: { ask: req.askTrust, named: [givenPackFolder(req.pack)] },
     onOutput: write === undefined ? undefined : (e: OutputEvent) => e.text !== "" && write(e.stream, e.text),
-    onWarning: (w: string) => warnings.push(`Warning: ${w}`),
+    onWarning: (w: string) => notes.push(`Warning: ${w}`),
   };
   let r: ExecResult | HttpResult | DryRun;
   if (req.passThrough !== undefined) {
@@ -139,9 +140,8 @@ async function runOn(pack: ServedPack, req: CliRunRequest): Promise<CliOutput> {
   if (isDryRun(r)) return { stdout: req.json ? stableJSON(r) : renderPlan(r, "flag", req.allowWrite === true), stderr: "", exitCode: 0 };
   if (isHttpResult(r)) return httpOutput(r, req.json === true);
   const exitCode = childExitCode(r, constants.signals);
-  // The result has no field for these: they go to stderr, beside --json's result too.
-  if (req.json) return { stdout: stableJSON(r), stderr: warnings.map((n) => n + "\n").join(""), exitCode };
-  const notes = warnings;
+  // The result has no field for the warnings: they go to stderr, beside --json's result too.
+  if (req.json) return { stdout: stableJSON(r), stderr: notes.map((n) => n + "\n").join(""), exitCode };
   if (r.stdout_truncated) notes.push(`Warning: stdout truncated: ${r.stdout_bytes} bytes written, the rest dropped`);
   if (r.stderr_truncated) notes.push(`Warning: stderr truncated: ${r.stderr_bytes} bytes written, the rest dropped`);
   if (r.timed_out || r.signal !== null) notes.push(`Error: ${r.verb === null ? "the pass-through" : `verb ${JSON.stringify(r.verb)}`} ${outcome(r)}`);

@@ -23,9 +23,12 @@ export const MAX_ANSWER_CHARS = constants.MAX_STRING_LENGTH - 4096;
 export const ANSWER_TOO_LARGE =
   "the answer is too large to send as one message; for tools/list, serve fewer tools (hcp serve --mcp with --tools GLOB, --exclude GLOB or --read-only)";
 
-/** That answer as a handler's error: -32603 Internal error, the message as written. */
+/** That answer's JSON-RPC error: -32603 Internal error, the message as written. */
+export const TOO_LARGE_ERROR = { code: -32603, message: ANSWER_TOO_LARGE } as const;
+
+/** That error as a handler throws it. */
 export function answerTooLarge(): Error & { code: number } {
-  return Object.assign(new Error(ANSWER_TOO_LARGE), { code: -32603 });
+  return Object.assign(new Error(TOO_LARGE_ERROR.message), { code: TOO_LARGE_ERROR.code });
 }
 
 /** hcp lists everything at once and gives no cursor, so any cursor is one it never gave: -32602 (MCP pagination). */

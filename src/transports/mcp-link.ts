@@ -15,7 +15,7 @@ import { compactJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 import { Intake } from "./intake.js";
 import type { Line } from "./lines.js";
-import { ANSWER_TOO_LARGE, BATCH_REFUSED } from "./mcp-jsonrpc.js";
+import { BATCH_REFUSED, TOO_LARGE_ERROR } from "./mcp-jsonrpc.js";
 import { REFUSAL_CODES } from "./mcp-refusal.js";
 import { Outbox } from "./outbox.js";
 
@@ -46,7 +46,7 @@ export function messageLine(message: unknown): string {
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
     const id = isObject(message) && isId(message["id"]) ? message["id"] : null;
-    return compactJSON({ jsonrpc: "2.0", id, error: { code: -32603, message: ANSWER_TOO_LARGE } });
+    return compactJSON({ jsonrpc: "2.0", id, error: TOO_LARGE_ERROR });
   }
 }
 
