@@ -4,6 +4,7 @@ import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import { compactJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
+import { cutWhole } from "../pack/sentence.js";
 import { executeVerb } from "../runtime/execute.js";
 import { Limiter } from "../runtime/limiter.js";
 import { redactText } from "../runtime/redact.js";
@@ -19,6 +20,8 @@ export interface ExecOptions extends ServeOptions {
   concurrency?: number;
   /** Aborting stops reading, kills every running child, and answers their requests `cancelled`. */
   signal?: AbortSignal;
+  /** Told, for the operator, what a request's result has no field for (OUTPUT_HELD), the request named. */
+  onWarning?: (text: string) => void;
 }
 
 /** A request line over this is answered `request_too_large` and skipped as it arrives, never buffered whole. */
@@ -84,9 +87,19 @@ export function checkRequest(v: unknown, loaded: readonly string[] = []): ExecRe
   return { ...(r as unknown as ExecRequest), args: r["args"] ?? {} };
 }
 
+/** A request's id as its response carries it: a string one with the packs' secrets masked. */
+const shownId = (id: RequestId, packs: readonly ServedPack[]): RequestId => (typeof id === "string" ? redactText(id, packSecrets(packs)) : id);
+
+/** A request named in a warning: its id as JSON, at most 80 characters, with no character a terminal acts on. */
+function requestName(id: RequestId, packs: readonly ServedPack[], req: ExecRequest): string {
+  const json = JSON.stringify(shownId(id, packs)).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return `request ${json.length > 80 ? `${cutWhole(json, 79)}…` : json} (${req.pack} ${req.verb})`;
+}
+
 /** Answers one line: never throws; the response carries the request's id (null when unknowable). */
 async function answer(packs: readonly ServedPack[], line: string, opts: ExecOptions, outbox: Outbox): Promise<Record<string, unknown>> {
   let id: RequestId = null;
+  const { onWarning } = opts;
   try {
     const parsed = parseLine(line);
     id = idOf(parsed);
@@ -103,12 +116,12 @@ async function answer(packs: readonly ServedPack[], line: string, opts: ExecOpti
       slots: outbox.gate(slotsOf(pack)),
       gate: opts.gate,
       transport: "json_exec",
+      ...(onWarning && { onWarning: (w: string) => onWarning(`${requestName(id, packs, req)}: ${w}`) }),
     });
-    return { id: typeof id === "string" ? redactText(id, packSecrets(packs)) : id, ok: true, result };
+    return { id: shownId(id, packs), ok: true, result };
   } catch (err) {
     // The runtime masks what it throws; this also covers the transport's own errors (an unknown pack id, a bad line).
-    const secrets = packSecrets(packs);
-    return { id: typeof id === "string" ? redactText(id, secrets) : id, ok: false, error: errorBody(maskError(err, secrets)) };
+    return { id: shownId(id, packs), ok: false, error: errorBody(maskError(err, packSecrets(packs))) };
   }
 }
 

@@ -136,7 +136,7 @@ async function unreceivedQueue(path: string): Promise<ChildProcess> {
   return keeper;
 }
 
-test("a run whose output is still held at its end by what hcp cannot find (its pipes sent over a socket and never received) is answered with a warning that something of it may still run: hcp run and MCP", async () => {
+test("a run whose output is still held at its end by what hcp cannot find (its pipes sent over a socket and never received) is answered with a warning that something of it may still run: hcp run, hcp exec and MCP", async () => {
   const dir = tempDir("hcp-watch-held-");
   const path = join(dir, "queue");
   const keeper = await unreceivedQueue(path);
@@ -146,6 +146,12 @@ test("a run whose output is still held at its end by what hcp cannot find (its p
     const r = await hcp(["run", root, "pass"], { env: isolatedEnv(), timeoutMs: 60_000 });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /^Warning: a process that left the run still held its output when hcp stopped waiting for it, and could be neither found nor killed: it may still be running/m);
+    // hcp exec names the request on its stderr, by an id that cannot act on the operator's terminal (here a C1 CSI).
+    const request = JSON.stringify({ id: "held\u009b1", pack: "held", verb: "pass" }) + "\n";
+    const e = await hcp(["exec", root], { env: isolatedEnv(), stdin: request, timeoutMs: 60_000 });
+    assert.equal(e.code, 0, e.stderr);
+    assert.match(e.stdout, /"ok":true/, e.stdout + e.stderr);
+    assert.match(e.stderr, /^Warning: request "held\\u009b1" \(held pass\): a process that left the run still held its output/m);
     const logs: string[] = [];
     const { client, stderr } = await mcpClient([root], { env: isolatedEnv(), onLog: (data) => logs.push(data) });
     try {

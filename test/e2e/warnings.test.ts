@@ -19,7 +19,7 @@ function folder(): string {
   return dir;
 }
 
-test("a pack left out of a folder is a `Warning:` line from list, exec, serve and mcp-config, under --quiet and --json too", async () => {
+test("a pack left out of a folder is a `Warning:` line from list, exec, serve and mcp-config, under --quiet and --json too; exec and serve name the served packs' own warnings once", async () => {
   const packs = folder();
   const [list, exec, serve, config] = await Promise.all([
     hcp(["list", packs, "--json", "--quiet"]),
@@ -29,8 +29,11 @@ test("a pack left out of a folder is a `Warning:` line from list, exec, serve an
   ]);
   for (const [name, r] of Object.entries({ list, exec, serve, config })) {
     assert.equal(r.code, 0, `${name}: ${r.stderr}`);
-    // serve also names the served packs' own warnings (here: good has no HARNESS.md), once each.
-    const lines = r.stderr.split("\n").filter((l) => l !== "" && !(name === "serve" && l.startsWith("Warning: pack good: ")));
+    // The long-running ones also name the served packs' own warnings (here: good has no HARNESS.md), once each.
+    const served = name === "serve" || name === "exec";
+    const own = r.stderr.split("\n").filter((l) => l.startsWith("Warning: pack good: "));
+    assert.ok(served ? own.length > 0 && new Set(own).size === own.length : own.length === 0, `${name}: ${r.stderr}`);
+    const lines = r.stderr.split("\n").filter((l) => l !== "" && !(served && l.startsWith("Warning: pack good: ")));
     assert.ok(lines.length > 0, `${name} names the pack it leaves out`);
     for (const l of lines) assert.match(l, /^Warning: (skipped|the server will leave out) \/.*\/hcp-invalid: /, name);
   }

@@ -14,6 +14,9 @@ import { serveOptions, toolSelection } from "./flags.js";
 import { stopExitCode, untilSignal } from "../signal.js";
 import { boundYoungGeneration } from "./young-generation.js";
 
+/** A warning on stderr, the operator's terminal. */
+const warnOperator = (text: string) => process.stderr.write(`Warning: ${text}\n`);
+
 /**
  * The packs a transport serves; those of a folder of packs that it may not serve (or, `check`, whose verbs cannot be
  * its tools) are named on stderr (and returned as warnings).
@@ -22,13 +25,13 @@ async function served(paths: readonly string[], transport: "json_exec" | "mcp", 
   // The person's command line names these packs: their documents are fetched (DocumentFetch).
   const { packs, skipped } = await loadServed(paths, transport, opts, { fetch: "command-line" }, check);
   const warnings = skipped.map((s) => `skipped ${s.root}: ${s.reason}`);
-  for (const w of warnings) process.stderr.write(`Warning: ${w}\n`);
+  for (const w of warnings) warnOperator(w);
   return { packs, warnings };
 }
 
 /**
  * The packs' own warnings (validation issues that do not stop a pack loading), written once on stderr, the operator's
- * terminal, with the packs' secrets masked as everything the server sends is; returned, masked, for the client's log.
+ * terminal, with the packs' secrets masked as everything the server sends is; returned, masked, for an MCP client's log.
  */
 async function tellOperator(packs: readonly ServedPack[]): Promise<string[]> {
   const warnings = packs.flatMap((p) => p.issues.filter((i) => i.severity === "warning").map((i) => `pack ${p.surface.id}: ${formatIssue(i)}`));
@@ -36,7 +39,7 @@ async function tellOperator(packs: readonly ServedPack[]): Promise<string[]> {
   const [{ packSecrets }, { redactText }] = await Promise.all([import("../../runtime/secrets.js"), import("../../runtime/redact.js")]);
   const secrets = packSecrets(packs);
   const masked = warnings.map((w) => redactText(w, secrets));
-  for (const w of masked) process.stderr.write(`Warning: ${w}\n`);
+  for (const w of masked) warnOperator(w);
   return masked;
 }
 
@@ -46,9 +49,10 @@ export async function execHandler(ctx: Context): Promise<void> {
   const opts = serveOptions(ctx);
   boundYoungGeneration();
   const { packs } = await served(ctx.args, "json_exec", opts);
+  await tellOperator(packs);
   // Until the end of stdin, or SIGINT/SIGTERM/a closed stdout (then running children are killed and answered).
   await untilSignal(async (signal) => {
-    await serveExec(packs, process.stdin, process.stdout, { ...opts, concurrency, signal });
+    await serveExec(packs, process.stdin, process.stdout, { ...opts, concurrency, signal, onWarning: warnOperator });
     const code = stopExitCode(signal);
     if (code !== null) ctx.setExitCode(code);
   });
