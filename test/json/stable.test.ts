@@ -110,18 +110,31 @@ function awkward(i: number): unknown {
   return { i, ints, unsorted, map: new Map<string, unknown>([["z", 1], ["y", new JsonNumber("1E5")]]), skipped: undefined, list: [undefined, null, true, [[]], {}] };
 }
 
+/** writeStableJSON's pieces, joined: a large value's are written member by member and in batches, unlike stableJSON's. */
+function written(value: unknown): string {
+  const pieces: string[] = [];
+  writeStableJSON(value, (piece) => pieces.push(piece));
+  return pieces.join("");
+}
+
+/** Asserts that stableJSON and writeStableJSON both write `value` as `expected`. */
+function bothWrite(value: unknown, expected: string, message?: string): void {
+  assert.equal(stableJSON(value), expected, message);
+  assert.equal(written(value), expected, message);
+}
+
 /** The members of a JSON array as stableJSON writes them at depth 1, one string each. */
 const members = (values: unknown[]) => values.map((v) => stableJSON([v]).slice(4, -3));
 
-test("a large value is written in pieces with the same bytes as the whole-value writer gives its parts", () => {
+test("a large value is written in pieces (writeStableJSON) and whole (stableJSON) with the same bytes as the whole-value writer gives its parts", () => {
   const values = Array.from({ length: 3000 }, (_, i) => awkward(i));
   const one = members(values);
-  assert.equal(stableJSON(values), "[\n  " + one.join(",\n  ") + "\n]\n");
+  bothWrite(values, "[\n  " + one.join(",\n  ") + "\n]\n");
   assert.equal(compactJSON(values), "[" + values.map((v) => compactJSON(v)).join(",") + "]");
   // Two levels down (an object's array member), every line indented once more.
   const doc = { head: awkward(-1), "<key>": values, tail: [] };
   const expected = '{\n  "head": ' + members([awkward(-1)])[0] + ',\n  "\\u003ckey\\u003e": [\n    ' + one.map((m) => m.replaceAll("\n", "\n  ")).join(",\n    ") + "\n  ],\n  \"tail\": []\n}\n";
-  assert.equal(stableJSON(doc), expected);
+  bothWrite(doc, expected);
   const pieces: string[] = [];
   writeStableJSON(doc, (piece) => pieces.push(piece));
   assert.ok(pieces.length > 1, `${pieces.length} piece(s)`);
@@ -129,8 +142,8 @@ test("a large value is written in pieces with the same bytes as the whole-value 
   // 5,000 members JS would reorder (written in batches of elements), each batch's first at the depth of the batch's first line.
   const maps = Array.from({ length: 5000 }, (_, i) => Object.assign(dictionary<unknown>(), { 10: i, 9: ["<" + i] }));
   const each = members(maps);
-  assert.equal(stableJSON(maps), "[\n  " + each.join(",\n  ") + "\n]\n");
-  assert.equal(stableJSON({ maps }), '{\n  "maps": [\n    ' + each.map((m) => m.replaceAll("\n", "\n  ")).join(",\n    ") + "\n  ]\n}\n");
+  bothWrite(maps, "[\n  " + each.join(",\n  ") + "\n]\n");
+  bothWrite({ maps }, '{\n  "maps": [\n    ' + each.map((m) => m.replaceAll("\n", "\n  ")).join(",\n    ") + "\n  ]\n}\n");
 });
 
 test("a large value with a member too deep for JSON.stringify is still written whole and in order", () => {
@@ -141,7 +154,7 @@ test("a large value with a member too deep for JSON.stringify is still written w
     deep += '"\\u003cx\\u003e"';
     for (let d = depth - 1; d >= 0; d--) deep += "\n" + "  ".repeat(d + 1) + "]";
     const items = doc.items.join(",\n    ");
-    assert.equal(stableJSON(doc), `{\n  "items": [\n    ${items}\n  ],\n  "deep": ${deep}\n}\n`, `depth ${depth}`);
+    bothWrite(doc, `{\n  "items": [\n    ${items}\n  ],\n  "deep": ${deep}\n}\n`, `depth ${depth}`);
   }
 });
 
