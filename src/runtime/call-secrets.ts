@@ -13,18 +13,11 @@ import { argsSchemaOf } from "./validate-args.js";
 
 /**
  * The pack's credentials, read once per call: a failure is kept, not thrown, because planning
- * and dry runs do not need them (the run itself then reports it). Over hcp run, a pack a person did not
- * trust is refused (thrown) before anything is read or run, whatever its binding.
+ * and dry runs do not need them (the run itself then reports it).
  */
 export type CredentialLoad = { ok: true; credentials: Credentials } | { ok: false; error: unknown };
 
-export async function credentialsOf(pack: LoadedPack, opts: PlanOptions, stateDir: string): Promise<CredentialLoad> {
-  // hcp run: the one gate before a call reads a credential or runs anything; a refusal is thrown, not kept, so a dry run is refused too.
-  if (opts.trust !== undefined) {
-    const asker = opts.trust.ask;
-    const review = (binding: PackBinding) => trustReview(pack, opts.env ?? process.env, binding);
-    await requireTrust(pack, stateDir, asker === undefined ? undefined : { asker, review }, opts.trust.named);
-  }
+export function credentialsOf(pack: LoadedPack, opts: PlanOptions): CredentialLoad {
   try {
     return { ok: true, credentials: packCredentials(pack, opts.env ?? process.env) };
   } catch (error) {
@@ -32,16 +25,42 @@ export async function credentialsOf(pack: LoadedPack, opts: PlanOptions, stateDi
   }
 }
 
+/** What hcp run's trust check found when the call was planned: what the pack binds as trusted, and whether a person was asked to trust it. */
+export interface TrustAtPlan {
+  binding: PackBinding;
+  asked: boolean;
+}
+
+/**
+ * hcp run: the one gate before a call reads a credential or runs anything. A pack a person did not trust is refused
+ * (thrown) before anything is read or run, whatever its binding, so a dry run is refused too. Undefined elsewhere.
+ */
+export async function trustAtPlan(pack: LoadedPack, opts: PlanOptions, stateDir: string): Promise<TrustAtPlan | undefined> {
+  if (opts.trust === undefined) return undefined;
+  const { ask, named } = opts.trust;
+  let asked = false;
+  const asker =
+    ask &&
+    ((text: string) => {
+      asked = true;
+      return ask(text);
+    });
+  const review = (binding: PackBinding) => trustReview(pack, opts.env ?? process.env, binding);
+  const binding = await requireTrust(pack, stateDir, asker === undefined ? undefined : { asker, review }, named);
+  return { binding, asked };
+}
+
 /**
  * hcp run, just before the program starts or the request is sent: the pack must still be as a person trusted it. The
- * first check (credentialsOf) may be long past: a person read the trust or approval prompt meanwhile, while whoever
- * can write the pack's folder could change what would run. A program plan then runs from hcp's verified copy of the
- * trusted folder (pack-copy.ts), which nothing written in the folder from now on reaches: the returned program and
- * working folder (undefined: as planned, for hcp exec and serve, or a request).
+ * first check (trustAtPlan) may be long past: a person read the trust or approval prompt meanwhile, while whoever
+ * can write the pack's folder could change what would run. Where nobody can have kept the call waiting since, `atPlan`
+ * is that first check's binding, taken as is. A program plan then runs from hcp's verified copy of the trusted folder
+ * (pack-copy.ts), which nothing written in the folder from now on reaches: the returned program and working folder
+ * (undefined: as planned, for hcp exec and serve, or a request).
  */
-export async function stillTrusted(pack: LoadedPack, opts: PlanOptions, stateDir: string, plan: AnyPlan): Promise<RunFrom | undefined> {
+export async function stillTrusted(pack: LoadedPack, opts: PlanOptions, stateDir: string, plan: AnyPlan, atPlan?: PackBinding): Promise<RunFrom | undefined> {
   if (opts.trust === undefined) return undefined;
-  const binding = await requireTrust(pack, stateDir, undefined, opts.trust.named);
+  const binding = atPlan ?? (await requireTrust(pack, stateDir, undefined, opts.trust.named));
   if (isRequestPlan(plan)) return undefined;
   return runsFrom(plan, pack.root, trustedCopy(stateDir, pack.root, binding.tree.sha256), binding.programs, pack.policy?.cwd !== undefined);
 }

@@ -4,7 +4,7 @@
 import type { LoadedPack } from "../pack/types.js";
 import { authorize, defaultGate, issuePlan, type Gate } from "./approval/gate.js";
 import { OUTPUT_HELD, type DryRun, type ExecResult, type ExecuteOptions, type PlanOptions } from "./call.js";
-import { credentialsOf, secretsOf, stillTrusted, verbArgSecrets, type CallSecrets, type CredentialLoad } from "./call-secrets.js";
+import { credentialsOf, secretsOf, stillTrusted, trustAtPlan, verbArgSecrets, type CallSecrets, type CredentialLoad, type TrustAtPlan } from "./call-secrets.js";
 import { passThroughCommand, verbCommand, type Command } from "./command.js";
 import { audit, auditOrWarn, auditRefusal } from "./decision-audit.js";
 import { RuntimeError } from "./errors.js";
@@ -12,8 +12,9 @@ import { LiveOutput } from "./live-output.js";
 import type { HttpResult } from "./openapi/result.js";
 import { runRequestPlan } from "./openapi/verb.js";
 import type { RunFrom } from "./pack-copy.js";
-import { isRequestPlan, subjectOf, type Plan } from "./plan.js";
+import { isRequestPlan, subjectOf, type AnyPlan, type Plan } from "./plan.js";
 import { prepare, type Prepared } from "./prepare.js";
+import type { PackBinding } from "./trust.js";
 import { runProcess } from "./process.js";
 import { redactText } from "./redact.js";
 import { maskError, maskResult } from "./secrets.js";
@@ -37,17 +38,26 @@ const STDIN_PREVIEW = 2000;
  */
 async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, command: () => Command, args: () => string[]): Promise<ExecResult | HttpResult | DryRun> {
   const gate = gateOf(opts);
-  const load = await credentialsOf(pack, opts, gate.stateDir);
+  const trust = await trustAtPlan(pack, opts, gate.stateDir);
+  const load = credentialsOf(pack, opts);
   const secrets = secretsOf(pack, load, opts, args);
   try {
-    return await decide(pack, opts, gate, load, secrets, command);
+    return await decide(pack, opts, gate, trust, load, secrets, command);
   } catch (err) {
     throw maskError(err, secrets.secrets);
   }
 }
 
 /** planOrRun's decisions, in order: plan, dry run or policy, approval, audit, run, audit. */
-async function decide(pack: LoadedPack, opts: ExecuteOptions, gate: Gate, load: CredentialLoad, callSecrets: CallSecrets, command: () => Command): Promise<ExecResult | HttpResult | DryRun> {
+async function decide(
+  pack: LoadedPack,
+  opts: ExecuteOptions,
+  gate: Gate,
+  trust: TrustAtPlan | undefined,
+  load: CredentialLoad,
+  callSecrets: CallSecrets,
+  command: () => Command,
+): Promise<ExecResult | HttpResult | DryRun> {
   const { secrets, shownSecrets } = callSecrets;
   const prepared = prepare(pack, command(), opts, load, callSecrets, gate.stateDir);
   const { plan } = prepared;
@@ -79,7 +89,7 @@ async function decide(pack: LoadedPack, opts: ExecuteOptions, gate: Gate, load: 
   await audit(gate, opts, prepared, { decision: "approved", ...approval });
   let result: ExecResult | HttpResult;
   try {
-    const from = await stillTrusted(pack, opts, gate.stateDir, plan);
+    const from = await stillTrusted(pack, opts, gate.stateDir, plan, unwaited(pack, plan, trust));
     if (isRequestPlan(plan)) {
       const loaded = prepared.load;
       if (!loaded.ok) throw loaded.error;
@@ -98,6 +108,16 @@ async function decide(pack: LoadedPack, opts: ExecuteOptions, gate: Gate, load: 
   // The child has run: its result is still the answer; the log's failure is said on stderr.
   await auditOrWarn(gate, opts, prepared, { decision: ok ? "ran" : "failed", ...approval, exit_code, duration_ms: result.duration_ms });
   return result;
+}
+
+/**
+ * The binding the trust check found when the call was planned, where nobody can have kept the call waiting since (no
+ * trust prompt, no approval, no keyring that may ask to be unlocked): that check, a moment ago, stands for the one
+ * just before the run, which would hash every program outside the folder again (80 ms for one of 100 MB).
+ */
+function unwaited(pack: LoadedPack, plan: AnyPlan, trust: TrustAtPlan | undefined): PackBinding | undefined {
+  if (trust === undefined || trust.asked || plan.policy.confirm !== false || pack.surface?.binding?.hub === "keyring") return undefined;
+  return trust.binding;
 }
 
 /**
