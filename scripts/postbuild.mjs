@@ -55,6 +55,7 @@ const REGEXPP_BUNDLE = "regexpp.bundle.cjs";
  * node_modules, the CPU of a stdio server's session on the slow VM was 395 ms against 230 ms (docs/performance.md).
  */
 const SDK_BUNDLE = "mcp-sdk.bundle.cjs";
+const OPENAPI_PARSER_BUNDLE = "openapi-parser.bundle.cjs";
 const LIBRARY_BUNDLES = {
   [AJV_BUNDLE]: `module.exports = {
   get Ajv2020() { return require("ajv/dist/2020.js").default; },
@@ -64,6 +65,7 @@ const LIBRARY_BUNDLES = {
   [INTERPRETER_BUNDLE]: `module.exports = { Validator: require("@cfworker/json-schema").Validator };`,
   [RE2_BUNDLE]: `module.exports = { RE2JS: require("re2js").RE2JS };`,
   [REGEXPP_BUNDLE]: `module.exports = { RegExpParser: require("@eslint-community/regexpp").RegExpParser };`,
+  [OPENAPI_PARSER_BUNDLE]: `module.exports = { dereference: require("@readme/openapi-parser").dereference };`,
   [SDK_BUNDLE]: `module.exports = {
   get server() { return require("@modelcontextprotocol/sdk/server/index.js"); },
   get types() { return require("@modelcontextprotocol/sdk/types.js"); },
@@ -81,7 +83,7 @@ const fromLauncher = {
     const load = (name) => `require("./launch.cjs").requireBundle(require("node:path").join(__dirname, ${JSON.stringify(name)}))`;
     b.onResolve({ filter: /\/lazy-modules\.js$/ }, (args) => ({ path: args.path, namespace: "lazy-from-bundle" }));
     b.onLoad({ filter: /.*/, namespace: "lazy-from-bundle" }, () => ({
-      contents: `export function ajvModules() {\n  return ${load(AJV_BUNDLE)};\n}\nexport function plainAjvClass() {\n  return ${load(AJV_PLAIN_BUNDLE)}.AjvPlain;\n}\nexport function interpreterClass() {\n  return ${load(INTERPRETER_BUNDLE)}.Validator;\n}\nexport function re2Class() {\n  return ${load(RE2_BUNDLE)}.RE2JS;\n}\nexport function regexpParserClass() {\n  return ${load(REGEXPP_BUNDLE)}.RegExpParser;\n}\n`,
+      contents: `export function ajvModules() {\n  return ${load(AJV_BUNDLE)};\n}\nexport function plainAjvClass() {\n  return ${load(AJV_PLAIN_BUNDLE)}.AjvPlain;\n}\nexport function interpreterClass() {\n  return ${load(INTERPRETER_BUNDLE)}.Validator;\n}\nexport function re2Class() {\n  return ${load(RE2_BUNDLE)}.RE2JS;\n}\nexport function regexpParserClass() {\n  return ${load(REGEXPP_BUNDLE)}.RegExpParser;\n}\nexport function openApiDereference() {\n  return ${load(OPENAPI_PARSER_BUNDLE)}.dereference;\n}\n`,
       loader: "js",
     }));
     const sdk = ([name, module]) => `export async function ${name}Module() {\n  return ${load(SDK_BUNDLE)}.${module};\n}\n`;
@@ -122,11 +124,13 @@ const onlyRun = {
  * them in turn): a function compiled in none of them is compiled when first called. hcp's cache
  * holds a one-shot `hcp run` of a read verb, with and without arguments (spawning /bin/echo), one
  * whose argument its schema refuses (the plain Ajv bundle's cache: a valid one never loads Ajv), one
- * whose argument has a `format` (the full Ajv bundle's cache) and one whose argument has a `pattern`
- * (the caches of RE2's bundle and regexpp's), as does hcp-run's. hcp's also holds an MCP server's start and end
+ * whose argument has a `format` (the full Ajv bundle's cache), one whose argument has a `pattern`
+ * (the caches of RE2's bundle and regexpp's) and a dry run of an OpenAPI pack's verb (the OpenAPI parser's bundle's
+ * cache), as does hcp-run's. hcp's also holds an MCP server's start and end
  * (`serve --mcp` with its stdin at its end at once, /dev/null: the SDK's bundle's cache).
  */
 const ECHO_PACK = "bench/fixtures/echo-pack";
+const API_PACK = "bench/fixtures/api-pack";
 const REFUSAL = 'Error: invalid arguments for verb "repeat": argument "message": must be string\n';
 const HCP_RUNS = [
   ["run", ECHO_PACK, "say"],
@@ -134,6 +138,7 @@ const HCP_RUNS = [
   ["run", ECHO_PACK, "repeat", "--arg", "message:=1"],
   ["run", "bench/fixtures/stamp-pack", "stamp", "--arg", "at=2026-01-01T00:00:00Z"],
   ["run", "bench/fixtures/stamp-pack", "word", "--arg", "word=hi"],
+  ["run", API_PACK, "create-item", "--arg", 'body:={"name":"hi"}', "--dry-run"],
 ];
 const LAUNCHED = {
   rungrad: [["--help"]],
@@ -225,7 +230,10 @@ async function trustAsPerson(packs, env) {
   const { loadPack } = await import("../dist/src/pack/load.js");
   const { stateDirOf } = await import("../dist/src/runtime/approval/state.js");
   const { realPackPath, trustPack } = await import("../dist/src/runtime/trust.js");
-  for (const path of packs) trustPack(loadPack(realPackPath(path)), stateDirOf(env));
+  const { loadOpenApiDocuments } = await import("../dist/src/runtime/openapi/packs.js");
+  const loaded = packs.map((path) => loadPack(realPackPath(path)));
+  await loadOpenApiDocuments(loaded, { fetch: "command-line" });
+  for (const pack of loaded) trustPack(pack, stateDirOf(env));
 }
 
 // The runs' state, credentials and audit log (a read writes none of them) go to a folder of their own.
@@ -233,7 +241,7 @@ const home = mkdtempSync(join(tmpdir(), "hcp-build-"));
 const env = { ...process.env, XDG_STATE_HOME: home, XDG_CONFIG_HOME: home, HCP_CREDENTIALS: join(home, "credentials"), HCP_AUDIT: join(home, "audit.jsonl") };
 try {
   // hcp run runs only packs a person trusted: the build acts as that person for its own packs, in its own state.
-  await trustAsPerson([ECHO_PACK, "bench/fixtures/stamp-pack"], env);
+  await trustAsPerson([ECHO_PACK, "bench/fixtures/stamp-pack", API_PACK], env);
   for (const [name, argvs] of Object.entries(LAUNCHED)) {
     const script = `require("./dist/bin/launch.cjs").writeCache(require("node:path").resolve("dist/bin/${name}.bundle.cjs"), ${JSON.stringify(argvs)})`;
     const made = spawnSync(process.execPath, ["-e", script], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", env });

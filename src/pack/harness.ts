@@ -39,13 +39,14 @@ export function splitFrontmatter(text: string): { yaml: string; body: string } |
   return { yaml: rest.slice(0, close.index), body: rest.slice(close.index + close[0].length) };
 }
 
-const SIMPLE_LINE = /^(name|description): (?:"([ !#-[\]-~]*)"|([A-Za-z][A-Za-z0-9 ,.;!?=+()'/_-]*[A-Za-z0-9.)]|[A-Za-z]))$/;
+const SIMPLE_LINE = /^(name|description): (?:"((?:[ !#-[\]-~]|\\["\\])*)"|'((?:[ -&(-~]|'')*)'|([A-Za-z][A-Za-z0-9 ,.;!?=+()'/_-]*[A-Za-z0-9.)]|[A-Za-z]))$/;
 const YAML_WORDS = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
 
 /**
  * The fast path for the common frontmatter (generated packs): only `name:` and `description:` lines,
- * each a double-quoted string without escapes or a plain word-like scalar YAML reads as that same
- * text. Returns null for anything else, which the yaml library parses.
+ * each a quoted string of printable ASCII (hcp init quotes a description that holds `": "`: in single quotes, where
+ * `''` is a quote, or in double quotes where it holds one, whose only escapes are then `\"` and `\\`), or a plain
+ * word-like scalar YAML reads as that same text. Returns null for anything else, which the yaml library parses.
  */
 export function simpleFrontmatter(src: string): Record<string, string> | null {
   const out: Record<string, string> = {};
@@ -53,8 +54,8 @@ export function simpleFrontmatter(src: string): Record<string, string> | null {
     if (line === "") continue;
     const m = SIMPLE_LINE.exec(line);
     if (m === null || Object.hasOwn(out, m[1]!)) return null;
-    const value = m[2] ?? m[3]!;
-    if (m[3] !== undefined && YAML_WORDS.test(value)) return null;
+    const value = m[2]?.replace(/\\(["\\])/g, "$1") ?? m[3]?.replaceAll("''", "'") ?? m[4]!;
+    if (m[4] !== undefined && YAML_WORDS.test(value)) return null;
     out[m[1]!] = value;
   }
   return Object.keys(out).length > 0 ? out : null;

@@ -1,7 +1,7 @@
 // The modules a run may not need, each required when first asked for: Ajv 2020-12 and ajv-formats, the Ajv class for
 // plain schemas (ajv-plain.ts, loaded with this module), the interpreting validator (interpreted.ts), RE2 (re2js,
-// linear-regexp.ts) and the regular expression parser (@eslint-community/regexpp, pattern-syntax.ts). The programs'
-// bundles replace this module (scripts/postbuild.mjs) by one that loads each from a bundle of its own with a V8 code
+// linear-regexp.ts), the regular expression parser (@eslint-community/regexpp, pattern-syntax.ts) and the OpenAPI
+// dereferencer (@readme/openapi-parser, runtime/openapi/document.ts). The programs' bundles replace this module (scripts/postbuild.mjs) by one that loads each from a bundle of its own with a V8 code
 // cache (src/cli/launch.cjs) when first asked for.
 
 import { createRequire } from "node:module";
@@ -9,6 +9,7 @@ import type Ajv2020Module from "ajv/dist/2020.js";
 import type addFormatsModule from "ajv-formats";
 import type { Validator } from "@cfworker/json-schema";
 import type { RegExpParser } from "@eslint-community/regexpp";
+import type { dereference } from "@readme/openapi-parser";
 import type { RE2JS } from "re2js";
 import { AjvPlain } from "./ajv-plain.js";
 
@@ -48,4 +49,9 @@ export function re2Class(): typeof RE2JS {
 /** @eslint-community/regexpp's RegExpParser (pattern-syntax.ts), required when first asked for. */
 export function regexpParserClass(): typeof RegExpParser {
   return (createRequire(import.meta.url)("@eslint-community/regexpp") as { RegExpParser: typeof RegExpParser }).RegExpParser;
+}
+
+/** @readme/openapi-parser's dereference (runtime/openapi/document.ts), required when first asked for. */
+export function openApiDereference(): typeof dereference {
+  return (createRequire(import.meta.url)("@readme/openapi-parser") as { dereference: typeof dereference }).dereference;
 }

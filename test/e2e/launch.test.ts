@@ -90,11 +90,15 @@ test("rungrad --version or -v alone prints what the program prints, without load
 /** The bundle a cache in the user's cache folder is of (launch.cjs names it BUNDLE-SIZE-MTIME-NODE-ARCH.cache). */
 const bundleOfCache = (cache: string) => cache.replace(/-\d+-\d+-v[^-]+-[^-]+\.cache$/, "");
 
-test("hcp: the bundles of Ajv (loaded when arguments are validated), regexpp (when a pattern is read) and the MCP SDK (when a server needs it) have caches V8 accepts, and run the same without them", async (t) => {
-  for (const bundle of ["ajv.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs", "mcp-sdk.bundle.cjs"]) assert.equal(compile(`${BIN}/${bundle}`).cachedDataRejected, false, bundle);
+test("hcp: the bundles of Ajv (loaded when arguments are validated), regexpp (when a pattern is read), the OpenAPI parser (when a document is read) and the MCP SDK (when a server needs it) have caches V8 accepts, and run the same without them", async (t) => {
+  for (const bundle of ["ajv.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs", "openapi-parser.bundle.cjs", "mcp-sdk.bundle.cjs"]) {
+    assert.equal(compile(`${BIN}/${bundle}`).cachedDataRejected, false, bundle);
+  }
   const dir = mkdtempSync(join(tmpdir(), "launch-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  for (const file of ["hcp.cjs", "hcp-run.bundle.cjs", "ajv.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs", "launch.cjs", "watchdog-program.js"]) copyFileSync(`${BIN}/${file}`, join(dir, file));
+  for (const file of ["hcp.cjs", "hcp-run.bundle.cjs", "ajv.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs", "openapi-parser.bundle.cjs", "launch.cjs", "watchdog-program.js"]) {
+    copyFileSync(`${BIN}/${file}`, join(dir, file));
+  }
   const env = isolatedEnv({ XDG_CACHE_HOME: join(dir, "cache") });
   const verb = (bin: string, message: unknown) => run(process.execPath, [bin, "run", fixture("packs/hcp-probe"), "echo", "--arg", `message:=${JSON.stringify(message)}`], { env });
   for (const message of ["hi", 42]) {
@@ -104,11 +108,22 @@ test("hcp: the bundles of Ajv (loaded when arguments are validated), regexpp (wh
     assert.deepEqual(await verb(join(dir, "hcp.cjs"), message), expected);
     assert.deepEqual(await verb(join(dir, "hcp.cjs"), message), expected);
   }
+  // An OpenAPI pack's document is dereferenced as the pack loads: a dry run of its write verb plans the request.
+  // Each dry run issues a plan_id of its own, and its time: the rest is the same.
+  const plan = async (bin: string) => {
+    const r = await run(process.execPath, [bin, "run", join(REPO, "bench/fixtures/api-pack"), "create-item", "--arg", 'body:={"name":"hi"}', "--dry-run"], { env });
+    return { ...r, stdout: r.stdout.replace(/plan_id: \S+/, "plan_id: …").replace(/expires: \S+/, "expires: …") };
+  };
+  const planned = await plan(`${BIN}/hcp.cjs`);
+  assert.equal(planned.code, 0, planned.stderr);
+  assert.match(planned.stdout, /request: POST https:\/\/api\.example\.com\/v1\/items/);
+  assert.deepEqual(await plan(join(dir, "hcp.cjs")), planned);
+  assert.deepEqual(await plan(join(dir, "hcp.cjs")), planned);
   const made = readdirSync(join(dir, "cache", "rungrad", "v8")).map(bundleOfCache);
   // The probe's `echo` takes a plain schema without `format`: Ajv's core with four vocabularies is enough. `hcp run`
   // starts hcp-run.bundle.cjs (hcp without its other commands), never hcp.bundle.cjs. The probe's `transfer` has a
   // `pattern`, which loading the pack reads (regexpp); matching none, the run never loads RE2.
-  assert.deepEqual(made.sort(), ["ajv-plain.bundle.cjs", "hcp-run.bundle.cjs", "regexpp.bundle.cjs"]);
+  assert.deepEqual(made.sort(), ["ajv-plain.bundle.cjs", "hcp-run.bundle.cjs", "openapi-parser.bundle.cjs", "regexpp.bundle.cjs"]);
 });
 
 /** `hcp serve --mcp` of the probe pack by `hcp` (an hcp.cjs), its young generation grown before it starts: one call of `echo`, answered; resolves once the server has exited. */
@@ -178,7 +193,7 @@ test("the npm package ships no V8 cache, no example bundle, and the LICENSE, doc
   assert.equal(r.code, 0, r.stderr);
   const files = (JSON.parse(r.stdout) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
   assert.deepEqual(files.filter((f) => f.endsWith(".cache") || f.endsWith("rgref.cjs")), []);
-  for (const f of ["LICENSE", "README.md", "docs/README.md", "docs/exit-codes.md", "src/framework/README.md", "dist/bin/rungrad.cjs", "dist/bin/hcp.cjs", "dist/bin/hcp.bundle.cjs", "dist/bin/hcp-run.bundle.cjs", "dist/bin/launch.cjs", "dist/bin/ajv.bundle.cjs", "dist/bin/ajv-plain.bundle.cjs", "dist/bin/mcp-sdk.bundle.cjs", "dist/bin/watchdog-program.js", "dist/bin/package.json"]) {
+  for (const f of ["LICENSE", "README.md", "docs/README.md", "docs/exit-codes.md", "src/framework/README.md", "dist/bin/rungrad.cjs", "dist/bin/hcp.cjs", "dist/bin/hcp.bundle.cjs", "dist/bin/hcp-run.bundle.cjs", "dist/bin/launch.cjs", "dist/bin/ajv.bundle.cjs", "dist/bin/ajv-plain.bundle.cjs", "dist/bin/openapi-parser.bundle.cjs", "dist/bin/mcp-sdk.bundle.cjs", "dist/bin/watchdog-program.js", "dist/bin/package.json"]) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
 });

@@ -83,10 +83,18 @@ test("arbitrary HARNESS.md text never throws", () => {
 });
 
 test("the frontmatter fast path reads exactly what the yaml library reads", () => {
-  const value = fc.oneof(fc.string(), fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ,.;!?=+()'/_:#"-]{0,20}$/), fc.constantFrom("true", "No", "null", "a b", "x.", "\"q\"", "\"a\\nb\"", "a; b", "Is it? Yes!", "a =b", "c++ tool", "a ?b", "a !b"));
+  const value = fc.oneof(
+    fc.string(),
+    fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ,.;!?=+()'/_:#"-]{0,20}$/),
+    fc.constantFrom("true", "No", "null", "a b", "x.", "\"q\"", "\"a\\nb\"", "a; b", "Is it? Yes!", "a =b", "c++ tool", "a ?b", "a !b", "it''s", "'", "a'' b'", " x ", "#", "a: b", 'say \\"hi\\"', "a\\\\b", "\\", 'a\\"', "x\\ty", "\\\\\\\"", "it's \\\"x\\\": y"),
+  );
+  // Written plain, in double quotes, or in single quotes (its own quotes doubled, or left as they are).
+  const styles = ["plain", "double", "single", "single-doubled"] as const;
+  const written = (v: string, style: (typeof styles)[number]) =>
+    style === "plain" ? v : style === "double" ? `"${v}"` : `'${style === "single" ? v : v.replaceAll("'", "''")}'`;
   fc.assert(
-    fc.property(fc.array(fc.tuple(fc.constantFrom("name", "description", "other"), value, fc.boolean()), { maxLength: 3 }), (lines) => {
-      const src = lines.map(([k, v, quote]) => `${k}: ${quote ? `"${v}"` : v}`).join("\n");
+    fc.property(fc.array(fc.tuple(fc.constantFrom("name", "description", "other"), value, fc.constantFrom(...styles)), { maxLength: 3 }), (lines) => {
+      const src = lines.map(([k, v, style]) => `${k}: ${written(v, style)}`).join("\n");
       const fast = simpleFrontmatter(src);
       if (fast !== null) assert.deepEqual(fast, parseYaml(src), src);
     }),

@@ -5,6 +5,7 @@
 import type { ParserOptions } from "@readme/openapi-parser";
 import { isObject, show } from "../../pack/issues.js";
 import { jsonSyntax } from "../../json/parse-error.js";
+import { openApiDereference } from "../../pack/lazy-modules.js";
 import { jsonErrorAt } from "../../pack/load.js";
 import { FileReadError, readRegularFile } from "../../read-regular.js";
 import { checkTransportSecurity, send, utf8Text } from "./http.js";
@@ -154,10 +155,9 @@ export async function parseDocument(text: string, source: string, url?: URL): Pr
     throw new DocumentError("invalid_meta", `the document ${source} declares openapi ${show(declared ?? null)}: hcp runs OpenAPI 3.0.x and 3.1.x documents`);
   }
   if (!isObject(value["paths"]) && value["paths"] !== undefined) throw new DocumentError("invalid_meta", `the OpenAPI document ${source}: paths must be an object`);
-  const parser = await import("@readme/openapi-parser");
   let doc: unknown;
   try {
-    doc = await parser.dereference(value as never, INTERNAL_ONLY);
+    doc = await openApiDereference()(value as never, INTERNAL_ONLY);
   } catch (e) {
     throw new DocumentError("io", `the OpenAPI document ${source} cannot be dereferenced: ${(e as Error).message.split("\n")[0]}`);
   }
