@@ -1,8 +1,9 @@
 // The modules a run may not need, each required when first asked for: Ajv 2020-12 and ajv-formats, the Ajv class for
 // plain schemas (ajv-plain.ts, loaded with this module), the interpreting validator (interpreted.ts), RE2 (re2js,
 // linear-regexp.ts), the regular expression parser (@eslint-community/regexpp, pattern-syntax.ts) and the OpenAPI
-// dereferencer (@readme/openapi-parser, runtime/openapi/document.ts). The programs' bundles replace this module (scripts/postbuild.mjs) by one that loads each from a bundle of its own with a V8 code
-// cache (src/cli/launch.cjs) when first asked for.
+// dereferencer (@readme/openapi-parser, runtime/openapi/document.ts). The programs' bundles replace this module
+// (scripts/postbuild.mjs) by one that loads each from a bundle of its own with a V8 code cache (src/cli/launch.cjs)
+// when first asked for.
 
 import { createRequire } from "node:module";
 import type Ajv2020Module from "ajv/dist/2020.js";

@@ -14,11 +14,11 @@ import { runRequestPlan } from "./openapi/verb.js";
 import type { RunFrom } from "./pack-copy.js";
 import { isRequestPlan, subjectOf, type AnyPlan, type Plan } from "./plan.js";
 import { prepare, type Prepared } from "./prepare.js";
-import type { PackBinding } from "./trust.js";
 import { runProcess } from "./process.js";
 import { redactText } from "./redact.js";
 import { maskError, maskResult } from "./secrets.js";
 import { stdoutJson } from "./stdout-json.js";
+import type { PackBinding } from "./trust.js";
 import { refuseConfirmOnPassThrough, refuseUnneededConfirm, refuseUnneededDryRun } from "./unneeded-controls.js";
 
 export type { DryRun, ExecResult, ExecuteOptions, PlanOptions } from "./call.js";

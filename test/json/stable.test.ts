@@ -135,10 +135,9 @@ test("a large value is written in pieces (writeStableJSON) and whole (stableJSON
   const doc = { head: awkward(-1), "<key>": values, tail: [] };
   const expected = '{\n  "head": ' + members([awkward(-1)])[0] + ',\n  "\\u003ckey\\u003e": [\n    ' + one.map((m) => m.replaceAll("\n", "\n  ")).join(",\n    ") + "\n  ],\n  \"tail\": []\n}\n";
   bothWrite(doc, expected);
-  const pieces: string[] = [];
-  writeStableJSON(doc, (piece) => pieces.push(piece));
-  assert.ok(pieces.length > 1, `${pieces.length} piece(s)`);
-  assert.equal(pieces.join(""), expected);
+  let pieces = 0;
+  writeStableJSON(doc, () => pieces++);
+  assert.ok(pieces > 1, `${pieces} piece(s)`);
   // 5,000 members JS would reorder (written in batches of elements), each batch's first at the depth of the batch's first line.
   const maps = Array.from({ length: 5000 }, (_, i) => Object.assign(dictionary<unknown>(), { 10: i, 9: ["<" + i] }));
   const each = members(maps);
