@@ -12,13 +12,12 @@ import { LiveOutput } from "./live-output.js";
 import type { HttpResult } from "./openapi/result.js";
 import { runRequestPlan } from "./openapi/verb.js";
 import type { RunFrom } from "./pack-copy.js";
-import { isRequestPlan, subjectOf, type AnyPlan, type Plan } from "./plan.js";
+import { isRequestPlan, subjectOf, type Plan } from "./plan.js";
 import { prepare, type Prepared } from "./prepare.js";
 import { runProcess } from "./process.js";
 import { redactText } from "./redact.js";
 import { maskError, maskResult } from "./secrets.js";
 import { stdoutJson } from "./stdout-json.js";
-import type { PackBinding } from "./trust.js";
 import { refuseConfirmOnPassThrough, refuseUnneededConfirm, refuseUnneededDryRun } from "./unneeded-controls.js";
 
 export type { DryRun, ExecResult, ExecuteOptions, PlanOptions } from "./call.js";
@@ -89,7 +88,7 @@ async function decide(
   await audit(gate, opts, prepared, { decision: "approved", ...approval });
   let result: ExecResult | HttpResult;
   try {
-    const from = await stillTrusted(pack, opts, gate.stateDir, plan, unwaited(pack, plan, trust));
+    const from = await stillTrusted(pack, opts, gate.stateDir, plan, trust);
     if (isRequestPlan(plan)) {
       const loaded = prepared.load;
       if (!loaded.ok) throw loaded.error;
@@ -108,16 +107,6 @@ async function decide(
   // The child has run: its result is still the answer; the log's failure is said on stderr.
   await auditOrWarn(gate, opts, prepared, { decision: ok ? "ran" : "failed", ...approval, exit_code, duration_ms: result.duration_ms });
   return result;
-}
-
-/**
- * The binding the trust check found when the call was planned, where nobody can have kept the call waiting since (no
- * trust prompt, no approval, no keyring that may ask to be unlocked): that check, a moment ago, stands for the one
- * just before the run, which would hash every program outside the folder again (80 ms for one of 100 MB).
- */
-function unwaited(pack: LoadedPack, plan: AnyPlan, trust: TrustAtPlan | undefined): PackBinding | undefined {
-  if (trust === undefined || trust.asked || plan.policy.confirm !== false || pack.surface?.binding?.hub === "keyring") return undefined;
-  return trust.binding;
 }
 
 /**

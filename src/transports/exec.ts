@@ -3,6 +3,7 @@
 import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import { compactJSON } from "../json/stable.js";
+import { escapeInvisibleJSON } from "../json/visible.js";
 import { isObject } from "../pack/issues.js";
 import { cutWhole } from "../pack/sentence.js";
 import { executeVerb } from "../runtime/execute.js";
@@ -90,9 +91,9 @@ export function checkRequest(v: unknown, loaded: readonly string[] = []): ExecRe
 /** A request's id as its response carries it: a string one with the packs' secrets masked. */
 const shownId = (id: RequestId, packs: readonly ServedPack[]): RequestId => (typeof id === "string" ? redactText(id, packSecrets(packs)) : id);
 
-/** A request named in a warning: its id as JSON, at most 80 characters, with no character a terminal acts on. */
+/** A request named in a warning: its id as JSON, at most 80 characters, with no character a terminal acts on or hides. */
 function requestName(id: RequestId, packs: readonly ServedPack[], req: ExecRequest): string {
-  const json = JSON.stringify(shownId(id, packs)).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const json = escapeInvisibleJSON(JSON.stringify(shownId(id, packs)));
   return `request ${json.length > 80 ? `${cutWhole(json, 79)}…` : json} (${req.pack} ${req.verb})`;
 }
 

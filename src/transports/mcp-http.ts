@@ -160,7 +160,7 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
   /** A server whose calls end with the process's stop (and `ended`); its declined plans are its own. */
   const serverFor = (ended?: AbortSignal) => {
     const end = ended === undefined ? stop.signal : AbortSignal.any([stop.signal, ended]);
-    return mcpServer(sdk, served, opts, { stop: end, unanswerable: end, running, declined: new ApprovalSession(), outbox: load });
+    return mcpServer(sdk, served, opts, { stop: end, unanswerable: end, running, declined: new ApprovalSession(), outbox: load, dropsLongAnswers: true });
   };
   const sessions =
     opts.sessions === undefined

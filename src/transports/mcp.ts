@@ -243,6 +243,11 @@ export interface ServerLife {
   declined: ApprovalSession;
   /** The answers not yet taken by clients that may not read them (stdio, HTTP): a call starts only while there is room. */
   outbox?: AnswerRoom;
+  /**
+   * The transport drops an answer too long for one string without a word (the SDK's HTTP one sends an empty event
+   * stream): tools/list checks its length first. The stdio link answers such an answer with the error itself.
+   */
+  dropsLongAnswers?: boolean;
 }
 
 /** The SDK's Server with every handler (tools, resources, prompts): the one server code of every MCP transport. */
@@ -350,9 +355,8 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
 
   server.setRequestHandler(ListToolsRequestSchema, async (req) => {
     onePage(req.params);
-    // Over HTTP, an answer too long to write is dropped by the SDK's transport (an empty event stream, the request never
-    // answered); on stdio the link answers the same error (messageLine).
-    if (listedLength(tools) > MAX_ANSWER_CHARS) throw answerTooLarge();
+    // Only where the transport would drop it: the length costs a serialisation of the list (34 ms for GitHub's).
+    if (life.dropsLongAnswers === true && listedLength(tools) > MAX_ANSWER_CHARS) throw answerTooLarge();
     return toolsListed(tools);
   });
   // Set as every other method's handler is (its request parsed once): the SDK's Server wraps a tools/call handler

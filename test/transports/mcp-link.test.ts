@@ -342,7 +342,8 @@ test("hcp's server answers a tools/list too long for one string with a JSON-RPC 
   const tooLong = { toJSON: (): never => { throw new RangeError("Invalid string length"); } };
   const huge = { ...served, tools: served.tools.map((t, i) => (i === 0 ? { ...t, tool: { ...t.tool, ...tooLong } } : t)) };
   assert.equal(listedLength(huge.tools), Infinity);
-  const life = { stop: new AbortController().signal, unanswerable: new AbortController().signal, running: new Set<Promise<unknown>>(), declined: new ApprovalSession() };
+  // A transport of the SDK's own, which drops what it cannot write, as its HTTP one does.
+  const life = { stop: new AbortController().signal, unanswerable: new AbortController().signal, running: new Set<Promise<unknown>>(), declined: new ApprovalSession(), dropsLongAnswers: true };
   const server = mcpServer(sdk, huge, opts, life);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "c", version: "1" });
