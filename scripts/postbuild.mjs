@@ -125,8 +125,9 @@ const onlyRun = {
  * holds a one-shot `hcp run` of a read verb, with and without arguments (spawning /bin/echo), one
  * whose argument its schema refuses (the plain Ajv bundle's cache: a valid one never loads Ajv), one
  * whose argument has a `format` (the full Ajv bundle's cache), one whose argument has a `pattern`
- * (the caches of RE2's bundle and regexpp's) and a dry run of an OpenAPI pack's verb (the OpenAPI parser's bundle's
- * cache), as does hcp-run's. hcp's also holds an MCP server's start and end
+ * (the caches of RE2's bundle and regexpp's) and two dry runs of an OpenAPI pack's verb (the first parses the document,
+ * filling the OpenAPI parser's bundle's cache, and keeps it in the state directory; the second takes it from there), as
+ * does hcp-run's. hcp's also holds an MCP server's start and end
  * (`serve --mcp` with its stdin at its end at once, /dev/null: the SDK's bundle's cache).
  */
 const ECHO_PACK = "bench/fixtures/echo-pack";
@@ -138,6 +139,7 @@ const HCP_RUNS = [
   ["run", ECHO_PACK, "repeat", "--arg", "message:=1"],
   ["run", "bench/fixtures/stamp-pack", "stamp", "--arg", "at=2026-01-01T00:00:00Z"],
   ["run", "bench/fixtures/stamp-pack", "word", "--arg", "word=hi"],
+  ["run", API_PACK, "create-item", "--arg", 'body:={"name":"hi"}', "--dry-run"],
   ["run", API_PACK, "create-item", "--arg", 'body:={"name":"hi"}', "--dry-run"],
 ];
 const LAUNCHED = {

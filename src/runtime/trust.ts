@@ -6,7 +6,6 @@
 // there) and of each program it names outside the folder (pack-programs.ts), all as they were shown. Records are
 // kept by trust-store.ts.
 
-import { createHash } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import type { LoadedPack } from "../pack/types.js";
@@ -14,7 +13,6 @@ import { shellWord } from "../shell-word.js";
 import { escapeForPerson } from "./approval/show.js";
 import { bindingLoadsCredentials } from "./credentials.js";
 import { RuntimeError } from "./errors.js";
-import type { OpenApiDocument } from "./openapi/document.js";
 import { boundDocument, withheldDocument } from "./openapi/packs.js";
 import { removeCopies } from "./pack-copy.js";
 import { cwdLeavingCopy, linkLeavingCopy } from "./pack-links.js";
@@ -40,14 +38,6 @@ export function loadsCredentials(pack: LoadedPack): boolean {
   return bindingLoadsCredentials(pack.surface?.binding);
 }
 
-/** The SHA-256 of a loaded document's text, once per document: a run checks trust twice, and GitHub's is 13 MB (50 ms each). */
-const documentDigests = new WeakMap<OpenApiDocument, string>();
-function documentDigest(doc: OpenApiDocument): string {
-  let digest = documentDigests.get(doc);
-  if (digest === undefined) documentDigests.set(doc, (digest = createHash("sha256").update(doc.text, "utf8").digest("hex")));
-  return digest;
-}
-
 /** The digests of the pack as loaded (never re-read: what is checked is what runs); undefined when it cannot be trusted. */
 function digestsOf(pack: LoadedPack): Pick<TrustRecord, "surface_sha256" | "policy_sha256" | "document_sha256"> | undefined {
   const surface = pack.sha256?.surface;
@@ -57,7 +47,7 @@ function digestsOf(pack: LoadedPack): Pick<TrustRecord, "surface_sha256" | "poli
   if (pack.surface.kind === "openapi" && pack.surface.openapi !== undefined) {
     const bound = boundDocument(pack);
     if (bound === undefined) return undefined;
-    document = documentDigest(bound);
+    document = bound.sha256;
   }
   return { surface_sha256: surface, policy_sha256: pack.sha256?.policy ?? null, document_sha256: document };
 }

@@ -99,7 +99,7 @@ export async function cliRun(req: CliRunRequest): Promise<CliOutput> {
   const loaded = loadOnePack(realPackPath(req.pack));
   // Nobody to ask: a pack a person did not trust never has hcp fetch its document (the agent may have written its URL).
   const stateDir = req.gate?.stateDir ?? stateDirOf(process.env);
-  await loadOpenApiDocuments([loaded], req.askTrust === undefined ? { fetch: "trusted-only", stateDir } : { fetch: "command-line" });
+  await loadOpenApiDocuments([loaded], req.askTrust === undefined ? { fetch: "trusted-only", stateDir } : { fetch: "command-line" }, stateDir);
   refuseWithheldDocument(loaded);
   const pack = servable(loaded, "cli", req);
   try {

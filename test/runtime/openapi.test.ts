@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseDocument } from "../../src/runtime/openapi/document.js";
+import { headOf, parseDocument, type DocumentHead } from "../../src/runtime/openapi/document.js";
 import { operationsOf, type Operation } from "../../src/runtime/openapi/operations.js";
 import { buildRequest } from "../../src/runtime/openapi/request.js";
 import { mockResult } from "../../src/runtime/openapi/result.js";
@@ -38,10 +38,10 @@ const DOC = {
   },
 };
 
-async function ops(): Promise<{ doc: Awaited<ReturnType<typeof parseDocument>>; byId: (id: string) => Operation }> {
-  const doc = await parseDocument(JSON.stringify(DOC), "test.json");
-  const all = operationsOf(doc.doc);
-  return { doc, byId: (id) => all.find((o) => o.operationId === id)! };
+async function ops(): Promise<{ doc: DocumentHead; byId: (id: string) => Operation }> {
+  const parsed = await parseDocument(JSON.stringify(DOC), "test.json");
+  const all = operationsOf(parsed.doc);
+  return { doc: headOf(parsed), byId: (id) => all.find((o) => o.operationId === id)! };
 }
 
 test("credentials: apiKey in a header or a cookie, the first requirement whose schemes all have values", async () => {

@@ -170,7 +170,7 @@ async function authOf(text: string): Promise<AuthChoice> {
 async function fromOpenApi(source: string, id: string | undefined, auth: AuthChoice | undefined): Promise<Generated> {
   const { DocumentError, looksLikeJson, parseDocument, readDocumentText } = await import("../../runtime/openapi/document.js");
   const { packFromOpenApi } = await import("../../runtime/openapi/generate.js");
-  const { findOperation, operationsOf } = await import("../../runtime/openapi/operations.js");
+  const { findOperation, lookupOf, operationsOf } = await import("../../runtime/openapi/operations.js");
   let doc;
   try {
     const read = await readDocumentText(/^https?:\/\//i.test(source) ? { url: source } : { path: resolve(source) });
@@ -186,8 +186,9 @@ async function fromOpenApi(source: string, id: string | undefined, auth: AuthCho
   const pack = packFromOpenApi(doc, fileName, id);
   const content = { "surface.json": stableJSON(pack.surface), "policy.json": stableJSON(pack.policy), "HARNESS.md": pack.harness };
   checked(content);
+  const lookup = lookupOf(operations);
   for (const [key, verb] of Object.entries(pack.surface.verbs)) {
-    const op = findOperation(operations, key, verb);
+    const op = findOperation(lookup, key, verb);
     if (typeof op === "string") throw new CliError(`the generated pack does not validate: verbs[${JSON.stringify(key)}]: ${op}`, 2);
   }
   if (auth !== undefined) {

@@ -121,7 +121,8 @@ export async function skillHandler(ctx: Context): Promise<void> {
 export async function describeHandler(ctx: Context): Promise<void> {
   const loaded = loadOnePack(ctx.args[0]!);
   // An agent's command, as hcp run is: nobody is asked to trust the pack, so an untrusted pack's URL is not fetched.
-  await loadOpenApiDocuments([loaded], { fetch: "trusted-only", stateDir: stateDirOf(process.env) });
+  const stateDir = stateDirOf(process.env);
+  await loadOpenApiDocuments([loaded], { fetch: "trusted-only", stateDir }, stateDir);
   refuseWithheldDocument(loaded);
   const pack = servable(loaded, null, { controlPlane: true });
   const description = describePack(pack, ctx.args[1]);

@@ -3,24 +3,43 @@
 // a document never makes hcp read another file or URL).
 
 import type { ParserOptions } from "@readme/openapi-parser";
+import { isUtf8 } from "node:buffer";
+import { createHash } from "node:crypto";
 import { isObject, show } from "../../pack/issues.js";
 import { jsonSyntax } from "../../json/parse-error.js";
 import { openApiDereference } from "../../pack/lazy-modules.js";
 import { jsonErrorAt } from "../../pack/load.js";
 import { FileReadError, readRegularFile } from "../../read-regular.js";
-import { checkTransportSecurity, send, utf8Text } from "./http.js";
+import { checkTransportSecurity, send } from "./http.js";
 
-/** A parsed, dereferenced OpenAPI 3.0 or 3.1 document. */
-export interface OpenApiDocument {
+/** What a pack's runtime uses of a document beyond its operations: its version, servers and security schemes. */
+export interface DocumentHead {
   readonly version: "3.0" | "3.1";
-  /** Dereferenced: every internal `$ref` replaced by its target (cycles are shared objects). */
-  readonly doc: Record<string, unknown>;
   /** The file path or URL it came from, for messages. */
   readonly source: string;
   /** The URL it was fetched from: relative server URLs resolve against it. */
   readonly url?: URL;
+  /** The SHA-256 (hex) of the text's UTF-8: what trust binds of the document. */
+  readonly sha256: string;
+  /** `servers`, as in the document. */
+  readonly servers: unknown;
+  /** `components.securitySchemes`, as in the document (undefined when components is not an object). */
+  readonly securitySchemes: unknown;
+}
+
+/** A parsed, dereferenced OpenAPI 3.0 or 3.1 document. */
+export interface OpenApiDocument extends Omit<DocumentHead, "servers" | "securitySchemes"> {
+  /** Dereferenced: every internal `$ref` replaced by its target (cycles are shared objects). */
+  readonly doc: Record<string, unknown>;
   /** The text as read. */
   readonly text: string;
+}
+
+/** The head of a parsed document. */
+export function headOf(document: OpenApiDocument): DocumentHead {
+  const { version, source, url, sha256, doc } = document;
+  const components = doc["components"];
+  return { version, source, ...(url ? { url } : {}), sha256, servers: doc["servers"], securitySchemes: isObject(components) ? components["securitySchemes"] : undefined };
 }
 
 /** Why a document cannot be used; `io` when it cannot be read or parsed. */
@@ -53,17 +72,36 @@ export interface DocumentText {
   readonly url?: URL;
 }
 
-/** Reads a document file, or fetches a document URL. Throws DocumentError. */
-export async function readDocumentText(at: DocumentLocation, opts: { timeoutMs?: number } = {}): Promise<DocumentText> {
-  if (at.path !== undefined) return { text: readText(at.path), source: at.path };
-  const url = documentUrl(at.url ?? "");
-  return { text: await fetchText(url, opts.timeoutMs ?? FETCH_TIMEOUT_MS), source: url.href, url };
+/** A document's bytes as read or fetched, with where they came from. */
+export interface DocumentBytes {
+  readonly bytes: Buffer;
+  readonly source: string;
+  readonly url?: URL;
 }
 
-/** Reads, parses and dereferences a document. Throws DocumentError. */
-export async function loadDocument(at: DocumentLocation, opts: { timeoutMs?: number } = {}): Promise<OpenApiDocument> {
-  const { text, source, url } = await readDocumentText(at, opts);
-  return parseDocument(text, source, url);
+/** Reads a document file, or fetches a document URL. Throws DocumentError. */
+export async function readDocumentBytes(at: DocumentLocation, opts: { timeoutMs?: number } = {}): Promise<DocumentBytes> {
+  if (at.path !== undefined) return { bytes: readBytes(at.path), source: at.path };
+  const url = documentUrl(at.url ?? "");
+  return { bytes: await fetchBytes(url, opts.timeoutMs ?? FETCH_TIMEOUT_MS), source: url.href, url };
+}
+
+/** Reads a document file, or fetches a document URL. Throws DocumentError. */
+export async function readDocumentText(at: DocumentLocation, opts: { timeoutMs?: number } = {}): Promise<DocumentText> {
+  const { bytes, ...from } = await readDocumentBytes(at, opts);
+  return { text: bytes.toString("utf8"), ...from };
+}
+
+/** The SHA-256 of the bytes decoded as UTF-8 (trust's): the bytes' own, unless decoding replaces a malformed sequence. */
+export function textDigest(bytes: Buffer): string {
+  return sha256Of(isUtf8(bytes) ? bytes : bytes.toString("utf8"));
+}
+
+const sha256Of = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
+
+/** Parses and dereferences the bytes read (`sha256`: their textDigest). Throws DocumentError. */
+export function parseDocumentBytes({ bytes, source, url }: DocumentBytes, sha256: string): Promise<OpenApiDocument> {
+  return parseText(bytes.toString("utf8"), source, url, sha256);
 }
 
 /** Without a leading byte order mark. */
@@ -86,16 +124,16 @@ export function documentUrl(text: string): URL {
 }
 
 /** A regular file of at most 64 MiB (a FIFO or a device is refused without blocking). */
-function readText(path: string): string {
+function readBytes(path: string): Buffer {
   try {
-    return readRegularFile(path, MAX_FILE_BYTES).toString("utf8");
+    return readRegularFile(path, MAX_FILE_BYTES);
   } catch (e) {
     if (!(e instanceof FileReadError)) throw e;
     throw new DocumentError("io", `cannot read the OpenAPI document ${path}: ${e.code === "ENOENT" ? "no such file" : e.reason}`);
   }
 }
 
-async function fetchText(url: URL, timeoutMs: number): Promise<string> {
+async function fetchBytes(url: URL, timeoutMs: number): Promise<Buffer> {
   let res;
   try {
     res = await send({ method: "GET", url, headers: { accept: "application/json, application/yaml, text/yaml, */*" }, timeoutMs, maxBytes: MAX_FETCHED_BYTES });
@@ -107,11 +145,11 @@ async function fetchText(url: URL, timeoutMs: number): Promise<string> {
     throw new DocumentError("io", `cannot fetch the OpenAPI document ${url.href}: HTTP status ${res.status}`);
   }
   if (res.truncated) throw new DocumentError("io", `the OpenAPI document ${url.href} is larger than ${MAX_FETCHED_BYTES} bytes, the most hcp fetches: save it and give its path (a file may be up to ${MAX_FILE_BYTES >> 20} MiB)`);
-  return utf8Text(res.body, false);
+  return res.body;
 }
 
 /** JSON when it looks like JSON, else YAML (a superset). Throws DocumentError (io) with the position. */
-async function parseText(text: string, source: string): Promise<unknown> {
+async function parseValue(text: string, source: string): Promise<unknown> {
   const src = withoutBom(text);
   if (looksLikeJson(src)) {
     try {
@@ -140,8 +178,12 @@ async function parseText(text: string, source: string): Promise<unknown> {
 const INTERNAL_ONLY: ParserOptions = { resolve: { external: false, file: false }, dereference: { circular: true }, timeoutMs: 10_000 };
 
 /** Parses and dereferences document text. Throws DocumentError. */
-export async function parseDocument(text: string, source: string, url?: URL): Promise<OpenApiDocument> {
-  const value = await parseText(text, source);
+export function parseDocument(text: string, source: string, url?: URL): Promise<OpenApiDocument> {
+  return parseText(text, source, url, sha256Of(text));
+}
+
+async function parseText(text: string, source: string, url: URL | undefined, sha256: string): Promise<OpenApiDocument> {
+  const value = await parseValue(text, source);
   if (!isObject(value)) throw new DocumentError("io", `the OpenAPI document ${source} must be an object`);
   if (value["swagger"] !== undefined) {
     throw new DocumentError(
@@ -161,7 +203,7 @@ export async function parseDocument(text: string, source: string, url?: URL): Pr
   } catch (e) {
     throw new DocumentError("io", `the OpenAPI document ${source} cannot be dereferenced: ${(e as Error).message.split("\n")[0]}`);
   }
-  return { version: version === "0" ? "3.0" : "3.1", doc: doc as Record<string, unknown>, source, text, ...(url ? { url } : {}) };
+  return { version: version === "0" ? "3.0" : "3.1", doc: doc as Record<string, unknown>, source, ...(url ? { url } : {}), sha256, text };
 }
 
 /** The yaml library's message without the position it appends (said once, before it) and the excerpt after it. */

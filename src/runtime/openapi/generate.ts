@@ -11,7 +11,7 @@ import { isPlaceholderName } from "../../pack/placeholders.js";
 import { cutWhole } from "../../pack/sentence.js";
 import { withoutRefusedPatterns, type PatternProblem } from "../../pack/schema-patterns.js";
 import type { PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "../../pack/types.js";
-import type { OpenApiDocument } from "./document.js";
+import { headOf, type OpenApiDocument } from "./document.js";
 import { operationsOf, type Operation } from "./operations.js";
 import { deriveOperationSchema } from "./schema.js";
 import { serverChoice } from "./server-choice.js";
@@ -165,7 +165,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const named = schemes.filter((s) => isPlaceholderName(s));
   if (named.length > 0) policy.credentials = named;
   if (named.length < schemes.length) notes.push(`security schemes ${schemes.filter((s) => !isPlaceholderName(s)).join(", ")} are not listed in policy.json credentials (not a variable-style name)`);
-  const server = serverChoice(doc);
+  const server = serverChoice(headOf(doc));
   if (server.baseUrl !== undefined) policy.openapi = { base_url: server.baseUrl };
   if (server.note !== undefined) notes.push(server.note);
   notes.push(...generatorNotes(renamed, leftOut, skipped), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...manyTools(id, Object.keys(shown)));

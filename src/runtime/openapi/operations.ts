@@ -99,16 +99,36 @@ export function operationsOf(doc: Record<string, unknown>): Operation[] {
   return out;
 }
 
-/** The operation a verb names, or a message saying why there is none. */
-export function findOperation(operations: readonly Operation[], verbKey: string, verb: SurfaceVerb): Operation | string {
+/** What finds an operation: its method, path and operationId. */
+export type OperationKey = Pick<Operation, "method" | "path" | "operationId">;
+
+/** The operations by method and path, and by operationId: the first of each in document order, as a search finds it. */
+export interface OperationLookup<T extends OperationKey> {
+  readonly byRoute: ReadonlyMap<string, T>;
+  readonly byId: ReadonlyMap<string, T>;
+}
+
+const route = (method: string, path: string) => `${method} ${path}`;
+
+export function lookupOf<T extends OperationKey>(operations: readonly T[]): OperationLookup<T> {
+  const byRoute = new Map<string, T>();
+  const byId = new Map<string, T>();
+  for (const op of operations) {
+    const at = route(op.method, op.path);
+    if (!byRoute.has(at)) byRoute.set(at, op);
+    if (op.operationId !== undefined && !byId.has(op.operationId)) byId.set(op.operationId, op);
+  }
+  return { byRoute, byId };
+}
+
+/** The operation a verb names: by `cli: [METHOD, path]`, else by its key as operationId; a sentence when none. */
+export function findOperation<T extends OperationKey>(operations: OperationLookup<T>, verbKey: string, verb: SurfaceVerb): T | string {
   if (verb.cli !== undefined) {
     const [method, path, ...rest] = verb.cli;
     if (method === undefined || path === undefined || rest.length > 0) {
       return `an openapi verb's cli is ["<METHOD>", "<path template>"], got ${JSON.stringify(verb.cli)}`;
     }
-    const found = operations.find((o) => o.method === method.toUpperCase() && o.path === path);
-    return found ?? `the document has no operation ${method.toUpperCase()} ${path}`;
+    return operations.byRoute.get(route(method.toUpperCase(), path)) ?? `the document has no operation ${method.toUpperCase()} ${path}`;
   }
-  const found = operations.find((o) => o.operationId === verbKey);
-  return found ?? `the document has no operation with operationId ${JSON.stringify(verbKey)} (or give the verb cli: ["<METHOD>", "<path>"])`;
+  return operations.byId.get(verbKey) ?? `the document has no operation with operationId ${JSON.stringify(verbKey)} (or give the verb cli: ["<METHOD>", "<path>"])`;
 }

@@ -3,19 +3,19 @@
 
 import { isAbsolute, join } from "node:path";
 import { keyed } from "../../pack/issues.js";
-import { patternProblems } from "../../pack/schema-patterns.js";
 import { shellWord } from "../../shell-word.js";
 import type { LoadedPack } from "../../pack/types.js";
 import { RuntimeError } from "../errors.js";
 import { unfetchedBecause } from "../trusted-files.js";
-import { DocumentError, documentUrl, loadDocument, type OpenApiDocument } from "./document.js";
-import { findOperation, operationsOf, type Operation } from "./operations.js";
-import { deriveOperationSchema } from "./schema.js";
+import { loadBindable, type BindableDocument, type OperationEntry } from "./bindable.js";
+import { DocumentError, documentUrl, type DocumentHead } from "./document.js";
+import { documentCacheOf } from "./document-cache.js";
+import { findOperation, lookupOf, type Operation } from "./operations.js";
 
 /** A pack's document with each verb's operation. */
 export interface BoundDocument {
-  readonly document: OpenApiDocument;
-  readonly operations: ReadonlyMap<string, Operation>;
+  readonly document: DocumentHead;
+  readonly operations: ReadonlyMap<string, OperationEntry>;
 }
 
 /**
@@ -61,13 +61,15 @@ const withheld = new WeakMap<LoadedPack, string>();
  * read or parsed is an `io` error (a refused version `invalid_meta`) at `openapi.path` or
  * `openapi.url`; a verb without an operation is `missing_verb` at `verbs["key"]`. Never throws.
  * A document by `openapi.url` is fetched only as `allowed` permits (DocumentFetch); one it withholds is sent no request,
- * and is an `io` error at `openapi.url` saying why.
+ * and is an `io` error at `openapi.url` saying why. With `stateDir`, a document parsed before is taken from its cache
+ * there, and one parsed now is kept (document-cache.ts): for the one-shot commands, which use a verb or a few.
  */
-export async function loadOpenApiDocuments(packs: readonly LoadedPack[], allowed: DocumentFetch): Promise<void> {
-  await Promise.all(packs.map((pack) => loadOne(pack, allowed)));
+export async function loadOpenApiDocuments(packs: readonly LoadedPack[], allowed: DocumentFetch, stateDir?: string): Promise<void> {
+  const cacheDir = stateDir === undefined ? undefined : documentCacheOf(stateDir);
+  await Promise.all(packs.map((pack) => loadOne(pack, allowed, cacheDir)));
 }
 
-async function loadOne(pack: LoadedPack, allowed: DocumentFetch): Promise<void> {
+async function loadOne(pack: LoadedPack, allowed: DocumentFetch, cacheDir: string | undefined): Promise<void> {
   const surface = pack.surface;
   if (!pack.ok || surface === null || surface.kind !== "openapi" || surface.openapi === undefined || bound.has(pack)) return;
   const ref = surface.openapi;
@@ -78,20 +80,18 @@ async function loadOne(pack: LoadedPack, allowed: DocumentFetch): Promise<void> 
     pack.issues.splice(next < 0 ? pack.issues.length : next, 0, { severity: "error", code, path, message, file: "surface.json" });
     pack.ok = false;
   };
-  let document: OpenApiDocument;
+  let document: BindableDocument;
   try {
     const path = ref.path === undefined ? undefined : isAbsolute(ref.path) ? ref.path : join(pack.root, ref.path);
     if (path === undefined) refuseWithheld(pack, ref.url!, withheldBecause(pack, allowed));
-    document = await loadDocument(path !== undefined ? { path } : { url: ref.url });
+    document = await loadBindable(path !== undefined ? { path } : { url: ref.url }, cacheDir);
   } catch (e) {
     if (e instanceof DocumentError) fail(e.code, at, e.message);
     else fail("io", at, `the OpenAPI document cannot be loaded: ${(e as Error).message}`);
     return;
   }
-  const all = operationsOf(document.doc);
-  const operations = new Map<string, Operation>();
-  // Once, not per verb: a scan of GitHub's 13 MB document per verb was 230 ms of every load.
-  const mayHavePatterns = document.text.includes("pattern");
+  const all = lookupOf(document.operations);
+  const operations = new Map<string, OperationEntry>();
   for (const [key, verb] of Object.entries(surface.verbs)) {
     const op = findOperation(all, key, verb);
     if (typeof op === "string") fail("missing_verb", keyed("verbs", key), op);
@@ -100,25 +100,25 @@ async function loadOne(pack: LoadedPack, allowed: DocumentFetch): Promise<void> 
       // The method is the policy hint of a verb without one (§6.7); policy.json decides as for any verb.
       verb.policy ??= READ_METHODS.has(op.method) ? "read" : "write";
       // A pattern in the document hcp cannot match in linear time fails the pack, as one in a verb's own args does.
-      if (verb.args === undefined && mayHavePatterns) {
-        for (const problem of patternProblems(deriveOperationSchema(op, document.version), "args")) {
+      if (verb.args === undefined) {
+        for (const problem of op.problems()) {
           fail("invalid_meta", keyed("verbs", key), `the arguments the OpenAPI document gives it, at ${problem.path}: ${problem.message}`);
         }
       }
     }
   }
-  if (pack.ok) bound.set(pack, { document, operations });
+  if (pack.ok) bound.set(pack, { document: document.head, operations });
 }
 
 /** The document and operation of an openapi verb; loadOpenApiDocuments must have run. */
-export function boundVerb(pack: LoadedPack, verbKey: string): { document: OpenApiDocument; operation: Operation } {
+export function boundVerb(pack: LoadedPack, verbKey: string): { document: DocumentHead; operation: Operation } {
   const b = bound.get(pack);
   if (b === undefined) {
     throw new RuntimeError("not_executable", `the OpenAPI document of pack ${JSON.stringify(pack.surface?.id ?? pack.root)} is not loaded (call loadOpenApiDocuments first)`);
   }
   const operation = b.operations.get(verbKey);
   if (operation === undefined) throw new RuntimeError("unknown_verb", `pack ${JSON.stringify(pack.surface?.id)} has no operation for verb ${JSON.stringify(verbKey)}`);
-  return { document: b.document, operation };
+  return { document: b.document, operation: operation.operation() };
 }
 
 /**
@@ -129,8 +129,8 @@ export function withheldDocument(pack: LoadedPack): string | undefined {
   return withheld.get(pack);
 }
 
-/** An openapi pack's document as loaded (its text is what its verbs use); undefined when it is not loaded. */
-export function boundDocument(pack: LoadedPack): OpenApiDocument | undefined {
+/** The head of an openapi pack's document as loaded (its digest is what trust binds); undefined when it is not loaded. */
+export function boundDocument(pack: LoadedPack): DocumentHead | undefined {
   return bound.get(pack)?.document;
 }
 

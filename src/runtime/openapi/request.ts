@@ -4,7 +4,7 @@
 import { isObject } from "../../pack/issues.js";
 import type { PolicyDocument } from "../../pack/types.js";
 import { RuntimeError, showValue } from "../errors.js";
-import type { OpenApiDocument } from "./document.js";
+import type { DocumentHead } from "./document.js";
 import { checkTransportSecurity } from "./http.js";
 import type { Operation } from "./operations.js";
 import { argumentParameters } from "./schema.js";
@@ -32,12 +32,12 @@ export function serverUrl(server: Record<string, unknown>): string {
 }
 
 /** policy.json `openapi.base_url`, else the document's first server with its variables at their defaults. */
-export function baseUrlOf(policy: PolicyDocument | null, document: OpenApiDocument): URL {
+export function baseUrlOf(policy: PolicyDocument | null, document: DocumentHead): URL {
   const configured = policy?.openapi?.base_url;
   let text: string | undefined = configured;
   let where = "policy.json openapi.base_url";
   if (text === undefined) {
-    const server = Array.isArray(document.doc["servers"]) ? document.doc["servers"][0] : undefined;
+    const server = Array.isArray(document.servers) ? document.servers[0] : undefined;
     if (!isObject(server) || typeof server["url"] !== "string") {
       throw new RuntimeError("not_executable", `the OpenAPI document ${document.source} has no servers: ${SET_BASE_URL}`);
     }

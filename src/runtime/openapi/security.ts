@@ -3,7 +3,7 @@
 
 import { isObject } from "../../pack/issues.js";
 import { CredentialError } from "../errors.js";
-import type { OpenApiDocument } from "./document.js";
+import type { DocumentHead } from "./document.js";
 import type { Operation } from "./operations.js";
 import { hasLoneSurrogate } from "./request.js";
 
@@ -53,10 +53,9 @@ function headerValue(scheme: string, value: string, applied: AppliedCredentials)
 }
 
 /** Applies credential values (scheme name → value) to the operation's security requirement. */
-export function applyCredentials(document: OpenApiDocument, op: Operation, values: Readonly<Record<string, string>>): AppliedCredentials {
+export function applyCredentials(document: DocumentHead, op: Operation, values: Readonly<Record<string, string>>): AppliedCredentials {
   const applied: AppliedCredentials = { headers: {}, query: [], cookies: [], wireForms: [] };
-  const components = isObject(document.doc["components"]) ? document.doc["components"] : {};
-  const schemes = isObject(components["securitySchemes"]) ? components["securitySchemes"] : {};
+  const schemes = isObject(document.securitySchemes) ? document.securitySchemes : {};
   for (const name of chosenSchemes(op, schemes, values)) {
     const scheme = schemes[name] as Record<string, unknown>;
     const value = values[name]!;

@@ -4,7 +4,7 @@
 // documents list http first). Pure.
 
 import { isObject } from "../../pack/issues.js";
-import type { OpenApiDocument } from "./document.js";
+import type { DocumentHead } from "./document.js";
 import { checkTransportSecurity } from "./http.js";
 import { SET_BASE_URL, serverUrl } from "./request.js";
 
@@ -28,8 +28,8 @@ function absolute(text: string, base?: URL): URL | undefined {
   }
 }
 
-export function serverChoice(doc: OpenApiDocument): ServerChoice {
-  const servers = (Array.isArray(doc.doc["servers"]) ? doc.doc["servers"] : []).filter((s) => isObject(s) && typeof s["url"] === "string").map((s) => serverUrl(s as Record<string, unknown>));
+export function serverChoice(doc: Pick<DocumentHead, "servers" | "source" | "url">): ServerChoice {
+  const servers = (Array.isArray(doc.servers) ? doc.servers : []).filter((s) => isObject(s) && typeof s["url"] === "string").map((s) => serverUrl(s as Record<string, unknown>));
   const first = servers[0];
   if (first === undefined) return { note: NO_ABSOLUTE };
   const own = absolute(first);
