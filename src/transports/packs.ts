@@ -8,6 +8,7 @@ import { PACK_FILE_MAX_BYTES, loadPack, loadPacks, packFolders } from "../pack/l
 import { effectivePolicy, packConcurrency } from "../pack/policy.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } from "../pack/types.js";
 import type { Gate } from "../runtime/approval/gate.js";
+import { stateDirOf } from "../runtime/approval/state.js";
 import { RuntimeError } from "../runtime/errors.js";
 import { Limiter } from "../runtime/limiter.js";
 import { loadOpenApiDocuments, type DocumentFetch } from "../runtime/openapi/packs.js";
@@ -101,7 +102,7 @@ export async function loadServed(paths: readonly string[], transport: Transport 
   const named = new Set(paths.map((p) => resolve(p)));
   const served: Served = { packs: [], skipped: [] };
   const packs = loadPacks(paths);
-  await loadOpenApiDocuments(packs, allowed);
+  await loadOpenApiDocuments(packs, allowed, opts.gate?.stateDir ?? stateDirOf(process.env));
   for (const pack of packs) {
     try {
       const accepted = servable(pack, transport, opts);

@@ -41,7 +41,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export async function validateHandler(ctx: Context): Promise<void> {
   const packs = loadPacks([...ctx.args]);
   const stateDir = stateDirOf(process.env);
-  await loadOpenApiDocuments(packs, { fetch: "trusted-only", stateDir });
+  await loadOpenApiDocuments(packs, { fetch: "trusted-only", stateDir }, stateDir);
   for (const p of packs) {
     warnOfMcpRefusal(p);
     warnOfNoBaseUrl(p);

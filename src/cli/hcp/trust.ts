@@ -23,7 +23,7 @@ import { shellWord } from "../../shell-word.js";
  */
 async function packAt(path: string) {
   const pack = loadOnePack(realPackPath(path));
-  await loadOpenApiDocuments([pack], { fetch: "command-line" });
+  await loadOpenApiDocuments([pack], { fetch: "command-line" }, stateDirOf(process.env));
   return servable(pack, null, { controlPlane: true });
 }
 
@@ -31,7 +31,7 @@ async function packAt(path: string) {
 async function stateOf(record: TrustRecord, stateDir: string): Promise<TrustRecord & { matches: boolean; why?: string }> {
   const pack = loadPack(record.root);
   // The agent can run --list: a pack changed since it was trusted may name another URL, which is not fetched.
-  await loadOpenApiDocuments([pack], { fetch: "trusted-only", stateDir });
+  await loadOpenApiDocuments([pack], { fetch: "trusted-only", stateDir }, stateDir);
   const why = withheldDocument(pack) ?? (!pack.ok ? "it no longer loads (see hcp validate)" : untrustedBecause(pack, stateDir));
   return why === undefined ? { ...record, matches: true } : { ...record, matches: false, why };
 }

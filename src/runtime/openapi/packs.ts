@@ -61,8 +61,8 @@ const withheld = new WeakMap<LoadedPack, string>();
  * read or parsed is an `io` error (a refused version `invalid_meta`) at `openapi.path` or
  * `openapi.url`; a verb without an operation is `missing_verb` at `verbs["key"]`. Never throws.
  * A document by `openapi.url` is fetched only as `allowed` permits (DocumentFetch); one it withholds is sent no request,
- * and is an `io` error at `openapi.url` saying why. With `stateDir`, a document parsed before is taken from its cache
- * there, and one parsed now is kept (document-cache.ts): for the one-shot commands, which use a verb or a few.
+ * and is an `io` error at `openapi.url` saying why. With `stateDir` (every command passes its own), a document parsed
+ * before is taken from the cache there, and one parsed now is kept (document-cache.ts).
  */
 export async function loadOpenApiDocuments(packs: readonly LoadedPack[], allowed: DocumentFetch, stateDir?: string): Promise<void> {
   const cacheDir = stateDir === undefined ? undefined : documentCacheOf(stateDir);
