@@ -95,6 +95,24 @@ function watchdogOf(hcp: number): number | undefined {
   return undefined;
 }
 
+/**
+ * Waits until hcp's main thread is back in its event loop (asleep in epoll_wait) after the run's program wrote its pids:
+ * the turn that spawned the run, and told the watchdog its pid right after, is over. These tests are of what the
+ * watchdog does once it knows a run; a kill in the instant before (a loaded machine can keep hcp off the CPU that long)
+ * leaves the run unknown to it, a limit SECURITY.md states ("When hcp dies by a signal it cannot catch").
+ */
+async function registered(hcp: number): Promise<void> {
+  const idle = () => {
+    try {
+      return readFileSync(`/proc/${hcp}/wchan`, "latin1") === "do_epoll_wait";
+    } catch {
+      return false;
+    }
+  };
+  // Where the kernel shows no wchan, a moment instead.
+  if (!(await eventually(idle, 5_000))) await sleep(500);
+}
+
 /** The pids in `cwd` that the run's program wrote: its own and its escapee's. */
 async function runPids(cwd: string, stderr: () => string): Promise<number[]> {
   const files = ["run.pid", "escapee.pid"].map((f) => join(cwd, f));
@@ -172,6 +190,7 @@ for (const way of ways) {
       const pids = await runPids(cwd, hcp.stderr);
       watchdog = watchdogOf(hcp.child.pid!);
       assert.ok(watchdog !== undefined, "hcp started its watchdog before the run");
+      await registered(hcp.child.pid!);
       hcp.child.kill("SIGKILL");
       assert.equal(await hcp.closed, "SIGKILL");
       await assertSwept(pids, watchdog, stranger);
@@ -263,6 +282,7 @@ test("hcp serve --mcp: SIGKILL of hcp with a call running; the run's program and
     const pids = await runPids(cwd, () => "");
     watchdog = watchdogOf(pid);
     assert.ok(watchdog !== undefined, "hcp started its watchdog before the run");
+    await registered(pid);
     process.kill(pid, "SIGKILL");
     await assertSwept(pids, watchdog, stranger);
   } finally {
