@@ -82,11 +82,15 @@ export function cachedDocument(dir: string, sha256: string, read: Omit<DocumentB
       last = op.end;
     }
     if (4 + size + last !== file.length) return undefined;
+  } catch {
+    return undefined;
+  }
+  try {
     // Used now: the last to be removed.
     const now = new Date();
     utimesSync(path, now, now);
   } catch {
-    return undefined;
+    // a state directory that cannot be written: the entry is used all the same
   }
   let start = 4 + file.readUInt32LE(0);
   const base = start;
