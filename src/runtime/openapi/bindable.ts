@@ -1,9 +1,8 @@
 // A document as a pack binds it (packs.ts): its head, and each operation with the patterns hcp refuses in the arguments
 // it derives. Made by parsing and dereferencing the document, or taken from the state directory's cache
-// (document-cache.ts), where a one-shot command reads only the operations it uses.
+// (document-cache.ts), where a command reads only the operations it uses.
 
-import type { PatternProblem } from "../../pack/schema-patterns.js";
-import { patternProblems } from "../../pack/schema-patterns.js";
+import { patternProblems, type PatternProblem } from "../../pack/schema-patterns.js";
 import { cachedDocument, keepDocument } from "./document-cache.js";
 import { headOf, parseDocumentBytes, readDocumentBytes, textDigest, type DocumentHead, type DocumentLocation, type OpenApiDocument } from "./document.js";
 import { operationsOf, type Operation, type OperationKey } from "./operations.js";
