@@ -109,8 +109,10 @@ test("hcp: the bundles of Ajv (loaded when arguments are validated), regexpp (wh
     assert.deepEqual(await verb(join(dir, "hcp.cjs"), message), expected);
   }
   // An OpenAPI pack's document is dereferenced as the pack loads: a dry run of its write verb plans the request.
-  // Each dry run issues a plan_id of its own, and its time: the rest is the same.
+  // Each dry run issues a plan_id of its own, and its time: the rest is the same. hcp's parsed copy of the document
+  // (document-cache.ts) is removed first, so that each run parses it with the parser's bundle.
   const plan = async (bin: string) => {
+    rmSync(join(env["XDG_STATE_HOME"]!, "hcp", "documents"), { recursive: true, force: true });
     const r = await run(process.execPath, [bin, "run", join(REPO, "bench/fixtures/api-pack"), "create-item", "--arg", 'body:={"name":"hi"}', "--dry-run"], { env });
     return { ...r, stdout: r.stdout.replace(/plan_id: \S+/, "plan_id: …").replace(/expires: \S+/, "expires: …") };
   };

@@ -31,7 +31,7 @@ export const documentCacheOf = (stateDir: string): string => join(stateDir, "doc
 
 const entryPath = (dir: string, sha256: string) => join(dir, `${sha256}.v8`);
 
-/** An operation's line in an entry's head: its blob ends `end` bytes after the head. */
+/** An operation's line in an entry's head: its blob ends `end` bytes after the head, where the one before ends it begins. */
 interface KeptOperation {
   readonly method: string;
   readonly path: string;
@@ -60,43 +60,56 @@ function isKept(op: unknown, last: number): op is KeptOperation {
   );
 }
 
+/** An entry as read: its head, each operation's line, and the operations' blobs (each ends where its line says). */
+interface Entry {
+  readonly head: Record<string, unknown>;
+  readonly ops: readonly KeptOperation[];
+  readonly blobs: Buffer;
+}
+
+/** The entry at `path`, when it is private, of this hcp and this text, and whole; undefined otherwise. */
+function readEntry(path: string, sha256: string): Entry | undefined {
+  try {
+    const file = readRegularFile(path, MAX_ENTRY_BYTES, privateEntry);
+    const size = file.readUInt32LE(0);
+    const head: unknown = deserialize(file.subarray(4, 4 + size));
+    if (!isObject(head) || head["format"] !== FORMAT || head["hcp"] !== OWN_PACKAGE.version || head["sha256"] !== sha256) return undefined;
+    const ops = head["ops"];
+    if ((head["version"] !== "3.0" && head["version"] !== "3.1") || !Array.isArray(ops)) return undefined;
+    let last = 0;
+    for (const op of ops as unknown[]) {
+      if (!isKept(op, last)) return undefined;
+      last = op.end;
+    }
+    const blobs = file.subarray(4 + size);
+    return last === blobs.length ? { head, ops: ops as KeptOperation[], blobs } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Marks the entry used now: the last to be removed. A state directory that cannot be written leaves it as it was. */
+function markUsed(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // used all the same
+  }
+}
+
 /**
  * The document whose text has digest `sha256`, as kept when it was parsed; undefined when there is none to use. `read`
  * is where the text came from now, for messages and for relative server URLs.
  */
 export function cachedDocument(dir: string, sha256: string, read: Omit<DocumentBytes, "bytes">): BindableDocument | undefined {
   const path = entryPath(dir, sha256);
-  let file: Buffer;
-  let head: Record<string, unknown>;
-  try {
-    file = readRegularFile(path, MAX_ENTRY_BYTES, privateEntry);
-    const size = file.readUInt32LE(0);
-    const parsed: unknown = deserialize(file.subarray(4, 4 + size));
-    if (!isObject(parsed)) return undefined;
-    head = parsed;
-    if (head["format"] !== FORMAT || head["hcp"] !== OWN_PACKAGE.version || head["sha256"] !== sha256) return undefined;
-    if ((head["version"] !== "3.0" && head["version"] !== "3.1") || !Array.isArray(head["ops"])) return undefined;
-    let last = 0;
-    for (const op of head["ops"] as unknown[]) {
-      if (!isKept(op, last)) return undefined;
-      last = op.end;
-    }
-    if (4 + size + last !== file.length) return undefined;
-  } catch {
-    return undefined;
-  }
-  try {
-    // Used now: the last to be removed.
-    const now = new Date();
-    utimesSync(path, now, now);
-  } catch {
-    // a state directory that cannot be written: the entry is used all the same
-  }
-  let start = 4 + file.readUInt32LE(0);
-  const base = start;
-  const operations = (head["ops"] as KeptOperation[]).map((kept): OperationEntry => {
-    const blob = file.subarray(start, base + kept.end);
-    start = base + kept.end;
+  const entry = readEntry(path, sha256);
+  if (entry === undefined) return undefined;
+  markUsed(path);
+  const { head, ops, blobs } = entry;
+  const operations = ops.map((kept, i): OperationEntry => {
+    const blob = blobs.subarray(i === 0 ? 0 : ops[i - 1]!.end, kept.end);
     let op: Operation | undefined;
     return {
       method: kept.method,
