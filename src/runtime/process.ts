@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import { monotonicMs } from "./clock.js";
 import { RuntimeError } from "./errors.js";
 import { Reaper } from "./reaper.js";
-import { startWatchdog } from "./watchdog.js";
+import { markSpawn, spawnFailed, startWatchdog } from "./watchdog.js";
 
 export interface ProcessRequest {
   /** The program: a path (absolute, or relative to cwd) or a bare name resolved on env.PATH. */
@@ -153,6 +153,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     // A stdin not given is /dev/null (libuv opens it for "ignore"): not a pipe of the run.
     const piped = req.stdin !== undefined || req.holdStdin === true;
     let child: ChildProcess;
+    markSpawn();
     try {
       // spawn copies args and env into the child's own arrays: no copy of them is needed here.
       child = spawn(req.file, req.args, {
@@ -165,6 +166,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       });
     } catch (err) {
       // Synchronous failures: invalid arguments (e.g. NUL), E2BIG on some platforms.
+      spawnFailed();
       reaper.abandon();
       reject(spawnError(req.file, err as NodeJS.ErrnoException, req.cwd));
       return;
@@ -174,6 +176,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     // logs it first, so that a process whose parent is the runtime and that is not a run's child is a run's
     // (descendants.ts).
     if (child.pid !== undefined) reaper.started(child.pid, piped ? ALL_PIPES : OUTPUT_PIPES);
+    else spawnFailed();
     const out = new Capture(req.maxOutputBytes);
     const err = new Capture(req.maxOutputBytes);
     const onOutput = req.onOutput;

@@ -61,7 +61,7 @@ export function runProcesses(procs: readonly ProcStat[], sessions: Set<number>, 
 }
 
 /** Every process /proc lists; undefined when it cannot be listed. */
-function snapshot(): ProcStat[] | undefined {
+export function snapshot(): ProcStat[] | undefined {
   let names: string[];
   try {
     names = readdirSync("/proc");

@@ -10,8 +10,10 @@ import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bootTicks } from "./boot-clock.js";
 import { helperExited, helperStarted } from "./descendants.js";
 import { RuntimeError } from "./errors.js";
+import { lastPid } from "./pid-cursor.js";
 import { identify, type RunIdentity } from "./watchdog-sweep.js";
 
 let watchdog: ChildProcess | undefined;
@@ -98,6 +100,25 @@ export function startWatchdog(): void {
 function atExit(): void {
   if (guarded.size === 0) watchdog?.kill("SIGKILL");
   else flushEnded();
+}
+
+/**
+ * A run's child is about to be spawned: the watchdog is told where the pid cursor and the clock stand, so that it can
+ * find the child should hcp be killed before guardRun tells it (watchdog-unregistered.ts). The child's program may run,
+ * and kill hcp, before the spawn returns. Without /proc there is nothing to find it by, and nothing is told.
+ */
+export function markSpawn(): void {
+  const cursor = lastPid();
+  const ticks = bootTicks();
+  if (cursor === undefined || ticks === undefined) return;
+  // Written at once, with the ends waiting: it must be in the pipe before the fork.
+  send(`${ended}?${cursor} ${ticks}\n`);
+  ended = "";
+}
+
+/** The spawn marked has failed: there is no child to find. */
+export function spawnFailed(): void {
+  send("?\n");
 }
 
 /**

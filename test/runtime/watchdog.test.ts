@@ -9,14 +9,17 @@ import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "../e2e/helpers.js";
+import { bootTicks } from "../../src/runtime/boot-clock.js";
+import { lastPid } from "../../src/runtime/pid-cursor.js";
 import { identify, runProcesses, stillTheRuns, type ProcStat } from "../../src/runtime/watchdog-sweep.js";
+import { parseMark, unregisteredRun } from "../../src/runtime/watchdog-unregistered.js";
 import { alive, eventually, tempDir } from "./support.js";
 
 const PROGRAM = join(REPO, "dist/src/runtime/watchdog-program.js");
 
-/** The watchdog, started as hcp starts it; `exited` resolves with its exit code. */
-function startWatchdog(): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [PROGRAM], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: {} });
+/** The watchdog, started as hcp starts it (`args`: hcp's pid last); `exited` resolves with its exit code. */
+function startWatchdog(...args: string[]): { child: ChildProcess; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [PROGRAM, ...args], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: {} });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return { child, exited };
 }
@@ -118,4 +121,78 @@ test("what descends from a run: its session, children of its processes, sessions
   const taken = runProcesses(procs, sessions, 300).map((x) => x.pid).sort();
   assert.deepEqual(taken, [100, 101, 102, 103, 104, 105]);
   assert.deepEqual([...sessions].sort(), [100, 102, 104], "sessions kept for the next snapshot");
+});
+
+/** A spawn mark as hcp writes it just before a spawn: where the pid cursor and the clock stand now. */
+function markNow(): string {
+  const cursor = lastPid();
+  const ticks = bootTicks();
+  assert.ok(cursor !== undefined && ticks !== undefined, "/proc tells the pid cursor and the clock");
+  return `?${cursor} ${ticks}\n`;
+}
+
+test("a spawn mark still open when the pipe closes: the watchdog kills the run hcp never told it of, and nothing else", async () => {
+  // "hcp" is this test (its pid the watchdog's last argument): its children are what hcp's are, and it stays their parent.
+  const before = await runLike();
+  const watchdog = startWatchdog(String(process.pid));
+  const mark = markNow();
+  const run = await runLike();
+  const later = await runLike();
+  const pids = [before.pid!, before.member, run.pid!, run.member, later.pid!, later.member];
+  try {
+    watchdog.child.stdin!.end(mark);
+    assert.equal(await watchdog.exited, 0);
+    assert.ok(await eventually(() => !alive(run.pid!) && !alive(run.member), 10_000), "the run spawned after the mark and its member are gone");
+    assert.deepEqual([before.pid, before.member, later.pid, later.member].map((pid) => alive(pid!)), [true, true, true, true], "nothing started before the mark, or after the run's child, was signalled");
+  } finally {
+    killAll(pids);
+  }
+});
+
+test("a spawn mark cleared (the run told, or its spawn failed) leaves nothing to find", async () => {
+  for (const told of [true, false]) {
+    const watchdog = startWatchdog(String(process.pid));
+    const mark = markNow();
+    const run = await runLike();
+    try {
+      watchdog.child.stdin!.end(mark + (told ? `+${run.pid}\n-${run.pid}\n` : "?\n"));
+      assert.equal(await watchdog.exited, 0);
+      assert.ok(alive(run.pid!) && alive(run.member), told ? "a run told ended" : "a spawn told failed");
+    } finally {
+      killAll([run.pid!, run.member]);
+    }
+  }
+});
+
+const q = (pid: number, ppid: number, session: number, start: number, zombie = false): ProcStat => ({ pid, ppid, session, start: String(start), zombie });
+
+test("the run hcp was spawning: the first leader of a session of its own, since the mark, whose parent hcp was", () => {
+  const mark = { cursor: 500, ticks: 1000 };
+  const hcp = 50;
+  const parents = new Set([hcp, 1]);
+  const self = 506;
+  const others = [
+    q(480, 1, 480, 1200), // its id given out before the mark
+    q(505, 1, 505, 900), // begun before the mark (its id after the cursor: the ids came round)
+    q(503, 77, 503, 1001), // its parent lives, and is neither hcp nor the one that has hcp's children
+    q(self, 1, self, 1001), // the watchdog
+    q(512, 1, 512, 1003), // a daemon begun since the run's child
+  ];
+  const child = q(510, 1, 510, 1002);
+  const escapee = q(511, 510, 511, 1002);
+  assert.deepEqual(unregisteredRun([...others, child, escapee], mark, 520, parents, self), [510, { start: "1002" }]);
+  assert.deepEqual(unregisteredRun([...others, { ...child, ppid: hcp }], mark, 520, parents, self), [510, { start: "1002" }], "hcp's children not given another parent yet");
+  assert.deepEqual(unregisteredRun([...others, { ...child, zombie: true }], mark, 520, parents, self), [510, { start: "1002" }], "exited, not reaped: known by its start");
+  assert.deepEqual(unregisteredRun([...others, q(515, 1, 509, 1004)], mark, 520, parents, self), [509, "gone"], "exited and reaped: its session, held by a process it left");
+  assert.deepEqual(unregisteredRun(others, mark, 511, parents, self), undefined, "the daemon's id is after the cursor read at the snapshot");
+  assert.deepEqual(unregisteredRun(others.slice(0, 4), mark, 520, parents, self), undefined, "nothing can be the run's child");
+  // The ids wrapped round after the cursor: those after it came first.
+  const wrapped = { cursor: 32_700, ticks: 1000 };
+  assert.deepEqual(unregisteredRun([q(10, 1, 10, 1001), q(32_750, 1, 32_750, 1001), q(25, 1, 25, 1001)], wrapped, 20, parents, self), [32_750, { start: "1001" }]);
+  assert.deepEqual(unregisteredRun([q(10, 1, 10, 1001), q(25, 1, 25, 1001)], wrapped, 20, parents, self), [10, { start: "1001" }]);
+});
+
+test("spawn marks: `?CURSOR TICKS` sets one; a bare `?`, or anything else, clears it", () => {
+  assert.deepEqual(parseMark("?12 345"), { cursor: 12, ticks: 345 });
+  for (const line of ["?", "?12", "?12 ", "?a 1", "?1 2 3"]) assert.equal(parseMark(line), undefined, line);
 });

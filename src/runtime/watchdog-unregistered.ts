@@ -1,0 +1,72 @@
+// The run hcp was starting when it was killed, found by the watchdog though hcp never told it the run's pid. Node's
+// spawn returns only once the child has exec'd its program, so the program runs, and can kill hcp, before hcp can tell
+// the watchdog its pid: a program whose first step was `kill -KILL $PPID` won that race in 4 of 10 runs on an idle
+// machine. So just before each spawn hcp tells the watchdog where the kernel's pid cursor and clock stand (a spawn
+// mark, `?CURSOR TICKS`), and the run's `+PID` line (or a bare `?`, the spawn failed) clears it. When hcp is gone with
+// a mark still open, its child is the first process that, since the mark, began (by the clock) and was given its id
+// (after the cursor), leads a session of its own, and was left by its parent to the process that now has hcp's
+// children (the watchdog is one: its own parent says which); or, when that child has exited already, its session,
+// which outlives it while a process it left is in it.
+
+import { givenOut, lastPid } from "./pid-cursor.js";
+import { readStat, type ProcStat } from "./proc-stat.js";
+import { snapshot, type RunIdentity } from "./watchdog-sweep.js";
+
+/** Where the pid cursor and the clock stood just before hcp spawned a run's child. */
+export interface SpawnMark {
+  readonly cursor: number;
+  /** Clock ticks since boot (boot-clock.ts): the unit of a process's start time. */
+  readonly ticks: number;
+}
+
+/** The mark a `?CURSOR TICKS` line sets; undefined for a bare `?` (or anything else), which clears it. */
+export function parseMark(line: string): SpawnMark | undefined {
+  const match = /^\?(\d+) (\d+)$/.exec(line);
+  return match === null ? undefined : { cursor: Number(match[1]), ticks: Number(match[2]) };
+}
+
+/**
+ * The run's child in a snapshot of /proc, with what it is (RunIdentity), or undefined when nothing there can be it.
+ * `now`: the pid cursor at the snapshot; `parents`: hcp's pid and the process that now has hcp's children (an orphan
+ * keeps hcp as its parent for the instant between hcp's closing its files and its exit); `self`: the watchdog's pid.
+ * Of the candidates, the one whose id came first after the cursor: hcp's spawn forks once, so the run's child has the
+ * first id hcp was given after the mark, and what the run made after it, later ones.
+ */
+export function unregisteredRun(procs: readonly ProcStat[], mark: SpawnMark, now: number, parents: ReadonlySet<number>, self: number): [number, RunIdentity] | undefined {
+  const since = (p: ProcStat) => Number(p.start) >= mark.ticks && parents.has(p.ppid) && p.pid !== self;
+  const pids = new Set(procs.map((p) => p.pid));
+  let best: [number, RunIdentity] | undefined;
+  // Ids after the cursor first, then those it wrapped round to (givenOut bounds them by `now`).
+  const order = (id: number) => (id > mark.cursor ? id - mark.cursor : id + 2 ** 32);
+  const consider = (id: number, identity: RunIdentity) => {
+    if (!givenOut(id, mark.cursor, now)) return;
+    if (best === undefined || order(id) < order(best[0])) best = [id, identity];
+  };
+  for (const p of procs) {
+    if (!since(p)) continue;
+    // A zombie too is known by its start: its group and session are the run's while it is not reaped.
+    if (p.session === p.pid) consider(p.pid, { start: p.start });
+    // A session whose leader has exited and been reaped: its id is held by its members only.
+    else if (!pids.has(p.session)) consider(p.session, "gone");
+  }
+  return best;
+}
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long the watchdog waits, at most, to be given another parent once hcp's end of its pipe is closed. */
+const REPARENT_MS = 200;
+
+/** The run hcp was starting when it died (see above): read from /proc once hcp's children have their new parent. */
+export async function findUnregisteredRun(mark: SpawnMark, hcp: number): Promise<[number, RunIdentity] | undefined> {
+  let self = readStat(process.pid);
+  for (let waited = 0; waited < REPARENT_MS && typeof self === "object" && self.ppid === hcp; waited += 5) {
+    await pause(5);
+    self = readStat(process.pid);
+  }
+  if (typeof self !== "object") return undefined;
+  const now = lastPid();
+  const procs = snapshot();
+  if (now === undefined || procs === undefined) return undefined;
+  return unregisteredRun(procs, mark, now, new Set([hcp, self.ppid]), process.pid);
+}
