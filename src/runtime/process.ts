@@ -142,7 +142,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     }
     try {
       // Before the child exists (it may still be starting: the pipe holds what it is told meanwhile).
-      startWatchdog();
+      startWatchdog(req.lastRun === true);
     } catch (err) {
       reject(err);
       return;

@@ -23,6 +23,17 @@ const guarded = new Map<number, string>();
 let ended = "";
 /** Whether hcp's exit is watched (once per process). */
 let exitWatched = false;
+/** Whether the watchdog waits as /bin/sh until hcp is gone (a one-shot run): decided by its first start. */
+let waits: boolean | undefined;
+
+/**
+ * The watchdog of a one-shot run waits as this script of /bin/sh, given node and the program's arguments, until hcp is
+ * gone, and only then becomes the program (exec: the same process). Before, it has nothing to do but hold what hcp
+ * writes, which for one run the pipe holds: node's start-up (about 40 ms of CPU) would only compete with hcp for the
+ * CPU. It reads its fd 3, a second pipe that hcp holds and never writes, whose end (hcp's exit or death) releases it.
+ * Fixed text, nothing of a run's in it.
+ */
+const WAIT_FOR_HCP = 'read -r _ <&3; exec "$0" "$@" 3<&-';
 
 function refusal(why: string): RuntimeError {
   return new RuntimeError("spawn_failed", `cannot start hcp's watchdog, which ends the runs if hcp is killed (${why}): nothing was run`);
@@ -40,10 +51,13 @@ function flushEnded(): void {
 
 /**
  * Starts the watchdog unless it runs. Throws RuntimeError `spawn_failed` when it cannot be started: a run is then
- * refused rather than run without the promise that none of its processes outlives hcp.
+ * refused rather than run without the promise that none of its processes outlives hcp. `oneRun`: the process starts
+ * one run only (a one-shot `hcp run`), whose watchdog waits as /bin/sh until hcp is gone (WAIT_FOR_HCP).
  */
-export function startWatchdog(): void {
+export function startWatchdog(oneRun = false): void {
   if (watchdog !== undefined) return;
+  // Where there is no /bin/sh (a container with node alone), node waits.
+  waits ??= oneRun && existsSync("/bin/sh");
   // Beside this module: dist/src/runtime/ as compiled, dist/bin/ in the programs' bundles (where import.meta.dirname is
   // the bundle's __dirname: no URL is made at a one-shot run's start). Node before 20.11 has no import.meta.dirname.
   const program = join(import.meta.dirname ?? dirname(fileURLToPath(import.meta.url)), "watchdog-program.js");
@@ -54,16 +68,20 @@ export function startWatchdog(): void {
     // Detached: its own session and group, so that a signal to hcp's group (a terminal's, a supervisor's) leaves it.
     // Each run still going as an argument, `+PID ID`: a watchdog started again knows them as it exists. Told on the
     // pipe instead, they were lost if hcp was killed in the instant between the spawn and the write, which a run's
-    // program can wait for (it sees the new watchdog in /proc). hcp's pid last: only for whoever reads `ps`.
-    const runs = [...guarded].map(([run, id]) => `+${run} ${id}`);
-    child = spawn(process.execPath, [program, ...runs, String(process.pid)], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: {}, cwd: "/", windowsHide: true });
+    // program can wait for (it sees the new watchdog in /proc). hcp's pid last: hcp's children are told by it
+    // (watchdog-unregistered.ts), and whoever reads `ps` which hcp it guards.
+    const args = [program, ...[...guarded].map(([run, id]) => `+${run} ${id}`), String(process.pid)];
+    const options = { detached: true, env: {}, cwd: "/", windowsHide: true } as const;
+    child = waits
+      ? spawn("/bin/sh", ["-c", WAIT_FOR_HCP, process.execPath, ...args], { ...options, stdio: ["pipe", "ignore", "ignore", "pipe"] })
+      : spawn(process.execPath, args, { ...options, stdio: ["pipe", "ignore", "ignore"] });
   } catch (err) {
     throw refusal((err as Error).message);
   }
   child.on("error", () => {
     /* a failed spawn leaves no pid (below); a watchdog gone is found by its exit */
   });
-  if (child.pid === undefined) throw refusal(`${process.execPath} could not be spawned`);
+  if (child.pid === undefined) throw refusal(`${waits ? "/bin/sh" : process.execPath} could not be spawned`);
   // A child of hcp's that is no run's: never taken for one that a run's child made with clone(CLONE_PARENT).
   const pid = child.pid;
   helperStarted(pid);
@@ -71,6 +89,9 @@ export function startWatchdog(): void {
   child.unref();
   (child.stdin as Socket).unref();
   child.stdin!.on("error", () => {});
+  const release = child.stdio[3] as Socket | undefined;
+  release?.unref();
+  release?.on("error", () => {});
   // Gone while hcp runs (killed: a run's program can find it): another is started at once, given the runs still
   // going, or by the next run if none is. One that cannot be started leaves the runs going unguarded.
   child.on("exit", () => {
@@ -93,8 +114,8 @@ export function startWatchdog(): void {
 }
 
 /**
- * hcp exits normally. With no run left the watchdog has nothing to do: it is ended at once, which also spares the rest
- * of its start-up (a one-shot run is often over before it has started). Otherwise it is told the last ends, and kills
+ * hcp exits normally. With no run left the watchdog has nothing to do: it is ended at once, sparing what is left of
+ * its start-up (or, waiting in /bin/sh, before hcp's end starts node). Otherwise it is told the last ends, and kills
  * the rest.
  */
 function atExit(): void {
@@ -140,8 +161,9 @@ export function guardRun(pid: number): RunIdentity {
 
 /**
  * The run has ended: nothing of it is left to kill. `last`: the runtime starts no run after it (a one-shot `hcp run`),
- * so with no run left the watchdog is ended now rather than at exit: while the result is written and hcp exits, its
- * start-up would take CPU from hcp (a one-shot run 11 ms faster at load 11 to 13: docs/performance.md).
+ * so with no run left the watchdog is ended now rather than at exit: where it is node (no /bin/sh to wait in), its
+ * start-up would take CPU from hcp while the result is written and hcp exits (11 ms at load 11 to 13:
+ * docs/performance.md).
  */
 export function releaseRun(pid: number, last = false): void {
   if (!guarded.delete(pid)) return;

@@ -91,9 +91,10 @@ function watchdogOf(hcp: number): number | undefined {
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      // node, the program, the runs it was given when started again, hcp's pid.
+      // node (a one-shot run's, until hcp is gone: /bin/sh, its script, node), the program, the runs it was given when
+      // started again, hcp's pid.
       const argv = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
-      if (argv[1]?.endsWith("watchdog-program.js") && argv.at(-2) === String(hcp)) return Number(name);
+      if (argv.some((arg) => arg.endsWith("watchdog-program.js")) && argv.at(-2) === String(hcp)) return Number(name);
     } catch {
       // gone meanwhile
     }

@@ -107,7 +107,8 @@ export function rewriteAtSpawn(s: Scene, file: string, text: string): NodeJS.Pro
     hook,
     `const cp = require("node:child_process"); const fs = require("node:fs"); const spawn = cp.spawn;
 cp.spawn = function (file, ...rest) {
-  if (file !== process.execPath) fs.writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(text)}); // not hcp's own watchdog: the program
+  // Not hcp's own watchdog (node, or /bin/sh waiting for hcp's end in a one-shot run): the program.
+  if (file !== process.execPath && file !== "/bin/sh") fs.writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(text)});
   return spawn.call(this, file, ...rest);
 };\n`,
   );
