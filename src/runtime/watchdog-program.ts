@@ -6,8 +6,12 @@
 // RunIdentity; a line without one is looked up here), `-PID` that run has ended, `?CURSOR TICKS` a run's child is
 // about to be spawned (a spawn mark: watchdog-unregistered.ts), cleared by the next `+PID` or a bare `?`. When stdin
 // ends (hcp exited or died: the kernel closes its end), the runs still registered, and the run of a mark still open,
-// are killed (watchdog-sweep.ts) and the watchdog exits; with none it exits at once.
+// are killed (watchdog-sweep.ts) and the watchdog exits; with none it exits at once. Its fd 3, the lifeline, is a pipe
+// hcp holds and never writes: its end tells at once that hcp is gone, and when.
 
+import { fstatSync } from "node:fs";
+import { Socket } from "node:net";
+import { bootTicks } from "./boot-clock.js";
 import { findUnregisteredRun, parseMark, type SpawnMark } from "./watchdog-unregistered.js";
 import { identify, sweep, type RunIdentity } from "./watchdog-sweep.js";
 
@@ -48,13 +52,35 @@ process.stdin.on("data", (chunk: string) => {
 
 // Nothing is needed from the lines before hcp is gone (each carries its child's identity), so the pipe is drained once
 // a second rather than at each line: a call to hcp costs the watchdog nothing, and the kernel keeps what hcp writes
-// meanwhile (a pipe holds 64 KiB: thousands of lines). hcp's end is seen at the next drain, at most a second late.
+// meanwhile (a pipe holds 64 KiB: thousands of lines).
 const DRAIN_MS = 1000;
 process.stdin.pause();
-setInterval(() => {
+const draining = setInterval(() => {
   process.stdin.resume();
   setImmediate(() => process.stdin.pause());
 }, DRAIN_MS);
+
+/** When hcp was found gone, in clock ticks since boot: nothing it spawned began later. */
+let goneAt: number | undefined;
+
+/** hcp's end, seen: the rest of the pipe is read now, and its end starts the sweep. */
+function hcpGone(): void {
+  if (goneAt !== undefined) return;
+  goneAt = bootTicks() ?? Infinity;
+  clearInterval(draining);
+  process.stdin.resume();
+}
+
+// hcp's end is seen at once on fd 3, a pipe hcp holds and never writes (watchdog.ts): nothing arrives on it, so it costs
+// nothing while hcp runs. Without it (a socket as hcp gives), the end of stdin is seen at the next drain.
+try {
+  if (fstatSync(3).isSocket()) {
+    const lifeline = new Socket({ fd: 3, readable: true, writable: false });
+    lifeline.on("end", hcpGone).on("close", hcpGone).on("error", hcpGone).resume();
+  }
+} catch {
+  // no fd 3
+}
 
 let ending = false;
 function end(): void {
@@ -62,7 +88,7 @@ function end(): void {
   ending = true;
   void (async () => {
     if (mark !== undefined && Number.isInteger(hcp)) {
-      const run = await findUnregisteredRun(mark, hcp);
+      const run = await findUnregisteredRun(mark, hcp, goneAt ?? bootTicks() ?? Infinity);
       if (run !== undefined) runs.set(...run);
     }
     await sweep(runs);

@@ -19,6 +19,18 @@ export interface SpawnMark {
   readonly ticks: number;
 }
 
+/** What the watchdog knows once hcp is gone. */
+export interface AfterHcp {
+  /** The pid cursor at the snapshot. */
+  readonly now: number;
+  /** hcp's pid and the process that now has hcp's children (an orphan keeps hcp as its parent for the instant between hcp's closing its files and its exit). */
+  readonly parents: ReadonlySet<number>;
+  /** When hcp was found gone, in clock ticks: the run's child began before. */
+  readonly goneAt: number;
+  /** The watchdog's pid. */
+  readonly self: number;
+}
+
 /** The mark a `?CURSOR TICKS` line sets; undefined for a bare `?` (or anything else), which clears it. */
 export function parseMark(line: string): SpawnMark | undefined {
   const match = /^\?(\d+) (\d+)$/.exec(line);
@@ -27,27 +39,29 @@ export function parseMark(line: string): SpawnMark | undefined {
 
 /**
  * The run's child in a snapshot of /proc, with what it is (RunIdentity), or undefined when nothing there can be it.
- * `now`: the pid cursor at the snapshot; `parents`: hcp's pid and the process that now has hcp's children (an orphan
- * keeps hcp as its parent for the instant between hcp's closing its files and its exit); `self`: the watchdog's pid.
  * Of the candidates, the one whose id came first after the cursor: hcp's spawn forks once, so the run's child has the
  * first id hcp was given after the mark, and what the run made after it, later ones.
  */
-export function unregisteredRun(procs: readonly ProcStat[], mark: SpawnMark, now: number, parents: ReadonlySet<number>, self: number): [number, RunIdentity] | undefined {
-  const since = (p: ProcStat) => Number(p.start) >= mark.ticks && parents.has(p.ppid) && p.pid !== self;
+export function unregisteredRun(procs: readonly ProcStat[], mark: SpawnMark, after: AfterHcp): [number, RunIdentity] | undefined {
+  const since = (p: ProcStat) => Number(p.start) >= mark.ticks && after.parents.has(p.ppid) && p.pid !== after.self;
   const pids = new Set(procs.map((p) => p.pid));
   let best: [number, RunIdentity] | undefined;
   // Ids after the cursor first, then those it wrapped round to (givenOut bounds them by `now`).
   const order = (id: number) => (id > mark.cursor ? id - mark.cursor : id + 2 ** 32);
   const consider = (id: number, identity: RunIdentity) => {
-    if (!givenOut(id, mark.cursor, now)) return;
+    if (!givenOut(id, mark.cursor, after.now)) return;
     if (best === undefined || order(id) < order(best[0])) best = [id, identity];
   };
   for (const p of procs) {
     if (!since(p)) continue;
-    // A zombie too is known by its start: its group and session are the run's while it is not reaped.
-    if (p.session === p.pid) consider(p.pid, { start: p.start });
-    // A session whose leader has exited and been reaped: its id is held by its members only.
-    else if (!pids.has(p.session)) consider(p.session, "gone");
+    if (p.session !== p.pid) {
+      // A session whose leader has exited and been reaped: its id is held by its members only.
+      if (!pids.has(p.session)) consider(p.session, "gone");
+    } else if (Number(p.start) <= after.goneAt) {
+      // Begun after hcp's end, a leader is no child of hcp's. A zombie too is known by its start: its group and session
+      // are the run's while it is not reaped.
+      consider(p.pid, { start: p.start });
+    }
   }
   return best;
 }
@@ -57,8 +71,11 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** How long the watchdog waits, at most, to be given another parent once hcp's end of its pipe is closed. */
 const REPARENT_MS = 200;
 
-/** The run hcp was starting when it died (see above): read from /proc once hcp's children have their new parent. */
-export async function findUnregisteredRun(mark: SpawnMark, hcp: number): Promise<[number, RunIdentity] | undefined> {
+/**
+ * The run hcp was starting when it died (see above), hcp found gone at `goneAt` (clock ticks): read from /proc once
+ * hcp's children have their new parent.
+ */
+export async function findUnregisteredRun(mark: SpawnMark, hcp: number, goneAt: number): Promise<[number, RunIdentity] | undefined> {
   let self = readStat(process.pid);
   for (let waited = 0; waited < REPARENT_MS && typeof self === "object" && self.ppid === hcp; waited += 5) {
     await pause(5);
@@ -68,5 +85,5 @@ export async function findUnregisteredRun(mark: SpawnMark, hcp: number): Promise
   const now = lastPid();
   const procs = snapshot();
   if (now === undefined || procs === undefined) return undefined;
-  return unregisteredRun(procs, mark, now, new Set([hcp, self.ppid]), process.pid);
+  return unregisteredRun(procs, mark, { now, parents: new Set([hcp, self.ppid]), goneAt, self: process.pid });
 }

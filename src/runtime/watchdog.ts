@@ -4,7 +4,7 @@
 // each run's child as it starts and each run as it ends. If hcp is gone without ending its runs (SIGKILL, the OOM killer, a crash), the kernel closes the pipe, and
 // the watchdog kills what is still registered.
 
-import type { ChildProcess } from "node:child_process";
+import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
@@ -30,10 +30,10 @@ let waits: boolean | undefined;
  * The watchdog of a one-shot run waits as this script of /bin/sh, given node and the program's arguments, until hcp is
  * gone, and only then becomes the program (exec: the same process). Before, it has nothing to do but hold what hcp
  * writes, which for one run the pipe holds: node's start-up (about 40 ms of CPU) would only compete with hcp for the
- * CPU. It reads its fd 3, a second pipe that hcp holds and never writes, whose end (hcp's exit or death) releases it.
+ * CPU. It reads its fd 3, the lifeline (startWatchdog), whose end releases it; the program then finds it ended.
  * Fixed text, nothing of a run's in it.
  */
-const WAIT_FOR_HCP = 'read -r _ <&3; exec "$0" "$@" 3<&-';
+const WAIT_FOR_HCP = 'read -r _ <&3; exec "$0" "$@"';
 
 function refusal(why: string): RuntimeError {
   return new RuntimeError("spawn_failed", `cannot start hcp's watchdog, which ends the runs if hcp is killed (${why}): nothing was run`);
@@ -70,11 +70,11 @@ export function startWatchdog(oneRun = false): void {
     // pipe instead, they were lost if hcp was killed in the instant between the spawn and the write, which a run's
     // program can wait for (it sees the new watchdog in /proc). hcp's pid last: hcp's children are told by it
     // (watchdog-unregistered.ts), and whoever reads `ps` which hcp it guards.
+    // Its fd 3 is the lifeline: a pipe hcp holds and never writes, whose end (the kernel closes it at hcp's exit or
+    // death) tells the watchdog at once that hcp is gone, and when.
     const args = [program, ...[...guarded].map(([run, id]) => `+${run} ${id}`), String(process.pid)];
-    const options = { detached: true, env: {}, cwd: "/", windowsHide: true } as const;
-    child = waits
-      ? spawn("/bin/sh", ["-c", WAIT_FOR_HCP, process.execPath, ...args], { ...options, stdio: ["pipe", "ignore", "ignore", "pipe"] })
-      : spawn(process.execPath, args, { ...options, stdio: ["pipe", "ignore", "ignore"] });
+    const options: SpawnOptions = { detached: true, env: {}, cwd: "/", windowsHide: true, stdio: ["pipe", "ignore", "ignore", "pipe"] };
+    child = waits ? spawn("/bin/sh", ["-c", WAIT_FOR_HCP, process.execPath, ...args], options) : spawn(process.execPath, args, options);
   } catch (err) {
     throw refusal((err as Error).message);
   }
@@ -89,9 +89,9 @@ export function startWatchdog(oneRun = false): void {
   child.unref();
   (child.stdin as Socket).unref();
   child.stdin!.on("error", () => {});
-  const release = child.stdio[3] as Socket | undefined;
-  release?.unref();
-  release?.on("error", () => {});
+  const lifeline = child.stdio[3] as Socket;
+  lifeline.unref();
+  lifeline.on("error", () => {});
   // Gone while hcp runs (killed: a run's program can find it): another is started at once, given the runs still
   // going, or by the next run if none is. One that cannot be started leaves the runs going unguarded.
   child.on("exit", () => {

@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import type { Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { REPO } from "../e2e/helpers.js";
 import { bootTicks } from "../../src/runtime/boot-clock.js";
@@ -17,9 +19,12 @@ import { alive, eventually, tempDir } from "./support.js";
 
 const PROGRAM = join(REPO, "dist/src/runtime/watchdog-program.js");
 
-/** The watchdog, started as hcp starts it (`args`: hcp's pid last); `exited` resolves with its exit code. */
+/**
+ * The watchdog, started as hcp starts it (`args`: hcp's pid last), its fd 3 the lifeline (a pipe the test holds and
+ * never writes, as hcp does); `exited` resolves with its exit code.
+ */
 function startWatchdog(...args: string[]): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [PROGRAM, ...args], { stdio: ["pipe", "ignore", "ignore"], detached: true, env: {} });
+  const child = spawn(process.execPath, [PROGRAM, ...args], { stdio: ["pipe", "ignore", "ignore", "pipe"], detached: true, env: {} });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return { child, exited };
 }
@@ -149,6 +154,34 @@ test("a spawn mark still open when the pipe closes: the watchdog kills the run h
   }
 });
 
+test("a spawn mark with no child (hcp gone before its fork): a session leader begun after hcp's end, seen on the lifeline, is not taken", async () => {
+  const watchdog = startWatchdog(String(process.pid));
+  const pids: number[] = [];
+  try {
+    // Started and waiting (asleep in epoll_wait, where the kernel shows it), as hcp's is long before a run.
+    const waiting = () => {
+      try {
+        return readFileSync(`/proc/${watchdog.child.pid}/wchan`, "latin1") === "do_epoll_wait";
+      } catch {
+        return false;
+      }
+    };
+    if (!(await eventually(waiting, 10_000))) await sleep(1_000);
+    watchdog.child.stdin!.write(markNow());
+    // "hcp" is gone: its end of the lifeline closes first, as the kernel closes all of a dead process's files at once.
+    (watchdog.child.stdio[3] as Socket).destroy();
+    // A clock tick is 10 ms: the leader begins in a later one.
+    await sleep(60);
+    const later = await runLike();
+    pids.push(later.pid!, later.member);
+    watchdog.child.stdin!.end();
+    assert.equal(await watchdog.exited, 0);
+    assert.ok(alive(later.pid!) && alive(later.member), "a session leader begun after hcp's end was not signalled");
+  } finally {
+    killAll(pids);
+  }
+});
+
 test("a spawn mark cleared (the run told, or its spawn failed) leaves nothing to find", async () => {
   for (const told of [true, false]) {
     const watchdog = startWatchdog(String(process.pid));
@@ -169,10 +202,10 @@ const q = (pid: number, ppid: number, session: number, start: number, zombie = f
 test("the run hcp was spawning: the first leader of a session of its own, since the mark, whose parent hcp was", () => {
   const mark = { cursor: 500, ticks: 1000 };
   const hcp = 50;
-  const parents = new Set([hcp, 1]);
   const self = 506;
+  const after = { now: 520, parents: new Set([hcp, 1]), goneAt: 1010, self };
   const others = [
-    q(480, 1, 480, 1200), // its id given out before the mark
+    q(480, 1, 480, 1005), // its id given out before the mark
     q(505, 1, 505, 900), // begun before the mark (its id after the cursor: the ids came round)
     q(503, 77, 503, 1001), // its parent lives, and is neither hcp nor the one that has hcp's children
     q(self, 1, self, 1001), // the watchdog
@@ -180,16 +213,19 @@ test("the run hcp was spawning: the first leader of a session of its own, since 
   ];
   const child = q(510, 1, 510, 1002);
   const escapee = q(511, 510, 511, 1002);
-  assert.deepEqual(unregisteredRun([...others, child, escapee], mark, 520, parents, self), [510, { start: "1002" }]);
-  assert.deepEqual(unregisteredRun([...others, { ...child, ppid: hcp }], mark, 520, parents, self), [510, { start: "1002" }], "hcp's children not given another parent yet");
-  assert.deepEqual(unregisteredRun([...others, { ...child, zombie: true }], mark, 520, parents, self), [510, { start: "1002" }], "exited, not reaped: known by its start");
-  assert.deepEqual(unregisteredRun([...others, q(515, 1, 509, 1004)], mark, 520, parents, self), [509, "gone"], "exited and reaped: its session, held by a process it left");
-  assert.deepEqual(unregisteredRun(others, mark, 511, parents, self), undefined, "the daemon's id is after the cursor read at the snapshot");
-  assert.deepEqual(unregisteredRun(others.slice(0, 4), mark, 520, parents, self), undefined, "nothing can be the run's child");
+  assert.deepEqual(unregisteredRun([...others, child, escapee], mark, after), [510, { start: "1002" }]);
+  assert.deepEqual(unregisteredRun([...others, { ...child, ppid: hcp }], mark, after), [510, { start: "1002" }], "hcp's children not given another parent yet");
+  assert.deepEqual(unregisteredRun([...others, { ...child, zombie: true }], mark, after), [510, { start: "1002" }], "exited, not reaped: known by its start");
+  assert.deepEqual(unregisteredRun([...others, q(515, 1, 509, 1004)], mark, after), [509, "gone"], "exited and reaped: its session, held by a process it left");
+  assert.deepEqual(unregisteredRun([...others, q(515, 1, 509, 1020)], mark, after), [509, "gone"], "its session, though what holds it began after hcp's end");
+  assert.deepEqual(unregisteredRun(others, mark, { ...after, now: 511 }), undefined, "the daemon's id is after the cursor read at the snapshot");
+  assert.deepEqual(unregisteredRun(others, mark, { ...after, goneAt: 1002 }), undefined, "the daemon began after hcp's end: no child of hcp's");
+  assert.deepEqual(unregisteredRun(others.slice(0, 4), mark, after), undefined, "nothing can be the run's child");
   // The ids wrapped round after the cursor: those after it came first.
   const wrapped = { cursor: 32_700, ticks: 1000 };
-  assert.deepEqual(unregisteredRun([q(10, 1, 10, 1001), q(32_750, 1, 32_750, 1001), q(25, 1, 25, 1001)], wrapped, 20, parents, self), [32_750, { start: "1001" }]);
-  assert.deepEqual(unregisteredRun([q(10, 1, 10, 1001), q(25, 1, 25, 1001)], wrapped, 20, parents, self), [10, { start: "1001" }]);
+  const wrappedAfter = { ...after, now: 20 };
+  assert.deepEqual(unregisteredRun([q(10, 1, 10, 1001), q(32_750, 1, 32_750, 1001), q(25, 1, 25, 1001)], wrapped, wrappedAfter), [32_750, { start: "1001" }]);
+  assert.deepEqual(unregisteredRun([q(10, 1, 10, 1001), q(25, 1, 25, 1001)], wrapped, wrappedAfter), [10, { start: "1001" }]);
 });
 
 test("spawn marks: `?CURSOR TICKS` sets one; a bare `?`, or anything else, clears it", () => {
