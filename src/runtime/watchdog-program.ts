@@ -71,8 +71,9 @@ function hcpGone(): void {
   process.stdin.resume();
 }
 
-// hcp's end is seen at once on fd 3, a pipe hcp holds and never writes (watchdog.ts): nothing arrives on it, so it costs
-// nothing while hcp runs. Without it (a socket as hcp gives), the end of stdin is seen at the next drain.
+// hcp's end is seen at once on fd 3, the lifeline, a pipe hcp holds and never writes (watchdog.ts): nothing arrives on
+// it, so it costs nothing while hcp runs. Where fd 3 is not such a socket (not started by hcp), the end of stdin is
+// seen at the next drain.
 try {
   if (fstatSync(3).isSocket()) {
     const lifeline = new Socket({ fd: 3, readable: true, writable: false });

@@ -3,10 +3,10 @@
 // the watchdog its pid: a program whose first step was `kill -KILL $PPID` won that race in 4 of 10 runs on an idle
 // machine. So just before each spawn hcp tells the watchdog where the kernel's pid cursor and clock stand (a spawn
 // mark, `?CURSOR TICKS`), and the run's `+PID` line (or a bare `?`, the spawn failed) clears it. When hcp is gone with
-// a mark still open, its child is the first process that, since the mark, began (by the clock) and was given its id
-// (after the cursor), leads a session of its own, and was left by its parent to the process that now has hcp's
-// children (the watchdog is one: its own parent says which); or, when that child has exited already, its session,
-// which outlives it while a process it left is in it.
+// a mark still open, its child is the first process that was given its id after the cursor, began (by the clock)
+// after the mark and before hcp was found gone (the lifeline: watchdog-program.ts), leads a session of its own, and
+// was left by its parent to the process that now has hcp's children (the watchdog is one: its own parent says which);
+// or, when that child has exited already, its session, which outlives it while a process it left is in it.
 
 import { givenOut, lastPid } from "./pid-cursor.js";
 import { readStat, type ProcStat } from "./proc-stat.js";
@@ -23,7 +23,10 @@ export interface SpawnMark {
 export interface AfterHcp {
   /** The pid cursor at the snapshot. */
   readonly now: number;
-  /** hcp's pid and the process that now has hcp's children (an orphan keeps hcp as its parent for the instant between hcp's closing its files and its exit). */
+  /**
+   * hcp's pid and the process that now has hcp's children (an orphan keeps hcp as its parent for the instant between
+   * hcp's closing its files and its exit).
+   */
   readonly parents: ReadonlySet<number>;
   /** When hcp was found gone, in clock ticks: the run's child began before. */
   readonly goneAt: number;

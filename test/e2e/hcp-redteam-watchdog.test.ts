@@ -14,7 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { REPO, fixture, trustBeforeRunSync } from "./helpers.js";
 import { isolatedEnv } from "./hardening.js";
 import { isolatedEnv as openapiEnv, openapiPack } from "./openapi-support.js";
-import { alive, eventually } from "../runtime/support.js";
+import { alive, eventually, idleInEventLoop } from "../runtime/support.js";
 import { HCP, tempDir } from "../transports/support.js";
 
 /**
@@ -103,22 +103,11 @@ function watchdogOf(hcp: number): number | undefined {
 }
 
 /**
- * Waits until hcp's main thread is back in its event loop (asleep in epoll_wait) after the run's program wrote its pids:
- * the turn that spawned the run, and told the watchdog its pid right after, is over. These tests are of what the
- * watchdog does once it knows a run; a kill in the instant before (a loaded machine can keep hcp off the CPU that long)
- * leaves the run unknown to it, a limit SECURITY.md states ("When hcp dies by a signal it cannot catch").
+ * Waits until hcp's main thread is back in its event loop after the run's program wrote its pids: the turn that
+ * spawned the run, and told the watchdog its pid right after, is over. These tests are of what the watchdog does once
+ * it knows a run by its pid; a kill before is the spawn mark's case (the `kill-at-once` tests).
  */
-async function registered(hcp: number): Promise<void> {
-  const idle = () => {
-    try {
-      return readFileSync(`/proc/${hcp}/wchan`, "latin1") === "do_epoll_wait";
-    } catch {
-      return false;
-    }
-  };
-  // Where the kernel shows no wchan, a moment instead.
-  if (!(await eventually(idle, 5_000))) await sleep(500);
-}
+const registered = (hcp: number): Promise<void> => idleInEventLoop(hcp);
 
 /** The pids in `cwd` that the run's program wrote: its own and its escapee's. */
 async function runPids(cwd: string, stderr: () => string): Promise<number[]> {

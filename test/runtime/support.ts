@@ -39,6 +39,21 @@ export async function eventually(predicate: () => boolean, ms = 3000): Promise<b
 
 export { tempDir } from "../temp.js";
 
+/**
+ * Waits until a node process is asleep in its event loop (epoll_wait, as /proc/<pid>/wchan shows it): the turn it was
+ * in is over. Where the kernel shows no wchan, half a second instead (a second when `pid` is still starting).
+ */
+export async function idleInEventLoop(pid: number, fallbackMs = 500): Promise<void> {
+  const idle = () => {
+    try {
+      return readFileSync(`/proc/${pid}/wchan`, "latin1") === "do_epoll_wait";
+    } catch {
+      return false;
+    }
+  };
+  if (!(await eventually(idle, 10_000))) await new Promise((resolve) => setTimeout(resolve, fallbackMs));
+}
+
 /** Writes a pack (surface.json, optional policy.json, a HARNESS.md) into a fresh folder and returns its root. */
 export function writePack(surface: object, policy?: object): string {
   const root = tempDir("hcp-pack-");

@@ -15,7 +15,7 @@ import { bootTicks } from "../../src/runtime/boot-clock.js";
 import { lastPid } from "../../src/runtime/pid-cursor.js";
 import { identify, runProcesses, stillTheRuns, type ProcStat } from "../../src/runtime/watchdog-sweep.js";
 import { parseMark, unregisteredRun } from "../../src/runtime/watchdog-unregistered.js";
-import { alive, eventually, tempDir } from "./support.js";
+import { alive, eventually, idleInEventLoop, tempDir } from "./support.js";
 
 const PROGRAM = join(REPO, "dist/src/runtime/watchdog-program.js");
 
@@ -158,15 +158,8 @@ test("a spawn mark with no child (hcp gone before its fork): a session leader be
   const watchdog = startWatchdog(String(process.pid));
   const pids: number[] = [];
   try {
-    // Started and waiting (asleep in epoll_wait, where the kernel shows it), as hcp's is long before a run.
-    const waiting = () => {
-      try {
-        return readFileSync(`/proc/${watchdog.child.pid}/wchan`, "latin1") === "do_epoll_wait";
-      } catch {
-        return false;
-      }
-    };
-    if (!(await eventually(waiting, 10_000))) await sleep(1_000);
+    // Started and waiting, as hcp's is long before a run.
+    await idleInEventLoop(watchdog.child.pid!, 1_000);
     watchdog.child.stdin!.write(markNow());
     // "hcp" is gone: its end of the lifeline closes first, as the kernel closes all of a dead process's files at once.
     (watchdog.child.stdio[3] as Socket).destroy();
