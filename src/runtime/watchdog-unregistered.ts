@@ -8,6 +8,7 @@
 // was left by its parent to the process that now has hcp's children (the watchdog is one: its own parent says which);
 // or, when that child has exited already, its session, which outlives it while a process it left is in it.
 
+import { bootTicks } from "./boot-clock.js";
 import { givenOut, lastPid } from "./pid-cursor.js";
 import { readStat, type ProcStat } from "./proc-stat.js";
 import { snapshot, type RunIdentity } from "./watchdog-sweep.js";
@@ -32,6 +33,16 @@ export interface AfterHcp {
   readonly goneAt: number;
   /** The watchdog's pid. */
   readonly self: number;
+}
+
+/**
+ * The line that marks a spawn now (`?CURSOR TICKS`, with its newline), read just before it; undefined where /proc does
+ * not tell the pid cursor or the clock, when there is nothing to find a child by.
+ */
+export function markLine(): string | undefined {
+  const cursor = lastPid();
+  const ticks = bootTicks();
+  return cursor === undefined || ticks === undefined ? undefined : `?${cursor} ${ticks}\n`;
 }
 
 /** The mark a `?CURSOR TICKS` line sets; undefined for a bare `?` (or anything else), which clears it. */

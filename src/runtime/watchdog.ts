@@ -10,11 +10,10 @@ import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bootTicks } from "./boot-clock.js";
 import { helperExited, helperStarted } from "./descendants.js";
 import { RuntimeError } from "./errors.js";
-import { lastPid } from "./pid-cursor.js";
 import { identify, type RunIdentity } from "./watchdog-sweep.js";
+import { markLine } from "./watchdog-unregistered.js";
 
 let watchdog: ChildProcess | undefined;
 /** The runs registered and not ended, each with its child's identity: told again to a watchdog started after one died. */
@@ -87,11 +86,11 @@ export function startWatchdog(oneRun = false): void {
   helperStarted(pid);
   // Never keeps hcp alive, and a write after it died (EPIPE) is no error of hcp's.
   child.unref();
-  (child.stdin as Socket).unref();
-  child.stdin!.on("error", () => {});
-  const lifeline = child.stdio[3] as Socket;
-  lifeline.unref();
-  lifeline.on("error", () => {});
+  // Its stdin and its lifeline, ends of hcp's.
+  for (const end of [child.stdin, child.stdio[3]] as Socket[]) {
+    end.unref();
+    end.on("error", () => {});
+  }
   // Gone while hcp runs (killed: a run's program can find it): another is started at once, given the runs still
   // going, or by the next run if none is. One that cannot be started leaves the runs going unguarded.
   child.on("exit", () => {
@@ -129,11 +128,10 @@ function atExit(): void {
  * and kill hcp, before the spawn returns. Without /proc there is nothing to find it by, and nothing is told.
  */
 export function markSpawn(): void {
-  const cursor = lastPid();
-  const ticks = bootTicks();
-  if (cursor === undefined || ticks === undefined) return;
+  const line = markLine();
+  if (line === undefined) return;
   // Written at once, with the ends waiting: it must be in the pipe before the fork.
-  send(`${ended}?${cursor} ${ticks}\n`);
+  send(ended + line);
   ended = "";
 }
 

@@ -315,25 +315,40 @@ function orphanLeader(): number {
 // program and its escapee running in 4 of 10 runs before the spawn mark). Three tries for each way in: each must end
 // with both killed, and neither the test's bystander nor a session leader orphaned just after the run's child touched.
 const TRIES = 3;
-for (const way of [...ways, { name: "hcp serve --mcp", args: () => [], input: () => "" }]) {
+/** Each way in, started on the `kill-at-once` verb: hcp's pid, its stderr, and what to close afterwards. */
+const killAtOnce: { name: string; start: (cwd: string) => Promise<{ pid: number; stderr: () => string; close: () => Promise<void> }> }[] = [
+  ...ways.map((way) => ({
+    name: way.name,
+    start: async (cwd: string) => {
+      const hcp = startHcp(way.args("kill-at-once"), cwd, way.input("kill-at-once"));
+      return { pid: hcp.child.pid!, stderr: hcp.stderr, close: async () => {} };
+    },
+  })),
+  {
+    name: "hcp serve --mcp",
+    start: async (cwd: string) => {
+      const { client, pid } = await serve(cwd, "kill-at-once");
+      return { pid, stderr: () => "", close: () => client.close() };
+    },
+  },
+];
+for (const way of killAtOnce) {
   test(`${way.name}: the run's program kills hcp at once, before hcp can tell the watchdog its pid; the watchdog finds and kills it and its escapee, nothing else`, async () => {
     for (let round = 0; round < TRIES; round++) {
       const cwd = tempDir("hcp-watchdog-");
       const stranger = bystander();
-      const served = way.name === "hcp serve --mcp" ? await serve(cwd, "kill-at-once") : undefined;
-      const hcp = served === undefined ? startHcp(way.args("kill-at-once"), cwd, way.input("kill-at-once")) : undefined;
-      const pid = served?.pid ?? hcp!.child.pid!;
+      const hcp = await way.start(cwd);
       let watchdog: number | undefined;
-      void eventually(() => (watchdog ??= watchdogOf(pid)) !== undefined, 30_000);
+      void eventually(() => (watchdog ??= watchdogOf(hcp.pid)) !== undefined, 30_000);
       let orphan: number | undefined;
       try {
-        assert.ok(await eventually(() => !alive(pid), 30_000), `try ${round + 1}: hcp was killed`);
+        assert.ok(await eventually(() => !alive(hcp.pid), 30_000), `try ${round + 1}: hcp was killed`);
         orphan = orphanLeader();
-        await assertSwept(await runPids(cwd, hcp?.stderr ?? (() => "")), watchdog, stranger);
+        await assertSwept(await runPids(cwd, hcp.stderr), watchdog, stranger);
         assert.ok(alive(orphan), `try ${round + 1}: a session leader orphaned after the run's child was not signalled`);
       } finally {
-        cleanUp(cwd, pid, watchdog, stranger.pid, orphan);
-        await served?.client.close();
+        cleanUp(cwd, hcp.pid, watchdog, stranger.pid, orphan);
+        await hcp.close();
       }
     }
   });

@@ -11,10 +11,8 @@ import type { Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { REPO } from "../e2e/helpers.js";
-import { bootTicks } from "../../src/runtime/boot-clock.js";
-import { lastPid } from "../../src/runtime/pid-cursor.js";
 import { identify, runProcesses, stillTheRuns, type ProcStat } from "../../src/runtime/watchdog-sweep.js";
-import { parseMark, unregisteredRun } from "../../src/runtime/watchdog-unregistered.js";
+import { markLine, parseMark, unregisteredRun } from "../../src/runtime/watchdog-unregistered.js";
 import { alive, eventually, idleInEventLoop, tempDir } from "./support.js";
 
 const PROGRAM = join(REPO, "dist/src/runtime/watchdog-program.js");
@@ -130,10 +128,9 @@ test("what descends from a run: its session, children of its processes, sessions
 
 /** A spawn mark as hcp writes it just before a spawn: where the pid cursor and the clock stand now. */
 function markNow(): string {
-  const cursor = lastPid();
-  const ticks = bootTicks();
-  assert.ok(cursor !== undefined && ticks !== undefined, "/proc tells the pid cursor and the clock");
-  return `?${cursor} ${ticks}\n`;
+  const line = markLine();
+  assert.ok(line !== undefined, "/proc tells the pid cursor and the clock");
+  return line;
 }
 
 test("a spawn mark still open when the pipe closes: the watchdog kills the run hcp never told it of, and nothing else", async () => {
