@@ -1,8 +1,9 @@
 // What a person is shown before trusting a pack (`hcp trust`, and `hcp run`'s terminal prompt):
 // what the pack is (id, real folder, binding, the credentials it reads), what it does (each verb's program
 // and argv template, or method and URL) and what the trust binds (the folder's files, each program outside it;
-// programs found on PATH are said to be unbound), with control, bidi and invisible characters escaped as in plans,
-// and every other character outside ASCII too (look-alikes).
+// programs found on PATH are said to be unbound), then, last, by the prompt, each program the verbs run (or where an
+// API's requests go) with the verbs that run it. Control, bidi and invisible characters are escaped as in plans, and
+// every other character outside ASCII too (look-alikes).
 
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import type { LoadedPack, Surface } from "../pack/types.js";
@@ -103,26 +104,82 @@ function fileLines(binding: PackBinding): string[] {
   return [...first.slice(0, MAX).map(entryLine), `    … and ${entries.length - MAX} more (hcp trust --list --json lists every one once trusted)`];
 }
 
-/** One line per verb: its program and argv template, or its method and URL; with `binding`, how its program is bound. */
-function verbLines(pack: LoadedPack, surface: Surface, env: Env, binding?: PackBinding): string[] {
+/** What the review says of a pack's verbs: a line for each, and what they run (or send) all told. */
+interface VerbsShown {
+  lines: string[];
+  summary: string[];
+}
+
+/** Up to three names, quoted and escaped, then how many more: `("a", "b", "c" and 9 more)`. */
+function someNames(names: readonly string[]): string {
+  const first = names.slice(0, 3).map((n) => shown(JSON.stringify(n)));
+  return `(${first.join(", ")}${names.length > 3 ? ` and ${names.length - 3} more` : ""})`;
+}
+
+const METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"];
+/** Reads first, then writes from the mildest; a method not listed last. */
+function methodRank(method: string): number {
+  const rank = METHODS.indexOf(method);
+  return rank < 0 ? METHODS.length : rank;
+}
+
+const verbCount = (n: number) => `${n} verb${n === 1 ? "" : "s"}`;
+
+/** Adds `name` to the list kept under `key`. */
+function addTo(groups: Map<string, string[]>, key: string, name: string): void {
+  const names = groups.get(key);
+  if (names === undefined) groups.set(key, [name]);
+  else names.push(name);
+}
+
+/**
+ * One line per verb (its program and argv template, or its method and URL; with `binding`, how its program is bound),
+ * and the summary a person reads last: each program the verbs run with the verbs that run it, or where an API's
+ * requests go, by method. A verb among hundreds that runs another program than the rest cannot hide in their lines.
+ */
+function reviewVerbs(pack: LoadedPack, surface: Surface, env: Env, binding?: PackBinding): VerbsShown {
   const lines: string[] = [];
+  const byProgram = new Map<string, string[]>();
+  const byMethod = new Map<string, string[]>();
+  const unrunnable: string[] = [];
+  let base: string | undefined;
   for (const [key, verb] of Object.entries(surface.verbs)) {
     const name = shown(JSON.stringify(key));
     try {
       if (surface.kind === "openapi") {
         const { document, operation } = boundVerb(pack, key);
-        lines.push(`    ${name}: ${operation.method} ${shown(baseUrlOf(pack.policy, document).href.replace(/\/$/, "") + operation.path)}`);
+        base ??= shown(baseUrlOf(pack.policy, document).href.replace(/\/$/, ""));
+        lines.push(`    ${name}: ${operation.method} ${base}${shown(operation.path)}`);
+        addTo(byMethod, operation.method, key);
         continue;
       }
       const { bin, template } = commandOf(surface, key, verb);
       const program = binding?.programs.find((b) => b.bin === bin);
       const file = resolveProgram(bin, pack.root, env["PATH"]);
       lines.push(`    ${name}: ${shown(file)} ${quoted(template)}${boundAs(program)}${interpreterNote(file, program)}`);
+      addTo(byProgram, shown(file) + boundAs(program), key);
     } catch (err) {
       lines.push(`    ${name}: cannot run: ${why(err)}`);
+      unrunnable.push(key);
     }
   }
-  return lines;
+  const cannot = unrunnable.length === 0 ? [] : [`    nothing for ${verbCount(unrunnable.length)} ${someNames(unrunnable)}, which cannot run`];
+  if (surface.kind === "openapi") {
+    const methods = [...byMethod].sort(([a], [b]) => methodRank(a) - methodRank(b)).map(([method, names]) => `${method} for ${verbCount(names.length)}`);
+    return { lines, summary: [`  requests:    ${base === undefined ? "none can be sent" : `to ${base} only: ${methods.join(", ")}`}`, ...cannot] };
+  }
+  let passThrough: string | undefined;
+  if (surface.pass_through !== undefined && surface.wrap !== undefined) {
+    const bin = surface.wrap.bin;
+    try {
+      passThrough = shown(resolveProgram(bin, pack.root, env["PATH"])) + boundAs(binding?.programs.find((b) => b.bin === bin));
+    } catch {
+      // Its verbs' lines already say why the program cannot run.
+    }
+  }
+  const programs = [...byProgram].map(([file, names]) => `    ${file} for ${verbCount(names.length)} ${someNames(names)}${file === passThrough ? " and the pass-through" : ""}`);
+  if (passThrough !== undefined && !byProgram.has(passThrough)) programs.push(`    ${passThrough} for the pass-through`);
+  return { lines, summary: [`  runs:        ${programs.length === 1 ? "1 program" : `${programs.length} programs`}`, ...programs, ...cannot] };
 }
 
 /**
@@ -132,13 +189,23 @@ function verbLines(pack: LoadedPack, surface: Surface, env: Env, binding?: PackB
 export function trustReview(pack: LoadedPack, env: Env, binding: PackBinding): string {
   const surface = pack.surface;
   if (surface === null) return `pack at ${shown(pack.root)}: it did not load`;
-  const b = surface.binding;
+  const verbs = reviewVerbs(pack, surface, env, binding);
+  const { tree } = binding;
+  // The long lists first, what the trust comes down to last: a person reads the end of a long screen, by the prompt.
   const lines = [
     `pack ${shown(JSON.stringify(surface.id))}:`,
+    "  verbs:",
+    ...verbs.lines,
+    `  bound files: everything in the folder, ${tree.files} files (${tree.bytes} bytes), sha256 ${tree.sha256}: a change to any of them, or a file added or removed, needs trust again`,
+    ...fileLines(binding),
+    `  surface.json sha256 ${pack.sha256?.surface ?? "-"}, policy.json ${pack.sha256?.policy ?? "absent"}`,
     `  folder:      ${shown(pack.root)}`,
+  ];
+  const b = surface.binding;
+  lines.push(
     `  binding:     hub ${shown(String(b?.hub))}, family ${shown(JSON.stringify(b?.family ?? surface.id))}, mode ${shown(String(b?.mode))}`,
     `  credentials: ${credentialNames(pack, surface, env)}`,
-  ];
+  );
   if (surface.kind === "openapi") {
     const ref = surface.openapi;
     const fetched = ref?.path === undefined && ref?.url !== undefined ? " (as fetched now: bound by its text; served changed, it needs trust again)" : "";
@@ -150,12 +217,6 @@ export function trustReview(pack: LoadedPack, env: Env, binding: PackBinding): s
   if (pack.policy?.env !== undefined) lines.push(`  passes env:  ${quoted(pack.policy.env)}`);
   if (pack.policy?.cwd !== undefined) lines.push(`  cwd:         ${shown(pack.policy.cwd)}`);
   if (surface.pass_through !== undefined) lines.push(`  pass-through: ${quoted(surface.pass_through.allowedSubcommands)} of ${shown(surface.wrap?.bin ?? "-")}`);
-  lines.push("  verbs:", ...verbLines(pack, surface, env, binding));
-  lines.push(`  surface.json sha256 ${pack.sha256?.surface ?? "-"}, policy.json ${pack.sha256?.policy ?? "absent"}`);
-  const { tree } = binding;
-  lines.push(
-    `  bound files: everything in the folder, ${tree.files} files (${tree.bytes} bytes), sha256 ${tree.sha256}: a change to any of them, or a file added or removed, needs trust again`,
-    ...fileLines(binding),
-  );
+  lines.push(...verbs.summary);
   return lines.join("\n");
 }
