@@ -123,6 +123,30 @@ const uriOf = (pack: ServedPack) => `hcp://${pack.surface.id}/HARNESS.md`;
  */
 const LISTED_TOOLS_MAX = 50;
 
+/** HARNESS.md as this server serves it: only the verbs it serves (served-harness.ts); undefined without one. */
+function servedHarnessOf(pack: ServedPack | undefined, tools: readonly VerbTool[]): string | undefined {
+  const text = pack === undefined ? undefined : harnessText(pack);
+  return text === undefined ? undefined : servedHarness(text, pack!, tools);
+}
+
+/**
+ * The longest Skill the instructions tell the agent to read before using a pack's tools (about 8,000 tokens). An API's
+ * Skill can be a megabyte (GitHub's, a section per operation), which read whole would fill the agent's context.
+ */
+const READ_FIRST_MAX_BYTES = 32 * 1024;
+
+/** What the instructions say of a pack's Skill: read it first, or, when long, what it holds and when to read it. */
+function skillNote(pack: ServedPack, tools: readonly VerbTool[]): string {
+  const text = harnessText(pack);
+  if (text === undefined) return "";
+  const readFirst = ` Read ${uriOf(pack)} before using it.`;
+  // Served, it loses the sections of verbs not served and gains a line: its size is worked out only for a long one.
+  if (Buffer.byteLength(text) <= READ_FIRST_MAX_BYTES) return readFirst;
+  const bytes = Buffer.byteLength(servedHarness(text, pack, tools));
+  if (bytes <= READ_FIRST_MAX_BYTES) return readFirst;
+  return ` Its Skill, ${uriOf(pack)}, is ${Math.round(bytes / 1024)} KiB, mostly a section per verb that gives what its tool's description and input schema give: read it only when they are not enough.`;
+}
+
 /** The server instructions: how the tools behave, and each pack's Skill in one line. */
 function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[], opts: ServeOptions): string {
   const lines = [
@@ -141,10 +165,8 @@ function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[]
   lines.push("Packs:");
   for (const pack of packs) {
     const names = tools.filter((t) => t.pack === pack).map((t) => t.name);
-    // harnessText(pack) is defined exactly when the pack has a harness; no need to read HARNESS.md again here.
-    const skill = pack.harness !== null ? ` Read ${uriOf(pack)} before using it.` : "";
     const listed = names.length > LISTED_TOOLS_MAX ? `${names.length}, each named in tools/list` : names.join(", ") || "none";
-    lines.push(`- ${pack.surface.id}: ${harnessSummary(pack)}${skill} Tools: ${listed}.`);
+    lines.push(`- ${pack.surface.id}: ${harnessSummary(pack)}${skillNote(pack, tools)} Tools: ${listed}.`);
   }
   return lines.join("\n");
 }
@@ -380,14 +402,15 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     }
   });
   const withHarness = served.shown.filter((p) => p.harness !== null);
-  /** HARNESS.md as this server serves it: only the verbs it serves (served-harness.ts). */
-  const harnessOf = (pack: ServedPack | undefined) => {
-    const text = pack === undefined ? undefined : harnessText(pack);
-    return text === undefined ? undefined : servedHarness(text, pack!, tools);
-  };
+  const harnessOf = (pack: ServedPack | undefined) => servedHarnessOf(pack, tools);
   server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
     onePage(req.params);
-    return { resources: withHarness.map((p) => ({ uri: uriOf(p), name: `${p.surface.id} HARNESS.md`, description: harnessSummary(p), mimeType: "text/markdown" })) };
+    const resources = withHarness.map((p) => {
+      const text = harnessOf(p);
+      // Its size lets the client tell what reading it costs (MCP's Resource.size, in bytes).
+      return { uri: uriOf(p), name: `${p.surface.id} HARNESS.md`, description: harnessSummary(p), mimeType: "text/markdown", ...(text !== undefined && { size: Buffer.byteLength(text) }) };
+    });
+    return { resources };
   });
   // The resources capability covers templates too; hcp has none.
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (req) => {

@@ -1,7 +1,7 @@
 // `hcp serve --mcp` through the SDK's Client over stdio: tools, annotations, calls, confirmation, elicitation, resources, cancellation.
 
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { test } from "node:test";
@@ -42,7 +42,7 @@ test("tools/list: one tool per listable verb, annotations from policy, gated ver
     assert.match(byName.get("hcp-probe_write")!.description ?? "", /without --allow-write/);
     const instructions = client.getInstructions() ?? "";
     assert.match(instructions, /hcp-probe: A probe CLI for transport tests/);
-    assert.match(instructions, /hcp:\/\/hcp-probe\/HARNESS\.md/);
+    assert.ok(instructions.includes("Read hcp://hcp-probe/HARNESS.md before using it."), instructions);
   } finally {
     await client.close();
   }
@@ -80,7 +80,28 @@ test("tools/call: results, validation errors and refusals are isError results; H
     const { resources } = await client.listResources();
     assert.deepEqual(resources.map((r) => r.uri), ["hcp://hcp-probe/HARNESS.md"]);
     const read = await client.readResource({ uri: "hcp://hcp-probe/HARNESS.md" });
-    assert.equal((read.contents[0] as { text: string }).text, readFileSync(join(PROBE_PACK, "HARNESS.md"), "utf8"));
+    const skill = (read.contents[0] as { text: string }).text;
+    assert.equal(skill, readFileSync(join(PROBE_PACK, "HARNESS.md"), "utf8"));
+    assert.equal(resources[0]!.size, Buffer.byteLength(skill), "its size in bytes, as MCP's Resource.size");
+  } finally {
+    await client.close();
+  }
+});
+
+test("a long Skill (an API's, a section per verb) is not one the instructions send the agent to read whole before every use: they give its size and when to read it, and so does resources/list", async () => {
+  const root = join(tempDir("hcp-mcp-long-skill-"), "probe");
+  cpSync(PROBE_PACK, root, { recursive: true });
+  const notes = "## Notes\n\n" + "A line of notes about the probe, as a long Skill has many.\n".repeat(800);
+  writeFileSync(join(root, "HARNESS.md"), readFileSync(join(PROBE_PACK, "HARNESS.md"), "utf8") + "\n" + notes);
+  const { client } = await mcpClient([root]);
+  try {
+    const instructions = client.getInstructions() ?? "";
+    const text = (((await client.readResource({ uri: "hcp://hcp-probe/HARNESS.md" })).contents[0]) as { text: string }).text;
+    const kib = Math.round(Buffer.byteLength(text) / 1024);
+    assert.ok(kib > 32, `${kib} KiB`);
+    assert.ok(!instructions.includes("before using it"), instructions);
+    assert.ok(instructions.includes(`Its Skill, hcp://hcp-probe/HARNESS.md, is ${kib} KiB, mostly a section per verb that gives what its tool's description and input schema give: read it only when they are not enough.`), instructions);
+    assert.equal((await client.listResources()).resources[0]!.size, Buffer.byteLength(text));
   } finally {
     await client.close();
   }
