@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, cpSync, existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -135,12 +135,12 @@ function bystander(): ChildProcess {
 }
 
 /**
- * Asserts the run's processes are gone, then the watchdog (when it was seen: a run that kills hcp at once may leave
- * no time to look), and that the bystander is not.
+ * Asserts the run's processes (these pids, or those a function finds still running) are gone, then the watchdog (when
+ * it was seen: a run that kills hcp at once may leave no time to look), and that the bystander is not.
  */
-async function assertSwept(pids: number[], watchdog: number | undefined, stranger: ChildProcess): Promise<void> {
-  const gone = await eventually(() => pids.every((p) => !alive(p)), 15_000);
-  assert.ok(gone, `still running after hcp was killed: ${pids.filter(alive).join(", ")}`);
+async function assertSwept(pids: number[] | (() => number[]), watchdog: number | undefined, stranger: ChildProcess): Promise<void> {
+  const left = typeof pids === "function" ? pids : () => pids.filter(alive);
+  assert.ok(await eventually(() => left().length === 0, 15_000), `still running after hcp was killed: ${left().join(", ")}`);
   if (watchdog !== undefined) assert.ok(await eventually(() => !alive(watchdog), 15_000), "the watchdog exited after its work");
   assert.ok(alive(stranger.pid!), "a process of no run was not signalled");
 }
@@ -311,6 +311,21 @@ function orphanLeader(): number {
   return Number(out.trim());
 }
 
+/** The live processes working in `cwd` but `except` (hcp, dead but perhaps not yet reaped by the test). */
+function workingIn(cwd: string, except: number): number[] {
+  const real = realpathSync(cwd);
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === except) continue;
+    try {
+      if (readlinkSync(`/proc/${name}/cwd`) === real) found.push(Number(name));
+    } catch {
+      // gone meanwhile, or a zombie (no working directory): not running
+    }
+  }
+  return found;
+}
+
 // The program kills hcp as its first step, before hcp can have told the watchdog its pid (an idle machine left the
 // program and its escapee running in 4 of 10 runs before the spawn mark). Three tries for each way in: each must end
 // with both killed, and neither the test's bystander nor a session leader orphaned just after the run's child touched.
@@ -344,10 +359,12 @@ for (const way of killAtOnce) {
       try {
         assert.ok(await eventually(() => !alive(hcp.pid), 30_000), `try ${round + 1}: hcp was killed`);
         orphan = orphanLeader();
-        await assertSwept(await runPids(cwd, hcp.stderr), watchdog, stranger);
+        // What the run left is found by its working directory, not by the pid files: the watchdog, which sees hcp gone
+        // at once, can kill the program before it writes its pid, and the escapee before it starts.
+        await assertSwept(() => workingIn(cwd, hcp.pid), watchdog, stranger);
         assert.ok(alive(orphan), `try ${round + 1}: a session leader orphaned after the run's child was not signalled`);
       } finally {
-        cleanUp(cwd, hcp.pid, watchdog, stranger.pid, orphan);
+        cleanUp(cwd, hcp.pid, watchdog, stranger.pid, orphan, ...workingIn(cwd, hcp.pid));
         await hcp.close();
       }
     }
