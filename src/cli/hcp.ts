@@ -94,7 +94,7 @@ const serveCommand: CommandSpec = {
 
 const mcpConfigCommand: CommandSpec = {
   use: "mcp-config <packs...>",
-  short: "Print the MCP client configuration that serves these packs (Claude Desktop, VS Code, Cursor, Codex), ready to paste",
+  short: "Print the MCP client configuration that serves these packs (Claude Desktop and Claude Code, VS Code, Cursor, Codex), ready to paste",
   examples: [
     "hcp mcp-config ./packs --client claude",
     "hcp mcp-config ./packs/taskr --client vscode --allow-write --exclude 'taskr_update'",

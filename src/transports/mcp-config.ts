@@ -14,7 +14,8 @@ export interface ServerEntry {
 
 /** Where each client reads its configuration, for the operator. */
 export const CONFIG_FILES: Readonly<Record<McpClient, string>> = {
-  claude: "Claude Desktop: claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\), under mcpServers",
+  claude:
+    "Claude Desktop: claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\), under mcpServers; Claude Code: .mcp.json in the project, under mcpServers",
   vscode: "VS Code: .vscode/mcp.json in the workspace (or the user mcp.json), under servers",
   cursor: "Cursor: ~/.cursor/mcp.json (or .cursor/mcp.json in the project), under mcpServers",
   codex: "Codex: ~/.codex/config.toml",

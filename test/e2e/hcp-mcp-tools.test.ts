@@ -226,6 +226,9 @@ test("hcp mcp-config prints a configuration per client; the json one starts a wo
   // The places named in the environment reach the server the client starts (hcp-first-steps and hcp-mcp-config show it works).
   const placesEnv = { HCP_CREDENTIALS: env["HCP_CREDENTIALS"]!, HCP_AUDIT: env["HCP_AUDIT"]!, XDG_CONFIG_HOME: env["XDG_CONFIG_HOME"]!, XDG_STATE_HOME: env["XDG_STATE_HOME"]! };
   assert.deepEqual(claude.mcpServers["hcp-taskr"], { command: process.execPath, args: expectedArgs, env: placesEnv });
+  // Where it goes, for either client that reads this shape.
+  const where = (await hcp(["mcp-config", pack, "--client", "claude"], { env })).stderr;
+  assert.match(where, /paste into Claude Desktop: claude_desktop_config\.json .*, under mcpServers; Claude Code: \.mcp\.json in the project, under mcpServers/);
   const cursor = JSON.parse(await config("cursor")) as { mcpServers: Record<string, unknown> };
   assert.ok(cursor.mcpServers["hcp-taskr"]);
   const vscode = JSON.parse(await config("vscode", ["--allow-write"])) as { servers: Record<string, { type: string; args: string[] }> };
