@@ -123,12 +123,6 @@ const uriOf = (pack: ServedPack) => `hcp://${pack.surface.id}/HARNESS.md`;
  */
 const LISTED_TOOLS_MAX = 50;
 
-/** HARNESS.md as this server serves it: only the verbs it serves (served-harness.ts); undefined without one. */
-function servedHarnessOf(pack: ServedPack | undefined, tools: readonly VerbTool[]): string | undefined {
-  const text = pack === undefined ? undefined : harnessText(pack);
-  return text === undefined ? undefined : servedHarness(text, pack!, tools);
-}
-
 /**
  * The longest Skill the instructions tell the agent to read before using a pack's tools (about 8,000 tokens). An API's
  * Skill can be a megabyte (GitHub's, a section per operation), which read whole would fill the agent's context.
@@ -402,7 +396,11 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     }
   });
   const withHarness = served.shown.filter((p) => p.harness !== null);
-  const harnessOf = (pack: ServedPack | undefined) => servedHarnessOf(pack, tools);
+  /** HARNESS.md as this server serves it: only the verbs it serves (served-harness.ts). */
+  const harnessOf = (pack: ServedPack | undefined) => {
+    const text = pack === undefined ? undefined : harnessText(pack);
+    return text === undefined ? undefined : servedHarness(text, pack!, tools);
+  };
   server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
     onePage(req.params);
     const resources = withHarness.map((p) => {
