@@ -163,7 +163,8 @@ function reviewVerbs(pack: LoadedPack, surface: Surface, env: Env, binding?: Pac
       unrunnable.push(key);
     }
   }
-  const cannot = unrunnable.length === 0 ? [] : [`    nothing for ${verbCount(unrunnable.length)} ${someNames(unrunnable)}, which cannot run`];
+  // "Now": a program not on PATH today is looked up there again at each run, and run unbound once it is there.
+  const cannot = unrunnable.length === 0 ? [] : [`    ${verbCount(unrunnable.length)} ${someNames(unrunnable)} cannot run now (the verb's line above says why)`];
   if (surface.kind === "openapi") {
     const methods = [...byMethod].sort(([a], [b]) => methodRank(a) - methodRank(b)).map(([method, names]) => `${method} for ${verbCount(names.length)}`);
     return { lines, summary: [`  requests:    ${base === undefined ? "none can be sent" : `to ${base} only: ${methods.join(", ")}`}`, ...cannot] };
