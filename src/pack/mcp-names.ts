@@ -49,7 +49,7 @@ export function cutToolNames(packId: string, verbs: readonly string[]): string[]
 }
 
 /** Past this many tools a pack is more than many MCP clients and model APIs take at once (128 is a common limit). */
-const CLIENT_TOOLS_MAX = 128;
+export const CLIENT_TOOLS_MAX = 128;
 
 /**
  * hcp init's note when a pack has more tools than that (GitHub's API: 1,223): serve a part of them, with a --tools

@@ -1,7 +1,7 @@
 // MCP tools derived from packs: names, descriptions, input and output schemas and annotations, one per served verb. Pure.
 
 import { toolName, uncutToolName } from "../pack/fields.js";
-import { controlArgumentTaken, toolNameTaken } from "../pack/mcp-names.js";
+import { CLIENT_TOOLS_MAX, controlArgumentTaken, toolNameTaken } from "../pack/mcp-names.js";
 import { isIdempotent } from "../pack/policy.js";
 import { sentence } from "../pack/sentence.js";
 import type { EffectivePolicy } from "../pack/types.js";
@@ -136,6 +136,16 @@ function chooseTools(packs: readonly ServedPack[], opts: ToolSelection, owners: 
   }
   for (const { pack, key, policy } of chosen) refuseControlArgument(pack, key, policy);
   return chosen;
+}
+
+/**
+ * The operator's warning when the packs serve more tools than many MCP clients and model APIs take at once (hcp init
+ * says so of one pack; a server of several, or of a pack made long ago, is told here); none for fewer.
+ */
+export function manyServedTools(packs: readonly ServedPack[], selection: ToolSelection): string[] {
+  const count = chooseTools(packs, selection, new Map()).length;
+  if (count <= CLIENT_TOOLS_MAX) return [];
+  return [`${count} MCP tools, more than many clients take at once (${CLIENT_TOOLS_MAX} is a common limit): serve a part of them with --tools, --exclude or --read-only`];
 }
 
 /** Every served tool of the packs; two verbs with one tool name, or a verb argument named dry_run or confirm, are refused. */

@@ -288,3 +288,37 @@ test("hcp serve: a pack's warnings go to the operator's stderr once, and to the 
     await http.stop();
   }
 });
+
+test("more tools than many clients take at once (128): hcp mcp-config and hcp serve say so on stderr, and serve to the client's log; a selection under the limit says nothing", async () => {
+  const env = isolatedEnv();
+  const dir = join(tempDir(), "wide");
+  mkdirSync(dir);
+  const verbs = Object.fromEntries(Array.from({ length: 130 }, (_, i) => [`v${i}`, { description: `Verb ${i}.`, cli: ["p", "echo"], policy: "read" }]));
+  writeFileSync(join(dir, "surface.json"), JSON.stringify({ id: "wide", kind: "wrap", wrap: { bin: PROBE }, verbs }));
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "wide", default: "read" }));
+  const warning = "Warning: 130 MCP tools, more than many clients take at once (128 is a common limit): serve a part of them with --tools, --exclude or --read-only";
+
+  const config = await hcp(["mcp-config", dir, "--client", "claude"], { env });
+  assert.equal(config.code, 0, config.stderr);
+  assert.ok(config.stderr.includes(warning), config.stderr);
+  const fewer = await hcp(["mcp-config", dir, "--client", "claude", "--exclude", "wide_v1?"], { env });
+  assert.equal(fewer.code, 0, fewer.stderr);
+  assert.ok(!fewer.stderr.includes("more than many clients"), fewer.stderr);
+
+  const transport = new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", dir], env: env as Record<string, string>, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+  const client = new Client({ name: "hcp-test", version: "1.0.0" });
+  const logged: string[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(String(n.params.data)));
+  await client.connect(transport);
+  try {
+    assert.equal((await client.listTools()).tools.length, 130);
+    // The log notifications follow `initialized`; a hang guard far above their time.
+    for (let waited = 0; logged.length === 0 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(stderr.includes(warning), stderr);
+    assert.ok(logged.includes(warning.slice("Warning: ".length)), logged.join("\n"));
+  } finally {
+    await client.close();
+  }
+});

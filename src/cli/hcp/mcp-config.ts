@@ -11,7 +11,7 @@ import { shellWord } from "../../shell-word.js";
 import { TransportError } from "../../transports/errors.js";
 import { CONFIG_FILES, MCP_CLIENTS, renderMcpConfig, type McpClient } from "../../transports/mcp-config.js";
 import { loadServed, type Served } from "../../transports/packs.js";
-import { toolCheck } from "../../transports/tools.js";
+import { manyServedTools, toolCheck } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
 import { AUDIT, serveOptions, toolSelection } from "./flags.js";
 
@@ -66,6 +66,7 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   const { packs, skipped } = await loadServed(ctx.args, "mcp", opts, { fetch: "trusted-only", stateDir: stateDirOf(process.env) }, toolCheck(selection));
   // A warning, not chatter: --quiet and --json keep it.
   for (const s of skipped) process.stderr.write(`Warning: ${skippedWhy(s)}\n`);
+  for (const w of manyServedTools(packs, selection)) process.stderr.write(`Warning: ${w}\n`);
   const paths = ctx.args.map((p) => resolve(p));
   const flags = [
     ...(opts.allowWrite ? ["--allow-write"] : []),

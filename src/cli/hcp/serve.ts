@@ -128,8 +128,14 @@ function httpDoor(ctx: Context): Door | null {
  * hcp exec does not check them.
  */
 async function mcpServed(ctx: Context, opts: ServeOptions): Promise<{ packs: ServedPack[]; warnings: string[] }> {
-  const { toolCheck } = await import("../../transports/tools.js");
-  return served(ctx.args, "mcp", opts, toolCheck(toolSelection(ctx)));
+  const { manyServedTools, toolCheck } = await import("../../transports/tools.js");
+  const selection = toolSelection(ctx);
+  const { packs, warnings } = await served(ctx.args, "mcp", opts, toolCheck(selection));
+  for (const w of manyServedTools(packs, selection)) {
+    warnOperator(w);
+    warnings.push(w);
+  }
+  return { packs, warnings };
 }
 
 /** On stdio, nothing but the MCP server writes to stdout; over HTTP, the URL is printed on stderr. */
