@@ -247,6 +247,18 @@ test("hcp describe shows the values an argument may not take (a subcommand's nam
   assert.deepEqual(arrJson.verbs[0]!.arguments[0]!.first_not, ["rm", "help"]);
 });
 
+/** `hcp serve --mcp DIR` through the SDK's client over stdio, with the server's stderr and the client's log as they come. */
+async function servedWithLog(dir: string, env: NodeJS.ProcessEnv): Promise<{ client: Client; stderr: () => string; logged: string[] }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", dir], env: env as Record<string, string>, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+  const client = new Client({ name: "hcp-test", version: "1.0.0" });
+  const logged: string[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(String(n.params.data)));
+  await client.connect(transport);
+  return { client, stderr: () => stderr, logged };
+}
+
 test("hcp serve: a pack's warnings go to the operator's stderr once, and to the client's log, with the pack's secrets masked (stdio and HTTP)", async () => {
   const secret = "tk-warned-7f3a91c2";
   const env = isolatedEnv();
@@ -259,17 +271,12 @@ test("hcp serve: a pack's warnings go to the operator's stderr once, and to the 
   writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
   writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "warned", verbs: { echo: "read" }, credentials: ["WARN_TOKEN"] }));
 
-  const transport = new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", dir], env: env as Record<string, string>, stderr: "pipe" });
-  let stderr = "";
-  transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-  const client = new Client({ name: "hcp-test", version: "1.0.0" });
-  const logged: string[] = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(String(n.params.data)));
-  await client.connect(transport);
+  const { client, stderr: stderrNow, logged } = await servedWithLog(dir, env);
   try {
     await client.listTools();
     // The log notifications follow `initialized`; a hang guard far above their time.
     for (let waited = 0; logged.length < 3 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    const stderr = stderrNow();
     const lines = stderr.split("\n").filter((l) => l.startsWith("Warning: pack warned:"));
     assert.ok(lines.some((l) => /unknown_field/.test(l)), stderr);
     assert.ok(lines.some((l) => /echo.*description/.test(l)), `a verb without a description is warned of too: ${stderr}`);
@@ -305,18 +312,12 @@ test("more tools than many clients take at once (128): hcp mcp-config and hcp se
   assert.equal(fewer.code, 0, fewer.stderr);
   assert.ok(!fewer.stderr.includes("more than many clients"), fewer.stderr);
 
-  const transport = new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", dir], env: env as Record<string, string>, stderr: "pipe" });
-  let stderr = "";
-  transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-  const client = new Client({ name: "hcp-test", version: "1.0.0" });
-  const logged: string[] = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(String(n.params.data)));
-  await client.connect(transport);
+  const { client, stderr: stderrNow, logged } = await servedWithLog(dir, env);
   try {
     assert.equal((await client.listTools()).tools.length, 130);
     // The log notifications follow `initialized`; a hang guard far above their time.
     for (let waited = 0; logged.length === 0 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(stderr.includes(warning), stderr);
+    assert.ok(stderrNow().includes(warning), stderrNow());
     assert.ok(logged.includes(warning.slice("Warning: ".length)), logged.join("\n"));
   } finally {
     await client.close();
