@@ -204,7 +204,7 @@ export function trustReview(pack: LoadedPack, env: Env, binding: PackBinding): s
   ];
   const b = surface.binding;
   lines.push(
-    `  binding:     hub ${shown(String(b?.hub))}, family ${shown(JSON.stringify(b?.family ?? surface.id))}, mode ${shown(String(b?.mode))}`,
+    `  binding:     ${b === undefined ? "none (surface.json sets none)" : `hub ${shown(b.hub ?? "(not set)")}, family ${shown(JSON.stringify(b.family ?? surface.id))}, mode ${shown(b.mode ?? "(not set)")}`}`,
     `  credentials: ${credentialNames(pack, surface, env)}`,
   );
   if (surface.kind === "openapi") {

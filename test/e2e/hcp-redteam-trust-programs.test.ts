@@ -254,4 +254,13 @@ test("a verb among hundreds that runs another program cannot hide in a long trus
   const end = lastScreen((await s.onTerminal(["trust", api], "[y/N]", "n")).stdout);
   assert.match(end, /\n  requests: +to https:\/\/127\.0\.0\.1:9\/v1 only: GET for 2 verbs, POST for 1 verb, DELETE for 1 verb\r?\n/, end);
   assert.match(end, /credentials: every value of family "bank"/, end);
+
+  // A wrapped program's pass-through runs it too; a pack without a binding says so.
+  const wrapped = agentPack(join(s.ws, "wrapped"), witness);
+  const plain = JSON.parse(readFileSync(join(wrapped, "surface.json"), "utf8")) as Record<string, unknown>;
+  writeFileSync(join(wrapped, "surface.json"), JSON.stringify({ ...plain, binding: undefined }));
+  const tail = lastScreen((await s.onTerminal(["trust", wrapped], "[y/N]", "n")).stdout);
+  assert.ok(tail.includes(`${join(wrapped, "dump.sh")} (in the pack folder: bound with it) for 1 verb ("dump") and the pass-through`), tail);
+  assert.match(tail, /binding: +none \(surface\.json sets none\)/, tail);
+  assert.equal(runs(witness), 0, "nothing ran");
 });
