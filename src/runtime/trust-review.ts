@@ -133,11 +133,17 @@ function addTo(groups: Map<string, string[]>, key: string, name: string): void {
 }
 
 /**
- * One line per verb (its program and argv template, or its method and URL; with `binding`, how its program is bound),
+ * One line per verb (its program and argv template, with how the trust binds the program, or its method and URL),
  * and the summary a person reads last: each program the verbs run with the verbs that run it, or where an API's
  * requests go, by method. A verb among hundreds that runs another program than the rest cannot hide in their lines.
  */
-function reviewVerbs(pack: LoadedPack, surface: Surface, env: Env, binding?: PackBinding): VerbsShown {
+function reviewVerbs(pack: LoadedPack, surface: Surface, env: Env, binding: PackBinding): VerbsShown {
+  /** A program as the review names it: its file, and how the trust binds it (the key of the summary's groups). */
+  const programOf = (bin: string) => {
+    const bound = binding.programs.find((b) => b.bin === bin);
+    const file = resolveProgram(bin, pack.root, env["PATH"]);
+    return { file, bound, shownAs: shown(file) + boundAs(bound) };
+  };
   const lines: string[] = [];
   const byProgram = new Map<string, string[]>();
   const byMethod = new Map<string, string[]>();
@@ -154,10 +160,9 @@ function reviewVerbs(pack: LoadedPack, surface: Surface, env: Env, binding?: Pac
         continue;
       }
       const { bin, template } = commandOf(surface, key, verb);
-      const program = binding?.programs.find((b) => b.bin === bin);
-      const file = resolveProgram(bin, pack.root, env["PATH"]);
-      lines.push(`    ${name}: ${shown(file)} ${quoted(template)}${boundAs(program)}${interpreterNote(file, program)}`);
-      addTo(byProgram, shown(file) + boundAs(program), key);
+      const { file, bound, shownAs } = programOf(bin);
+      lines.push(`    ${name}: ${shown(file)} ${quoted(template)}${boundAs(bound)}${interpreterNote(file, bound)}`);
+      addTo(byProgram, shownAs, key);
     } catch (err) {
       lines.push(`    ${name}: cannot run: ${why(err)}`);
       unrunnable.push(key);
@@ -171,9 +176,8 @@ function reviewVerbs(pack: LoadedPack, surface: Surface, env: Env, binding?: Pac
   }
   let passThrough: string | undefined;
   if (surface.pass_through !== undefined && surface.wrap !== undefined) {
-    const bin = surface.wrap.bin;
     try {
-      passThrough = shown(resolveProgram(bin, pack.root, env["PATH"])) + boundAs(binding?.programs.find((b) => b.bin === bin));
+      passThrough = programOf(surface.wrap.bin).shownAs;
     } catch {
       // Its verbs' lines already say why the program cannot run.
     }
