@@ -138,16 +138,6 @@ function chooseTools(packs: readonly ServedPack[], opts: ToolSelection, owners: 
   return chosen;
 }
 
-/**
- * The operator's warning when the packs serve more tools than many MCP clients and model APIs take at once (hcp init
- * says so of one pack; a server of several, or of a pack made long ago, is told here); none for fewer.
- */
-export function manyServedTools(packs: readonly ServedPack[], selection: ToolSelection): string[] {
-  const count = chooseTools(packs, selection, new Map()).length;
-  if (count <= CLIENT_TOOLS_MAX) return [];
-  return [`${count} MCP tools, more than many clients take at once (${CLIENT_TOOLS_MAX} is a common limit): serve a part of them with --tools, --exclude or --read-only`];
-}
-
 /** Every served tool of the packs; two verbs with one tool name, or a verb argument named dry_run or confirm, are refused. */
 export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & ToolSelection = {}): VerbTool[] {
   // First what is served (a verb's schema leaves out the subcommands that are not), then each tool.
@@ -197,22 +187,37 @@ export function mcpRefusal(pack: ServedPack): string | undefined {
   }
 }
 
+/** toolCheck: the check itself, and what the operator is told of the tools of the packs it accepted. */
+export interface ToolCheck {
+  readonly check: (pack: ServedPack) => void;
+  /** A warning when they are more than many MCP clients and model APIs take at once; none for fewer. */
+  readonly warnings: () => string[];
+}
+
 /**
  * The check loadServed makes of each pack an MCP server would serve (PackCheck), in the order they are loaded: its
  * served verbs must be tools (as buildTools makes them under this selection), and none may take a tool name of a pack
  * accepted before it. Refused as tool_name_collision, in the words the server refuses with; a pack it accepts is
- * remembered, a refused one is not.
+ * remembered, with its tools counted, a refused one is not.
  */
-export function toolCheck(opts: ToolSelection): (pack: ServedPack) => void {
+export function toolCheck(opts: ToolSelection): ToolCheck {
   const owners = new Map<string, string>();
-  return (pack) => {
+  let served = 0;
+  const check = (pack: ServedPack) => {
     const own = new Map<string, string>();
-    chooseTools([pack], opts, own);
+    const chosen = chooseTools([pack], opts, own);
     for (const [name, owner] of own) {
       const taken = owners.get(name);
       if (taken !== undefined) throw new TransportError("tool_name_collision", toolNameTaken(name, taken, owner));
     }
     for (const [name, owner] of own) owners.set(name, owner);
+    served += chosen.length;
+  };
+  return {
+    check,
+    // hcp init says so of one pack; a server of several, or of a pack made long ago, is told here.
+    warnings: () =>
+      served <= CLIENT_TOOLS_MAX ? [] : [`${served} MCP tools, more than many clients take at once (${CLIENT_TOOLS_MAX} is a common limit): serve a part of them with --tools, --exclude or --read-only`],
   };
 }
 

@@ -11,7 +11,7 @@ import { shellWord } from "../../shell-word.js";
 import { TransportError } from "../../transports/errors.js";
 import { CONFIG_FILES, MCP_CLIENTS, renderMcpConfig, type McpClient } from "../../transports/mcp-config.js";
 import { loadServed, type Served } from "../../transports/packs.js";
-import { manyServedTools, toolCheck } from "../../transports/tools.js";
+import { toolCheck } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
 import { AUDIT, serveOptions, toolSelection } from "./flags.js";
 
@@ -63,10 +63,11 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   // person's decision to serve them (an agent may run it: it is an ungated read of hcp's own pack), so the document
   // an untrusted pack names by openapi.url is not fetched; the person trusts the pack, or serves it directly.
   // The server leaves out (or, named directly, refuses) a pack whose verbs cannot be tools: so does this.
-  const { packs, skipped } = await loadServed(ctx.args, "mcp", opts, { fetch: "trusted-only", stateDir: stateDirOf(process.env) }, toolCheck(selection));
-  // A warning, not chatter: --quiet and --json keep it.
+  const tools = toolCheck(selection);
+  const { packs, skipped } = await loadServed(ctx.args, "mcp", opts, { fetch: "trusted-only", stateDir: stateDirOf(process.env) }, tools.check);
+  // Warnings, not chatter: --quiet and --json keep them.
   for (const s of skipped) process.stderr.write(`Warning: ${skippedWhy(s)}\n`);
-  for (const w of manyServedTools(packs, selection)) process.stderr.write(`Warning: ${w}\n`);
+  for (const w of tools.warnings()) process.stderr.write(`Warning: ${w}\n`);
   const paths = ctx.args.map((p) => resolve(p));
   const flags = [
     ...(opts.allowWrite ? ["--allow-write"] : []),

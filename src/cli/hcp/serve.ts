@@ -128,10 +128,10 @@ function httpDoor(ctx: Context): Door | null {
  * hcp exec does not check them.
  */
 async function mcpServed(ctx: Context, opts: ServeOptions): Promise<{ packs: ServedPack[]; warnings: string[] }> {
-  const { manyServedTools, toolCheck } = await import("../../transports/tools.js");
-  const selection = toolSelection(ctx);
-  const { packs, warnings } = await served(ctx.args, "mcp", opts, toolCheck(selection));
-  for (const w of manyServedTools(packs, selection)) {
+  const { toolCheck } = await import("../../transports/tools.js");
+  const tools = toolCheck(toolSelection(ctx));
+  const { packs, warnings } = await served(ctx.args, "mcp", opts, tools.check);
+  for (const w of tools.warnings()) {
     warnOperator(w);
     warnings.push(w);
   }
