@@ -131,12 +131,12 @@ const READ_FIRST_MAX_BYTES = 32 * 1024;
 
 /** What the instructions say of a pack's Skill: read it first, or, when long, what it holds and when to read it. */
 function skillNote(pack: ServedPack, tools: readonly VerbTool[]): string {
-  const text = harnessText(pack);
-  if (text === undefined) return "";
+  if (pack.harness === null) return "";
   const readFirst = ` Read ${uriOf(pack)} before using it.`;
-  // Served, it loses the sections of verbs not served and gains a line: its size is worked out only for a long one.
-  if (Buffer.byteLength(text) <= READ_FIRST_MAX_BYTES) return readFirst;
-  const bytes = Buffer.byteLength(servedHarness(text, pack, tools));
+  // The text loaded with the pack tells a short one without reading HARNESS.md again at start-up. Only a long one is
+  // read and measured as served (without the sections of verbs not served, with a line more).
+  if (Buffer.byteLength(pack.harness.body) <= READ_FIRST_MAX_BYTES) return readFirst;
+  const bytes = Buffer.byteLength(servedHarness(harnessText(pack) ?? pack.harness.body, pack, tools));
   if (bytes <= READ_FIRST_MAX_BYTES) return readFirst;
   return ` Its Skill, ${uriOf(pack)}, is ${Math.round(bytes / 1024)} KiB, mostly a section per verb that gives what its tool's description and input schema give: read it only when they are not enough.`;
 }
