@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, symlinkSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadPack } from "../../src/pack/load.js";
 import type { LoadedPack } from "../../src/pack/types.js";
@@ -13,6 +13,7 @@ import { PROBE, alive, eventually, tempDir, writePack, writeCredentials } from "
 const SECRET = 'tok-"9f8e\\7d6c';
 const credFile = writeCredentials({ probe: { env: { PROBE_TOKEN: SECRET } } });
 const gcFile = join(tempDir(), "gc.pid");
+const hangFile = join(tempDir(), "hang.pid");
 
 /** The runtime's environment in these tests: PATH for the probe's shebang, a credential file, noise. */
 const STATE = tempDir("hcp-state-");
@@ -50,6 +51,7 @@ const probePack = load(
         },
         leak: { description: "Prints the credential.", cli: ["probe", "run", "env:PROBE_TOKEN", "print:the end"] },
         slow: { description: "Outlives its timeout.", cli: ["probe", "run", `grandchild:60000:${gcFile}`, "sleep:60000"] },
+        hang: { description: "Waits to be cancelled.", cli: ["probe", "run", `grandchild:60000:${hangFile}`, "sleep:60000"] },
         flood: { description: "Floods.", cli: ["probe", "run", "out:5000000"] },
         fail: { description: "Fails.", cli: ["probe", "run", "print:oops", "exit:7"] },
         "setup.status": { description: "Uses the argv template." },
@@ -65,7 +67,8 @@ const probePack = load(
         transfer: { policy: "write", confirm: true },
         remove: "write",
         nuke: "deny",
-        slow: { policy: "read", timeout_ms: 1500 },
+        // Long enough for a loaded machine to start the (node) probe and its grandchild before the timeout.
+        slow: { policy: "read", timeout_ms: 5000 },
         flood: { policy: "read", max_output_bytes: 1000 },
       },
       pass_through: "read",
@@ -227,6 +230,7 @@ test("limits come from the effective policy: the timeout kills the group, output
   assert.equal(r.timed_out, true);
   assert.equal(r.exit_code, null);
   assert.equal(r.signal, "SIGTERM");
+  assert.ok(existsSync(gcFile), "the program started its grandchild before the timeout");
   const gc = Number(readFileSync(gcFile, "utf8"));
   assert.ok(await eventually(() => !alive(gc)), `grandchild ${gc} survived`);
   const f = await run("flood");
@@ -241,12 +245,11 @@ test("failures are reported as results; cancellation kills the group and rejects
   const r = await run("fail");
   assert.equal(r.exit_code, 7);
   assert.equal(r.stdout, "oops\n");
-  rmSync(gcFile, { force: true });
   const ac = new AbortController();
-  // Cancel once the grandchild exists, however slowly the machine starts the program.
-  void eventually(() => existsSync(gcFile), 30_000).then(() => ac.abort());
-  await rejects(run("slow", {}, { signal: ac.signal }), "cancelled");
-  const gc = Number(readFileSync(gcFile, "utf8"));
+  // Cancel once the grandchild exists, however slowly the machine starts the program (the verb's timeout is the default).
+  void eventually(() => existsSync(hangFile), 30_000).then(() => ac.abort());
+  await rejects(run("hang", {}, { signal: ac.signal }), "cancelled");
+  const gc = Number(readFileSync(hangFile, "utf8"));
   assert.ok(await eventually(() => !alive(gc)), `grandchild ${gc} survived`);
 });
 
