@@ -5,7 +5,7 @@ import { NO_COLOR_FLAG } from "./colour.js";
 import { App, OutputMode, type CommandSpec, type Context, type Handler } from "../framework/index.js";
 import { FROM_EXE } from "./flags.js";
 import { mapped } from "./hcp/errors.js";
-import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, NO_ELICITATION, STRICT, TOOL_SELECTION } from "./hcp/flags.js";
+import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, CWD, NO_ELICITATION, STRICT, TOOL_SELECTION } from "./hcp/flags.js";
 import { PACKAGE_VERSION } from "./version.js";
 import { PERSON_APPROVES, WRITES, passesEnv } from "../pack/person-gate.js";
 import { PLACE_VARIABLES } from "../runtime/places.js";
@@ -52,7 +52,7 @@ const execCommand: CommandSpec = {
   related: ["hcp run", "hcp serve"],
   outputModes: [OutputMode.JSON],
   args: { min: 1 },
-  flags: [{ name: "concurrency", usage: "Requests running at once (1 to 1024)", type: "int", default: 8 }, ALLOW_WRITE, CONTROL_PLANE, STRICT, ...APPROVER_FLAGS, AUDIT],
+  flags: [{ name: "concurrency", usage: "Requests running at once (1 to 1024)", type: "int", default: 8 }, ALLOW_WRITE, CONTROL_PLANE, STRICT, CWD, ...APPROVER_FLAGS, AUDIT],
   extensions: PERSON_APPROVES, // a pack made from hcp gates it behind a person (pack/person-gate.ts)
   run: lazy(() => import("./hcp/serve.js"), (m) => m.execHandler),
 };
@@ -83,6 +83,7 @@ const serveCommand: CommandSpec = {
     ALLOW_WRITE,
     CONTROL_PLANE,
     STRICT,
+    CWD,
     ...TOOL_SELECTION,
     ...APPROVER_FLAGS,
     NO_ELICITATION,
@@ -110,6 +111,7 @@ const mcpConfigCommand: CommandSpec = {
     ALLOW_WRITE,
     CONTROL_PLANE,
     STRICT,
+    CWD,
     ...TOOL_SELECTION,
     ...APPROVER_FLAGS,
     NO_ELICITATION,

@@ -113,6 +113,7 @@ async function answer(packs: readonly ServedPack[], line: string, opts: ExecOpti
       dryRun: req.dry_run,
       confirm: req.confirm,
       stdin: req.stdin,
+      cwd: opts.cwd,
       signal: opts.signal,
       slots: outbox.gate(slotsOf(pack)),
       gate: opts.gate,

@@ -4,6 +4,7 @@
 import { compileSchema } from "../pack/schema.js";
 import { monotonicMs } from "../runtime/clock.js";
 import { setMaxListeners } from "node:events";
+import { resolve as resolvePath } from "node:path";
 import type { OutputEvent } from "../runtime/live-output.js";
 import { ApprovalSession, defaultGate, type Gate } from "../runtime/approval/gate.js";
 import type { Limiter } from "../runtime/limiter.js";
@@ -18,7 +19,7 @@ import { MAX_ANSWER_CHARS, answerInvalidParams, answerTooLarge, invalidParams, o
 import { StdioLink, serverIdentity, type ServerIdentity } from "./mcp-link.js";
 import { maskOutgoing } from "./mcp-mask.js";
 import type { AnswerRoom } from "./outbox.js";
-import { harnessSummary, harnessText, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
+import { harnessSummary, harnessText, runsPrograms, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, renderPlan } from "./render.js";
 import { buildTools, listedLength, toolsListed, type ToolSelection, type VerbTool } from "./tools.js";
@@ -141,6 +142,16 @@ function skillNote(pack: ServedPack, tools: readonly VerbTool[]): string {
   return ` Its Skill, ${uriOf(pack)}, is ${Math.round(bytes / 1024)} KiB, mostly a section per verb that gives what its tool's description and input schema give: read it only when they are not enough.`;
 }
 
+/**
+ * Where a pack's programs run, for the agent: a CLI's verbs often act on their working folder (git's, a repository), which
+ * is policy.json's `cwd`, else --cwd, else the one the client started the server in, and the agent cannot see it.
+ */
+function folderNote(pack: ServedPack, opts: ServeOptions): string {
+  if (!runsPrograms(pack)) return "";
+  const cwd = pack.policy?.cwd;
+  return ` Its verbs run in the folder ${JSON.stringify(cwd === undefined ? (opts.cwd ?? process.cwd()) : resolvePath(pack.root, cwd))}.`;
+}
+
 /** The server instructions: how the tools behave, and each pack's Skill in one line. */
 function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[], opts: ServeOptions): string {
   const lines = [
@@ -160,7 +171,7 @@ function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[]
   for (const pack of packs) {
     const names = tools.filter((t) => t.pack === pack).map((t) => t.name);
     const listed = names.length > LISTED_TOOLS_MAX ? `${names.length}, each named in tools/list` : names.join(", ") || "none";
-    lines.push(`- ${pack.surface.id}: ${harnessSummary(pack)}${skillNote(pack, tools)} Tools: ${listed}.`);
+    lines.push(`- ${pack.surface.id}: ${harnessSummary(pack)}${skillNote(pack, tools)}${folderNote(pack, opts)} Tools: ${listed}.`);
   }
   return lines.join("\n");
 }
@@ -336,7 +347,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
       confirm = c as string | undefined;
     }
     const client = extra.authInfo?.extra?.[CLIENT_ADDRESS];
-    const run = { allowWrite: opts.allowWrite, dryRun, signal, gate: gate(extra.requestId), transport: "mcp" as const, ...(typeof client === "string" ? { clientAddress: client } : {}) };
+    const run = { allowWrite: opts.allowWrite, cwd: opts.cwd, dryRun, signal, gate: gate(extra.requestId), transport: "mcp" as const, ...(typeof client === "string" ? { clientAddress: client } : {}) };
     // While the client leaves its answers untaken, no call starts: not here, nor where a child waits for its slot.
     await life.outbox?.room(signal);
     const slots = slotsFor(t.pack);

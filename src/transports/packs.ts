@@ -23,6 +23,8 @@ export interface ServeOptions {
   readonly strict?: boolean;
   /** Approvals and the audit log (`--approver`, `--audit`); by default from the environment. */
   readonly gate?: Gate;
+  /** The absolute folder the verbs of a pack whose policy.json sets no `cwd` run in (`--cwd`); the runtime's own by default. */
+  readonly cwd?: string;
 }
 
 /** A pack that loaded without errors. */
@@ -173,6 +175,9 @@ export function harnessText(pack: LoadedPack): string | undefined {
 }
 
 /** One line about the Skill: HARNESS.md's description, else the pack name. */
+/** Whether the pack's verbs run programs (a CLI's), which run in a working folder; an API's send requests. */
+export const runsPrograms = (pack: ServedPack): boolean => pack.surface.kind === "wrap" || pack.surface.kind === "composite";
+
 export function harnessSummary(pack: ServedPack): string {
   const d = pack.harness?.frontmatter?.description;
   return typeof d === "string" && d.trim() !== "" ? d.trim() : (pack.surface.name ?? pack.surface.id);

@@ -105,6 +105,67 @@ test("policy.json cwd: the child runs in that folder (relative to the pack; over
   assert.match(bad.stdout, /policy\.json: cwd: policy: cwd must be a folder path/);
 });
 
+/** The text of a tool's answer. */
+const answerText = (r: unknown) => (r as { content: { text: string }[] }).content[0]!.text;
+
+test("--cwd: the verbs of a pack without policy.json cwd run where the operator says, over MCP, hcp exec and the server mcp-config prints; the agent is told the folder; policy.json's cwd still wins", async () => {
+  const env = isolatedEnv();
+  const where = { description: "Says its working folder.", cli: ["probe", "run", "cwd"] };
+  const loose = probePack("loose", { where, note: { description: "The same, as a write (a plan to show).", cli: ["probe", "run", "cwd"] } }, {}, { default: "read", verbs: { note: "write" } });
+  const placed = probePack("placed", { where }, {}, { default: "read", cwd: "." });
+  const repo = tempDir("hcp-repo-");
+  const started = tempDir("hcp-client-folder-");
+
+  // An MCP client starts the server in a folder of its own; --cwd, not that folder, is where the verbs run.
+  const { client } = await mcpClient([loose, placed], { env, cwd: started, args: ["--cwd", repo] });
+  try {
+    assert.equal(answerText(await client.callTool({ name: "loose_where", arguments: {} })), `${repo}\n`);
+    assert.equal(answerText(await client.callTool({ name: "placed_where", arguments: {} })), `${placed}\n`, "policy.json's cwd wins over --cwd");
+    assert.match(answerText(await client.callTool({ name: "loose_note", arguments: { dry_run: true } })), new RegExp(`cwd: +${repo}\n`), "the plan names the folder");
+    const instructions = client.getInstructions() ?? "";
+    assert.ok(instructions.includes(`- loose: Test pack. Read hcp://loose/HARNESS.md before using it. Its verbs run in the folder ${JSON.stringify(repo)}.`), instructions);
+    assert.ok(instructions.includes(`Its verbs run in the folder ${JSON.stringify(placed)}.`), instructions);
+  } finally {
+    await client.close();
+  }
+  // Without --cwd, the folder the client chose, and the agent is told which.
+  const plain = await mcpClient([loose], { env, cwd: started });
+  try {
+    assert.equal(answerText(await plain.client.callTool({ name: "loose_where", arguments: {} })), `${started}\n`);
+    assert.ok((plain.client.getInstructions() ?? "").includes(`Its verbs run in the folder ${JSON.stringify(started)}.`));
+  } finally {
+    await plain.client.close();
+  }
+
+  const exec = await hcp(["exec", loose, "--cwd", repo], { env, cwd: started, stdin: `${JSON.stringify({ id: 1, pack: "loose", verb: "where", args: {} })}\n` });
+  assert.equal(exec.code, 0, exec.stderr);
+  assert.equal((JSON.parse(exec.stdout) as { result: { stdout: string } }).result.stdout, `${repo}\n`);
+
+  // mcp-config carries --cwd, absolute; without it, it says where the verbs would run and how to choose.
+  const config = await hcp(["mcp-config", loose, "--cwd", "."], { env, cwd: repo });
+  assert.equal(config.code, 0, config.stderr);
+  const entry = JSON.parse(config.stdout) as { command: string; args: string[] };
+  assert.deepEqual(entry.args.slice(-2), ["--cwd", repo]);
+  assert.doesNotMatch(config.stderr, /sets no cwd/);
+  const served = new Client({ name: "t", version: "1" });
+  await served.connect(new StdioClientTransport({ command: entry.command, args: entry.args, env: env as Record<string, string>, cwd: started, stderr: "pipe" }));
+  try {
+    assert.equal(answerText(await served.callTool({ name: "loose_where", arguments: {} })), `${repo}\n`);
+  } finally {
+    await served.close();
+  }
+  const unset = await hcp(["mcp-config", loose, placed], { env });
+  assert.match(unset.stderr, /pack "loose" sets no cwd in policy\.json: the verbs run in the folder the client starts the server in; to choose it, add --cwd FOLDER/);
+  assert.doesNotMatch((await hcp(["mcp-config", placed], { env })).stderr, /cwd/);
+
+  // A folder that is not there is refused at the start, not at every call.
+  for (const args of [["serve", "--mcp", loose], ["exec", loose], ["mcp-config", loose]]) {
+    const bad = await hcp([...args, "--cwd", join(repo, "gone")], { env, stdin: "" });
+    assert.deepEqual([bad.code, bad.stdout], [1, ""], args.join(" "));
+    assert.match(bad.stderr, new RegExp(`--cwd ".*gone": ${repo}/gone is not a folder`));
+  }
+});
+
 test("a dry run says how to confirm in the caller's terms: --confirm for hcp run, the confirm argument for an MCP tool", async () => {
   const env = isolatedEnv();
   const cli = await hcp(["run", PROBE_PACK, "transfer", "--arg", "amount=3", "--arg", "payee=eve", "--dry-run", "--allow-write"], { env });

@@ -1,5 +1,7 @@
 // The flags several hcp commands share, and the serve options they give: writes, planes, approvals, the audit log.
 
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { isatty } from "node:tty";
 import type { Context, FlagSpec } from "../../framework/index.js";
 import { commandApprover, terminalApprover, terminalAsker, type PersonApprover } from "../../runtime/approval/approvers.js";
@@ -16,6 +18,11 @@ export const ALLOW_WRITE: FlagSpec = { name: "allow-write", usage: "Let write ve
 export const CONTROL_PLANE: FlagSpec = { name: "control-plane", usage: "Also serve or run control-plane packs (surface.json plane: control), which are refused without it", type: "bool" };
 export const STRICT: FlagSpec = { name: "strict", usage: "Refuse to start when a pack in a folder of packs does not load (default: leave it out and name it on stderr)", type: "bool" };
 export const AUDIT: FlagSpec = { name: "audit", usage: "The audit log: a FILE, or none (default: $HCP_AUDIT, else $XDG_STATE_HOME/hcp/audit.jsonl)", type: "string" };
+export const CWD: FlagSpec = {
+  name: "cwd",
+  usage: "The folder the verbs of a pack whose policy.json sets no cwd run in (default: the folder hcp was started in, which an MCP client chooses)",
+  type: "string",
+};
 /** MCP only: elicitation trusts the client's answer as the person's, and an agent that writes its own MCP messages is that client. */
 export const NO_ELICITATION: FlagSpec = {
   name: "no-elicitation",
@@ -30,14 +37,26 @@ export const APPROVER_FLAGS: FlagSpec[] = [
 
 const has = (ctx: Context, name: string) => ctx.node.flags.some((f) => f.name === name);
 
-/** --allow-write, --control-plane, --strict, --approver and --audit, where the command defines them. */
+/** --allow-write, --control-plane, --strict, --cwd, --approver and --audit, where the command defines them. */
 export function serveOptions(ctx: Context, ask: { prompt?: boolean } = {}): ServeOptions {
+  const cwd = has(ctx, CWD.name) ? cwdOf(ctx) : undefined;
   return {
     allowWrite: has(ctx, ALLOW_WRITE.name) && ctx.bool(ALLOW_WRITE.name),
     controlPlane: has(ctx, CONTROL_PLANE.name) && ctx.bool(CONTROL_PLANE.name),
     strict: has(ctx, STRICT.name) && ctx.bool(STRICT.name),
     gate: has(ctx, AUDIT.name) ? gateOf(ctx, ask.prompt === true) : undefined,
+    ...(cwd === undefined ? {} : { cwd }),
   };
+}
+
+/** --cwd as an absolute path, checked now: a folder that is not there would fail every call, not the start. */
+function cwdOf(ctx: Context): string | undefined {
+  const given = optionalString(ctx, CWD.name);
+  if (given === undefined) return undefined;
+  if (given === "") throw new TransportError("usage", "--cwd needs a FOLDER");
+  const path = resolve(given);
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory() !== true) throw new TransportError("usage", `--cwd ${JSON.stringify(given)}: ${path} is not a folder`);
+  return path;
 }
 
 /** --tools, --exclude and --read-only: which MCP tools a server offers. */

@@ -10,7 +10,7 @@ import { withheldDocument } from "../../runtime/openapi/packs.js";
 import { shellWord } from "../../shell-word.js";
 import { TransportError } from "../../transports/errors.js";
 import { CONFIG_FILES, MCP_CLIENTS, renderMcpConfig, type McpClient } from "../../transports/mcp-config.js";
-import { loadServed, type Served } from "../../transports/packs.js";
+import { loadServed, runsPrograms, type Served } from "../../transports/packs.js";
 import { toolCheck } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
 import { AUDIT, serveOptions, toolSelection } from "./flags.js";
@@ -73,6 +73,7 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
     ...(opts.allowWrite ? ["--allow-write"] : []),
     ...(opts.controlPlane ? ["--control-plane"] : []),
     ...(opts.strict ? ["--strict"] : []),
+    ...(opts.cwd === undefined ? [] : ["--cwd", opts.cwd]),
     ...(selection.readOnly ? ["--read-only"] : []),
     ...(selection.tools ?? []).flatMap((g) => ["--tools", g]),
     ...(selection.exclude ?? []).flatMap((g) => ["--exclude", g]),
@@ -88,4 +89,9 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   const text = renderMcpConfig(client, server);
   await ctx.writeResult({ client, ...server, config: text }, () => text);
   ctx.infof(`paste into ${CONFIG_FILES[client]}`);
+  const unplaced = opts.cwd === undefined ? packs.filter((p) => runsPrograms(p) && p.policy?.cwd === undefined) : [];
+  if (unplaced.length > 0) {
+    const which = unplaced.length === 1 ? `pack ${JSON.stringify(unplaced[0]!.surface.id)} sets` : `${unplaced.length} packs set`;
+    ctx.infof(`${which} no cwd in policy.json: the verbs run in the folder the client starts the server in; to choose it, add --cwd FOLDER`);
+  }
 }
