@@ -23,7 +23,7 @@ import { harnessSummary, harnessText, runsPrograms, slotsOf, type ServedPack, ty
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, renderPlan } from "./render.js";
 import { buildTools, listedLength, toolsListed, type ToolSelection, type VerbTool } from "./tools.js";
-import { packShown, servedHarness } from "./served-harness.js";
+import { READ_WHOLE_MAX_BYTES, packShown, promptHarness, servedHarness } from "./served-harness.js";
 
 export interface McpOptions extends ServeOptions, ToolSelection {
   /** Aborting (SIGINT, SIGTERM, a closed stdout) cancels the calls in flight, answers them, and ends the server. */
@@ -124,21 +124,15 @@ const uriOf = (pack: ServedPack) => `hcp://${pack.surface.id}/HARNESS.md`;
  */
 const LISTED_TOOLS_MAX = 50;
 
-/**
- * The longest Skill the instructions tell the agent to read before using a pack's tools (about 8,000 tokens). An API's
- * Skill can be a megabyte (GitHub's, a section per operation), which read whole would fill the agent's context.
- */
-const READ_FIRST_MAX_BYTES = 32 * 1024;
-
 /** What the instructions say of a pack's Skill: read it first, or, when long, what it holds and when to read it. */
 function skillNote(pack: ServedPack, tools: readonly VerbTool[]): string {
   if (pack.harness === null) return "";
   const readFirst = ` Read ${uriOf(pack)} before using it.`;
   // The text loaded with the pack tells a short one without reading HARNESS.md again at start-up. Only a long one is
   // read and measured as served (without the sections of verbs not served, with a line more).
-  if (Buffer.byteLength(pack.harness.body) <= READ_FIRST_MAX_BYTES) return readFirst;
+  if (Buffer.byteLength(pack.harness.body) <= READ_WHOLE_MAX_BYTES) return readFirst;
   const bytes = Buffer.byteLength(servedHarness(harnessText(pack) ?? pack.harness.body, pack, tools));
-  if (bytes <= READ_FIRST_MAX_BYTES) return readFirst;
+  if (bytes <= READ_WHOLE_MAX_BYTES) return readFirst;
   return ` Its Skill, ${uriOf(pack)}, is ${Math.round(bytes / 1024)} KiB, mostly a section per verb that gives what its tool's description and input schema give: read it only when they are not enough.`;
 }
 
@@ -434,7 +428,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     const pack = withHarness.find((p) => p.surface.id === req.params.name);
     const text = harnessOf(pack);
     if (text === undefined) throw invalidParams(`no prompt ${JSON.stringify(req.params.name)}`);
-    return { description: harnessSummary(pack!), messages: [{ role: "user" as const, content: { type: "text" as const, text } }] };
+    return { description: harnessSummary(pack!), messages: [{ role: "user" as const, content: { type: "text" as const, text: promptHarness(text, uriOf(pack!)) } }] };
   });
   // oxlint-disable-next-line unicorn/prefer-add-event-listener
   server.oninitialized = () => {

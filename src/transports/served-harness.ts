@@ -1,6 +1,7 @@
 // What the server tells an agent about a pack matches what it serves: a pack's HARNESS.md without the sections of
 // verbs this server does not serve (--tools, --exclude, --read-only, or denied), nor the names of their subcommands in
-// the argument lines hcp init wrote (hidden-subcommands.ts), saying so plainly at its top. Pure.
+// the argument lines hcp init wrote (hidden-subcommands.ts), saying so plainly at its top; and, where it is put before
+// the agent whole (the instructions' advice, a prompt), no longer than an agent can take in at once. Pure.
 
 import { argumentLine } from "../pack/argument-line.js";
 import { verbSections } from "../pack/harness-sections.js";
@@ -59,4 +60,28 @@ export function servedHarness(text: string, pack: ServedPack, tools: readonly Ve
   const fm = /^---\n[\s\S]*?\n---\n\n?/.exec(kept);
   const at = fm === null ? 0 : fm[0].length;
   return kept.slice(0, at) + note + kept.slice(at);
+}
+
+/**
+ * The longest Skill put before the agent whole (about 8,000 tokens): the instructions tell it to read a longer one only
+ * when the tools' own descriptions are not enough, and its prompt leaves out its verb sections. An API's Skill can be a
+ * megabyte (GitHub's, a section per operation).
+ */
+export const READ_WHOLE_MAX_BYTES = 32 * 1024;
+
+/**
+ * A served Skill as its prompt, which a person's pick puts into the conversation at once: whole up to
+ * READ_WHOLE_MAX_BYTES; past it without the verb sections, which say what each tool's description and input schema
+ * say, and with a note where they were naming the resource that has them. A text with no verb sections stays whole:
+ * all of it is the pack writer's own.
+ */
+export function promptHarness(text: string, uri: string): string {
+  if (Buffer.byteLength(text) <= READ_WHOLE_MAX_BYTES) return text;
+  const sections = verbSections(text);
+  if (sections.length === 0) return text;
+  let kept = text.slice(0, sections[0]!.start);
+  for (let i = 0; i < sections.length; i++) kept += text.slice(sections[i]!.end, sections[i + 1]?.start ?? text.length);
+  const left = Buffer.byteLength(text) - Buffer.byteLength(kept);
+  const note = `> This prompt leaves out the sections of the ${sections.length} verbs (${Math.round(left / 1024)} KiB): each tool's description and input schema give what they say. The whole text is the resource ${uri}.\n\n`;
+  return kept.slice(0, sections[0]!.start) + note + kept.slice(sections[0]!.start);
 }

@@ -107,6 +107,41 @@ test("a long Skill (an API's, a section per verb) is not one the instructions se
   }
 });
 
+test("the prompt of a long Skill (an API's of 200 operations) leaves out its verb sections and names the resource that has them; a short one is whole", async () => {
+  const dir = tempDir("hcp-mcp-long-prompt-");
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < 200; i++) {
+    const parameters = [{ name: "id", in: "path", required: true, description: "The record's id.", schema: { type: "string" } }];
+    paths[`/records${i}/{id}`] = { get: { operationId: `get-record-${i}`, summary: `Show a record of catalogue ${i}, with its fields, its history and the records it names.`, parameters, responses: { "200": { description: "OK" } } } };
+  }
+  writeFileSync(join(dir, "api.json"), JSON.stringify({ openapi: "3.0.3", info: { title: "Catalogue", version: "1" }, servers: [{ url: "https://api.example.com" }], paths }));
+  const init = await hcp(["init", "--from-openapi", join(dir, "api.json"), "--out", join(dir, "pack"), "--id", "catalogue"]);
+  assert.equal(init.code, 0, init.stderr);
+  const { client } = await mcpClient([join(dir, "pack")]);
+  try {
+    const whole = ((await client.readResource({ uri: "hcp://catalogue/HARNESS.md" })).contents[0] as { text: string }).text;
+    assert.ok(Buffer.byteLength(whole) > 32 * 1024 && whole.includes("### `get-record-199` (read)"), "the resource is the whole Skill");
+    const prompt = ((await client.getPrompt({ name: "catalogue" })).messages[0]!.content as { text: string }).text;
+    assert.ok(Buffer.byteLength(prompt) < 8 * 1024, `${Buffer.byteLength(prompt)} bytes`);
+    assert.doesNotMatch(prompt, /^### /m, "no verb section");
+    const note = /> This prompt[^\n]*\n\n/.exec(prompt)?.[0] ?? "";
+    const kib = Math.round((Buffer.byteLength(whole) - Buffer.byteLength(prompt) + Buffer.byteLength(note)) / 1024);
+    assert.ok(prompt.includes(`## Verbs\n\n> This prompt leaves out the sections of the 200 verbs (${kib} KiB): each tool's description and input schema give what they say. The whole text is the resource hcp://catalogue/HARNESS.md.\n`), prompt);
+    // What is said once for every verb stays: how approvals and credentials work.
+    const head = whole.slice(0, whole.indexOf("## Verbs"));
+    assert.ok(prompt.startsWith(head), "everything before the verb sections is kept");
+  } finally {
+    await client.close();
+  }
+  const short = await mcpClient([PROBE_PACK]);
+  try {
+    const read = ((await short.client.readResource({ uri: "hcp://hcp-probe/HARNESS.md" })).contents[0] as { text: string }).text;
+    assert.equal(((await short.client.getPrompt({ name: "hcp-probe" })).messages[0]!.content as { text: string }).text, read);
+  } finally {
+    await short.client.close();
+  }
+});
+
 test("confirm-gated write without elicitation: the agent alone cannot run it; each refusal says what a person can do", async () => {
   const { client } = await mcpClient([PROBE_PACK], { allowWrite: true });
   try {
