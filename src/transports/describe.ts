@@ -1,7 +1,7 @@
 // `hcp describe PACK [VERB]` (§8): each verb's arguments (name, type, required, description, enum, values refused, default),
 // policy, approval and argv template, as a model and as text. Pure.
 
-import { isAbsolute } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { toolName } from "../pack/fields.js";
 import { policyMarks } from "../pack/harness-policy.js";
 import { FIELD_DEPTH, refusedValues, schemaType, typeName } from "../pack/argument-line.js";
@@ -11,7 +11,7 @@ import { escapeForPerson } from "../runtime/approval/show.js";
 import { RuntimeError } from "../runtime/errors.js";
 import { operationTemplate } from "../runtime/openapi/verb.js";
 import { verbsHint } from "../runtime/verb-names.js";
-import { verbsOf, type ServedPack } from "./packs.js";
+import { runsPrograms, verbsOf, type ServedPack } from "./packs.js";
 
 export interface ArgumentDescription {
   name: string;
@@ -99,20 +99,26 @@ function argumentLines(a: ArgumentDescription, indent = "    "): string[] {
 }
 
 /**
- * The program a wrap pack runs, for the text only: the first word of a `runs:` line is the tool's name (cliBin), and a
- * person deciding what may run should see which program stands in its place (wrap.bin: often a path, such as a
- * scaffolded CLI's dist/src/main.js). Undefined for other kinds, whose `runs:` lines say it themselves.
+ * What a CLI pack runs and where, for the text only. The program of a wrap pack: the first word of a `runs:` line is the
+ * tool's name (cliBin), and a person deciding what may run should see which program stands in its place (wrap.bin:
+ * often a path, such as a scaffolded CLI's dist/src/main.js); a composite pack's `runs:` lines say it themselves. And
+ * the folder its verbs run in, which decides what many CLIs act on (git's repository). None for an API's pack.
  */
-export function wrapProgram(pack: ServedPack): string | undefined {
+export function programLines(pack: ServedPack): string[] {
+  if (!runsPrograms(pack)) return [];
+  const lines: string[] = [];
   const bin = pack.surface.kind === "wrap" ? pack.surface.wrap?.bin : undefined;
-  if (bin === undefined) return undefined;
-  const where = isAbsolute(bin) ? "" : /[/\\]/.test(bin) ? ", relative to the pack folder" : ", looked up on PATH when a verb runs";
-  return `program: ${bin} (wrap.bin${where}), run in place of the first word of each runs: line`;
+  if (bin !== undefined) {
+    const where = isAbsolute(bin) ? "" : /[/\\]/.test(bin) ? ", relative to the pack folder" : ", looked up on PATH when a verb runs";
+    lines.push(`program: ${bin} (wrap.bin${where}), run in place of the first word of each runs: line`);
+  }
+  const cwd = pack.policy?.cwd;
+  lines.push(cwd === undefined ? "runs in: the folder hcp is started in, or --cwd of hcp serve and hcp exec (policy.json sets no cwd)" : `runs in: ${resolve(pack.root, cwd)} (policy.json cwd)`);
+  return lines;
 }
 
-export function renderDescription(d: ReturnType<typeof describePack>, program?: string): string {
-  const lines = [`${d.name} (pack ${d.pack})`];
-  if (program !== undefined) lines.push(program);
+export function renderDescription(d: ReturnType<typeof describePack>, header: readonly string[] = []): string {
+  const lines = [`${d.name} (pack ${d.pack})`, ...header];
   for (const v of d.verbs) {
     const marks = policyMarks(v.policy, v.approval === "none" ? false : v.approval);
     lines.push("", `${v.verb} (${marks.join(", ")}); MCP tool ${v.tool}`);

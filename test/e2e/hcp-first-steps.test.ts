@@ -46,7 +46,8 @@ test("hcp describe names the program a wrap pack runs in place of the runs: line
     const init = await hcp(["init", "--from-manifest", fixture("manifests/taskr.json"), "--bin", bin, "--out", pack, "--quiet"], { env });
     assert.equal(init.code, 0, init.stderr);
     const described = await hcp(["describe", pack, "task.list"], { env });
-    assert.ok(described.stdout.startsWith(`taskr (pack taskr)\n${shown}\ntask.list (read)`), described.stdout);
+    const where = "runs in: the folder hcp is started in, or --cwd of hcp serve and hcp exec (policy.json sets no cwd)\n";
+    assert.ok(described.stdout.startsWith(`taskr (pack taskr)\n${shown}${where}\ntask.list (read)`), described.stdout);
     assert.match(described.stdout, /\n {2}runs: taskr task list /);
     const json = await hcp(["describe", pack, "task.list", "--json"], { env });
     assert.deepEqual(Object.keys(JSON.parse(json.stdout) as object), ["pack", "name", "verbs"], "--json keeps its schema: the program is surface.json's wrap.bin");
@@ -108,7 +109,7 @@ test("policy.json cwd: the child runs in that folder (relative to the pack; over
 /** The text of a tool's answer. */
 const answerText = (r: unknown) => (r as { content: { text: string }[] }).content[0]!.text;
 
-test("--cwd: the verbs of a pack without policy.json cwd run where the operator says, over MCP, hcp exec and the server mcp-config prints; the agent is told the folder; policy.json's cwd still wins", async () => {
+test("--cwd: the verbs of a pack without policy.json cwd run where the operator says, over MCP, hcp exec and the server mcp-config prints; the agent and hcp describe tell the folder; policy.json's cwd still wins", async () => {
   const env = isolatedEnv();
   const where = { description: "Says its working folder.", cli: ["probe", "run", "cwd"] };
   const loose = probePack("loose", { where, note: { description: "The same, as a write (a plan to show).", cli: ["probe", "run", "cwd"] } }, {}, { default: "read", verbs: { note: "write" } });
@@ -154,6 +155,9 @@ test("--cwd: the verbs of a pack without policy.json cwd run where the operator 
   } finally {
     await served.close();
   }
+  // hcp describe, which a person reads to decide what may run, says where too.
+  assert.match((await hcp(["describe", loose], { env })).stdout, /\nruns in: the folder hcp is started in, or --cwd of hcp serve and hcp exec \(policy\.json sets no cwd\)\n/);
+  assert.ok((await hcp(["describe", placed], { env })).stdout.includes(`\nruns in: ${placed} (policy.json cwd)\n`));
   const unset = await hcp(["mcp-config", loose, placed], { env });
   assert.match(unset.stderr, /pack "loose" sets no cwd in policy\.json: the verbs run in the folder the client starts the server in; to choose it, add --cwd FOLDER/);
   assert.doesNotMatch((await hcp(["mcp-config", placed], { env })).stderr, /cwd/);

@@ -39,6 +39,7 @@ test("hcp describe and hcp list draw every line themselves: a line break a pack'
   assert.deepEqual(described.stdout.split("\n"), [
     `Forged${escaped} (pack forged)`,
     `program: /bin/rm${escaped} (wrap.bin), run in place of the first word of each runs: line`,
+    "runs in: the folder hcp is started in, or --cwd of hcp serve and hcp exec (policy.json sets no cwd)",
     "",
     "wipe (read); MCP tool forged_wipe",
     `  Tidy up.${escaped}`,

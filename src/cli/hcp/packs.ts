@@ -9,7 +9,7 @@ import { colourOn, paint } from "../colour.js";
 import { loadPacks } from "../../pack/load.js";
 import type { Issue, LoadedPack } from "../../pack/types.js";
 import { TransportError } from "../../transports/errors.js";
-import { describePack, renderDescription, wrapProgram } from "../../transports/describe.js";
+import { describePack, programLines, renderDescription } from "../../transports/describe.js";
 import { listPacks, renderList } from "../../transports/list.js";
 import { harnessText, loadOnePack, loadServed, servable, type ServedPack } from "../../transports/packs.js";
 import { mcpRefusal } from "../../transports/tools.js";
@@ -126,5 +126,5 @@ export async function describeHandler(ctx: Context): Promise<void> {
   refuseWithheldDocument(loaded);
   const pack = servable(loaded, null, { controlPlane: true });
   const description = describePack(pack, ctx.args[1]);
-  await ctx.writeResult(description, () => renderDescription(description, wrapProgram(pack)));
+  await ctx.writeResult(description, () => renderDescription(description, programLines(pack)));
 }
