@@ -33,6 +33,11 @@ export interface Prepared {
  * `env`, `agent_env` and the binding (secrets by their keyed digest), its working directory, and the pack
  * files it was made from.
  */
+/** The folder a pack's programs run in: policy.json's `cwd` (relative to the pack), else `cwd` (--cwd), else the runtime's own. */
+export function workingFolder(pack: LoadedPack, cwd?: string): string {
+  return pack.policy?.cwd === undefined ? resolve(cwd ?? process.cwd()) : resolve(pack.root, pack.policy.cwd);
+}
+
 export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: CredentialLoad, { secrets, shownSecrets }: CallSecrets, stateDir: string): Prepared {
   const surface = usableSurface(pack);
   // Secrets are named by a digest keyed with the user's key (never their plain SHA-256: the agent sees plans).
@@ -77,7 +82,7 @@ export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load:
       policy: planPolicy(cmd.policy),
       stdin: opts.stdin === undefined ? null : hashed(opts.stdin),
       env: planEnv,
-      cwd: pack.policy?.cwd === undefined ? resolve(opts.cwd ?? process.cwd()) : resolve(pack.root, pack.policy.cwd),
+      cwd: workingFolder(pack, opts.cwd),
     },
     pack,
   );

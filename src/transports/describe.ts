@@ -1,7 +1,7 @@
 // `hcp describe PACK [VERB]` (§8): each verb's arguments (name, type, required, description, enum, values refused, default),
 // policy, approval and argv template, as a model and as text. Pure.
 
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute } from "node:path";
 import { toolName } from "../pack/fields.js";
 import { policyMarks } from "../pack/harness-policy.js";
 import { FIELD_DEPTH, refusedValues, schemaType, typeName } from "../pack/argument-line.js";
@@ -9,6 +9,7 @@ import { isObject } from "../pack/issues.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { escapeForPerson } from "../runtime/approval/show.js";
 import { RuntimeError } from "../runtime/errors.js";
+import { workingFolder } from "../runtime/prepare.js";
 import { operationTemplate } from "../runtime/openapi/verb.js";
 import { verbsHint } from "../runtime/verb-names.js";
 import { runsPrograms, verbsOf, type ServedPack } from "./packs.js";
@@ -112,8 +113,7 @@ export function programLines(pack: ServedPack): string[] {
     const where = isAbsolute(bin) ? "" : /[/\\]/.test(bin) ? ", relative to the pack folder" : ", looked up on PATH when a verb runs";
     lines.push(`program: ${bin} (wrap.bin${where}), run in place of the first word of each runs: line`);
   }
-  const cwd = pack.policy?.cwd;
-  lines.push(cwd === undefined ? "runs in: the folder hcp is started in, or --cwd of hcp serve and hcp exec (policy.json sets no cwd)" : `runs in: ${resolve(pack.root, cwd)} (policy.json cwd)`);
+  lines.push(pack.policy?.cwd === undefined ? "runs in: the folder hcp is started in, or --cwd of hcp serve and hcp exec (policy.json sets no cwd)" : `runs in: ${workingFolder(pack)} (policy.json cwd)`);
   return lines;
 }
 

@@ -4,12 +4,12 @@
 import { compileSchema } from "../pack/schema.js";
 import { monotonicMs } from "../runtime/clock.js";
 import { setMaxListeners } from "node:events";
-import { resolve as resolvePath } from "node:path";
 import type { OutputEvent } from "../runtime/live-output.js";
 import { ApprovalSession, defaultGate, type Gate } from "../runtime/approval/gate.js";
 import type { Limiter } from "../runtime/limiter.js";
 import type { PersonApprover } from "../runtime/approval/approvers.js";
 import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } from "../runtime/execute.js";
+import { workingFolder } from "../runtime/prepare.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { startWatchdog } from "../runtime/watchdog.js";
 import { sdkServerModule, sdkTypesModule } from "./lazy-sdk.js";
@@ -141,9 +141,7 @@ function skillNote(pack: ServedPack, tools: readonly VerbTool[]): string {
  * is policy.json's `cwd`, else --cwd, else the one the client started the server in, and the agent cannot see it.
  */
 function folderNote(pack: ServedPack, opts: ServeOptions): string {
-  if (!runsPrograms(pack)) return "";
-  const cwd = pack.policy?.cwd;
-  return ` Its verbs run in the folder ${JSON.stringify(cwd === undefined ? (opts.cwd ?? process.cwd()) : resolvePath(pack.root, cwd))}.`;
+  return runsPrograms(pack) ? ` Its verbs run in the folder ${JSON.stringify(workingFolder(pack, opts.cwd))}.` : "";
 }
 
 /** The server instructions: how the tools behave, and each pack's Skill in one line. */

@@ -79,9 +79,10 @@ export function promptHarness(text: string, uri: string): string {
   if (Buffer.byteLength(text) <= READ_WHOLE_MAX_BYTES) return text;
   const sections = verbSections(text);
   if (sections.length === 0) return text;
-  let kept = text.slice(0, sections[0]!.start);
-  for (let i = 0; i < sections.length; i++) kept += text.slice(sections[i]!.end, sections[i + 1]?.start ?? text.length);
-  const left = Buffer.byteLength(text) - Buffer.byteLength(kept);
+  const head = text.slice(0, sections[0]!.start);
+  let rest = "";
+  for (let i = 0; i < sections.length; i++) rest += text.slice(sections[i]!.end, sections[i + 1]?.start ?? text.length);
+  const left = Buffer.byteLength(text) - Buffer.byteLength(head) - Buffer.byteLength(rest);
   const note = `> This prompt leaves out the sections of the ${sections.length} verbs (${Math.round(left / 1024)} KiB): each tool's description and input schema give what they say. The whole text is the resource ${uri}.\n\n`;
-  return kept.slice(0, sections[0]!.start) + note + kept.slice(sections[0]!.start);
+  return head + note + rest;
 }

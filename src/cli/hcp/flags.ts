@@ -20,7 +20,7 @@ export const STRICT: FlagSpec = { name: "strict", usage: "Refuse to start when a
 export const AUDIT: FlagSpec = { name: "audit", usage: "The audit log: a FILE, or none (default: $HCP_AUDIT, else $XDG_STATE_HOME/hcp/audit.jsonl)", type: "string" };
 export const CWD: FlagSpec = {
   name: "cwd",
-  usage: "The folder the verbs of a pack whose policy.json sets no cwd run in (default: the folder hcp was started in, which an MCP client chooses)",
+  usage: "The folder the verbs of a pack whose policy.json sets no cwd run in (default: the folder hcp was started in, which an MCP client chooses for the servers it starts)",
   type: "string",
 };
 /** MCP only: elicitation trusts the client's answer as the person's, and an agent that writes its own MCP messages is that client. */
