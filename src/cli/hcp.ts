@@ -94,20 +94,22 @@ const serveCommand: CommandSpec = {
 };
 
 const mcpConfigCommand: CommandSpec = {
-  use: "mcp-config <packs...>",
-  short: "Print the MCP client configuration that serves these packs (Claude Desktop and Claude Code, VS Code, Cursor, Codex), ready to paste",
+  use: "mcp-config [packs...]",
+  short: "Print the MCP client configuration that serves these packs (Claude Desktop and Claude Code, VS Code, Cursor, Codex), or reaches an hcp serve --http at --url, ready to paste",
   examples: [
     "hcp mcp-config ./packs --client claude",
+    "hcp mcp-config --url https://mcp.example.com/mcp --token-env HCP_TOKEN --client cursor",
     "hcp mcp-config ./packs/taskr --client vscode --allow-write --exclude 'taskr_update'",
     "hcp mcp-config ./packs --client codex --allow-write --approver ./approve-in-chat --approver-arg '#ops' --audit /var/log/hcp/audit.jsonl",
   ],
   related: ["hcp serve"],
   outputModes: HUMAN_JSON,
   globals: ["quiet"],
-  args: { min: 1 },
   flags: [
     { name: "client", usage: "The client: claude, vscode, cursor, codex or json", type: "string", default: "json" },
     { name: "name", usage: "The server's name in the client's configuration (default: hcp-<pack id>, or hcp)", type: "string" },
+    { name: "url", usage: "Instead of packs: the URL of a server started with hcp serve --mcp --http, which the client reaches (the other flags are that server's)", type: "string" },
+    { name: "token-env", usage: "With --url: the environment variable the client reads the server's bearer token from (the token itself is never written)", type: "string" },
     ALLOW_WRITE,
     CONTROL_PLANE,
     STRICT,

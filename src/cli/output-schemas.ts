@@ -152,7 +152,16 @@ export const OUTPUT_SCHEMAS: readonly OutputSchema[] = [
       ],
     },
   },
-  { name: "hcp-mcp-config", outputs: "`hcp mcp-config --json`", schema: closed({ client: str, name: str, command: str, args: strings, env: { type: "object", additionalProperties: str }, config: str }, ["env"]) },
+  {
+    name: "hcp-mcp-config",
+    outputs: "`hcp mcp-config --json`: a server the client starts (packs), or one it reaches over HTTP (`--url`)",
+    schema: {
+      anyOf: [
+        closed({ client: str, name: str, command: str, args: strings, env: { type: "object", additionalProperties: str }, config: str }, ["env"]),
+        closed({ client: str, name: str, url: str, token_env: str, config: str }, ["token_env"]),
+      ],
+    },
+  },
   {
     name: "hcp-approve",
     outputs: "`hcp approve --list --json` (the pending plans), `hcp approve PLAN_ID --json` (the person's answer)",

@@ -12,6 +12,16 @@ export interface ServerEntry {
   env?: Record<string, string>;
 }
 
+/**
+ * A server the client reaches over HTTP (`hcp serve --mcp --http`): its URL, and the variable of the client's environment
+ * that holds the bearer token, when the server takes one. The configuration names the variable, never the token.
+ */
+export interface RemoteEntry {
+  name: string;
+  url: string;
+  tokenEnv?: string;
+}
+
 /** Where each client reads its configuration, for the operator. */
 export const CONFIG_FILES: Readonly<Record<McpClient, string>> = {
   claude:
@@ -29,6 +39,41 @@ const tomlString = (s: string) => JSON.stringify(s).replace(/[\u007f\u2028\u2029
 const tomlKey = (s: string) => (/^[A-Za-z0-9_-]+$/.test(s) ? s : tomlString(s));
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+
+/** Where each client reads the entry of a server it reaches over HTTP. */
+export const REMOTE_CONFIG_FILES: Readonly<Record<McpClient, string>> = {
+  claude: "Claude Code: .mcp.json in the project, under mcpServers (Claude Desktop's claude_desktop_config.json takes only servers it starts)",
+  vscode: "VS Code: .vscode/mcp.json in the workspace (or the user mcp.json), inputs and servers; it asks for the token once and keeps it",
+  cursor: "Cursor: ~/.cursor/mcp.json (or .cursor/mcp.json in the project), under mcpServers",
+  codex: "Codex: ~/.codex/config.toml",
+  json: "the configuration of any other client, in its own form",
+};
+
+/** The id of the VS Code input that asks for the token. */
+const TOKEN_INPUT = "hcp-token";
+
+/**
+ * The entry of a server reached over HTTP, in each client's own form: the token is the client's to fill in at the start
+ * from its environment (`${VAR}`, Cursor's `${env:VAR}`, Codex's bearer_token_env_var) or, in VS Code, by asking.
+ */
+export function renderRemoteConfig(client: McpClient, server: RemoteEntry): string {
+  const { name, url, tokenEnv } = server;
+  const bearer = (reference: string) => (tokenEnv === undefined ? {} : { headers: { Authorization: `Bearer ${reference}` } });
+  switch (client) {
+    case "claude":
+      return json({ mcpServers: { [name]: { type: "http", url, ...bearer(`\${${tokenEnv}}`) } } });
+    case "cursor":
+      return json({ mcpServers: { [name]: { url, ...bearer(`\${env:${tokenEnv}}`) } } });
+    case "vscode": {
+      const inputs = tokenEnv === undefined ? {} : { inputs: [{ type: "promptString", id: TOKEN_INPUT, description: `The bearer token of ${name} (${tokenEnv})`, password: true }] };
+      return json({ ...inputs, servers: { [name]: { type: "http", url, ...bearer(`\${input:${TOKEN_INPUT}}`) } } });
+    }
+    case "codex":
+      return `[mcp_servers.${tomlKey(name)}]\nurl = ${tomlString(url)}\n${tokenEnv === undefined ? "" : `bearer_token_env_var = ${tomlString(tokenEnv)}\n`}`;
+    case "json":
+      return json({ name, url, ...(tokenEnv === undefined ? {} : { token_env: tokenEnv }) });
+  }
+}
 
 export function renderMcpConfig(client: McpClient, server: ServerEntry): string {
   const { name, command, args, env } = server;

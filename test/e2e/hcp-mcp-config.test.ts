@@ -10,6 +10,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { PROBE_PACK, hcp, serveHttp, tempDir } from "../transports/support.js";
 import { APPROVER_BIN, bank, toolErrorOf, toolPlanIdOf } from "./approvals-support.js";
 
 test("mcp-config --approver/--approver-arg/--approver-timeout/--audit: the printed server asks that approver and writes that log", async () => {
@@ -124,5 +126,68 @@ test("mcp-config of a folder holding an untrusted pack whose document is fetched
     assert.deepEqual(asked, [], "nothing was fetched");
   } finally {
     server.close();
+  }
+});
+
+/** What an MCP client does with an entry of a server it reaches over HTTP: fills in its headers' variables, then connects. */
+async function reaches(url: string, headers: Record<string, string>, fill: (value: string) => string): Promise<void> {
+  const filled = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, fill(v)]));
+  const client = new Client({ name: "t", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: filled } }));
+  try {
+    assert.ok((await client.listTools()).tools.some((t) => t.name === "hcp-probe_echo"));
+  } finally {
+    await client.close();
+  }
+}
+
+test("mcp-config --url: each client's entry reaches a running hcp serve --http with the token from the variable it names, and no entry holds the token", async () => {
+  const env = { ...process.env, HOME: tempDir("hcp-home-"), XDG_STATE_HOME: tempDir("hcp-state-") };
+  const token = "7f3a9c21d4e8b6a0c5d2e9f1a4b7c3d8";
+  const tokenFile = join(tempDir("hcp-token-"), "token");
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  const served = await serveHttp([PROBE_PACK], { args: ["--token-file", tokenFile], env });
+  try {
+    const config = async (client: string, extra: string[] = ["--token-env", "HCP_TEST_TOKEN"]) => {
+      const r = await hcp(["mcp-config", "--url", served.url, "--client", client, ...extra], { env });
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(!(r.stdout + r.stderr).includes(token), "the token is never written");
+      return r;
+    };
+
+    type Entry = { type?: string; url: string; headers: Record<string, string> };
+    const claude = JSON.parse((await config("claude")).stdout) as { mcpServers: { hcp: Entry } };
+    assert.deepEqual(claude.mcpServers.hcp, { type: "http", url: served.url, headers: { Authorization: "Bearer ${HCP_TEST_TOKEN}" } });
+    await reaches(served.url, claude.mcpServers.hcp.headers, (v) => v.replace("${HCP_TEST_TOKEN}", token));
+
+    const cursor = JSON.parse((await config("cursor")).stdout) as { mcpServers: { hcp: Entry } };
+    assert.deepEqual(cursor.mcpServers.hcp, { url: served.url, headers: { Authorization: "Bearer ${env:HCP_TEST_TOKEN}" } });
+    await reaches(served.url, cursor.mcpServers.hcp.headers, (v) => v.replace("${env:HCP_TEST_TOKEN}", token));
+
+    // VS Code asks the person for the token (a password input) and fills in its id.
+    const vscode = JSON.parse((await config("vscode")).stdout) as { inputs: { id: string; type: string; password: boolean }[]; servers: { hcp: Entry } };
+    assert.deepEqual(vscode.inputs.map((i) => [i.type, i.password]), [["promptString", true]]);
+    await reaches(served.url, vscode.servers.hcp.headers, (v) => v.replace(`\${input:${vscode.inputs[0]!.id}}`, token));
+
+    assert.equal((await config("codex")).stdout, `[mcp_servers.hcp]\nurl = "${served.url}"\nbearer_token_env_var = "HCP_TEST_TOKEN"\n`);
+    assert.deepEqual(JSON.parse((await config("json", ["--token-env", "HCP_TEST_TOKEN", "--name", "ops"])).stdout), { name: "ops", url: served.url, token_env: "HCP_TEST_TOKEN" });
+    // A loopback server without a token: no header.
+    assert.deepEqual((JSON.parse((await config("claude", [])).stdout) as { mcpServers: { hcp: Entry } }).mcpServers.hcp, { type: "http", url: served.url });
+  } finally {
+    await served.stop();
+  }
+
+  // The server's flags and packs belong to hcp serve, not to a client reaching it; each mistake is named.
+  for (const [args, message] of [
+    [["--url", "https://mcp.example.com/mcp", PROBE_PACK], /--url names a server that is already running/],
+    [["--url", "https://mcp.example.com/mcp", "--allow-write"], /--allow-write is the server's: give it to the hcp serve --http that serves --url/],
+    [["--url", "ftp://mcp.example.com/mcp"], /--url must be an http or https URL/],
+    [["--url", "https://mcp.example.com/mcp", "--token-env", "1TOKEN"], /--token-env must name an environment variable/],
+    [["--token-env", "HCP_TOKEN", PROBE_PACK], /--token-env goes with --url/],
+    [[], /hcp mcp-config needs packs \(a server the client starts\) or --url/],
+  ] as const) {
+    const r = await hcp(["mcp-config", ...args], { env });
+    assert.deepEqual([r.code, r.stdout], [1, ""], args.join(" "));
+    assert.match(r.stderr, message);
   }
 });

@@ -108,7 +108,7 @@ async function samples(): Promise<Record<string, unknown[]>> {
     "hcp-meta": [stdoutOf(await h(["meta", PROBE_PACK])), stdoutOf(await h(["meta", mock]))],
     "hcp-skill": [stdoutOf(await h(["skill", PROBE_PACK, "--json"]))],
     "hcp-init": [stdoutOf(await h(["init", "--from-manifest", join(REPO, "examples/manifests/rgref.json"), "--out", join(out, "rgref"), "--json"]))],
-    "hcp-mcp-config": [stdoutOf(await h(["mcp-config", PROBE_PACK, "--json"]))],
+    "hcp-mcp-config": [stdoutOf(await h(["mcp-config", PROBE_PACK, "--json"])), stdoutOf(await h(["mcp-config", "--url", "https://mcp.example.com/mcp", "--token-env", "HCP_TOKEN", "--json"]))],
     "hcp-trust": trusts,
     "hcp-approve": [stdoutOf(await h(["approve", "--list", "--json"])), ...answers],
     "hcp-audit": [stdoutOf(await h(["audit", "--json"]))],

@@ -1,4 +1,5 @@
-// `hcp mcp-config PACK|DIR…`: prints the client configuration that starts `hcp serve --mcp` on these packs, ready to paste.
+// `hcp mcp-config PACK|DIR…`: prints the client configuration that starts `hcp serve --mcp` on these packs, ready to
+// paste; `hcp mcp-config --url URL`, the one that reaches an `hcp serve --mcp --http` already running.
 
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
@@ -9,7 +10,7 @@ import { placesEnv } from "../../runtime/places.js";
 import { withheldDocument } from "../../runtime/openapi/packs.js";
 import { shellWord } from "../../shell-word.js";
 import { TransportError } from "../../transports/errors.js";
-import { CONFIG_FILES, MCP_CLIENTS, renderMcpConfig, type McpClient } from "../../transports/mcp-config.js";
+import { CONFIG_FILES, MCP_CLIENTS, REMOTE_CONFIG_FILES, renderMcpConfig, renderRemoteConfig, type McpClient } from "../../transports/mcp-config.js";
 import { loadServed, runsPrograms, type Served } from "../../transports/packs.js";
 import { toolCheck } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
@@ -54,9 +55,37 @@ function skippedWhy(s: Served["skipped"][number]): string {
 /** `hcp-<id>`, or the id itself when it already says hcp. */
 const serverName = (id: string) => (id.startsWith("hcp") ? id : `hcp-${id}`);
 
+/** The flags that say what a server serves and how: the server's own, never a client's when it reaches one by --url. */
+const SERVER_FLAGS = ["allow-write", "control-plane", "strict", "cwd", "tools", "exclude", "read-only", "approver", "approver-arg", "approver-timeout", "no-elicitation", "audit"];
+
+/** The entry of a server started with `hcp serve --mcp --http`, which the client reaches at --url. */
+async function remoteConfig(ctx: Context, client: McpClient): Promise<void> {
+  if (ctx.args.length > 0) throw new TransportError("usage", "--url names a server that is already running: its packs are given to hcp serve --http, not here");
+  const given = SERVER_FLAGS.find((f) => ctx.changed(f));
+  if (given !== undefined) throw new TransportError("usage", `--${given} is the server's: give it to the hcp serve --http that serves --url, not to the client's configuration`);
+  const url = ctx.string("url");
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // refused below
+  }
+  if (parsed === undefined || (parsed.protocol !== "https:" && parsed.protocol !== "http:")) throw new TransportError("usage", `--url must be an http or https URL, such as https://mcp.example.com/mcp, got ${JSON.stringify(url)}`);
+  const tokenEnv = optionalString(ctx, "token-env");
+  if (tokenEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) throw new TransportError("usage", `--token-env must name an environment variable (letters, digits and _, not starting with a digit), got ${JSON.stringify(tokenEnv)}`);
+  const server = { name: optionalString(ctx, "name") ?? "hcp", url: parsed.href, ...(tokenEnv === undefined ? {} : { tokenEnv }) };
+  const text = renderRemoteConfig(client, server);
+  await ctx.writeResult({ client, name: server.name, url: server.url, ...(tokenEnv === undefined ? {} : { token_env: tokenEnv }), config: text }, () => text);
+  ctx.infof(`paste into ${REMOTE_CONFIG_FILES[client]}`);
+  if (tokenEnv !== undefined && client !== "vscode") ctx.infof(`the client reads the token from ${tokenEnv}: set it in the environment the client starts in`);
+}
+
 export async function mcpConfigHandler(ctx: Context): Promise<void> {
   const client = ctx.string("client") as McpClient;
   if (!MCP_CLIENTS.includes(client)) throw new TransportError("usage", `--client must be one of ${MCP_CLIENTS.join(", ")}, got ${JSON.stringify(client)}`);
+  if (ctx.changed("url")) return remoteConfig(ctx, client);
+  if (ctx.changed("token-env")) throw new TransportError("usage", "--token-env goes with --url: a server the client starts (these packs) takes no token");
+  if (ctx.args.length === 0) throw new TransportError("usage", "hcp mcp-config needs packs (a server the client starts) or --url (one started with hcp serve --mcp --http)");
   const opts = serveOptions(ctx);
   const selection = toolSelection(ctx);
   // The packs must load now: a configuration that starts a server refusing to run helps nobody. Printing it is no
