@@ -182,6 +182,7 @@ test("mcp-config --url: each client's entry reaches a running hcp serve --http w
     [["--url", "https://mcp.example.com/mcp", PROBE_PACK], /--url names a server that is already running/],
     [["--url", "https://mcp.example.com/mcp", "--allow-write"], /--allow-write is the server's: give it to the hcp serve --http that serves --url/],
     [["--url", "ftp://mcp.example.com/mcp"], /--url must be an http or https URL/],
+    [["--url", "https://ops:hunter2@mcp.example.com/mcp"], /--url must carry no user name or password/],
     [["--url", "https://mcp.example.com/mcp", "--token-env", "1TOKEN"], /--token-env must name an environment variable/],
     [["--token-env", "HCP_TOKEN", PROBE_PACK], /--token-env goes with --url/],
     [[], /hcp mcp-config needs packs \(a server the client starts\) or --url/],

@@ -71,6 +71,8 @@ async function remoteConfig(ctx: Context, client: McpClient): Promise<void> {
     // refused below
   }
   if (parsed === undefined || (parsed.protocol !== "https:" && parsed.protocol !== "http:")) throw new TransportError("usage", `--url must be an http or https URL, such as https://mcp.example.com/mcp, got ${JSON.stringify(url)}`);
+  // A password in the URL would be written into the configuration, as a token would.
+  if (parsed.username !== "" || parsed.password !== "") throw new TransportError("usage", "--url must carry no user name or password: the client sends the server's token from the variable --token-env names");
   const tokenEnv = optionalString(ctx, "token-env");
   if (tokenEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) throw new TransportError("usage", `--token-env must name an environment variable (letters, digits and _, not starting with a digit), got ${JSON.stringify(tokenEnv)}`);
   const server = { name: optionalString(ctx, "name") ?? "hcp", url: parsed.href, ...(tokenEnv === undefined ? {} : { tokenEnv }) };
