@@ -138,6 +138,28 @@ test("--cwd: the verbs of a pack without policy.json cwd run where the operator 
     await plain.client.close();
   }
 
+  // Started in / (where Claude Desktop starts its servers), the server says so on stderr and in the client's log; not
+  // with --cwd.
+  const logged: string[] = [];
+  const atRoot = await mcpClient([loose, placed], { env, cwd: "/", onLog: (line) => logged.push(line) });
+  const warning = 'the verbs of pack "loose" run in /, the folder this server was started in: choose theirs with --cwd FOLDER (or cwd in policy.json)';
+  try {
+    await atRoot.client.listTools();
+    // The log notifications follow `initialized`; a hang guard far above their time.
+    for (let waited = 0; logged.length === 0 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(atRoot.stderr().includes(`Warning: ${warning}\n`), atRoot.stderr());
+    assert.deepEqual(logged, [warning]);
+  } finally {
+    await atRoot.client.close();
+  }
+  const chosen = await mcpClient([loose], { env, cwd: "/", args: ["--cwd", repo] });
+  try {
+    await chosen.client.listTools();
+    assert.doesNotMatch(chosen.stderr(), /run in \//);
+  } finally {
+    await chosen.client.close();
+  }
+
   const exec = await hcp(["exec", loose, "--cwd", repo], { env, cwd: started, stdin: `${JSON.stringify({ id: 1, pack: "loose", verb: "where", args: {} })}\n` });
   assert.equal(exec.code, 0, exec.stderr);
   assert.equal((JSON.parse(exec.stdout) as { result: { stdout: string } }).result.stdout, `${repo}\n`);

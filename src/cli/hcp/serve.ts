@@ -8,7 +8,7 @@ import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
 import { exitIfNeverTaken } from "../../transports/outbox.js";
 import { isLoopback, parseAllowHost, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
-import { loadServed, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
+import { loadServed, runsPrograms, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions, toolSelection } from "./flags.js";
 import { stopExitCode, untilSignal } from "../signal.js";
@@ -123,6 +123,17 @@ function httpDoor(ctx: Context): Door | null {
 }
 
 /**
+ * The CLI packs whose verbs would run in `/`: the folder a client such as Claude Desktop starts its servers in, and
+ * hardly one anybody chose for a CLI's verbs (git's repository, a project's files).
+ */
+function rootFolderWarnings(packs: readonly ServedPack[], opts: ServeOptions): string[] {
+  if (opts.cwd !== undefined || process.cwd() !== "/") return [];
+  const ids = packs.filter((p) => runsPrograms(p) && p.policy?.cwd === undefined).map((p) => JSON.stringify(p.surface.id));
+  if (ids.length === 0) return [];
+  return [`the verbs of ${ids.length === 1 ? "pack" : "packs"} ${ids.join(", ")} run in /, the folder this server was started in: choose theirs with --cwd FOLDER (or cwd in policy.json)`];
+}
+
+/**
  * The packs `hcp serve --mcp` serves: a pack of a folder of packs whose served verbs cannot be tools (alone, or beside a
  * pack loaded before it) is left out as one that does not load is, not a refusal to start. Only MCP has tool names:
  * hcp exec does not check them.
@@ -131,7 +142,7 @@ async function mcpServed(ctx: Context, opts: ServeOptions): Promise<{ packs: Ser
   const { toolCheck } = await import("../../transports/tools.js");
   const tools = toolCheck(toolSelection(ctx));
   const { packs, warnings } = await served(ctx.args, "mcp", opts, tools.check);
-  for (const w of tools.warnings()) {
+  for (const w of [...tools.warnings(), ...rootFolderWarnings(packs, opts)]) {
     warnOperator(w);
     warnings.push(w);
   }
