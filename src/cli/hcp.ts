@@ -5,7 +5,7 @@ import { NO_COLOR_FLAG } from "./colour.js";
 import { App, OutputMode, type CommandSpec, type Context, type Handler } from "../framework/index.js";
 import { FROM_EXE } from "./flags.js";
 import { mapped } from "./hcp/errors.js";
-import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, CWD, NO_ELICITATION, STRICT, TOOL_SELECTION } from "./hcp/flags.js";
+import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, CWD, SERVED_FLAGS, STRICT } from "./hcp/flags.js";
 import { PACKAGE_VERSION } from "./version.js";
 import { PERSON_APPROVES, WRITES, passesEnv } from "../pack/person-gate.js";
 import { PLACE_VARIABLES } from "../runtime/places.js";
@@ -80,14 +80,7 @@ const serveCommand: CommandSpec = {
     { name: "idle-timeout", usage: "With --stateful: end a session after this many seconds with no request and no open stream (1 to 86400)", type: "int", default: 1800 },
     { name: "max-requests", usage: "With --http: requests answered at once (1 to 100000); past it a request gets 503 with Retry-After", type: "int", default: 256 },
     { name: "allow-host", usage: "With --http: also accept NAME (or NAME:PORT) in the Host and Origin headers, e.g. the name clients use to reach a 0.0.0.0 bind; repeatable", type: "stringArray" },
-    ALLOW_WRITE,
-    CONTROL_PLANE,
-    STRICT,
-    CWD,
-    ...TOOL_SELECTION,
-    ...APPROVER_FLAGS,
-    NO_ELICITATION,
-    AUDIT,
+    ...SERVED_FLAGS,
   ],
   extensions: PERSON_APPROVES, // a pack made from hcp gates it behind a person (pack/person-gate.ts)
   run: lazy(() => import("./hcp/serve.js"), (m) => m.serveHandler),
@@ -110,14 +103,7 @@ const mcpConfigCommand: CommandSpec = {
     { name: "name", usage: "The server's name in the client's configuration (default: hcp-<pack id>, or hcp)", type: "string" },
     { name: "url", usage: "Instead of packs: the URL of a server started with hcp serve --mcp --http, which the client reaches (the other flags are that server's)", type: "string" },
     { name: "token-env", usage: "With --url: the environment variable the client reads the server's bearer token from (the token itself is never written)", type: "string" },
-    ALLOW_WRITE,
-    CONTROL_PLANE,
-    STRICT,
-    CWD,
-    ...TOOL_SELECTION,
-    ...APPROVER_FLAGS,
-    NO_ELICITATION,
-    AUDIT,
+    ...SERVED_FLAGS,
   ],
   run: lazy(() => import("./hcp/mcp-config.js"), (m) => m.mcpConfigHandler),
 };

@@ -28,16 +28,16 @@ export interface Prepared {
   load: CredentialLoad;
 }
 
-/**
- * The complete plan of a command (§7): its stdin digest, the variables the child gets from policy
- * `env`, `agent_env` and the binding (secrets by their keyed digest), its working directory, and the pack
- * files it was made from.
- */
 /** The folder a pack's programs run in: policy.json's `cwd` (relative to the pack), else `cwd` (--cwd), else the runtime's own. */
 export function workingFolder(pack: LoadedPack, cwd?: string): string {
   return pack.policy?.cwd === undefined ? resolve(cwd ?? process.cwd()) : resolve(pack.root, pack.policy.cwd);
 }
 
+/**
+ * The complete plan of a command (§7): its stdin digest, the variables the child gets from policy
+ * `env`, `agent_env` and the binding (secrets by their keyed digest), its working directory, and the pack
+ * files it was made from.
+ */
 export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load: CredentialLoad, { secrets, shownSecrets }: CallSecrets, stateDir: string): Prepared {
   const surface = usableSurface(pack);
   // Secrets are named by a digest keyed with the user's key (never their plain SHA-256: the agent sees plans).

@@ -174,10 +174,18 @@ export function harnessText(pack: LoadedPack): string | undefined {
   }
 }
 
-/** One line about the Skill: HARNESS.md's description, else the pack name. */
 /** Whether the pack's verbs run programs (a CLI's), which run in a working folder; an API's send requests. */
 export const runsPrograms = (pack: ServedPack): boolean => pack.surface.kind === "wrap" || pack.surface.kind === "composite";
 
+/**
+ * The CLI packs whose verbs run in the folder hcp was started in, which an MCP client chooses: none sets `cwd` in its
+ * policy.json, and no --cwd was given. What hcp mcp-config and hcp serve tell the operator of.
+ */
+export function inStartFolder(packs: readonly ServedPack[], opts: ServeOptions): ServedPack[] {
+  return opts.cwd === undefined ? packs.filter((p) => runsPrograms(p) && p.policy?.cwd === undefined) : [];
+}
+
+/** One line about the Skill: HARNESS.md's description, else the pack name. */
 export function harnessSummary(pack: ServedPack): string {
   const d = pack.harness?.frontmatter?.description;
   return typeof d === "string" && d.trim() !== "" ? d.trim() : (pack.surface.name ?? pack.surface.id);

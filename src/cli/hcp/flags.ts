@@ -35,6 +35,16 @@ export const APPROVER_FLAGS: FlagSpec[] = [
   { name: "approver-timeout", usage: "Seconds the --approver program may take (past it, nothing is approved)", type: "int", default: 120 },
 ];
 
+/** --tools, --exclude and --read-only: which MCP tools a server offers. */
+export const TOOL_SELECTION: FlagSpec[] = [
+  { name: "tools", usage: "Serve only the tools whose names match one of these globs (* any characters, ? one); repeatable", type: "stringArray" },
+  { name: "exclude", usage: "Do not serve the tools whose names match one of these globs; repeatable", type: "stringArray" },
+  { name: "read-only", usage: "Serve read verbs only", type: "bool" },
+];
+
+/** What an MCP server serves and how: the flags of hcp serve, which hcp mcp-config carries into the server it prints. */
+export const SERVED_FLAGS: FlagSpec[] = [ALLOW_WRITE, CONTROL_PLANE, STRICT, CWD, ...TOOL_SELECTION, ...APPROVER_FLAGS, NO_ELICITATION, AUDIT];
+
 const has = (ctx: Context, name: string) => ctx.node.flags.some((f) => f.name === name);
 
 /** --allow-write, --control-plane, --strict, --cwd, --approver and --audit, where the command defines them. */
@@ -58,13 +68,6 @@ function cwdOf(ctx: Context): string | undefined {
   if (statSync(path, { throwIfNoEntry: false })?.isDirectory() !== true) throw new TransportError("usage", `--cwd ${JSON.stringify(given)}: ${path} is not a folder`);
   return path;
 }
-
-/** --tools, --exclude and --read-only: which MCP tools a server offers. */
-export const TOOL_SELECTION: FlagSpec[] = [
-  { name: "tools", usage: "Serve only the tools whose names match one of these globs (* any characters, ? one); repeatable", type: "stringArray" },
-  { name: "exclude", usage: "Do not serve the tools whose names match one of these globs; repeatable", type: "stringArray" },
-  { name: "read-only", usage: "Serve read verbs only", type: "bool" },
-];
 
 /** The tool selection of a command that defines TOOL_SELECTION. */
 export function toolSelection(ctx: Context): ToolSelection {

@@ -11,10 +11,10 @@ import { withheldDocument } from "../../runtime/openapi/packs.js";
 import { shellWord } from "../../shell-word.js";
 import { TransportError } from "../../transports/errors.js";
 import { CONFIG_FILES, MCP_CLIENTS, REMOTE_CONFIG_FILES, renderMcpConfig, renderRemoteConfig, type McpClient } from "../../transports/mcp-config.js";
-import { loadServed, runsPrograms, type Served } from "../../transports/packs.js";
+import { inStartFolder, loadServed, type Served } from "../../transports/packs.js";
 import { toolCheck } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
-import { AUDIT, serveOptions, toolSelection } from "./flags.js";
+import { AUDIT, SERVED_FLAGS, serveOptions, toolSelection } from "./flags.js";
 
 /** This program as node and an absolute script path, so the client needs no PATH. */
 function thisProgram(): { command: string; script: string } {
@@ -55,13 +55,12 @@ function skippedWhy(s: Served["skipped"][number]): string {
 /** `hcp-<id>`, or the id itself when it already says hcp. */
 const serverName = (id: string) => (id.startsWith("hcp") ? id : `hcp-${id}`);
 
-/** The flags that say what a server serves and how: the server's own, never a client's when it reaches one by --url. */
-const SERVER_FLAGS = ["allow-write", "control-plane", "strict", "cwd", "tools", "exclude", "read-only", "approver", "approver-arg", "approver-timeout", "no-elicitation", "audit"];
 
 /** The entry of a server started with `hcp serve --mcp --http`, which the client reaches at --url. */
 async function remoteConfig(ctx: Context, client: McpClient): Promise<void> {
   if (ctx.args.length > 0) throw new TransportError("usage", "--url names a server that is already running: its packs are given to hcp serve --http, not here");
-  const given = SERVER_FLAGS.find((f) => ctx.changed(f));
+  // What a server serves and how is the server's own, never a client's that reaches one by --url.
+  const given = SERVED_FLAGS.map((f) => f.name).find((f) => ctx.changed(f));
   if (given !== undefined) throw new TransportError("usage", `--${given} is the server's: give it to the hcp serve --http that serves --url, not to the client's configuration`);
   const url = ctx.string("url");
   let parsed: URL | undefined;
@@ -120,7 +119,7 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   const text = renderMcpConfig(client, server);
   await ctx.writeResult({ client, ...server, config: text }, () => text);
   ctx.infof(`paste into ${CONFIG_FILES[client]}`);
-  const unplaced = opts.cwd === undefined ? packs.filter((p) => runsPrograms(p) && p.policy?.cwd === undefined) : [];
+  const unplaced = inStartFolder(packs, opts);
   if (unplaced.length > 0) {
     const which = unplaced.length === 1 ? `pack ${JSON.stringify(unplaced[0]!.surface.id)} sets` : `${unplaced.length} packs set`;
     ctx.infof(`${which} no cwd in policy.json: the verbs run in the folder the client starts the server in; to choose it, add --cwd FOLDER`);

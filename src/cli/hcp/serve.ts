@@ -8,7 +8,7 @@ import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
 import { exitIfNeverTaken } from "../../transports/outbox.js";
 import { isLoopback, parseAllowHost, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
-import { loadServed, runsPrograms, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
+import { inStartFolder, loadServed, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions, toolSelection } from "./flags.js";
 import { stopExitCode, untilSignal } from "../signal.js";
@@ -127,8 +127,8 @@ function httpDoor(ctx: Context): Door | null {
  * hardly one anybody chose for a CLI's verbs (git's repository, a project's files).
  */
 function rootFolderWarnings(packs: readonly ServedPack[], opts: ServeOptions): string[] {
-  if (opts.cwd !== undefined || process.cwd() !== "/") return [];
-  const ids = packs.filter((p) => runsPrograms(p) && p.policy?.cwd === undefined).map((p) => JSON.stringify(p.surface.id));
+  if (process.cwd() !== "/") return [];
+  const ids = inStartFolder(packs, opts).map((p) => JSON.stringify(p.surface.id));
   if (ids.length === 0) return [];
   return [`the verbs of ${ids.length === 1 ? "pack" : "packs"} ${ids.join(", ")} run in /, the folder this server was started in: choose theirs with --cwd FOLDER (or cwd in policy.json)`];
 }
