@@ -197,3 +197,31 @@ test("dry runs cannot fill the disk: a plan too big to review and plans past 16 
   assert.equal(listed.pending.length, 4, "the plans kept can still be reviewed");
   assert.deepEqual(b.runs(), []);
 });
+
+/** An `hcp exec` request line of pay. */
+const payRequest = (extra: object) => JSON.stringify({ id: 1, pack: "bank", verb: "pay", args: { amount: "5" }, ...extra });
+
+test("a plan a person approved for one server's --cwd does not run on a server started with another: exec and MCP refuse it and nothing runs; under its own folder it runs once", async () => {
+  const b = bank();
+  const [approvedIn, elsewhere] = [tempDir("hcp-folder-a-"), tempDir("hcp-folder-b-")];
+  const dry = await execSession([b.root], [payRequest({ dry_run: true })], ["--cwd", approvedIn], { env: b.env });
+  const id = dry.responses[0]!.result!["plan_id"] as string;
+  assert.equal((dry.responses[0]!.result!["plan"] as { cwd: string }).cwd, approvedIn, "the plan names the folder");
+  assert.equal((await b.approve(id)).code, 0);
+
+  // The agent restates the approved id to a server whose verbs run in another folder.
+  const viaExec = await execSession([b.root], [payRequest({ confirm: id })], ["--allow-write", "--cwd", elsewhere], { env: b.env });
+  assert.equal(viaExec.responses[0]!.ok, false, JSON.stringify(viaExec.responses[0]));
+  const { client } = await b.mcp({ allowWrite: true, args: ["--cwd", elsewhere] });
+  try {
+    const viaMcp = await client.callTool({ name: "bank_pay", arguments: { amount: "5", confirm: id } });
+    assert.equal(viaMcp.isError, true, JSON.stringify(viaMcp));
+  } finally {
+    await client.close();
+  }
+  assert.deepEqual(b.runs(), [], "nothing ran in the other folder");
+
+  const ran = await execSession([b.root], [payRequest({ confirm: id })], ["--allow-write", "--cwd", approvedIn], { env: b.env });
+  assert.equal(ran.responses[0]!.ok, true, JSON.stringify(ran.responses[0]));
+  assert.equal(b.runs().length, 1);
+});
