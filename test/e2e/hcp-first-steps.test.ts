@@ -10,6 +10,7 @@ import { isolatedEnv, probePack, witness } from "./hardening.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { PROBE_PACK, hcp, mcpClient, tempDir } from "../transports/support.js";
+import { eventually } from "../runtime/support.js";
 import { notesApi } from "./notes-api.js";
 import { openapiPack } from "./openapi-support.js";
 
@@ -146,7 +147,7 @@ test("--cwd: the verbs of a pack without policy.json cwd run where the operator 
   try {
     await atRoot.client.listTools();
     // The log notifications follow `initialized`; a hang guard far above their time.
-    for (let waited = 0; logged.length === 0 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => logged.length > 0, 20_000);
     assert.ok(atRoot.stderr().includes(`Warning: ${warning}\n`), atRoot.stderr());
     assert.deepEqual(logged, [warning]);
   } finally {

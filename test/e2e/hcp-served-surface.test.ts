@@ -9,9 +9,8 @@ import { test } from "node:test";
 import { fixture } from "./helpers.js";
 import { PROBE, isolatedEnv, probePack } from "./hardening.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { HCP, PROBE_PACK, hcp, mcpClient, serveHttp, tempDir } from "../transports/support.js";
+import { PROBE_PACK, hcp, mcpClient, serveHttp, tempDir } from "../transports/support.js";
+import { eventually } from "../runtime/support.js";
 
 /** The taskr pack (test/fixtures/manifests/taskr.json) as hcp init writes it, running the probe. */
 async function taskr(env: NodeJS.ProcessEnv): Promise<string> {
@@ -249,14 +248,9 @@ test("hcp describe shows the values an argument may not take (a subcommand's nam
 
 /** `hcp serve --mcp DIR` through the SDK's client over stdio, with the server's stderr and the client's log as they come. */
 async function servedWithLog(dir: string, env: NodeJS.ProcessEnv): Promise<{ client: Client; stderr: () => string; logged: string[] }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", dir], env: env as Record<string, string>, stderr: "pipe" });
-  let stderr = "";
-  transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-  const client = new Client({ name: "hcp-test", version: "1.0.0" });
   const logged: string[] = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logged.push(String(n.params.data)));
-  await client.connect(transport);
-  return { client, stderr: () => stderr, logged };
+  const { client, stderr } = await mcpClient([dir], { env, onLog: (line) => logged.push(line) });
+  return { client, stderr, logged };
 }
 
 test("hcp serve: a pack's warnings go to the operator's stderr once, and to the client's log, with the pack's secrets masked (stdio and HTTP)", async () => {
@@ -275,7 +269,7 @@ test("hcp serve: a pack's warnings go to the operator's stderr once, and to the 
   try {
     await client.listTools();
     // The log notifications follow `initialized`; a hang guard far above their time.
-    for (let waited = 0; logged.length < 3 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => logged.length >= 3, 20_000);
     const stderr = stderrNow();
     const lines = stderr.split("\n").filter((l) => l.startsWith("Warning: pack warned:"));
     assert.ok(lines.some((l) => /unknown_field/.test(l)), stderr);
@@ -316,7 +310,7 @@ test("more tools than many clients take at once (128): hcp mcp-config and hcp se
   try {
     assert.equal((await client.listTools()).tools.length, 130);
     // The log notifications follow `initialized`; a hang guard far above their time.
-    for (let waited = 0; logged.length === 0 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => logged.length > 0, 20_000);
     assert.ok(stderrNow().includes(warning), stderrNow());
     assert.ok(logged.includes(warning.slice("Warning: ".length)), logged.join("\n"));
   } finally {
