@@ -31,7 +31,7 @@ test("confirm: true over hcp run: the agent's own dry run and --confirm are refu
   assert.ok(pending.pending.some((p) => p.plan_id === id), "the dry run waits for a person");
   const approved = await b.approve(id);
   assert.equal(approved.code, 0, approved.stdout);
-  assert.match(approved.stdout, /Approve this plan\? \[y\/N\] y\r?\nApproved\. The agent can now run this plan once/);
+  assert.match(approved.stdout, /Approve verb "pay" of pack "bank"\? \[y\/N\] y\r?\nApproved\. The agent can now run this plan once/);
   const after = JSON.parse((await b.hcp(["approve", "--list", "--json"])).stdout) as { pending: { plan_id: string }[] };
   assert.ok(!after.pending.some((p) => p.plan_id === id), "an approved plan is no longer pending");
 
@@ -51,7 +51,7 @@ test("the terminal prompt of hcp run (/dev/tty): y runs once, n runs nothing; --
   assert.equal(yes.code, 0, yes.stdout);
   assert.match(yes.stdout, /About to run verb "pay" of pack "bank":/);
   assert.match(yes.stdout, /argv: +\[".*witness\.mjs", "pay", "5"\]/);
-  assert.match(yes.stdout, /Run it\? \[y\/N\] y\r?\nran\r?\n/);
+  assert.match(yes.stdout, /Run verb "pay" of pack "bank"\? \[y\/N\] y\r?\nran\r?\n/);
   assert.deepEqual(b.runs().map((r) => r.argv), [["pay", "5"]]);
 
   const no = await b.onTerminal(pay(b.root, "6"), "[y/N]", "n");

@@ -61,11 +61,11 @@ test("a trusted pack's script swapped while the person reads the approval prompt
   const root = agentPack(join(s.ws, "helper"), witness);
   writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "helper", default: "read", verbs: { dump: { policy: "write", confirm: true } } }));
   await trustPack(root, s.env);
-  const ok = await run("python3", [PTY, "30", "Run it? [y/N]", "y", "--", process.execPath, HCP, "run", root, "dump", "--allow-write"], { env: s.env, timeoutMs: 40_000 });
+  const ok = await run("python3", [PTY, "30", `Run verb "dump" of pack "helper"? [y/N]`, "y", "--", process.execPath, HCP, "run", root, "dump", "--allow-write"], { env: s.env, timeoutMs: 40_000 });
   assert.equal(ok.code, 0, ok.stdout);
   assert.deepEqual(lines(witness), ["ran"], "as trusted, it runs once approved");
 
-  const r = await whilePersonReads(s, ["run", root, "dump", "--allow-write"], "Run it? [y/N]", "y", swapper(s, root, witness, stolen));
+  const r = await whilePersonReads(s, ["run", root, "dump", "--allow-write"], `Run verb "dump" of pack "helper"? [y/N]`, "y", swapper(s, root, witness, stolen));
   assert.equal(r.code, 4, r.stdout);
   assert.match(r.stdout, /it changed since a person trusted it \(dump\.sh\)/);
   assert.deepEqual(lines(witness), ["ran"], "the swapped script never ran");

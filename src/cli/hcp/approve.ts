@@ -4,11 +4,11 @@
 import type { Context } from "../../framework/index.js";
 import { askYesNo } from "../../runtime/approval/approvers.js";
 import { listPendingPlans, pendingForApproval, recordApproval } from "../../runtime/approval/gate.js";
-import { planText, stdinLines } from "../../runtime/approval/show.js";
+import { escapeForPerson, planText, stdinLines } from "../../runtime/approval/show.js";
 import { stateDirOf } from "../../runtime/approval/state.js";
 import type { PendingPlan } from "../../runtime/approval/store.js";
 import { RuntimeError } from "../../runtime/errors.js";
-import { isRequestPlan } from "../../runtime/plan.js";
+import { isRequestPlan, subjectOf } from "../../runtime/plan.js";
 import { TransportError } from "../../transports/errors.js";
 import { auditOf } from "./flags.js";
 
@@ -46,7 +46,8 @@ export async function approveHandler(ctx: Context): Promise<void> {
   const pending = await pendingForApproval(stateDir, id);
   const audit = auditOf(ctx);
   const entry = { transport: "approve" as const, pack: pending.plan.pack, verb: pending.plan.verb, plan_id: pending.plan_id, argv: isRequestPlan(pending.plan) ? [pending.plan.method, pending.plan.url] : pending.plan.argv, by: "approve", exit_code: null, duration_ms: null };
-  const yes = await askYesNo(process.stdin, process.stdout, `About to approve ${reviewText(pending)}`, "Approve this plan? [y/N] ");
+  // The question names what is approved: it is what a person reads last, under a plan that may be long.
+  const yes = await askYesNo(process.stdin, process.stdout, `About to approve ${reviewText(pending)}`, `Approve ${escapeForPerson(subjectOf(pending.plan))}? [y/N] `);
   if (!yes) {
     await audit?.append({ time: new Date().toISOString(), decision: "declined", ...entry });
     await ctx.writeResult({ plan_id: pending.plan_id, approved: false }, () => "Not approved: nothing was recorded.\n");

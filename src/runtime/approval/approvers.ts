@@ -7,7 +7,7 @@ import type { Readable, Writable } from "node:stream";
 import { ReadStream, WriteStream } from "node:tty";
 import type { AnyPlan } from "../plan.js";
 import { runProcess } from "../process.js";
-import { visibleJSON } from "./show.js";
+import { escapeForPerson, visibleJSON } from "./show.js";
 import { trustedApprover } from "./trusted.js";
 
 /** How a person answered: approve, refuse, or dismiss without an answer. */
@@ -56,7 +56,7 @@ export function terminalApprover(): PersonApprover | undefined {
   return {
     by: "prompt",
     async ask(request) {
-      return (await ask(`About to run ${request.text}\n`, "Run it? [y/N] ")) ? "accept" : "decline";
+      return (await ask(`About to run ${request.text}\n`, `Run ${escapeForPerson(request.subject)}? [y/N] `)) ? "accept" : "decline";
     },
   };
 }
