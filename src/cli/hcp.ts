@@ -204,9 +204,10 @@ const skillCommand: CommandSpec = {
 
 const initCommand: CommandSpec = {
   use: "init",
-  short: "Write a pack from a rungrad manifest or an OpenAPI document (surface.json, policy.json, HARNESS.md)",
+  short: "Write a pack from a rungrad manifest, a CLI built with cobra, or an OpenAPI document (surface.json, policy.json, HARNESS.md)",
   examples: [
     "hcp init --from-exe ./mytool --out ./packs/mytool",
+    "hcp init --from-cobra kubectl --out ./packs/kubectl",
     "mytool __rungrad_manifest | hcp init --from-manifest - --out ./packs/mytool --dry-run",
     "hcp init --from-openapi ./openapi.yaml --out ./packs/myapi --id myapi",
   ],
@@ -218,8 +219,13 @@ const initCommand: CommandSpec = {
   flags: [
     { name: "from-manifest", usage: "Manifest file, or - for standard input", type: "string" },
     FROM_EXE,
+    {
+      name: "from-cobra",
+      usage: "A CLI built with cobra (kubectl, docker, gh, helm…), read from its shell completion and each command's --help: one verb per command, writes approved by a person",
+      type: "string",
+    },
     { name: "from-openapi", usage: "An OpenAPI 3.0 or 3.1 document (JSON or YAML): a file, or an https (or loopback http) URL", type: "string" },
-    { name: "bin", usage: "wrap.bin of the pack: an absolute path, a path relative to the pack folder, or a name looked up on PATH when a verb runs (default: the --from-exe program, else the tool name)", type: "string" },
+    { name: "bin", usage: "wrap.bin of the pack: an absolute path, a path relative to the pack folder, or a name looked up on PATH when a verb runs (default: the --from-exe or --from-cobra program, else the tool name)", type: "string" },
     { name: "credential-env", usage: "The variable holding the CLI's credential, when its commands require auth (default: <TOOL>_TOKEN)", type: "string" },
     { name: "out", usage: "The pack folder to write", type: "string", required: true },
     { name: "id", usage: "The pack id, the start of each MCP tool name (default: the tool name, or the document's title, in id form)", type: "string" },

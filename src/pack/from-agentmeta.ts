@@ -35,6 +35,8 @@ export interface FromAgentMetaOptions {
   credentialEnv?: string;
   /** The pack id; default the tool name in id form (packIdOf). */
   id?: string;
+  /** Every write verb needs a person's approval: for a CLI that does not say which of its commands are destructive. */
+  confirmWrites?: boolean;
 }
 
 /** Flags the pack renders itself (literal tokens) or that belong to the runtime, never agent arguments. */
@@ -65,7 +67,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
   for (const c of runnable) {
     const key = verbKeyOf(c, toolId, notes);
     if (key === null) continue;
-    for (const draft of draftsOf(c, childrenOf(doc, c), cliBin, key, notes)) {
+    for (const draft of draftsOf(c, childrenOf(doc, c), cliBin, key, notes, options.confirmWrites === true)) {
       if (Object.hasOwn(verbs, draft.key)) {
         notes.push(`skipped command "${c.path.join(" ")}": verb key "${draft.key}" is already taken`);
         continue;
@@ -147,10 +149,10 @@ function childrenOf(doc: AgentMetaDocument, c: AgentCommand): string[] {
 }
 
 /** The verbs of one command: one, or two for rungrad's self-update (`update.check` reads, `update` writes). */
-function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, key: string, notes: string[]): VerbDraft[] {
+function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, key: string, notes: string[], confirmWrites: boolean): VerbDraft[] {
   const asked = packPolicyOf(c.extensions);
   if (!c.is_root && (asked.env.length > 0 || asked.ignored.length > 0)) notes.push(`command "${c.path.join(" ")}": "${PACK_POLICY_NAMESPACE}" env left out: it is read on the root command only`);
-  const confirm = c.destructive || c.requires_confirmation || asked.confirm;
+  const confirm = c.destructive || c.requires_confirmation || asked.confirm || (confirmWrites && (c.mutates || asked.write));
   const check = c.path.length === 1 && c.path[0] === "update" ? c.local_flags.find((f) => f.name === "check" && f.type === "bool") : undefined;
   const description = c.short.trim() === "" ? `Runs \`${c.command_template}\`` : c.short;
   if (check === undefined) {

@@ -15,7 +15,8 @@ import { formatIssue } from "../../pack/issues.js";
 import { parsePolicy } from "../../pack/policy.js";
 import { packFromAgentMeta } from "../../pack/from-agentmeta.js";
 import { parseSurface } from "../../pack/surface.js";
-import type { Issue } from "../../pack/types.js";
+import type { Issue, PolicyDocument } from "../../pack/types.js";
+import type { AgentMetaDocument } from "../../agentmeta/types.js";
 import type { AuthChoice } from "../../runtime/openapi/auth-scheme.js";
 import type { DocumentText } from "../../runtime/openapi/document.js";
 import { realOrSelf } from "../../runtime/pack-links.js";
@@ -30,6 +31,8 @@ interface InitOptions {
   /** An OpenAPI document: a file, or an https (or loopback http) URL. */
   fromOpenapi?: string;
   fromExe?: string;
+  /** A CLI built with cobra, read from its completion and help. */
+  fromCobra?: string;
   /** wrap.bin; by default the --from-exe program (made absolute when it is a path) or the tool name. */
   bin?: string;
   /** The credential variable of an auth-requiring CLI (default `<TOOL>_TOKEN`). */
@@ -68,6 +71,7 @@ export async function initHandler(ctx: Context): Promise<void> {
   const { result: r, verbs, credentials } = await initPack({
     fromManifest: optionalString(ctx, "from-manifest"),
     fromExe: optionalString(ctx, "from-exe"),
+    fromCobra: optionalString(ctx, "from-cobra"),
     fromOpenapi: optionalString(ctx, "from-openapi"),
     bin: optionalString(ctx, "bin"),
     credentialEnv: optionalString(ctx, "credential-env"),
@@ -113,8 +117,11 @@ function nextSteps(out: string, credentials: string[][]): string[] {
 }
 
 async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs: number; credentials: string[][] }> {
-  if ([opts.fromManifest, opts.fromExe, opts.fromOpenapi].filter((o) => o !== undefined).length !== 1) {
-    throw new CliError("give exactly one of --from-manifest FILE (or -), --from-exe PROGRAM and --from-openapi FILE|URL");
+  if ([opts.fromManifest, opts.fromExe, opts.fromCobra, opts.fromOpenapi].filter((o) => o !== undefined).length !== 1) {
+    throw new CliError("give exactly one of --from-manifest FILE (or -), --from-exe PROGRAM, --from-cobra PROGRAM and --from-openapi FILE|URL");
+  }
+  if (opts.fromCobra !== undefined && opts.credentialEnv !== undefined) {
+    throw new CliError("--credential-env is for packs from a rungrad manifest: a cobra CLI keeps its own credentials (its config file, its login), which its verbs read as they run");
   }
   if (opts.id !== undefined && !isPackId(opts.id)) {
     throw new CliError(`--id ${JSON.stringify(opts.id)} is not a pack id: 1 to 128 characters, lower-case letters, digits, ".", "_" and "-", starting with a letter or digit`);
@@ -230,15 +237,35 @@ function orByHand(err: unknown): never {
   throw new CliError(`${err.message}; for any other CLI, write its pack by hand: docs/packs.md, "Writing a pack by hand, for any other CLI"`, err.exitCode);
 }
 
-/** §10: a wrap pack from a rungrad manifest. */
+/** The CLI's agentmeta: projected from its rungrad manifest (§10), or read from a cobra CLI's completion and help. */
+async function describedCli(opts: InitOptions): Promise<{ doc: AgentMetaDocument; notes: string[] }> {
+  if (opts.fromCobra === undefined) return { doc: projectText(await readManifestText({ file: opts.fromManifest, fromExe: opts.fromExe }).catch(orByHand)), notes: [] };
+  const { readCobraCli } = await import("./init-cobra.js");
+  return await readCobraCli(opts.fromCobra);
+}
+
+/** How a cobra CLI's verbs were classed: by their names, which the person checks before trusting the pack. */
+function classedByName(policy: PolicyDocument): string {
+  const verbs = Object.entries(policy.verbs ?? {});
+  const reads = verbs.filter(([, p]) => p === "read").map(([k]) => k).sort();
+  const shown = reads.slice(0, 5).map((k) => `"${k}"`).join(", ") + (reads.length > 5 ? ` and ${reads.length - 5} more` : "");
+  return (
+    `${reads.length} of ${verbs.length} verbs are read by their names alone (${reads.length > 0 ? shown : "none"}) and the others write, each approved by a person (confirm: true): ` +
+    "the CLI does not say which of its commands change things, so check policy.json before you trust the pack"
+  );
+}
+
+/** §10: a wrap pack from a rungrad manifest, or from a cobra CLI (hcp init --from-cobra). */
 async function fromManifest(opts: InitOptions): Promise<Generated> {
-  const doc = projectText(await readManifestText({ file: opts.fromManifest, fromExe: opts.fromExe }).catch(orByHand));
-  const exe = opts.fromExe !== undefined && opts.fromExe.includes("/") ? resolve(opts.fromExe) : opts.fromExe;
+  const { doc, notes } = await describedCli(opts);
+  const program = opts.fromExe ?? opts.fromCobra;
+  const exe = program !== undefined && program.includes("/") ? resolve(program) : program;
   const bin = inPack(opts.bin ?? exe ?? doc.tool_name, opts.out);
   if (opts.credentialEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.credentialEnv)) {
     throw new CliError(`--credential-env ${JSON.stringify(opts.credentialEnv)} is not a variable name (letters, digits and _, not starting with a digit)`);
   }
-  const pack = packFromAgentMeta(doc, { bin, credentialEnv: opts.credentialEnv, id: opts.id });
+  const pack = packFromAgentMeta(doc, { bin, credentialEnv: opts.credentialEnv, id: opts.id, confirmWrites: opts.fromCobra !== undefined });
+  pack.notes.unshift(...notes, ...(opts.fromCobra !== undefined ? [classedByName(pack.policy)] : []));
   const content: Record<(typeof FILES)[number], string> = {
     "surface.json": stableJSON(pack.surface),
     "policy.json": stableJSON(pack.policy),

@@ -1,0 +1,153 @@
+// `hcp init --from-cobra PROGRAM`: reads a CLI built with cobra (kubectl, docker, gh, helm…) from what it says of
+// itself, its shell completion (`PROGRAM __complete PATH… ""`, what a shell runs on TAB) and each command's `--help`,
+// and describes it as a rungrad-agentmeta/1 document for the pack generator. Nothing else of the program is run.
+//
+// A completion's entries are a command's subcommands, or values of its operands (a dynamic completion may list
+// pods or containers): an entry is a subcommand only when its own help's usage line names it as one.
+
+import { basename } from "node:path";
+import type { AgentCommand, AgentMetaDocument } from "../../agentmeta/types.js";
+import { parseCompletions, parseHelp, type CobraHelp } from "../../pack/cobra-help.js";
+import { RuntimeError } from "../../runtime/errors.js";
+import { runProcess } from "../../runtime/process.js";
+import { ExitCode } from "../../framework/errors.js";
+import { CliError } from "../errors.js";
+
+const CALL_TIMEOUT_MS = 10_000;
+const CALL_MAX_BYTES = 4 << 20;
+/** How many of its processes run at once, how deep and how many commands are read: a CLI of any size ends. */
+const AT_ONCE = 4;
+const MAX_DEPTH = 6;
+const MAX_COMMANDS = 2000;
+/** Commands of cobra itself, not of the CLI. */
+const NOT_VERBS = new Set(["help", "completion"]);
+/** A command's last word that only reads; any other command is a write that a person approves (policy.json). */
+const READS = new Set(["get", "list", "ls", "view", "show", "describe", "status", "inspect", "logs", "log", "top", "version", "explain", "search", "info", "history", "events", "ps", "images", "api-resources", "api-versions", "cluster-info", "current-context", "whoami"]);
+const READ_PREFIX = /^(get|list|show|describe)-/;
+
+/** Whether a command, by its last word, only reads. */
+export function readsByName(path: readonly string[]): boolean {
+  const last = path.at(-1) ?? "";
+  return READS.has(last) || READ_PREFIX.test(last);
+}
+
+/** The words of a usage line that only stand for flags or subcommands. */
+const NOT_OPERANDS = /^\[?(flags|options|command)\]?$/i;
+
+interface Node {
+  path: string[];
+  short: string;
+  help: CobraHelp;
+  children: number;
+}
+
+/** Runs one of the program's own commands, like any child of ours (no shell, its group killed at the timeout). */
+async function call(program: string, args: string[]): Promise<{ stdout: string; ok: boolean }> {
+  try {
+    const r = await runProcess({ file: program, args, env: process.env as Record<string, string>, timeoutMs: CALL_TIMEOUT_MS, maxOutputBytes: CALL_MAX_BYTES });
+    return { stdout: r.stdout, ok: r.exit_code === 0 && !r.timed_out && !r.stdout_truncated };
+  } catch (err) {
+    if (err instanceof RuntimeError) throw new CliError(`run ${program}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Runs `task` on each item, at most AT_ONCE at a time; the results in the items' order. */
+async function pooled<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await task(items[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, items.length) }, worker));
+  return out;
+}
+
+/** True when the usage line starts with the program's name and this path: the help is that command's own. */
+function usageNames(help: CobraHelp, name: string, path: readonly string[]): boolean {
+  const words = help.usage.split(/\s+/);
+  return [name, ...path].every((w, i) => words[i] === w);
+}
+
+/** The operands of a usage line: what follows the command's path, but for the words that stand for flags. */
+function operandsOf(help: CobraHelp, path: readonly string[]): string {
+  return help.usage
+    .split(/\s+/)
+    .slice(1 + path.length)
+    .filter((w) => w !== "" && !NOT_OPERANDS.test(w))
+    .join(" ");
+}
+
+/** The program's command tree, read from its completion and help; refuses a program that does not answer as cobra does. */
+export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDocument; notes: string[] }> {
+  const notes: string[] = [];
+  const rootHelp = parseHelp((await call(program, ["--help"])).stdout);
+  const first = await call(program, ["__complete", ""]);
+  if (parseCompletions(first.stdout) === undefined) {
+    throw new CliError(
+      `${program} __complete: printed no shell completion (is it a CLI built with cobra, such as kubectl, docker, gh or helm?); for any other CLI, write its pack by hand: docs/packs.md, "Writing a pack by hand, for any other CLI"`,
+      ExitCode.API,
+    );
+  }
+  const name = rootHelp.usage.split(/\s+/)[0] || basename(program);
+  const root: Node = { path: [], short: rootHelp.summary, help: rootHelp, children: 0 };
+  const nodes: Node[] = [root];
+  let level: Node[] = [root];
+  let truncated = false;
+  for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
+    const found = await pooled(level, async (parent) => {
+      const completions = parseCompletions((await call(program, ["__complete", ...parent.path, ""])).stdout) ?? [];
+      const candidates = completions.filter((c) => /^[A-Za-z0-9][\w.:-]*$/.test(c.name) && !NOT_VERBS.has(c.name));
+      const read = await pooled(candidates, async (c) => {
+        const path = [...parent.path, c.name];
+        const help = parseHelp((await call(program, [...path, "--help"])).stdout);
+        return usageNames(help, name, path) ? { path, short: c.description, help, children: 0 } : undefined;
+      });
+      const children = read.filter((n) => n !== undefined);
+      parent.children = children.length;
+      return children;
+    });
+    level = found.flat();
+    if (nodes.length + level.length > MAX_COMMANDS) {
+      level = level.slice(0, MAX_COMMANDS - nodes.length);
+      truncated = true;
+    }
+    nodes.push(...level);
+  }
+  if (truncated || level.length > 0) notes.push(`read ${nodes.length} commands: the CLI has more (deeper than ${MAX_DEPTH} words, or over ${MAX_COMMANDS} commands), left out`);
+  return { doc: { schema_version: "rungrad-agentmeta/1", spec_version: "", tool_name: name, tool_version: "", global_flags: [], commands: nodes.map((n) => commandOf(n, name)) }, notes };
+}
+
+/**
+ * A command as the pack generator reads it: a leaf runs (a group does not), its operands as one optional list after
+ * `--` (their names as its usage line gives them, in its description), its own flags; a write unless its name says
+ * it reads.
+ */
+function commandOf(n: Node, name: string): AgentCommand {
+  const operands = n.children === 0 ? operandsOf(n.help, n.path) : "";
+  const line = [name, ...n.path].join(" ");
+  const short = n.short !== "" ? n.short : n.help.summary;
+  return {
+    path: n.path,
+    use: n.help.usage,
+    short: operands === "" ? short : `${short.replace(/\.$/, "")} (operands, in args: ${operands})`,
+    examples: [],
+    related: [],
+    output_modes: [],
+    local_flags: n.help.flags,
+    required_local_flags: [],
+    requires_auth: false,
+    mutates: n.children === 0 && !readsByName(n.path),
+    supports_dry_run: false,
+    destructive: false,
+    requires_confirmation: false,
+    supports_meta: false,
+    is_root: n.path.length === 0,
+    has_children: n.children > 0,
+    command_template: line,
+    usage_template: operands === "" ? line : `${line} [args...]`,
+    machine_usage_template: "",
+    dry_run_usage_template: "",
+    confirmation_note: "",
+  };
+}

@@ -1,0 +1,137 @@
+// What a cobra CLI says of itself (hcp init --from-cobra): the entries of its shell completion (`PROGRAM __complete
+// PATH… ""`), and, from a command's `--help`, its usage line, its summary and its own flags (pflag's layout, and
+// kubectl's `--name=default:` layout). Inherited ("Global") flags are never read: they are the whole CLI's (a server,
+// a config file, a token), not a command's. Pure.
+
+import type { Flag } from "../manifest/types.js";
+
+/** One entry of a completion: a name and its description. */
+export interface Completion {
+  name: string;
+  description: string;
+}
+
+/** `__complete`'s answer: one entry a line (name, tab, description), then `:DIRECTIVE`. Undefined when it is not that. */
+export function parseCompletions(text: string): Completion[] | undefined {
+  const lines = text.split("\n").filter((l) => l !== "");
+  if (lines.length === 0 || !/^:\d+$/.test(lines.at(-1)!)) return undefined;
+  return lines
+    .slice(0, -1)
+    .filter((l) => !l.startsWith("_activeHelp_"))
+    .map((l) => {
+      const tab = l.indexOf("\t");
+      return tab < 0 ? { name: l, description: "" } : { name: l.slice(0, tab), description: l.slice(tab + 1).trim() };
+    });
+}
+
+/** What a command's help says: its usage line, the first line of its text, and its own flags. */
+export interface CobraHelp {
+  /** `docker container rm [OPTIONS] CONTAINER [CONTAINER...]`; "" when the help has none. */
+  usage: string;
+  /** The first line of the text that is not the usage. */
+  summary: string;
+  flags: Flag[];
+}
+
+export function parseHelp(text: string): CobraHelp {
+  const lines = text.replaceAll("\r", "").split("\n");
+  return { usage: usageLine(lines), summary: summaryLine(lines), flags: ownFlags(lines) };
+}
+
+/** `Usage:  docker ps [OPTIONS]`, or `Usage:` and the line under it. */
+function usageLine(lines: readonly string[]): string {
+  const at = lines.findIndex((l) => /^usage:/i.test(l.trim()));
+  if (at < 0) return "";
+  const rest = lines[at]!.trim().slice("usage:".length).trim();
+  if (rest !== "") return rest;
+  return lines.slice(at + 1).find((l) => l.trim() !== "")?.trim() ?? "";
+}
+
+function summaryLine(lines: readonly string[]): string {
+  let afterUsage = false;
+  for (const line of lines) {
+    const l = line.trim();
+    if (/^usage:/i.test(l)) {
+      afterUsage = l.length === "usage:".length;
+      continue;
+    }
+    if (l === "") continue;
+    if (afterUsage) {
+      afterUsage = false;
+      continue;
+    }
+    return l;
+  }
+  return "";
+}
+
+/** The lines of the section of a command's own flags: `Flags:` (cobra) or `Options:` (kubectl, docker). */
+function flagSection(lines: readonly string[]): string[] {
+  const start = lines.findIndex((l) => /^(flags|options):\s*$/i.test(l));
+  if (start < 0) return [];
+  const end = lines.findIndex((l, i) => i > start && /^\S/.test(l));
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+/** pflag: `  -n, --last int   Show n last created containers (default -1)`; a bool flag has no type word. */
+const PFLAG = /^\s+(?:-(\S), )?--([A-Za-z0-9][\w.-]*)(?:\[=[^\]]*\])?(?: ([A-Za-z][\w.]*)(?:\[=[^\]]*\])?)?(?:\s{2,}(.*))?$/;
+/** kubectl: `    -o, --output='yaml':`, its text on the lines under it. */
+const KUBECTL = /^\s+(?:-(\S), )?--([A-Za-z0-9][\w.-]*)=(.*):$/;
+
+function ownFlags(lines: readonly string[]): Flag[] {
+  const flags: Flag[] = [];
+  let last: Flag | undefined;
+  let kubectlStyle = false;
+  for (const line of flagSection(lines)) {
+    // A flag with no long name: not one an argument can be made for.
+    if (/^\s+-[^-\s](?:\s|$)/.test(line) && !/^\s+-\S, --/.test(line)) {
+      last = undefined;
+      continue;
+    }
+    const k = KUBECTL.exec(line);
+    const p = k === null ? PFLAG.exec(line) : null;
+    if (k !== null) {
+      kubectlStyle = true;
+      last = { name: k[2]!, shorthand: k[1] ?? "", usage: "", default: unquote(k[3]!), type: typeOfDefault(k[3]!), required: false };
+    } else if (p !== null && !kubectlStyle) {
+      last = { name: p[2]!, shorthand: p[1] ?? "", usage: (p[4] ?? "").trim(), default: "", type: pflagType(p[3]), required: false };
+    } else {
+      // A line of the last flag's text (kubectl's all are; pflag's long ones wrap).
+      if (last !== undefined && line.trim() !== "") last.usage = `${last.usage} ${line.trim()}`.trim();
+      continue;
+    }
+    if (last.name !== "help") flags.push(last);
+  }
+  for (const f of flags) {
+    if (kubectlStyle) continue;
+    const d = /\s*\(default (.*)\)$/.exec(f.usage);
+    // pflag's `(default -1)`, `(default "table")`; a text of the usage's own (`(default shows just running)`) stays.
+    if (d !== null && /^(-?[\d.]+|true|false|".*"|\[.*\]|\S+)$/.test(d[1]!) && (f.type !== "bool" || /^(true|false)$/.test(d[1]!))) {
+      f.default = unquote(d[1]!);
+      f.usage = f.usage.slice(0, d.index);
+    }
+  }
+  return flags;
+}
+
+/** pflag's type word as the manifest's type name: none is a bool; `strings` is a string slice. */
+function pflagType(word: string | undefined): string {
+  if (word === undefined) return "bool";
+  if (word === "strings") return "stringSlice";
+  if (word === "ints") return "intSlice";
+  return word;
+}
+
+/** kubectl prints a flag's default as Go does: `false`, `'text'`, `500`, `[]`, `0s`. */
+function typeOfDefault(d: string): string {
+  if (d === "true" || d === "false") return "bool";
+  if (/^-?\d+$/.test(d)) return "int";
+  if (/^-?\d+\.\d+$/.test(d)) return "float64";
+  if (d.startsWith("[") && d.endsWith("]")) return "stringSlice";
+  return "string";
+}
+
+function unquote(d: string): string {
+  if (d.length >= 2 && ((d.startsWith("'") && d.endsWith("'")) || (d.startsWith('"') && d.endsWith('"')))) return d.slice(1, -1);
+  return d === "[]" ? "" : d;
+}

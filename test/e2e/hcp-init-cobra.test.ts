@@ -1,0 +1,100 @@
+// hcp init --from-cobra: a pack from a CLI built with cobra, read from its shell completion and help (the fixture
+// answers as cobra does: its default help, and kubectl's for its config commands).
+
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { hcp, tempDir } from "../transports/support.js";
+import { fixture, trustPack } from "./helpers.js";
+import { isolatedEnv } from "./openapi-support.js";
+
+const COBRACTL = fixture("bin/cobractl.mjs");
+
+interface Verb {
+  description: string;
+  cli: string[];
+  args: { properties: Record<string, { type: string; default?: unknown; items?: unknown }>; required?: string[] };
+  policy: string;
+}
+
+test("hcp init --from-cobra: one verb per command (not the groups, cobra's own help and completion, nor an operand's completed values), the command's own flags typed from either help layout, never the global ones, operands after --; reads by name, every other verb a write a person approves", async () => {
+  const env = isolatedEnv();
+  const out = join(tempDir(), "cobractl");
+  const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
+  assert.equal(init.code, 0, init.stderr);
+  assert.match(init.stderr, /note: 3 of 5 verbs are read by their names alone \("config\.view", "item\.get", "item\.list"\) and the others write, each approved by a person \(confirm: true\): the CLI does not say which of its commands change things, so check policy\.json before you trust the pack/);
+
+  const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { id: string; wrap: { bin: string }; verbs: Record<string, Verb> };
+  assert.equal(surface.id, "cobractl");
+  assert.equal(surface.wrap.bin, COBRACTL);
+  assert.deepEqual(Object.keys(surface.verbs).sort(), ["config.set", "config.view", "item.delete", "item.get", "item.list"]);
+
+  const list = surface.verbs["item.list"]!;
+  assert.equal(list.description, "List items");
+  assert.deepEqual(list.cli, ["cobractl", "item", "list", "--all={{all}}", "--label={{label}}", "--limit={{limit}}", "--output={{output}}"]);
+  assert.deepEqual(list.args.properties["all"], { type: "boolean", description: "List every item (default shows the first page)" });
+  assert.deepEqual(list.args.properties["label"], { type: "array", items: { type: "string" }, description: "Only items with these labels" });
+  assert.deepEqual(list.args.properties["limit"], { type: "integer", description: "How many items", default: 10 });
+  assert.deepEqual(list.args.properties["output"], { type: "string", description: "Output format", default: "table" });
+
+  const get = surface.verbs["item.get"]!;
+  assert.equal(get.description, "Show one item (operands, in args: NAME)");
+  assert.deepEqual(get.cli, ["cobractl", "item", "get", "--show-labels={{show_labels}}", "--", "{{args}}"]);
+  assert.equal(surface.verbs["item.delete"]!.description, "Delete items (operands, in args: NAME [NAME...])");
+
+  // kubectl's layout: `--name=default:`, the text under it.
+  const view = surface.verbs["config.view"]!;
+  assert.deepEqual(view.cli, ["cobractl", "config", "view", "--minify={{minify}}", "--output={{output}}"]);
+  assert.deepEqual(view.args.properties["minify"], { type: "boolean", description: "Remove all information not used by current-context from the output" });
+  assert.deepEqual(view.args.properties["output"], { type: "string", description: "Output format. One of: (json, yaml).", default: "yaml" });
+  assert.equal(surface.verbs["config.set"]!.description, "Set a value in the configuration (operands, in args: PROPERTY VALUE)");
+
+  // The global flags (a server, a token) are no verb's arguments.
+  const all = Object.values(surface.verbs).flatMap((v) => [...Object.keys(v.args.properties), ...v.cli]);
+  assert.ok(!all.some((a) => /server|token/.test(a)), all.join(" "));
+
+  const policy = JSON.parse(readFileSync(join(out, "policy.json"), "utf8")) as { default: string; verbs: Record<string, unknown> };
+  assert.equal(policy.default, "deny");
+  assert.deepEqual(policy.verbs, {
+    "config.set": { policy: "write", confirm: true },
+    "config.view": "read",
+    "item.delete": { policy: "write", confirm: true },
+    "item.get": "read",
+    "item.list": "read",
+  });
+  const validate = await hcp(["validate", out], { env });
+  assert.equal(validate.code, 0, validate.stdout);
+
+  // It runs as the CLI expects; the agent cannot reach a global flag, and an operand is never a flag.
+  await trustPack(out, env);
+  const runs = join(env["HOME"]!, "cobractl-runs.log");
+  const ran = await hcp(["run", out, "item.list", "--arg", "limit:=5", "--arg", "all:=true", "--arg", 'label:=["a","b"]', "--json"], { env });
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.deepEqual((JSON.parse(ran.stdout) as { json: unknown }).json, { argv: ["item", "list", "--all=true", "--label=a", "--label=b", "--limit=5"] });
+  const sneaky = await hcp(["run", out, "item.get", "--arg", 'args:=["--server=https://evil.test"]', "--json"], { env });
+  assert.equal(sneaky.code, 0, sneaky.stderr);
+  assert.deepEqual((JSON.parse(sneaky.stdout) as { json: unknown }).json, { argv: ["item", "get", "--", "--server=https://evil.test"] });
+  const global = await hcp(["run", out, "item.list", "--arg", "server=https://evil.test"], { env });
+  assert.equal(global.code, 1, global.stderr);
+  assert.match(global.stderr, /unknown argument "server"/);
+
+  // A write needs a person: refused, it does not run.
+  const before = readFileSync(runs, "utf8");
+  const del = await hcp(["run", out, "item.delete", "--arg", 'args:=["alpha"]', "--allow-write", "--no-prompt"], { env });
+  assert.equal(del.code, 4, del.stderr);
+  assert.match(del.stderr, /needs a person's approval/);
+  assert.equal(readFileSync(runs, "utf8"), before, "the delete never ran");
+});
+
+test("hcp init --from-cobra refuses a program that does not answer cobra's completion (exit 2, writing nothing) and --credential-env", async () => {
+  const env = isolatedEnv();
+  const out = join(tempDir(), "echo");
+  const r = await hcp(["init", "--from-cobra", "/bin/echo", "--out", out], { env });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /\/bin\/echo __complete: printed no shell completion \(is it a CLI built with cobra, such as kubectl, docker, gh or helm\?\); for any other CLI, write its pack by hand/);
+  assert.equal(existsSync(out), false);
+  const cred = await hcp(["init", "--from-cobra", COBRACTL, "--credential-env", "X_TOKEN", "--out", out], { env });
+  assert.equal(cred.code, 1, cred.stderr);
+  assert.match(cred.stderr, /--credential-env is for packs from a rungrad manifest/);
+});

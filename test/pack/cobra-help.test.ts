@@ -1,0 +1,47 @@
+// What a cobra CLI's help and completion say (cobra-help.ts), on help texts printed by docker 28 and kubectl 1.32.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { parseCompletions, parseHelp } from "../../src/pack/cobra-help.js";
+import { fixture } from "../e2e/helpers.js";
+
+const text = (name: string) => readFileSync(fixture(`cobra/${name}`), "utf8");
+
+test("pflag's layout (docker container ls): a flag without a type word is a bool, wrapped text joins, a default is taken only when it is one", () => {
+  const help = parseHelp(text("docker-container-ls.txt"));
+  assert.equal(help.usage, "docker container ls [OPTIONS]");
+  assert.equal(help.summary, "List containers");
+  const byName = Object.fromEntries(help.flags.map((f) => [f.name, f]));
+  assert.deepEqual(Object.keys(byName), ["all", "filter", "format", "last", "latest", "no-trunc", "quiet", "size"]);
+  assert.deepEqual(byName["all"], { name: "all", shorthand: "a", usage: "Show all containers (default shows just running)", default: "", type: "bool", required: false });
+  assert.deepEqual(byName["last"], { name: "last", shorthand: "n", usage: "Show n last created containers (includes all states)", default: "-1", type: "int", required: false });
+  assert.equal(byName["filter"]!.type, "filter");
+  assert.match(byName["format"]!.usage, /^Format output using a custom template: 'table': +Print output in table format with column headers \(default\) .* templates$/);
+});
+
+test("kubectl's layout (kubectl config view): --name=default: and the text under it; the global options are not the command's", () => {
+  const help = parseHelp(text("kubectl-config-view.txt"));
+  assert.equal(help.usage, "kubectl config view [flags] [options]");
+  const byName = Object.fromEntries(help.flags.map((f) => [f.name, f]));
+  assert.deepEqual(byName["output"], { name: "output", shorthand: "o", usage: "Output format. One of: (json, yaml, name, go-template, go-template-file, template, templatefile, jsonpath, jsonpath-as-json, jsonpath-file).", default: "yaml", type: "string", required: false });
+  assert.deepEqual(byName["merge"], { name: "merge", shorthand: "", usage: "Merge the full hierarchy of kubeconfig files", default: "true", type: "bool", required: false });
+  assert.equal(byName["template"]!.default, "");
+  assert.ok(!("kubeconfig" in byName) && !("server" in byName) && !("help" in byName));
+});
+
+test("cobra's default layout: only the Flags: section is read, never Global Flags:", () => {
+  const help = parseHelp(["Show one item", "", "Usage:", "  tool item get NAME [flags]", "", "Flags:", "  -h, --help          help for get", "      --limit int     How many (default 5)", "", "Global Flags:", "      --token string   The token", ""].join("\n"));
+  assert.equal(help.usage, "tool item get NAME [flags]");
+  assert.deepEqual(help.flags.map((f) => [f.name, f.type, f.default]), [["limit", "int", "5"]]);
+});
+
+test("a completion: entries until the :DIRECTIVE line, active help left out; anything else is not one", () => {
+  assert.deepEqual(parseCompletions("get\tDisplay one or many resources\nlogs\n_activeHelp_ a hint\n:4\n"), [
+    { name: "get", description: "Display one or many resources" },
+    { name: "logs", description: "" },
+  ]);
+  assert.deepEqual(parseCompletions(":0\n"), []);
+  assert.equal(parseCompletions("__complete \n"), undefined);
+  assert.equal(parseCompletions(""), undefined);
+});
