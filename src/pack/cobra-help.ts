@@ -38,11 +38,14 @@ export function parseHelp(text: string): CobraHelp {
   return { usage: usageLine(lines), summary: summaryLine(lines), flags: ownFlags(lines) };
 }
 
-/** `Usage:  docker ps [OPTIONS]`, or `Usage:` and the line under it. */
+/** The usage heading: `Usage:` (cobra, kubectl), `Usage:  docker ps [OPTIONS]` (docker), `USAGE` (gh). */
+const USAGE = /^usage(?::\s*(.*))?$/i;
+
+/** The usage line: on the heading's line, or the line under it. */
 function usageLine(lines: readonly string[]): string {
-  const at = lines.findIndex((l) => /^usage:/i.test(l.trim()));
+  const at = lines.findIndex((l) => USAGE.test(l.trim()));
   if (at < 0) return "";
-  const rest = lines[at]!.trim().slice("usage:".length).trim();
+  const rest = USAGE.exec(lines[at]!.trim())![1]?.trim() ?? "";
   if (rest !== "") return rest;
   return lines.slice(at + 1).find((l) => l.trim() !== "")?.trim() ?? "";
 }
@@ -51,8 +54,9 @@ function summaryLine(lines: readonly string[]): string {
   let afterUsage = false;
   for (const line of lines) {
     const l = line.trim();
-    if (/^usage:/i.test(l)) {
-      afterUsage = l.length === "usage:".length;
+    const usage = USAGE.exec(l);
+    if (usage !== null) {
+      afterUsage = (usage[1] ?? "").trim() === "";
       continue;
     }
     if (l === "") continue;
@@ -65,16 +69,19 @@ function summaryLine(lines: readonly string[]): string {
   return "";
 }
 
-/** The lines of the section of a command's own flags: `Flags:` (cobra) or `Options:` (kubectl, docker). */
+/** The lines of the section of a command's own flags: `Flags:` (cobra), `Options:` (kubectl, docker), `FLAGS` (gh). */
 function flagSection(lines: readonly string[]): string[] {
-  const start = lines.findIndex((l) => /^(flags|options):\s*$/i.test(l));
+  const start = lines.findIndex((l) => /^(flags|options):?\s*$/i.test(l));
   if (start < 0) return [];
   const end = lines.findIndex((l, i) => i > start && /^\S/.test(l));
   return lines.slice(start + 1, end < 0 ? undefined : end);
 }
 
-/** pflag: `  -n, --last int   Show n last created containers (default -1)`; a bool flag has no type word. */
-const PFLAG = /^\s+(?:-(\S), )?--([A-Za-z0-9][\w.-]*)(?:\[=[^\]]*\])?(?: ([A-Za-z][\w.]*)(?:\[=[^\]]*\])?)?(?:\s{2,}(.*))?$/;
+/**
+ * pflag: `  -n, --last int   Show n last created containers (default -1)`; a bool flag has no type word, and a flag
+ * may name its value as it likes (`-R, --repo [HOST/]OWNER/REPO`).
+ */
+const PFLAG = /^\s+(?:-(\S), )?--([A-Za-z0-9][\w.-]*)(?:\[=[^\]]*\])?(?: (\S+))?(?:\s{2,}(.*))?$/;
 /** kubectl: `    -o, --output='yaml':`, its text on the lines under it. */
 const KUBECTL = /^\s+(?:-(\S), )?--([A-Za-z0-9][\w.-]*)=(.*):$/;
 

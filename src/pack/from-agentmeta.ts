@@ -35,11 +35,15 @@ export interface FromAgentMetaOptions {
   credentialEnv?: string;
   /** The pack id; default the tool name in id form (packIdOf). */
   id?: string;
-  /** Every write verb needs a person's approval: for a CLI that does not say which of its commands are destructive. */
-  confirmWrites?: boolean;
+  /**
+   * A CLI not built on rungrad (hcp init --from-cobra): its `--json`, `--dry-run` and `--confirm` are flags of its own,
+   * arguments like any other; and since it does not say which of its commands are destructive, every write verb needs
+   * a person's approval.
+   */
+  foreign?: boolean;
 }
 
-/** Flags the pack renders itself (literal tokens) or that belong to the runtime, never agent arguments. */
+/** rungrad's flags that the pack renders itself (literal tokens) or that belong to hcp's runtime, never agent arguments. */
 const RUNTIME_FLAGS = new Set(["json", "no-prompt", "dry-run", "confirm"]);
 const CANONICAL = ["--json", "--no-prompt"];
 
@@ -67,7 +71,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
   for (const c of runnable) {
     const key = verbKeyOf(c, toolId, notes);
     if (key === null) continue;
-    for (const draft of draftsOf(c, childrenOf(doc, c), cliBin, key, notes, options.confirmWrites === true)) {
+    for (const draft of draftsOf(c, childrenOf(doc, c), cliBin, key, notes, options.foreign === true)) {
       if (Object.hasOwn(verbs, draft.key)) {
         notes.push(`skipped command "${c.path.join(" ")}": verb key "${draft.key}" is already taken`);
         continue;
@@ -149,17 +153,18 @@ function childrenOf(doc: AgentMetaDocument, c: AgentCommand): string[] {
 }
 
 /** The verbs of one command: one, or two for rungrad's self-update (`update.check` reads, `update` writes). */
-function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, key: string, notes: string[], confirmWrites: boolean): VerbDraft[] {
+function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, key: string, notes: string[], foreign: boolean): VerbDraft[] {
   const asked = packPolicyOf(c.extensions);
   if (!c.is_root && (asked.env.length > 0 || asked.ignored.length > 0)) notes.push(`command "${c.path.join(" ")}": "${PACK_POLICY_NAMESPACE}" env left out: it is read on the root command only`);
-  const confirm = c.destructive || c.requires_confirmation || asked.confirm || (confirmWrites && (c.mutates || asked.write));
+  const confirm = c.destructive || c.requires_confirmation || asked.confirm || (foreign && (c.mutates || asked.write));
+  const runtime: ReadonlySet<string> = foreign ? new Set() : RUNTIME_FLAGS;
   const check = c.path.length === 1 && c.path[0] === "update" ? c.local_flags.find((f) => f.name === "check" && f.type === "bool") : undefined;
   const description = c.short.trim() === "" ? `Runs \`${c.command_template}\`` : c.short;
   if (check === undefined) {
-    const { cli, args } = commandLine(c, children, cliBin, notes, new Set());
+    const { cli, args } = commandLine(c, children, cliBin, notes, runtime);
     return [{ key, confirm, verb: { description, cli, args, policy: c.mutates || confirm || asked.write ? "write" : "read" } }];
   }
-  const skip = new Set([check.name]);
+  const skip = new Set([...runtime, check.name]);
   const read = commandLine(c, children, cliBin, notes, skip, ["--check"]);
   const write = commandLine(c, children, cliBin, notes, skip);
   const checkDescription = check.usage.trim() === "" ? `Checks for an update of ${cliBin} without installing it` : check.usage;
@@ -288,7 +293,7 @@ function commandLine(
   if (c.destructive || c.requires_confirmation) cli.push("--confirm");
 
   for (const f of c.local_flags) {
-    if (RUNTIME_FLAGS.has(f.name) || skipFlags.has(f.name)) continue;
+    if (skipFlags.has(f.name)) continue;
     const wanted = placeholderName(f.name);
     const name = Object.hasOwn(properties, wanted) ? free(`flag_${wanted}`) : wanted;
     if (name !== wanted) notes.push(`flag --${f.name} of "${c.path.join(" ")}" is argument "${name}"`);

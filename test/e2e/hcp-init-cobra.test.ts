@@ -32,7 +32,9 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
 
   const list = surface.verbs["item.list"]!;
   assert.equal(list.description, "List items");
-  assert.deepEqual(list.cli, ["cobractl", "item", "list", "--all={{all}}", "--label={{label}}", "--limit={{limit}}", "--output={{output}}"]);
+  // The CLI's own --json (and --dry-run below) are arguments like any other: they are not rungrad's.
+  assert.deepEqual(list.cli, ["cobractl", "item", "list", "--all={{all}}", "--json={{json}}", "--label={{label}}", "--limit={{limit}}", "--output={{output}}"]);
+  assert.deepEqual(list.args.properties["json"], { type: "string", description: "Output JSON with the specified fields" });
   assert.deepEqual(list.args.properties["all"], { type: "boolean", description: "List every item (default shows the first page)" });
   assert.deepEqual(list.args.properties["label"], { type: "array", items: { type: "string" }, description: "Only items with these labels" });
   assert.deepEqual(list.args.properties["limit"], { type: "integer", description: "How many items", default: 10 });
@@ -42,6 +44,7 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.equal(get.description, "Show one item (operands, in args: NAME)");
   assert.deepEqual(get.cli, ["cobractl", "item", "get", "--show-labels={{show_labels}}", "--", "{{args}}"]);
   assert.equal(surface.verbs["item.delete"]!.description, "Delete items (operands, in args: NAME [NAME...])");
+  assert.deepEqual(surface.verbs["item.delete"]!.cli, ["cobractl", "item", "delete", "--dry-run={{_dry_run}}", "--force={{force}}", "--", "{{args}}"]);
 
   // kubectl's layout: `--name=default:`, the text under it.
   const view = surface.verbs["config.view"]!;

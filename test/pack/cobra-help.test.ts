@@ -1,4 +1,4 @@
-// What a cobra CLI's help and completion say (cobra-help.ts), on help texts printed by docker 28 and kubectl 1.32.
+// What a cobra CLI's help and completion say (cobra-help.ts), on help texts printed by docker 28, kubectl 1.32 and gh 2.23.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -28,6 +28,22 @@ test("kubectl's layout (kubectl config view): --name=default: and the text under
   assert.deepEqual(byName["merge"], { name: "merge", shorthand: "", usage: "Merge the full hierarchy of kubeconfig files", default: "true", type: "bool", required: false });
   assert.equal(byName["template"]!.default, "");
   assert.ok(!("kubeconfig" in byName) && !("server" in byName) && !("help" in byName));
+});
+
+test("gh's layout: USAGE and FLAGS without a colon, a value named as the flag likes, never INHERITED FLAGS", () => {
+  const help = parseHelp(text("gh-issue-list.txt"));
+  assert.equal(help.usage, "gh issue list [flags]");
+  assert.equal(help.summary, "List issues in a GitHub repository.");
+  const byName = Object.fromEntries(help.flags.map((f) => [f.name, f]));
+  assert.deepEqual(byName["limit"], { name: "limit", shorthand: "L", usage: "Maximum number of issues to fetch", default: "30", type: "int", required: false });
+  assert.deepEqual(byName["state"], { name: "state", shorthand: "s", usage: "Filter by state: {open|closed|all}", default: "open", type: "string", required: false });
+  assert.deepEqual([byName["label"]!.type, byName["json"]!.type, byName["web"]!.type], ["stringSlice", "fields", "bool"]);
+  assert.ok(!("repo" in byName) && !("help" in byName), Object.keys(byName).join(" "));
+});
+
+test("a flag whose value has a name of its own is a flag, not the text of the one before it", () => {
+  const help = parseHelp(["Usage:", "  tool get [flags]", "", "Flags:", "  -w, --web                      Open the browser", "  -R, --repo [HOST/]OWNER/REPO   Select another repository", ""].join("\n"));
+  assert.deepEqual(help.flags.map((f) => [f.name, f.type, f.usage]), [["web", "bool", "Open the browser"], ["repo", "[HOST/]OWNER/REPO", "Select another repository"]]);
 });
 
 test("cobra's default layout: only the Flags: section is read, never Global Flags:", () => {

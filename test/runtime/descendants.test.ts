@@ -86,9 +86,10 @@ test("an escapee started after a quiet while (no process begun, the listings of 
   const dir = tempDir();
   const file = join(dir, "quiet.pid");
   // Nothing starts for a while (several reads of the tree with nothing new), then a process in a new session
-  // holding none of the run's pipes; the run lives on a while so the escapee is seen as its child.
+  // holding none of the run's pipes; the run lives on 3 s (120 reads) so the escapee is seen as its child: in CI, 2
+  // cores shared by three test files' bursts of processes, 1 s once passed without a read.
   const script = join(dir, "quiet.sh");
-  writeFileSync(script, `#!/bin/sh\nsleep 0.4\nsetsid sh -c 'echo $$ > "$1"; exec sleep 120' sh "$1" </dev/null >/dev/null 2>&1 &\nsleep 1\n`);
+  writeFileSync(script, `#!/bin/sh\nsleep 0.4\nsetsid sh -c 'echo $$ > "$1"; exec sleep 120' sh "$1" </dev/null >/dev/null 2>&1 &\nsleep 3\n`);
   chmodSync(script, 0o755);
   await assertEscapeeKilled(script, file);
 });

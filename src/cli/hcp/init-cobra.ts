@@ -42,14 +42,20 @@ interface Node {
 }
 
 /** Runs one of the program's own commands, like any child of ours (no shell, its group killed at the timeout). */
-async function call(program: string, args: string[]): Promise<{ stdout: string; ok: boolean }> {
+async function call(program: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
   try {
     const r = await runProcess({ file: program, args, env: process.env as Record<string, string>, timeoutMs: CALL_TIMEOUT_MS, maxOutputBytes: CALL_MAX_BYTES });
-    return { stdout: r.stdout, ok: r.exit_code === 0 && !r.timed_out && !r.stdout_truncated };
+    return r;
   } catch (err) {
     if (err instanceof RuntimeError) throw new CliError(`run ${program}: ${err.message}`);
     throw err;
   }
+}
+
+/** A command's help: on stdout, as cobra prints it, or on stderr, where some CLIs print it. */
+async function helpOf(program: string, path: readonly string[]): Promise<CobraHelp> {
+  const r = await call(program, [...path, "--help"]);
+  return parseHelp(r.stdout.trim() !== "" ? r.stdout : r.stderr);
 }
 
 /** Runs `task` on each item, at most AT_ONCE at a time; the results in the items' order. */
@@ -81,7 +87,7 @@ function operandsOf(help: CobraHelp, path: readonly string[]): string {
 /** The program's command tree, read from its completion and help; refuses a program that does not answer as cobra does. */
 export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDocument; notes: string[] }> {
   const notes: string[] = [];
-  const rootHelp = parseHelp((await call(program, ["--help"])).stdout);
+  const rootHelp = await helpOf(program, []);
   const first = await call(program, ["__complete", ""]);
   if (parseCompletions(first.stdout) === undefined) {
     throw new CliError(
@@ -100,7 +106,7 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
       const candidates = completions.filter((c) => /^[A-Za-z0-9][\w.:-]*$/.test(c.name) && !NOT_VERBS.has(c.name));
       const read = await pooled(candidates, async (c) => {
         const path = [...parent.path, c.name];
-        const help = parseHelp((await call(program, [...path, "--help"])).stdout);
+        const help = await helpOf(program, path);
         return usageNames(help, name, path) ? { path, short: c.description, help, children: 0 } : undefined;
       });
       const children = read.filter((n) => n !== undefined);

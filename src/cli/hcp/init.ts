@@ -264,7 +264,7 @@ async function fromManifest(opts: InitOptions): Promise<Generated> {
   if (opts.credentialEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.credentialEnv)) {
     throw new CliError(`--credential-env ${JSON.stringify(opts.credentialEnv)} is not a variable name (letters, digits and _, not starting with a digit)`);
   }
-  const pack = packFromAgentMeta(doc, { bin, credentialEnv: opts.credentialEnv, id: opts.id, confirmWrites: opts.fromCobra !== undefined });
+  const pack = packFromAgentMeta(doc, { bin, credentialEnv: opts.credentialEnv, id: opts.id, foreign: opts.fromCobra !== undefined });
   pack.notes.unshift(...notes, ...(opts.fromCobra !== undefined ? [classedByName(pack.policy)] : []));
   const content: Record<(typeof FILES)[number], string> = {
     "surface.json": stableJSON(pack.surface),
