@@ -23,12 +23,17 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   const out = join(tempDir(), "cobractl");
   const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
   assert.equal(init.code, 0, init.stderr);
-  assert.match(init.stderr, /note: 3 of 5 verbs are read by their names alone \("config\.view", "item\.get", "item\.list"\) and the others write, each approved by a person \(confirm: true\): the CLI does not say which of its commands change things, so check policy\.json before you trust the pack/);
+  assert.match(init.stderr, /note: 4 of 7 verbs are read by their names alone \("apply\.view-last", "config\.view", "item\.get", "item\.list"\) and the others write, each approved by a person \(confirm: true\): the CLI does not say which of its commands change things, so check policy\.json before you trust the pack/);
 
   const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { id: string; wrap: { bin: string }; verbs: Record<string, Verb> };
   assert.equal(surface.id, "cobractl");
   assert.equal(surface.wrap.bin, COBRACTL);
-  assert.deepEqual(Object.keys(surface.verbs).sort(), ["config.set", "config.view", "item.delete", "item.get", "item.list"]);
+  assert.deepEqual(Object.keys(surface.verbs).sort(), ["apply", "apply.view-last", "config.set", "config.view", "item.delete", "item.get", "item.list"]);
+  // A group that runs on its own (its usage line has no word for a subcommand) is a verb too; its first operand is
+  // never a subcommand's name, which would run that subcommand instead.
+  const apply = surface.verbs["apply"]!;
+  assert.deepEqual(apply.cli, ["cobractl", "apply", "--filename={{filename}}", "--", "{{args}}"]);
+  assert.deepEqual(apply.args.properties["args"], { type: "array", items: { type: "string" }, prefixItems: [{ not: { enum: ["view-last", "help"] } }] });
 
   const list = surface.verbs["item.list"]!;
   assert.equal(list.description, "List items");
@@ -60,6 +65,8 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   const policy = JSON.parse(readFileSync(join(out, "policy.json"), "utf8")) as { default: string; verbs: Record<string, unknown> };
   assert.equal(policy.default, "deny");
   assert.deepEqual(policy.verbs, {
+    apply: { policy: "write", confirm: true },
+    "apply.view-last": "read",
     "config.set": { policy: "write", confirm: true },
     "config.view": "read",
     "item.delete": { policy: "write", confirm: true },

@@ -23,7 +23,7 @@ const MAX_COMMANDS = 2000;
 const NOT_VERBS = new Set(["help", "completion"]);
 /** A command's last word that only reads; any other command is a write that a person approves (policy.json). */
 const READS = new Set(["get", "list", "ls", "view", "show", "describe", "status", "inspect", "logs", "log", "top", "version", "explain", "search", "info", "history", "events", "ps", "images", "api-resources", "api-versions", "cluster-info", "current-context", "whoami"]);
-const READ_PREFIX = /^(get|list|show|describe)-/;
+const READ_PREFIX = /^(get|list|show|describe|view)-/;
 
 /** Whether a command, by its last word, only reads. */
 export function readsByName(path: readonly string[]): boolean {
@@ -33,6 +33,8 @@ export function readsByName(path: readonly string[]): boolean {
 
 /** The words of a usage line that only stand for flags or subcommands. */
 const NOT_OPERANDS = /^\[?(flags|options|command)\]?$/i;
+/** A usage line's word for a subcommand: `[command]` (cobra), `SUBCOMMAND` (kubectl), `COMMAND` (docker), `<command>` (gh). */
+const SUBCOMMAND = /^[[<]?(sub)?command[\]>]?$/i;
 
 interface Node {
   path: string[];
@@ -125,12 +127,13 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
 }
 
 /**
- * A command as the pack generator reads it: a leaf runs (a group does not), its operands as one optional list after
- * `--` (their names as its usage line gives them, in its description), its own flags; a write unless its name says
- * it reads.
+ * A command as the pack generator reads it: a leaf runs, and a group whose usage line has no word for a subcommand
+ * (`kubectl apply -f FILENAME`, not `kubectl config SUBCOMMAND`); its operands as one optional list after `--` (their
+ * names as its usage line gives them, in its description), its own flags; a write unless its name says it reads.
  */
 function commandOf(n: Node, name: string): AgentCommand {
-  const operands = n.children === 0 ? operandsOf(n.help, n.path) : "";
+  const runs = n.path.length > 0 && (n.children === 0 || !n.help.usage.split(/\s+/).some((w) => SUBCOMMAND.test(w)));
+  const operands = runs ? operandsOf(n.help, n.path) : "";
   const line = [name, ...n.path].join(" ");
   const short = n.short !== "" ? n.short : n.help.summary;
   return {
@@ -139,11 +142,12 @@ function commandOf(n: Node, name: string): AgentCommand {
     short: operands === "" ? short : `${short.replace(/\.$/, "")} (operands, in args: ${operands})`,
     examples: [],
     related: [],
-    output_modes: [],
+    // A group that runs says so to the generator as one with output of its own does.
+    output_modes: runs && n.children > 0 ? ["text"] : [],
     local_flags: n.help.flags,
     required_local_flags: [],
     requires_auth: false,
-    mutates: n.children === 0 && !readsByName(n.path),
+    mutates: runs && !readsByName(n.path),
     supports_dry_run: false,
     destructive: false,
     requires_confirmation: false,
