@@ -104,7 +104,8 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
   let truncated = false;
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
     const found = await pooled(level, async (parent) => {
-      const completions = parseCompletions((await call(program, ["__complete", ...parent.path, ""])).stdout) ?? [];
+      const answer = parent === root ? first : await call(program, ["__complete", ...parent.path, ""]);
+      const completions = parseCompletions(answer.stdout) ?? [];
       const candidates = completions.filter((c) => /^[A-Za-z0-9][\w.:-]*$/.test(c.name) && !NOT_VERBS.has(c.name));
       const read = await pooled(candidates, async (c) => {
         const path = [...parent.path, c.name];

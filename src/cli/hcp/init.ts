@@ -139,7 +139,7 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
     throw new CliError("--auth is for packs from an OpenAPI document; a manifest's pack names its credential variable with --credential-env");
   }
   const auth = opts.auth === undefined ? undefined : await authOf(opts.auth);
-  const pack = opts.fromOpenapi !== undefined ? await fromOpenApi(opts.fromOpenapi, opts.id, auth) : await fromManifest(opts);
+  const pack = opts.fromOpenapi !== undefined ? await fromOpenApi(opts.fromOpenapi, opts.id, auth) : await fromCli(opts);
   if (!opts.dryRun) {
     try {
       await writeFiles(out, pack.files, { replace: opts.force });
@@ -256,7 +256,7 @@ function classedByName(policy: PolicyDocument): string {
 }
 
 /** §10: a wrap pack from a rungrad manifest, or from a cobra CLI (hcp init --from-cobra). */
-async function fromManifest(opts: InitOptions): Promise<Generated> {
+async function fromCli(opts: InitOptions): Promise<Generated> {
   const { doc, notes } = await describedCli(opts);
   const program = opts.fromExe ?? opts.fromCobra;
   const exe = program !== undefined && program.includes("/") ? resolve(program) : program;

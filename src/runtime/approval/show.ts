@@ -45,6 +45,7 @@ class Omitted {
   }
 }
 
+/** How many characters (code points) a text has, as a person counts them. */
 const characters = (text: string) => {
   let n = 0;
   for (const _ of text) n++;
