@@ -6,7 +6,7 @@ import { ExitCode } from "../framework/errors.js";
 import { decodeGoBytes } from "../json/gobytes.js";
 import { MANIFEST_ENDPOINT } from "../manifest/types.js";
 import { RuntimeError } from "../runtime/errors.js";
-import { runProcess } from "../runtime/process.js";
+import { runProcess, type ProcessRequest, type ProcessResult } from "../runtime/process.js";
 import { CliError } from "./errors.js";
 
 /**
@@ -73,25 +73,26 @@ export class NotRungradError extends CliError {
 }
 
 /**
- * Runs `PROGRAM __rungrad_manifest` like any child of ours (no shell, its own process group,
- * the group killed after 15 s) and returns its standard output.
+ * Runs a program the person named (`--from-exe`, `--from-cobra`) like any child of ours: no shell, the person's
+ * environment, its own process group killed at the timeout. A program that cannot start is a CliError saying why.
  */
-export async function readManifestFromExe(program: string): Promise<string> {
-  const endpoint = `${program} ${MANIFEST_ENDPOINT}`;
-  let result;
+export async function runNamedProgram(program: string, args: readonly string[], limits: Pick<ProcessRequest, "timeoutMs" | "maxOutputBytes" | "decodeStdout">): Promise<ProcessResult> {
   try {
-    result = await runProcess({
-      file: program,
-      args: [MANIFEST_ENDPOINT],
-      env: process.env as Record<string, string>,
-      timeoutMs: MANIFEST_TIMEOUT_MS,
-      maxOutputBytes: MANIFEST_MAX_BYTES,
-      decodeStdout: decodeGoBytes, // read as Go reads bytes: an invalid byte stays visible to the JSON reader
-    });
+    return await runProcess({ file: program, args, env: process.env as Record<string, string>, ...limits });
   } catch (err) {
     if (err instanceof RuntimeError) throw new CliError(`run ${program}: ${startFailure(err)}${onPathHint(program, err)}`);
     throw err;
   }
+}
+
+/** Runs `PROGRAM __rungrad_manifest` (its group killed after 15 s) and returns its standard output. */
+export async function readManifestFromExe(program: string): Promise<string> {
+  const endpoint = `${program} ${MANIFEST_ENDPOINT}`;
+  const result = await runNamedProgram(program, [MANIFEST_ENDPOINT], {
+    timeoutMs: MANIFEST_TIMEOUT_MS,
+    maxOutputBytes: MANIFEST_MAX_BYTES,
+    decodeStdout: decodeGoBytes, // read as Go reads bytes: an invalid byte stays visible to the JSON reader
+  });
   if (result.timed_out) throw new CliError(`${endpoint}: timed out after ${MANIFEST_TIMEOUT_MS / 1000}s`, ExitCode.API);
   if (result.stdout_truncated) throw new CliError(`${endpoint}: output exceeds ${MANIFEST_MAX_BYTES} bytes`, ExitCode.API);
   if (result.exit_code !== 0) {

@@ -8,6 +8,7 @@ import { isObject } from "../pack/issues.js";
 import { credentialFilePath, readCredentialFile } from "./credentials.js";
 import { CredentialError, RuntimeError, showValue } from "./errors.js";
 import { keyringDelete, keyringGet, keyringService, keyringSet } from "./keyring.js";
+import { isVariableName } from "./env.js";
 
 export interface CredentialRef {
   readonly family: string;
@@ -20,7 +21,6 @@ export interface CredentialRef {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const FAMILY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** Where a credential lives, for messages: `keyring hcp:fam` or `credential file PATH (env)`. */
@@ -34,7 +34,7 @@ export function credentialPlace(ref: CredentialRef): string {
 /** Refuses a family or name the runtime could never read back. */
 function checkRef(ref: CredentialRef): void {
   if (!FAMILY.test(ref.family)) throw new RuntimeError("invalid_argument", `FAMILY ${showValue(ref.family)} must be 1 to 128 letters, digits, ., _ or -, starting with a letter or digit`);
-  const ok = ref.scheme || ref.keyring ? ref.name !== "" && ref.name.length <= 128 && !/[\0-\x1f]/.test(ref.name) : ENV_NAME.test(ref.name);
+  const ok = ref.scheme || ref.keyring ? ref.name !== "" && ref.name.length <= 128 && !/[\0-\x1f]/.test(ref.name) : isVariableName(ref.name);
   if (!ok) {
     const rule = ref.scheme || ref.keyring ? "a credential name (1 to 128 characters, no control character)" : "a variable name (letters, digits and _, not starting with a digit; --scheme for a security scheme)";
     throw new RuntimeError("invalid_argument", `NAME ${showValue(ref.name)} is not ${rule}`);

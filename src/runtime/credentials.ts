@@ -10,6 +10,7 @@ import type { HarnessBinding, LoadedPack } from "../pack/types.js";
 import { CredentialError } from "./errors.js";
 import { keyringGet, keyringService } from "./keyring.js";
 import { readSecretFile } from "./secret-file.js";
+import { isVariableName } from "./env.js";
 
 /** Credential variables for the child and values for an API's security schemes; every value is a secret to redact. */
 export interface Credentials {
@@ -30,7 +31,6 @@ export interface CredentialOptions {
   readonly schemes?: boolean;
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The local credential file: `$HCP_CREDENTIALS`, else `~/.config/hcp/credentials.json`. */
 export function credentialFilePath(env: Readonly<Record<string, string | undefined>> = process.env): string {
@@ -115,7 +115,7 @@ export function readLocalCredentials(path: string, family: string, names: readon
   const where = `credential file ${path}: family ${JSON.stringify(family)}`;
   const shape = `{"env": {NAME: value}, "openapi": {SCHEME: value}}`;
   if (!isObject(entry) || (entry["env"] === undefined && entry["openapi"] === undefined)) throw new CredentialError("credentials_invalid", `${where} must be ${shape}`);
-  const env = valuesOf(entry["env"], `${where}: env`, "a variable name", (name) => ENV_NAME.test(name));
+  const env = valuesOf(entry["env"], `${where}: env`, "a variable name", isVariableName);
   const openapi = valuesOf(entry["openapi"], `${where}: openapi`, "a security scheme name", (name) => name !== "");
   return { env, openapi, secrets: [...Object.values(env), ...Object.values(openapi)].filter((v) => v !== "") };
 }

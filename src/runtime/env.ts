@@ -1,5 +1,10 @@
 // The child's environment (§6.4): a short allowlist from the runtime, then pack, binding and credential variables. Pure.
 
+/** Whether `name` is an environment variable's name: letters, digits and `_`, not starting with a digit. */
+export function isVariableName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
+}
+
 /** Variables passed through from the runtime's environment when set. */
 export const BASE_ENV_NAMES = ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "TMPDIR", "USER"] as const;
 

@@ -8,10 +8,9 @@
 import { basename } from "node:path";
 import type { AgentCommand, AgentMetaDocument } from "../../agentmeta/types.js";
 import { parseCompletions, parseHelp, type CobraHelp } from "../../pack/cobra-help.js";
-import { RuntimeError } from "../../runtime/errors.js";
-import { runProcess } from "../../runtime/process.js";
 import { ExitCode } from "../../framework/errors.js";
 import { CliError } from "../errors.js";
+import { runNamedProgram } from "../input.js";
 
 const CALL_TIMEOUT_MS = 10_000;
 const CALL_MAX_BYTES = 4 << 20;
@@ -43,16 +42,8 @@ interface Node {
   children: number;
 }
 
-/** Runs one of the program's own commands, like any child of ours (no shell, its group killed at the timeout). */
-async function call(program: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
-  try {
-    const r = await runProcess({ file: program, args, env: process.env as Record<string, string>, timeoutMs: CALL_TIMEOUT_MS, maxOutputBytes: CALL_MAX_BYTES });
-    return r;
-  } catch (err) {
-    if (err instanceof RuntimeError) throw new CliError(`run ${program}: ${err.message}`);
-    throw err;
-  }
-}
+/** Runs one of the program's own commands (its completion, a help). */
+const call = (program: string, args: string[]) => runNamedProgram(program, args, { timeoutMs: CALL_TIMEOUT_MS, maxOutputBytes: CALL_MAX_BYTES });
 
 /** A command's help: on stdout, as cobra prints it, or on stderr, where some CLIs print it. */
 async function helpOf(program: string, path: readonly string[]): Promise<CobraHelp> {

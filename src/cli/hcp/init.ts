@@ -25,6 +25,7 @@ import { CliError } from "../errors.js";
 import { optionalString } from "../flags.js";
 import { NotRungradError } from "../input.js";
 import { projectText, readManifestText } from "../rungrad/documents.js";
+import { isVariableName } from "../../runtime/env.js";
 
 interface InitOptions {
   fromManifest?: string;
@@ -261,7 +262,7 @@ async function fromCli(opts: InitOptions): Promise<Generated> {
   const program = opts.fromExe ?? opts.fromCobra;
   const exe = program !== undefined && program.includes("/") ? resolve(program) : program;
   const bin = inPack(opts.bin ?? exe ?? doc.tool_name, opts.out);
-  if (opts.credentialEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.credentialEnv)) {
+  if (opts.credentialEnv !== undefined && !isVariableName(opts.credentialEnv)) {
     throw new CliError(`--credential-env ${JSON.stringify(opts.credentialEnv)} is not a variable name (letters, digits and _, not starting with a digit)`);
   }
   const pack = packFromAgentMeta(doc, { bin, credentialEnv: opts.credentialEnv, id: opts.id, foreign: opts.fromCobra !== undefined });

@@ -15,6 +15,7 @@ import { inStartFolder, loadServed, type Served } from "../../transports/packs.j
 import { toolCheck } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
 import { AUDIT, SERVED_FLAGS, serveOptions, toolSelection } from "./flags.js";
+import { isVariableName } from "../../runtime/env.js";
 
 /** This program as node and an absolute script path, so the client needs no PATH. */
 function thisProgram(): { command: string; script: string } {
@@ -73,7 +74,7 @@ async function remoteConfig(ctx: Context, client: McpClient): Promise<void> {
   // A password in the URL would be written into the configuration, as a token would.
   if (parsed.username !== "" || parsed.password !== "") throw new TransportError("usage", "--url must carry no user name or password: the client sends the server's token from the variable --token-env names");
   const tokenEnv = optionalString(ctx, "token-env");
-  if (tokenEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) throw new TransportError("usage", `--token-env must name an environment variable (letters, digits and _, not starting with a digit), got ${JSON.stringify(tokenEnv)}`);
+  if (tokenEnv !== undefined && !isVariableName(tokenEnv)) throw new TransportError("usage", `--token-env must name an environment variable (letters, digits and _, not starting with a digit), got ${JSON.stringify(tokenEnv)}`);
   const server = { name: optionalString(ctx, "name") ?? "hcp", url: parsed.href, ...(tokenEnv === undefined ? {} : { tokenEnv }) };
   const text = renderRemoteConfig(client, server);
   await ctx.writeResult({ client, name: server.name, url: server.url, ...(tokenEnv === undefined ? {} : { token_env: tokenEnv }), config: text }, () => text);
