@@ -11,10 +11,11 @@ import { parseCompletions, parseHelp, type CobraHelp } from "../../pack/cobra-he
 import { ExitCode } from "../../framework/errors.js";
 import { CliError } from "../errors.js";
 import { runNamedProgram } from "../input.js";
+import { Limiter } from "../../runtime/limiter.js";
 
 const CALL_TIMEOUT_MS = 10_000;
 const CALL_MAX_BYTES = 4 << 20;
-/** How many of its processes run at once, how deep and how many commands are read: a CLI of any size ends. */
+/** How many of its processes run at once (in all), how deep and how many commands are read: a CLI of any size ends. */
 const AT_ONCE = 4;
 const MAX_DEPTH = 6;
 const MAX_COMMANDS = 2000;
@@ -42,24 +43,18 @@ interface Node {
   children: number;
 }
 
-/** Runs one of the program's own commands (its completion, a help). */
-const call = (program: string, args: string[]) => runNamedProgram(program, args, { timeoutMs: CALL_TIMEOUT_MS, maxOutputBytes: CALL_MAX_BYTES });
+/** The program's own commands (its completion, a help), run at most AT_ONCE at a time, whoever asks. */
+type Caller = (args: string[]) => Promise<{ stdout: string; stderr: string }>;
 
-/** A command's help: on stdout, as cobra prints it, or on stderr, where some CLIs print it. */
-async function helpOf(program: string, path: readonly string[]): Promise<CobraHelp> {
-  const r = await call(program, [...path, "--help"]);
-  return parseHelp(r.stdout.trim() !== "" ? r.stdout : r.stderr);
+function caller(program: string): Caller {
+  const slots = new Limiter(AT_ONCE);
+  return (args) => slots.run(() => runNamedProgram(program, args, { timeoutMs: CALL_TIMEOUT_MS, maxOutputBytes: CALL_MAX_BYTES }));
 }
 
-/** Runs `task` on each item, at most AT_ONCE at a time; the results in the items' order. */
-async function pooled<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await task(items[i]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(AT_ONCE, items.length) }, worker));
-  return out;
+/** A command's help: on stdout, as cobra prints it, or on stderr, where some CLIs print it. */
+async function helpOf(call: Caller, path: readonly string[]): Promise<CobraHelp> {
+  const r = await call([...path, "--help"]);
+  return parseHelp(r.stdout.trim() !== "" ? r.stdout : r.stderr);
 }
 
 /** True when the usage line starts with the program's name and this path: the help is that command's own. */
@@ -80,8 +75,9 @@ function operandsOf(help: CobraHelp, path: readonly string[]): string {
 /** The program's command tree, read from its completion and help; refuses a program that does not answer as cobra does. */
 export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDocument; notes: string[] }> {
   const notes: string[] = [];
-  const rootHelp = await helpOf(program, []);
-  const first = await call(program, ["__complete", ""]);
+  const call = caller(program);
+  const rootHelp = await helpOf(call, []);
+  const first = await call(["__complete", ""]);
   if (parseCompletions(first.stdout) === undefined) {
     throw new CliError(
       `${program} __complete: printed no shell completion (is it a CLI built with cobra, such as kubectl, docker, gh or helm?); for any other CLI, write its pack by hand: docs/packs.md, "Writing a pack by hand, for any other CLI"`,
@@ -94,19 +90,23 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
   let level: Node[] = [root];
   let truncated = false;
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
-    const found = await pooled(level, async (parent) => {
-      const answer = parent === root ? first : await call(program, ["__complete", ...parent.path, ""]);
-      const completions = parseCompletions(answer.stdout) ?? [];
-      const candidates = completions.filter((c) => /^[A-Za-z0-9][\w.:-]*$/.test(c.name) && !NOT_VERBS.has(c.name));
-      const read = await pooled(candidates, async (c) => {
-        const path = [...parent.path, c.name];
-        const help = await helpOf(program, path);
-        return usageNames(help, name, path) ? { path, short: c.description, help, children: 0 } : undefined;
-      });
-      const children = read.filter((n) => n !== undefined);
-      parent.children = children.length;
-      return children;
-    });
+    const found = await Promise.all(
+      level.map(async (parent) => {
+        const answer = parent === root ? first : await call(["__complete", ...parent.path, ""]);
+        const completions = parseCompletions(answer.stdout) ?? [];
+        const candidates = completions.filter((c) => /^[A-Za-z0-9][\w.:-]*$/.test(c.name) && !NOT_VERBS.has(c.name));
+        const read = await Promise.all(
+          candidates.map(async (c) => {
+            const path = [...parent.path, c.name];
+            const help = await helpOf(call, path);
+            return usageNames(help, name, path) ? { path, short: c.description, help, children: 0 } : undefined;
+          }),
+        );
+        const children = read.filter((n) => n !== undefined);
+        parent.children = children.length;
+        return children;
+      }),
+    );
     level = found.flat();
     if (nodes.length + level.length > MAX_COMMANDS) {
       level = level.slice(0, MAX_COMMANDS - nodes.length);
