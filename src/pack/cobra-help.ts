@@ -24,18 +24,26 @@ export function parseCompletions(text: string): Completion[] | undefined {
     });
 }
 
-/** What a command's help says: its usage line, the first line of its text, and its own flags. */
+/** What a command's help says: its usage line, the first line of its text, its own flags, and whether it lists subcommands. */
 export interface CobraHelp {
   /** `docker container rm [OPTIONS] CONTAINER [CONTAINER...]`; "" when the help has none. */
   usage: string;
   /** The first line of the text that is not the usage. */
   summary: string;
   flags: Flag[];
+  /** A heading of subcommands: `Available Commands:` (cobra, kubectl), `Commands:` (docker), `AVAILABLE COMMANDS` (gh). */
+  listsCommands: boolean;
 }
 
 export function parseHelp(text: string): CobraHelp {
   const lines = text.replaceAll("\r", "").split("\n");
-  return { usage: usageLine(lines), summary: summaryLine(lines), flags: ownFlags(lines) };
+  return { usage: usageLine(lines), summary: summaryLine(lines), flags: ownFlags(lines), listsCommands: lines.some(isCommandsHeading) };
+}
+
+/** A line at the margin that names commands and ends with a colon or is upper case (a summary such as gh's "List installed extension commands" is neither). */
+function isCommandsHeading(line: string): boolean {
+  const l = line.trimEnd();
+  return /^\S/.test(l) && /\b(sub)?commands\b/i.test(l) && (l.endsWith(":") || l === l.toUpperCase());
 }
 
 /** The usage heading: `Usage:` (cobra, kubectl), `Usage:  docker ps [OPTIONS]` (docker), `USAGE` (gh). */

@@ -18,7 +18,7 @@ interface Verb {
   policy: string;
 }
 
-test("hcp init --from-cobra: one verb per command (not the groups, cobra's own help and completion, nor an operand's completed values), the command's own flags typed from either help layout, never the global ones, operands after --; reads by name, every other verb a write a person approves", async () => {
+test("hcp init --from-cobra: one verb per command (not the groups, cobra's own help and completion, nor an operand's completed values; only the commands whose help lists subcommands are completed), the command's own flags typed from either help layout, never the global ones, operands after --; reads by name, every other verb a write a person approves", async () => {
   const env = isolatedEnv();
   const out = join(tempDir(), "cobractl");
   const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
@@ -75,6 +75,10 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   });
   const validate = await hcp(["validate", out], { env });
   assert.equal(validate.code, 0, validate.stdout);
+  // Only the root and the groups were completed: a leaf's completion lists its operands' values, which a real CLI
+  // may ask its server for (kubectl's cluster), for nothing.
+  const completed = readFileSync(join(env["HOME"]!, "cobractl-completions.log"), "utf8").trim().split("\n").sort();
+  assert.deepEqual(completed, ['["apply"]', '["config"]', '["item"]', "[]"]);
 
   // It runs as the CLI expects; the agent cannot reach a global flag, and an operand is never a flag.
   await trustPack(out, env);
@@ -107,4 +111,15 @@ test("hcp init --from-cobra refuses a program that does not answer cobra's compl
   const cred = await hcp(["init", "--from-cobra", COBRACTL, "--credential-env", "X_TOKEN", "--out", out], { env });
   assert.equal(cred.code, 1, cred.stderr);
   assert.match(cred.stderr, /--credential-env is for packs from a rungrad manifest/);
+});
+
+test("hcp init --from-cobra says which of the CLI's commands did not answer in time (killed at 10 s): the pack lacks what they would have said", async () => {
+  const env = { ...isolatedEnv(), COBRACTL_HANG: "item list" };
+  const out = join(tempDir(), "cobractl");
+  const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
+  assert.equal(init.code, 0, init.stderr);
+  assert.match(init.stderr, /note: 1 of its commands did not answer within 10 s and was killed \("cobractl item list --help"\): what they would have said is not in the pack; run hcp init again once cobractl answers/);
+  const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
+  assert.equal(surface.verbs["item.list"], undefined);
+  assert.ok(surface.verbs["item.get"] !== undefined);
 });

@@ -52,6 +52,13 @@ test("cobra's default layout: only the Flags: section is read, never Global Flag
   assert.deepEqual(help.flags.map((f) => [f.name, f.type, f.default]), [["limit", "int", "5"]]);
 });
 
+test("a help lists subcommands under a heading (cobra's and kubectl's Available Commands:, docker's Commands:, gh's AVAILABLE COMMANDS); a leaf's help does not, even when its summary speaks of commands", () => {
+  const lists = (name: string) => parseHelp(text(name)).listsCommands;
+  assert.deepEqual(["kubectl-config.txt", "docker-container.txt", "gh-extension.txt"].map(lists), [true, true, true]);
+  assert.deepEqual(["kubectl-config-view.txt", "docker-container-ls.txt", "gh-issue-list.txt", "gh-extension-list.txt"].map(lists), [false, false, false, false]);
+  assert.equal(parseHelp(text("gh-extension-list.txt")).summary, "List installed extension commands");
+});
+
 test("a completion: entries until the :DIRECTIVE line, active help left out; anything else is not one", () => {
   assert.deepEqual(parseCompletions("get\tDisplay one or many resources\nlogs\n_activeHelp_ a hint\n:4\n"), [
     { name: "get", description: "Display one or many resources" },

@@ -3,7 +3,9 @@
 // and describes it as a rungrad-agentmeta/1 document for the pack generator. Nothing else of the program is run.
 //
 // A completion's entries are a command's subcommands, or values of its operands (a dynamic completion may list
-// pods or containers): an entry is a subcommand only when its own help's usage line names it as one.
+// pods or containers): an entry is a subcommand only when its own help's usage line names it as one. A command is
+// completed only when its help lists subcommands: a leaf's completion is its operands' values, which a CLI may ask its
+// server for (kubectl's cluster, gh's GitHub), once per command, for nothing.
 
 import { basename } from "node:path";
 import type { AgentCommand, AgentMetaDocument } from "../../agentmeta/types.js";
@@ -16,7 +18,7 @@ import { Limiter } from "../../runtime/limiter.js";
 const CALL_TIMEOUT_MS = 10_000;
 const CALL_MAX_BYTES = 4 << 20;
 /** How many of its processes run at once (in all), how deep and how many commands are read: a CLI of any size ends. */
-const AT_ONCE = 4;
+const AT_ONCE = 8;
 const MAX_DEPTH = 6;
 const MAX_COMMANDS = 2000;
 /** Commands of cobra itself, not of the CLI. */
@@ -46,9 +48,16 @@ interface Node {
 /** The program's own commands (its completion, a help), run at most AT_ONCE at a time, whoever asks. */
 type Caller = (args: string[]) => Promise<{ stdout: string; stderr: string }>;
 
-function caller(program: string): Caller {
+/** A caller, and the calls that were killed at CALL_TIMEOUT_MS (what they would have said is missing from the pack). */
+function caller(program: string): { call: Caller; timedOut: string[][] } {
   const slots = new Limiter(AT_ONCE);
-  return (args) => slots.run(() => runNamedProgram(program, args, { timeoutMs: CALL_TIMEOUT_MS, maxOutputBytes: CALL_MAX_BYTES }));
+  const timedOut: string[][] = [];
+  const call: Caller = async (args) => {
+    const r = await slots.run(() => runNamedProgram(program, args, { timeoutMs: CALL_TIMEOUT_MS, maxOutputBytes: CALL_MAX_BYTES }));
+    if (r.timed_out) timedOut.push(args);
+    return r;
+  };
+  return { call, timedOut };
 }
 
 /** A command's help: on stdout, as cobra prints it, or on stderr, where some CLIs print it. */
@@ -63,6 +72,11 @@ function usageNames(help: CobraHelp, name: string, path: readonly string[]): boo
   return [name, ...path].every((w, i) => words[i] === w);
 }
 
+/** Whether a command's usage line has a word for a subcommand (`kubectl config SUBCOMMAND`). */
+function usageTakesSubcommand(help: CobraHelp): boolean {
+  return help.usage.split(/\s+/).some((w) => SUBCOMMAND.test(w));
+}
+
 /** The operands of a usage line: what follows the command's path, but for the words that stand for flags. */
 function operandsOf(help: CobraHelp, path: readonly string[]): string {
   return help.usage
@@ -75,7 +89,7 @@ function operandsOf(help: CobraHelp, path: readonly string[]): string {
 /** The program's command tree, read from its completion and help; refuses a program that does not answer as cobra does. */
 export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDocument; notes: string[] }> {
   const notes: string[] = [];
-  const call = caller(program);
+  const { call, timedOut } = caller(program);
   const rootHelp = await helpOf(call, []);
   const first = await call(["__complete", ""]);
   if (parseCompletions(first.stdout) === undefined) {
@@ -92,6 +106,7 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
     const found = await Promise.all(
       level.map(async (parent) => {
+        if (parent !== root && !parent.help.listsCommands) return [];
         const answer = parent === root ? first : await call(["__complete", ...parent.path, ""]);
         const completions = parseCompletions(answer.stdout) ?? [];
         const candidates = completions.filter((c) => /^[A-Za-z0-9][\w.:-]*$/.test(c.name) && !NOT_VERBS.has(c.name));
@@ -114,6 +129,10 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
     }
     nodes.push(...level);
   }
+  if (timedOut.length > 0) {
+    const shown = timedOut.slice(0, 3).map((args) => `"${[name, ...args].join(" ")}"`).join(", ");
+    notes.push(`${timedOut.length} of its commands did not answer within ${CALL_TIMEOUT_MS / 1000} s and ${timedOut.length === 1 ? "was" : "were"} killed (${shown}${timedOut.length > 3 ? " and more" : ""}): what they would have said is not in the pack; run hcp init again once ${name} answers`);
+  }
   if (truncated || level.length > 0) notes.push(`read ${nodes.length} commands: the CLI has more (deeper than ${MAX_DEPTH} words, or over ${MAX_COMMANDS} commands), left out`);
   return { doc: { schema_version: "rungrad-agentmeta/1", spec_version: "", tool_name: name, tool_version: "", global_flags: [], commands: nodes.map((n) => commandOf(n, name)) }, notes };
 }
@@ -124,7 +143,7 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
  * names as its usage line gives them, in its description), its own flags; a write unless its name says it reads.
  */
 function commandOf(n: Node, name: string): AgentCommand {
-  const runs = n.path.length > 0 && (n.children === 0 || !n.help.usage.split(/\s+/).some((w) => SUBCOMMAND.test(w)));
+  const runs = n.path.length > 0 && (n.children === 0 || !usageTakesSubcommand(n.help));
   const operands = runs ? operandsOf(n.help, n.path) : "";
   const line = [name, ...n.path].join(" ");
   const short = n.short !== "" ? n.short : n.help.summary;
