@@ -49,7 +49,7 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.equal(get.description, "Show one item (operands, in args: NAME)");
   assert.deepEqual(get.cli, ["cobractl", "item", "get", "--show-labels={{show_labels}}", "--", "{{args}}"]);
   assert.equal(surface.verbs["item.delete"]!.description, "Delete items (operands, in args: NAME [NAME...])");
-  assert.deepEqual(surface.verbs["item.delete"]!.cli, ["cobractl", "item", "delete", "--dry-run={{_dry_run}}", "--force={{force}}", "--", "{{args}}"]);
+  assert.deepEqual(surface.verbs["item.delete"]!.cli, ["cobractl", "item", "delete", "--dry-run={{_dry_run}}", "--force={{force}}", "--password-stdin={{password_stdin}}", "--", "{{args}}"]);
 
   // kubectl's layout: `--name=default:`, the text under it.
   const view = surface.verbs["config.view"]!;
@@ -99,6 +99,27 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.equal(del.code, 4, del.stderr);
   assert.match(del.stderr, /needs a person's approval/);
   assert.equal(readFileSync(runs, "utf8"), before, "the delete never ran");
+});
+
+test("hcp init --from-cobra: a read verb takes no flag that says it prints a secret (gh auth status --show-token, kubectl config view --raw), which hcp could not mask, and hcp init names each; a write, approved by a person at each run, keeps it", async () => {
+  const env = isolatedEnv();
+  const out = join(tempDir(), "cobractl");
+  const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
+  assert.equal(init.code, 0, init.stderr);
+  assert.match(init.stderr, /note: flag --show-token of "item get" left out of its read verb: it may print a secret \("Display the auth token"\), which hcp cannot mask; add it to the verb yourself, or make the verb a write that a person approves, if the agent may see it/);
+  assert.match(init.stderr, /note: flag --raw of "config view" left out of its read verb: it may print a secret \("Display raw byte data and sensitive data"\)/);
+  assert.doesNotMatch(init.stderr, /flag --(show-labels|minify|password-stdin)/);
+  const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
+  const cli = (verb: string) => surface.verbs[verb]!.cli.join(" ");
+  assert.doesNotMatch(cli("item.get"), /show-token/);
+  assert.doesNotMatch(cli("config.view"), /--raw/);
+  assert.match(cli("item.delete"), /--password-stdin=\{\{password_stdin\}\}/);
+
+  await trustPack(out, env);
+  const reveal = await hcp(["run", out, "item.get", "--arg", "show_token:=true", "--arg", 'args:=["alpha"]'], { env });
+  assert.equal(reveal.code, 1, reveal.stderr);
+  assert.match(reveal.stderr, /unknown argument "show_token"/);
+  assert.equal(existsSync(join(env["HOME"]!, "cobractl-runs.log")), false, "nothing ran");
 });
 
 test("hcp init --from-cobra refuses a program that does not answer cobra's completion (exit 2, writing nothing) and --credential-env", async () => {

@@ -9,6 +9,7 @@
 
 import { basename } from "node:path";
 import type { AgentCommand, AgentMetaDocument } from "../../agentmeta/types.js";
+import type { Flag } from "../../manifest/types.js";
 import { parseCompletions, parseHelp, type CobraHelp } from "../../pack/cobra-help.js";
 import { ExitCode } from "../../framework/errors.js";
 import { CliError } from "../errors.js";
@@ -26,6 +27,17 @@ const NOT_VERBS = new Set(["help", "completion"]);
 /** A command's last word that only reads; any other command is a write that a person approves (policy.json). */
 const READS = new Set(["get", "list", "ls", "view", "show", "describe", "status", "inspect", "logs", "log", "top", "version", "explain", "search", "info", "history", "events", "ps", "images", "api-resources", "api-versions", "cluster-info", "current-context", "whoami"]);
 const READ_PREFIX = /^(get|list|show|describe|view)-/;
+/**
+ * A flag that says it prints a secret (gh `auth status --show-token`, "Display the auth token"; kubectl `config view
+ * --raw`, "Display raw byte data and sensitive data"): hcp cannot mask the CLI's own credentials, which it never sees.
+ */
+const SHOWS_SECRET = /\b(tokens?|passwords?|passphrases?|credentials?|sensitive (data|information|values?)|private keys?)\b/i;
+const SECRET_FLAG_NAME = /token|passw|credential|sensitive|reveal/i;
+
+/** Whether a flag, by its name or its text, may make a command print a secret. */
+function showsSecret(f: Flag): boolean {
+  return SECRET_FLAG_NAME.test(f.name) || SHOWS_SECRET.test(f.usage);
+}
 
 /** Whether a command, by its last word, only reads. */
 export function readsByName(path: readonly string[]): boolean {
@@ -134,7 +146,7 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
     notes.push(`${timedOut.length} of its commands did not answer within ${CALL_TIMEOUT_MS / 1000} s and ${timedOut.length === 1 ? "was" : "were"} killed (${shown}${timedOut.length > 3 ? " and more" : ""}): what they would have said is not in the pack; run hcp init again once ${name} answers`);
   }
   if (truncated || level.length > 0) notes.push(`read ${nodes.length} commands: the CLI has more (deeper than ${MAX_DEPTH} words, or over ${MAX_COMMANDS} commands), left out`);
-  return { doc: { schema_version: "rungrad-agentmeta/1", spec_version: "", tool_name: name, tool_version: "", global_flags: [], commands: nodes.map((n) => commandOf(n, name)) }, notes };
+  return { doc: { schema_version: "rungrad-agentmeta/1", spec_version: "", tool_name: name, tool_version: "", global_flags: [], commands: nodes.map((n) => commandOf(n, name, notes)) }, notes };
 }
 
 /**
@@ -142,11 +154,12 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
  * (`kubectl apply -f FILENAME`, not `kubectl config SUBCOMMAND`); its operands as one optional list after `--` (their
  * names as its usage line gives them, in its description), its own flags; a write unless its name says it reads.
  */
-function commandOf(n: Node, name: string): AgentCommand {
+function commandOf(n: Node, name: string, notes: string[]): AgentCommand {
   const runs = n.path.length > 0 && (n.children === 0 || !usageTakesSubcommand(n.help));
   const operands = runs ? operandsOf(n.help, n.path) : "";
   const line = [name, ...n.path].join(" ");
   const short = n.short !== "" ? n.short : n.help.summary;
+  const mutates = runs && !readsByName(n.path);
   return {
     path: n.path,
     use: n.help.usage,
@@ -155,10 +168,10 @@ function commandOf(n: Node, name: string): AgentCommand {
     related: [],
     // A group that runs says so to the generator as one with output of its own does.
     output_modes: runs && n.children > 0 ? ["text"] : [],
-    local_flags: n.help.flags,
+    local_flags: runs && !mutates ? flagsOfRead(n, notes) : n.help.flags,
     required_local_flags: [],
     requires_auth: false,
-    mutates: runs && !readsByName(n.path),
+    mutates,
     supports_dry_run: false,
     destructive: false,
     requires_confirmation: false,
@@ -171,4 +184,16 @@ function commandOf(n: Node, name: string): AgentCommand {
     dry_run_usage_template: "",
     confirmation_note: "",
   };
+}
+
+/**
+ * A read's flags but those that say they print a secret: a read runs without a person, and the CLI's own secrets
+ * (its token, the cluster's keys) are not hcp's to mask. A write keeps them: a person approves each of its runs.
+ */
+function flagsOfRead(n: Node, notes: string[]): Flag[] {
+  const kept = n.help.flags.filter((f) => !showsSecret(f));
+  for (const f of n.help.flags.filter(showsSecret)) {
+    notes.push(`flag --${f.name} of "${n.path.join(" ")}" left out of its read verb: it may print a secret ("${f.usage}"), which hcp cannot mask; add it to the verb yourself, or make the verb a write that a person approves, if the agent may see it`);
+  }
+  return kept;
 }
