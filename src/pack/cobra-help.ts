@@ -1,6 +1,6 @@
 // What a cobra CLI says of itself (hcp init --from-cobra): the entries of its shell completion (`PROGRAM __complete
-// PATH… ""`), and, from a command's `--help`, its usage line, its summary and its own flags (pflag's layout, and
-// kubectl's `--name=default:` layout). Inherited ("Global") flags are never read: they are the whole CLI's (a server,
+// PATH… ""`), and, from a command's `--help`, its usage line, its summary, its own flags (pflag's layout, and
+// kubectl's `--name=default:` layout), whether it lists subcommands, and its aliases. Inherited ("Global") flags are never read: they are the whole CLI's (a server,
 // a config file, a token), not a command's. Pure.
 
 import type { Flag } from "../manifest/types.js";
@@ -33,11 +33,20 @@ export interface CobraHelp {
   flags: Flag[];
   /** A heading of subcommands: `Available Commands:` (cobra, kubectl), `Commands:` (docker), `AVAILABLE COMMANDS` (gh). */
   listsCommands: boolean;
+  /** The `Aliases:` section's entries: names (cobra's `rm, remove`) or whole command lines (docker's `docker container rm, docker rm`). */
+  aliases: string[];
 }
 
 export function parseHelp(text: string): CobraHelp {
   const lines = text.replaceAll("\r", "").split("\n");
-  return { usage: usageLine(lines), summary: summaryLine(lines), flags: ownFlags(lines), listsCommands: lines.some(isCommandsHeading) };
+  return { usage: usageLine(lines), summary: summaryLine(lines), flags: ownFlags(lines), listsCommands: lines.some(isCommandsHeading), aliases: aliasesOf(lines) };
+}
+
+function aliasesOf(lines: readonly string[]): string[] {
+  const at = lines.findIndex((l) => /^aliases:?\s*$/i.test(l));
+  const entries = at < 0 ? undefined : lines[at + 1];
+  if (entries === undefined || !/^\s/.test(entries)) return [];
+  return entries.split(",").map((e) => e.trim()).filter((e) => e !== "");
 }
 
 /** A line at the margin that names commands and ends with a colon or is upper case (a summary such as gh's "List installed extension commands" is neither). */

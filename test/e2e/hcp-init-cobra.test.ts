@@ -18,11 +18,13 @@ interface Verb {
   policy: string;
 }
 
-test("hcp init --from-cobra: one verb per command (not the groups, cobra's own help and completion, nor an operand's completed values; only the commands whose help lists subcommands are completed), the command's own flags typed from either help layout, never the global ones, operands after --; reads by name, every other verb a write a person approves", async () => {
+test("hcp init --from-cobra: one verb per command (not the groups, cobra's own help and completion, a shortcut its help calls another command's alias, nor an operand's completed values; only the commands whose help lists subcommands are completed), the command's own flags typed from either help layout, never the global ones, operands after --; reads by name, every other verb a write a person approves", async () => {
   const env = isolatedEnv();
   const out = join(tempDir(), "cobractl");
   const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
   assert.equal(init.code, 0, init.stderr);
+  // A shortcut whose help names another command first among its aliases (docker's `docker ps`) is that command.
+  assert.match(init.stderr, /note: 1 of its commands is another's alias \(their help's Aliases:\), one verb each under its first name: "ls" is "item list"/);
   assert.match(init.stderr, /note: 4 of 7 verbs are read by their names alone \("apply\.view-last", "config\.view", "item\.get", "item\.list"\) and the others write, each approved by a person \(confirm: true\): the CLI does not say which of its commands change things, so check policy\.json before you trust the pack/);
 
   const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { id: string; wrap: { bin: string }; verbs: Record<string, Verb> };

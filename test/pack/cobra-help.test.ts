@@ -12,6 +12,7 @@ test("pflag's layout (docker container ls): a flag without a type word is a bool
   const help = parseHelp(text("docker-container-ls.txt"));
   assert.equal(help.usage, "docker container ls [OPTIONS]");
   assert.equal(help.summary, "List containers");
+  assert.deepEqual(help.aliases, ["docker container ls", "docker container list", "docker container ps", "docker ps"]);
   const byName = Object.fromEntries(help.flags.map((f) => [f.name, f]));
   assert.deepEqual(Object.keys(byName), ["all", "filter", "format", "last", "latest", "no-trunc", "quiet", "size"]);
   assert.deepEqual(byName["all"], { name: "all", shorthand: "a", usage: "Show all containers (default shows just running)", default: "", type: "bool", required: false });
@@ -23,6 +24,7 @@ test("pflag's layout (docker container ls): a flag without a type word is a bool
 test("kubectl's layout (kubectl config view): --name=default: and the text under it; the global options are not the command's", () => {
   const help = parseHelp(text("kubectl-config-view.txt"));
   assert.equal(help.usage, "kubectl config view [flags] [options]");
+  assert.deepEqual(help.aliases, []);
   const byName = Object.fromEntries(help.flags.map((f) => [f.name, f]));
   assert.deepEqual(byName["output"], { name: "output", shorthand: "o", usage: "Output format. One of: (json, yaml, name, go-template, go-template-file, template, templatefile, jsonpath, jsonpath-as-json, jsonpath-file).", default: "yaml", type: "string", required: false });
   assert.deepEqual(byName["merge"], { name: "merge", shorthand: "", usage: "Merge the full hierarchy of kubeconfig files", default: "true", type: "bool", required: false });

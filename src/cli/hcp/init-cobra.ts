@@ -146,7 +146,28 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
     notes.push(`${timedOut.length} of its commands did not answer within ${CALL_TIMEOUT_MS / 1000} s and ${timedOut.length === 1 ? "was" : "were"} killed (${shown}${timedOut.length > 3 ? " and more" : ""}): what they would have said is not in the pack; run hcp init again once ${name} answers`);
   }
   if (truncated || level.length > 0) notes.push(`read ${nodes.length} commands: the CLI has more (deeper than ${MAX_DEPTH} words, or over ${MAX_COMMANDS} commands), left out`);
-  return { doc: { schema_version: "rungrad-agentmeta/1", spec_version: "", tool_name: name, tool_version: "", global_flags: [], commands: nodes.map((n) => commandOf(n, name, notes)) }, notes };
+  const commands = withoutAliases(nodes, name, notes).map((n) => commandOf(n, name, notes));
+  return { doc: { schema_version: "rungrad-agentmeta/1", spec_version: "", tool_name: name, tool_version: "", global_flags: [], commands }, notes };
+}
+
+/**
+ * The commands but those another one stands for: a command whose help's `Aliases:` names another command line first
+ * (docker's `docker rm` is `docker container rm, docker container remove, docker rm`) is that command, one verb under
+ * its first name, not two tools for one thing.
+ */
+function withoutAliases(nodes: readonly Node[], name: string, notes: string[]): Node[] {
+  const lineOf = (n: Node) => [name, ...n.path].join(" ");
+  const lines = new Set(nodes.map(lineOf));
+  const isAlias = (n: Node) => {
+    const [first] = n.help.aliases;
+    return n.children === 0 && first !== undefined && first !== lineOf(n) && n.help.aliases.includes(lineOf(n)) && lines.has(first);
+  };
+  const aliases = nodes.filter(isAlias);
+  if (aliases.length > 0) {
+    const shown = aliases.slice(0, 3).map((n) => `"${n.path.join(" ")}" is "${n.help.aliases[0]!.slice(name.length + 1)}"`).join(", ");
+    notes.push(`${aliases.length} of its commands ${aliases.length === 1 ? "is" : "are"} another's alias (their help's Aliases:), one verb each under its first name: ${shown}${aliases.length > 3 ? ` and ${aliases.length - 3} more` : ""}`);
+  }
+  return nodes.filter((n) => !isAlias(n));
 }
 
 /**
