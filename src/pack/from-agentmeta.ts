@@ -161,7 +161,8 @@ function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, 
   const check = c.path.length === 1 && c.path[0] === "update" ? c.local_flags.find((f) => f.name === "check" && f.type === "bool") : undefined;
   const description = c.short.trim() === "" ? `Runs \`${c.command_template}\`` : c.short;
   if (check === undefined) {
-    const { cli, args } = commandLine(c, children, cliBin, notes, runtime);
+    const line = commandLine(c, children, cliBin, notes, runtime);
+    const { cli, args } = foreign ? withOperandsDescribed(line) : line;
     return [{ key, confirm, verb: { description, cli, args, policy: c.mutates || confirm || asked.write ? "write" : "read" } }];
   }
   const skip = new Set([...runtime, check.name]);
@@ -172,6 +173,23 @@ function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, 
     { key: `${key}.check`, confirm: false, verb: { description: checkDescription, cli: read.cli, args: read.args, policy: "read" } },
     { key, confirm, verb: { description, cli: write.cli, args: write.args, policy: "write" } },
   ];
+}
+
+/**
+ * A foreign CLI's usage line mixes operands with flags (`kubectl apply (-f FILENAME | -k DIRECTORY)`), and the
+ * verb's description quotes it: its operands' schemas say that a flag has an argument of its own.
+ */
+const FOREIGN_OPERANDS = "The operands the description names, passed after -- so that none is read as a flag: give a flag it shows (-f FILENAME) by its own argument, not here";
+
+function withOperandsDescribed(line: { cli: string[]; args: JsonSchema }): { cli: string[]; args: JsonSchema } {
+  const dashes = line.cli.indexOf("--");
+  if (dashes < 0) return line;
+  const properties = { ...(line.args["properties"] as Record<string, JsonSchema>) };
+  for (const token of line.cli.slice(dashes + 1)) {
+    const name = /^\{\{(\w+)\}\}$/.exec(token)?.[1];
+    if (name !== undefined && properties[name] !== undefined) properties[name] = { ...properties[name], description: FOREIGN_OPERANDS };
+  }
+  return { cli: line.cli, args: { ...line.args, properties } };
 }
 
 /** Names a generated argument does not take: `{{verb}}` belongs to wrap.argv_template, the others to MCP tools. */

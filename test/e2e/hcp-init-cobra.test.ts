@@ -14,7 +14,7 @@ const COBRACTL = fixture("bin/cobractl.mjs");
 interface Verb {
   description: string;
   cli: string[];
-  args: { properties: Record<string, { type: string; default?: unknown; items?: unknown }>; required?: string[] };
+  args: { properties: Record<string, { type: string; default?: unknown; items?: unknown; description?: string }>; required?: string[] };
   policy: string;
 }
 
@@ -35,7 +35,9 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   // never a subcommand's name, which would run that subcommand instead.
   const apply = surface.verbs["apply"]!;
   assert.deepEqual(apply.cli, ["cobractl", "apply", "--filename={{filename}}", "--", "{{args}}"]);
-  assert.deepEqual(apply.args.properties["args"], { type: "array", items: { type: "string" }, prefixItems: [{ not: { enum: ["view-last", "help"] } }] });
+  // Its operands' schema tells the agent that a flag of the usage line (`-f FILENAME`) is an argument of its own.
+  const operands = "The operands the description names, passed after -- so that none is read as a flag: give a flag it shows (-f FILENAME) by its own argument, not here";
+  assert.deepEqual(apply.args.properties["args"], { type: "array", items: { type: "string" }, prefixItems: [{ not: { enum: ["view-last", "help"] } }], description: operands });
 
   const list = surface.verbs["item.list"]!;
   assert.equal(list.description, "List items");
@@ -50,6 +52,7 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   const get = surface.verbs["item.get"]!;
   assert.equal(get.description, "Show one item (operands, in args: NAME)");
   assert.deepEqual(get.cli, ["cobractl", "item", "get", "--show-labels={{show_labels}}", "--", "{{args}}"]);
+  assert.deepEqual(get.args.properties["args"], { type: "array", items: { type: "string" }, description: operands });
   assert.equal(surface.verbs["item.delete"]!.description, "Delete items (operands, in args: NAME [NAME...])");
   assert.deepEqual(surface.verbs["item.delete"]!.cli, ["cobractl", "item", "delete", "--dry-run={{_dry_run}}", "--force={{force}}", "--password-stdin={{password_stdin}}", "--", "{{args}}"]);
 
