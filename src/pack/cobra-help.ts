@@ -1,7 +1,7 @@
 // What a cobra CLI says of itself (hcp init --from-cobra): the entries of its shell completion (`PROGRAM __complete
 // PATH… ""`), and, from a command's `--help`, its usage line, its summary, its own flags (pflag's layout, and
-// kubectl's `--name=default:` layout), whether it lists subcommands, and its aliases. Inherited ("Global") flags are never read: they are the whole CLI's (a server,
-// a config file, a token), not a command's. Pure.
+// kubectl's `--name=default:` layout), whether it lists subcommands, and its aliases. Inherited ("Global") flags are
+// never read: they are the whole CLI's (a server, a config file, a token), not a command's. Pure.
 
 import type { Flag } from "../manifest/types.js";
 
@@ -24,7 +24,7 @@ export function parseCompletions(text: string): Completion[] | undefined {
     });
 }
 
-/** What a command's help says: its usage line, the first line of its text, its own flags, and whether it lists subcommands. */
+/** What a command's help says: its usage line, the first line of its text, its own flags, its subcommands' heading, its aliases. */
 export interface CobraHelp {
   /** `docker container rm [OPTIONS] CONTAINER [CONTAINER...]`; "" when the help has none. */
   usage: string;
