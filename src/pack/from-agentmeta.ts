@@ -158,16 +158,16 @@ function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, 
   if (!c.is_root && (asked.env.length > 0 || asked.ignored.length > 0)) notes.push(`command "${c.path.join(" ")}": "${PACK_POLICY_NAMESPACE}" env left out: it is read on the root command only`);
   const confirm = c.destructive || c.requires_confirmation || asked.confirm || (foreign && (c.mutates || asked.write));
   const runtime: ReadonlySet<string> = foreign ? new Set() : RUNTIME_FLAGS;
+  const operandNote = foreign ? FOREIGN_OPERANDS : undefined;
   const check = c.path.length === 1 && c.path[0] === "update" ? c.local_flags.find((f) => f.name === "check" && f.type === "bool") : undefined;
   const description = c.short.trim() === "" ? `Runs \`${c.command_template}\`` : c.short;
   if (check === undefined) {
-    const line = commandLine(c, children, cliBin, notes, runtime);
-    const { cli, args } = foreign ? withOperandsDescribed(line) : line;
+    const { cli, args } = commandLine(c, children, cliBin, notes, { skip: runtime, operandNote });
     return [{ key, confirm, verb: { description, cli, args, policy: c.mutates || confirm || asked.write ? "write" : "read" } }];
   }
   const skip = new Set([...runtime, check.name]);
-  const read = commandLine(c, children, cliBin, notes, skip, ["--check"]);
-  const write = commandLine(c, children, cliBin, notes, skip);
+  const read = commandLine(c, children, cliBin, notes, { skip, fixed: ["--check"], operandNote });
+  const write = commandLine(c, children, cliBin, notes, { skip, operandNote });
   const checkDescription = check.usage.trim() === "" ? `Checks for an update of ${cliBin} without installing it` : check.usage;
   return [
     { key: `${key}.check`, confirm: false, verb: { description: checkDescription, cli: read.cli, args: read.args, policy: "read" } },
@@ -180,17 +180,6 @@ function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, 
  * verb's description quotes it: its operands' schemas say that a flag has an argument of its own.
  */
 const FOREIGN_OPERANDS = "The operands the description names, passed after -- so that none is read as a flag: give a flag it shows (-f FILENAME) by its own argument, not here";
-
-function withOperandsDescribed(line: { cli: string[]; args: JsonSchema }): { cli: string[]; args: JsonSchema } {
-  const dashes = line.cli.indexOf("--");
-  if (dashes < 0) return line;
-  const properties = { ...(line.args["properties"] as Record<string, JsonSchema>) };
-  for (const token of line.cli.slice(dashes + 1)) {
-    const name = /^\{\{(\w+)\}\}$/.exec(token)?.[1];
-    if (name !== undefined && properties[name] !== undefined) properties[name] = { ...properties[name], description: FOREIGN_OPERANDS };
-  }
-  return { cli: line.cli, args: { ...line.args, properties } };
-}
 
 /** Names a generated argument does not take: `{{verb}}` belongs to wrap.argv_template, the others to MCP tools. */
 const TAKEN_NAMES: ReadonlySet<string> = new Set(["verb", ...MCP_CONTROL_ARGUMENTS]);
@@ -271,14 +260,14 @@ function operandSchema(op: Operand): JsonSchema {
  * `-` is then an operand, never a flag (and hcp accepts it: §6.2). On a command with subcommands the first operand
  * may not name one: earlier builds of this framework (commander) dispatched on it even after `--`, running that
  * subcommand instead, and a CLI built with one, or on another parser, may still (cobra and this framework stop at `--`).
+ * `how`: the flags left out, words put after the command (`--check`), and a description for every operand's schema.
  */
 function commandLine(
   c: AgentCommand,
   children: readonly string[],
   cliBin: string,
   notes: string[],
-  skipFlags: ReadonlySet<string>,
-  fixed: readonly string[] = [],
+  how: { skip: ReadonlySet<string>; fixed?: readonly string[]; operandNote?: string | undefined },
 ): { cli: string[]; args: JsonSchema } {
   const cli = [cliBin];
   /** The usage template's tokens from the first operand on, after the flags and `--`. */
@@ -302,16 +291,17 @@ function commandLine(
     const name = free(placeholderName(op.choices !== undefined ? (c.path.at(-1) ?? cliBin) : op.raw));
     const first = tail.length === 0;
     tail.push(`{{${name}}}`);
-    properties[name] = first && children.length > 0 ? notASubcommand(operandSchema(op), children) : operandSchema(op);
+    const schema = first && children.length > 0 ? notASubcommand(operandSchema(op), children) : operandSchema(op);
+    properties[name] = how.operandNote === undefined ? schema : { ...schema, description: how.operandNote };
     if (op.required) required.push(name);
   });
-  cli.push(...fixed);
+  cli.push(...(how.fixed ?? []));
   const extra = [c.machine_usage_template, c.dry_run_usage_template].flatMap((t) => t.split(/\s+/));
   for (const flag of CANONICAL) if (extra.includes(flag)) cli.push(flag);
   if (c.destructive || c.requires_confirmation) cli.push("--confirm");
 
   for (const f of c.local_flags) {
-    if (skipFlags.has(f.name)) continue;
+    if (how.skip.has(f.name)) continue;
     const wanted = placeholderName(f.name);
     const name = Object.hasOwn(properties, wanted) ? free(`flag_${wanted}`) : wanted;
     if (name !== wanted) notes.push(`flag --${f.name} of "${c.path.join(" ")}" is argument "${name}"`);

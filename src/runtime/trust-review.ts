@@ -15,6 +15,7 @@ import type { ProgramBinding } from "./pack-programs.js";
 import { resolveProgram } from "./resolve.js";
 import type { PackBinding } from "./trust.js";
 import { commandOf } from "./verb-lookup.js";
+import { firstAndMore } from "../listing.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -112,8 +113,7 @@ interface VerbsShown {
 
 /** Up to three names, quoted and escaped, then how many more: `("a", "b", "c" and 9 more)`. */
 function someNames(names: readonly string[]): string {
-  const first = names.slice(0, 3).map((n) => shown(JSON.stringify(n)));
-  return `(${first.join(", ")}${names.length > 3 ? ` and ${names.length - 3} more` : ""})`;
+  return `(${firstAndMore(names.map((n) => shown(JSON.stringify(n))), 3)})`;
 }
 
 const METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"];

@@ -15,6 +15,7 @@ import { ExitCode } from "../../framework/errors.js";
 import { CliError } from "../errors.js";
 import { runNamedProgram } from "../input.js";
 import { Limiter } from "../../runtime/limiter.js";
+import { firstAndMore } from "../../listing.js";
 
 const CALL_TIMEOUT_MS = 10_000;
 const CALL_MAX_BYTES = 4 << 20;
@@ -142,7 +143,7 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
     nodes.push(...level);
   }
   if (timedOut.length > 0) {
-    const shown = timedOut.slice(0, 3).map((args) => `"${[name, ...args].join(" ")}"`).join(", ");
+    const shown = timedOut.slice(0, 3).map((args) => `"${lineOf(name, args)}"`).join(", ");
     notes.push(`${timedOut.length} of its commands did not answer within ${CALL_TIMEOUT_MS / 1000} s and ${timedOut.length === 1 ? "was" : "were"} killed (${shown}${timedOut.length > 3 ? " and more" : ""}): what they would have said is not in the pack; run hcp init again once ${name} answers`);
   }
   if (truncated || level.length > 0) notes.push(`read ${nodes.length} commands: the CLI has more (deeper than ${MAX_DEPTH} words, or over ${MAX_COMMANDS} commands), left out`);
@@ -156,18 +157,23 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
  * its first name, not two tools for one thing.
  */
 function withoutAliases(nodes: readonly Node[], name: string, notes: string[]): Node[] {
-  const lineOf = (n: Node) => [name, ...n.path].join(" ");
-  const lines = new Set(nodes.map(lineOf));
+  const lines = new Set(nodes.map((n) => lineOf(name, n.path)));
   const isAlias = (n: Node) => {
     const [first] = n.help.aliases;
-    return n.children === 0 && first !== undefined && first !== lineOf(n) && n.help.aliases.includes(lineOf(n)) && lines.has(first);
+    const own = lineOf(name, n.path);
+    return n.children === 0 && first !== undefined && first !== own && n.help.aliases.includes(own) && lines.has(first);
   };
   const aliases = nodes.filter(isAlias);
   if (aliases.length > 0) {
-    const shown = aliases.slice(0, 3).map((n) => `"${n.path.join(" ")}" is "${n.help.aliases[0]!.slice(name.length + 1)}"`).join(", ");
-    notes.push(`${aliases.length} of its commands ${aliases.length === 1 ? "is" : "are"} another's alias (their help's Aliases:), one verb each under its first name: ${shown}${aliases.length > 3 ? ` and ${aliases.length - 3} more` : ""}`);
+    const shown = firstAndMore(aliases.map((n) => `"${n.path.join(" ")}" is "${n.help.aliases[0]!.slice(name.length + 1)}"`), 3);
+    notes.push(`${aliases.length} of its commands ${aliases.length === 1 ? "is" : "are"} another's alias (their help's Aliases:), one verb each under its first name: ${shown}`);
   }
   return nodes.filter((n) => !isAlias(n));
+}
+
+/** A command's line as its help writes it: `docker container ls`. */
+function lineOf(name: string, path: readonly string[]): string {
+  return [name, ...path].join(" ");
 }
 
 /**
@@ -178,7 +184,7 @@ function withoutAliases(nodes: readonly Node[], name: string, notes: string[]): 
 function commandOf(n: Node, name: string, notes: string[]): AgentCommand {
   const runs = n.path.length > 0 && (n.children === 0 || !usageTakesSubcommand(n.help));
   const operands = runs ? operandsOf(n.help, n.path) : "";
-  const line = [name, ...n.path].join(" ");
+  const line = lineOf(name, n.path);
   const short = n.short !== "" ? n.short : n.help.summary;
   const mutates = runs && !readsByName(n.path);
   return {
@@ -212,9 +218,9 @@ function commandOf(n: Node, name: string, notes: string[]): AgentCommand {
  * (its token, the cluster's keys) are not hcp's to mask. A write keeps them: a person approves each of its runs.
  */
 function flagsOfRead(n: Node, notes: string[]): Flag[] {
-  const kept = n.help.flags.filter((f) => !showsSecret(f));
-  for (const f of n.help.flags.filter(showsSecret)) {
+  return n.help.flags.filter((f) => {
+    if (!showsSecret(f)) return true;
     notes.push(`flag --${f.name} of "${n.path.join(" ")}" left out of its read verb: it may print a secret ("${f.usage}"), which hcp cannot mask; add it to the verb yourself, or make the verb a write that a person approves, if the agent may see it`);
-  }
-  return kept;
+    return false;
+  });
 }

@@ -26,6 +26,7 @@ import { optionalString } from "../flags.js";
 import { NotRungradError } from "../input.js";
 import { projectText, readManifestText } from "../rungrad/documents.js";
 import { isVariableName } from "../../runtime/env.js";
+import { firstAndMore } from "../../listing.js";
 
 interface InitOptions {
   fromManifest?: string;
@@ -249,7 +250,7 @@ async function describedCli(opts: InitOptions): Promise<{ doc: AgentMetaDocument
 function classedByName(policy: PolicyDocument): string {
   const verbs = Object.entries(policy.verbs ?? {});
   const reads = verbs.filter(([, p]) => p === "read").map(([k]) => k).sort();
-  const shown = reads.slice(0, 5).map((k) => `"${k}"`).join(", ") + (reads.length > 5 ? ` and ${reads.length - 5} more` : "");
+  const shown = firstAndMore(reads.map((k) => `"${k}"`), 5);
   return (
     `${reads.length} of ${verbs.length} verbs are read by their names alone (${reads.length > 0 ? shown : "none"}) and the others write, each approved by a person (confirm: true): ` +
     "the CLI does not say which of its commands change things, so check policy.json before you trust the pack"
