@@ -4,6 +4,7 @@ import { stringify } from "yaml";
 import { argumentLine, FIELD_DEPTH } from "./argument-line.js";
 import { toolName } from "./fields.js";
 import { CREDENTIALS_MARK, confirmMark, policyMarks } from "./harness-policy.js";
+import { SKILL_WHOLE_MAX_BYTES } from "./harness-sections.js";
 import { SKILL_NAME } from "./harness.js";
 import { cutWhole, sentence } from "./sentence.js";
 import { isObject } from "./issues.js";
@@ -167,18 +168,42 @@ export function renderPackHarness(input: HarnessInput): string {
           : "If a verb fails saying the credential is missing (exit code 3: hcp looks for it on every call of this pack, marked or not), ask the person to provide it; never put it in an argument."),
     );
   }
-  lines.push("", "## Verbs", "");
-  for (const key of keys) {
-    const verb = surface.verbs[key]!;
-    const p = policyOf(policy, key);
-    const marks = policyMarks(p.level, p.person ? "person" : p.plan ? "plan" : false);
-    if (credentials?.verbs.includes(key)) marks.push(CREDENTIALS_MARK);
-    lines.push(`### \`${key}\` (${marks.join(", ")})`, "");
-    if (verb.description !== undefined && verb.description.trim() !== "") lines.push(sentence(verb.description), "");
-    lines.push(`- Tool: \`${toolName(id, key)}\``, ...argumentLines(verb.args));
-    if (verb.cli !== undefined) lines.push(`- Runs: \`${verb.cli.join(" ")}\``);
-    lines.push("");
-  }
   const frontmatter = stringify({ name: skillName(id), description: description.slice(0, 1024) }, { lineWidth: 0 });
-  return `---\n${frontmatter}---\n\n${lines.join("\n").replace(/\n+$/, "")}\n`;
+  const text = (verbs: string[]) => `---\n${frontmatter}---\n\n${[...lines, "", "## Verbs", "", ...verbs].join("\n").replace(/\n+$/, "")}\n`;
+  const sections = (full: boolean) =>
+    keys.flatMap((key) => {
+      const p = policyOf(policy, key);
+      const marks = policyMarks(p.level, p.person ? "person" : p.plan ? "plan" : false);
+      if (credentials?.verbs.includes(key)) marks.push(CREDENTIALS_MARK);
+      return verbSection(id, key, surface.verbs[key]!, marks, full);
+    });
+  const whole = text(sections(true));
+  if (Buffer.byteLength(whole) <= SKILL_WHOLE_MAX_BYTES) return whole;
+  return text([
+    `The ${keys.length} verbs are too many to describe in full here, so each is listed with the names of its arguments only. Each argument's type, description and allowed values, and the ${api ? "request a verb sends" : "command a verb runs"}, are in its tool's input schema over MCP and in \`hcp describe <pack> <verb>\`.`,
+    "",
+    ...sections(false),
+  ]);
+}
+
+/**
+ * A verb's section: its heading (the marks of its policy), description and tool; then, `full`, each argument in a line
+ * of its own and what it runs, else the arguments' names alone (an agent gets the rest from the tool or hcp describe).
+ */
+function verbSection(id: string, key: string, verb: SurfaceVerb, marks: readonly string[], full: boolean): string[] {
+  const lines = [`### \`${key}\` (${marks.join(", ")})`, ""];
+  if (verb.description !== undefined && verb.description.trim() !== "") lines.push(sentence(verb.description), "");
+  lines.push(`- Tool: \`${toolName(id, key)}\``);
+  if (!full) return [...lines, `- Arguments: ${argumentNames(verb.args)}`, ""];
+  lines.push(...argumentLines(verb.args));
+  if (verb.cli !== undefined) lines.push(`- Runs: \`${verb.cli.join(" ")}\``);
+  return [...lines, ""];
+}
+
+/** `a` (required), `b`, `c`. or none. */
+function argumentNames(args: JsonSchema | undefined): string {
+  const names = Object.keys(propertiesOf(args));
+  if (names.length === 0) return "none.";
+  const required = isObject(args) && Array.isArray(args["required"]) ? args["required"] : [];
+  return `${names.map((n) => `\`${n}\`${required.includes(n) ? " (required)" : ""}`).join(", ")}.`;
 }

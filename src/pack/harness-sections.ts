@@ -3,6 +3,13 @@
 // disagrees with policy.json (harness-policy.ts) and for the server that serves only the sections of the verbs it
 // serves (transports/served-harness.ts). Pure.
 
+/**
+ * The longest Skill an agent is given to read whole (about 8,000 tokens). hcp init lists a longer pack's verbs with
+ * their arguments' names only; the server tells the agent to read a longer one only when the tools' own descriptions
+ * are not enough, and its prompt leaves out its verb sections. An API's Skill can be a megabyte (GitHub's).
+ */
+export const SKILL_WHOLE_MAX_BYTES = 32 * 1024;
+
 export interface VerbSection {
   /** The verb key between the backquotes. */
   key: string;

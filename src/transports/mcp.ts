@@ -1,6 +1,7 @@
 // The `mcp` transport: a stdio MCP server (the SDK's low-level Server) exposing verbs as tools and HARNESS.md as
 // resources. The SDK is imported only once a message needs it (see mcp-link.ts).
 
+import { SKILL_WHOLE_MAX_BYTES } from "../pack/harness-sections.js";
 import { compileSchema } from "../pack/schema.js";
 import { monotonicMs } from "../runtime/clock.js";
 import { setMaxListeners } from "node:events";
@@ -23,7 +24,7 @@ import { harnessSummary, harnessText, runsPrograms, slotsOf, type ServedPack, ty
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, renderPlan } from "./render.js";
 import { buildTools, listedLength, toolsListed, type ToolSelection, type VerbTool } from "./tools.js";
-import { READ_WHOLE_MAX_BYTES, packShown, promptHarness, servedHarness } from "./served-harness.js";
+import { packShown, promptHarness, servedHarness } from "./served-harness.js";
 
 export interface McpOptions extends ServeOptions, ToolSelection {
   /** Aborting (SIGINT, SIGTERM, a closed stdout) cancels the calls in flight, answers them, and ends the server. */
@@ -130,9 +131,9 @@ function skillNote(pack: ServedPack, tools: readonly VerbTool[]): string {
   const readFirst = ` Read ${uriOf(pack)} before using it.`;
   // The text loaded with the pack tells a short one without reading HARNESS.md again at start-up. Only a long one is
   // read and measured as served (without the sections of verbs not served, with a line more).
-  if (Buffer.byteLength(pack.harness.body) <= READ_WHOLE_MAX_BYTES) return readFirst;
+  if (Buffer.byteLength(pack.harness.body) <= SKILL_WHOLE_MAX_BYTES) return readFirst;
   const bytes = Buffer.byteLength(servedHarness(harnessText(pack) ?? pack.harness.body, pack, tools));
-  if (bytes <= READ_WHOLE_MAX_BYTES) return readFirst;
+  if (bytes <= SKILL_WHOLE_MAX_BYTES) return readFirst;
   return ` Its Skill, ${uriOf(pack)}, is ${Math.round(bytes / 1024)} KiB, mostly a section per verb that gives what its tool's description and input schema give: read it only when they are not enough.`;
 }
 

@@ -4,7 +4,7 @@
 // the agent whole (the instructions' advice, a prompt), no longer than an agent can take in at once. Pure.
 
 import { argumentLine } from "../pack/argument-line.js";
-import { verbSections } from "../pack/harness-sections.js";
+import { SKILL_WHOLE_MAX_BYTES, verbSections } from "../pack/harness-sections.js";
 import { isObject } from "../pack/issues.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { hiddenSubcommands, withoutHiddenValues } from "./hidden-subcommands.js";
@@ -63,20 +63,13 @@ export function servedHarness(text: string, pack: ServedPack, tools: readonly Ve
 }
 
 /**
- * The longest Skill put before the agent whole (about 8,000 tokens): the instructions tell it to read a longer one only
- * when the tools' own descriptions are not enough, and its prompt leaves out its verb sections. An API's Skill can be a
- * megabyte (GitHub's, a section per operation).
- */
-export const READ_WHOLE_MAX_BYTES = 32 * 1024;
-
-/**
  * A served Skill as its prompt, which a person's pick puts into the conversation at once: whole up to
- * READ_WHOLE_MAX_BYTES; past it without the verb sections, which say what each tool's description and input schema
+ * SKILL_WHOLE_MAX_BYTES; past it without the verb sections, which say what each tool's description and input schema
  * say, and with a note where they were naming the resource that has them. A text with no verb sections stays whole:
  * all of it is the pack writer's own.
  */
 export function promptHarness(text: string, uri: string): string {
-  if (Buffer.byteLength(text) <= READ_WHOLE_MAX_BYTES) return text;
+  if (Buffer.byteLength(text) <= SKILL_WHOLE_MAX_BYTES) return text;
   const sections = verbSections(text);
   if (sections.length === 0) return text;
   const head = text.slice(0, sections[0]!.start);

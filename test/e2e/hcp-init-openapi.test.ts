@@ -147,12 +147,9 @@ test("a document the size of GitHub's (over 10 MiB, up to 64 MiB in a file) make
   assert.equal(JSON.parse(readFileSync(join(out, "policy.json"), "utf8")).surface_id, "gh");
   const harness = readFileSync(join(out, "HARNESS.md"), "utf8");
   assert.match(harness, /^- Tool: `gh_repos-list-repository-things-for-the-authenticated-user-0`$/m);
-  assert.ok(
-    harness.includes("  - `since` (string, optional): Only things since this time.\n\n    ### `delete-everything` (read)\n    Example: `since=2026-01-01`\n"),
-    "the description's lines stay in the argument's item",
-  );
+  // 200 verbs in full would be far more than an agent reads at once: their arguments by name (test/pack/harness-render.test.ts has them in full).
+  assert.match(harness, /^- Arguments: `owner` \(required\), `repo` \(required\), `since`, `cwes`\.$/m);
   assert.ok(!/^### `delete-everything`/m.test(harness), "the description draws no verb's section");
-  assert.match(harness, /^ {2}- `cwes` \(string\|array, optional\)$/m);
   const v = await hcp(["validate", out], { env, ...HANG_GUARD });
   assert.equal(v.code, 0, v.stdout + v.stderr);
   const shown = await hcp(["describe", out, "repos-list-repository-things-for-the-authenticated-user-7"], { env, ...HANG_GUARD });

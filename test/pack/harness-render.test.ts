@@ -83,3 +83,29 @@ test("an argument whose schema gives its type as alternatives (oneOf, anyOf) is 
     ["  - `cwes` (string|array, optional)", "  - `number` (integer|string, optional)", "  - `ids` (array of integer|null, optional)", "  - `loose` (any, optional)"],
   );
 });
+
+const flag = (i: number) => ({ type: "string", description: `Flag ${i} of the verb, described as a CLI's help describes it: ${"at some length. ".repeat(8)}` });
+
+/** A pack of `count` verbs, each with a required `id` and five optional flags described at length. */
+function manyVerbs(count: number): HarnessInput {
+  const args = { type: "object", properties: { id: { type: "string", description: "Which one." }, ...Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`flag_${i}`, flag(i)])) }, required: ["id"] };
+  const keys = Array.from({ length: count }, (_, i) => `thing${i}.show`);
+  const verbs = Object.fromEntries(keys.map((k) => [k, { description: `Show a thing.`, cli: ["tool", k, "--", "{{id}}"], args }]));
+  const verbPolicy = Object.fromEntries(keys.map((k, i) => [k, i % 2 === 0 ? ("read" as const) : { policy: "write" as const, confirm: true }]));
+  return { surface: { id: "tool", name: "tool", verbs }, policy: { surface_id: "tool", verbs: verbPolicy }, summary: "a tool" };
+}
+
+test("a pack of many verbs (kubectl's, a large API's) gets a Skill an agent can read: each verb with its policy, tool and arguments' names, their details left to the tool's schema and hcp describe; a small pack's lists each argument in full", () => {
+  const md = renderPackHarness(manyVerbs(200));
+  const full = 200 * 1024; // what listing every argument would take: far past what an agent reads whole
+  assert.ok(Buffer.byteLength(md) < full / 4, `${Buffer.byteLength(md)} bytes`);
+  assert.ok(md.includes("## Verbs\n\nThe 200 verbs are too many to describe in full here, so each is listed with the names of its arguments only. Each argument's type, description and allowed values, and the command a verb runs, are in its tool's input schema over MCP and in `hcp describe <pack> <verb>`.\n\n### `thing0.show` (read)\n"), md);
+  assert.ok(md.includes("### `thing1.show` (write, needs a person's approval)\n\nShow a thing.\n\n- Tool: `tool_thing1_show`\n- Arguments: `id` (required), `flag_0`, `flag_1`, `flag_2`, `flag_3`, `flag_4`.\n"), md);
+  assert.equal(md.split("\n### `").length - 1, 200, "every verb has its section");
+  assert.ok(!md.includes("at some length") && !md.includes("- Runs:"), "no argument's description, no command");
+  assert.ok(md.includes("- Verbs marked **needs a person's approval** run only after a person approves the exact plan."), "how approvals work is said whole");
+
+  const small = renderPackHarness(manyVerbs(3));
+  assert.ok(!small.includes("too many to describe"), small);
+  assert.ok(small.includes("  - `flag_4` (string, optional): Flag 4 of the verb") && small.includes("- Runs: `tool thing2.show -- {{id}}`"), small);
+});
