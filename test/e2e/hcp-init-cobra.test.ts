@@ -25,12 +25,12 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.equal(init.code, 0, init.stderr);
   // A shortcut whose help names another command first among its aliases (docker's `docker ps`) is that command.
   assert.match(init.stderr, /note: 1 of its commands is another's alias \(their help's Aliases:\), one verb each under its first name: "ls" is "item list"/);
-  assert.match(init.stderr, /note: 4 of 7 verbs are read by their names alone \("apply\.view-last", "config\.view", "item\.get", "item\.list"\) and the others write, each approved by a person \(confirm: true\): the CLI does not say which of its commands change things, so check policy\.json before you trust the pack/);
+  assert.match(init.stderr, /note: 4 of 8 verbs are read by their names alone \("apply\.view-last", "config\.view", "item\.get", "item\.list"\) and the others write, each approved by a person \(confirm: true\): the CLI does not say which of its commands change things, so check policy\.json before you trust the pack/);
 
   const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { id: string; wrap: { bin: string }; verbs: Record<string, Verb> };
   assert.equal(surface.id, "cobractl");
   assert.equal(surface.wrap.bin, COBRACTL);
-  assert.deepEqual(Object.keys(surface.verbs).sort(), ["apply", "apply.view-last", "config.set", "config.view", "item.delete", "item.get", "item.list"]);
+  assert.deepEqual(Object.keys(surface.verbs).sort(), ["apply", "apply.view-last", "config.set", "config.show", "config.view", "item.delete", "item.get", "item.list"]);
   // A group that runs on its own (its usage line has no word for a subcommand) is a verb too; its first operand is
   // never a subcommand's name, which would run that subcommand instead.
   const apply = surface.verbs["apply"]!;
@@ -73,6 +73,7 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
     apply: { policy: "write", confirm: true },
     "apply.view-last": "read",
     "config.set": { policy: "write", confirm: true },
+    "config.show": { policy: "write", confirm: true },
     "config.view": "read",
     "item.delete": { policy: "write", confirm: true },
     "item.get": "read",
@@ -106,13 +107,15 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.equal(readFileSync(runs, "utf8"), before, "the delete never ran");
 });
 
-test("hcp init --from-cobra: a read verb takes no flag that says it prints a secret (gh auth status --show-token, kubectl config view --raw), which hcp could not mask, and hcp init names each; a write, approved by a person at each run, keeps it", async () => {
+test("hcp init --from-cobra: a read verb takes no flag that says it prints a secret (gh auth status --show-token, kubectl config view --raw, pulumi's --show-secrets), which hcp could not mask, and hcp init names each; a write, approved by a person at each run, keeps it; a read by its name whose help says it prints a secret (rclone config show) is a write a person approves", async () => {
   const env = isolatedEnv();
   const out = join(tempDir(), "cobractl");
   const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
   assert.equal(init.code, 0, init.stderr);
   assert.match(init.stderr, /note: flag --show-token of "item get" left out of its read verb: it may print a secret \("Display the auth token"\), which hcp cannot mask; add it to the verb yourself, or make the verb a write that a person approves, if the agent may see it/);
   assert.match(init.stderr, /note: flag --raw of "config view" left out of its read verb: it may print a secret \("Display raw byte data and sensitive data"\)/);
+  assert.match(init.stderr, /note: flag --show-secrets of "apply view-last" left out of its read verb: it may print a secret \("Display the values marked as secret in plaintext"\)/);
+  assert.match(init.stderr, /note: command "cobractl config show" is a write that a person approves, not a read: its help says it may print a secret \("Print \(decrypted\) config file"\), which hcp cannot mask; make it a read in policy\.json if the agent may see it/);
   assert.doesNotMatch(init.stderr, /flag --(show-labels|minify|password-stdin)/);
   const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
   const cli = (verb: string) => surface.verbs[verb]!.cli.join(" ");
@@ -124,6 +127,12 @@ test("hcp init --from-cobra: a read verb takes no flag that says it prints a sec
   const reveal = await hcp(["run", out, "item.get", "--arg", "show_token:=true", "--arg", 'args:=["alpha"]'], { env });
   assert.equal(reveal.code, 1, reveal.stderr);
   assert.match(reveal.stderr, /unknown argument "show_token"/);
+  const shown = await hcp(["run", out, "config.show", "--allow-write", "--no-prompt"], { env });
+  assert.equal(shown.code, 4, shown.stderr);
+  assert.match(shown.stderr, /needs a person's approval/);
+  const plain = await hcp(["run", out, "apply.view-last", "--arg", "show_secrets:=true", "--arg", 'args:=["site"]'], { env });
+  assert.equal(plain.code, 1, plain.stderr);
+  assert.match(plain.stderr, /unknown argument "show_secrets"/);
   assert.equal(existsSync(join(env["HOME"]!, "cobractl-runs.log")), false, "nothing ran");
 });
 

@@ -29,11 +29,14 @@ const NOT_VERBS = new Set(["help", "completion"]);
 const READS = new Set(["get", "list", "ls", "view", "show", "describe", "status", "inspect", "logs", "log", "top", "version", "explain", "search", "info", "history", "events", "ps", "images", "api-resources", "api-versions", "cluster-info", "current-context", "whoami"]);
 const READ_PREFIX = /^(get|list|show|describe|view)-/;
 /**
- * A flag that says it prints a secret (gh `auth status --show-token`, "Display the auth token"; kubectl `config view
- * --raw`, "Display raw byte data and sensitive data"): hcp cannot mask the CLI's own credentials, which it never sees.
+ * A text that says a command or flag prints a secret (gh `auth status --show-token`, "Display the auth token"; kubectl
+ * `config view --raw`, "Display raw byte data and sensitive data"; rclone `config show`, "Print (decrypted) config
+ * file"; pulumi `stack output --show-secrets`, "Display outputs which are marked as secret in plaintext"): hcp cannot
+ * mask the CLI's own credentials, which it never sees.
  */
-const SHOWS_SECRET = /\b(tokens?|passwords?|passphrases?|credentials?|sensitive (data|information|values?)|private keys?)\b/i;
-const SECRET_FLAG_NAME = /token|passw|credential|sensitive|reveal/i;
+const SHOWS_SECRET = /\b(tokens?|passwords?|passphrases?|credentials?|(sensitive|secrets?) (data|information|values?)|private keys?|decrypted|in plain ?text|unmasked|unredacted)\b/i;
+/** A flag's name that says so (`--show-token`, `--reveal`, `--show-secrets`; not gh's `gist list --secret`, a filter). */
+const SECRET_FLAG_NAME = /token|passw|credential|sensitive|reveal|unmask|unredact|(show|print|display|include|with)-?secret/i;
 
 /** Whether a flag, by its name or its text, may make a command print a secret. */
 function showsSecret(f: Flag): boolean {
@@ -186,7 +189,7 @@ function commandOf(n: Node, name: string, notes: string[]): AgentCommand {
   const operands = runs ? operandsOf(n.help, n.path) : "";
   const line = lineOf(name, n.path);
   const short = n.short !== "" ? n.short : n.help.summary;
-  const mutates = runs && !readsByName(n.path);
+  const mutates = runs && (!readsByName(n.path) || printsSecret(n, name, notes));
   return {
     path: n.path,
     use: n.help.usage,
@@ -211,6 +214,17 @@ function commandOf(n: Node, name: string, notes: string[]): AgentCommand {
     dry_run_usage_template: "",
     confirmation_note: "",
   };
+}
+
+/**
+ * Whether a command its name calls a read says it prints a secret (rclone `config show`: "Print (decrypted) config
+ * file", OAuth tokens and all): it is then a write a person approves, and hcp init says so.
+ */
+function printsSecret(n: Node, name: string, notes: string[]): boolean {
+  const said = [n.short, n.help.summary].find((t) => SHOWS_SECRET.test(t));
+  if (said === undefined) return false;
+  notes.push(`command "${lineOf(name, n.path)}" is a write that a person approves, not a read: its help says it may print a secret ("${said}"), which hcp cannot mask; make it a read in policy.json if the agent may see it`);
+  return true;
 }
 
 /**
