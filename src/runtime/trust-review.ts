@@ -1,11 +1,12 @@
 // What a person is shown before trusting a pack (`hcp trust`, and `hcp run`'s terminal prompt):
 // what the pack is (id, real folder, binding, the credentials it reads), what it does (each verb's program
 // and argv template, or method and URL) and what the trust binds (the folder's files, each program outside it;
-// programs found on PATH are said to be unbound), then, last, by the prompt, each program the verbs run (or where an
-// API's requests go) with the verbs that run it. Control, bidi and invisible characters are escaped as in plans, and
-// every other character outside ASCII too (look-alikes).
+// programs found on PATH are said to be unbound), then, last, by the prompt, what policy.json lets run without a
+// person and each program the verbs run (or where an API's requests go) with the verbs that run it. Control, bidi and
+// invisible characters are escaped as in plans, and every other character outside ASCII too (look-alikes).
 
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
 import type { LoadedPack, Surface } from "../pack/types.js";
 import { escapeForPerson } from "./approval/show.js";
 import { bindingLoadsCredentials, credentialFilePath, readCredentialFile } from "./credentials.js";
@@ -188,6 +189,27 @@ function reviewVerbs(pack: LoadedPack, surface: Surface, env: Env, binding: Pack
 }
 
 /**
+ * What policy.json lets run, by the prompt: the verbs the agent runs whenever it calls them (reads, then writes once hcp
+ * runs with --allow-write), those a person approves at each run, and those denied. An agent that made one write a read
+ * in policy.json among hundreds of gated verbs cannot hide it in their lines.
+ */
+function policyLines(pack: LoadedPack, surface: Surface): string[] {
+  const groups: [string, string[]][] = [
+    ["reads, run whenever the agent calls them", []],
+    ["writes, run whenever the agent calls them once hcp runs with --allow-write", []],
+    ["approved by a person at each run", []],
+    ["denied, never run", []],
+  ];
+  for (const key of Object.keys(surface.verbs)) {
+    const p = effectivePolicy(pack, key);
+    const group = p.policy === "deny" ? 3 : p.confirm === "person" ? 2 : p.policy === "read" ? 0 : 1;
+    groups[group]![1].push(key);
+  }
+  const lines = groups.filter(([, names]) => names.length > 0).map(([what, names]) => `${what}: ${verbCount(names.length)} ${someNames(names)}`);
+  return lines.map((l, i) => `${i === 0 ? "  policy:      " : "               "}${l}`);
+}
+
+/**
  * The pack as a person reviews it before trusting it; the digests are of the files as loaded,
  * `binding` is what the trust will record of its folder and programs.
  */
@@ -221,7 +243,7 @@ export function trustReview(pack: LoadedPack, env: Env, binding: PackBinding): s
   if (surface.wrap?.agent_env !== undefined) lines.push(`  agent_env:   ${shown(JSON.stringify(surface.wrap.agent_env))}`);
   if (pack.policy?.env !== undefined) lines.push(`  passes env:  ${quoted(pack.policy.env)}`);
   if (pack.policy?.cwd !== undefined) lines.push(`  cwd:         ${shown(pack.policy.cwd)}`);
-  if (surface.pass_through !== undefined) lines.push(`  pass-through: ${quoted(surface.pass_through.allowedSubcommands)} of ${shown(surface.wrap?.bin ?? "-")}`);
-  lines.push(...verbs.summary);
+  if (surface.pass_through !== undefined) lines.push(`  pass-through: ${quoted(surface.pass_through.allowedSubcommands)} of ${shown(surface.wrap?.bin ?? "-")}, policy ${passThroughPolicy(pack).policy}`);
+  lines.push(...policyLines(pack, surface), ...verbs.summary);
   return lines.join("\n");
 }

@@ -216,6 +216,45 @@ test("a program outside the pack bigger than one read of its digest (3 MiB): its
 /** The last screenful (24 lines) before the prompt. */
 const lastScreen = (screen: string) => screen.slice(0, screen.indexOf("[y/N]")).split("\n").slice(-24).join("\n");
 
+test("a write the agent made a read in policy.json, among hundreds of verbs a person approves, cannot hide in a long trust review: the end of the screen, by the prompt, names the verbs that run without a person, and those denied (hcp trust, hcp run's prompt)", async () => {
+  const s = scene();
+  const witness = join(s.ws, "witness.log");
+  const root = agentPack(join(s.ws, "helper"), witness);
+  const surface = JSON.parse(readFileSync(join(root, "surface.json"), "utf8")) as Record<string, unknown>;
+  const verbs: Record<string, unknown> = {};
+  const policy: Record<string, unknown> = {};
+  for (let i = 0; i < 300; i++) {
+    verbs[`v${i}`] = { description: `Verb ${i}.`, cli: ["dump", `v${i}`] };
+    policy[`v${i}`] = { policy: "write", confirm: true };
+    // Halfway down, among lines that all look alike: the one the agent made a read, one write it freed of the
+    // person's approval (it runs at the agent's call under --allow-write), and one denied.
+    if (i === 150) {
+      Object.assign(verbs, { wipe: { description: "Wipe.", cli: ["dump", "wipe"] }, push: { description: "Push.", cli: ["dump", "push"] }, old: { description: "Old.", cli: ["dump", "old"] } });
+      Object.assign(policy, { wipe: "read", push: "write", old: "deny" });
+    }
+  }
+  writeFileSync(join(root, "surface.json"), JSON.stringify({ ...surface, pass_through: undefined, verbs }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "helper", default: "deny", verbs: policy }));
+
+  for (const args of [["trust", root], ["run", root, "wipe"]]) {
+    const review = await s.onTerminal(args, "[y/N]", "n");
+    assert.ok(review.stdout.split("\n").length > 300, "every verb is listed");
+    const end = lastScreen(review.stdout);
+    assert.match(end, /\n {2}policy: {6}reads, run whenever the agent calls them: 1 verb \("wipe"\)\r?\n/, `${args[0]}: ${end}`);
+    assert.match(end, /\n {15}writes, run whenever the agent calls them once hcp runs with --allow-write: 1 verb \("push"\)\r?\n/, end);
+    assert.match(end, /\n {15}approved by a person at each run: 300 verbs \("v0", "v1", "v2" and 297 more\)\r?\n/, end);
+    assert.match(end, /\n {15}denied, never run: 1 verb \("old"\)\r?\n/, end);
+  }
+  assert.equal(runs(witness), 0, "nothing ran");
+
+  // A pass-through runs what the agent writes after it: the review says under which policy.
+  const wrapped = agentPack(join(s.ws, "wrapped"), witness);
+  const end = lastScreen((await s.onTerminal(["trust", wrapped], "[y/N]", "n")).stdout);
+  assert.match(end, /pass-through: \["dump"\] of \.\/dump\.sh, policy read\r?\n/, end);
+  assert.match(end, /\n {2}policy: {6}reads, run whenever the agent calls them: 1 verb \("dump"\)\r?\n/, end);
+  assert.equal(runs(witness), 0, "nothing ran");
+});
+
 test("a verb among hundreds that runs another program cannot hide in a long trust review: the end of the screen, by the prompt, names every program with its verbs (an API's host and methods), and the credentials (hcp trust, hcp run's prompt)", async () => {
   const s = scene();
   const witness = join(s.ws, "witness.log");
