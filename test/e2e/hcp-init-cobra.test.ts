@@ -25,12 +25,13 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.equal(init.code, 0, init.stderr);
   // A shortcut whose help names another command first among its aliases (docker's `docker ps`) is that command.
   assert.match(init.stderr, /note: 1 of its commands is another's alias \(their help's Aliases:\), one verb each under its first name: "ls" is "item list"/);
-  assert.match(init.stderr, /note: 4 of 8 verbs are read by their names alone \("apply\.view-last", "config\.view", "item\.get", "item\.list"\) and the others write, each approved by a person \(confirm: true\): the CLI does not say which of its commands change things, so check policy\.json before you trust the pack/);
+  assert.match(init.stderr, /note: 4 of 10 verbs are read by their names alone \("apply\.view-last", "config\.view", "item\.get", "item\.list"\) and the others write, each approved by a person \(confirm: true\): the CLI does not say which of its commands change things, so check policy\.json before you trust the pack/);
 
   const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { id: string; wrap: { bin: string }; verbs: Record<string, Verb> };
   assert.equal(surface.id, "cobractl");
   assert.equal(surface.wrap.bin, COBRACTL);
-  assert.deepEqual(Object.keys(surface.verbs).sort(), ["apply", "apply.view-last", "config.set", "config.show", "config.view", "item.delete", "item.get", "item.list"]);
+  // `config context (use | rename)` names its subcommands as its operand: a group, no verb of its own.
+  assert.deepEqual(Object.keys(surface.verbs).sort(), ["apply", "apply.view-last", "config.context.rename", "config.context.use", "config.set", "config.show", "config.view", "item.delete", "item.get", "item.list"]);
   // A group that runs on its own (its usage line has no word for a subcommand) is a verb too; its first operand is
   // never a subcommand's name, which would run that subcommand instead.
   const apply = surface.verbs["apply"]!;
@@ -72,6 +73,8 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.deepEqual(policy.verbs, {
     apply: { policy: "write", confirm: true },
     "apply.view-last": "read",
+    "config.context.rename": { policy: "write", confirm: true },
+    "config.context.use": { policy: "write", confirm: true },
     "config.set": { policy: "write", confirm: true },
     "config.show": { policy: "write", confirm: true },
     "config.view": "read",
@@ -84,7 +87,7 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   // Only the root and the groups were completed: a leaf's completion lists its operands' values, which a real CLI
   // may ask its server for (kubectl's cluster), for nothing.
   const completed = readFileSync(join(env["HOME"]!, "cobractl-completions.log"), "utf8").trim().split("\n").sort();
-  assert.deepEqual(completed, ['["apply"]', '["config"]', '["item"]', "[]"]);
+  assert.deepEqual(completed, ['["apply"]', '["config","context"]', '["config"]', '["item"]', "[]"]);
 
   // It runs as the CLI expects; the agent cannot reach a global flag, and an operand is never a flag.
   await trustPack(out, env);

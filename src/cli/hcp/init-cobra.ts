@@ -58,7 +58,8 @@ interface Node {
   path: string[];
   short: string;
   help: CobraHelp;
-  children: number;
+  /** The names of its subcommands. */
+  children: string[];
 }
 
 /** The program's own commands (its completion, a help), run at most AT_ONCE at a time, whoever asks. */
@@ -88,9 +89,13 @@ function usageNames(help: CobraHelp, name: string, path: readonly string[]): boo
   return [name, ...path].every((w, i) => words[i] === w);
 }
 
-/** Whether a command's usage line has a word for a subcommand (`kubectl config SUBCOMMAND`). */
-function usageTakesSubcommand(help: CobraHelp): boolean {
-  return help.usage.split(/\s+/).some((w) => SUBCOMMAND.test(w));
+/**
+ * Whether a command's usage line has a word for a subcommand (`kubectl config SUBCOMMAND`), or names its subcommands
+ * as its operand (`kubectl create secret (docker-registry | generic | tls)`).
+ */
+function usageTakesSubcommand(n: Node): boolean {
+  const operands = n.help.usage.split(/\s+/).slice(1 + n.path.length);
+  return operands.some((w) => SUBCOMMAND.test(w) || n.children.includes(w.replace(/^[([{]+|[)\]}]+$/g, "")));
 }
 
 /** The operands of a usage line: what follows the command's path, but for the words that stand for flags. */
@@ -115,7 +120,7 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
     );
   }
   const name = rootHelp.usage.split(/\s+/)[0] || basename(program);
-  const root: Node = { path: [], short: rootHelp.summary, help: rootHelp, children: 0 };
+  const root: Node = { path: [], short: rootHelp.summary, help: rootHelp, children: [] };
   const nodes: Node[] = [root];
   let level: Node[] = [root];
   let truncated = false;
@@ -130,11 +135,11 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
           candidates.map(async (c) => {
             const path = [...parent.path, c.name];
             const help = await helpOf(call, path);
-            return usageNames(help, name, path) ? { path, short: c.description, help, children: 0 } : undefined;
+            return usageNames(help, name, path) ? { path, short: c.description, help, children: [] } : undefined;
           }),
         );
         const children = read.filter((n) => n !== undefined);
-        parent.children = children.length;
+        parent.children = children.map((n) => n.path.at(-1)!);
         return children;
       }),
     );
@@ -164,7 +169,7 @@ function withoutAliases(nodes: readonly Node[], name: string, notes: string[]): 
   const isAlias = (n: Node) => {
     const [first] = n.help.aliases;
     const own = lineOf(name, n.path);
-    return n.children === 0 && first !== undefined && first !== own && n.help.aliases.includes(own) && lines.has(first);
+    return n.children.length === 0 && first !== undefined && first !== own && n.help.aliases.includes(own) && lines.has(first);
   };
   const aliases = nodes.filter(isAlias);
   if (aliases.length > 0) {
@@ -185,7 +190,7 @@ function lineOf(name: string, path: readonly string[]): string {
  * names as its usage line gives them, in its description), its own flags; a write unless its name says it reads.
  */
 function commandOf(n: Node, name: string, notes: string[]): AgentCommand {
-  const runs = n.path.length > 0 && (n.children === 0 || !usageTakesSubcommand(n.help));
+  const runs = n.path.length > 0 && (n.children.length === 0 || !usageTakesSubcommand(n));
   const operands = runs ? operandsOf(n.help, n.path) : "";
   const line = lineOf(name, n.path);
   const short = n.short !== "" ? n.short : n.help.summary;
@@ -197,7 +202,7 @@ function commandOf(n: Node, name: string, notes: string[]): AgentCommand {
     examples: [],
     related: [],
     // A group that runs says so to the generator as one with output of its own does.
-    output_modes: runs && n.children > 0 ? ["text"] : [],
+    output_modes: runs && n.children.length > 0 ? ["text"] : [],
     local_flags: runs && !mutates ? flagsOfRead(n, notes) : n.help.flags,
     required_local_flags: [],
     requires_auth: false,
@@ -207,7 +212,7 @@ function commandOf(n: Node, name: string, notes: string[]): AgentCommand {
     requires_confirmation: false,
     supports_meta: false,
     is_root: n.path.length === 0,
-    has_children: n.children > 0,
+    has_children: n.children.length > 0,
     command_template: line,
     usage_template: operands === "" ? line : `${line} [args...]`,
     machine_usage_template: "",
