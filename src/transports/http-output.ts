@@ -25,12 +25,13 @@ export const HTTP_RESULT = {
   },
 } as const;
 
+const HTTP_ERROR = { type: "object", required: ["error"], properties: { error: { type: "object", required: ["code", "message"], properties: { code: str, message: str } } } } as const;
+
 /** What structuredContent of an openapi tool holds: the result, a dry run `{plan, plan_id}`, or `{error: {code, message}}`. */
 export const HTTP_OUTPUT_SCHEMA = {
   type: "object",
-  anyOf: [
-    HTTP_RESULT,
-    { type: "object", required: ["plan", "plan_id"], properties: { plan: { type: "object" }, plan_id: str } },
-    { type: "object", required: ["error"], properties: { error: { type: "object", required: ["code", "message"], properties: { code: str, message: str } } } },
-  ],
+  anyOf: [HTTP_RESULT, { type: "object", required: ["plan", "plan_id"], properties: { plan: { type: "object" }, plan_id: str } }, HTTP_ERROR],
 } as const;
+
+/** The same for a tool that takes no `dry_run` (a read that needs no confirmation): it never answers a plan. */
+export const HTTP_PLAIN_OUTPUT = { type: "object", anyOf: [HTTP_RESULT, HTTP_ERROR] } as const;

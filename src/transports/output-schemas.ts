@@ -42,27 +42,26 @@ export const EXEC_RESULT = object(
 
 const POLICY = object({ policy: { enum: ["read", "write"] }, confirm: { enum: [false, "person", "plan"] }, timeout_ms: count, max_output_bytes: count });
 
-/** A dry run: the plan as it would run (a program's argv, or an openapi verb's request), its id and when the id expires. */
-export const DRY_RUN = object({
-  plan: {
-    anyOf: [
-      object({ pack: str, verb: nullable("string"), argv: { type: "array", items: str }, policy: POLICY, stdin: nullable("string"), env: { type: "object", additionalProperties: str }, cwd: str }),
-      object({ pack: str, verb: str, method: str, url: str, policy: POLICY }),
-    ],
-  },
-  plan_id: str,
-  expires_at: { type: "string", format: "date-time" },
-});
+/** A program verb's plan: the argv as it would run, with its stdin, environment and folder. */
+const PROGRAM_PLAN = object({ pack: str, verb: nullable("string"), argv: { type: "array", items: str }, policy: POLICY, stdin: nullable("string"), env: { type: "object", additionalProperties: str }, cwd: str });
+
+/** A dry run: the plan as it would run, its id and when the id expires. */
+const dryRun = (plan: unknown) => object({ plan, plan_id: str, expires_at: { type: "string", format: "date-time" } });
+
+/** A dry run of any verb: a program's argv, or an openapi verb's request. */
+export const DRY_RUN = dryRun({ anyOf: [PROGRAM_PLAN, object({ pack: str, verb: str, method: str, url: str, policy: POLICY })] });
+
+const RESULT_PART = { title: "result", ...EXEC_RESULT };
+const ERROR_PART = { title: "error", ...ERROR_RESULT };
 
 /** MCP structuredContent of a program verb's tool: the result, a dry run, or an error (an openapi verb's: HTTP_OUTPUT_SCHEMA). */
-export const TOOL_OUTPUT: { type: "object"; [k: string]: unknown } = {
-  type: "object",
-  anyOf: [
-    { title: "result", ...EXEC_RESULT },
-    { title: "dry run", ...DRY_RUN },
-    { title: "error", ...ERROR_RESULT },
-  ],
-};
+export const TOOL_OUTPUT: { type: "object"; [k: string]: unknown } = { type: "object", anyOf: [RESULT_PART, { title: "dry run", ...dryRun(PROGRAM_PLAN) }, ERROR_PART] };
+
+/**
+ * The same for a tool that takes no `dry_run` (a read that needs no confirmation): it never answers a plan. A client
+ * compiles each tool's outputSchema (the official SDK's, with Ajv), and the plan's part was most of that work.
+ */
+export const PLAIN_TOOL_OUTPUT: { type: "object"; [k: string]: unknown } = { type: "object", anyOf: [RESULT_PART, ERROR_PART] };
 
 /** Any tool's structuredContent: a program verb's or an openapi verb's. */
 export const STRUCTURED_CONTENT = { anyOf: [TOOL_OUTPUT, HTTP_OUTPUT_SCHEMA] };

@@ -8,8 +8,8 @@ import type { EffectivePolicy } from "../pack/types.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { TransportError } from "./errors.js";
 import { argsWithoutHidden, hiddenSubcommands } from "./hidden-subcommands.js";
-import { HTTP_OUTPUT_SCHEMA } from "./http-output.js";
-import { TOOL_OUTPUT } from "./output-schemas.js";
+import { HTTP_OUTPUT_SCHEMA, HTTP_PLAIN_OUTPUT } from "./http-output.js";
+import { PLAIN_TOOL_OUTPUT, TOOL_OUTPUT } from "./output-schemas.js";
 import { verbsOf, type ServedPack, type ServeOptions } from "./packs.js";
 
 /** Which tools a server offers (`--tools`, `--exclude`, `--read-only`); everything by default. */
@@ -138,6 +138,12 @@ function chooseTools(packs: readonly ServedPack[], opts: ToolSelection, owners: 
   return chosen;
 }
 
+/** What the tool's structuredContent holds: a program's or a request's result, an error, and a plan where it takes dry_run. */
+function outputSchemaOf(pack: ServedPack, previewable: boolean): VerbTool["tool"]["outputSchema"] {
+  if (pack.surface.kind === "openapi") return previewable ? HTTP_OUTPUT_SCHEMA : HTTP_PLAIN_OUTPUT;
+  return previewable ? TOOL_OUTPUT : PLAIN_TOOL_OUTPUT;
+}
+
 /** Every served tool of the packs; two verbs with one tool name, or a verb argument named dry_run or confirm, are refused. */
 export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & ToolSelection = {}): VerbTool[] {
   // First what is served (a verb's schema leaves out the subcommands that are not), then each tool.
@@ -165,7 +171,7 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & To
         title,
         description: describe(pack, key, policy, opts),
         inputSchema: inputSchema(pack, key, previewable, gated, hiddenOf.get(pack)!(key)),
-        outputSchema: pack.surface.kind === "openapi" ? HTTP_OUTPUT_SCHEMA : TOOL_OUTPUT,
+        outputSchema: outputSchemaOf(pack, previewable),
         annotations,
       },
     };
