@@ -86,6 +86,7 @@ const TRUST_RECORD = {
   tree_sha256: str,
   files: { type: "object", additionalProperties: str },
   programs: { type: "object", additionalProperties: nullable("string") },
+  verbs: { type: "object", additionalProperties: { enum: ["read", "write", "person", "deny"] } },
   trusted_at: str,
 };
 
@@ -146,8 +147,8 @@ export const OUTPUT_SCHEMAS: readonly OutputSchema[] = [
     outputs: "`hcp trust --list --json` (the trusted packs, and whether each still matches), `hcp trust PACK --json` (the person's answer), `hcp trust --revoke PACK --json`",
     schema: {
       anyOf: [
-        closed({ packs: arrayOf(closed({ ...TRUST_RECORD, matches: bool, why: str }, ["why"])), ignored_store: str }, ["ignored_store"]),
-        closed({ ...TRUST_RECORD, trusted: { const: true } }),
+        closed({ packs: arrayOf(closed({ ...TRUST_RECORD, matches: bool, why: str }, ["why", "verbs"])), ignored_store: str }, ["ignored_store"]),
+        closed({ ...TRUST_RECORD, trusted: { const: true } }, ["verbs"]),
         closed({ root: str, trusted: { const: false } }),
       ],
     },

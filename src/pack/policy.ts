@@ -221,6 +221,17 @@ export function effectivePolicy(pack: { surface: Surface | null; policy: PolicyD
   return { policy: hinted, confirm: policy === null && hinted === "write" ? "person" : false, ...limits, source: verb.policy !== undefined ? "hint" : "fallback" };
 }
 
+/**
+ * Who decides when a verb runs, as a person trusting a pack is told: the agent at its call (`read`; `write` once hcp
+ * runs with --allow-write), a person at each run (`person`), or nobody (`deny`). A plan-checked verb is the agent's.
+ */
+export type PolicyClass = "read" | "write" | "person" | "deny";
+
+export function policyClass(pack: { surface: Surface | null; policy: PolicyDocument | null }, verbKey: string): PolicyClass {
+  const p = effectivePolicy(pack, verbKey);
+  return p.policy === "deny" ? "deny" : p.confirm === "person" ? "person" : p.policy;
+}
+
 /** `true` and "person" → "person"; "plan" → "plan"; false or absent → false. */
 export function confirmMode(setting: ConfirmSetting | undefined): ConfirmMode {
   return setting === true || setting === "person" ? "person" : setting === "plan" ? "plan" : false;

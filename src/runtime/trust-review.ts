@@ -6,7 +6,7 @@
 // invisible characters are escaped as in plans, and every other character outside ASCII too (look-alikes).
 
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
+import { passThroughPolicy, policyClass, type PolicyClass } from "../pack/policy.js";
 import type { LoadedPack, Surface } from "../pack/types.js";
 import { escapeForPerson } from "./approval/show.js";
 import { bindingLoadsCredentials, credentialFilePath, readCredentialFile } from "./credentials.js";
@@ -14,7 +14,7 @@ import { boundVerb } from "./openapi/packs.js";
 import { baseUrlOf } from "./openapi/request.js";
 import type { ProgramBinding } from "./pack-programs.js";
 import { resolveProgram } from "./resolve.js";
-import type { PackBinding } from "./trust.js";
+import type { PackBinding, TrustRecord } from "./trust.js";
 import { commandOf } from "./verb-lookup.js";
 import { firstAndMore } from "../listing.js";
 
@@ -194,26 +194,63 @@ function reviewVerbs(pack: LoadedPack, surface: Surface, env: Env, binding: Pack
  * in policy.json among hundreds of gated verbs cannot hide it in their lines.
  */
 function policyLines(pack: LoadedPack, surface: Surface): string[] {
-  const groups: [string, string[]][] = [
-    ["reads, run whenever the agent calls them", []],
-    ["writes, run whenever the agent calls them once hcp runs with --allow-write", []],
-    ["approved by a person at each run", []],
-    ["denied, never run", []],
-  ];
+  const groups: Record<PolicyClass, string[]> = { read: [], write: [], person: [], deny: [] };
+  for (const key of Object.keys(surface.verbs)) groups[policyClass(pack, key)].push(key);
+  const lines = LOOSEST_FIRST.filter((c) => groups[c].length > 0).map((c) => `${GROUP_WORDS[c]}: ${verbCount(groups[c].length)} ${someNames(groups[c])}`);
+  return indented("  policy:      ", lines);
+}
+
+/** The lines under a label, the first beside it. */
+const indented = (label: string, lines: readonly string[]) => lines.map((l, i) => `${i === 0 ? label : " ".repeat(label.length)}${l}`);
+
+/** The classes from what the agent runs alone to what never runs. */
+const LOOSEST_FIRST: readonly PolicyClass[] = ["read", "write", "person", "deny"];
+const GROUP_WORDS: Record<PolicyClass, string> = {
+  read: "reads, run whenever the agent calls them",
+  write: "writes, run whenever the agent calls them once hcp runs with --allow-write",
+  person: "approved by a person at each run",
+  deny: "denied, never run",
+};
+const VERB_WORDS: Record<PolicyClass, string> = {
+  read: "a read, run whenever the agent calls it",
+  write: "a write, run whenever the agent calls it under --allow-write",
+  person: "approved by a person at each run",
+  deny: "denied",
+};
+
+/** How freely the agent may run a verb of this class: 0 the most; a verb not there is as one denied. */
+const freedom = (c: PolicyClass | undefined) => LOOSEST_FIRST.indexOf(c ?? "deny");
+
+/** The most changes of policy the review names one by one. */
+const CHANGES_SHOWN = 10;
+
+/**
+ * What changed in the verbs' policy since the person last trusted the folder (their record's classes; nothing without
+ * one): each verb the agent may now run more freely first, so that one loosened among many made stricter is named.
+ * A verb that was not there counts as one denied, so any other policy loosens it.
+ */
+function policyChanges(pack: LoadedPack, surface: Surface, before: TrustRecord["verbs"]): string[] {
+  if (before === undefined) return [];
+  const changes: { loosened: boolean; now: number; line: string }[] = [];
   for (const key of Object.keys(surface.verbs)) {
-    const p = effectivePolicy(pack, key);
-    const group = p.policy === "deny" ? 3 : p.confirm === "person" ? 2 : p.policy === "read" ? 0 : 1;
-    groups[group]![1].push(key);
+    const now = policyClass(pack, key);
+    const was = Object.hasOwn(before, key) ? before[key] : undefined;
+    if (was === now) continue;
+    changes.push({ loosened: freedom(now) < freedom(was), now: freedom(now), line: `${shown(JSON.stringify(key))} ${was === undefined ? "is new" : `was ${VERB_WORDS[was]}`}, now ${VERB_WORDS[now]}` });
   }
-  const lines = groups.filter(([, names]) => names.length > 0).map(([what, names]) => `${what}: ${verbCount(names.length)} ${someNames(names)}`);
-  return lines.map((l, i) => `${i === 0 ? "  policy:      " : "               "}${l}`);
+  const removed = Object.keys(before).filter((k) => !Object.hasOwn(surface.verbs, k));
+  if (removed.length > 0) changes.push({ loosened: false, now: freedom("deny"), line: `${verbCount(removed.length)} removed ${someNames(removed)}` });
+  // The loosened first, the loosest of them first (a read before a write); the rest as they come.
+  const lines = [...changes.filter((c) => c.loosened).sort((a, b) => a.now - b.now), ...changes.filter((c) => !c.loosened)].map((c) => c.line);
+  if (lines.length > CHANGES_SHOWN) lines.splice(CHANGES_SHOWN, lines.length, `and ${lines.length - CHANGES_SHOWN} more changes (compare policy.json with what you trusted)`);
+  return indented("  since you last trusted it: ", lines);
 }
 
 /**
  * The pack as a person reviews it before trusting it; the digests are of the files as loaded,
  * `binding` is what the trust will record of its folder and programs.
  */
-export function trustReview(pack: LoadedPack, env: Env, binding: PackBinding): string {
+export function trustReview(pack: LoadedPack, env: Env, binding: PackBinding, previous?: TrustRecord): string {
   const surface = pack.surface;
   if (surface === null) return `pack at ${shown(pack.root)}: it did not load`;
   const verbs = reviewVerbs(pack, surface, env, binding);
@@ -244,6 +281,6 @@ export function trustReview(pack: LoadedPack, env: Env, binding: PackBinding): s
   if (pack.policy?.env !== undefined) lines.push(`  passes env:  ${quoted(pack.policy.env)}`);
   if (pack.policy?.cwd !== undefined) lines.push(`  cwd:         ${shown(pack.policy.cwd)}`);
   if (surface.pass_through !== undefined) lines.push(`  pass-through: ${quoted(surface.pass_through.allowedSubcommands)} of ${shown(surface.wrap?.bin ?? "-")}, policy ${passThroughPolicy(pack).policy}`);
-  lines.push(...policyLines(pack, surface), ...verbs.summary);
+  lines.push(...policyChanges(pack, surface, previous?.verbs), ...policyLines(pack, surface), ...verbs.summary);
   return lines.join("\n");
 }

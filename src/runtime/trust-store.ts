@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { isObject } from "../pack/issues.js";
+import type { PolicyClass } from "../pack/policy.js";
 import { ensurePrivateDirSync, readPrivate, writePrivate } from "./approval/state.js";
 import { RuntimeError } from "./errors.js";
 
@@ -27,6 +28,8 @@ export interface TrustRecord {
   readonly files: Readonly<Record<string, string>>;
   /** Each program named by a path outside the folder: its real path → SHA-256 (null: it did not exist). */
   readonly programs: Readonly<Record<string, string | null>>;
+  /** Each verb's policy class as the person was shown it, to tell them what changed at the next review (absent in older records). */
+  readonly verbs?: Readonly<Record<string, PolicyClass>>;
   readonly trusted_at: string;
 }
 
@@ -41,6 +44,8 @@ export const hasLegacyStore = (stateDir: string) => existsSync(legacyStoreOf(sta
 const hex = (v: unknown) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v);
 const mapOf = (ok: (v: unknown) => boolean) => (v: unknown) => isObject(v) && Object.values(v).every(ok);
 
+const CLASSES: readonly PolicyClass[] = ["read", "write", "person", "deny"];
+
 function isRecord(v: unknown): v is TrustRecord {
   return (
     isObject(v) &&
@@ -52,7 +57,8 @@ function isRecord(v: unknown): v is TrustRecord {
     (v["document_sha256"] === null || hex(v["document_sha256"])) &&
     hex(v["tree_sha256"]) &&
     mapOf((f) => typeof f === "string")(v["files"]) &&
-    mapOf((p) => p === null || hex(p))(v["programs"])
+    mapOf((p) => p === null || hex(p))(v["programs"]) &&
+    (v["verbs"] === undefined || mapOf((c) => CLASSES.includes(c as PolicyClass))(v["verbs"]))
   );
 }
 

@@ -8,6 +8,7 @@
 
 import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { policyClass } from "../pack/policy.js";
 import type { LoadedPack } from "../pack/types.js";
 import { shellWord } from "../shell-word.js";
 import { escapeForPerson } from "./approval/show.js";
@@ -201,10 +202,16 @@ export function trustPack(pack: LoadedPack, stateDir: string, binding: PackBindi
     tree_sha256: binding.tree.sha256,
     files: binding.tree.entries,
     programs: outsideDigests(binding.programs),
+    verbs: Object.fromEntries(Object.keys(pack.surface.verbs).map((k) => [k, policyClass(pack, k)])),
     trusted_at: new Date().toISOString(),
   };
   writeTrustRecord(stateDir, record);
   return record;
+}
+
+/** The record of the last trust a person gave the pack's folder, if any: what the review compares its policy with. */
+export function lastTrust(pack: LoadedPack, stateDir: string): TrustRecord | undefined {
+  return readTrustRecord(stateDir, realRootOf(pack));
 }
 
 /** Removes the record of the folder at `root` (a real path), then hcp run's copies of it; false when there was no record. */

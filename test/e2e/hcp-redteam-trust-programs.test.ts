@@ -255,6 +255,43 @@ test("a write the agent made a read in policy.json, among hundreds of verbs a pe
   assert.equal(runs(witness), 0, "nothing ran");
 });
 
+test("a policy the agent loosened after a person trusted the pack is named at the next review: each verb it may now run more freely first, however many it made stricter to bury it (hcp trust, hcp run's prompt)", async () => {
+  const s = scene();
+  const witness = join(s.ws, "witness.log");
+  const root = agentPack(join(s.ws, "helper"), witness);
+  const surface = JSON.parse(readFileSync(join(root, "surface.json"), "utf8")) as Record<string, unknown>;
+  const verbs: Record<string, unknown> = {};
+  const policy: Record<string, unknown> = {};
+  for (const key of [...Array.from({ length: 30 }, (_, i) => `v${i}`), "wipe"]) {
+    verbs[key] = { description: `${key}.`, cli: ["dump", key] };
+    policy[key] = { policy: "write", confirm: true };
+  }
+  writeFileSync(join(root, "surface.json"), JSON.stringify({ ...surface, pass_through: undefined, verbs }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "helper", default: "deny", verbs: policy }));
+  // The person's first review has nothing to compare with; they trust it.
+  const first = await s.onTerminal(["trust", root], "[y/N]", "y");
+  assert.doesNotMatch(first.stdout, /since you last trusted it/);
+  assert.match(first.stdout, /Trusted\./);
+
+  // The agent frees `wipe` of the person's approval, adds a read, removes a verb, and makes twenty others stricter.
+  writeFileSync(join(root, "surface.json"), JSON.stringify({ ...surface, pass_through: undefined, verbs: { ...verbs, fresh: { description: "Fresh.", cli: ["dump", "fresh"] }, v29: undefined } }));
+  const changed: Record<string, unknown> = { ...policy, wipe: "read", fresh: "read", v29: undefined };
+  for (let i = 0; i < 20; i++) changed[`v${i}`] = "deny";
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "helper", default: "deny", verbs: changed }));
+
+  for (const args of [["trust", root], ["run", root, "wipe"]]) {
+    const end = lastScreen((await s.onTerminal(args, "[y/N]", "n")).stdout);
+    const since = end.slice(end.indexOf("  since you last trusted it: ")).split(/\r?\n/).slice(0, 11);
+    assert.deepEqual(since.slice(0, 3), [
+      '  since you last trusted it: "wipe" was approved by a person at each run, now a read, run whenever the agent calls it',
+      '                             "fresh" is new, now a read, run whenever the agent calls it',
+      '                             "v0" was approved by a person at each run, now denied',
+    ], `${args[0]}: ${end}`);
+    assert.equal(since[10], "                             and 13 more changes (compare policy.json with what you trusted)", end);
+  }
+  assert.equal(runs(witness), 0, "nothing ran");
+});
+
 test("a verb among hundreds that runs another program cannot hide in a long trust review: the end of the screen, by the prompt, names every program with its verbs (an API's host and methods), and the credentials (hcp trust, hcp run's prompt)", async () => {
   const s = scene();
   const witness = join(s.ws, "witness.log");

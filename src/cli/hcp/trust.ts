@@ -11,7 +11,7 @@ import { stateDirOf } from "../../runtime/approval/state.js";
 import { RuntimeError } from "../../runtime/errors.js";
 import { loadOpenApiDocuments, withheldDocument } from "../../runtime/openapi/packs.js";
 import { hasLegacyStore, legacyStoreOf, readTrustRecords } from "../../runtime/trust-store.js";
-import { bindingOf, givenPackFolder, realPackPath, revokeTrust, trustPack, untrustedBecause, type TrustRecord } from "../../runtime/trust.js";
+import { bindingOf, givenPackFolder, lastTrust, realPackPath, revokeTrust, trustPack, untrustedBecause, type TrustRecord } from "../../runtime/trust.js";
 import { trustReview } from "../../runtime/trust-review.js";
 import { TransportError } from "../../transports/errors.js";
 import { loadOnePack, servable } from "../../transports/packs.js";
@@ -75,7 +75,7 @@ export async function trustHandler(ctx: Context): Promise<void> {
   // Read once: what the person is shown is what is recorded, whatever changes in the folder while they read.
   const binding = bindingOf(pack, [givenPackFolder(path)]);
   if (typeof binding === "string") throw new RuntimeError("invalid_pack", `pack at ${pack.root} cannot be trusted: ${binding}`);
-  const yes = await askYesNo(process.stdin, process.stdout, `About to trust ${trustReview(pack, process.env, binding)}\n`, "Trust this pack? [y/N] ");
+  const yes = await askYesNo(process.stdin, process.stdout, `About to trust ${trustReview(pack, process.env, binding, lastTrust(pack, stateDir))}\n`, "Trust this pack? [y/N] ");
   if (!yes) {
     await ctx.writeResult({ root: pack.root, trusted: false }, () => "Not trusted: nothing was recorded.\n");
     return;
