@@ -216,25 +216,30 @@ test("a program outside the pack bigger than one read of its digest (3 MiB): its
 /** The last screenful (24 lines) before the prompt. */
 const lastScreen = (screen: string) => screen.slice(0, screen.indexOf("[y/N]")).split("\n").slice(-24).join("\n");
 
+/** Verbs that each run `./dump.sh KEY` and need a person's approval, and their policy.json entries. */
+function gatedVerbs(keys: readonly string[]): { verbs: Record<string, unknown>; policy: Record<string, unknown> } {
+  return {
+    verbs: Object.fromEntries(keys.map((k) => [k, { description: `${k}.`, cli: ["dump", k] }])),
+    policy: Object.fromEntries(keys.map((k) => [k, { policy: "write", confirm: true }])),
+  };
+}
+
+/** The agent's pack at `root` (agentPack) given these verbs and their policy, with no pass-through. */
+function writeVerbs(root: string, verbs: Record<string, unknown>, policy: Record<string, unknown>): void {
+  const surface = JSON.parse(readFileSync(join(root, "surface.json"), "utf8")) as Record<string, unknown>;
+  writeFileSync(join(root, "surface.json"), JSON.stringify({ ...surface, pass_through: undefined, verbs }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "helper", default: "deny", verbs: policy }));
+}
+
 test("a write the agent made a read in policy.json, among hundreds of verbs a person approves, cannot hide in a long trust review: the end of the screen, by the prompt, names the verbs that run without a person, and those denied (hcp trust, hcp run's prompt)", async () => {
   const s = scene();
   const witness = join(s.ws, "witness.log");
   const root = agentPack(join(s.ws, "helper"), witness);
-  const surface = JSON.parse(readFileSync(join(root, "surface.json"), "utf8")) as Record<string, unknown>;
-  const verbs: Record<string, unknown> = {};
-  const policy: Record<string, unknown> = {};
-  for (let i = 0; i < 300; i++) {
-    verbs[`v${i}`] = { description: `Verb ${i}.`, cli: ["dump", `v${i}`] };
-    policy[`v${i}`] = { policy: "write", confirm: true };
-    // Halfway down, among lines that all look alike: the one the agent made a read, one write it freed of the
-    // person's approval (it runs at the agent's call under --allow-write), and one denied.
-    if (i === 150) {
-      Object.assign(verbs, { wipe: { description: "Wipe.", cli: ["dump", "wipe"] }, push: { description: "Push.", cli: ["dump", "push"] }, old: { description: "Old.", cli: ["dump", "old"] } });
-      Object.assign(policy, { wipe: "read", push: "write", old: "deny" });
-    }
-  }
-  writeFileSync(join(root, "surface.json"), JSON.stringify({ ...surface, pass_through: undefined, verbs }));
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "helper", default: "deny", verbs: policy }));
+  // Halfway down, among lines that all look alike: the one the agent made a read, one write it freed of the person's
+  // approval (it runs at the agent's call under --allow-write), and one denied.
+  const numbered = Array.from({ length: 300 }, (_, i) => `v${i}`);
+  const { verbs, policy } = gatedVerbs([...numbered.slice(0, 150), "wipe", "push", "old", ...numbered.slice(150)]);
+  writeVerbs(root, verbs, { ...policy, wipe: "read", push: "write", old: "deny" });
 
   for (const args of [["trust", root], ["run", root, "wipe"]]) {
     const review = await s.onTerminal(args, "[y/N]", "n");
@@ -259,25 +264,16 @@ test("a policy the agent loosened after a person trusted the pack is named at th
   const s = scene();
   const witness = join(s.ws, "witness.log");
   const root = agentPack(join(s.ws, "helper"), witness);
-  const surface = JSON.parse(readFileSync(join(root, "surface.json"), "utf8")) as Record<string, unknown>;
-  const verbs: Record<string, unknown> = {};
-  const policy: Record<string, unknown> = {};
-  for (const key of [...Array.from({ length: 30 }, (_, i) => `v${i}`), "wipe"]) {
-    verbs[key] = { description: `${key}.`, cli: ["dump", key] };
-    policy[key] = { policy: "write", confirm: true };
-  }
-  writeFileSync(join(root, "surface.json"), JSON.stringify({ ...surface, pass_through: undefined, verbs }));
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "helper", default: "deny", verbs: policy }));
+  const { verbs, policy } = gatedVerbs([...Array.from({ length: 30 }, (_, i) => `v${i}`), "wipe"]);
+  writeVerbs(root, verbs, policy);
   // The person's first review has nothing to compare with; they trust it.
   const first = await s.onTerminal(["trust", root], "[y/N]", "y");
   assert.doesNotMatch(first.stdout, /since you last trusted it/);
   assert.match(first.stdout, /Trusted\./);
 
   // The agent frees `wipe` of the person's approval, adds a read, removes a verb, and makes twenty others stricter.
-  writeFileSync(join(root, "surface.json"), JSON.stringify({ ...surface, pass_through: undefined, verbs: { ...verbs, fresh: { description: "Fresh.", cli: ["dump", "fresh"] }, v29: undefined } }));
-  const changed: Record<string, unknown> = { ...policy, wipe: "read", fresh: "read", v29: undefined };
-  for (let i = 0; i < 20; i++) changed[`v${i}`] = "deny";
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "helper", default: "deny", verbs: changed }));
+  const stricter = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`v${i}`, "deny"]));
+  writeVerbs(root, { ...verbs, fresh: { description: "Fresh.", cli: ["dump", "fresh"] }, v29: undefined }, { ...policy, ...stricter, wipe: "read", fresh: "read", v29: undefined });
 
   for (const args of [["trust", root], ["run", root, "wipe"]]) {
     const end = lastScreen((await s.onTerminal(args, "[y/N]", "n")).stdout);
