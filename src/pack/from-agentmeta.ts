@@ -1,6 +1,7 @@
 // A harness pack (surface.json, policy.json, HARNESS.md) generated from a rungrad-agentmeta/1 document (hcp.md §10). Pure.
 
 import type { AgentCommand, AgentFlag, AgentMetaDocument } from "../agentmeta/types.js";
+import { firstAndMore } from "../listing.js";
 import { isVerbKey } from "./fields.js";
 import { renderPackHarness } from "./harness-render.js";
 import { MCP_CONTROL_ARGUMENTS, cutToolNames, manyTools, mcpToolProblems } from "./mcp-names.js";
@@ -68,6 +69,8 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
   const verbs: Record<string, SurfaceVerb> = {};
   const policyVerbs: Record<string, PolicyVerbEntry | "read" | "write"> = {};
   const authVerbs: string[] = [];
+  /** The verb of each command that has one, by its path. */
+  const verbOf = new Map<string, string>();
   for (const c of runnable) {
     const key = verbKeyOf(c, toolId, notes);
     if (key === null) continue;
@@ -79,8 +82,10 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
       verbs[draft.key] = draft.verb;
       policyVerbs[draft.key] = draft.confirm ? { policy: "write", confirm: true } : draft.verb.policy!;
       if (c.requires_auth) authVerbs.push(draft.key);
+      if (draft.key === key) verbOf.set(c.path.join(" "), key);
     }
   }
+  if (options.foreign === true) namingSubverbs(doc, verbs, verbOf);
 
   const auth = doc.commands.some((c) => c.requires_auth);
   const family = doc.tool_name.slice(0, 128);
@@ -109,6 +114,21 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
     credentials: auth ? { family, variables: [credential], verbs: authVerbs } : undefined,
   });
   return { surface, policy, harness, notes };
+}
+
+/**
+ * A group's verb names the verbs of its subcommands (kubectl `auth`: `auth.can-i`, `auth.whoami`, …): run alone, a
+ * group of a CLI not built on rungrad may only print its help, which the agent would have a person approve for nothing.
+ */
+function namingSubverbs(doc: AgentMetaDocument, verbs: Record<string, SurfaceVerb>, verbOf: ReadonlyMap<string, string>): void {
+  for (const c of doc.commands) {
+    const key = verbOf.get(c.path.join(" "));
+    if (key === undefined || !c.has_children) continue;
+    const subverbs = childrenOf(doc, c).flatMap((name) => verbOf.get([...c.path, name].join(" ")) ?? []);
+    if (subverbs.length === 0) continue;
+    const verb = verbs[key]!;
+    verbs[key] = { ...verb, description: `${verb.description!.replace(/[.\s]+$/, "")}; its subcommands are verbs of their own: ${firstAndMore(subverbs, 5)}` };
+  }
 }
 
 /** `<TOOL>_TOKEN`, rungrad's credential variable convention (the framework's toolEnvVar(name, "TOKEN")). */
