@@ -2,6 +2,7 @@
 // `npm run docs` writes each to docs/schemas/<name>.json, and the tests validate the programs' real outputs against them.
 
 import { FIELD_DEPTH } from "../pack/argument-line.js";
+import { POLICY_CLASSES } from "../pack/policy.js";
 import { HTTP_RESULT } from "../transports/http-output.js";
 import { CLI_ERROR, DRY_RUN, EXEC_RESPONSE, EXEC_RESULT, object, STRUCTURED_CONTENT } from "../transports/output-schemas.js";
 
@@ -86,7 +87,7 @@ const TRUST_RECORD = {
   tree_sha256: str,
   files: { type: "object", additionalProperties: str },
   programs: { type: "object", additionalProperties: nullable("string") },
-  verbs: { type: "object", additionalProperties: { enum: ["read", "write", "person", "deny"] } },
+  verbs: { type: "object", additionalProperties: { enum: POLICY_CLASSES } },
   trusted_at: str,
 };
 

@@ -39,6 +39,7 @@ const FIELDS_LISTED_MAX = 50;
 const FIELD_DESCRIPTION_MAX = 300;
 
 const propertiesOf = (schema: unknown): Record<string, unknown> => (isObject(schema) && isObject(schema["properties"]) ? schema["properties"] : {});
+const requiredOf = (schema: unknown): unknown[] => (isObject(schema) && Array.isArray(schema["required"]) ? schema["required"] : []);
 /** What holds a property's own fields: its items' schema for an array of objects, else itself. */
 const fieldsHolder = (p: unknown): unknown => (isObject(p) && isObject(p["items"]) ? p["items"] : p);
 const fieldPath = (parent: string, name: string) => (parent === "" ? name : `${parent}\0${name}`);
@@ -81,7 +82,7 @@ function shortDescription(p: unknown): unknown {
  */
 function propertyLines(schema: unknown, indent: string, depth: number, path: string, listed: ReadonlySet<string>): string[] {
   const properties = propertiesOf(schema);
-  const required = isObject(schema) && Array.isArray(schema["required"]) ? schema["required"] : [];
+  const required = requiredOf(schema);
   return Object.keys(properties).flatMap((n) => {
     const at = fieldPath(path, n);
     if (depth > 1 && !listed.has(at)) return [];
@@ -204,6 +205,6 @@ function verbSection(id: string, key: string, verb: SurfaceVerb, marks: readonly
 function argumentNames(args: JsonSchema | undefined): string {
   const names = Object.keys(propertiesOf(args));
   if (names.length === 0) return "none.";
-  const required = isObject(args) && Array.isArray(args["required"]) ? args["required"] : [];
+  const required = requiredOf(args);
   return `${names.map((n) => `\`${n}\`${required.includes(n) ? " (required)" : ""}`).join(", ")}.`;
 }

@@ -227,9 +227,14 @@ export function effectivePolicy(pack: { surface: Surface | null; policy: PolicyD
  */
 export type PolicyClass = "read" | "write" | "person" | "deny";
 
-export function policyClass(pack: { surface: Surface | null; policy: PolicyDocument | null }, verbKey: string): PolicyClass {
-  const p = effectivePolicy(pack, verbKey);
-  return p.policy === "deny" ? "deny" : p.confirm === "person" ? "person" : p.policy;
+/** The classes from what the agent runs alone to what never runs. */
+export const POLICY_CLASSES: readonly PolicyClass[] = ["read", "write", "person", "deny"];
+
+const classOf = (p: EffectivePolicy): PolicyClass => (p.policy === "deny" ? "deny" : p.confirm === "person" ? "person" : p.policy);
+
+/** Each verb's policy class, in the surface's order. */
+export function policyClasses(pack: { surface: Surface | null; policy: PolicyDocument | null }): Record<string, PolicyClass> {
+  return Object.fromEntries(Object.keys(pack.surface?.verbs ?? {}).map((key) => [key, classOf(effectivePolicy(pack, key))]));
 }
 
 /** `true` and "person" → "person"; "plan" → "plan"; false or absent → false. */

@@ -7,7 +7,7 @@ import { runsFrom, trustedCopy, type RunFrom } from "./pack-copy.js";
 import { isRequestPlan, type AnyPlan } from "./plan.js";
 import { secretSet, type SecretSet } from "./redact.js";
 import { argSecrets, policyEnvSecrets } from "./secrets.js";
-import { lastTrust, requireTrust, type PackBinding } from "./trust.js";
+import { requireTrust, type PackBinding, type TrustRecord } from "./trust.js";
 import { trustReview } from "./trust-review.js";
 import { argsSchemaOf } from "./validate-args.js";
 
@@ -45,7 +45,7 @@ export async function trustAtPlan(pack: LoadedPack, opts: PlanOptions, stateDir:
       asked = true;
       return ask(text);
     });
-  const review = (binding: PackBinding) => trustReview(pack, opts.env ?? process.env, binding, lastTrust(pack, stateDir));
+  const review = (binding: PackBinding, previous: TrustRecord | undefined) => trustReview(pack, opts.env ?? process.env, binding, previous);
   const binding = await requireTrust(pack, stateDir, asker === undefined ? undefined : { asker, review }, named);
   return { binding, asked };
 }

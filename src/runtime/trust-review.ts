@@ -6,7 +6,7 @@
 // invisible characters are escaped as in plans, and every other character outside ASCII too (look-alikes).
 
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { passThroughPolicy, policyClass, type PolicyClass } from "../pack/policy.js";
+import { POLICY_CLASSES, passThroughPolicy, policyClasses, type PolicyClass } from "../pack/policy.js";
 import type { LoadedPack, Surface } from "../pack/types.js";
 import { escapeForPerson } from "./approval/show.js";
 import { bindingLoadsCredentials, credentialFilePath, readCredentialFile } from "./credentials.js";
@@ -193,18 +193,16 @@ function reviewVerbs(pack: LoadedPack, surface: Surface, env: Env, binding: Pack
  * runs with --allow-write), those a person approves at each run, and those denied. An agent that made one write a read
  * in policy.json among hundreds of gated verbs cannot hide it in their lines.
  */
-function policyLines(pack: LoadedPack, surface: Surface): string[] {
+function policyLines(classes: Readonly<Record<string, PolicyClass>>): string[] {
   const groups: Record<PolicyClass, string[]> = { read: [], write: [], person: [], deny: [] };
-  for (const key of Object.keys(surface.verbs)) groups[policyClass(pack, key)].push(key);
-  const lines = LOOSEST_FIRST.filter((c) => groups[c].length > 0).map((c) => `${GROUP_WORDS[c]}: ${verbCount(groups[c].length)} ${someNames(groups[c])}`);
+  for (const [key, c] of Object.entries(classes)) groups[c].push(key);
+  const lines = POLICY_CLASSES.filter((c) => groups[c].length > 0).map((c) => `${GROUP_WORDS[c]}: ${verbCount(groups[c].length)} ${someNames(groups[c])}`);
   return indented("  policy:      ", lines);
 }
 
 /** The lines under a label, the first beside it. */
 const indented = (label: string, lines: readonly string[]) => lines.map((l, i) => `${i === 0 ? label : " ".repeat(label.length)}${l}`);
 
-/** The classes from what the agent runs alone to what never runs. */
-const LOOSEST_FIRST: readonly PolicyClass[] = ["read", "write", "person", "deny"];
 const GROUP_WORDS: Record<PolicyClass, string> = {
   read: "reads, run whenever the agent calls them",
   write: "writes, run whenever the agent calls them once hcp runs with --allow-write",
@@ -219,7 +217,7 @@ const VERB_WORDS: Record<PolicyClass, string> = {
 };
 
 /** How freely the agent may run a verb of this class: 0 the most; a verb not there is as one denied. */
-const freedom = (c: PolicyClass | undefined) => LOOSEST_FIRST.indexOf(c ?? "deny");
+const freedom = (c: PolicyClass | undefined) => POLICY_CLASSES.indexOf(c ?? "deny");
 
 /** The most changes of policy the review names one by one. */
 const CHANGES_SHOWN = 10;
@@ -229,16 +227,15 @@ const CHANGES_SHOWN = 10;
  * one): each verb the agent may now run more freely first, so that one loosened among many made stricter is named.
  * A verb that was not there counts as one denied, so any other policy loosens it.
  */
-function policyChanges(pack: LoadedPack, surface: Surface, before: TrustRecord["verbs"]): string[] {
+function policyChanges(classes: Readonly<Record<string, PolicyClass>>, before: TrustRecord["verbs"]): string[] {
   if (before === undefined) return [];
   const changes: { loosened: boolean; now: number; line: string }[] = [];
-  for (const key of Object.keys(surface.verbs)) {
-    const now = policyClass(pack, key);
+  for (const [key, now] of Object.entries(classes)) {
     const was = Object.hasOwn(before, key) ? before[key] : undefined;
     if (was === now) continue;
     changes.push({ loosened: freedom(now) < freedom(was), now: freedom(now), line: `${shown(JSON.stringify(key))} ${was === undefined ? "is new" : `was ${VERB_WORDS[was]}`}, now ${VERB_WORDS[now]}` });
   }
-  const removed = Object.keys(before).filter((k) => !Object.hasOwn(surface.verbs, k));
+  const removed = Object.keys(before).filter((k) => !Object.hasOwn(classes, k));
   if (removed.length > 0) changes.push({ loosened: false, now: freedom("deny"), line: `${verbCount(removed.length)} removed ${someNames(removed)}` });
   // The loosened first, the loosest of them first (a read before a write); the rest as they come.
   const lines = [...changes.filter((c) => c.loosened).sort((a, b) => a.now - b.now), ...changes.filter((c) => !c.loosened)].map((c) => c.line);
@@ -281,6 +278,7 @@ export function trustReview(pack: LoadedPack, env: Env, binding: PackBinding, pr
   if (pack.policy?.env !== undefined) lines.push(`  passes env:  ${quoted(pack.policy.env)}`);
   if (pack.policy?.cwd !== undefined) lines.push(`  cwd:         ${shown(pack.policy.cwd)}`);
   if (surface.pass_through !== undefined) lines.push(`  pass-through: ${quoted(surface.pass_through.allowedSubcommands)} of ${shown(surface.wrap?.bin ?? "-")}, policy ${passThroughPolicy(pack).policy}`);
-  lines.push(...policyChanges(pack, surface, previous?.verbs), ...policyLines(pack, surface), ...verbs.summary);
+  const classes = policyClasses(pack);
+  lines.push(...policyChanges(classes, previous?.verbs), ...policyLines(classes), ...verbs.summary);
   return lines.join("\n");
 }

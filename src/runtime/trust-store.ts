@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { isObject } from "../pack/issues.js";
-import type { PolicyClass } from "../pack/policy.js";
+import { POLICY_CLASSES, type PolicyClass } from "../pack/policy.js";
 import { ensurePrivateDirSync, readPrivate, writePrivate } from "./approval/state.js";
 import { RuntimeError } from "./errors.js";
 
@@ -44,8 +44,6 @@ export const hasLegacyStore = (stateDir: string) => existsSync(legacyStoreOf(sta
 const hex = (v: unknown) => typeof v === "string" && /^[0-9a-f]{64}$/.test(v);
 const mapOf = (ok: (v: unknown) => boolean) => (v: unknown) => isObject(v) && Object.values(v).every(ok);
 
-const CLASSES: readonly PolicyClass[] = ["read", "write", "person", "deny"];
-
 function isRecord(v: unknown): v is TrustRecord {
   return (
     isObject(v) &&
@@ -58,7 +56,7 @@ function isRecord(v: unknown): v is TrustRecord {
     hex(v["tree_sha256"]) &&
     mapOf((f) => typeof f === "string")(v["files"]) &&
     mapOf((p) => p === null || hex(p))(v["programs"]) &&
-    (v["verbs"] === undefined || mapOf((c) => CLASSES.includes(c as PolicyClass))(v["verbs"]))
+    (v["verbs"] === undefined || mapOf((c) => POLICY_CLASSES.includes(c as PolicyClass))(v["verbs"]))
   );
 }
 

@@ -8,7 +8,7 @@
 
 import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { policyClass } from "../pack/policy.js";
+import { policyClasses } from "../pack/policy.js";
 import type { LoadedPack } from "../pack/types.js";
 import { shellWord } from "../shell-word.js";
 import { escapeForPerson } from "./approval/show.js";
@@ -109,7 +109,7 @@ export function untrustedBecause(pack: LoadedPack, stateDir: string): string | u
 }
 
 /** The verdict on the pack as loaded, and what it binds now (to show and record when a person trusts it). */
-function verdict(pack: LoadedPack, stateDir: string, givenAs: readonly string[] = []): { why?: string; binding?: PackBinding } {
+function verdict(pack: LoadedPack, stateDir: string, givenAs: readonly string[] = []): { why?: string; binding?: PackBinding; record?: TrustRecord } {
   const real = realRootOf(pack);
   // Loaded through a link, its relative program and files would be found through the link, which can change after this check.
   if (real !== pack.root) return { why: escapeForPerson(`it was loaded as ${pack.root}, a symbolic link to ${real}; run it by its real path`) };
@@ -118,7 +118,7 @@ function verdict(pack: LoadedPack, stateDir: string, givenAs: readonly string[] 
   const record = readTrustRecord(stateDir, real);
   if (record === undefined) return { why: "a person has never trusted it", binding };
   const now = digestsOf(pack);
-  if (now === undefined) return { why: "what it runs cannot be read to compare with what a person trusted", binding };
+  if (now === undefined) return { why: "what it runs cannot be read to compare with what a person trusted", binding, record };
   const named = [...packFilesChanged(now, record), ...(now.document_sha256 !== record.document_sha256 ? ["its OpenAPI document"] : [])];
   // The folder's own names, but for the files named above (the loaded text is compared; the folder's digest catches a change after loading).
   const quiet = new Set(["surface.json", "policy.json", documentPath(pack, real)]);
@@ -128,7 +128,7 @@ function verdict(pack: LoadedPack, stateDir: string, givenAs: readonly string[] 
   // Names the folder's writer chose, shown to a person at the trust prompt: escaped.
   const changed = [...named, ...shortList(paths).map(escapeForPerson), ...moved.map((p) => `the program ${escapeForPerson(p)}`)];
   if (changed.length === 0 && binding.tree.sha256 !== record.tree_sha256) changed.push("its folder");
-  return changed.length === 0 ? { binding } : { why: `it changed since a person trusted it (${changed.join(", ")})`, binding };
+  return changed.length === 0 ? { binding } : { why: `it changed since a person trusted it (${changed.join(", ")})`, binding, record };
 }
 
 /** The first few paths, then how many more. */
@@ -164,21 +164,22 @@ export function refuseWithheldDocument(pack: LoadedPack): void {
 
 /**
  * Throws `pack_untrusted` unless a person trusted the pack as loaded, whatever its binding. With `ask`, a pack
- * that is not trusted is first shown to a person (`review` is what they see of what it binds now) and, on yes,
+ * that is not trusted is first shown to a person (`review` is what they see of what it binds now, given the record of the
+ * person's last trust of the folder, if any) and, on yes,
  * trusted as shown. Returns what it binds as trusted: its folder's digest (what hcp run's copy of it must be) and where
  * each program was found then. `named`: the paths the pack folder was given as (bindingOf).
  */
 export async function requireTrust(
   pack: LoadedPack,
   stateDir: string,
-  ask?: { asker: TrustAsker; review: (binding: PackBinding) => string },
+  ask?: { asker: TrustAsker; review: (binding: PackBinding, previous: TrustRecord | undefined) => string },
   named: readonly string[] = [],
 ): Promise<PackBinding> {
-  const { why, binding } = verdict(pack, stateDir, named);
+  const { why, binding, record } = verdict(pack, stateDir, named);
   // No reason against it: the folder read now is the one recorded.
   if (why === undefined && binding !== undefined) return binding;
   if (ask === undefined || binding === undefined) throw refusal(pack, why ?? "it cannot be bound");
-  if (!(await ask.asker(`This pack is not trusted: ${why}.\n${ask.review(binding)}`))) throw refusal(pack, `${why}; the person at the terminal did not trust it`);
+  if (!(await ask.asker(`This pack is not trusted: ${why}.\n${ask.review(binding, record)}`))) throw refusal(pack, `${why}; the person at the terminal did not trust it`);
   trustPack(pack, stateDir, binding);
   return binding;
 }
@@ -202,7 +203,7 @@ export function trustPack(pack: LoadedPack, stateDir: string, binding: PackBindi
     tree_sha256: binding.tree.sha256,
     files: binding.tree.entries,
     programs: outsideDigests(binding.programs),
-    verbs: Object.fromEntries(Object.keys(pack.surface.verbs).map((k) => [k, policyClass(pack, k)])),
+    verbs: policyClasses(pack),
     trusted_at: new Date().toISOString(),
   };
   writeTrustRecord(stateDir, record);
