@@ -1,6 +1,6 @@
-// The programs never die with work in flight: a closed stdout (EPIPE), an oversized input line, SIGTERM or SIGINT end
-// `hcp exec`, `hcp serve --mcp`, `hcp run` and `rungrad` cleanly: every child's group killed, what is in flight
-// answered, a non-zero exit code, no stack trace.
+// The programs never die with work in flight: a closed stdout (EPIPE), an oversized input line, SIGTERM, SIGINT or an
+// internal error (a fault hcp did not foresee) end `hcp exec`, `hcp serve --mcp`, `hcp run` and `rungrad` cleanly:
+// every child's group killed, what is in flight answered, a non-zero exit code, no stack trace.
 
 import assert from "node:assert/strict";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -27,9 +27,9 @@ interface Spawned {
   closed: Promise<number | string | null>;
 }
 
-/** Spawns node PROGRAM args in cwd with an isolated environment; stdin stays open until the test ends it. */
-function start(program: string, args: string[], cwd: string): Spawned {
-  const env = isolated(cwd);
+/** Spawns node PROGRAM args in cwd with an isolated environment (and `extraEnv`); stdin stays open until the test ends it. */
+function start(program: string, args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}): Spawned {
+  const env = { ...isolated(cwd), ...extraEnv };
   trustBeforeRunSync(program, args, { cwd, env });
   const child = spawn(process.execPath, [program, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
@@ -162,6 +162,44 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
     assert.equal(got.get(2)?.result?.isError, true, p.out());
     assert.equal(got.get(2)!.result!.structuredContent!.error!.code, "cancelled");
     noStackTrace(p.err());
+    await allGone(pids);
+  });
+}
+
+// A fault hcp did not foresee (a bug), raised outside any request's handling while a run is in flight: preloaded into
+// the built hcp from outside (test/fixtures/fault-when-running.cjs), as an exception thrown from a timer and as a
+// rejection nothing handles. Left to Node, either ended the process at once: a stack trace, the call unanswered.
+const faultWhenRunning = (fault: string) => ({ NODE_OPTIONS: `--require ${join(REPO, "test/fixtures/fault-when-running.cjs")}`, FAULT: fault });
+
+/** The operator's one line: the error's kind and where it was thrown, never its text (it may quote a secret). */
+function faultReported(stderr: string): void {
+  noStackTrace(stderr);
+  assert.match(stderr, /^Error: internal error in hcp \(TypeError at \S+fault-when-running\.cjs:\d+:\d+; its text is not shown, as it may hold a secret\): stopping as on SIGTERM/m);
+  assert.doesNotMatch(stderr, /sk-fault-SECRET|fault text/);
+}
+
+for (const fault of ["throw", "reject"]) {
+  test(`an unforeseen fault (${fault}) in hcp serve --mcp, hcp exec or hcp run while a verb runs: what is in flight is answered cancelled, the run's group killed, exit 2, one line on stderr and no stack trace`, async () => {
+    const cwds = ["mcp", "exec", "run"].map((name) => tempDir(`hcp-fault-${name}-`));
+    const mcp = start(HCP, ["serve", "--mcp", PROBE_PACK], cwds[0]!, faultWhenRunning(fault));
+    const exec = start(HCP, ["exec", PROBE_PACK], cwds[1]!, faultWhenRunning(fault));
+    const run = start(HCP, ["run", PROBE_PACK, "sleeper"], cwds[2]!, faultWhenRunning(fault));
+    mcp.child.stdin.write(INIT + callTool(2, "hcp-probe_sleeper"));
+    exec.child.stdin.write(request("sleeping", "sleeper"));
+    const pids = (await Promise.all(cwds.map(sleeperPids))).flat();
+
+    assert.equal(await mcp.closed, 2, mcp.err());
+    const got = byId(mcp.out());
+    assert.equal(got.get(2)?.result?.isError, true, mcp.out());
+    assert.equal(got.get(2)!.result!.structuredContent!.error!.code, "cancelled");
+    faultReported(mcp.err());
+
+    assert.equal(await exec.closed, 2, exec.err());
+    assert.deepEqual(responses(exec.out()).map((a) => [a.id, a.ok, a.error?.code]), [["sleeping", false, "cancelled"]]);
+    faultReported(exec.err());
+
+    assert.equal(await run.closed, 2, run.err());
+    faultReported(run.err());
     await allGone(pids);
   });
 }
