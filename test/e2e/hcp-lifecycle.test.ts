@@ -12,6 +12,7 @@ import { isolatedEnv } from "./hardening.js";
 import { HCP, PROBE_PACK, mcpClient, tempDir } from "../transports/support.js";
 import { alive, eventually } from "../runtime/support.js";
 import { marks, peakOverlap, witnessPack } from "./witness-pack.js";
+import { FAULTS, assertFaultReported, faultWhenRunning } from "./fault.js";
 
 /** An environment that keeps hcp away from the real user's state. */
 function isolated(dir: string): NodeJS.ProcessEnv {
@@ -166,19 +167,7 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
   });
 }
 
-// A fault hcp did not foresee (a bug), raised outside any request's handling while a run is in flight: preloaded into
-// the built hcp from outside (test/fixtures/fault-when-running.cjs), as an exception thrown from a timer and as a
-// rejection nothing handles. Left to Node, either ended the process at once: a stack trace, the call unanswered.
-const faultWhenRunning = (fault: string) => ({ NODE_OPTIONS: `--require ${join(REPO, "test/fixtures/fault-when-running.cjs")}`, FAULT: fault });
-
-/** The operator's one line: the error's kind and where it was thrown, never its text (it may quote a secret). */
-function faultReported(stderr: string): void {
-  noStackTrace(stderr);
-  assert.match(stderr, /^Error: internal error in hcp \(TypeError at \S+fault-when-running\.cjs:\d+:\d+; its text is not shown, as it may hold a secret\): stopping as on SIGTERM/m);
-  assert.doesNotMatch(stderr, /sk-fault-SECRET|fault text/);
-}
-
-for (const fault of ["throw", "reject"]) {
+for (const fault of FAULTS) {
   test(`an unforeseen fault (${fault}) in hcp serve --mcp, hcp exec or hcp run while a verb runs: what is in flight is answered cancelled, the run's group killed, exit 2, one line on stderr and no stack trace`, async () => {
     const cwds = ["mcp", "exec", "run"].map((name) => tempDir(`hcp-fault-${name}-`));
     const mcp = start(HCP, ["serve", "--mcp", PROBE_PACK], cwds[0]!, faultWhenRunning(fault));
@@ -192,14 +181,14 @@ for (const fault of ["throw", "reject"]) {
     const got = byId(mcp.out());
     assert.equal(got.get(2)?.result?.isError, true, mcp.out());
     assert.equal(got.get(2)!.result!.structuredContent!.error!.code, "cancelled");
-    faultReported(mcp.err());
+    assertFaultReported(mcp.err());
 
     assert.equal(await exec.closed, 2, exec.err());
     assert.deepEqual(responses(exec.out()).map((a) => [a.id, a.ok, a.error?.code]), [["sleeping", false, "cancelled"]]);
-    faultReported(exec.err());
+    assertFaultReported(exec.err());
 
     assert.equal(await run.closed, 2, run.err());
-    faultReported(run.err());
+    assertFaultReported(run.err());
     await allGone(pids);
   });
 }

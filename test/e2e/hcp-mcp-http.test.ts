@@ -12,6 +12,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { isolatedEnv } from "./hardening.js";
 import { alive } from "../runtime/support.js";
 import { marks, peakOverlap, witnessPack } from "./witness-pack.js";
+import { FAULTS, assertFaultReported, faultWhenRunning } from "./fault.js";
 import { PROBE_PACK, hcp, httpClient, rawHttp, serveHttp, tempDir, type HttpServed } from "../transports/support.js";
 
 interface Served extends HttpServed {
@@ -19,10 +20,10 @@ interface Served extends HttpServed {
   dir: string;
 }
 
-/** Spawns `hcp serve --mcp <probe pack> --http 127.0.0.1:0 …` in a fresh working directory. */
-async function serve(extra: string[] = []): Promise<Served> {
+/** Spawns `hcp serve --mcp <probe pack> --http 127.0.0.1:0 …` in a fresh working directory (`env` added to its environment). */
+async function serve(extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Served> {
   const dir = tempDir();
-  return { ...(await serveHttp([PROBE_PACK], { args: extra, cwd: dir, env: isolatedEnv() })), dir };
+  return { ...(await serveHttp([PROBE_PACK], { args: extra, cwd: dir, env: { ...isolatedEnv(), ...env } })), dir };
 }
 
 async function connect(url: string, token?: string): Promise<Client> {
@@ -261,14 +262,37 @@ test("over HTTP the bearer token is never shown: not in any answer (refusals, re
   }
 });
 
+/** The pids the sleeper verb writes in the server's folder once it runs: its child's and grandchild's. */
+async function sleeperPids(s: Served): Promise<number[]> {
+  const files = [join(s.dir, "child.pid"), join(s.dir, "grandchild.pid")];
+  for (let i = 0; i < 2400 && !files.every((f) => existsSync(f) && readFileSync(f, "utf8") !== ""); i++) await sleep(25);
+  return files.map((f) => Number(readFileSync(f, "utf8")));
+}
+
+for (const fault of FAULTS) {
+  test(`an unforeseen fault (${fault}) over HTTP while a verb runs: the call is answered cancelled, its group killed, exit 2, one line on stderr and no stack trace`, async () => {
+    const s = await serve(["--stateful"], faultWhenRunning(fault));
+    const client = await connect(s.url);
+    const call = client.callTool({ name: "hcp-probe_sleeper", arguments: {} });
+    call.catch(() => {});
+    const pids = await sleeperPids(s);
+    const answered = await call;
+    assert.equal(answered.isError, true);
+    assert.equal((answered.structuredContent as { error: { code: string } }).error.code, "cancelled");
+    assert.equal(await s.exited, 2, s.stderr());
+    assertFaultReported(s.stderr());
+    for (let i = 0; i < 400 && pids.some(alive); i++) await sleep(25);
+    assert.deepEqual(pids.map(alive), [false, false]);
+    await client.close();
+  });
+}
+
 test("SIGTERM over HTTP: the call in flight is cancelled and answered, its process group killed, the port freed", async () => {
   const s = await serve();
   const client = await connect(s.url);
   const call = client.callTool({ name: "hcp-probe_sleeper", arguments: {} });
   call.catch(() => {});
-  const files = [join(s.dir, "child.pid"), join(s.dir, "grandchild.pid")];
-  for (let i = 0; i < 2400 && !files.every((f) => existsSync(f) && readFileSync(f, "utf8") !== ""); i++) await sleep(25);
-  const pids = files.map((f) => Number(readFileSync(f, "utf8")));
+  const pids = await sleeperPids(s);
   const sent = Date.now();
   s.child.kill("SIGTERM");
   // The answer comes before the server goes: a result (cancelled), not a dropped connection.
