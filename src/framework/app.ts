@@ -171,7 +171,7 @@ export class App {
       try {
         await program.parseAsync(args, { from: "user" });
       } catch (err) {
-        if (err instanceof CommanderError) return this.commanderFailure(err);
+        if (err instanceof CommanderError) return this.commanderFailure(err, found ?? this.root.children.find((c) => c.name === first));
         throw err;
       }
       const sel = selection as Selection | null;
@@ -295,8 +295,14 @@ export class App {
     return renderHelp(node, { groups: this.config.groups ?? [], version: this.surface.version === "rungrad" });
   }
 
-  private commanderFailure(err: CommanderError): number {
+  /** `node`: the command the words name, as far as they were read (its unknownFlagHint). */
+  private commanderFailure(err: CommanderError, node: CommandNode | undefined): number {
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return 0;
+    const hint = node?.spec.unknownFlagHint;
+    const flag = /'(--[^']*)'/.exec(err.message)?.[1];
+    if (err.code === "commander.unknownOption" && hint !== undefined && flag !== undefined) {
+      throw new FlagParseError(`unknown flag: ${flag.split("=")[0]} (${hint(flag)})`);
+    }
     throw translateCommanderError(err);
   }
 

@@ -41,6 +41,11 @@ export interface CommandSpec {
   extensions?: ExtensionSet;
   run?: Handler;
   commands?: CommandSpec[];
+  /**
+   * Not Cobra's: words added to an unknown flag's error on this command (`unknown flag: --name (…)`), given the flag
+   * as typed (`--name` or `--name=value`): what was likely meant.
+   */
+  unknownFlagHint?: (flag: string) => string;
 }
 
 /**

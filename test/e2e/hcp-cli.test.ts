@@ -211,7 +211,7 @@ test("the framework surface: a valid manifest, globals, `--` ends hcp's flags, m
   assert.deepEqual([dashed.code, dashed.stdout], [64, ""], "--json after -- is the child's");
   assert.match(dashed.stderr, /unknown step "--json"/);
   assert.equal(killed.code, 137, "128 + SIGKILL");
-  assert.deepEqual([badFlag.code, JSON.parse(badFlag.stderr)], [1, { error: "unknown flag: --bogus", exit_code: 1 }]);
+  assert.deepEqual([badFlag.code, JSON.parse(badFlag.stderr)], [1, { error: "unknown flag: --bogus (a verb's arguments are given as --arg NAME=VALUE: --arg bogus=…)", exit_code: 1 }]);
   assert.deepEqual([denied.code, JSON.parse(denied.stderr)], [4, { code: "denied", error: 'verb "hidden" of pack "hcp-probe" is denied by policy', exit_code: 4 }]);
   assert.equal(execDry.code, 1);
   assert.equal(execDry.stderr, "Error: unknown flag: --dry-run\n", "requests carry dry_run: the flag is not hcp exec's");

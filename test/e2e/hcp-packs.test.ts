@@ -141,6 +141,23 @@ test("argument errors name the argument: unknown, missing, wrong type (§6.3)", 
   assert.equal(r.stdout, "");
 });
 
+test("hcp run points an agent's likely mistake at the fix: a verb's argument given as a flag of its own (--message), a name a letter off or with - for _ (did you mean), one close to none (the names there are); each exit 1, nothing run", async () => {
+  const { pack, env } = await taskrPack();
+  const flag = await hcp(["run", pack, "task.comment", "--message", "hi", "--allow-write"], { env });
+  assert.equal(flag.code, 1);
+  assert.equal(flag.stderr, "Error: unknown flag: --message (a verb's arguments are given as --arg NAME=VALUE: --arg message=…)\n");
+  // Given as --name=value, the value is not repeated.
+  const inline = await hcp(["run", pack, "task.comment", "--message=s3cr3t", "--allow-write"], { env });
+  assert.equal(inline.stderr, "Error: unknown flag: --message (a verb's arguments are given as --arg NAME=VALUE: --arg message=…)\n");
+  const near = await hcp(["run", pack, "task.comment", "--arg", "task-gid=9", "--arg", "mesage=hi", "--allow-write"], { env });
+  assert.equal(near.code, 1);
+  assert.match(near.stderr, /unknown argument "task-gid" \(did you mean "task_gid"\?\)/);
+  assert.match(near.stderr, /unknown argument "mesage" \(did you mean "message"\?\)/);
+  const far = await hcp(["run", pack, "task.comment", "--arg", "zzz=1", "--allow-write"], { env });
+  assert.match(far.stderr, /unknown argument "zzz" \(its arguments: [^)]*\btask_gid\b[^)]*\)/);
+  for (const r of [flag, inline, near, far]) assert.equal(r.stdout, "", "nothing ran");
+});
+
 test("update.check reads (no --allow-write needed) and update writes", async () => {
   const { pack, env } = await taskrPack();
   assert.deepEqual((await ran(pack, env, "update.check", {})).argv, ["update", "--check", "--json", "--no-prompt"]);

@@ -45,11 +45,11 @@ const ATTACKS: [string, string[], string][] = [
   ["pair", ["--arg", "v:=[2,1]"], refused("pair", 'argument "v": must be one of [1,2]')],
   ["uniq", ["--args", '{"v":[{"a":1,"b":2},{"b":2,"a":1}]}'], refused("uniq", 'argument "v": must NOT have duplicate items (items ## 0 and 1 are identical)')],
   ["uniq", ["--arg", "v:=[1,1.0]"], refused("uniq", 'argument "v": must NOT have duplicate items (items ## 0 and 1 are identical)')],
-  ["closed", ["--args", '{"__proto__":"x"}'], refused("closed", 'unknown argument "__proto__"')],
-  ["closed", ["--arg", "constructor=x"], refused("closed", 'unknown argument "constructor"')],
+  ["closed", ["--args", '{"__proto__":"x"}'], refused("closed", 'unknown argument "__proto__" (its arguments: v)')],
+  ["closed", ["--arg", "constructor=x"], refused("closed", 'unknown argument "constructor" (its arguments: v)')],
   ["closed", ["--args", '{"v":"x","v":1}'], refused("closed", 'argument "v": must be string')],
   // `--arg __proto__:=…` is an argument named __proto__, as in --args (it never sets the arguments' prototype)
-  ["closed", ["--arg", "v=x", "--arg", '__proto__:={"w":"x"}'], refused("closed", 'unknown argument "__proto__"')],
+  ["closed", ["--arg", "v=x", "--arg", '__proto__:={"w":"x"}'], refused("closed", 'unknown argument "__proto__" (its arguments: v)')],
   ["inherited", ["--arg", "w=x"], refused("inherited", 'argument "constructor": must be string')],
 ];
 
