@@ -5,10 +5,15 @@ import assert from "node:assert/strict";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { APPROVER_BIN, bank, planIdOf } from "./approvals-support.js";
+import { APPROVER_BIN, bank, planIdOf, writeBank } from "./approvals-support.js";
+import { fixture, run as spawnRun } from "./helpers.js";
 import { HCP, execSession, tempDir } from "../transports/support.js";
 
 const pay = (root: string, amount: string) => ["run", root, "pay", "--arg", `amount=${amount}`, "--allow-write"];
+
+/** `hcp ARGS…` on a pseudo-terminal the agent types into: it answers `y` to the first `[y/N]`; its pack left untrusted. */
+const typedAt = (args: string[], env: NodeJS.ProcessEnv) =>
+  spawnRun("python3", [fixture("bin/terminal.py"), "10", "[y/N]", "y", "--", process.execPath, HCP, ...args], { env, asAgent: true, timeoutMs: 20_000 });
 
 /** The name of an id's file in the state directory: its expiry and nonce. */
 const fileOf = (id: string) => id.split(".").slice(1, 3).join(".");
@@ -224,4 +229,32 @@ test("a plan a person approved for one server's --cwd does not run on a server s
   const ran = await execSession([b.root], [payRequest({ confirm: id })], ["--allow-write", "--cwd", approvedIn], { env: b.env });
   assert.equal(ran.responses[0]!.ok, true, JSON.stringify(ran.responses[0]));
   assert.equal(b.runs().length, 1);
+});
+
+test("under the operator's HCP_NO_PROMPT, an agent typing y at the terminal hcp run would ask on answers nothing: a gated plan is refused and an untrusted pack is not offered for trust (exit 4); nothing runs, nothing is trusted", async () => {
+  const b = bank({ env: { HCP_NO_PROMPT: "1" } });
+  // The bank trusted, as a person would have: only the approval prompt is left to ask.
+  await b.hcp(["run", b.root, "look"]);
+  const gated = await typedAt(pay(b.root, "5"), b.env);
+  assert.equal(gated.code, 4, gated.stdout);
+  assert.match(gated.stdout, /needs a person's approval/);
+  assert.doesNotMatch(gated.stdout, /\[y\/N\]/, "nothing was asked");
+
+  const fresh = join(b.dir, "fresh");
+  writeBank(fresh, { id: "fresh" });
+  for (let i = 0; i < 2; i++) {
+    const untrusted = await typedAt(["run", fresh, "look"], b.env);
+    assert.equal(untrusted.code, 4, untrusted.stdout);
+    assert.match(untrusted.stdout, /a person has never trusted it/, "not trusted by the y typed the first time");
+    assert.doesNotMatch(untrusted.stdout, /\[y\/N\]/);
+  }
+  assert.deepEqual(b.runs().map((r) => r.argv), [["look"]], "only the person's own run");
+
+  // Empty or 0, it asks as usual: the same y then runs the plan.
+  for (const off of ["", "0"]) {
+    const asked = await typedAt(pay(b.root, off === "" ? "6" : "7"), { ...b.env, HCP_NO_PROMPT: off });
+    assert.equal(asked.code, 0, asked.stdout);
+    assert.match(asked.stdout, /Run verb "pay" of pack "bank"\? \[y\/N\] y/);
+  }
+  assert.deepEqual(b.runs().map((r) => r.argv), [["look"], ["pay", "6"], ["pay", "7"]]);
 });

@@ -94,10 +94,16 @@ function gateOf(ctx: Context, prompt: boolean): Gate {
   return { stateDir: stateDirOf(env), audit: auditOf(ctx), approvers };
 }
 
-/** Whether `hcp run` may ask at the terminal: not under --no-prompt, and only with a terminal on one of its streams. */
+/**
+ * Whether `hcp run` may ask at the terminal: not under --no-prompt nor HCP_NO_PROMPT, and only with a terminal on one of
+ * its streams. HCP_NO_PROMPT is the operator's: an agent whose commands run on a terminal it types into (a harness's
+ * pseudo-terminal) would answer the prompts itself, and an agent allowed only `hcp run …` cannot unset it.
+ */
 function mayPrompt(ctx: Context): boolean {
+  const forbidden = process.env["HCP_NO_PROMPT"];
+  if (ctx.globals.noPrompt || (forbidden !== undefined && forbidden !== "" && forbidden !== "0")) return false;
   // isatty, not process.stdin.isTTY: making process.stdin costs a run that never reads it ~1.5 ms.
-  return !ctx.globals.noPrompt && (isatty(0) || isatty(1) || isatty(2));
+  return isatty(0) || isatty(1) || isatty(2);
 }
 
 /**
