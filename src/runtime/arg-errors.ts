@@ -3,6 +3,7 @@
 import type { ErrorObject } from "ajv";
 import { firstAndMore } from "../listing.js";
 import { isObject } from "../pack/issues.js";
+import { closestNames } from "./verb-names.js";
 
 /** `/tags/0` as `tags[0]`, `/opts/a` as `opts.a` (JSON Pointer unescaped). */
 function argumentPath(pointer: string): string {
@@ -54,42 +55,15 @@ function describe(e: ErrorObject, schema: unknown, hinted: { count: number }): s
 const NAMES_SHOWN = 12;
 
 /**
- * What the caller may have meant by an unknown argument: the name it is close to (`show-labels` for `show_labels`, a
- * letter off), else the names there are.
+ * What the caller may have meant by an unknown argument: the nearest name (`show_labels` for `show-labels`, a few
+ * letters off, or one containing it), else the names there are.
  */
 function knownNames(given: string, object: unknown, where: string): string {
   const properties = isObject(object) && isObject(object["properties"]) ? Object.keys(object["properties"]) : [];
   if (properties.length === 0) return where === "" ? " (the verb takes no arguments)" : "";
-  const close = closestName(given, properties);
+  const [close] = closestNames(properties, given);
   if (close !== undefined) return ` (did you mean ${JSON.stringify(where + close)}?)`;
   return ` (${where === "" ? "its arguments" : `the fields of ${JSON.stringify(where.slice(0, -1))}`}: ${firstAndMore(properties, NAMES_SHOWN)})`;
-}
-
-/** Names longer than this are not compared letter by letter (an agent may send any). */
-const COMPARED_LENGTH = 64;
-
-/** A name as the comparison reads it: in lower case, `-` as `_`. */
-const plain = (s: string) => s.toLowerCase().replaceAll("-", "_");
-
-/** The one name `given` differs from only in case and `-` for `_`, else by at most a letter in four (one at least). */
-function closestName(given: string, names: readonly string[]): string | undefined {
-  const same = names.filter((n) => plain(n) === plain(given));
-  if (same.length === 1) return same[0];
-  if (given.length > COMPARED_LENGTH) return undefined;
-  const bound = Math.max(1, Math.floor(given.length / 4));
-  const near = names.filter((n) => n.length <= COMPARED_LENGTH && editDistance(plain(n), plain(given)) <= bound);
-  return near.length === 1 ? near[0] : undefined;
-}
-
-/** Levenshtein's distance: the fewest letters added, removed or changed that make `a` into `b`. */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    row = next;
-  }
-  return row[b.length]!;
 }
 
 /** One message per distinct problem, in Ajv's order; `schema` is the schema that found them. */

@@ -1,18 +1,19 @@
 // How an error names a pack's verbs: every one when the pack has few; else the few closest to what was typed and
-// how many there are, so that a mistyped verb of a pack of 1,223 (GitHub's API) is one line, not 50 KB.
+// how many there are, so that a mistyped verb of a pack of 1,223 (GitHub's API) is one line, not 50 KB. The closest
+// names are found alike for a mistyped argument (arg-errors.ts).
 
 import { shellWord } from "../shell-word.js";
 
 /** Up to this many verbs, an error names them all. */
 const ALL_NAMED_MAX = 30;
 const CLOSEST_MAX = 5;
-/** A verb typed longer than this is compared with none (the comparison costs its length times each verb's). */
+/** A name typed longer than this is compared with none (the comparison costs its length times each name's). */
 const TYPED_COMPARED_MAX = 200;
 
 /** `verbs: a, b` for a pack of few verbs; else `closest: x, y; 1223 verbs in all` (and `; hcp describe <root> lists them`). */
 export function verbsHint(verbs: readonly string[], typed?: string, root?: string): string {
   if (verbs.length <= ALL_NAMED_MAX) return `verbs: ${verbs.join(", ") || "none"}`;
-  const closest = typed === undefined ? [] : closestVerbs(verbs, typed);
+  const closest = typed === undefined ? [] : closestNames(verbs, typed);
   return [
     ...(closest.length > 0 ? [`closest: ${closest.join(", ")}`] : []),
     `${verbs.length} verbs in all`,
@@ -20,21 +21,21 @@ export function verbsHint(verbs: readonly string[], typed?: string, root?: strin
   ].join("; ");
 }
 
-/** The verbs nearest to `typed`, nearest first: the same words with other separators or case, then a few edits away,
- * then those containing it (or contained in it). */
-export function closestVerbs(verbs: readonly string[], typed: string): string[] {
+/** The names (of verbs, of arguments) nearest to `typed`, nearest first: the same words with other separators or case,
+ * then a few edits away, then those containing it (or contained in it). */
+export function closestNames(names: readonly string[], typed: string): string[] {
   if (typed.length > TYPED_COMPARED_MAX) return [];
   const word = normalised(typed);
   const limit = Math.max(2, Math.floor(word.length / 4));
-  const scored: { verb: string; score: number }[] = [];
-  for (const verb of verbs) {
-    const other = normalised(verb);
+  const scored: { name: string; score: number }[] = [];
+  for (const name of names) {
+    const other = normalised(name);
     const distance = editDistance(word, other, limit);
-    if (distance <= limit) scored.push({ verb, score: distance });
-    else if (word.length >= 3 && (other.includes(word) || word.includes(other))) scored.push({ verb, score: limit + 1 + Math.abs(other.length - word.length) });
+    if (distance <= limit) scored.push({ name, score: distance });
+    else if (word.length >= 3 && (other.includes(word) || word.includes(other))) scored.push({ name, score: limit + 1 + Math.abs(other.length - word.length) });
   }
   // A stable sort keeps the pack's order among equals.
-  return scored.sort((a, b) => a.score - b.score).slice(0, CLOSEST_MAX).map((s) => s.verb);
+  return scored.sort((a, b) => a.score - b.score).slice(0, CLOSEST_MAX).map((s) => s.name);
 }
 
 /** Case and the separators people mix up (`.`, `-`, `_`, space) do not count as differences. */

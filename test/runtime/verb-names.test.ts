@@ -1,18 +1,18 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { closestVerbs, verbsHint } from "../../src/runtime/verb-names.js";
+import { closestNames, verbsHint } from "../../src/runtime/verb-names.js";
 
 const GITHUB_LIKE = ["meta-root", "meta-get", "meta-get-octocat", "meta-get-zen", "repos-get", "repos-get-branch", "repos-list-for-org", "issues-create", "issues-update"];
 
 test("closest verbs: the same words with other separators or case first, then a few edits away, then those containing what was typed", () => {
-  assert.deepEqual(closestVerbs(GITHUB_LIKE, "Meta.Get_Zen"), ["meta-get-zen", "meta-get"]);
-  assert.deepEqual(closestVerbs(GITHUB_LIKE, "repos.gte"), ["repos-get"]);
-  assert.deepEqual(closestVerbs(GITHUB_LIKE, "get-zen"), ["meta-get-zen"]);
-  assert.deepEqual(closestVerbs(GITHUB_LIKE, "issues.creat"), ["issues-create"]);
-  assert.deepEqual(closestVerbs(GITHUB_LIKE, "repos-get-brnach"), ["repos-get-branch", "repos-get"]);
-  assert.deepEqual(closestVerbs(GITHUB_LIKE, "zzz"), []);
+  assert.deepEqual(closestNames(GITHUB_LIKE, "Meta.Get_Zen"), ["meta-get-zen", "meta-get"]);
+  assert.deepEqual(closestNames(GITHUB_LIKE, "repos.gte"), ["repos-get"]);
+  assert.deepEqual(closestNames(GITHUB_LIKE, "get-zen"), ["meta-get-zen"]);
+  assert.deepEqual(closestNames(GITHUB_LIKE, "issues.creat"), ["issues-create"]);
+  assert.deepEqual(closestNames(GITHUB_LIKE, "repos-get-brnach"), ["repos-get-branch", "repos-get"]);
+  assert.deepEqual(closestNames(GITHUB_LIKE, "zzz"), []);
   // What an agent may send is compared only when it could be a name: a verb of 10,000 characters matches none, at once.
-  assert.deepEqual(closestVerbs(GITHUB_LIKE, "meta-get".repeat(1250)), []);
+  assert.deepEqual(closestNames(GITHUB_LIKE, "meta-get".repeat(1250)), []);
 });
 
 test("verbs hint: a pack of up to 30 verbs names them all; past that, the closest five and how many there are", () => {
