@@ -20,6 +20,14 @@ function lazy<M>(load: () => Promise<M>, pick: (m: M) => (ctx: Context) => Promi
 const runCommand: CommandSpec = {
   use: "run <pack> [verb] [-- subcommand...]",
   short: "Run one verb of a pack (or -- SUBCOMMAND… for its pass-through) and exit with the child's exit code",
+  long: [
+    "Run one verb of a pack (or -- SUBCOMMAND… for its pass-through) and exit with the child's exit code.",
+    "",
+    "A verb's arguments are given by name, --arg NAME=VALUE (hcp describe PACK VERB lists them).",
+    "At a terminal, hcp run asks before it runs a plan a person must approve, or a pack no person has trusted.",
+    "--no-prompt, or HCP_NO_PROMPT in its environment (set, not empty or 0), asks nothing: an operator sets it where",
+    "an agent's commands run on a terminal the agent types into, so that the agent cannot answer for the person.",
+  ].join("\n"),
   examples: [
     "hcp run ./rgref item.list",
     "hcp run ./rgref item.get --arg name=alpha --json",
