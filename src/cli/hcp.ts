@@ -51,7 +51,7 @@ const runCommand: CommandSpec = {
   ],
   extensions: PERSON_APPROVES, // a pack made from hcp gates it behind a person (pack/person-gate.ts)
   // The likeliest mistake: a verb's argument given as a flag of its own (`--name alpha`), as the CLI would take it.
-  unknownFlagHint: (flag) => `a verb's arguments are given as --arg NAME=VALUE: --arg ${flag.slice(2).split("=")[0]}=…`,
+  unknownFlagHint: (flag) => `a verb's arguments are given as --arg NAME=VALUE: --arg ${flag.slice(2)}=…`,
   run: lazy(() => import("./hcp/run.js"), (m) => m.runHandler),
 };
 

@@ -298,12 +298,10 @@ export class App {
   /** `node`: the command the words name, as far as they were read (its unknownFlagHint). */
   private commanderFailure(err: CommanderError, node: CommandNode | undefined): number {
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return 0;
+    const error = translateCommanderError(err);
     const hint = node?.spec.unknownFlagHint;
-    const flag = /'(--[^']*)'/.exec(err.message)?.[1];
-    if (err.code === "commander.unknownOption" && hint !== undefined && flag !== undefined) {
-      throw new FlagParseError(`unknown flag: ${flag.split("=")[0]} (${hint(flag)})`);
-    }
-    throw translateCommanderError(err);
+    const flag = /^unknown flag: (--\S+)$/.exec(error.message)?.[1];
+    throw hint !== undefined && flag !== undefined ? new FlagParseError(`${error.message} (${hint(flag)})`) : error;
   }
 
   /** Global identities read back from the parsed root, whatever their names. */

@@ -43,7 +43,7 @@ export interface CommandSpec {
   commands?: CommandSpec[];
   /**
    * Not Cobra's: words added to an unknown flag's error on this command (`unknown flag: --name (…)`), given the flag
-   * as typed (`--name` or `--name=value`): what was likely meant.
+   * as the error names it (`--name`, without a value typed with it): what was likely meant.
    */
   unknownFlagHint?: (flag: string) => string;
 }
