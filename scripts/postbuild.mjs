@@ -223,7 +223,10 @@ copyFileSync("src/cli/launch.cjs", "dist/bin/launch.cjs");
 function entryPoint(name, versionLine) {
   const line = versionLine === undefined ? "" : `, ${JSON.stringify(versionLine)}`;
   let bundle = JSON.stringify(`${name}.bundle.cjs`);
-  for (const [word, other] of Object.entries(RUN_BUNDLES[name] ?? {})) bundle = `process.argv[2] === ${JSON.stringify(word)} ? ${JSON.stringify(`${other}.bundle.cjs`)} : ${bundle}`;
+  // A help request (--help, or -h alone or among shorthands, anywhere) starts the whole program: the help of a verb
+  // (`hcp run PACK VERB --help`) is hcp describe's, which the command's own bundle leaves out.
+  const notHelp = "!process.argv.some((a) => /^-(-help$|[^-]*h)/.test(a))";
+  for (const [word, other] of Object.entries(RUN_BUNDLES[name] ?? {})) bundle = `process.argv[2] === ${JSON.stringify(word)} && ${notHelp} ? ${JSON.stringify(`${other}.bundle.cjs`)} : ${bundle}`;
   return `#!/usr/bin/env node\n"use strict";\nrequire("./launch.cjs").launch(require("node:path").join(__dirname, ${bundle})${line});\n`;
 }
 

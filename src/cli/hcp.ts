@@ -23,7 +23,7 @@ const runCommand: CommandSpec = {
   long: [
     "Run one verb of a pack (or -- SUBCOMMAND… for its pass-through) and exit with the child's exit code.",
     "",
-    "A verb's arguments are given by name, --arg NAME=VALUE (hcp describe PACK VERB lists them).",
+    "A verb's arguments are given by name, --arg NAME=VALUE (hcp run PACK VERB --help lists them).",
     "At a terminal, hcp run asks before it runs a plan a person must approve, or a pack no person has trusted.",
     "--no-prompt, or HCP_NO_PROMPT in its environment (set, not empty or 0), asks nothing: an operator sets it where",
     "an agent's commands run on a terminal the agent types into, so that the agent cannot answer for the person.",
@@ -52,6 +52,9 @@ const runCommand: CommandSpec = {
   extensions: PERSON_APPROVES, // a pack made from hcp gates it behind a person (pack/person-gate.ts)
   // The likeliest mistake: a verb's argument given as a flag of its own (`--name alpha`), as the CLI would take it.
   unknownFlagHint: (flag) => `a verb's arguments are given as --arg NAME=VALUE: --arg ${flag.slice(2)}=…`,
+  // `hcp run PACK VERB --help`: the verb's arguments, as hcp describe shows them (the run bundle leaves packs.js out;
+  // hcp.cjs starts the whole of hcp for a help request).
+  operandHelp: mapped(async (operands) => (await import("./hcp/packs.js")).runVerbHelp(operands)),
   run: lazy(() => import("./hcp/run.js"), (m) => m.runHandler),
 };
 

@@ -65,6 +65,18 @@ interface Selection {
   args: string[];
 }
 
+/** `-h`/`--help` on a command with an operandHelp, after operands. */
+interface OperandHelpRequest {
+  node: CommandNode;
+  operands: string[];
+}
+
+/** The words before the first flag (commander's args: operands, then what it did not know from the first unknown flag on). */
+function leadingOperands(args: readonly string[]): string[] {
+  const flag = args.findIndex((a) => a.startsWith("-"));
+  return args.slice(0, flag < 0 ? args.length : flag);
+}
+
 
 export class App {
   readonly root: CommandNode;
@@ -165,12 +177,15 @@ export class App {
       if (misplaced !== null) throw new FlagParseError(misplaced === "--version" ? "unknown flag: --version" : "unknown shorthand flag: 'v' in -v");
       const { args, explicitFalse, afterDash } = scanArgs(argv, names);
       let selection: Selection | null = null;
+      let helpRequest: OperandHelpRequest | null = null;
       // Cobra looks for subcommands only before `--`; commander would also run one named after it (`item -- list`).
       const found = afterDash < 0 ? undefined : findCommand(this.root, argv)?.node;
-      const program = this.commander(io, (s) => (selection = s), found, first);
+      const program = this.commander(io, { select: (s) => (selection = s), operandHelp: (h) => (helpRequest = h) }, found, first);
       try {
         await program.parseAsync(args, { from: "user" });
       } catch (err) {
+        const asked = helpRequest as OperandHelpRequest | null;
+        if (asked !== null && err instanceof CommanderError && err.code === "commander.helpDisplayed") return await this.operandHelp(asked, io);
         if (err instanceof CommanderError) return this.commanderFailure(err, found ?? this.root.children.find((c) => c.name === first));
         throw err;
       }
@@ -266,7 +281,12 @@ export class App {
    * `first`, the root's operand when it names a command: the root's other commands are left out, as commander would
    * not enter them (making every command's options was most of the command line's time in a one-shot `hcp run`).
    */
-  private commander(io: RunIO, select: (s: Selection) => void, found?: CommandNode, first: string | null = null): Commander {
+  private commander(
+    io: RunIO,
+    on: { select: (s: Selection) => void; operandHelp: (h: OperandHelpRequest) => void },
+    found?: CommandNode,
+    first: string | null = null,
+  ): Commander {
     const make = (node: CommandNode, parent: Commander | null): Commander => {
       const cmd = parent ? parent.command(node.name, { hidden: node.hidden }) : new Commander(node.name);
       if (!parent) {
@@ -275,16 +295,30 @@ export class App {
         for (const f of node.persistent) cmd.addOption(commanderOption(f));
       }
       cmd.helpOption("-h, --help", `help for ${node.name}`);
-      cmd.configureHelp({ formatHelp: () => this.helpText(node) });
+      cmd.configureHelp({
+        formatHelp: () => {
+          // Commander's help is written at once; help for the operands is made (asynchronously) once parsing stops.
+          const operands = node.spec.operandHelp === undefined ? [] : leadingOperands(cmd.args);
+          if (operands.length === 0) return this.helpText(node);
+          on.operandHelp({ node, operands });
+          return "";
+        },
+      });
       cmd.allowExcessArguments(true);
       for (const f of node.flags) cmd.addOption(commanderOption(f));
       cmd.action(function (this: Commander) {
-        select({ node, cmd: this, args: [...this.args] });
+        on.select({ node, cmd: this, args: [...this.args] });
       });
       if (node !== found) for (const child of node.children) if (child.kind !== "help" && (parent !== null || first === null || child.name === first)) make(child, cmd);
       return cmd;
     };
     return make(this.root, null);
+  }
+
+  /** The command's help for the operands given with `-h`/`--help`, or its own help when it has none for them. */
+  private async operandHelp({ node, operands }: OperandHelpRequest, io: RunIO): Promise<number> {
+    io.stdout((await node.spec.operandHelp!(operands)) ?? this.helpText(node));
+    return 0;
   }
 
   private unknownCommand(node: CommandNode, typed: string): UnknownCommandError {

@@ -46,6 +46,11 @@ export interface CommandSpec {
    * as the error names it (`--name`, without a value typed with it): what was likely meant.
    */
   unknownFlagHint?: (flag: string) => string;
+  /**
+   * Not Cobra's: the help shown for `-h`/`--help` after operands (`hcp run PACK VERB --help`: the verb's), given the
+   * operands typed before the first flag; null for the command's own help. What it throws is rendered as an error.
+   */
+  operandHelp?: (operands: readonly string[]) => Promise<string | null>;
 }
 
 /**

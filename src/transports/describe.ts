@@ -13,6 +13,7 @@ import { workingFolder } from "../runtime/prepare.js";
 import { operationTemplate } from "../runtime/openapi/verb.js";
 import { verbsHint } from "../runtime/verb-names.js";
 import { runsPrograms, verbsOf, type ServedPack } from "./packs.js";
+import { shellWord } from "../shell-word.js";
 
 export interface ArgumentDescription {
   name: string;
@@ -117,7 +118,8 @@ export function programLines(pack: ServedPack): string[] {
   return lines;
 }
 
-export function renderDescription(d: ReturnType<typeof describePack>, header: readonly string[] = []): string {
+/** The description as text: `header` lines below the pack's name, `footer` lines at the end. */
+export function renderDescription(d: ReturnType<typeof describePack>, header: readonly string[] = [], footer: readonly string[] = []): string {
   const lines = [`${d.name} (pack ${d.pack})`, ...header];
   for (const v of d.verbs) {
     const marks = policyMarks(v.policy, v.approval === "none" ? false : v.approval);
@@ -126,7 +128,23 @@ export function renderDescription(d: ReturnType<typeof describePack>, header: re
     if (v.argv_template !== null) lines.push(`  runs: ${v.argv_template.join(" ")}`);
     lines.push(v.arguments.length === 0 ? "  arguments: none" : "  arguments:", ...v.arguments.flatMap((a) => argumentLines(a)));
   }
+  lines.push(...footer);
   // Each line is one line: a line break in a description, a program's path or an argv token cannot draw a verb or a
   // `runs:` line of its own for the person deciding what may run; it shows as \u{000A}, as other controls do.
   return lines.map(escapeForPerson).join("\n") + "\n";
+}
+
+/** Given as --arg NAME=VALUE (a string, or a string or null), not as NAME:=JSON. */
+const isString = (a: ArgumentDescription): boolean => a.type.startsWith("string");
+
+/**
+ * How `hcp run` takes a verb (its help, after what hcp describe shows): each required argument as an --arg (a string
+ * as NAME=VALUE, any other type as NAME:=JSON), then the optional ones, in the forms their types take.
+ */
+export function runUsage(packPath: string, v: VerbDescription): string[] {
+  const words = ["hcp run", shellWord(packPath), shellWord(v.verb)];
+  for (const a of v.arguments) if (a.required) words.push(`--arg ${shellWord(a.name)}${isString(a) ? "=VALUE" : ":=JSON"}`);
+  const optional = v.arguments.filter((a) => !a.required);
+  if (optional.length > 0) words.push(optional.every(isString) ? "[--arg NAME=VALUE]…" : "[--arg NAME=VALUE | --arg NAME:=JSON]…");
+  return ["", "Usage:", `  ${words.join(" ")} [flags]`, "", "hcp run --help shows hcp run's own flags (--allow-write, --dry-run, --confirm, --json…)."];
 }

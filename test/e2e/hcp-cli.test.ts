@@ -71,6 +71,31 @@ test("run: a dry run prints the plan; the agent's own --confirm is not a person'
   assert.match(notAllowed.stderr, /"code": "subcommand_not_allowed"/);
 });
 
+test("run PACK VERB --help (or -h, anywhere after the verb) shows the verb as hcp describe does and how hcp run takes its arguments, and runs nothing; without a verb, hcp run's own help; an unknown verb is named (exit 5); after --, --help is the program's", async () => {
+  const [help, short, describe, own, bare, unknown, passed] = await Promise.all([
+    hcp(["run", PROBE_PACK, "echo", "--help"]),
+    hcp(["run", PROBE_PACK, "echo", "--arg", "message=hi", "-h", "--arg", "count:=1"]),
+    hcp(["describe", PROBE_PACK, "echo"]),
+    hcp(["run", PROBE_PACK, "--help"]),
+    hcp(["run", "--help"]),
+    hcp(["run", PROBE_PACK, "ech", "--help"]),
+    hcp(["run", PROBE_PACK, "--", "run", "json", "--help"]),
+  ]);
+  assert.deepEqual([help.code, help.stderr], [0, ""]);
+  assert.match(describe.stdout, /^echo \(read\); MCP tool hcp-probe_echo\n {2}Print the arguments it was given as JSON\.$/m);
+  assert.ok(help.stdout.startsWith(describe.stdout), help.stdout);
+  assert.equal(
+    help.stdout.slice(describe.stdout.length),
+    `\nUsage:\n  hcp run ${PROBE_PACK} echo --arg message=VALUE [--arg NAME=VALUE | --arg NAME:=JSON]… [flags]\n\nhcp run --help shows hcp run's own flags (--allow-write, --dry-run, --confirm, --json…).\n`,
+  );
+  assert.deepEqual([short.code, short.stdout], [0, help.stdout], "nothing ran: the probe would have printed its argv");
+  assert.deepEqual([own.code, own.stdout], [0, bare.stdout]);
+  assert.match(own.stdout, /^Run one verb of a pack .*\n\nA verb's arguments are given by name, --arg NAME=VALUE \(hcp run PACK VERB --help lists them\)\.$/m);
+  assert.deepEqual([unknown.code, unknown.stdout], [5, ""]);
+  assert.match(unknown.stderr, /^Error: pack "hcp-probe" has no verb "ech" \(/);
+  assert.deepEqual((JSON.parse(passed.stdout.split("\n")[0]!) as { argv: string[] }).argv, ["run", "json", "--help"]);
+});
+
 test("validate: the ledger example has no error; invalid packs exit 1 with one line per issue; --json", async () => {
   const ok = await hcp(["validate", LEDGER], { cwd: REPO });
   assert.equal(ok.code, 0, ok.stdout);

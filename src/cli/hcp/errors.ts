@@ -1,6 +1,6 @@
 // The one mapping of hcp failures to framework errors: exit code by the transports' table, `code` in the machine error body.
 
-import { DetailedError, RungradError, type Handler } from "../../framework/index.js";
+import { DetailedError, RungradError } from "../../framework/index.js";
 import { errorBody, exitCodeOf } from "../../transports/errors.js";
 import { CliError } from "../errors.js";
 
@@ -12,11 +12,11 @@ function hcpError(err: unknown): RungradError {
   return new DetailedError(exitCodeOf(body.code), body.message, { code: body.code });
 }
 
-/** A handler whose failures reach the App already mapped. */
-export function mapped(handler: Handler): Handler {
-  return async (ctx) => {
+/** A handler (or another of the App's hooks) whose failures reach the App already mapped. */
+export function mapped<A extends unknown[], R>(hook: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
     try {
-      await handler(ctx);
+      return await hook(...args);
     } catch (err) {
       throw hcpError(err);
     }

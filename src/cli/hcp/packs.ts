@@ -9,7 +9,7 @@ import { colourOn, paint } from "../colour.js";
 import { loadPacks } from "../../pack/load.js";
 import type { Issue, LoadedPack } from "../../pack/types.js";
 import { TransportError } from "../../transports/errors.js";
-import { describePack, programLines, renderDescription } from "../../transports/describe.js";
+import { describePack, programLines, renderDescription, runUsage } from "../../transports/describe.js";
 import { listPacks, renderList } from "../../transports/list.js";
 import { harnessText, loadOnePack, loadServed, servable, type ServedPack } from "../../transports/packs.js";
 import { mcpRefusal } from "../../transports/tools.js";
@@ -117,14 +117,26 @@ export async function skillHandler(ctx: Context): Promise<void> {
   await ctx.writeResult({ pack_id: pack.surface.id, harness }, () => harness);
 }
 
-/** Each verb's arguments, policy, approval and argv template: the whole pack, or one verb. */
-export async function describeHandler(ctx: Context): Promise<void> {
-  const loaded = loadOnePack(ctx.args[0]!);
-  // An agent's command, as hcp run is: nobody is asked to trust the pack, so an untrusted pack's URL is not fetched.
+/** The pack at `path` to describe. An agent's command, as hcp run is: nobody is asked to trust the pack, so an untrusted pack's URL is not fetched. */
+async function describable(path: string): Promise<ServedPack> {
+  const loaded = loadOnePack(path);
   const stateDir = stateDirOf(process.env);
   await loadOpenApiDocuments([loaded], { fetch: "trusted-only", stateDir }, stateDir);
   refuseWithheldDocument(loaded);
-  const pack = servable(loaded, null, { controlPlane: true });
+  return servable(loaded, null, { controlPlane: true });
+}
+
+/** Each verb's arguments, policy, approval and argv template: the whole pack, or one verb. */
+export async function describeHandler(ctx: Context): Promise<void> {
+  const pack = await describable(ctx.args[0]!);
   const description = describePack(pack, ctx.args[1]);
   await ctx.writeResult(description, () => renderDescription(description, programLines(pack)));
+}
+
+/** `hcp run PACK VERB --help`: what hcp describe PACK VERB shows, then how hcp run takes it; null (hcp run's own help) without a VERB. */
+export async function runVerbHelp(operands: readonly string[]): Promise<string | null> {
+  if (operands.length < 2) return null;
+  const pack = await describable(operands[0]!);
+  const description = describePack(pack, operands[1]);
+  return renderDescription(description, programLines(pack), runUsage(operands[0]!, description.verbs[0]!));
 }
