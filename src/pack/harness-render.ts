@@ -122,7 +122,7 @@ export function renderPackHarness(input: HarnessInput): string {
     `# ${surface.name} through hcp`,
     "",
     `${summary === "" ? "" : `${sentence(summary)} `}${api ? `This pack calls the ${apiName} over HTTP for you.` : `This pack runs the \`${surface.name}\` program for you.`}`,
-    `Each verb below is one tool: over MCP it is named \`${id}_<verb>\` (dots and other characters as \`_\`, as listed); with the hcp CLI, \`hcp run <pack> <verb> --arg name=value\`; over \`hcp exec\`, \`{"pack": "${id}", "verb": "<verb>", "args": {...}}\`.`,
+    `Each verb below is one tool: over MCP it is named \`${id}_<verb>\` (dots and other characters as \`_\`, as listed); with the hcp CLI, \`hcp run <pack> <verb> --arg name=value\` (\`hcp run <pack> <verb> --help\` lists its arguments); over \`hcp exec\`, \`{"pack": "${id}", "verb": "<verb>", "args": {...}}\`.`,
     "`hcp run` runs only a pack the person trusted: if a call is refused with code `pack_untrusted` (exit code 4), ask the person to review the pack and trust it with `hcp trust <pack folder>` in their terminal; you cannot trust it yourself.",
     api
       ? "Pass arguments by the names listed (`body` is the JSON request body); hcp builds the request itself, so a value never changes the URL's path or adds a header."

@@ -20,7 +20,7 @@ test("HARNESS.md says once, next to how to call a verb with hcp run, that an unt
     assert.equal(md.split("hcp trust <pack folder>").length - 1, 1, `${name}: said once\n${md}`);
     const intro = md.slice(0, md.indexOf("## Policy and approval"));
     assert.match(intro, /`hcp run` runs only a pack the person trusted: if a call is refused with code `pack_untrusted` \(exit code 4\), ask the person to review the pack and trust it with `hcp trust <pack folder>` in their terminal; you cannot trust it yourself\./, name);
-    assert.match(intro, /with the hcp CLI, `hcp run <pack> <verb> --arg name=value`/, `${name}: where the agent reads how to call a verb over hcp run`);
+    assert.match(intro, /with the hcp CLI, `hcp run <pack> <verb> --arg name=value` \(`hcp run <pack> <verb> --help` lists its arguments\);/, `${name}: where the agent reads how to call a verb over hcp run`);
   }
 });
 
