@@ -9,6 +9,8 @@ import { cutWhole } from "../pack/sentence.js";
 import { executeVerb } from "../runtime/execute.js";
 import { Limiter } from "../runtime/limiter.js";
 import { redactText } from "../runtime/redact.js";
+import { usableVerbs } from "../runtime/verb-lookup.js";
+import { verbsHint } from "../runtime/verb-names.js";
 import { maskError, packSecrets } from "../runtime/secrets.js";
 import { TransportError, errorBody, jsonSyntax } from "./errors.js";
 import { linkSignals } from "./abort.js";
@@ -67,8 +69,11 @@ function parseLine(line: string): unknown {
 
 const bad = (msg: string) => new TransportError("invalid_request", msg);
 
-/** Checks one parsed line's shape; throws invalid_request naming the first problem (and the `loaded` pack ids, for `pack`). */
-export function checkRequest(v: unknown, loaded: readonly string[] = []): ExecRequest {
+/**
+ * Checks one parsed line's shape; throws invalid_request naming the first problem, and what to give instead: the
+ * loaded packs' ids for `pack`, the named pack's verbs (those the caller may use) for `verb`.
+ */
+export function checkRequest(v: unknown, loaded: readonly ServedPack[] = []): ExecRequest {
   if (!isObject(v)) throw bad("a request must be a JSON object");
   const r = v;
   for (const k of Object.keys(r)) {
@@ -77,10 +82,14 @@ export function checkRequest(v: unknown, loaded: readonly string[] = []): ExecRe
   }
   if (idOf(r) === null) throw bad("id must be a string or a number");
   if (typeof r["pack"] !== "string") {
-    const ids = loaded.length === 0 ? "none" : loaded.map((p) => JSON.stringify(p)).join(", ");
+    const ids = loaded.length === 0 ? "none" : loaded.map((p) => JSON.stringify(p.surface.id)).join(", ");
     throw bad(`${r["pack"] === undefined ? "pack is missing" : "pack must be a string"}: give the id of a loaded pack (loaded: ${ids})`);
   }
-  if (typeof r["verb"] !== "string") throw bad("verb must be a string");
+  if (typeof r["verb"] !== "string") {
+    const pack = loaded.find((p) => p.surface.id === r["pack"]);
+    const verbs = pack === undefined ? "" : ` (${verbsHint(usableVerbs(pack, pack.surface))})`;
+    throw bad(`${r["verb"] === undefined ? "verb is missing" : "verb must be a string"}${verbs}`);
+  }
   if (r["args"] !== undefined && !isObject(r["args"])) throw bad("args must be a JSON object");
   if (r["dry_run"] !== undefined && typeof r["dry_run"] !== "boolean") throw bad("dry_run must be a boolean");
   if (r["confirm"] !== undefined && typeof r["confirm"] !== "string") throw bad("confirm must be a string (a plan_id)");
@@ -104,7 +113,7 @@ async function answer(packs: readonly ServedPack[], line: string, opts: ExecOpti
   try {
     const parsed = parseLine(line);
     id = idOf(parsed);
-    const req = checkRequest(parsed, packs.map((p) => p.surface.id));
+    const req = checkRequest(parsed, packs);
     const pack = findPack(packs, req.pack);
     // While the client leaves its answers untaken, nothing starts: not here, nor where a child waits for its slot.
     await outbox.room(opts.signal);

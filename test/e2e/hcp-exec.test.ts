@@ -51,16 +51,23 @@ test("malformed lines get an error each (id null when unknowable); blank lines a
   assert.equal((byId.get("last-slow")!.result as { timed_out: boolean }).timed_out, true, "answered after EOF");
 });
 
-test("a request without pack, or with a pack that is not a string, names the loaded pack ids; nothing runs", async () => {
+test("a request without pack, or with a pack that is not a string, names the loaded pack ids; without verb, the pack's verbs (never a denied one); nothing runs", async () => {
   const lines = [
     JSON.stringify({ id: "none", verb: "echo", args: { message: "x" } }),
     JSON.stringify({ id: "number", pack: 1, verb: "echo", args: { message: "x" } }),
+    JSON.stringify({ id: "no-verb", pack: "hcp-probe", args: { message: "x" } }),
+    JSON.stringify({ id: "verb-number", pack: "hcp-probe", verb: 1 }),
+    JSON.stringify({ id: "no-verb-unknown-pack", pack: "nope" }),
   ];
   const r = await execSession([PROBE_PACK, pack("hcp-secret")], lines);
   assert.equal(r.code, 0, r.stderr);
   const byId = new Map(r.responses.map((x) => [x.id, x]));
   assert.deepEqual(byId.get("none")!.error, { code: "invalid_request", message: 'pack is missing: give the id of a loaded pack (loaded: "hcp-probe", "hcp-secret")' });
   assert.deepEqual(byId.get("number")!.error, { code: "invalid_request", message: 'pack must be a string: give the id of a loaded pack (loaded: "hcp-probe", "hcp-secret")' });
+  const verbs = "verbs: echo, fail, slow, quick, write, transfer, sleeper";
+  assert.deepEqual(byId.get("no-verb")!.error, { code: "invalid_request", message: `verb is missing (${verbs})` });
+  assert.deepEqual(byId.get("verb-number")!.error, { code: "invalid_request", message: `verb must be a string (${verbs})` });
+  assert.deepEqual(byId.get("no-verb-unknown-pack")!.error, { code: "invalid_request", message: "verb is missing" });
 });
 
 test("stdin reaches the child; a pass-through pack excluding json_exec is refused at start", async () => {
