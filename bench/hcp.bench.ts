@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadPack, loadPacks } from "../src/pack/load.js";
 import { stateDirOf } from "../src/runtime/approval/state.js";
-import { realPackPath, trustPack } from "../src/runtime/trust.js";
+import { realPackPath, trustPack } from "../src/runtime/trust/trust.js";
 import { elapsed, hcpEnv, ms, ratio, report, REPO, stats, timeCommands, timeSync } from "./lib.js";
 
 const HCP = join(REPO, "dist/bin/hcp.cjs");

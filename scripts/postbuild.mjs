@@ -186,12 +186,12 @@ for (const [name, contents] of Object.entries(LIBRARY_BUNDLES)) {
   });
 }
 
-// hcp's watchdog (src/runtime/watchdog.ts) is a program of its own, started beside the programs' bundles: one small
+// hcp's watchdog (src/runtime/process/watchdog.ts) is a program of its own, started beside the programs' bundles: one small
 // file, never the whole of hcp. CommonJS (dist/bin/package.json says so for the .js files there: this one only): as
 // an ES module its node started the ES module loader, which reads the file through libuv's threads, 4 to 6 ms more of
 // CPU at every start, competing with a one-shot hcp run on a two-core machine.
 await build({
-  entryPoints: ["dist/src/runtime/watchdog-program.js"],
+  entryPoints: ["dist/src/runtime/process/watchdog-program.js"],
   outfile: "dist/bin/watchdog-program.js",
   bundle: true,
   minifyWhitespace: true,
@@ -234,7 +234,7 @@ function entryPoint(name, versionLine) {
 async function trustAsPerson(packs, env) {
   const { loadPack } = await import("../dist/src/pack/load.js");
   const { stateDirOf } = await import("../dist/src/runtime/approval/state.js");
-  const { realPackPath, trustPack } = await import("../dist/src/runtime/trust.js");
+  const { realPackPath, trustPack } = await import("../dist/src/runtime/trust/trust.js");
   const { loadOpenApiDocuments } = await import("../dist/src/runtime/openapi/packs.js");
   const loaded = packs.map((path) => loadPack(realPackPath(path)));
   await loadOpenApiDocuments(loaded, { fetch: "command-line" });

@@ -6,7 +6,7 @@ import { ExitCode } from "../framework/errors.js";
 import { decodeGoBytes } from "../json/gobytes.js";
 import { MANIFEST_ENDPOINT } from "../manifest/types.js";
 import { RuntimeError } from "../runtime/errors.js";
-import { runProcess, type ProcessRequest, type ProcessResult } from "../runtime/process.js";
+import { runProcess, type ProcessRequest, type ProcessResult } from "../runtime/process/process.js";
 import { CliError } from "./errors.js";
 
 /**

@@ -3,10 +3,10 @@
 import type { Gate } from "./approval/gate.js";
 import type { AuditTransport } from "./audit.js";
 import type { Limiter } from "./limiter.js";
-import type { OutputListener } from "./live-output.js";
+import type { OutputListener } from "./process/live-output.js";
 import type { AnyPlan } from "./plan.js";
-import type { ProcessResult } from "./process.js";
-import type { TrustAsker } from "./trust.js";
+import type { ProcessResult } from "./process/process.js";
+import type { TrustAsker } from "./trust/trust.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -9,7 +9,7 @@ import { RuntimeError } from "./errors.js";
 import { requestPlan } from "./openapi/verb.js";
 import { subjectOf, type Plan, type RequestPlan } from "./plan.js";
 import { resolveProgram } from "./resolve.js";
-import { maskedArgs } from "./secrets.js";
+import { maskedArgs } from "./secrets/secrets.js";
 import { argsSchemaOf, requiredOf, validateArgs } from "./validate-args.js";
 import { checkDenied, commandOf, notExecutable, usableSurface, verbOf } from "./verb-lookup.js";
 

@@ -4,19 +4,19 @@
 import type { LoadedPack } from "../pack/types.js";
 import { authorize, defaultGate, issuePlan, type Gate } from "./approval/gate.js";
 import { OUTPUT_HELD, type DryRun, type ExecResult, type ExecuteOptions, type PlanOptions } from "./call.js";
-import { credentialsOf, secretsOf, stillTrusted, trustAtPlan, verbArgSecrets, type CallSecrets, type CredentialLoad, type TrustAtPlan } from "./call-secrets.js";
+import { credentialsOf, secretsOf, stillTrusted, trustAtPlan, verbArgSecrets, type CallSecrets, type CredentialLoad, type TrustAtPlan } from "./secrets/call-secrets.js";
 import { passThroughCommand, verbCommand, type Command } from "./command.js";
 import { audit, auditOrWarn, auditRefusal } from "./decision-audit.js";
 import { RuntimeError } from "./errors.js";
-import { LiveOutput } from "./live-output.js";
+import { LiveOutput } from "./process/live-output.js";
 import type { HttpResult } from "./openapi/result.js";
 import { runRequestPlan } from "./openapi/verb.js";
-import type { RunFrom } from "./pack-copy.js";
+import type { RunFrom } from "./trust/pack-copy.js";
 import { isRequestPlan, subjectOf, type Plan } from "./plan.js";
 import { prepare, type Prepared } from "./prepare.js";
-import { runProcess } from "./process.js";
-import { redactText } from "./redact.js";
-import { maskError, maskResult } from "./secrets.js";
+import { runProcess } from "./process/process.js";
+import { redactText } from "./secrets/redact.js";
+import { maskError, maskResult } from "./secrets/secrets.js";
 import { stdoutJson } from "./stdout-json.js";
 import { refuseConfirmOnPassThrough, refuseUnneededConfirm, refuseUnneededDryRun } from "./unneeded-controls.js";
 

@@ -14,12 +14,12 @@ export {
   type TemplateToken,
   type SubstituteOptions,
 } from "./argv.js";
-export { runProcess, type ProcessRequest, type ProcessResult } from "./process.js";
+export { runProcess, type ProcessRequest, type ProcessResult } from "./process/process.js";
 export { childEnv, BASE_ENV_NAMES, type ChildEnvInput } from "./env.js";
-export { loadCredentials, readLocalCredentials, credentialFilePath, NO_CREDENTIALS, type Credentials, type CredentialOptions } from "./credentials.js";
-export { redact, redactText, cutTruncatedTail, secretSet, MASK, type SecretSet } from "./redact.js";
-export { isSecretName } from "./secret-name.js";
-export { argSecrets, maskError, maskResult, packSecrets, policyEnvSecrets } from "./secrets.js";
+export { loadCredentials, readLocalCredentials, credentialFilePath, NO_CREDENTIALS, type Credentials, type CredentialOptions } from "./secrets/credentials.js";
+export { redact, redactText, cutTruncatedTail, secretSet, MASK, type SecretSet } from "./secrets/redact.js";
+export { isSecretName } from "./secrets/secret-name.js";
+export { argSecrets, maskError, maskResult, packSecrets, policyEnvSecrets } from "./secrets/secrets.js";
 export { canonicalPlanJSON, planDigest, subjectOf, type Plan, type PlanPolicy } from "./plan.js";
 export { ApprovalSession, authorize, issuePlan, listPendingPlans, pendingForApproval, recordApproval, type Gate } from "./approval/gate.js";
 export { commandApprover, terminalApprover, type Answer, type ApprovalPath, type ApprovalRequest, type PersonApprover } from "./approval/approvers.js";

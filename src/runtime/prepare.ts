@@ -5,13 +5,13 @@ import { resolve } from "node:path";
 import type { LoadedPack } from "../pack/types.js";
 import { lazySecretDigests } from "./approval/secret-digest.js";
 import type { PlanOptions } from "./call.js";
-import type { CallSecrets, CredentialLoad } from "./call-secrets.js";
+import type { CallSecrets, CredentialLoad } from "./secrets/call-secrets.js";
 import { planPolicy, type Command } from "./command.js";
-import { requestCredentials } from "./credentials.js";
+import { requestCredentials } from "./secrets/credentials.js";
 import { childEnv } from "./env.js";
 import { isRequestPlan, packStamp, programPlan, sha256Hex, stamped, type AnyPlan, type Plan, type RequestPlan } from "./plan.js";
-import { redact, redactEnvelope, type Layout, type SecretSet } from "./redact.js";
-import { isSecretName } from "./secret-name.js";
+import { redact, redactEnvelope, type Layout, type SecretSet } from "./secrets/redact.js";
+import { isSecretName } from "./secrets/secret-name.js";
 import { usableSurface } from "./verb-lookup.js";
 
 const hashed = (value: string) => `sha256:${sha256Hex(value)}`;

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ValidManifest } from "../manifest/types.js";
 import { RuntimeError } from "../runtime/errors.js";
-import { runProcess } from "../runtime/process.js";
+import { runProcess } from "../runtime/process/process.js";
 import type { ManifestSummary } from "./summary.js";
 import { resolveTargetPath, type Target } from "./target.js";
 

@@ -7,7 +7,7 @@
 
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { isObject } from "../pack/issues.js";
-import { redactEnvelope, redactText, type SecretSet } from "../runtime/redact.js";
+import { redactEnvelope, redactText, type SecretSet } from "../runtime/secrets/redact.js";
 import { MCP_MESSAGE } from "./mcp-mask.js";
 
 type Callback = (error?: Error | null) => void;

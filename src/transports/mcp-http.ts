@@ -11,7 +11,7 @@ import { isIPv6 } from "node:net";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { isObject } from "../pack/issues.js";
 import { ApprovalSession } from "../runtime/approval/gate.js";
-import { packSecrets } from "../runtime/secrets.js";
+import { packSecrets } from "../runtime/secrets/secrets.js";
 import { TransportError, jsonSyntax } from "./errors.js";
 import { CLIENT_ADDRESS, loadSdk, mcpServer, servedOf, warmUp, type McpOptions } from "./mcp.js";
 import { sdkStreamableHttpModule } from "./lazy-sdk.js";

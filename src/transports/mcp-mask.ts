@@ -5,7 +5,7 @@
 // such a word must not make the message one the client cannot read.
 
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { redactEnvelope, type Layout, type SecretSet } from "../runtime/redact.js";
+import { redactEnvelope, type Layout, type SecretSet } from "../runtime/secrets/redact.js";
 
 type Message = Parameters<Transport["send"]>[0];
 

@@ -19,7 +19,7 @@ const trustLoop = (packs: readonly string[], env: NodeJS.ProcessEnv) =>
       "-e",
       `import { loadPack } from ${JSON.stringify(`${REPO}dist/src/pack/load.js`)};
        import { stateDirOf } from ${JSON.stringify(`${REPO}dist/src/runtime/approval/state.js`)};
-       import { trustPack } from ${JSON.stringify(`${REPO}dist/src/runtime/trust.js`)};
+       import { trustPack } from ${JSON.stringify(`${REPO}dist/src/runtime/trust/trust.js`)};
        const packs = ${JSON.stringify(packs)}.map((p) => loadPack(p));
        for (const p of packs) trustPack(p, stateDirOf(process.env));`,
     ],

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { loadPack } from "../../src/pack/load.js";
 import { stateDirOf } from "../../src/runtime/approval/state.js";
 import { loadOpenApiDocuments } from "../../src/runtime/openapi/packs.js";
-import { realPackPath, trustPack as trustPackAs } from "../../src/runtime/trust.js";
+import { realPackPath, trustPack as trustPackAs } from "../../src/runtime/trust/trust.js";
 import { tempDir } from "../temp.js";
 
 // Tests never touch the real user's hcp state: every test process (and every program it spawns with

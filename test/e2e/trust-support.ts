@@ -10,9 +10,9 @@ import { fixture, run, type Run } from "./helpers.js";
 import { HCP, hcp, tempDir } from "../transports/support.js";
 import { loadPack } from "../../src/pack/load.js";
 import { stateDirOf } from "../../src/runtime/approval/state.js";
-import { programBindings } from "../../src/runtime/pack-programs.js";
-import { packTree } from "../../src/runtime/pack-tree.js";
-import { trustPack as recordTrust } from "../../src/runtime/trust.js";
+import { programBindings } from "../../src/runtime/trust/pack-programs.js";
+import { packTree } from "../../src/runtime/trust/pack-tree.js";
+import { trustPack as recordTrust } from "../../src/runtime/trust/trust.js";
 
 export const SECRET = "bank-7f3a9c21d4e8b6a0";
 /** Every form the agent's program writes the credential in; none may reach anything the agent reads. */

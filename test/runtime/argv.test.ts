@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { substitute, parseTemplate, templateIssues, placeholdersOf, deriveArgsSchema } from "../../src/runtime/argv.js";
 import { ArgvError } from "../../src/runtime/errors.js";
-import { runProcess } from "../../src/runtime/process.js";
+import { runProcess } from "../../src/runtime/process/process.js";
 import { PROBE, BASE_ENV } from "./support.js";
 
 function refused(fn: () => unknown, code: string): void {

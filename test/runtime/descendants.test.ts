@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runProcess } from "../../src/runtime/process.js";
+import { runProcess } from "../../src/runtime/process/process.js";
 import { BASE_ENV, alive, eventually, tempDir } from "./support.js";
 
 const RUNS = 40;

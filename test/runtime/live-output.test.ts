@@ -2,8 +2,8 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LiveOutput, type OutputEvent } from "../../src/runtime/live-output.js";
-import { secretSet } from "../../src/runtime/redact.js";
+import { LiveOutput, type OutputEvent } from "../../src/runtime/process/live-output.js";
+import { secretSet } from "../../src/runtime/secrets/redact.js";
 
 function collect(secrets: string[]) {
   const events: OutputEvent[] = [];

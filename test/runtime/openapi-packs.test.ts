@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { loadPack } from "../../src/pack/load.js";
 import type { LoadedPack } from "../../src/pack/types.js";
 import { boundDocument, loadOpenApiDocuments, type DocumentFetch } from "../../src/runtime/openapi/packs.js";
-import { trustPack } from "../../src/runtime/trust.js";
+import { trustPack } from "../../src/runtime/trust/trust.js";
 
 /** A loopback server answering an OpenAPI document on every path; it records each path asked. */
 async function documentServer(): Promise<{ origin: string; asked: string[]; close: () => void }> {

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { selfPaths } from "../../src/runtime/pack-self-paths.js";
+import { selfPaths } from "../../src/runtime/trust/pack-self-paths.js";
 
 const PIECE = 64 << 10; // what pack-tree.ts reads at a time
 

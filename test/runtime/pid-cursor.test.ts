@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, readdirSync } from "node:fs";
-import { forksSoFar } from "../../src/runtime/fork-count.js";
-import { givenOut, lastPid } from "../../src/runtime/pid-cursor.js";
+import { forksSoFar } from "../../src/runtime/process/fork-count.js";
+import { givenOut, lastPid } from "../../src/runtime/process/pid-cursor.js";
 
 const linux = existsSync("/proc/loadavg");
 

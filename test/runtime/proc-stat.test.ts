@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { parseStat } from "../../src/runtime/proc-stat.js";
+import { parseStat } from "../../src/runtime/process/proc-stat.js";
 
 /** parseStat as it was written before it cut out only its fields: the reference. */
 function bySplit(pid: number, text: string) {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { setImmediate } from "node:timers/promises";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { runProcess } from "../../src/runtime/process.js";
+import { runProcess } from "../../src/runtime/process/process.js";
 import { RuntimeError } from "../../src/runtime/errors.js";
 import { PROBE, BASE_ENV, alive, eventually, tempDir } from "./support.js";
 

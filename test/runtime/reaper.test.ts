@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { Reaper } from "../../src/runtime/reaper.js";
+import { Reaper } from "../../src/runtime/process/reaper.js";
 import { eventually } from "./support.js";
 
 test("a run's group found empty is not signalled again: a later group with its id is another's", async () => {

@@ -3,8 +3,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { isSecretName } from "../../src/runtime/secret-name.js";
-import { urlPasswords } from "../../src/runtime/secrets.js";
+import { isSecretName } from "../../src/runtime/secrets/secret-name.js";
+import { urlPasswords } from "../../src/runtime/secrets/secrets.js";
 
 const SECRET = [
   // the spec's four words, anywhere in the name

@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { childEnv } from "../../src/runtime/env.js";
-import { cutTruncatedTail, redact, redactEnvelope, redactText, secretSet } from "../../src/runtime/redact.js";
-import { argSecrets } from "../../src/runtime/secrets.js";
-import { loadCredentials, credentialFilePath } from "../../src/runtime/credentials.js";
+import { cutTruncatedTail, redact, redactEnvelope, redactText, secretSet } from "../../src/runtime/secrets/redact.js";
+import { argSecrets } from "../../src/runtime/secrets/secrets.js";
+import { loadCredentials, credentialFilePath } from "../../src/runtime/secrets/credentials.js";
 import { canonicalPlanJSON, type Plan } from "../../src/runtime/plan.js";
 import { issuePlanId, parsePlanId, planIdMatches } from "../../src/runtime/approval/plan-id.js";
 import { CredentialError, RuntimeError } from "../../src/runtime/errors.js";

@@ -1,4 +1,4 @@
-// hcp's watchdog (src/runtime/watchdog-program.ts), run on its own: when its pipe closes it kills the runs still
+// hcp's watchdog (src/runtime/process/watchdog-program.ts), run on its own: when its pipe closes it kills the runs still
 // registered (group, session, and what descends from them) and nothing else: not a run told ended, not a pid that
 // is not a run's child, not a process with a reused pid (identity by start time).
 
@@ -11,11 +11,11 @@ import type { Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { REPO } from "../e2e/helpers.js";
-import { identify, runProcesses, stillTheRuns, type ProcStat } from "../../src/runtime/watchdog-sweep.js";
-import { markLine, parseMark, unregisteredRun } from "../../src/runtime/watchdog-unregistered.js";
+import { identify, runProcesses, stillTheRuns, type ProcStat } from "../../src/runtime/process/watchdog-sweep.js";
+import { markLine, parseMark, unregisteredRun } from "../../src/runtime/process/watchdog-unregistered.js";
 import { alive, eventually, idleInEventLoop, tempDir } from "./support.js";
 
-const PROGRAM = join(REPO, "dist/src/runtime/watchdog-program.js");
+const PROGRAM = join(REPO, "dist/src/runtime/process/watchdog-program.js");
 
 /**
  * The watchdog, started as hcp starts it (`args`: hcp's pid last), its fd 3 the lifeline (a pipe the test holds and

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runProcess } from "../../src/runtime/process.js";
+import { runProcess } from "../../src/runtime/process/process.js";
 import { PROBES, Runner, discoverManifest, renderReport, score, type Target } from "../../src/score/index.js";
 import { TARGETS, shellTarget } from "./support.js";
 

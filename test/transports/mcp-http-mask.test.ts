@@ -7,7 +7,7 @@ import { createServer, request, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { getRequestListener } from "@hono/node-server";
-import { secretSet } from "../../src/runtime/redact.js";
+import { secretSet } from "../../src/runtime/secrets/redact.js";
 import { maskResponses } from "../../src/transports/mcp-http-mask.js";
 
 const SECRET = "mask-me-7Hq2Zr";

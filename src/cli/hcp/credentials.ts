@@ -2,8 +2,8 @@
 // the terminal (not echoed) or standard input, never from argv; `get` shows it masked unless --reveal.
 
 import type { Context } from "../../framework/index.js";
-import { credentialPlace, deleteCredential, getCredential, setCredential, type CredentialRef } from "../../runtime/credential-store.js";
-import { MASK } from "../../runtime/redact.js";
+import { credentialPlace, deleteCredential, getCredential, setCredential, type CredentialRef } from "../../runtime/secrets/credential-store.js";
+import { MASK } from "../../runtime/secrets/redact.js";
 import { CliError } from "../errors.js";
 
 /** The largest value read from standard input. */

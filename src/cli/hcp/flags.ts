@@ -8,7 +8,7 @@ import { commandApprover, terminalApprover, terminalAsker, type PersonApprover }
 import { stateDirOf } from "../../runtime/approval/state.js";
 import type { Gate } from "../../runtime/approval/gate.js";
 import { AuditLog } from "../../runtime/audit.js";
-import type { TrustAsker } from "../../runtime/trust.js";
+import type { TrustAsker } from "../../runtime/trust/trust.js";
 import { TransportError } from "../../transports/errors.js";
 import type { ServeOptions } from "../../transports/packs.js";
 import type { ToolSelection } from "../../transports/tools.js";

@@ -19,7 +19,7 @@ import type { Issue, PolicyDocument } from "../../pack/types.js";
 import type { AgentMetaDocument } from "../../agentmeta/types.js";
 import type { AuthChoice } from "../../runtime/openapi/auth-scheme.js";
 import type { DocumentText } from "../../runtime/openapi/document.js";
-import { realOrSelf } from "../../runtime/pack-links.js";
+import { realOrSelf } from "../../runtime/trust/pack-links.js";
 import { resolveProgram } from "../../runtime/resolve.js";
 import { CliError } from "../errors.js";
 import { optionalString } from "../flags.js";
@@ -288,7 +288,7 @@ async function fromCli(opts: InitOptions): Promise<Generated> {
 
 /**
  * wrap.bin as written: a program inside the pack folder `out`, named by an absolute path, relative to it (`./bin/tool`),
- * since a trusted pack may not name its own folder by an absolute path (hcp runs it from a copy: runtime/pack-self-paths.ts).
+ * since a trusted pack may not name its own folder by an absolute path (hcp runs it from a copy: runtime/trust/pack-self-paths.ts).
  */
 function inPack(bin: string, out: string): string {
   if (!isAbsolute(bin)) return bin;

@@ -17,7 +17,7 @@ import { stateDirOf } from "../../runtime/approval/state.js";
 import { boundDocument, loadOpenApiDocuments } from "../../runtime/openapi/packs.js";
 import { baseUrlOf } from "../../runtime/openapi/request.js";
 import { RuntimeError } from "../../runtime/errors.js";
-import { refuseWithheldDocument } from "../../runtime/trust.js";
+import { refuseWithheldDocument } from "../../runtime/trust/trust.js";
 import { serveOptions } from "./flags.js";
 
 /** A path for messages: relative to the working directory when inside it. */

@@ -3,7 +3,7 @@
 import type { Context } from "../../framework/index.js";
 import { formatIssue } from "../../pack/issues.js";
 import { CredentialError } from "../../runtime/errors.js";
-import { readSecretFile } from "../../runtime/secret-file.js";
+import { readSecretFile } from "../../runtime/secrets/secret-file.js";
 import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
 import { exitIfNeverTaken } from "../../transports/outbox.js";
@@ -36,7 +36,7 @@ async function served(paths: readonly string[], transport: "json_exec" | "mcp", 
 async function tellOperator(packs: readonly ServedPack[]): Promise<string[]> {
   const warnings = packs.flatMap((p) => p.issues.filter((i) => i.severity === "warning").map((i) => `pack ${p.surface.id}: ${formatIssue(i)}`));
   if (warnings.length === 0) return [];
-  const [{ packSecrets }, { redactText }] = await Promise.all([import("../../runtime/secrets.js"), import("../../runtime/redact.js")]);
+  const [{ packSecrets }, { redactText }] = await Promise.all([import("../../runtime/secrets/secrets.js"), import("../../runtime/secrets/redact.js")]);
   const secrets = packSecrets(packs);
   const masked = warnings.map((w) => redactText(w, secrets));
   for (const w of masked) warnOperator(w);

@@ -6,7 +6,7 @@ import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
 import { ReadStream, WriteStream } from "node:tty";
 import type { AnyPlan } from "../plan.js";
-import { runProcess } from "../process.js";
+import { runProcess } from "../process/process.js";
 import { escapeForPerson, visibleJSON } from "./show.js";
 import { trustedApprover } from "./trusted.js";
 

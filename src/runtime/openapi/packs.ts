@@ -6,7 +6,7 @@ import { keyed } from "../../pack/issues.js";
 import { shellWord } from "../../shell-word.js";
 import type { LoadedPack } from "../../pack/types.js";
 import { RuntimeError } from "../errors.js";
-import { unfetchedBecause } from "../trusted-files.js";
+import { unfetchedBecause } from "../trust/trusted-files.js";
 import { loadBindable, type BindableDocument, type OperationEntry } from "./bindable.js";
 import { DocumentError, documentUrl, type DocumentHead } from "./document.js";
 import { documentCacheOf } from "./document-cache.js";

@@ -4,7 +4,7 @@
 import { isObject } from "../../pack/issues.js";
 import { MAX_JSON_DEPTH, tooDeep } from "../../pack/load.js";
 import { RuntimeError } from "../errors.js";
-import { cutTruncatedTail, redact, redactText, type SecretSet } from "../redact.js";
+import { cutTruncatedTail, redact, redactText, type SecretSet } from "../secrets/redact.js";
 import type { HttpResponse } from "./http.js";
 import { utf8Text } from "./http.js";
 import { isJsonMediaType, type Operation } from "./operations.js";

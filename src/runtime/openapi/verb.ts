@@ -2,10 +2,10 @@
 // and running that plan: credentials applied, the request sent (or, in mock mode, not), the result masked.
 
 import type { LoadedPack } from "../../pack/types.js";
-import { requestCredentials, type Credentials } from "../credentials.js";
+import { requestCredentials, type Credentials } from "../secrets/credentials.js";
 import { RuntimeError } from "../errors.js";
 import type { PlanPolicy, RequestPlan } from "../plan.js";
-import { redactText, secretSet, type SecretSet } from "../redact.js";
+import { redactText, secretSet, type SecretSet } from "../secrets/redact.js";
 import { send } from "./http.js";
 import { boundVerb } from "./packs.js";
 import { baseUrlOf, buildRequest } from "./request.js";

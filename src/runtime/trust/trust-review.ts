@@ -6,17 +6,17 @@
 // invisible characters are escaped as in plans, and every other character outside ASCII too (look-alikes).
 
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { POLICY_CLASSES, passThroughPolicy, policyClasses, type PolicyClass } from "../pack/policy.js";
-import type { LoadedPack, Surface } from "../pack/types.js";
-import { escapeForPerson } from "./approval/show.js";
-import { bindingLoadsCredentials, credentialFilePath, readCredentialFile } from "./credentials.js";
-import { boundVerb } from "./openapi/packs.js";
-import { baseUrlOf } from "./openapi/request.js";
+import { POLICY_CLASSES, passThroughPolicy, policyClasses, type PolicyClass } from "../../pack/policy.js";
+import type { LoadedPack, Surface } from "../../pack/types.js";
+import { escapeForPerson } from "../approval/show.js";
+import { bindingLoadsCredentials, credentialFilePath, readCredentialFile } from "../secrets/credentials.js";
+import { boundVerb } from "../openapi/packs.js";
+import { baseUrlOf } from "../openapi/request.js";
 import type { ProgramBinding } from "./pack-programs.js";
-import { resolveProgram } from "./resolve.js";
+import { resolveProgram } from "../resolve.js";
 import type { PackBinding, TrustRecord } from "./trust.js";
-import { commandOf } from "./verb-lookup.js";
-import { firstAndMore } from "../listing.js";
+import { commandOf } from "../verb-lookup.js";
+import { firstAndMore } from "../../listing.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -4,8 +4,8 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
-import { monotonicMs } from "./clock.js";
-import { RuntimeError } from "./errors.js";
+import { monotonicMs } from "../clock.js";
+import { RuntimeError } from "../errors.js";
 import { Reaper } from "./reaper.js";
 import { markSpawn, spawnFailed, startWatchdog } from "./watchdog.js";
 

@@ -2,7 +2,7 @@
 // line waits for its end or the end of the run. Only the bytes the run keeps (max_output_bytes) are passed on.
 
 import { StringDecoder } from "node:string_decoder";
-import { cutTruncatedTail, redactText, type SecretSet } from "./redact.js";
+import { cutTruncatedTail, redactText, type SecretSet } from "../secrets/redact.js";
 
 type Stream = "stdout" | "stderr";
 

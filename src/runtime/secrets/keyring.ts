@@ -3,7 +3,7 @@
 
 import { createRequire } from "node:module";
 import type * as KeyringModule from "@napi-rs/keyring";
-import { CredentialError } from "./errors.js";
+import { CredentialError } from "../errors.js";
 
 let keyring: typeof KeyringModule | undefined;
 

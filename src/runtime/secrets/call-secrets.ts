@@ -1,15 +1,15 @@
 // The credentials of a call, read once, and every secret it must mask (§12).
 
-import type { LoadedPack } from "../pack/types.js";
-import type { PlanOptions } from "./call.js";
+import type { LoadedPack } from "../../pack/types.js";
+import type { PlanOptions } from "../call.js";
 import { packCredentials, type Credentials } from "./credentials.js";
-import { runsFrom, trustedCopy, type RunFrom } from "./pack-copy.js";
-import { isRequestPlan, type AnyPlan } from "./plan.js";
+import { runsFrom, trustedCopy, type RunFrom } from "../trust/pack-copy.js";
+import { isRequestPlan, type AnyPlan } from "../plan.js";
 import { secretSet, type SecretSet } from "./redact.js";
 import { argSecrets, policyEnvSecrets } from "./secrets.js";
-import { requireTrust, type PackBinding, type TrustRecord } from "./trust.js";
-import { trustReview } from "./trust-review.js";
-import { argsSchemaOf } from "./validate-args.js";
+import { requireTrust, type PackBinding, type TrustRecord } from "../trust/trust.js";
+import { trustReview } from "../trust/trust-review.js";
+import { argsSchemaOf } from "../validate-args.js";
 
 /**
  * The pack's credentials, read once per call: a failure is kept, not thrown, because planning

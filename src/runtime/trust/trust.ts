@@ -8,13 +8,13 @@
 
 import { realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { policyClasses } from "../pack/policy.js";
-import type { LoadedPack } from "../pack/types.js";
-import { shellWord } from "../shell-word.js";
-import { escapeForPerson } from "./approval/show.js";
-import { bindingLoadsCredentials } from "./credentials.js";
-import { RuntimeError } from "./errors.js";
-import { boundDocument, withheldDocument } from "./openapi/packs.js";
+import { policyClasses } from "../../pack/policy.js";
+import type { LoadedPack } from "../../pack/types.js";
+import { shellWord } from "../../shell-word.js";
+import { escapeForPerson } from "../approval/show.js";
+import { bindingLoadsCredentials } from "../secrets/credentials.js";
+import { RuntimeError } from "../errors.js";
+import { boundDocument, withheldDocument } from "../openapi/packs.js";
 import { removeCopies } from "./pack-copy.js";
 import { cwdLeavingCopy, linkLeavingCopy } from "./pack-links.js";
 import { selfPaths } from "./pack-self-paths.js";

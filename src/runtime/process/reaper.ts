@@ -2,7 +2,7 @@
 // SIGKILL `grace` later, whatever the pipes do. The runtime stays alive until then, and no longer than needed.
 // The watchdog is told of the run from its start until nothing of it is left, should the runtime die first.
 
-import { monotonicMs } from "./clock.js";
+import { monotonicMs } from "../clock.js";
 import { DescendantWatch } from "./descendants.js";
 import { procHas } from "./proc-stat.js";
 import { guardRun, releaseRun } from "./watchdog.js";

@@ -2,13 +2,13 @@
 // file (`env` or, for a security scheme, `openapi`) or in the system keyring. The file is written whole,
 // atomically, mode 0600; a value is never taken from or shown in argv.
 
-import { FileWriteError, writeFileSafely } from "../files.js";
-import { setOwn } from "../json/own.js";
-import { isObject } from "../pack/issues.js";
+import { FileWriteError, writeFileSafely } from "../../files.js";
+import { setOwn } from "../../json/own.js";
+import { isObject } from "../../pack/issues.js";
 import { credentialFilePath, readCredentialFile } from "./credentials.js";
-import { CredentialError, RuntimeError, showValue } from "./errors.js";
+import { CredentialError, RuntimeError, showValue } from "../errors.js";
 import { keyringDelete, keyringGet, keyringService, keyringSet } from "./keyring.js";
-import { isVariableName } from "./env.js";
+import { isVariableName } from "../env.js";
 
 export interface CredentialRef {
   readonly family: string;

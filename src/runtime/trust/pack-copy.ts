@@ -31,12 +31,12 @@ import {
   type Dirent,
 } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import type { Plan } from "./plan.js";
+import type { Plan } from "../plan.js";
 import type { ProgramBinding } from "./pack-programs.js";
-import { resolveProgram } from "./resolve.js";
-import { escapeForPerson } from "./approval/show.js";
-import { ensurePrivateDirSync } from "./approval/state.js";
-import { RuntimeError } from "./errors.js";
+import { resolveProgram } from "../resolve.js";
+import { escapeForPerson } from "../approval/show.js";
+import { ensurePrivateDirSync } from "../approval/state.js";
+import { RuntimeError } from "../errors.js";
 import { within } from "./pack-links.js";
 import { MAX_TREE_BYTES, MAX_TREE_ENTRIES, openListedFile, packTree, TreeError } from "./pack-tree.js";
 

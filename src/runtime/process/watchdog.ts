@@ -11,7 +11,7 @@ import type { Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { helperExited, helperStarted } from "./descendants.js";
-import { RuntimeError } from "./errors.js";
+import { RuntimeError } from "../errors.js";
 import { identify, type RunIdentity } from "./watchdog-sweep.js";
 import { markLine } from "./watchdog-unregistered.js";
 

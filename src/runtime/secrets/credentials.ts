@@ -2,15 +2,15 @@
 
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { isObject } from "../pack/issues.js";
-import { jsonErrorAt } from "../pack/load.js";
-import { setOwn } from "../json/own.js";
-import { shellWord } from "../shell-word.js";
-import type { HarnessBinding, LoadedPack } from "../pack/types.js";
-import { CredentialError } from "./errors.js";
+import { isObject } from "../../pack/issues.js";
+import { jsonErrorAt } from "../../pack/load.js";
+import { setOwn } from "../../json/own.js";
+import { shellWord } from "../../shell-word.js";
+import type { HarnessBinding, LoadedPack } from "../../pack/types.js";
+import { CredentialError } from "../errors.js";
 import { keyringGet, keyringService } from "./keyring.js";
 import { readSecretFile } from "./secret-file.js";
-import { isVariableName } from "./env.js";
+import { isVariableName } from "../env.js";
 
 /** Credential variables for the child and values for an API's security schemes; every value is a secret to redact. */
 export interface Credentials {

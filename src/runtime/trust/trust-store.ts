@@ -7,10 +7,10 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { isObject } from "../pack/issues.js";
-import { POLICY_CLASSES, type PolicyClass } from "../pack/policy.js";
-import { ensurePrivateDirSync, readPrivate, writePrivate } from "./approval/state.js";
-import { RuntimeError } from "./errors.js";
+import { isObject } from "../../pack/issues.js";
+import { POLICY_CLASSES, type PolicyClass } from "../../pack/policy.js";
+import { ensurePrivateDirSync, readPrivate, writePrivate } from "../approval/state.js";
+import { RuntimeError } from "../errors.js";
 
 /** What a person trusted: a pack's real folder and the digests of everything that says what it runs. */
 export interface TrustRecord {

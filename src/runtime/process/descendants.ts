@@ -9,7 +9,7 @@
 // Where /proc is missing all this finds nothing (README, SECURITY.md).
 
 import { readdirSync, readlinkSync } from "node:fs";
-import { monotonicMs } from "./clock.js";
+import { monotonicMs } from "../clock.js";
 import { forksSoFar } from "./fork-count.js";
 import { readStat, type ProcStat } from "./proc-stat.js";
 import { fullRound, givenOut, lastPid, tasksAtLastPid } from "./pid-cursor.js";

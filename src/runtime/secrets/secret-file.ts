@@ -2,9 +2,9 @@
 // that only its owner can read or write, read without blocking, and never quoted in an error.
 
 import type { Stats } from "node:fs";
-import { FileReadError, readRegularFile } from "../read-regular.js";
-import { octal } from "./approval/state.js";
-import { CredentialError } from "./errors.js";
+import { FileReadError, readRegularFile } from "../../read-regular.js";
+import { octal } from "../approval/state.js";
+import { CredentialError } from "../errors.js";
 
 /** The largest file of secrets read: 1 MiB. */
 export const SECRET_FILE_MAX_BYTES = 1 << 20;

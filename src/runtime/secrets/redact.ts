@@ -2,8 +2,8 @@
 // encoding, and at a truncation cut, where masking never depends on what the cut text holds; in
 // hcp's own envelopes, every value but none of hcp's field names. Pure.
 
-import { dictionary } from "../json/stable.js";
-import { setOwn } from "../json/own.js";
+import { dictionary } from "../../json/stable.js";
+import { setOwn } from "../../json/own.js";
 
 export const MASK = "***";
 

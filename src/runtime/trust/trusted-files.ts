@@ -3,7 +3,7 @@
 // document by `openapi.url`, and it needs neither the document nor the rest of trust (trust.ts imports the loader).
 
 import { realpathSync } from "node:fs";
-import type { LoadedPack } from "../pack/types.js";
+import type { LoadedPack } from "../../pack/types.js";
 import { readTrustRecord, type TrustRecord } from "./trust-store.js";
 
 /** The real path of the pack's folder; the folder itself when it cannot be resolved (it is then not found in the store). */

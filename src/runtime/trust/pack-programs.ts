@@ -3,12 +3,12 @@
 // every link) is bound by the SHA-256 of its real file; one looked up on PATH is shown but not bound.
 
 import { sep } from "node:path";
-import type { Surface } from "../pack/types.js";
-import { FileReadError, sha256OfRegularFile } from "../read-regular.js";
+import type { Surface } from "../../pack/types.js";
+import { FileReadError, sha256OfRegularFile } from "../../read-regular.js";
 import { realOrSelf } from "./pack-links.js";
 import { MAX_TREE_BYTES, TreeError } from "./pack-tree.js";
-import { resolveProgram } from "./resolve.js";
-import { commandOf } from "./verb-lookup.js";
+import { resolveProgram } from "../resolve.js";
+import { commandOf } from "../verb-lookup.js";
 
 export type ProgramBinding =
   /** In the pack folder: `path` is its real path, bound with the folder. */

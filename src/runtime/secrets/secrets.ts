@@ -1,13 +1,13 @@
 // Which values are secrets (§12), and the masking every result, plan and error of the runtime passes through.
 
-import { isObject } from "../pack/issues.js";
-import type { LoadedPack } from "../pack/types.js";
+import { isObject } from "../../pack/issues.js";
+import type { LoadedPack } from "../../pack/types.js";
 import { packCredentials } from "./credentials.js";
-import { loadsCredentials, untrustedBecause } from "./trust.js";
-import { RuntimeError } from "./errors.js";
+import { loadsCredentials, untrustedBecause } from "../trust/trust.js";
+import { RuntimeError } from "../errors.js";
 import { cutTruncatedTail, redact, redactEnvelope, redactText, secretSet, type SecretSet } from "./redact.js";
 import { isSecretName } from "./secret-name.js";
-import { stdoutJson } from "./stdout-json.js";
+import { stdoutJson } from "../stdout-json.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
