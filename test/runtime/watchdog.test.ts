@@ -151,6 +151,37 @@ test("a spawn mark still open when the pipe closes: the watchdog kills the run h
   }
 });
 
+/** runLike's process, as a shell that keeps the arguments it was started with (`/bin/sh -c SCRIPT`), for a mark. */
+function shellRun(): { args: string[]; start: () => Promise<ChildProcess & { member: number }> } {
+  const file = join(tempDir("hcp-watchdog-"), "member.pid");
+  const args = ["-c", `sleep 300 & echo $! > ${file}.tmp && mv ${file}.tmp ${file}; wait`];
+  const start = async () => {
+    const child = spawn("/bin/sh", args, { detached: true, stdio: "ignore" });
+    assert.ok(await eventually(() => readable(file), 20_000), "the run-like shell started its member");
+    return Object.assign(child, { member: Number(readFileSync(file, "utf8")) });
+  };
+  return { args, start };
+}
+
+test("a spawn mark names the run's arguments: a leader of someone else's given an id between the mark and the run's fork is left alone, and the run that shows them is killed", async () => {
+  const watchdog = startWatchdog(String(process.pid));
+  const run = shellRun();
+  const mark = markLine(run.args);
+  assert.ok(mark !== undefined, "/proc tells the pid cursor and the clock");
+  // Forked after the mark, before the run: the first leader since the mark whose parent was "hcp" (this test).
+  const decoy = await runLike();
+  const child = await run.start();
+  const pids = [decoy.pid!, decoy.member, child.pid!, child.member];
+  try {
+    watchdog.child.stdin!.end(mark);
+    assert.equal(await watchdog.exited, 0);
+    assert.ok(await eventually(() => !alive(child.pid!) && !alive(child.member), 10_000), "the run started with the mark's arguments and its member are gone");
+    assert.deepEqual([alive(decoy.pid!), alive(decoy.member)], [true, true], "the leader forked first, with other arguments, was not signalled");
+  } finally {
+    killAll(pids);
+  }
+});
+
 test("a spawn mark with no child (hcp gone before its fork): a session leader begun after hcp's end, seen on the lifeline, is not taken", async () => {
   const watchdog = startWatchdog(String(process.pid));
   const pids: number[] = [];
@@ -216,9 +247,27 @@ test("the run hcp was spawning: the first leader of a session of its own, since 
   const wrappedAfter = { ...after, now: 20 };
   assert.deepEqual(unregisteredRun([q(10, 1, 10, 1001), q(32_750, 1, 32_750, 1001), q(25, 1, 25, 1001)], wrapped, wrappedAfter), [32_750, { start: "1001" }]);
   assert.deepEqual(unregisteredRun([q(10, 1, 10, 1001), q(25, 1, 25, 1001)], wrapped, wrappedAfter), [10, { start: "1001" }]);
+  // A leader of someone else's, given an id in the instant between the mark and hcp's fork: the child still showing
+  // the arguments it was spawned with is taken before it; with none showing them, the first, as without arguments.
+  const decoy = q(508, 1, 508, 1001);
+  assert.deepEqual(unregisteredRun([...others, decoy, child, escapee], mark, after, (pid) => pid === child.pid), [510, { start: "1002" }]);
+  assert.deepEqual(unregisteredRun([...others, decoy, child, escapee], mark, after), [508, { start: "1001" }], "without the arguments, the first leader");
+  assert.deepEqual(unregisteredRun([...others, decoy, child], mark, after, () => false), [508, { start: "1001" }], "the child shows other arguments (it ran another program)");
+  assert.deepEqual(unregisteredRun([...others, q(515, 1, 509, 1004), child], mark, after, (pid) => pid === 509), [509, "gone"], "a session whose leader is gone shows nothing; the first is taken");
 });
 
-test("spawn marks: `?CURSOR TICKS` sets one; a bare `?`, or anything else, clears it", () => {
+test("spawn marks: `?CURSOR TICKS [BYTES SHA256]` sets one; a bare `?`, or anything else, clears it", () => {
   assert.deepEqual(parseMark("?12 345"), { cursor: 12, ticks: 345 });
-  for (const line of ["?", "?12", "?12 ", "?a 1", "?1 2 3"]) assert.equal(parseMark(line), undefined, line);
+  const digest = "a".repeat(64);
+  assert.deepEqual(parseMark(`?12 345 7 ${digest}`), { cursor: 12, ticks: 345, args: { bytes: 7, sha256: digest } });
+  for (const line of ["?", "?12", "?12 ", "?a 1", "?1 2 3", `?1 2 0 ${digest}`, `?1 2 3 ${digest.slice(1)}`, `?1 2 3 ${digest.toUpperCase()}`]) {
+    assert.equal(parseMark(line), undefined, line);
+  }
+  // The arguments' digest, never the arguments: one may be a secret.
+  const line = markLine(["transfer", "--password=hunter2"]);
+  assert.ok(line !== undefined);
+  assert.ok(!line.includes("hunter2"), line);
+  const mark = parseMark(line.trimEnd())!;
+  assert.equal(mark.args!.bytes, Buffer.byteLength("transfer\0--password=hunter2\0"));
+  assert.equal(parseMark(markLine([])!.trimEnd())!.args, undefined, "no arguments, no digest");
 });

@@ -153,7 +153,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     // A stdin not given is /dev/null (libuv opens it for "ignore"): not a pipe of the run.
     const piped = req.stdin !== undefined || req.holdStdin === true;
     let child: ChildProcess;
-    markSpawn();
+    markSpawn(req.args);
     try {
       // spawn copies args and env into the child's own arrays: no copy of them is needed here.
       child = spawn(req.file, req.args, {

@@ -6,19 +6,36 @@
 // a mark still open, its child is the first process that was given its id after the cursor, began (by the clock)
 // after the mark and before hcp was found gone (the lifeline: watchdog-program.ts), leads a session of its own, and
 // was left by its parent to the process that now has hcp's children (the watchdog is one: its own parent says which);
-// or, when that child has exited already, its session, which outlives it while a process it left is in it.
+// or, when that child has exited already, its session, which outlives it while a process it left is in it. Of such
+// processes, one still showing the arguments hcp spawned the child with (the mark carries their digest) is taken before
+// one given an id earlier: a process of someone else's, forked in the instant between the mark and hcp's fork, that
+// made a session of its own and lost its parent would otherwise be taken for the run's child, and the child left.
 
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { bootTicks } from "./boot-clock.js";
 import { givenOut, lastPid } from "./pid-cursor.js";
 import { readStat, type ProcStat } from "./proc-stat.js";
 import { snapshot, type RunIdentity } from "./watchdog-sweep.js";
 
-/** Where the pid cursor and the clock stood just before hcp spawned a run's child. */
+/** Where the pid cursor and the clock stood just before hcp spawned a run's child, and what it was given. */
 export interface SpawnMark {
   readonly cursor: number;
   /** Clock ticks since boot (boot-clock.ts): the unit of a process's start time. */
   readonly ticks: number;
+  /**
+   * The child's arguments after its program, as the end of its /proc/PID/cmdline shows them (each followed by a NUL,
+   * also after a `#!` interpreter's words): their length in bytes and SHA-256. None when it was given none.
+   */
+  readonly args?: { readonly bytes: number; readonly sha256: string };
 }
+
+/** Arguments as they end a process's /proc/PID/cmdline: each in UTF-8, followed by a NUL. */
+function cmdlineTail(args: readonly string[]): Buffer {
+  return Buffer.from(args.map((a) => `${a}\0`).join(""), "utf8");
+}
+
+const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
 /** What the watchdog knows once hcp is gone. */
 export interface AfterHcp {
@@ -36,35 +53,63 @@ export interface AfterHcp {
 }
 
 /**
- * The line that marks a spawn now (`?CURSOR TICKS`, with its newline), read just before it; undefined where /proc does
- * not tell the pid cursor or the clock, when there is nothing to find a child by.
+ * The line that marks a spawn now (`?CURSOR TICKS`, then `BYTES SHA256` of the child's arguments when it is given any,
+ * with its newline), read just before it; undefined where /proc does not tell the pid cursor or the clock, when there
+ * is nothing to find a child by. Only a digest of the arguments: one may be a secret.
  */
-export function markLine(): string | undefined {
+export function markLine(args: readonly string[] = []): string | undefined {
   const cursor = lastPid();
   const ticks = bootTicks();
-  return cursor === undefined || ticks === undefined ? undefined : `?${cursor} ${ticks}\n`;
+  if (cursor === undefined || ticks === undefined) return undefined;
+  const tail = cmdlineTail(args);
+  return `?${cursor} ${ticks}${tail.length === 0 ? "" : ` ${tail.length} ${sha256(tail)}`}\n`;
 }
 
-/** The mark a `?CURSOR TICKS` line sets; undefined for a bare `?` (or anything else), which clears it. */
+/** The mark a `?CURSOR TICKS [BYTES SHA256]` line sets; undefined for a bare `?` (or anything else), which clears it. */
 export function parseMark(line: string): SpawnMark | undefined {
-  const match = /^\?(\d+) (\d+)$/.exec(line);
-  return match === null ? undefined : { cursor: Number(match[1]), ticks: Number(match[2]) };
+  const match = /^\?(\d+) (\d+)(?: ([1-9]\d*) ([0-9a-f]{64}))?$/.exec(line);
+  if (match === null) return undefined;
+  const mark = { cursor: Number(match[1]), ticks: Number(match[2]) };
+  return match[3] === undefined ? mark : { ...mark, args: { bytes: Number(match[3]), sha256: match[4]! } };
+}
+
+/** Whether the process `pid` shows the mark's arguments at the end of its command line, after a whole word of its own. */
+function startedWithArgs(pid: number, args: NonNullable<SpawnMark["args"]>): boolean {
+  let cmdline: Buffer;
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`);
+  } catch {
+    return false; // gone, or not ours to read
+  }
+  const at = cmdline.length - args.bytes;
+  return at > 0 && cmdline[at - 1] === 0 && sha256(cmdline.subarray(at)) === args.sha256;
 }
 
 /**
  * The run's child in a snapshot of /proc, with what it is (RunIdentity), or undefined when nothing there can be it.
  * Of the candidates, the one whose id came first after the cursor: hcp's spawn forks once, so the run's child has the
- * first id hcp was given after the mark, and what the run made after it, later ones.
+ * first id hcp was given after the mark, and what the run made after it, later ones. But first of those that still
+ * show the mark's arguments (`shows`), where the mark has any and one does: a candidate given an id before the child's
+ * was forked by someone else.
  */
-export function unregisteredRun(procs: readonly ProcStat[], mark: SpawnMark, after: AfterHcp): [number, RunIdentity] | undefined {
+export function unregisteredRun(
+  procs: readonly ProcStat[],
+  mark: SpawnMark,
+  after: AfterHcp,
+  shows: (pid: number) => boolean = () => false,
+): [number, RunIdentity] | undefined {
   const since = (p: ProcStat) => Number(p.start) >= mark.ticks && after.parents.has(p.ppid) && p.pid !== after.self;
   const pids = new Set(procs.map((p) => p.pid));
   let best: [number, RunIdentity] | undefined;
+  let bestShowing: [number, RunIdentity] | undefined;
   // Ids after the cursor first, then those it wrapped round to (givenOut bounds them by `now`).
   const order = (id: number) => (id > mark.cursor ? id - mark.cursor : id + 2 ** 32);
+  const first = (a: [number, RunIdentity] | undefined, id: number) => a === undefined || order(id) < order(a[0]);
   const consider = (id: number, identity: RunIdentity) => {
     if (!givenOut(id, mark.cursor, after.now)) return;
-    if (best === undefined || order(id) < order(best[0])) best = [id, identity];
+    if (first(best, id)) best = [id, identity];
+    // A session whose leader is gone shows no arguments.
+    if (identity !== "gone" && first(bestShowing, id) && shows(id)) bestShowing = [id, identity];
   };
   for (const p of procs) {
     if (!since(p)) continue;
@@ -77,7 +122,7 @@ export function unregisteredRun(procs: readonly ProcStat[], mark: SpawnMark, aft
       consider(p.pid, { start: p.start });
     }
   }
-  return best;
+  return bestShowing ?? best;
 }
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -99,5 +144,7 @@ export async function findUnregisteredRun(mark: SpawnMark, hcp: number, goneAt: 
   const now = lastPid();
   const procs = snapshot();
   if (now === undefined || procs === undefined) return undefined;
-  return unregisteredRun(procs, mark, { now, parents: new Set([hcp, self.ppid]), goneAt, self: process.pid });
+  const { args } = mark;
+  const shows = args === undefined ? undefined : (pid: number) => startedWithArgs(pid, args);
+  return unregisteredRun(procs, mark, { now, parents: new Set([hcp, self.ppid]), goneAt, self: process.pid }, shows);
 }

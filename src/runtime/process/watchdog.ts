@@ -123,12 +123,13 @@ function atExit(): void {
 }
 
 /**
- * A run's child is about to be spawned: the watchdog is told where the pid cursor and the clock stand, so that it can
- * find the child should hcp be killed before guardRun tells it (watchdog-unregistered.ts). The child's program may run,
- * and kill hcp, before the spawn returns. Without /proc there is nothing to find it by, and nothing is told.
+ * A run's child is about to be spawned with `args` after its program: the watchdog is told where the pid cursor and
+ * the clock stand, and a digest of the arguments, so that it can find the child should hcp be killed before guardRun
+ * tells it (watchdog-unregistered.ts). The child's program may run, and kill hcp, before the spawn returns. Without
+ * /proc there is nothing to find it by, and nothing is told.
  */
-export function markSpawn(): void {
-  const line = markLine();
+export function markSpawn(args: readonly string[]): void {
+  const line = markLine(args);
   if (line === undefined) return;
   // Written at once, with the ends waiting: it must be in the pipe before the fork.
   send(ended + line);
