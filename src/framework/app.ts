@@ -77,7 +77,6 @@ function leadingOperands(args: readonly string[]): string[] {
   return args.slice(0, flag < 0 ? args.length : flag);
 }
 
-
 export class App {
   readonly root: CommandNode;
   private readonly surface: NormalizedSurface;
