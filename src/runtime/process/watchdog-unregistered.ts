@@ -37,6 +37,14 @@ function cmdlineTail(args: readonly string[]): Buffer {
 
 const sha256 = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
+/**
+ * Loads what a mark needs (node:crypto, some milliseconds: hcp's builtins are loaded on first use), for a server to
+ * do before its first call rather than in it.
+ */
+export function readyMarks(): void {
+  sha256(new Uint8Array(0));
+}
+
 /** What the watchdog knows once hcp is gone. */
 export interface AfterHcp {
   /** The pid cursor at the snapshot. */

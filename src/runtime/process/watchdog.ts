@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { helperExited, helperStarted } from "./descendants.js";
 import { RuntimeError } from "../errors.js";
 import { identify, type RunIdentity } from "./watchdog-sweep.js";
-import { markLine } from "./watchdog-unregistered.js";
+import { markLine, readyMarks } from "./watchdog-unregistered.js";
 
 let watchdog: ChildProcess | undefined;
 /** The runs registered and not ended, each with its child's identity: told again to a watchdog started after one died. */
@@ -110,6 +110,8 @@ export function startWatchdog(oneRun = false): void {
   }
   watchdog = child;
   ended = "";
+  // Runs' spawn marks follow: a server that starts its watchdog ahead of its first call (warmUp) loads their hash now.
+  readyMarks();
 }
 
 /**
