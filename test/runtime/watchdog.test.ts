@@ -27,11 +27,18 @@ function startWatchdog(...args: string[]): { child: ChildProcess; exited: Promis
   return { child, exited };
 }
 
+/**
+ * The shell arguments of a process like a run's child: it starts a member, writes its pid to `file`, then `then`:
+ * `exec sleep 300` (it becomes a sleeper), or `wait` (it stays the shell, still showing these arguments).
+ */
+function runLikeArgs(then: "exec sleep 300" | "wait" = "exec sleep 300"): { args: string[]; file: string } {
+  const file = join(tempDir("hcp-watchdog-"), "member.pid");
+  return { args: ["-c", `sleep 300 & echo $! > ${file}.tmp && mv ${file}.tmp ${file}; ${then}`], file };
+}
+
 /** A process like a run's child (its own session and group) with a child of its own in its session; both pids. */
-async function runLike(): Promise<ChildProcess & { member: number }> {
-  const dir = tempDir("hcp-watchdog-");
-  const file = join(dir, "member.pid");
-  const child = spawn("/bin/sh", ["-c", `sleep 300 & echo $! > ${file}.tmp && mv ${file}.tmp ${file}; exec sleep 300`], { detached: true, stdio: "ignore" });
+async function runLike({ args, file } = runLikeArgs()): Promise<ChildProcess & { member: number }> {
+  const child = spawn("/bin/sh", args, { detached: true, stdio: "ignore" });
   assert.ok(await eventually(() => readable(file), 20_000), "the run-like process started its member");
   return Object.assign(child, { member: Number(readFileSync(file, "utf8")) });
 }
@@ -151,26 +158,14 @@ test("a spawn mark still open when the pipe closes: the watchdog kills the run h
   }
 });
 
-/** runLike's process, as a shell that keeps the arguments it was started with (`/bin/sh -c SCRIPT`), for a mark. */
-function shellRun(): { args: string[]; start: () => Promise<ChildProcess & { member: number }> } {
-  const file = join(tempDir("hcp-watchdog-"), "member.pid");
-  const args = ["-c", `sleep 300 & echo $! > ${file}.tmp && mv ${file}.tmp ${file}; wait`];
-  const start = async () => {
-    const child = spawn("/bin/sh", args, { detached: true, stdio: "ignore" });
-    assert.ok(await eventually(() => readable(file), 20_000), "the run-like shell started its member");
-    return Object.assign(child, { member: Number(readFileSync(file, "utf8")) });
-  };
-  return { args, start };
-}
-
 test("a spawn mark names the run's arguments: a leader of someone else's given an id between the mark and the run's fork is left alone, and the run that shows them is killed", async () => {
   const watchdog = startWatchdog(String(process.pid));
-  const run = shellRun();
+  const run = runLikeArgs("wait");
   const mark = markLine(run.args);
   assert.ok(mark !== undefined, "/proc tells the pid cursor and the clock");
   // Forked after the mark, before the run: the first leader since the mark whose parent was "hcp" (this test).
   const decoy = await runLike();
-  const child = await run.start();
+  const child = await runLike(run);
   const pids = [decoy.pid!, decoy.member, child.pid!, child.member];
   try {
     watchdog.child.stdin!.end(mark);
