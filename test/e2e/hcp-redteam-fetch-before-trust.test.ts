@@ -80,7 +80,7 @@ test("hcp run of an agent-written openapi pack fetched by openapi.url sends no r
   }
 });
 
-test("the pack commands an agent can run alone (describe, validate, list, trust --list, mcp-config) never fetch the document of an openapi pack nobody trusted, nor of a trusted one edited; each says why; trusted, they fetch it", async () => {
+test("the pack commands an agent can run alone (describe, run VERB --help, validate, list, trust --list, mcp-config) never fetch the document of an openapi pack nobody trusted, nor of a trusted one edited; each says why; trusted, they fetch it", async () => {
   const s = scene();
   const server = await api();
   try {
@@ -90,6 +90,11 @@ test("the pack commands an agent can run alone (describe, validate, list, trust 
       assert.equal(describe.code, 4, `describe: ${describe.stdout}${describe.stderr}`);
       assert.match(describe.stderr, why);
       assert.match(describe.stderr, /its OpenAPI document was not fetched/);
+      // A verb's help reads the pack as describe does.
+      const help = await s.hcp(["run", root, "notes.list", "--help"]);
+      assert.deepEqual([help.code, help.stdout], [4, ""], `run --help: ${help.stderr}`);
+      assert.match(help.stderr, why);
+      assert.match(help.stderr, /its OpenAPI document was not fetched/);
       for (const args of [["validate", root], ["validate", s.ws]]) {
         const validate = await s.hcp(args);
         assert.equal(validate.code, 1, `${args.join(" ")}: ${validate.stdout}${validate.stderr}`);
@@ -115,6 +120,9 @@ test("the pack commands an agent can run alone (describe, validate, list, trust 
     const describe = await s.hcp(["describe", root]);
     assert.equal(describe.code, 0, describe.stderr);
     assert.match(describe.stdout, /notes\.list/);
+    const help = await s.hcp(["run", root, "notes.list", "--help"]);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^notes\.list \(read\)/m);
     assert.equal((await s.hcp(["validate", root])).code, 0);
     assert.match((await s.hcp(["trust", "--list"])).stdout, /matches/);
     assert.equal((await s.hcp(["mcp-config", root])).code, 0);
