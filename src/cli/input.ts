@@ -2,6 +2,7 @@
 
 import { systemReason } from "../errno.js";
 import { open } from "node:fs/promises";
+import { resolve } from "node:path";
 import { ExitCode } from "../framework/errors.js";
 import { decodeGoBytes } from "../json/gobytes.js";
 import { MANIFEST_ENDPOINT } from "../manifest/types.js";
@@ -74,11 +75,13 @@ export class NotRungradError extends CliError {
 
 /**
  * Runs a program the person named (`--from-exe`, `--from-cobra`) like any child of ours: no shell, the person's
- * environment, its own process group killed at the timeout. A program that cannot start is a CliError saying why.
+ * environment, its own process group killed at the timeout; in `cwd` when given, a path to the program still read from
+ * the person's folder. A program that cannot start is a CliError saying why.
  */
-export async function runNamedProgram(program: string, args: readonly string[], limits: Pick<ProcessRequest, "timeoutMs" | "maxOutputBytes" | "decodeStdout">): Promise<ProcessResult> {
+export async function runNamedProgram(program: string, args: readonly string[], options: Pick<ProcessRequest, "timeoutMs" | "maxOutputBytes" | "decodeStdout" | "cwd">): Promise<ProcessResult> {
+  const file = options.cwd !== undefined && program.includes("/") ? resolve(program) : program;
   try {
-    return await runProcess({ file: program, args, env: process.env as Record<string, string>, ...limits });
+    return await runProcess({ file, args, env: process.env as Record<string, string>, ...options });
   } catch (err) {
     if (err instanceof RuntimeError) throw new CliError(`run ${program}: ${startFailure(err)}${onPathHint(program, err)}`);
     throw err;

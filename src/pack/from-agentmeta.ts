@@ -8,6 +8,7 @@ import { MCP_CONTROL_ARGUMENTS, cutToolNames, manyTools, mcpToolProblems } from 
 import { isPlaceholderName } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
 import { PACK_POLICY_NAMESPACE, packPolicyOf } from "./person-gate.js";
+import { takesSecret } from "./secret-arguments.js";
 
 /** surface.json as written: the Surface fields a generator sets (no defaults filled in). */
 export interface SurfaceDocument {
@@ -326,7 +327,7 @@ function commandLine(
     const name = Object.hasOwn(properties, wanted) ? free(`flag_${wanted}`) : wanted;
     if (name !== wanted) notes.push(`flag --${f.name} of "${c.path.join(" ")}" is argument "${name}"`);
     cli.push(`--${f.name}={{${name}}}`);
-    properties[name] = flagSchema(f);
+    properties[name] = flagSchema(f, c.path);
     if (f.required) required.push(name);
   }
   if (tail.length > 0) cli.push("--", ...tail);
@@ -345,13 +346,15 @@ function notASubcommand(schema: JsonSchema, children: readonly string[]): JsonSc
 
 const INTEGER_TYPES = new Set(["int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64"]);
 
-function flagSchema(f: AgentFlag): JsonSchema {
+/** A flag's argument: typed as pflag types it, its value masked in every output when it is a secret (takesSecret). */
+function flagSchema(f: AgentFlag, path: readonly string[]): JsonSchema {
   const schema: JsonSchema = { type: "string" };
   if (f.type === "bool") schema.type = "boolean";
   else if (INTEGER_TYPES.has(f.type)) schema.type = "integer";
   else if (f.type === "float32" || f.type === "float64") schema.type = "number";
   else if (f.type === "stringArray" || f.type === "stringSlice") Object.assign(schema, { type: "array", items: { type: "string" } });
   if (f.usage !== "") schema.description = f.usage;
+  if ((schema.type === "string" || schema.type === "array") && takesSecret(f.name, path)) schema.writeOnly = true;
   const value = defaultOf(f, schema.type as string);
   if (value !== undefined) schema.default = value;
   return schema;

@@ -4,8 +4,9 @@
 import { isAbsolute } from "node:path";
 import { toolName } from "../pack/fields.js";
 import { policyMarks } from "../pack/harness-policy.js";
-import { FIELD_DEPTH, refusedValues, schemaType, typeName } from "../pack/argument-line.js";
+import { FIELD_DEPTH, SECRET_WORDS, refusedValues, schemaType, typeName } from "../pack/argument-line.js";
 import { isObject } from "../pack/issues.js";
+import { marksSecret } from "../pack/secret-arguments.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { escapeForPerson } from "../runtime/approval/show.js";
 import { RuntimeError } from "../runtime/errors.js";
@@ -27,6 +28,8 @@ export interface ArgumentDescription {
   /** Values an array argument's first item may not take (`prefixItems[0].not.enum`). */
   first_not?: unknown[];
   default?: unknown;
+  /** Its value is a secret (the schema's writeOnly or password format): masked in every output (§12). */
+  secret?: true;
   /** An object argument's properties (an array's items' when they are objects), to FIELD_DEPTH levels. */
   fields?: ArgumentDescription[];
 }
@@ -61,6 +64,7 @@ function argumentOf(name: string, schema: unknown, required: boolean, depth: num
   const refused = refusedValues(s);
   if (refused !== undefined) out[refused.first ? "first_not" : "not"] = refused.values;
   if (s["default"] !== undefined) out.default = s["default"];
+  if (marksSecret(s)) out.secret = true;
   const fields = depth < FIELD_DEPTH ? fieldsOf(items ?? s, depth + 1) : [];
   if (fields.length > 0) out.fields = fields;
   return out;
@@ -96,6 +100,7 @@ function argumentLines(a: ArgumentDescription, indent = "    "): string[] {
   if (a.not !== undefined) parts.push(`not ${a.not.map((e) => JSON.stringify(e)).join(", ")}`);
   if (a.first_not !== undefined) parts.push(`first not ${a.first_not.map((e) => JSON.stringify(e)).join(", ")}`);
   if (a.default !== undefined) parts.push(`default ${JSON.stringify(a.default)}`);
+  if (a.secret === true) parts.push(SECRET_WORDS);
   const line = `${indent}${a.name} (${parts.join(", ")})${a.description === undefined ? "" : `: ${a.description}`}`;
   return [line, ...(a.fields ?? []).flatMap((f) => argumentLines(f, `${indent}  `))];
 }

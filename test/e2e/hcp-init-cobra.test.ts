@@ -2,12 +2,13 @@
 // answers as cobra does: its default help, and kubectl's for its config commands).
 
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { hcp, tempDir } from "../transports/support.js";
 import { fixture, trustPack } from "./helpers.js";
 import { isolatedEnv } from "./openapi-support.js";
+import { APPROVER_BIN, trustApprovers } from "./approvals-support.js";
 
 const COBRACTL = fixture("bin/cobractl.mjs");
 
@@ -25,13 +26,13 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.equal(init.code, 0, init.stderr);
   // A shortcut whose help names another command first among its aliases (docker's `docker ps`) is that command.
   assert.match(init.stderr, /note: 1 of its commands is another's alias \(their help's Aliases:\), one verb each under its first name: "ls" is "item list"/);
-  assert.match(init.stderr, /note: 4 of 10 verbs are read by their names alone \("apply\.view-last", "config\.view", "item\.get", "item\.list"\) and the others write, each approved by a person \(confirm: true\): the CLI does not say which of its commands change things, so check policy\.json before you trust the pack/);
+  assert.match(init.stderr, /note: 4 of 12 verbs are read by their names alone \("apply\.view-last", "config\.view", "item\.get", "item\.list"\) and the others write, each approved by a person \(confirm: true\): the CLI does not say which of its commands change things, so check policy\.json before you trust the pack/);
 
   const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { id: string; wrap: { bin: string }; verbs: Record<string, Verb> };
   assert.equal(surface.id, "cobractl");
   assert.equal(surface.wrap.bin, COBRACTL);
   // `config context (use | rename)` names its subcommands as its operand: a group, no verb of its own.
-  assert.deepEqual(Object.keys(surface.verbs).sort(), ["apply", "apply.view-last", "config.context.rename", "config.context.use", "config.set", "config.show", "config.view", "item.delete", "item.get", "item.list"]);
+  assert.deepEqual(Object.keys(surface.verbs).sort(), ["apply", "apply.view-last", "config.context.rename", "config.context.use", "config.set", "config.show", "config.view", "item.create", "item.delete", "item.get", "item.list", "login"]);
   // A group that runs on its own (its usage line has no word for a subcommand) is a verb too; its first operand is
   // never a subcommand's name, which would run that subcommand instead.
   const apply = surface.verbs["apply"]!;
@@ -69,7 +70,7 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
 
   // The global flags (a server, a token) are no verb's arguments.
   const all = Object.values(surface.verbs).flatMap((v) => [...Object.keys(v.args.properties), ...v.cli]);
-  assert.ok(!all.some((a) => /server|token/.test(a)), all.join(" "));
+  assert.ok(!all.some((a) => /^(--)?(server|token)\b/.test(a)), all.join(" "));
 
   const policy = JSON.parse(readFileSync(join(out, "policy.json"), "utf8")) as { default: string; verbs: Record<string, unknown> };
   assert.equal(policy.default, "deny");
@@ -81,9 +82,11 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
     "config.set": { policy: "write", confirm: true },
     "config.show": { policy: "write", confirm: true },
     "config.view": "read",
+    "item.create": { policy: "write", confirm: true },
     "item.delete": { policy: "write", confirm: true },
     "item.get": "read",
     "item.list": "read",
+    login: { policy: "write", confirm: true },
   });
   const validate = await hcp(["validate", out], { env });
   assert.equal(validate.code, 0, validate.stdout);
@@ -140,6 +143,71 @@ test("hcp init --from-cobra: a read verb takes no flag that says it prints a sec
   assert.equal(plain.code, 1, plain.stderr);
   assert.match(plain.stderr, /unknown argument "show_secrets"/);
   assert.equal(existsSync(join(env["HOME"]!, "cobractl-runs.log")), false, "nothing ran");
+});
+
+test("hcp init --from-cobra: the flags a command requires, as cobra's completion of a flag's name lists them, are required arguments, so an agent is told before a person approves a run the CLI would refuse; a flag of a group one of which is required is not; the CLI runs in an empty folder of its own, removed after, never where hcp init was started", async () => {
+  const tmp = tempDir("hcp-init-tmp-");
+  const env: NodeJS.ProcessEnv = { ...isolatedEnv(), TMPDIR: tmp };
+  const start = tempDir("hcp-init-start-");
+  const out = join(tempDir(), "cobractl");
+  const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env, cwd: start });
+  assert.equal(init.code, 0, init.stderr);
+  // The fixture's help writes where it runs (as hugo's `mod get --help` does): neither here nor left in TMPDIR.
+  assert.deepEqual(readdirSync(start), []);
+  assert.deepEqual(readdirSync(tmp), []);
+
+  const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
+  const create = surface.verbs["item.create"]!;
+  assert.deepEqual(create.args.required, ["kind", "name"]);
+  assert.deepEqual(Object.keys(create.args.properties), ["from_file", "from_url", "kind", "limit", "name"]);
+  assert.equal(surface.verbs["item.list"]!.args.required, undefined, "a command with no required flag requires none");
+  // Only a flag's name was completed, never an operand's value (which a real CLI may ask its server for).
+  const flagCompletions = readFileSync(join(env["HOME"]!, "cobractl-flag-completions.log"), "utf8").trim().split("\n");
+  assert.ok(flagCompletions.every((l) => (JSON.parse(l) as string[]).at(-1) === "-"), flagCompletions.join(" "));
+  assert.ok(flagCompletions.includes('["item","create","--kind=x","-"]'), flagCompletions.join(" "));
+
+  await trustPack(out, env);
+  const missing = await hcp(["run", out, "item.create", "--arg", "kind=widget", "--allow-write", "--no-prompt"], { env });
+  assert.equal(missing.code, 1, missing.stderr);
+  assert.match(missing.stderr, /argument "name" is required/);
+  // Given them, and one of the group, the call reaches the person's gate: the schema asked nothing more.
+  const whole = await hcp(["run", out, "item.create", "--arg", "kind=widget", "--arg", "name=w1", "--arg", "from_url=https://example.test/w1", "--allow-write", "--no-prompt"], { env });
+  assert.equal(whole.code, 4, whole.stderr);
+  assert.match(whole.stderr, /needs a person's approval/);
+  assert.equal(existsSync(join(env["HOME"]!, "cobractl-runs.log")), false, "nothing ran");
+});
+
+test("attack: a generated pack's flag whose value is a secret (--password, --registry-token) is writeOnly, and an agent that sends one finds it masked in the result, the plan the person's approver reads and the audit log, while the CLI gets it; a flag naming where a secret is (--password-file) and --username are not", async () => {
+  const env = isolatedEnv();
+  trustApprovers(env["HOME"]!, [APPROVER_BIN]);
+  const out = join(tempDir(), "cobractl");
+  assert.equal((await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env })).code, 0);
+  const login = (JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb & { args: { properties: Record<string, { writeOnly?: boolean }> } }> }).verbs["login"]!;
+  const secretArgs = Object.entries(login.args.properties).filter(([, p]) => p.writeOnly === true).map(([k]) => k);
+  assert.deepEqual(secretArgs, ["password", "registry_token"]);
+  const described = await hcp(["describe", out, "login"], { env });
+  assert.match(described.stdout, /\n {4}password \(string, optional, secret: masked in every output\): Password for the registry\n/);
+  assert.match(described.stdout, /\n {4}password_file \(string, optional\): File holding the password\n/);
+
+  await trustPack(out, env);
+  const password = "hunter2-Pa55word-7Q2";
+  const token = "tok-9f8e7d6c5b4a3210";
+  const asked = join(env["HOME"]!, "approver.jsonl");
+  const ran = await hcp(
+    ["run", out, "login", "--arg", `password=${password}`, "--arg", `registry_token=${token}`, "--arg", "username=alice", "--arg", 'args:=["registry.test"]', "--allow-write", "--approver", APPROVER_BIN, "--approver-arg", asked, "--approver-arg", "0", "--json"],
+    { env },
+  );
+  assert.equal(ran.code, 0, ran.stderr);
+  // The CLI got both (the witness of each real run).
+  const runs = readFileSync(join(env["HOME"]!, "cobractl-runs.log"), "utf8");
+  assert.ok(runs.includes(`--password=${password}`) && runs.includes(`--registry-token=${token}`), runs);
+  for (const [where, text] of [["result", ran.stdout + ran.stderr], ["approver's plan", readFileSync(asked, "utf8")], ["audit log", readFileSync(env["HCP_AUDIT"]!, "utf8")]] as const) {
+    assert.ok(!text.includes(password) && !text.includes(token), `${where}: ${text}`);
+    assert.ok(text.includes("--username=alice"), `${where} shows the rest: ${text}`);
+  }
+  const result = JSON.parse(ran.stdout) as { argv: string[]; json: { argv: string[] } };
+  assert.deepEqual(result.argv.slice(1, 3), ["login", "--password=***"]);
+  assert.ok(result.json.argv.includes("--registry-token=***"), ran.stdout);
 });
 
 test("hcp init --from-cobra refuses a program that does not answer cobra's completion (exit 2, writing nothing) and --credential-env", async () => {

@@ -5,9 +5,13 @@
 // A completion's entries are a command's subcommands, or values of its operands (a dynamic completion may list
 // pods or containers): an entry is a subcommand only when its own help's usage line names it as one. A command is
 // completed only when its help lists subcommands: a leaf's completion is its operands' values, which a CLI may ask its
-// server for (kubectl's cluster, gh's GitHub), once per command, for nothing.
+// server for (kubectl's cluster, gh's GitHub), once per command, for nothing. A command that runs has a flag's name
+// completed instead (`PROGRAM __complete PATH… -`), which cobra answers from its own flags, to learn which it requires.
+// Every call runs in an empty folder of its own, removed afterwards.
 
-import { basename } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 import type { AgentCommand, AgentMetaDocument } from "../../agentmeta/types.js";
 import type { Flag } from "../../manifest/types.js";
 import { parseCompletions, parseHelp, type CobraHelp } from "../../pack/cobra-help.js";
@@ -65,12 +69,16 @@ interface Node {
 /** The program's own commands (its completion, a help), run at most AT_ONCE at a time, whoever asks. */
 type Caller = (args: string[]) => Promise<{ stdout: string; stderr: string }>;
 
-/** A caller, and the calls that were killed at CALL_TIMEOUT_MS (what they would have said is missing from the pack). */
-function caller(program: string): { call: Caller; timedOut: string[][] } {
+/**
+ * A caller, and the calls that were killed at CALL_TIMEOUT_MS (what they would have said is missing from the pack). Each
+ * runs in `cwd`, an empty folder of its own: a CLI's help may write where it runs (`hugo mod get --help` makes
+ * `public/` and `resources/`), and the pack should not depend on the folder hcp init ran in.
+ */
+function caller(program: string, cwd: string): { call: Caller; timedOut: string[][] } {
   const slots = new Limiter(AT_ONCE);
   const timedOut: string[][] = [];
   const call: Caller = async (args) => {
-    const r = await slots.run(() => runNamedProgram(program, args, { timeoutMs: CALL_TIMEOUT_MS, maxOutputBytes: CALL_MAX_BYTES }));
+    const r = await slots.run(() => runNamedProgram(program, args, { cwd, timeoutMs: CALL_TIMEOUT_MS, maxOutputBytes: CALL_MAX_BYTES }));
     if (r.timed_out) timedOut.push(args);
     return r;
   };
@@ -109,8 +117,17 @@ function operandsOf(help: CobraHelp, path: readonly string[]): string {
 
 /** The program's command tree, read from its completion and help; refuses a program that does not answer as cobra does. */
 export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDocument; notes: string[] }> {
+  const cwd = mkdtempSync(join(tmpdir(), "hcp-init-"));
+  try {
+    return await readCobraTree(program, cwd);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+async function readCobraTree(program: string, cwd: string): Promise<{ doc: AgentMetaDocument; notes: string[] }> {
   const notes: string[] = [];
-  const { call, timedOut } = caller(program);
+  const { call, timedOut } = caller(program, cwd);
   const rootHelp = await helpOf(call, []);
   const first = await call(["__complete", ""]);
   if (parseCompletions(first.stdout) === undefined) {
@@ -150,12 +167,14 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
     }
     nodes.push(...level);
   }
+  const kept = withoutAliases(nodes, name, notes);
+  await Promise.all(kept.filter(runs).map((n) => markRequired(call, n)));
   if (timedOut.length > 0) {
     const shown = timedOut.slice(0, 3).map((args) => `"${lineOf(name, args)}"`).join(", ");
     notes.push(`${timedOut.length} of its commands did not answer within ${CALL_TIMEOUT_MS / 1000} s and ${timedOut.length === 1 ? "was" : "were"} killed (${shown}${timedOut.length > 3 ? " and more" : ""}): what they would have said is not in the pack; run hcp init again once ${name} answers`);
   }
   if (truncated || level.length > 0) notes.push(`read ${nodes.length} commands: the CLI has more (deeper than ${MAX_DEPTH} words, or over ${MAX_COMMANDS} commands), left out`);
-  const commands = withoutAliases(nodes, name, notes).map((n) => commandOf(n, name, notes));
+  const commands = kept.map((n) => commandOf(n, name, notes));
   return { doc: { schema_version: "rungrad-agentmeta/1", spec_version: "", tool_name: name, tool_version: "", global_flags: [], commands }, notes };
 }
 
@@ -184,17 +203,55 @@ function lineOf(name: string, path: readonly string[]): string {
   return [name, ...path].join(" ");
 }
 
+/** Whether a command runs: a leaf, or a group whose usage line has no word for a subcommand (`kubectl apply -f FILENAME`, not `kubectl config SUBCOMMAND`). */
+function runs(n: Node): boolean {
+  return n.path.length > 0 && (n.children.length === 0 || !usageTakesSubcommand(n));
+}
+
 /**
- * A command as the pack generator reads it: a leaf runs, and a group whose usage line has no word for a subcommand
- * (`kubectl apply -f FILENAME`, not `kubectl config SUBCOMMAND`); its operands as one optional list after `--` (their
- * names as its usage line gives them, in its description), its own flags; a write unless its name says it reads.
+ * The flags a command must be given, as its completion of a flag's name says: `PROGRAM __complete PATH… -` lists the
+ * required flags not yet given, or every flag (`--help` among them) when there is none. Cobra 1.8 lists there also each
+ * flag of a group one of which is required (MarkFlagsOneRequired) while none of it is given; so, of two or more listed,
+ * one is required only when it is still listed with any other of them given (a completion each). A completion that
+ * fails (a value its flag does not parse) confirms none: a flag wrongly required would make the verb impossible to run.
+ * Dynamic completions (a CLI's server) are never asked for: cobra answers a flag's name from its own flags.
+ */
+async function markRequired(call: Caller, n: Node): Promise<void> {
+  if (n.help.flags.length === 0) return;
+  const listed = await requiredNow(call, [...n.path, "-"]);
+  const candidates = n.help.flags.filter((f) => listed.has(f.name));
+  if (candidates.length >= 2) {
+    const withEach = await Promise.all(candidates.map((f) => requiredNow(call, [...n.path, givenFlag(f), "-"])));
+    for (const f of candidates) f.required = candidates.every((other, i) => other === f || withEach[i]!.has(f.name));
+  } else for (const f of candidates) f.required = true;
+}
+
+/** The long names of the required flags a flag-name completion lists; none when it lists every flag or fails. */
+async function requiredNow(call: Caller, words: readonly string[]): Promise<Set<string>> {
+  const r = await call(["__complete", ...words]);
+  const names = (parseCompletions(r.stdout) ?? []).map((c) => c.name).filter((c) => c.startsWith("--")).map((c) => c.slice(2));
+  return names.includes("help") ? new Set() : new Set(names);
+}
+
+/** A flag as given with a value its type parses (a bool without one), for a completion that sees it given. */
+function givenFlag(f: Flag): string {
+  if (f.type === "bool") return `--${f.name}`;
+  if (/^(u?int|float)/.test(f.type)) return `--${f.name}=1`;
+  if (f.type === "duration") return `--${f.name}=1s`;
+  if (f.type.startsWith("stringTo")) return `--${f.name}=a=1`;
+  return `--${f.name}=x`;
+}
+
+/**
+ * A command as the pack generator reads it: one that runs has its operands as one optional list after `--` (their
+ * names as its usage line gives them, in its description) and its own flags, and is a write unless its name says it reads.
  */
 function commandOf(n: Node, name: string, notes: string[]): AgentCommand {
-  const runs = n.path.length > 0 && (n.children.length === 0 || !usageTakesSubcommand(n));
-  const operands = runs ? operandsOf(n.help, n.path) : "";
+  const running = runs(n);
+  const operands = running ? operandsOf(n.help, n.path) : "";
   const line = lineOf(name, n.path);
   const short = n.short !== "" ? n.short : n.help.summary;
-  const mutates = runs && (!readsByName(n.path) || printsSecret(n, name, notes));
+  const mutates = running && (!readsByName(n.path) || printsSecret(n, name, notes));
   return {
     path: n.path,
     use: n.help.usage,
@@ -202,8 +259,8 @@ function commandOf(n: Node, name: string, notes: string[]): AgentCommand {
     examples: [],
     related: [],
     // A group that runs says so to the generator as one with output of its own does.
-    output_modes: runs && n.children.length > 0 ? ["text"] : [],
-    local_flags: runs && !mutates ? flagsOfRead(n, notes) : n.help.flags,
+    output_modes: running && n.children.length > 0 ? ["text"] : [],
+    local_flags: running && !mutates ? flagsOfRead(n, notes) : n.help.flags,
     required_local_flags: [],
     requires_auth: false,
     mutates,

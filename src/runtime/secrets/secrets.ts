@@ -1,6 +1,7 @@
 // Which values are secrets (§12), and the masking every result, plan and error of the runtime passes through.
 
 import { isObject } from "../../pack/issues.js";
+import { marksSecret } from "../../pack/secret-arguments.js";
 import type { LoadedPack } from "../../pack/types.js";
 import { packCredentials } from "./credentials.js";
 import { loadsCredentials, untrustedBecause } from "../trust/trust.js";
@@ -72,7 +73,7 @@ export function argSecrets(schema: unknown, args: unknown): string[] {
   const out: string[] = [];
   const walk = (s: unknown, v: unknown, depth: number): void => {
     if (!isObject(s) || v === undefined || depth > MAX_DEPTH) return;
-    if (s["writeOnly"] === true || s["format"] === "password") leaves(v, out);
+    if (marksSecret(s)) leaves(v, out);
     const props = s["properties"];
     if (isObject(props) && isObject(v)) {
       for (const k of Object.keys(props)) if (Object.hasOwn(v, k)) walk(props[k], v[k], depth + 1);
@@ -103,7 +104,7 @@ export function maskedArgs(schema: unknown, args: unknown): unknown {
   let masked = false;
   const walk = (s: unknown, v: unknown, depth: number): unknown => {
     if (!isObject(s) || v === undefined || depth > MAX_DEPTH) return v;
-    if (s["writeOnly"] === true || s["format"] === "password") {
+    if (marksSecret(s)) {
       masked = true;
       return maskLeaves(v);
     }

@@ -1,0 +1,30 @@
+// Which arguments are secrets (§12): those whose schema marks them, and the CLI flags hcp init marks so by their names,
+// whose values hcp then masks in every output, plan and audit line. Pure.
+
+import { isObject } from "./issues.js";
+
+/** Whether an argument's schema marks its value a secret: `"writeOnly": true` or `"format": "password"`. */
+export function marksSecret(schema: unknown): boolean {
+  return isObject(schema) && (schema["writeOnly"] === true || schema["format"] === "password");
+}
+
+/** A last word of a flag's name that says its value is a secret: `--password`, `--dest-registry-token`, `--src-creds`. */
+const SECRET_WORDS = new Set(["PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "TOKEN", "CREDS", "APIKEY"]);
+/** Two last words that do: `--client-secret`, `--api-key`, `--secret-key` (but `--ssh-key`, `--public-key` name a key). */
+const SECRET_PAIRS = new Set(["CLIENT SECRET", "API KEY", "SECRET KEY", "ACCESS TOKEN", "AUTH TOKEN"]);
+/** In a command that names a secret (`gh secret set`, `kubectl create secret generic`), a last word for the value given. */
+const VALUE_WORDS = new Set(["BODY", "VALUE", "LITERAL", "DATA"]);
+
+const words = (name: string): string[] => name.split(/[-_.]+/).filter((w) => w !== "").map((w) => w.toUpperCase());
+
+/**
+ * Whether flag `name` of the command at `path` takes a secret: its last word says so (a file, a command or an
+ * environment variable that holds one ends in another word: `--password-file`, `--token-env`), or the command names a
+ * secret and the flag is its value (`gh secret set --body`). A bool or number flag never does (the caller checks).
+ */
+export function takesSecret(name: string, path: readonly string[]): boolean {
+  const w = words(name);
+  const last = w.at(-1) ?? "";
+  if (SECRET_WORDS.has(last) || SECRET_PAIRS.has(w.slice(-2).join(" "))) return true;
+  return VALUE_WORDS.has(last) && path.some((p) => /^secrets?$/i.test(p));
+}
