@@ -12,19 +12,32 @@ export function marksSecret(schema: unknown): boolean {
 const SECRET_WORDS = new Set(["PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "TOKEN", "CREDS", "APIKEY"]);
 /** Two last words that do: `--client-secret`, `--api-key`, `--secret-key` (but `--ssh-key`, `--public-key` name a key). */
 const SECRET_PAIRS = new Set(["CLIENT SECRET", "API KEY", "SECRET KEY", "ACCESS TOKEN", "AUTH TOKEN"]);
+/**
+ * Words before TOKEN that make it a place in a listing or a request's own id, which the agent must read back, not a
+ * secret: `--page-token`, `nextToken`, `$skipToken`, AWS's `ClientToken` (an idempotency key).
+ */
+const LISTING_TOKENS = new Set(["PAGE", "NEXT", "CONTINUATION", "CONTINUE", "START", "STARTING", "SYNC", "RESUME", "SKIP", "DELTA", "CHANGE", "CURSOR", "PAGINATION", "CLIENT", "IDEMPOTENCY", "REQUEST"]);
 /** In a command that names a secret (`gh secret set`, `kubectl create secret generic`), a last word for the value given. */
 const VALUE_WORDS = new Set(["BODY", "VALUE", "LITERAL", "DATA"]);
 
-const words = (name: string): string[] => name.split(/[-_.]+/).filter((w) => w !== "").map((w) => w.toUpperCase());
+/** The words of a name, split at `-`, `_`, `.`, `$` and where a lower-case letter meets an upper-case one (apiKey), upper-cased. */
+const words = (name: string): string[] =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .split(/[-_.$]+/)
+    .filter((w) => w !== "")
+    .map((w) => w.toUpperCase());
 
 /**
- * Whether flag `name` of the command at `path` takes a secret: its last word says so (a file, a command or an
- * environment variable that holds one ends in another word: `--password-file`, `--token-env`), or the command names a
- * secret and the flag is its value (`gh secret set --body`). A bool or number flag never does (the caller checks).
+ * Whether flag or parameter `name` (of the command at `path`) takes a secret: its last word says so (a file, a command
+ * or an environment variable that holds one ends in another word: `--password-file`, `--token-env`; a listing's token
+ * is no secret: LISTING_TOKENS), or the command names a secret and the flag is its value (`gh secret set --body`). A
+ * bool or number never does (the caller checks).
  */
 export function takesSecret(name: string, path: readonly string[]): boolean {
   const w = words(name);
   const last = w.at(-1) ?? "";
+  if (last === "TOKEN" && LISTING_TOKENS.has(w.at(-2) ?? "")) return false;
   if (SECRET_WORDS.has(last) || SECRET_PAIRS.has(w.slice(-2).join(" "))) return true;
   return VALUE_WORDS.has(last) && path.some((p) => /^secrets?$/i.test(p));
 }

@@ -4,11 +4,12 @@
 // form of any credential (raw, base64, URL-encoded, the basic password alone) appears in anything hcp outputs.
 
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { execSession, hcp, mcpClient } from "../transports/support.js";
 import { BASIC, CREDENTIALS, HEADER_KEY, TLS_CERT, TOKEN, hostileApi, hostileEnv, hostilePack, leakIn, type Hostile } from "./hcp-redteam-http-support.js";
-import { closedPort } from "./openapi-support.js";
+import { closedPort, openapiPack } from "./openapi-support.js";
 import { trustPack } from "./helpers.js";
 
 const GUARD = { timeoutMs: 60_000 };
@@ -56,6 +57,89 @@ test("credentials echoed back anywhere (JSON, text, a 500, a Location, a login U
   assert.equal(leakIn(all), undefined, `a credential came back: ${leakIn(all)}`);
   // The cut never shows the beginning of the token either.
   assert.equal(all.includes(TOKEN.slice(0, 8)), false, "a prefix of the token came back");
+});
+
+/** Every form a value may take in a URL or an echo of one: raw, percent-encoded (either hex case), form-encoded, twice. */
+function urlForms(value: string): string[] {
+  const once = [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)];
+  const forms = [...once, ...once.slice(1).map(encodeURIComponent)];
+  return [...forms, ...forms.map((f) => f.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()))];
+}
+
+test("attack: the agent's own secret arguments (a format: password query parameter; parameters named access_token, X-Auth-Token and a path's session_token) are masked in every form the request and its echoes take, percent-encoded included, on run, exec and MCP, and in mock mode's request URL", async () => {
+  const str = { type: "string" };
+  const doc = {
+    openapi: "3.1.0",
+    info: { title: "Sign-in", version: "1" },
+    servers: [{ url: `${api.origin}/v1` }],
+    paths: {
+      "/sign-in/{session_token}": {
+        get: {
+          operationId: "signin",
+          parameters: [
+            { name: "session_token", in: "path", required: true, schema: str },
+            { name: "mode", in: "query", schema: str },
+            { name: "user", in: "query", schema: str },
+            { name: "password", in: "query", schema: { type: "string", format: "password" } },
+            { name: "access_token", in: "query", schema: str },
+            { name: "X-Auth-Token", in: "header", schema: str },
+            { name: "page_token", in: "query", schema: str },
+          ],
+          responses: { "200": { description: "What the server received.", content: { "application/json": { example: { signed_in: true } } } } },
+        },
+      },
+    },
+  };
+  const pack = openapiPack({ ref: { path: "api.json" }, verbs: { signin: { description: "Sign in." } }, binding: { mode: "public", hub: "none" }, policy: { verbs: { signin: "read" } } });
+  writeFileSync(join(pack, "api.json"), JSON.stringify(doc));
+  const env = hostileEnv();
+  await trustPack(pack, env);
+  // Values that percent-encoding changes: `/`, `+`, `=`, `&`, a space, `%`, `@`.
+  const secrets = { session_token: "st/4Qx+y z", password: "pw/9+Kx=&y Z%@", access_token: "at:7/Qm+w==", "X-Auth-Token": "hdr-6Tg2-auth-secret" };
+  const forms = Object.values(secrets).flatMap(urlForms);
+  const args = (mode: string) => ({ ...secrets, mode, user: "alice", page_token: "pg-next-2" });
+  const described = await hcp(["describe", pack, "signin"], { env });
+  for (const name of Object.keys(secrets)) assert.match(described.stdout, new RegExp(`\\n {4}${name} \\(string, (required|optional), secret: masked in every output\\)`));
+  assert.match(described.stdout, /\n {4}page_token \(string, optional\)\n/, "a listing's token is no secret");
+
+  const outputs: string[] = [];
+  const from = api.requests.length;
+  const modes = ["json", "text", "location", "login", "error", "www"];
+  for (const mode of modes) {
+    for (const extra of [[], ["--json"]]) {
+      const r = await hcp(["run", pack, "signin", "--args", JSON.stringify(args(mode)), ...extra], { env, ...GUARD });
+      outputs.push(r.stdout, r.stderr);
+    }
+  }
+  const s = await execSession([pack], modes.map((mode, i) => JSON.stringify({ id: i, pack: "notes", verb: "signin", args: args(mode) })), [], { env, ...GUARD });
+  assert.equal(s.responses.length, modes.length, s.stderr);
+  outputs.push(s.stdout, s.stderr);
+  const { client, stderr } = await mcpClient([pack], { env });
+  try {
+    for (const mode of modes) outputs.push(JSON.stringify(await client.callTool({ name: "notes_signin", arguments: args(mode) })));
+  } finally {
+    await client.close();
+  }
+  outputs.push(stderr());
+  // The server got them, percent-encoded in its URL.
+  const got = api.requests.slice(from);
+  assert.ok(got.some((g) => g.url.includes(encodeURIComponent(secrets.session_token)) && g.url.includes(new URLSearchParams({ p: secrets.password }).toString().slice(2)) && g.headers["x-auth-token"] === secrets["X-Auth-Token"]), JSON.stringify(got.at(-1)));
+  const all = outputs.join("\n");
+  assert.ok(all.includes("***") && all.includes("pg-next-2") && all.includes("alice"), "the rest of the request shows");
+  const leak = forms.find((f) => all.includes(f));
+  assert.equal(leak, undefined, `a secret argument came back as ${leak}`);
+
+  // Mock mode sends nothing and answers with the document's example: its request URL holds the arguments too.
+  const surface = JSON.parse(readFileSync(join(pack, "surface.json"), "utf8"));
+  writeFileSync(join(pack, "surface.json"), JSON.stringify({ ...surface, binding: { mode: "mock", hub: "none" } }));
+  await trustPack(pack, env);
+  const sent = api.requests.length;
+  const mock = await hcp(["run", pack, "signin", "--args", JSON.stringify(args("json")), "--json"], { env, ...GUARD });
+  assert.equal(mock.code, 0, mock.stderr);
+  assert.equal(JSON.parse(mock.stdout).mock, true);
+  assert.equal(api.requests.length, sent, "mock mode sends nothing");
+  const mockLeak = forms.find((f) => mock.stdout.includes(f));
+  assert.equal(mockLeak, undefined, `mock mode showed ${mockLeak}: ${mock.stdout}`);
 });
 
 test("a 2xx body declared JSON that is the token itself: the error never quotes the body (no first characters of the token) on run, exec and MCP", async () => {

@@ -9,6 +9,7 @@ import { mockResult } from "../../src/runtime/openapi/result.js";
 import { toJsonSchema } from "../../src/runtime/openapi/schema.js";
 import { applyCredentials } from "../../src/runtime/openapi/security.js";
 import { RuntimeError } from "../../src/runtime/errors.js";
+import { secretSet } from "../../src/runtime/secrets/redact.js";
 
 const DOC = {
   openapi: "3.1.0",
@@ -77,12 +78,12 @@ test("schemas: 3.0 nullable and boolean exclusive bounds become 2020-12; cycles 
 
 test("mock answers come from the first 2xx response's first example, marked mock", async () => {
   const { byId } = await ops();
-  const r = mockResult({ pack: "p", verb: "item", method: "GET", url: "https://x/items/1" }, byId("item"));
+  const r = mockResult({ pack: "p", verb: "item", method: "GET", url: "https://x/items/1" }, byId("item"), secretSet([]));
   assert.equal(r.mock, true);
   assert.equal(r.status, 200);
   assert.deepEqual(r.json, { id: "x" });
-  const empty = mockResult({ pack: "p", verb: "h", method: "GET", url: "https://x/h" }, byId("h"));
+  const empty = mockResult({ pack: "p", verb: "h", method: "GET", url: "https://x/h" }, byId("h"), secretSet([]));
   assert.deepEqual([empty.status, empty.body, empty.json], [200, "", undefined], "a 2xx without content answers an empty body");
   const no2xx = { ...byId("h"), raw: { responses: { "404": { description: "gone" } } } };
-  assert.throws(() => mockResult({ pack: "p", verb: "h", method: "GET", url: "https://x/h" }, no2xx), (e: unknown) => e instanceof RuntimeError && e.code === "not_executable");
+  assert.throws(() => mockResult({ pack: "p", verb: "h", method: "GET", url: "https://x/h" }, no2xx, secretSet([])), (e: unknown) => e instanceof RuntimeError && e.code === "not_executable");
 });

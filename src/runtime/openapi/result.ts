@@ -118,8 +118,8 @@ function exampleOf(media: Record<string, unknown>): { value: unknown } | undefin
   return undefined;
 }
 
-/** Mock mode: the operation's first 2xx response, answered with its first example; nothing is sent. */
-export function mockResult(plan: { pack: string; verb: string; method: string; url: string }, op: Operation): HttpResult {
+/** Mock mode: the operation's first 2xx response, answered with its first example, the URL with `secrets` masked; nothing is sent. */
+export function mockResult(plan: { pack: string; verb: string; method: string; url: string }, op: Operation, secrets: SecretSet): HttpResult {
   const responses = isObject(op.raw["responses"]) ? op.raw["responses"] : {};
   const code = Object.keys(responses).find((c) => /^2(\d\d|XX)$/i.test(c));
   if (code === undefined) {
@@ -145,7 +145,7 @@ export function mockResult(plan: { pack: string; verb: string; method: string; u
   const result: HttpResult = {
     pack: plan.pack,
     verb: plan.verb,
-    request: { method: plan.method, url: plan.url },
+    request: { method: plan.method, url: redactText(plan.url, secrets) },
     status: /^2XX$/i.test(code) ? 200 : Number(code),
     ok: true,
     headers: type === undefined ? {} : { "content-type": type },

@@ -1,9 +1,11 @@
 // The arguments of an openapi verb as one JSON Schema (2020-12), derived from the operation (§6.7):
-// one property per path, query and header parameter, and `body` for a JSON request body. Pure.
+// one property per path, query and header parameter (writeOnly when its name says it is a secret), and `body` for a
+// JSON request body. Pure.
 
 import { isObject } from "../../pack/issues.js";
 import { setOwn } from "../../json/own.js";
 import { SCHEMA, SCHEMAS, SCHEMA_MAPS } from "../../pack/schema-patterns.js";
+import { takesSecret } from "../../pack/secret-arguments.js";
 import type { Operation, Parameter } from "./operations.js";
 
 /**
@@ -147,6 +149,9 @@ export function deriveOperationSchema(op: Operation, version: "3.0" | "3.1"): Re
   for (const p of argumentParameters(op)) {
     const schema = toJsonSchema(p.schema ?? { type: "string" }, v30);
     if (p.description !== undefined && schema["description"] === undefined) schema["description"] = p.description;
+    // A parameter named for a secret (`api_key`, `access_token`, `password`) is one (§12): masked wherever it shows.
+    const type = schema["type"];
+    if (type !== "integer" && type !== "number" && type !== "boolean" && takesSecret(p.name, [])) schema["writeOnly"] = true;
     setOwn(properties, p.name, schema);
     if (p.required) required.push(p.name);
   }

@@ -22,7 +22,7 @@ const lowerHex = (s: string) => s.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase(
  * `/` kept or not, as Python's quote does) or form-encoded (spaces as +); and each of those encoded once more, as a
  * server writes the whole request URL, or a header it received, into another URL.
  */
-function urlForms(value: string): string[] {
+export function urlForms(value: string): string[] {
   const percent = encodeURIComponent(value);
   const once = [percent, percent.replace(/%2F/g, "/"), new URLSearchParams({ v: value }).toString().slice(2)];
   const forms = [...once, ...once.map(encodeURIComponent)];
