@@ -23,6 +23,8 @@ const lowerHex = (s: string) => s.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase(
  * server writes the whole request URL, or a header it received, into another URL.
  */
 export function urlForms(value: string): string[] {
+  // Such a value never travels in a URL (a request refuses it), and encodeURIComponent would throw on it.
+  if (hasLoneSurrogate(value)) return [];
   const percent = encodeURIComponent(value);
   const once = [percent, percent.replace(/%2F/g, "/"), new URLSearchParams({ v: value }).toString().slice(2)];
   const forms = [...once, ...once.map(encodeURIComponent)];
