@@ -127,6 +127,7 @@ function ownFlags(lines: readonly string[]): Flag[] {
     if (last.name !== "help") flags.push(last);
   }
   for (const f of flags) {
+    if (takesText(f.type) && REPEATABLE.test(f.usage)) f.type = "stringArray";
     if (kubectlStyle) continue;
     const d = /\s*\(default (.*)\)$/.exec(f.usage);
     // pflag's `(default -1)`, `(default "table")`; a text of the usage's own (`(default shows just running)`) stays.
@@ -138,12 +139,27 @@ function ownFlags(lines: readonly string[]): Flag[] {
   return flags;
 }
 
-/** pflag's type word as the manifest's type name: none is a bool; `strings` is a string slice. */
+/**
+ * Type words of a flag given once per value, each adding one: pflag's slices and arrays (`strings`, `ints`,
+ * `stringArray`, `intSlice`) and maps (`stringToString`: `--label a=1 --label b=2`), docker's `list` (`--env`,
+ * `--volume`, `--publish`), `map` and `filter`.
+ */
+const LIST_TYPE = /^(ints|uints|bools|durations|(float|int|uint)(8|16|32|64)?s|\w+Slice|\w+Array|stringTo\w+|list|map|filter)$/;
+/** A flag's text that says it may be given more than once (restic's `--tag taglist`: "(can be specified multiple times)"). */
+const REPEATABLE = /\b(can|may) be (specified|given|used|passed|set) (multiple|several|many) times\b|\b(can|may) be repeated\b|\brepeatable\b/i;
+
+/** pflag's type word as the manifest's type name: none is a bool; `strings` is a string slice, any other list a string array; `float` (pflag's word for float64) a float64. */
 function pflagType(word: string | undefined): string {
   if (word === undefined) return "bool";
   if (word === "strings") return "stringSlice";
-  if (word === "ints") return "intSlice";
+  if (LIST_TYPE.test(word)) return "stringArray";
+  if (word === "float") return "float64";
   return word;
+}
+
+/** Whether a flag of this type takes one value that is text (not a bool, a number or a list). */
+function takesText(type: string): boolean {
+  return !["bool", "stringSlice", "stringArray", "float64", "float32"].includes(type) && !/^u?int\d*$/.test(type);
 }
 
 /** kubectl prints a flag's default as Go does: `false`, `'text'`, `500`, `[]`, `0s`. */

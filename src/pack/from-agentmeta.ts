@@ -352,7 +352,8 @@ function flagSchema(f: AgentFlag, path: readonly string[]): JsonSchema {
   if (f.type === "bool") schema.type = "boolean";
   else if (INTEGER_TYPES.has(f.type)) schema.type = "integer";
   else if (f.type === "float32" || f.type === "float64") schema.type = "number";
-  else if (f.type === "stringArray" || f.type === "stringSlice") Object.assign(schema, { type: "array", items: { type: "string" } });
+  // pflag's slices, arrays and maps (intSlice, stringToString): one value each time the flag is given, as text.
+  else if (/(Slice|Array)$|^stringTo/.test(f.type)) Object.assign(schema, { type: "array", items: { type: "string" } });
   if (f.usage !== "") schema.description = f.usage;
   if ((schema.type === "string" || schema.type === "array") && takesSecret(f.name, path)) schema.writeOnly = true;
   const value = defaultOf(f, schema.type as string);

@@ -17,8 +17,34 @@ test("pflag's layout (docker container ls): a flag without a type word is a bool
   assert.deepEqual(Object.keys(byName), ["all", "filter", "format", "last", "latest", "no-trunc", "quiet", "size"]);
   assert.deepEqual(byName["all"], { name: "all", shorthand: "a", usage: "Show all containers (default shows just running)", default: "", type: "bool", required: false });
   assert.deepEqual(byName["last"], { name: "last", shorthand: "n", usage: "Show n last created containers (includes all states)", default: "-1", type: "int", required: false });
-  assert.equal(byName["filter"]!.type, "filter");
+  // docker's `filter` is given once per condition (`-f status=exited -f name=web`).
+  assert.equal(byName["filter"]!.type, "stringArray");
   assert.match(byName["format"]!.usage, /^Format output using a custom template: 'table': +Print output in table format with column headers \(default\) .* templates$/);
+});
+
+test("a flag given once per value is a list: pflag's slices, arrays and maps, docker's list, map and filter, and a text flag whose help says it may be given more than once; pflag's float is a float64", () => {
+  const help = parseHelp(
+    [
+      "Usage:",
+      "  tool run [flags]",
+      "",
+      "Flags:",
+      "  -e, --env list                  Set environment variables",
+      "      --annotation map            Add an annotation",
+      "      --label stringToString      User-defined labels (default [])",
+      "      --ports intSlice            Ports to open",
+      "      --weights float64s          Weights",
+      "      --tag taglist               only consider snapshots including tag[,tag,...] (can be specified multiple times)",
+      "      --host host                 only consider snapshots for this host (can be specified multiple times)",
+      "      --ratio float               Rollback failure ratio",
+      "      --cpu-shares int            CPU shares (relative weight) (can be repeated)",
+      "      --name string               Assign a name to the container",
+      "  -h, --help                      help for run",
+      "",
+    ].join("\n"),
+  );
+  const types = Object.fromEntries(help.flags.map((f) => [f.name, f.type]));
+  assert.deepEqual(types, { env: "stringArray", annotation: "stringArray", label: "stringArray", ports: "stringArray", weights: "stringArray", tag: "stringArray", host: "stringArray", ratio: "float64", "cpu-shares": "int", name: "string" });
 });
 
 test("kubectl's layout (kubectl config view): --name=default: and the text under it; the global options are not the command's", () => {

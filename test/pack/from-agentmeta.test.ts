@@ -192,3 +192,13 @@ test("the root command's \"hcp/policy\" env becomes the policy's env: valid name
   assert.deepEqual(notAList.notes.filter((n) => n.includes("hcp/policy")), [`root command "${root}": "hcp/policy" env left out: it must be an array of variable names`]);
   assert.equal(packFromAgentMeta(base, { bin: "rgref" }).policy.env, undefined, "no env asked, none written");
 });
+
+test("a flag given once per value (pflag's intSlice, stringToString, stringArray) is an array of strings, one token each; pflag's float64 a number", () => {
+  const doc = structuredClone(agentmeta("rungrad_cli.json"));
+  const nw = doc.commands.find((c) => c.path.join(" ") === "new")!;
+  for (const [name, type] of [["ports", "intSlice"], ["labels", "stringToString"], ["ratio", "float64"]] as const) nw.local_flags.push({ name, shorthand: "", usage: "", default: "", type, required: false });
+  const props = (packFromAgentMeta(doc, { bin: "rungrad" }).surface.verbs["new"]!.args as { properties: Record<string, unknown> }).properties;
+  assert.deepEqual(props["ports"], { type: "array", items: { type: "string" } });
+  assert.deepEqual(props["labels"], { type: "array", items: { type: "string" } });
+  assert.deepEqual(props["ratio"], { type: "number" });
+});
