@@ -6,7 +6,7 @@ import { isObject } from "./issues.js";
 import { marksSecret } from "./secret-arguments.js";
 
 /** What HARNESS.md and `hcp describe` say of an argument whose value is a secret (§12). */
-export const SECRET_WORDS = "secret: masked in every output";
+export const SECRET_NOTE = "secret: masked in every output";
 
 /** A JSON Schema `type` in words, here and by `hcp describe`: `string`, `string|null`, `any` when it names none. */
 export const typeName = (t: unknown): string => (Array.isArray(t) ? t.join("|") : typeof t === "string" ? t : "any");
@@ -54,7 +54,7 @@ export function argumentLine(name: string, schema: unknown, required: boolean, i
   const refused = refusedValues(s);
   if (refused !== undefined) parts.push(`${refused.first ? "first " : ""}not ${refused.values.map((c) => JSON.stringify(c)).join(", ")}`);
   if (s["default"] !== undefined) parts.push(`default ${JSON.stringify(s["default"])}`);
-  if (marksSecret(s)) parts.push(SECRET_WORDS);
+  if (marksSecret(s)) parts.push(SECRET_NOTE);
   const lines = typeof s["description"] === "string" && s["description"] !== "" ? s["description"].split(/\r?\n/) : [];
   const description = lines.length === 0 ? "" : `: ${lines.map((l, i) => (i === 0 || l === "" ? l : `${indent}    ${l}`)).join("\n")}`;
   return `${indent}  - \`${name}\` (${parts.join(", ")})${description}`;

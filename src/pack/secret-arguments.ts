@@ -8,10 +8,10 @@ export function marksSecret(schema: unknown): boolean {
   return isObject(schema) && (schema["writeOnly"] === true || schema["format"] === "password");
 }
 
-/** A last word of a flag's name that says its value is a secret: `--password`, `--dest-registry-token`, `--src-creds`. */
-const SECRET_WORDS = new Set(["PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "TOKEN", "CREDS", "APIKEY"]);
-/** Two last words that do: `--client-secret`, `--api-key`, `--secret-key` (but `--ssh-key`, `--public-key` name a key). */
-const SECRET_PAIRS = new Set(["CLIENT SECRET", "API KEY", "SECRET KEY", "ACCESS TOKEN", "AUTH TOKEN"]);
+/** A last word of a name that says its value is a secret: `--password`, `--dest-registry-token`, `--src-creds`, `--apikey`. */
+const SECRET_LAST_WORDS = new Set(["PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "TOKEN", "CREDS", "APIKEY"]);
+/** Two last words that do: `--client-secret`, `--api-key`, `apiKey`, `--secret-key` (but `--ssh-key`, `--public-key` name a key). */
+const SECRET_PAIRS = new Set(["CLIENT SECRET", "API KEY", "SECRET KEY"]);
 /**
  * Words before TOKEN that make it a place in a listing or a request's own id, which the agent must read back, not a
  * secret: `--page-token`, `nextToken`, `$skipToken`, AWS's `ClientToken` (an idempotency key).
@@ -38,6 +38,6 @@ export function takesSecret(name: string, path: readonly string[]): boolean {
   const w = words(name);
   const last = w.at(-1) ?? "";
   if (last === "TOKEN" && LISTING_TOKENS.has(w.at(-2) ?? "")) return false;
-  if (SECRET_WORDS.has(last) || SECRET_PAIRS.has(w.slice(-2).join(" "))) return true;
+  if (SECRET_LAST_WORDS.has(last) || SECRET_PAIRS.has(w.slice(-2).join(" "))) return true;
   return VALUE_WORDS.has(last) && path.some((p) => /^secrets?$/i.test(p));
 }

@@ -4,7 +4,7 @@
 import { isAbsolute } from "node:path";
 import { toolName } from "../pack/fields.js";
 import { policyMarks } from "../pack/harness-policy.js";
-import { FIELD_DEPTH, SECRET_WORDS, refusedValues, schemaType, typeName } from "../pack/argument-line.js";
+import { FIELD_DEPTH, SECRET_NOTE, refusedValues, schemaType, typeName } from "../pack/argument-line.js";
 import { isObject } from "../pack/issues.js";
 import { marksSecret } from "../pack/secret-arguments.js";
 import { argsSchemaOf } from "../runtime/execute.js";
@@ -100,7 +100,7 @@ function argumentLines(a: ArgumentDescription, indent = "    "): string[] {
   if (a.not !== undefined) parts.push(`not ${a.not.map((e) => JSON.stringify(e)).join(", ")}`);
   if (a.first_not !== undefined) parts.push(`first not ${a.first_not.map((e) => JSON.stringify(e)).join(", ")}`);
   if (a.default !== undefined) parts.push(`default ${JSON.stringify(a.default)}`);
-  if (a.secret === true) parts.push(SECRET_WORDS);
+  if (a.secret === true) parts.push(SECRET_NOTE);
   const line = `${indent}${a.name} (${parts.join(", ")})${a.description === undefined ? "" : `: ${a.description}`}`;
   return [line, ...(a.fields ?? []).flatMap((f) => argumentLines(f, `${indent}  `))];
 }
