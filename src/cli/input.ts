@@ -76,14 +76,20 @@ export class NotRungradError extends CliError {
 /**
  * Runs a program the person named (`--from-exe`, `--from-cobra`) like any child of ours: no shell, the person's
  * environment, its own process group killed at the timeout; in `cwd` when given, a path to the program still read from
- * the person's folder. A program that cannot start is a CliError saying why.
+ * the person's folder. A program that cannot start is a CliError saying why, exiting `startExit`: a usage error where a
+ * manifest is read (as rungrad's every manifest failure is), else a runtime one.
  */
-export async function runNamedProgram(program: string, args: readonly string[], options: Pick<ProcessRequest, "timeoutMs" | "maxOutputBytes" | "decodeStdout" | "cwd">): Promise<ProcessResult> {
+export async function runNamedProgram(
+  program: string,
+  args: readonly string[],
+  options: Pick<ProcessRequest, "timeoutMs" | "maxOutputBytes" | "decodeStdout" | "cwd">,
+  startExit: number = ExitCode.Usage,
+): Promise<ProcessResult> {
   const file = options.cwd !== undefined && program.includes("/") ? resolve(program) : program;
   try {
     return await runProcess({ file, args, env: process.env as Record<string, string>, ...options });
   } catch (err) {
-    if (err instanceof RuntimeError) throw new CliError(`run ${program}: ${startFailure(err)}${onPathHint(program, err)}`);
+    if (err instanceof RuntimeError) throw new CliError(`run ${program}: ${startFailure(err)}${onPathHint(program, err)}`, startExit);
     throw err;
   }
 }

@@ -210,12 +210,17 @@ test("attack: a generated pack's flag whose value is a secret (--password, --reg
   assert.ok(result.json.argv.includes("--registry-token=***"), ran.stdout);
 });
 
-test("hcp init --from-cobra refuses a program that does not answer cobra's completion (exit 2, writing nothing) and --credential-env", async () => {
+test("hcp init --from-cobra refuses a program that does not answer cobra's completion or cannot start (exit 2, writing nothing) and --credential-env", async () => {
   const env = isolatedEnv();
   const out = join(tempDir(), "echo");
   const r = await hcp(["init", "--from-cobra", "/bin/echo", "--out", out], { env });
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /\/bin\/echo __complete: printed no shell completion \(is it a CLI built with cobra, such as kubectl, docker, gh or helm\?\); for any other CLI, write its pack by hand/);
+  assert.equal(existsSync(out), false);
+  // A program that cannot start is a runtime failure (exit 2), as docs/exit-codes.md says, not a usage error.
+  const missing = await hcp(["init", "--from-cobra", "no-such-cobra-cli", "--out", out], { env });
+  assert.equal(missing.code, 2, missing.stderr);
+  assert.match(missing.stderr, /run no-such-cobra-cli: not found \(a name without a \/ is looked up on PATH/);
   assert.equal(existsSync(out), false);
   const cred = await hcp(["init", "--from-cobra", COBRACTL, "--credential-env", "X_TOKEN", "--out", out], { env });
   assert.equal(cred.code, 1, cred.stderr);

@@ -78,7 +78,7 @@ function caller(program: string, cwd: string): { call: Caller; timedOut: string[
   const slots = new Limiter(AT_ONCE);
   const timedOut: string[][] = [];
   const call: Caller = async (args) => {
-    const r = await slots.run(() => runNamedProgram(program, args, { cwd, timeoutMs: CALL_TIMEOUT_MS, maxOutputBytes: CALL_MAX_BYTES }));
+    const r = await slots.run(() => runNamedProgram(program, args, { cwd, timeoutMs: CALL_TIMEOUT_MS, maxOutputBytes: CALL_MAX_BYTES }, ExitCode.API));
     if (r.timed_out) timedOut.push(args);
     return r;
   };
