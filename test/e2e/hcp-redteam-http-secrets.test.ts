@@ -11,6 +11,7 @@ import { execSession, hcp, mcpClient } from "../transports/support.js";
 import { BASIC, CREDENTIALS, HEADER_KEY, TLS_CERT, TOKEN, hostileApi, hostileEnv, hostilePack, leakIn, type Hostile } from "./hcp-redteam-http-support.js";
 import { closedPort, openapiPack } from "./openapi-support.js";
 import { trustPack } from "./helpers.js";
+import { APPROVER_BIN, trustApprovers } from "./approvals-support.js";
 
 const GUARD = { timeoutMs: 60_000 };
 let api: Hostile;
@@ -140,6 +141,50 @@ test("attack: the agent's own secret arguments (a format: password query paramet
   assert.equal(api.requests.length, sent, "mock mode sends nothing");
   const mockLeak = forms.find((f) => mock.stdout.includes(f));
   assert.equal(mockLeak, undefined, `mock mode showed ${mockLeak}: ${mock.stdout}`);
+});
+
+test("attack: a body's secret fields (named password or client_secret, or marked format: password inside the allOf that composes the body) are masked in their places in the plan a person approves, and in the result, an exec answer and the audit log, while the API gets them", async () => {
+  const str = { type: "string" };
+  const body = {
+    type: "object",
+    properties: { user: str, password: str, client_secret: str, next_page_token: str },
+    allOf: [{ properties: { recovery: { type: "object", properties: { code: { type: "string", format: "password" } } } } }],
+  };
+  const doc = {
+    openapi: "3.1.0",
+    info: { title: "Accounts", version: "1" },
+    servers: [{ url: `${api.origin}/v1` }],
+    paths: { "/accounts": { post: { operationId: "signup", parameters: [{ name: "mode", in: "query", schema: str }], requestBody: { required: true, content: { "application/json": { schema: body } } }, responses: { "201": { description: "What the server received." } } } } },
+  };
+  const pack = openapiPack({ ref: { path: "api.json" }, verbs: { signup: { description: "Sign up." } }, binding: { mode: "public", hub: "none" }, policy: { verbs: { signup: { policy: "write", confirm: true } } } });
+  writeFileSync(join(pack, "api.json"), JSON.stringify(doc));
+  const env = hostileEnv();
+  await trustPack(pack, env);
+  const secrets = { password: "pw-4Rt7-body-secret", client_secret: "cs-8Yu2-body-secret", code: "rc-1Qa9-body-secret" };
+  const args = { mode: "json", body: { user: "alice", password: secrets.password, client_secret: secrets.client_secret, next_page_token: "pg-3", recovery: { code: secrets.code } } };
+  const outputs: string[] = [];
+  // The plan a person approves shows each secret field as *** in its place, and everything else as sent.
+  const dry = await hcp(["run", pack, "signup", "--args", JSON.stringify(args), "--allow-write", "--dry-run", "--json"], { env, ...GUARD });
+  assert.equal(dry.code, 0, dry.stderr);
+  const plan = JSON.parse(dry.stdout) as { plan: { body: unknown }; plan_id: string };
+  assert.deepEqual(plan.plan.body, { user: "alice", password: "***", client_secret: "***", next_page_token: "pg-3", recovery: { code: "***" } });
+  outputs.push(dry.stdout, dry.stderr);
+  const from = api.requests.length;
+  trustApprovers(env["HOME"]!, [APPROVER_BIN]);
+  const asked = join(env["HOME"]!, "approver.jsonl");
+  const ran = await hcp(["run", pack, "signup", "--args", JSON.stringify(args), "--allow-write", "--approver", APPROVER_BIN, "--approver-arg", asked, "--approver-arg", "0", "--json"], { env, ...GUARD });
+  assert.equal(ran.code, 0, ran.stderr);
+  outputs.push(ran.stdout, ran.stderr, readFileSync(asked, "utf8"));
+  const s = await execSession([pack], [JSON.stringify({ id: 1, pack: "notes", verb: "signup", args, dry_run: true })], ["--allow-write"], { env, ...GUARD });
+  assert.equal(s.responses.length, 1, s.stderr);
+  outputs.push(s.stdout, s.stderr, readFileSync(env["HCP_AUDIT"]!, "utf8"));
+  const sent = JSON.parse(api.requests[from]!.body) as typeof args.body;
+  assert.deepEqual(sent.recovery, { code: secrets.code }, "the API got them");
+  assert.equal(sent.password, secrets.password);
+  const all = outputs.join("\n");
+  assert.ok(all.includes("alice") && all.includes("pg-3"), "the rest shows");
+  const leak = Object.values(secrets).find((v) => all.includes(v));
+  assert.equal(leak, undefined, `a secret field came back: ${leak}`);
 });
 
 test("a 2xx body declared JSON that is the token itself: the error never quotes the body (no first characters of the token) on run, exec and MCP", async () => {

@@ -1,6 +1,6 @@
 // The arguments of an openapi verb as one JSON Schema (2020-12), derived from the operation (§6.7):
-// one property per path, query and header parameter (writeOnly when its name says it is a secret), and `body` for a
-// JSON request body. Pure.
+// one property per path, query and header parameter, and `body` for a JSON request body; a parameter or a body's field
+// whose name says it is a secret is writeOnly. Pure.
 
 import { isObject } from "../../pack/issues.js";
 import { setOwn } from "../../json/own.js";
@@ -141,6 +141,29 @@ export function toJsonSchema(schema: unknown, v30: boolean): Record<string, unkn
   return isObject(root) ? root : {};
 }
 
+/**
+ * Whether a parameter or a body's field so named holds a secret (§12): its name says so (`api_key`, `access_token`,
+ * `password`, `client_secret`: takesSecret), and it is not a number or a boolean (a short number masked would hide every
+ * digit like it in the output).
+ */
+function namedSecret(name: string, schema: Record<string, unknown>): boolean {
+  const type = schema["type"];
+  return type !== "integer" && type !== "number" && type !== "boolean" && takesSecret(name, []);
+}
+
+/** Marks writeOnly each field of a body named for a secret, wherever argSecrets looks for one (properties, items, allOf, anyOf, oneOf). */
+function markSecretFields(schema: Record<string, unknown>, depth: number): void {
+  if (depth > MAX_DEPTH) return;
+  const props = isObject(schema["properties"]) ? schema["properties"] : {};
+  for (const [name, field] of Object.entries(props)) {
+    if (!isObject(field)) continue;
+    if (namedSecret(name, field)) field["writeOnly"] = true;
+    markSecretFields(field, depth + 1);
+  }
+  const nested = [schema["items"], ...["allOf", "anyOf", "oneOf"].flatMap((k) => (Array.isArray(schema[k]) ? schema[k] : []))];
+  for (const sub of nested) if (isObject(sub)) markSecretFields(sub, depth + 1);
+}
+
 /** The verb's arguments schema: parameters, then `body`; required as the document says; nothing else. */
 export function deriveOperationSchema(op: Operation, version: "3.0" | "3.1"): Record<string, unknown> {
   const v30 = version === "3.0";
@@ -149,15 +172,14 @@ export function deriveOperationSchema(op: Operation, version: "3.0" | "3.1"): Re
   for (const p of argumentParameters(op)) {
     const schema = toJsonSchema(p.schema ?? { type: "string" }, v30);
     if (p.description !== undefined && schema["description"] === undefined) schema["description"] = p.description;
-    // A parameter named for a secret (`api_key`, `access_token`, `password`) is one (§12): masked wherever it shows.
-    const type = schema["type"];
-    if (type !== "integer" && type !== "number" && type !== "boolean" && takesSecret(p.name, [])) schema["writeOnly"] = true;
+    if (namedSecret(p.name, schema)) schema["writeOnly"] = true;
     setOwn(properties, p.name, schema);
     if (p.required) required.push(p.name);
   }
   if (op.body !== undefined) {
     const schema = toJsonSchema(op.body.schema ?? {}, v30);
     if (schema["description"] === undefined) schema["description"] = op.body.description ?? `The request body (${op.body.mediaType}).`;
+    markSecretFields(schema, 0);
     properties["body"] = schema;
     if (op.body.required) required.push("body");
   }

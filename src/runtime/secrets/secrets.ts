@@ -54,9 +54,9 @@ export function policyEnvSecrets(pack: LoadedPack, env: Env): string[] {
 const MAX_DEPTH = 64;
 
 /** Every string and number inside a value, as the text it becomes in argv and output. */
-function leaves(value: unknown, out: string[], depth = 0): void {
-  if (typeof value === "string") out.push(value);
-  else if (typeof value === "number") out.push(JSON.stringify(value));
+function leaves(value: unknown, out: Set<string>, depth = 0): void {
+  if (typeof value === "string") out.add(value);
+  else if (typeof value === "number") out.add(JSON.stringify(value));
   else if (depth < MAX_DEPTH && Array.isArray(value)) for (const v of value) leaves(v, out, depth + 1);
   else if (depth < MAX_DEPTH && isObject(value)) for (const v of Object.values(value)) leaves(v, out, depth + 1);
 }
@@ -65,12 +65,20 @@ function leaves(value: unknown, out: string[], depth = 0): void {
 export const MAX_ARG_SECRETS = 64;
 
 /**
+ * The subschemas that also describe a value: an API document composes a body of others (`allOf: [{$ref: User}, …]`),
+ * and a field marked secret in any of them is one.
+ */
+function alsoDescribing(s: Record<string, unknown>): unknown[] {
+  return ["allOf", "anyOf", "oneOf"].flatMap((k) => (Array.isArray(s[k]) ? s[k] : []));
+}
+
+/**
  * The argument values the args schema marks `"writeOnly": true` or `"format": "password"`, following
- * `properties` and `items`. Any value: this runs before the arguments are validated, so more than
- * MAX_ARG_SECRETS values (an array of 10,000 strings for a password) are refused, not masked one by one.
+ * `properties`, `items`, `allOf`, `anyOf` and `oneOf`. Any value: this runs before the arguments are validated, so more
+ * than MAX_ARG_SECRETS values (an array of 10,000 strings for a password) are refused, not masked one by one.
  */
 export function argSecrets(schema: unknown, args: unknown): string[] {
-  const out: string[] = [];
+  const out = new Set<string>();
   const walk = (s: unknown, v: unknown, depth: number): void => {
     if (!isObject(s) || v === undefined || depth > MAX_DEPTH) return;
     if (marksSecret(s)) leaves(v, out);
@@ -79,12 +87,13 @@ export function argSecrets(schema: unknown, args: unknown): string[] {
       for (const k of Object.keys(props)) if (Object.hasOwn(v, k)) walk(props[k], v[k], depth + 1);
     }
     if (Array.isArray(v)) for (const item of v) walk(s["items"], item, depth + 1);
+    for (const sub of alsoDescribing(s)) walk(sub, v, depth + 1);
   };
   walk(schema, args, 0);
-  if (out.length > MAX_ARG_SECRETS) {
-    throw new RuntimeError("invalid_args", `${out.length} values of arguments marked writeOnly or password were sent; at most ${MAX_ARG_SECRETS} may be`);
+  if (out.size > MAX_ARG_SECRETS) {
+    throw new RuntimeError("invalid_args", `${out.size} values of arguments marked writeOnly or password were sent; at most ${MAX_ARG_SECRETS} may be`);
   }
-  return out;
+  return [...out];
 }
 
 /** A value with each string and number inside it (the leaves argSecrets takes) as `***`. */
@@ -109,9 +118,11 @@ export function maskedArgs(schema: unknown, args: unknown): unknown {
       return maskLeaves(v);
     }
     const props = s["properties"];
-    if (isObject(props) && isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, Object.hasOwn(props, k) ? walk(props[k], x, depth + 1) : x]));
-    if (Array.isArray(v)) return v.map((item) => walk(s["items"], item, depth + 1));
-    return v;
+    let out: unknown = v;
+    if (isObject(props) && isObject(out)) out = Object.fromEntries(Object.entries(out).map(([k, x]) => [k, Object.hasOwn(props, k) ? walk(props[k], x, depth + 1) : x]));
+    if (Array.isArray(out)) out = out.map((item) => walk(s["items"], item, depth + 1));
+    for (const sub of alsoDescribing(s)) out = walk(sub, out, depth + 1);
+    return out;
   };
   const out = walk(schema, args, 0);
   return masked ? out : undefined;
