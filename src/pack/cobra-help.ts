@@ -144,7 +144,7 @@ function ownFlags(lines: readonly string[]): Flag[] {
  * `stringArray`, `intSlice`) and maps (`stringToString`: `--label a=1 --label b=2`), docker's `list` (`--env`,
  * `--volume`, `--publish`), `map` and `filter`.
  */
-const LIST_TYPE = /^(ints|uints|bools|durations|(float|int|uint)(8|16|32|64)?s|\w+Slice|\w+Array|stringTo\w+|list|map|filter)$/;
+const LIST_TYPE = /^(bools|durations|(float|int|uint)(8|16|32|64)?s|\w+Slice|\w+Array|stringTo\w+|list|map|filter)$/;
 /** A flag's text that says it may be given more than once (restic's `--tag taglist`: "(can be specified multiple times)"). */
 const REPEATABLE = /\b(can|may) be (specified|given|used|passed|set) (multiple|several|many) times\b|\b(can|may) be repeated\b|\brepeatable\b/i;
 

@@ -1,11 +1,20 @@
-// Which arguments are secrets (§12): those whose schema marks them, and the CLI flags hcp init marks so by their names,
-// whose values hcp then masks in every output, plan and audit line. Pure.
+// Which arguments are secrets (§12): those whose schema marks them (or a subschema composing it), and the flags,
+// parameters and body fields marked so by their names, whose values hcp then masks in every output, plan and audit
+// line. Pure.
 
 import { isObject } from "./issues.js";
 
 /** Whether an argument's schema marks its value a secret: `"writeOnly": true` or `"format": "password"`. */
 export function marksSecret(schema: unknown): boolean {
   return isObject(schema) && (schema["writeOnly"] === true || schema["format"] === "password");
+}
+
+/**
+ * The subschemas that also describe a value (`allOf`, `anyOf`, `oneOf`): an API document composes a body of others
+ * (`allOf: [{$ref: User}, …]`), and a field marked secret in any of them is one.
+ */
+export function alsoDescribing(schema: Record<string, unknown>): unknown[] {
+  return ["allOf", "anyOf", "oneOf"].flatMap((k) => (Array.isArray(schema[k]) ? schema[k] : []));
 }
 
 /** A last word of a name that says its value is a secret: `--password`, `--dest-registry-token`, `--src-creds`, `--apikey`. */

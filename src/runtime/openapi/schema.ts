@@ -5,7 +5,7 @@
 import { isObject } from "../../pack/issues.js";
 import { setOwn } from "../../json/own.js";
 import { SCHEMA, SCHEMAS, SCHEMA_MAPS } from "../../pack/schema-patterns.js";
-import { takesSecret } from "../../pack/secret-arguments.js";
+import { alsoDescribing, takesSecret } from "../../pack/secret-arguments.js";
 import type { Operation, Parameter } from "./operations.js";
 
 /**
@@ -160,7 +160,7 @@ function markSecretFields(schema: Record<string, unknown>, depth: number): void 
     if (namedSecret(name, field)) field["writeOnly"] = true;
     markSecretFields(field, depth + 1);
   }
-  const nested = [schema["items"], ...["allOf", "anyOf", "oneOf"].flatMap((k) => (Array.isArray(schema[k]) ? schema[k] : []))];
+  const nested = [schema["items"], ...alsoDescribing(schema)];
   for (const sub of nested) if (isObject(sub)) markSecretFields(sub, depth + 1);
 }
 

@@ -1,7 +1,7 @@
 // Which values are secrets (§12), and the masking every result, plan and error of the runtime passes through.
 
 import { isObject } from "../../pack/issues.js";
-import { marksSecret } from "../../pack/secret-arguments.js";
+import { alsoDescribing, marksSecret } from "../../pack/secret-arguments.js";
 import type { LoadedPack } from "../../pack/types.js";
 import { packCredentials } from "./credentials.js";
 import { loadsCredentials, untrustedBecause } from "../trust/trust.js";
@@ -63,14 +63,6 @@ function leaves(value: unknown, out: Set<string>, depth = 0): void {
 
 /** The most secret argument values a call may send: each is masked in every output, and masking costs grow with them. */
 export const MAX_ARG_SECRETS = 64;
-
-/**
- * The subschemas that also describe a value: an API document composes a body of others (`allOf: [{$ref: User}, …]`),
- * and a field marked secret in any of them is one.
- */
-function alsoDescribing(s: Record<string, unknown>): unknown[] {
-  return ["allOf", "anyOf", "oneOf"].flatMap((k) => (Array.isArray(s[k]) ? s[k] : []));
-}
 
 /**
  * The argument values the args schema marks `"writeOnly": true` or `"format": "password"`, following
