@@ -107,7 +107,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
     if (asked.env.length > 0) policy.env = asked.env;
     for (const why of asked.ignored) notes.push(`root command "${root.path.join(" ")}": ${why}`);
   }
-  notes.push(...mcpToolProblems(id, verbs), ...cutToolNames(id, Object.keys(verbs)), ...manyTools(id, Object.keys(verbs)));
+  notes.push(...secretArguments(verbs), ...mcpToolProblems(id, verbs), ...cutToolNames(id, Object.keys(verbs)), ...manyTools(id, Object.keys(verbs)));
   const harness = renderPackHarness({
     surface,
     policy,
@@ -115,6 +115,16 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
     credentials: auth ? { family, variables: [credential], verbs: authVerbs } : undefined,
   });
   return { surface, policy, harness, notes };
+}
+
+/**
+ * The arguments marked secret by their flags' names (takesSecret), said to the person who makes the pack: a value the
+ * agent gives one is `***` in every output, in the plans the person approves too.
+ */
+function secretArguments(verbs: Readonly<Record<string, SurfaceVerb>>): string[] {
+  const marked = Object.entries(verbs).flatMap(([key, v]) => Object.entries((v.args?.["properties"] ?? {}) as Record<string, JsonSchema>).flatMap(([name, schema]) => (schema.writeOnly === true ? [`${key} ${name}`] : [])));
+  if (marked.length === 0) return [];
+  return [`${marked.length} ${marked.length === 1 ? "argument takes" : "arguments take"} a secret by ${marked.length === 1 ? "its flag's name" : "their flags' names"} (${firstAndMore(marked, 5)}): masked as *** in every output, in the plans you approve too; hcp describe marks them`];
 }
 
 /**
