@@ -8,7 +8,7 @@ import { MCP_CONTROL_ARGUMENTS, cutToolNames, manyTools, mcpToolProblems } from 
 import { isPlaceholderName } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
 import { PACK_POLICY_NAMESPACE, packPolicyOf } from "./person-gate.js";
-import { takesSecret } from "./secret-arguments.js";
+import { namedSecret } from "./secret-arguments.js";
 
 /** surface.json as written: the Surface fields a generator sets (no defaults filled in). */
 export interface SurfaceDocument {
@@ -118,7 +118,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
 }
 
 /**
- * The arguments marked secret by their flags' names (takesSecret), said to the person who makes the pack: a value the
+ * The arguments marked secret by their flags' names (namedSecret), said to the person who makes the pack: a value the
  * agent gives one is `***` in every output, in the plans the person approves too.
  */
 function secretArguments(verbs: Readonly<Record<string, SurfaceVerb>>): string[] {
@@ -356,7 +356,7 @@ function notASubcommand(schema: JsonSchema, children: readonly string[]): JsonSc
 
 const INTEGER_TYPES = new Set(["int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64"]);
 
-/** A flag's argument: typed as pflag types it, its value masked in every output when it is a secret (takesSecret). */
+/** A flag's argument: typed as pflag types it, its value masked in every output when it is a secret (namedSecret). */
 function flagSchema(f: AgentFlag, path: readonly string[]): JsonSchema {
   const schema: JsonSchema = { type: "string" };
   if (f.type === "bool") schema.type = "boolean";
@@ -365,7 +365,7 @@ function flagSchema(f: AgentFlag, path: readonly string[]): JsonSchema {
   // pflag's slices, arrays and maps (intSlice, stringToString): one value each time the flag is given, as text.
   else if (/(Slice|Array)$|^stringTo/.test(f.type)) Object.assign(schema, { type: "array", items: { type: "string" } });
   if (f.usage !== "") schema.description = f.usage;
-  if ((schema.type === "string" || schema.type === "array") && takesSecret(f.name, path)) schema.writeOnly = true;
+  if (namedSecret(f.name, schema, path)) schema.writeOnly = true;
   const value = defaultOf(f, schema.type as string);
   if (value !== undefined) schema.default = value;
   return schema;

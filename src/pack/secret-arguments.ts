@@ -40,8 +40,7 @@ const words = (name: string): string[] =>
 /**
  * Whether flag or parameter `name` (of the command at `path`) takes a secret: its last word says so (a file, a command
  * or an environment variable that holds one ends in another word: `--password-file`, `--token-env`; a listing's token
- * is no secret: LISTING_TOKENS), or the command names a secret and the flag is its value (`gh secret set --body`). A
- * bool or number never does (the caller checks).
+ * is no secret: LISTING_TOKENS), or the command names a secret and the flag is its value (`gh secret set --body`).
  */
 export function takesSecret(name: string, path: readonly string[]): boolean {
   const w = words(name);
@@ -49,4 +48,14 @@ export function takesSecret(name: string, path: readonly string[]): boolean {
   if (last === "TOKEN" && LISTING_TOKENS.has(w.at(-2) ?? "")) return false;
   if (SECRET_LAST_WORDS.has(last) || SECRET_PAIRS.has(w.slice(-2).join(" "))) return true;
   return VALUE_WORDS.has(last) && path.some((p) => /^secrets?$/i.test(p));
+}
+
+/**
+ * Whether an argument so named (a flag of the command at `path`, an API's parameter or a body's field) is a secret by
+ * its name, to be written `"writeOnly": true`: takesSecret, and its schema is no number or boolean (a short number
+ * masked would hide every digit like it in the output; a boolean is no secret).
+ */
+export function namedSecret(name: string, schema: Readonly<Record<string, unknown>>, path: readonly string[] = []): boolean {
+  const type = schema["type"];
+  return type !== "integer" && type !== "number" && type !== "boolean" && takesSecret(name, path);
 }

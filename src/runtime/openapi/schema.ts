@@ -5,7 +5,7 @@
 import { isObject } from "../../pack/issues.js";
 import { setOwn } from "../../json/own.js";
 import { SCHEMA, SCHEMAS, SCHEMA_MAPS } from "../../pack/schema-patterns.js";
-import { alsoDescribing, takesSecret } from "../../pack/secret-arguments.js";
+import { alsoDescribing, namedSecret } from "../../pack/secret-arguments.js";
 import type { Operation, Parameter } from "./operations.js";
 
 /**
@@ -139,16 +139,6 @@ export function toJsonSchema(schema: unknown, v30: boolean): Record<string, unkn
     if (v30) from30(out);
   }
   return isObject(root) ? root : {};
-}
-
-/**
- * Whether a parameter or a body's field so named holds a secret (§12): its name says so (`api_key`, `access_token`,
- * `password`, `client_secret`: takesSecret), and it is not a number or a boolean (a short number masked would hide every
- * digit like it in the output).
- */
-function namedSecret(name: string, schema: Record<string, unknown>): boolean {
-  const type = schema["type"];
-  return type !== "integer" && type !== "number" && type !== "boolean" && takesSecret(name, []);
 }
 
 /** Marks writeOnly each field of a body named for a secret, wherever argSecrets looks for one (properties, items, allOf, anyOf, oneOf). */
