@@ -60,6 +60,17 @@ test("credentials echoed back anywhere (JSON, text, a 500, a Location, a login U
   assert.equal(all.includes(TOKEN.slice(0, 8)), false, "a prefix of the token came back");
 });
 
+const str = { type: "string" };
+
+/** A trusted pack (no credential) serving `doc`, whose operation `verb` is its one verb, with this policy. */
+async function onePublicVerb(doc: object, verb: string, policy: unknown): Promise<{ pack: string; env: NodeJS.ProcessEnv }> {
+  const pack = openapiPack({ ref: { path: "api.json" }, verbs: { [verb]: { description: `The ${verb} operation.` } }, binding: { mode: "public", hub: "none" }, policy: { verbs: { [verb]: policy } } });
+  writeFileSync(join(pack, "api.json"), JSON.stringify(doc));
+  const env = hostileEnv();
+  await trustPack(pack, env);
+  return { pack, env };
+}
+
 /** Every form a value may take in a URL or an echo of one: raw, percent-encoded (either hex case), form-encoded, twice. */
 function urlForms(value: string): string[] {
   const once = [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2)];
@@ -68,7 +79,6 @@ function urlForms(value: string): string[] {
 }
 
 test("attack: the agent's own secret arguments (a format: password query parameter; parameters named access_token, X-Auth-Token and a path's session_token) are masked in every form the request and its echoes take, percent-encoded included, on run, exec and MCP, and in mock mode's request URL", async () => {
-  const str = { type: "string" };
   const doc = {
     openapi: "3.1.0",
     info: { title: "Sign-in", version: "1" },
@@ -91,10 +101,7 @@ test("attack: the agent's own secret arguments (a format: password query paramet
       },
     },
   };
-  const pack = openapiPack({ ref: { path: "api.json" }, verbs: { signin: { description: "Sign in." } }, binding: { mode: "public", hub: "none" }, policy: { verbs: { signin: "read" } } });
-  writeFileSync(join(pack, "api.json"), JSON.stringify(doc));
-  const env = hostileEnv();
-  await trustPack(pack, env);
+  const { pack, env } = await onePublicVerb(doc, "signin", "read");
   // Values that percent-encoding changes: `/`, `+`, `=`, `&`, a space, `%`, `@`.
   const secrets = { session_token: "st/4Qx+y z", password: "pw/9+Kx=&y Z%@", access_token: "at:7/Qm+w==", "X-Auth-Token": "hdr-6Tg2-auth-secret" };
   const forms = Object.values(secrets).flatMap(urlForms);
@@ -144,7 +151,6 @@ test("attack: the agent's own secret arguments (a format: password query paramet
 });
 
 test("attack: a body's secret fields (named password or client_secret, or marked format: password inside the allOf that composes the body) are masked in their places in the plan a person approves, and in the result, an exec answer and the audit log, while the API gets them", async () => {
-  const str = { type: "string" };
   const body = {
     type: "object",
     properties: { user: str, password: str, client_secret: str, next_page_token: str },
@@ -156,10 +162,7 @@ test("attack: a body's secret fields (named password or client_secret, or marked
     servers: [{ url: `${api.origin}/v1` }],
     paths: { "/accounts": { post: { operationId: "signup", parameters: [{ name: "mode", in: "query", schema: str }], requestBody: { required: true, content: { "application/json": { schema: body } } }, responses: { "201": { description: "What the server received." } } } } },
   };
-  const pack = openapiPack({ ref: { path: "api.json" }, verbs: { signup: { description: "Sign up." } }, binding: { mode: "public", hub: "none" }, policy: { verbs: { signup: { policy: "write", confirm: true } } } });
-  writeFileSync(join(pack, "api.json"), JSON.stringify(doc));
-  const env = hostileEnv();
-  await trustPack(pack, env);
+  const { pack, env } = await onePublicVerb(doc, "signup", { policy: "write", confirm: true });
   const secrets = { password: "pw-4Rt7-body-secret", client_secret: "cs-8Yu2-body-secret", code: "rc-1Qa9-body-secret" };
   const args = { mode: "json", body: { user: "alice", password: secrets.password, client_secret: secrets.client_secret, next_page_token: "pg-3", recovery: { code: secrets.code } } };
   const outputs: string[] = [];
