@@ -285,3 +285,53 @@ test("the password of a URL in a policy env variable (DATABASE_URL) is masked; t
   assert.equal(all.includes("Vv8Cc3"), false, all);
   assert.ok(all.includes("db.example:5432/app"), "what is not secret is shown");
 });
+
+/** A program printing TOKEN and its last operand in links, the ways URL encoders write a value, one per line. */
+function linkProgram(): string {
+  const file = join(tempDir("hcp-links-"), "links.mjs");
+  writeFileSync(
+    file,
+    `#!/usr/bin/env node
+for (const s of [process.env.TOKEN, process.argv.at(-1)]) {
+  const percent = encodeURIComponent(s);
+  const forms = [
+    percent, // JavaScript, Go's url.QueryEscape but for spaces
+    percent.replace(/%2F/g, "/"), // Python's quote
+    new URLSearchParams({ v: s }).toString().slice(2), // a form: spaces as +
+    percent.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()), // lower-case hex
+    encodeURIComponent("https://api.example/login?t=" + percent), // the link inside another one's next=
+  ];
+  for (const form of forms) process.stdout.write("https://git.example/repo?next=" + form + "&user=alice\\n");
+}
+`,
+  );
+  chmodSync(file, 0o755);
+  return file;
+}
+
+test("attack: a secret a program prints in a link (percent-encoded, form-encoded, lower-case hex, inside another link) is masked on run, exec and MCP", async () => {
+  const token = "tk/Zq9+Xw7=@ é&1";
+  const password = "pw:Kk4 Jj2/ü?";
+  const args = { type: "object", properties: { password: { type: "string", writeOnly: true } }, required: ["password"], additionalProperties: false };
+  const root = probePack("links", { show: { description: "Show links.", cli: ["probe", "--", "{{password}}"], args, policy: "read" } }, { ...BINDING, wrap: { bin: linkProgram() } });
+  const env = isolatedEnv({ HCP_CREDENTIALS: credentials(token) });
+  await trustPack(root, env);
+  const plain = await hcp(["run", root, "show", "--arg", `password=${password}`], { env });
+  assert.equal(plain.code, 0, plain.stderr);
+  // Each link keeps its own parts: only the secret's form is gone, whole.
+  const lines = plain.stdout.split("\n").slice(0, -1);
+  assert.equal(lines.length, 10);
+  for (const line of lines.slice(0, 4).concat(lines.slice(5, 9))) assert.equal(line, "https://git.example/repo?next=***&user=alice");
+  for (const line of [lines[4], lines[9]]) assert.equal(line, "https://git.example/repo?next=https%3A%2F%2Fapi.example%2Flogin%3Ft%3D***&user=alice");
+  const outputs = [plain.stdout, plain.stderr];
+  const json = await hcp(["run", root, "show", "--arg", `password=${password}`, "--json"], { env });
+  assert.equal(json.code, 0, json.stderr);
+  outputs.push(json.stdout, json.stderr);
+  const exec = await execSession([root], [JSON.stringify({ id: 1, pack: "links", verb: "show", args: { password } })], [], { env });
+  assert.equal(exec.responses[0]?.ok, true, exec.stdout);
+  outputs.push(exec.stdout, exec.stderr);
+  outputs.push(...(await mcpOutputs([root], env, [{ name: "links_show", arguments: { password } }])));
+  const all = outputs.join("\n");
+  for (const fragment of ["Zq9", "Xw7", "Kk4", "Jj2"]) assert.equal(all.includes(fragment), false, `${fragment} in:\n${all}`);
+  assert.ok(all.includes("&user=alice"));
+});

@@ -80,6 +80,19 @@ test("redaction: every JSON string encoding of a secret, any mix of escapes, eit
   assert.equal(redactText("p&ss<w>ord/e😀 plai", secrets), "p&ss<w>ord/e😀 plai");
 });
 
+test("redaction: every URL form of a secret, whole, in links and JSON alike; a secret with none adds nothing", () => {
+  const secrets = secretSet(["a b/c+é", "plain"]);
+  const forms = ["a%20b%2Fc%2B%C3%A9", "a%20b/c%2B%C3%A9", "a+b%2Fc%2B%C3%A9", "a%20b%2fc%2b%c3%a9", "a%2520b%252Fc%252B%25C3%25A9", "a%252520b"];
+  for (const f of forms.slice(0, 5)) assert.equal(redactText(`https://h/?t=${f}&u=1`, secrets), "https://h/?t=***&u=1", f);
+  assert.equal(redactText(JSON.stringify({ next: "/?t=a%20b%2Fc%2B%C3%A9" }).replace("/", "\\/"), secrets), '{"next":"\\/?t=***"}');
+  assert.equal(redactText(forms[5]!, secrets), forms[5], "encoded three times: not a form");
+  // The truncation cut covers the longest form: 6 bytes per character as JSON escapes, or a URL form when longer.
+  assert.equal(secrets.longestForm, 6 * 7);
+  assert.equal(secretSet(["漢字"]).longestForm, "%25E6%25BC%25A2%25E5%25AD%2597".length);
+  assert.equal(cutTruncatedTail("0123456789".repeat(5) + "%25E6%25BC%25A2%25E5%25AD%259", secretSet(["漢字"])), "0123456789".repeat(5));
+  assert.equal(redactText("\ud800", secretSet(["\ud800"])), "***", "a lone surrogate has no URL form, and breaks nothing");
+});
+
 test("a truncated text always loses its last 6 × (longest secret) − 1 bytes, and never half a character", () => {
   const secrets = secretSet(["abcd", "xy"]);
   const kept = "0123456789".repeat(5); // 50 bytes

@@ -11,24 +11,8 @@ export interface AppliedCredentials {
   readonly headers: Record<string, string>;
   readonly query: [string, string][];
   readonly cookies: string[];
-  /** The values as sent (base64 of basic credentials, URL-encoded query values) and as a server writes them into a URL: secrets too. */
+  /** The values as sent (base64 of basic credentials, the password alone, a header's trimmed value): secrets too, masked in their URL forms as every secret is. */
   readonly wireForms: string[];
-}
-
-const lowerHex = (s: string) => s.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
-
-/**
- * A value as a server may write it into a URL (a Location, a login URL's `next=`): percent-encoded (either hex case,
- * `/` kept or not, as Python's quote does) or form-encoded (spaces as +); and each of those encoded once more, as a
- * server writes the whole request URL, or a header it received, into another URL.
- */
-export function urlForms(value: string): string[] {
-  // Such a value never travels in a URL (a request refuses it), and encodeURIComponent would throw on it.
-  if (hasLoneSurrogate(value)) return [];
-  const percent = encodeURIComponent(value);
-  const once = [percent, percent.replace(/%2F/g, "/"), new URLSearchParams({ v: value }).toString().slice(2)];
-  const forms = [...once, ...once.map(encodeURIComponent)];
-  return [...forms, ...forms.map(lowerHex)];
 }
 
 /** The schemes of the first security requirement whose schemes all have a value; none when no requirement is met. */
@@ -85,7 +69,5 @@ export function applyCredentials(document: DocumentHead, op: Operation, values: 
       }
     }
   }
-  // A server may write any of them into a URL it answers with, the header credentials as much as the query's.
-  applied.wireForms.push(...applied.wireForms.flatMap(urlForms));
   return applied;
 }

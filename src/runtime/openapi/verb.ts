@@ -11,7 +11,7 @@ import { boundVerb } from "./packs.js";
 import { baseUrlOf, buildRequest } from "./request.js";
 import { httpResult, mockResult, type HttpResult } from "./result.js";
 import { deriveOperationSchema } from "./schema.js";
-import { applyCredentials, urlForms } from "./security.js";
+import { applyCredentials } from "./security.js";
 
 const schemas = new WeakMap<object, Record<string, unknown>>();
 
@@ -50,11 +50,9 @@ export interface RequestRunOptions {
  */
 export async function runRequestPlan(pack: LoadedPack, plan: RequestPlan, credentials: Credentials, secrets: SecretSet, opts: RequestRunOptions): Promise<HttpResult> {
   const { document, operation } = boundVerb(pack, plan.verb);
-  // An argument marked secret travels in the URL percent-encoded (a path or query parameter), and is quoted back so.
-  const argForms = [...secrets.secrets, ...secrets.secrets.flatMap(urlForms)];
-  if (pack.surface?.binding?.mode === "mock") return mockResult(plan, operation, secretSet(argForms));
+  if (pack.surface?.binding?.mode === "mock") return mockResult(plan, operation, secrets);
   const applied = applyCredentials(document, operation, requestCredentials(credentials));
-  const masks = secretSet([...argForms, ...applied.wireForms]);
+  const masks = secretSet([...secrets.secrets, ...applied.wireForms]);
   const url = new URL(plan.url);
   // The credential replaces a query parameter of the same name the agent gave: never both, never the agent's alone.
   for (const [k] of applied.query) url.searchParams.delete(k);

@@ -1,21 +1,23 @@
 // Replaces secrets with "***" (§12) in text, Buffers and JSON values: raw, in every JSON string
-// encoding, and at a truncation cut, where masking never depends on what the cut text holds; in
-// hcp's own envelopes, every value but none of hcp's field names. Pure.
+// encoding, in their URL forms (url-forms.ts), and at a truncation cut, where masking never depends on
+// what the cut text holds; in hcp's own envelopes, every value but none of hcp's field names. Pure.
 
 import { dictionary } from "../../json/stable.js";
 import { setOwn } from "../../json/own.js";
+import { urlForms } from "./url-forms.js";
 
 export const MASK = "***";
 
 /** A compiled set of secrets; build once per call with `secretSet`. */
 export interface SecretSet {
+  /** The secrets as given, longest first. */
   readonly secrets: readonly string[];
-  /** Matches any secret up to LONG_SECRET characters, raw or in any JSON string encoding; null when there is none. */
+  /** Matches any secret up to LONG_SECRET characters, in any JSON string encoding, and its URL forms as JSON writes them; null when there is none. */
   readonly pattern: RegExp | null;
-  /** The secrets longer than LONG_SECRET characters, raw and as common JSON encoders write them, longest first. */
+  /** The secrets and URL forms longer than LONG_SECRET characters, as written and as common JSON encoders write them, longest first. */
   readonly longForms: readonly string[];
   /**
-   * The most bytes any form of any secret can take: 6 per UTF-16 code unit, each written `\uXXXX`.
+   * The most bytes any form of any secret can take: 6 per UTF-16 code unit, each written `\uXXXX`, or its longest URL form.
    * A truncated text loses its last `longestForm − 1` bytes (§12).
    */
   readonly longestForm: number;
@@ -84,20 +86,31 @@ function longFormsOf(secret: string): string[] {
   return forms;
 }
 
-/** Compiles secrets (empty values ignored); longest first, so a secret containing another is masked whole. */
+const longestFirst = (a: string, b: string) => b.length - a.length;
+const isShort = (s: string) => s.length <= LONG_SECRET;
+
+/**
+ * A URL form as JSON encoders write it: such a form is ASCII with no `"`, `\`, `&`, `<` or `>`, so JavaScript, Python
+ * and Go write it as it is, PHP with `\/`; found as whole strings, not a pattern of one group per character.
+ */
+const linkedAsJson = (form: string) => [form, form.replace(/\//g, "\\/")];
+
+/** Compiles secrets (empty values ignored) with their URL forms; longest first, so a secret containing another is masked whole. */
 export function secretSet(secrets: Iterable<string>): SecretSet {
-  const list = [...new Set([...secrets].filter((s) => s !== ""))].sort((a, b) => b.length - a.length);
-  const longest = list.length === 0 ? 0 : list[0]!.length;
-  const short = list.filter((s) => s.length <= LONG_SECRET);
+  const list = [...new Set([...secrets].filter((s) => s !== ""))].sort(longestFirst);
+  const own = new Set(list);
+  const linked = [...new Set(list.flatMap(urlForms).filter((f) => !own.has(f)).flatMap(linkedAsJson))].sort(longestFirst);
+  const alternatives = [...list.filter(isShort).map((s) => ({ s, source: encodingsOf(s) })), ...linked.filter(isShort).map((s) => ({ s, source: escapeRegExp(s) }))];
   let pattern: RegExp | null = null;
   try {
-    pattern = short.length === 0 ? null : new RegExp(short.map(encodingsOf).join("|"), "g");
+    const sources = alternatives.sort((a, b) => longestFirst(a.s, b.s)).map((a) => a.source);
+    pattern = sources.length === 0 ? null : new RegExp(sources.join("|"), "g");
   } catch {
     // The engine's message would quote the pattern, and with it the secrets.
     throw new Error("the secrets to mask could not be compiled into a pattern");
   }
-  const longForms = [...new Set(list.filter((s) => s.length > LONG_SECRET).flatMap(longFormsOf))].sort((a, b) => b.length - a.length);
-  return { secrets: list, pattern, longForms, longestForm: 6 * longest };
+  const longForms = [...new Set([...list.filter((s) => !isShort(s)).flatMap(longFormsOf), ...linked.filter((s) => !isShort(s))])].sort(longestFirst);
+  return { secrets: list, pattern, longForms, longestForm: Math.max(6 * (list[0]?.length ?? 0), linked[0]?.length ?? 0) };
 }
 
 function asSet(secrets: SecretSet | Iterable<string>): SecretSet {
