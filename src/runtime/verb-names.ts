@@ -21,21 +21,33 @@ export function verbsHint(verbs: readonly string[], typed?: string, root?: strin
   ].join("; ");
 }
 
-/** The names (of verbs, of arguments) nearest to `typed`, nearest first: the same words with other separators or case,
- * then a few edits away, then those containing it (or contained in it). */
+/** The names (of verbs, of arguments, of tools) nearest to `typed`, nearest first: the same words with other separators
+ * or case, then a few edits away, then those containing it (or contained in it). The edits allowed are counted on what
+ * follows the start both share, so that a long shared start (a pack's name in its tools' names) lets no unlike verb
+ * pass for close: `hcp-probe_writ` is not near `hcp-probe_fail`. */
 export function closestNames(names: readonly string[], typed: string): string[] {
   if (typed.length > TYPED_COMPARED_MAX) return [];
   const word = normalised(typed);
-  const limit = Math.max(2, Math.floor(word.length / 4));
+  // Every name within its edits ranks before every name that only contains what was typed.
+  const containing = Math.max(2, Math.floor(word.length / 4)) + 1;
   const scored: { name: string; score: number }[] = [];
   for (const name of names) {
     const other = normalised(name);
-    const distance = editDistance(word, other, limit);
+    const shared = sharedStart(word, other);
+    const limit = Math.max(2, Math.floor((word.length - shared) / 4));
+    const distance = editDistance(word.slice(shared), other.slice(shared), limit);
     if (distance <= limit) scored.push({ name, score: distance });
-    else if (word.length >= 3 && (other.includes(word) || word.includes(other))) scored.push({ name, score: limit + 1 + Math.abs(other.length - word.length) });
+    else if (word.length >= 3 && (other.includes(word) || word.includes(other))) scored.push({ name, score: containing + Math.abs(other.length - word.length) });
   }
   // A stable sort keeps the pack's order among equals.
   return scored.sort((a, b) => a.score - b.score).slice(0, CLOSEST_MAX).map((s) => s.name);
+}
+
+/** How many characters two texts share at their start. */
+function sharedStart(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
 }
 
 /** Case and the separators people mix up (`.`, `-`, `_`, space) do not count as differences. */

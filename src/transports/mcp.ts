@@ -23,7 +23,7 @@ import type { AnswerRoom } from "./outbox.js";
 import { harnessSummary, harnessText, runsPrograms, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
 import { failed, httpText, outcome, renderPlan } from "./render.js";
-import { buildTools, listedLength, toolsListed, type ToolSelection, type VerbTool } from "./tools.js";
+import { buildTools, listedLength, toolsListed, unknownToolHint, type ToolSelection, type VerbTool } from "./tools.js";
 import { packShown, promptHarness, servedHarness } from "./served-harness.js";
 
 export interface McpOptions extends ServeOptions, ToolSelection {
@@ -386,7 +386,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   const setRequestHandler: typeof server.setRequestHandler = Object.getPrototypeOf(Server.prototype).setRequestHandler;
   setRequestHandler.call(server, CallToolRequestSchema, async (req, extra) => {
     const t = byName.get(req.params.name);
-    if (t === undefined) throw maskError(invalidParams(`unknown tool ${JSON.stringify(req.params.name)}`), packSecrets(packs));
+    if (t === undefined) throw maskError(invalidParams(`unknown tool ${JSON.stringify(req.params.name)} (${unknownToolHint(req.params.name, [...byName.keys()])})`), packSecrets(packs));
     // Cancelled by the client or by the server's stop, until it is answered.
     const cancel = linkSignals([extra.signal, life.stop]);
     // The runtime masks what it throws; the transport's own errors are masked with every pack's secrets.

@@ -11,6 +11,7 @@ import { argsWithoutHidden, hiddenSubcommands } from "./hidden-subcommands.js";
 import { HTTP_OUTPUT_SCHEMA, HTTP_PLAIN_OUTPUT } from "./http-output.js";
 import { PLAIN_TOOL_OUTPUT, TOOL_OUTPUT } from "./output-schemas.js";
 import { verbsOf, type ServedPack, type ServeOptions } from "./packs.js";
+import { closestNames } from "../runtime/verb-names.js";
 
 /** Which tools a server offers (`--tools`, `--exclude`, `--read-only`); everything by default. */
 export interface ToolSelection {
@@ -251,4 +252,16 @@ export function listedLength(tools: readonly VerbTool[]): number {
     listedLengths.set(tools, length);
   }
   return length;
+}
+
+/**
+ * Why a tool name is unknown, for its error: the served tool nearest to it (`gh_pr.list` for `gh_pr_list`, a letter or
+ * two off), else how many tools are served. Only a served tool is ever named: a verb the server hides (denied, a write
+ * under --read-only, outside --tools) is as unknown as a made-up one.
+ */
+export function unknownToolHint(name: string, served: readonly string[]): string {
+  const [close] = closestNames(served, name);
+  if (close !== undefined) return `did you mean ${JSON.stringify(close)}?`;
+  if (served.length === 0) return "this server serves no tools";
+  return `tools/list names the ${served.length === 1 ? "one tool" : `${served.length} tools`} this server serves`;
 }

@@ -25,7 +25,7 @@ test("MCP errors carry their prefix once: unknown tool, prompt and resource; inv
       await thrown(() => client.getPrompt({ name: "nope" })),
       await thrown(() => client.readResource({ uri: "hcp://nope/HARNESS.md" })),
     ];
-    assert.match(rpc[0]!, /^MCP error -32602: unknown tool "hcp-probe_nope"$/);
+    assert.match(rpc[0]!, /^MCP error -32602: unknown tool "hcp-probe_nope" \(tools\/list names the 3 tools this server serves\)$/);
     assert.match(rpc[1]!, /^MCP error -32602: no prompt "nope"$/);
     assert.match(rpc[2]!, /^MCP error -32602: no resource "hcp:\/\/nope\/HARNESS\.md"$/);
     for (const m of rpc) assert.equal(count(m, "MCP error"), 1, m);
@@ -45,6 +45,25 @@ test("MCP errors carry their prefix once: unknown tool, prompt and resource; inv
       assert.equal(count(texts[i]!, "Error:"), 1, texts[i]);
       assert.equal(count(texts[i]!, codes[i]!), 1, texts[i]);
     });
+  } finally {
+    await client.close();
+  }
+});
+
+test("an unknown tool's error names the served tool nearest to it (another separator, case, a letter off), never one the server hides", async () => {
+  const { client } = await mcpClient([PROBE_PACK], { args: ["--read-only"] });
+  try {
+    const { tools } = await client.listTools();
+    const served = tools.map((t) => t.name);
+    assert.deepEqual(served.sort(), ["hcp-probe_echo", "hcp-probe_fail", "hcp-probe_quick", "hcp-probe_sleeper", "hcp-probe_slow"]);
+    const message = (name: string) => thrown(() => client.callTool({ name, arguments: {} }));
+    for (const typed of ["hcp-probe.echo", "HCP-PROBE_ECHO", "hcp-probe_ecoh", "hcp_probe_echo"]) {
+      assert.equal(await message(typed), `MCP error -32602: unknown tool ${JSON.stringify(typed)} (did you mean "hcp-probe_echo"?)`);
+    }
+    // A write hidden under --read-only and a denied verb are as unknown as a made-up name: none is named.
+    for (const typed of ["hcp-probe_writ", "hcp-probe_write", "hcp-probe_hidden", "nope"]) {
+      assert.equal(await message(typed), `MCP error -32602: unknown tool ${JSON.stringify(typed)} (tools/list names the 5 tools this server serves)`);
+    }
   } finally {
     await client.close();
   }

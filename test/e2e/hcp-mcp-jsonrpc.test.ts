@@ -67,7 +67,7 @@ for (const [name, connect] of Object.entries(TRANSPORTS)) {
   test(`${name}: an unknown tool, prompt or resource is -32602, its message written once`, async () => {
     const { client, end } = await connect();
     try {
-      assert.deepEqual(await errorOf(client.callTool({ name: "nope" })), { code: -32602, message: 'MCP error -32602: unknown tool "nope"' });
+      assert.deepEqual(await errorOf(client.callTool({ name: "nope" })), { code: -32602, message: 'MCP error -32602: unknown tool "nope" (tools/list names the 7 tools this server serves)' });
       assert.deepEqual(await errorOf(client.getPrompt({ name: "nope" })), { code: -32602, message: 'MCP error -32602: no prompt "nope"' });
       assert.deepEqual(await errorOf(client.readResource({ uri: "test://nope" })), { code: -32602, message: 'MCP error -32602: no resource "test://nope"' });
     } finally {

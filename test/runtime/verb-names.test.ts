@@ -11,6 +11,11 @@ test("closest verbs: the same words with other separators or case first, then a 
   assert.deepEqual(closestNames(GITHUB_LIKE, "issues.creat"), ["issues-create"]);
   assert.deepEqual(closestNames(GITHUB_LIKE, "repos-get-brnach"), ["repos-get-branch", "repos-get"]);
   assert.deepEqual(closestNames(GITHUB_LIKE, "zzz"), []);
+  // A long start shared by every name (a pack's name in its tools' names) makes no unlike verb close.
+  const tools = ["hcp-probe_echo", "hcp-probe_fail", "hcp-probe_quick"];
+  assert.deepEqual(closestNames(tools, "hcp-probe_writ"), []);
+  assert.deepEqual(closestNames(tools, "hcp-probe_ecoh"), ["hcp-probe_echo"]);
+  assert.deepEqual(closestNames(tools, "hcp-probe_fial"), ["hcp-probe_fail"]);
   // What an agent may send is compared only when it could be a name: a verb of 10,000 characters matches none, at once.
   assert.deepEqual(closestNames(GITHUB_LIKE, "meta-get".repeat(1250)), []);
 });
