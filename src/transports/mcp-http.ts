@@ -2,8 +2,8 @@
 // StreamableHTTPServerTransport. Stateless by default: every request gets a fresh Server (the same one the stdio
 // transport runs) and transport, so any instance behind a load balancer can answer any request. `--stateful` keeps
 // sessions instead (mcp-sessions.ts), which elicitation needs. This module only adapts: it guards the door (bearer
-// token, the load taken on (http-load.ts), Host and Origin, body size), hands each call the client's address for the
-// audit log, and stops cleanly.
+// token, the connections kept (http-connections.ts) and the load taken on (http-load.ts), Host and Origin, body
+// size), hands each call the client's address for the audit log, and stops cleanly.
 
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -20,6 +20,7 @@ import { BATCH_REFUSED } from "./mcp-jsonrpc.js";
 import { REFUSAL_CODES, refuse } from "./mcp-refusal.js";
 import { McpSessions, type SessionLimits } from "./mcp-sessions.js";
 import { Load, type Ticket } from "./http-load.js";
+import { boundConnections } from "./http-connections.js";
 import type { ServedPack } from "./packs.js";
 
 /** The largest request body read; a longer one is refused with 413. */
@@ -235,6 +236,7 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
     answering.add(done);
     void done.finally(() => answering.delete(done));
   });
+  boundConnections(http);
   await new Promise<void>((resolve, reject) => {
     http.once("error", (err: NodeJS.ErrnoException) => reject(new TransportError("usage", `cannot listen on ${opts.host}:${opts.port}: ${err.code ?? err.message}`)));
     http.listen(opts.port, opts.host, () => resolve());

@@ -6,6 +6,7 @@ import { RuntimeError } from "../../src/runtime/errors.js";
 import { cliArgs } from "../../src/transports/cli.js";
 import { TransportError, childExitCode, errorBody, exitCodeOf } from "../../src/transports/errors.js";
 import { checkRequest } from "../../src/transports/exec.js";
+import { connectionsBound } from "../../src/transports/http-connections.js";
 import { MAX_TOOL_NAME, toolName } from "../../src/pack/fields.js";
 
 test("tool names: <pack>_<verb>, other characters as _, at most 64 characters (a longer one cut to 55 and a digest of the whole)", () => {
@@ -61,4 +62,11 @@ test("errors: one {code, message} form and one exit code per code; internal erro
   assert.equal(childExitCode({ exit_code: 7, signal: null, timed_out: false }, signals), 7);
   assert.equal(childExitCode({ exit_code: null, signal: "SIGTERM", timed_out: true }, signals), 124);
   assert.equal(childExitCode({ exit_code: null, signal: "SIGKILL", timed_out: false }, signals), 137);
+});
+
+test("HTTP connections kept at once: 1,024, or a quarter of the open files limit when that is fewer (16 at least)", () => {
+  assert.equal(connectionsBound(1_048_576), 1024);
+  assert.equal(connectionsBound(1024), 256);
+  assert.equal(connectionsBound(20), 16);
+  assert.equal(connectionsBound(undefined), 1024);
 });

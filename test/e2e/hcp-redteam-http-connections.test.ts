@@ -1,0 +1,85 @@
+// The connections of `hcp serve --mcp --http` under attack: whoever reaches the port (no token needed to connect)
+// opens connections and sends nothing, or half a request's headers. Node keeps such a connection for ever, and each
+// holds one of hcp's file descriptors, which its verbs' pipes and its reads of /proc need.
+
+import assert from "node:assert/strict";
+import { readdirSync, readlinkSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { test } from "node:test";
+import { connectionsBound, HEADERS_DEADLINE_MS, openFilesLimit } from "../../src/transports/http-connections.js";
+import { PROBE_PACK, httpClient, serveHttp } from "../transports/support.js";
+import { isolatedEnv } from "./hardening.js";
+
+/** The sockets a process holds open. */
+function socketsOf(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith("socket:");
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+/** A count once it stops moving (the same three times over 300 ms). */
+async function steady(count: () => number): Promise<number> {
+  let last = -1;
+  for (let same = 0; same < 3; ) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = count();
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+  return last;
+}
+
+/** A connection to the port, opened; it sends `first` when given, then nothing. Resolves once connected or refused. */
+function hold(port: number, first?: string): Promise<{ socket: Socket; closed: Promise<number> }> {
+  const opened = Date.now();
+  const socket = connect(port, "127.0.0.1");
+  socket.on("error", () => {});
+  const closed = new Promise<number>((resolve) => socket.once("close", () => resolve(Date.now() - opened)));
+  return new Promise((resolve) => {
+    socket.once("connect", () => {
+      if (first !== undefined) socket.write(first);
+      resolve({ socket, closed });
+    });
+    socket.once("close", () => resolve({ socket, closed }));
+  });
+}
+
+test("attack: connections that send nothing or half a request's headers hold at most half of hcp's bound of connections, keep no client out, and are closed 10 s after opening", async () => {
+  const served = await serveHttp([PROBE_PACK], { env: isolatedEnv() });
+  try {
+    const port = Number(new URL(served.url).port);
+    const pid = served.child.pid!;
+    const before = await steady(() => socketsOf(pid));
+    // hcp's limit is this process's: Node raises both to the hard limit.
+    const bound = connectionsBound(openFilesLimit());
+    const flooded = Date.now();
+    const held = [];
+    for (let i = 0; i < bound + 100; i++) held.push(await hold(port, i % 10 === 0 ? "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" : undefined));
+    // Past half the bound, each new one closes the one waiting longest (once hcp has taken them all from the kernel's queue).
+    const open = (await steady(() => socketsOf(pid))) - before;
+    assert.ok(open <= Math.ceil(bound / 2), `hcp holds ${open} connections, more than half its bound of ${bound}`);
+    assert.ok(open >= bound / 2 - 10, `hcp holds ${open} connections, far fewer than half its bound of ${bound}: the test did not fill it`);
+    // Meanwhile a client connects and calls a verb, long before any of them is closed for its deadline.
+    const { client } = await httpClient(served.url);
+    try {
+      const result = await client.callTool({ name: "hcp-probe_echo", arguments: { message: "served" } });
+      assert.equal(result.isError, undefined, JSON.stringify(result));
+    } finally {
+      await client.close();
+    }
+    assert.ok(Date.now() - flooded < HEADERS_DEADLINE_MS, "the client was served while the connections were held");
+    // Each one held is closed by hcp once the deadline for its headers passes.
+    const times = await Promise.race([
+      Promise.all(held.map((h) => h.closed)),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("connections still open 20 s after they were made")), HEADERS_DEADLINE_MS + 10_000).unref()),
+    ]);
+    assert.ok(Math.max(...times) < HEADERS_DEADLINE_MS + 5_000, `the last closed after ${Math.max(...times)} ms`);
+    assert.ok((await steady(() => socketsOf(pid))) <= before, "hcp holds none of them any more");
+  } finally {
+    assert.equal(await served.stop(), 143, served.stderr());
+  }
+});
