@@ -177,6 +177,17 @@ test("hcp init --from-cobra: the flags a command requires, as cobra's completion
   assert.equal(existsSync(join(env["HOME"]!, "cobractl-runs.log")), false, "nothing ran");
 });
 
+test("hcp init --from-cobra: a CLI that hides its help flag from completion (docker) lists every flag of a command that requires none: none is taken for required, a command of one flag included, while a required flag still is", async () => {
+  const env: NodeJS.ProcessEnv = { ...isolatedEnv(), COBRACTL_HIDDEN_HELP: "1" };
+  const out = join(tempDir(), "cobractl");
+  const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
+  assert.equal(init.code, 0, init.stderr);
+  const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
+  const required = Object.entries(surface.verbs).flatMap(([key, v]) => (v.args?.required === undefined ? [] : [`${key}: ${v.args.required.join(", ")}`]));
+  // `apply` has one flag, `item list` five, `login` five: docker listed them all, and hcp init made every one required.
+  assert.deepEqual(required, ["item.create: kind, name"]);
+});
+
 test("attack: a generated pack's flag whose value is a secret (--password, --registry-token) is writeOnly, and an agent that sends one finds it masked in the result, the plan the person's approver reads and the audit log, while the CLI gets it; a flag naming where a secret is (--password-file) and --username are not", async () => {
   const env = isolatedEnv();
   trustApprovers(env["HOME"]!, [APPROVER_BIN]);

@@ -210,7 +210,9 @@ function runs(n: Node): boolean {
 
 /**
  * The flags a command must be given, as its completion of a flag's name says: `PROGRAM __complete PATH… -` lists the
- * required flags not yet given, or every flag (`--help` among them) when there is none. Cobra 1.8 lists there also each
+ * required flags not yet given, or every flag when there is none: `--help` among them, or, where the CLI hides its help
+ * flag (docker), every flag of the command's own not yet given (a command all of whose flags are required is read as
+ * one with none: wrongly optional, a flag costs a CLI's error; wrongly required, the verb cannot run). Cobra 1.8 lists there also each
  * flag of a group one of which is required (MarkFlagsOneRequired) while none of it is given; so, of two or more listed,
  * one is required only when it is still listed with any other of them given (a completion each). A completion that
  * fails (a value its flag does not parse) confirms none: a flag wrongly required would make the verb impossible to run.
@@ -218,19 +220,23 @@ function runs(n: Node): boolean {
  */
 async function markRequired(call: Caller, n: Node): Promise<void> {
   if (n.help.flags.length === 0) return;
-  const listed = await requiredNow(call, [...n.path, "-"]);
+  const listed = await requiredNow(call, n, [...n.path, "-"]);
   const candidates = n.help.flags.filter((f) => listed.has(f.name));
   if (candidates.length >= 2) {
-    const withEach = await Promise.all(candidates.map((f) => requiredNow(call, [...n.path, givenFlag(f), "-"])));
+    const withEach = await Promise.all(candidates.map((f) => requiredNow(call, n, [...n.path, givenFlag(f), "-"], f)));
     for (const f of candidates) f.required = candidates.every((other, i) => other === f || withEach[i]!.has(f.name));
   } else for (const f of candidates) f.required = true;
 }
 
-/** The long names of the required flags a flag-name completion lists; none when it lists every flag or fails. */
-async function requiredNow(call: Caller, words: readonly string[]): Promise<Set<string>> {
+/**
+ * The long names of the required flags a completion of a flag's name lists for command `n` (with flag `given` given);
+ * none when it lists every flag (`--help`, or each of the command's own but `given`) or fails.
+ */
+async function requiredNow(call: Caller, n: Node, words: readonly string[], given?: Flag): Promise<Set<string>> {
   const r = await call(["__complete", ...words]);
-  const names = (parseCompletions(r.stdout) ?? []).map((c) => c.name).filter((c) => c.startsWith("--")).map((c) => c.slice(2));
-  return names.includes("help") ? new Set() : new Set(names);
+  const names = new Set((parseCompletions(r.stdout) ?? []).map((c) => c.name).filter((c) => c.startsWith("--")).map((c) => c.slice(2)));
+  const everyOwn = n.help.flags.every((f) => f === given || f.name === "help" || names.has(f.name));
+  return names.has("help") || everyOwn ? new Set() : names;
 }
 
 /** A flag as given with a value its type parses (a bool without one), for a completion that sees it given. */
