@@ -24,7 +24,7 @@ export function verbsHint(verbs: readonly string[], typed?: string, root?: strin
 /** The names (of verbs, of arguments, of tools) nearest to `typed`, nearest first: the same words with other separators
  * or case, then a few edits away, then those containing it (or contained in it). The edits allowed are counted on what
  * follows the start both share, so that a long shared start (a pack's name in its tools' names) lets no unlike verb
- * pass for close: `hcp-probe_writ` is not near `hcp-probe_fail`. */
+ * pass for close: `hcp-probe_writ` is not near `hcp-probe_fail`, nor `docker_container_rm` near `docker_container_ls`. */
 export function closestNames(names: readonly string[], typed: string): string[] {
   if (typed.length > TYPED_COMPARED_MAX) return [];
   const word = normalised(typed);
@@ -34,13 +34,22 @@ export function closestNames(names: readonly string[], typed: string): string[] 
   for (const name of names) {
     const other = normalised(name);
     const shared = sharedStart(word, other);
-    const limit = Math.max(2, Math.floor((word.length - shared) / 4));
-    const distance = editDistance(word.slice(shared), other.slice(shared), limit);
-    if (distance <= limit) scored.push({ name, score: distance });
+    const [typedRest, otherRest] = [word.slice(shared), other.slice(shared)];
+    const limit = Math.max(2, Math.floor(typedRest.length / 4));
+    const distance = editDistance(typedRest, otherRest, limit);
+    if (distance <= limit && !replacedWhole(typedRest, otherRest, distance)) scored.push({ name, score: distance });
     else if (word.length >= 3 && (other.includes(word) || word.includes(other))) scored.push({ name, score: containing + Math.abs(other.length - word.length) });
   }
   // A stable sort keeps the pack's order among equals.
   return scored.sort((a, b) => a.score - b.score).slice(0, CLOSEST_MAX).map((s) => s.name);
+}
+
+/**
+ * Whether the edits replace every character of both rests (`rm` for `ls` after `docker_container_`): another word, not a
+ * slip of the keys; one character (`v3` for `v4`) or a rest only added or cut (`creat` for `create`) still is one.
+ */
+function replacedWhole(a: string, b: string, distance: number): boolean {
+  return a !== "" && b !== "" && distance >= 2 && distance >= Math.max(a.length, b.length);
 }
 
 /** How many characters two texts share at their start. */

@@ -16,6 +16,10 @@ test("closest verbs: the same words with other separators or case first, then a 
   assert.deepEqual(closestNames(tools, "hcp-probe_writ"), []);
   assert.deepEqual(closestNames(tools, "hcp-probe_ecoh"), ["hcp-probe_echo"]);
   assert.deepEqual(closestNames(tools, "hcp-probe_fial"), ["hcp-probe_fail"]);
+  // A word in another's place is no slip of the keys: rm is not ls, whatever its length.
+  assert.deepEqual(closestNames(["docker_container_ls", "docker_container_rm"], "docker_container_rn"), ["docker_container_rm"]);
+  assert.deepEqual(closestNames(["docker_container_ls"], "docker_container_rm"), []);
+  assert.deepEqual(closestNames(["api.v1", "api.v2"], "api.v3"), ["api.v1", "api.v2"]);
   // What an agent may send is compared only when it could be a name: a verb of 10,000 characters matches none, at once.
   assert.deepEqual(closestNames(GITHUB_LIKE, "meta-get".repeat(1250)), []);
 });
