@@ -41,7 +41,8 @@ interface Waiting {
  * is closed for the new one, so that connections made only to wait cannot keep a client out, who sends its request as
  * soon as it connects.
  */
-export function boundConnections(http: Server, bound = connectionsBound(openFilesLimit())): void {
+export function boundConnections(http: Server): void {
+  const bound = connectionsBound(openFilesLimit());
   http.maxConnections = bound;
   const states = new WeakMap<Socket, Waiting>();
   // The connections waiting for a request's headers, longest waiting first (a Set keeps the order of insertion).

@@ -212,11 +212,11 @@ function runs(n: Node): boolean {
  * The flags a command must be given, as its completion of a flag's name says: `PROGRAM __complete PATH… -` lists the
  * required flags not yet given, or every flag when there is none: `--help` among them, or, where the CLI hides its help
  * flag (docker), every flag of the command's own not yet given (a command all of whose flags are required is read as
- * one with none: wrongly optional, a flag costs a CLI's error; wrongly required, the verb cannot run). Cobra 1.8 lists there also each
- * flag of a group one of which is required (MarkFlagsOneRequired) while none of it is given; so, of two or more listed,
- * one is required only when it is still listed with any other of them given (a completion each). A completion that
- * fails (a value its flag does not parse) confirms none: a flag wrongly required would make the verb impossible to run.
- * Dynamic completions (a CLI's server) are never asked for: cobra answers a flag's name from its own flags.
+ * one with none: wrongly optional, a flag costs a CLI's error; wrongly required, the verb cannot run). Cobra 1.8 lists
+ * there also each flag of a group one of which is required (MarkFlagsOneRequired) while none of it is given; so, of two
+ * or more listed, one is required only when it is still listed with any other of them given (a completion each). A
+ * completion that fails (a value its flag does not parse) confirms none: a flag wrongly required would make the verb
+ * impossible to run. Dynamic completions (a CLI's server) are never asked for: cobra answers a flag's name from its own flags.
  */
 async function markRequired(call: Caller, n: Node): Promise<void> {
   if (n.help.flags.length === 0) return;
