@@ -220,10 +220,10 @@ function runs(n: Node): boolean {
  */
 async function markRequired(call: Caller, n: Node): Promise<void> {
   if (n.help.flags.length === 0) return;
-  const listed = await requiredNow(call, n, [...n.path, "-"]);
+  const listed = await requiredNow(call, n);
   const candidates = n.help.flags.filter((f) => listed.has(f.name));
   if (candidates.length >= 2) {
-    const withEach = await Promise.all(candidates.map((f) => requiredNow(call, n, [...n.path, givenFlag(f), "-"], f)));
+    const withEach = await Promise.all(candidates.map((f) => requiredNow(call, n, f)));
     for (const f of candidates) f.required = candidates.every((other, i) => other === f || withEach[i]!.has(f.name));
   } else for (const f of candidates) f.required = true;
 }
@@ -232,8 +232,8 @@ async function markRequired(call: Caller, n: Node): Promise<void> {
  * The long names of the required flags a completion of a flag's name lists for command `n` (with flag `given` given);
  * none when it lists every flag (`--help`, or each of the command's own but `given`) or fails.
  */
-async function requiredNow(call: Caller, n: Node, words: readonly string[], given?: Flag): Promise<Set<string>> {
-  const r = await call(["__complete", ...words]);
+async function requiredNow(call: Caller, n: Node, given?: Flag): Promise<Set<string>> {
+  const r = await call(["__complete", ...n.path, ...(given === undefined ? [] : [givenFlag(given)]), "-"]);
   const names = new Set((parseCompletions(r.stdout) ?? []).map((c) => c.name).filter((c) => c.startsWith("--")).map((c) => c.slice(2)));
   const everyOwn = n.help.flags.every((f) => f === given || f.name === "help" || names.has(f.name));
   return names.has("help") || everyOwn ? new Set() : names;
