@@ -9,6 +9,7 @@ import { RuntimeError } from "../errors.js";
 import { cutTruncatedTail, redact, redactEnvelope, redactText, secretSet, type SecretSet } from "./redact.js";
 import { isSecretName } from "./secret-name.js";
 import { stdoutJson } from "../stdout-json.js";
+import { storedSecrets } from "./stored-secrets.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -122,16 +123,18 @@ export function maskedArgs(schema: unknown, args: unknown): unknown {
 
 /**
  * The secrets of packs as a whole, for errors a transport makes before any pack is chosen (an unknown
- * pack id, a malformed request): their credential values and secret-looking policy `env` values.
- * A hub that cannot be read has no values to leak. With `trustIn`, see PlanOptions.trust.
+ * pack id, a malformed request) and for all an MCP server sends: every value of the credential file, the packs' keyring
+ * values and their secret-looking policy `env` values. A hub that cannot be read has no values to leak. With
+ * `trustIn` (hcp run, its state directory), a keyring is not read for a pack a person did not trust.
  */
 export function packSecrets(packs: readonly LoadedPack[], env: Env = process.env, trustIn?: string): SecretSet {
-  const values: string[] = [];
+  const values = [...storedSecrets(env)];
   for (const pack of packs) {
     values.push(...policyEnvSecrets(pack, env));
+    // A local-credential pack's values are the credential file's, all in already.
+    if (pack.surface?.binding?.hub !== "keyring" || !loadsCredentials(pack)) continue;
     try {
-      // hcp run (`trustIn`, its state directory): an untrusted pack's credentials are not read, even to mask with.
-      if (trustIn !== undefined && loadsCredentials(pack) && untrustedBecause(pack, trustIn) !== undefined) continue;
+      if (trustIn !== undefined && untrustedBecause(pack, trustIn) !== undefined) continue;
       values.push(...packCredentials(pack, env).secrets);
     } catch {
       // unreadable (or the trust store is): nothing to mask

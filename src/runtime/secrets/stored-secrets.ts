@@ -1,0 +1,50 @@
+// Every value the credential file holds, a secret for every call whichever pack it runs (§9: every value is a secret).
+// A verb of one pack can print the file itself (kubectl's read `get --filename FILE` quotes an object it cannot
+// decode), so the credentials of packs it does not read, or that no server serves, are masked in its output too.
+
+import { statSync } from "node:fs";
+import { readRegularFile } from "../../read-regular.js";
+import { isObject } from "../../pack/issues.js";
+import { credentialFilePath } from "./credentials.js";
+import { SECRET_FILE_MAX_BYTES } from "./secret-file.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The last file read, known by what its stat says: a long-running server reads it again only once it changed. */
+let last: { path: string; stamp: string; values: readonly string[] } | undefined;
+
+/**
+ * Every non-empty string under a family's `env` or `openapi` in the credential file (`$HCP_CREDENTIALS`, else
+ * `~/.config/hcp/credentials.json`); none when there is none or it cannot be read. Only masked with, never given to a
+ * program, so a file others may read (which no pack's call would use) is read too: its values are no less secret.
+ */
+export function storedSecrets(env: Env): readonly string[] {
+  const path = credentialFilePath(env);
+  let stamp: string;
+  try {
+    const st = statSync(path, { bigint: true });
+    stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return [];
+  }
+  if (last?.path === path && last.stamp === stamp) return last.values;
+  last = { path, stamp, values: valuesIn(path) };
+  return last.values;
+}
+
+function valuesIn(path: string): string[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readRegularFile(path, SECRET_FILE_MAX_BYTES).toString("utf8"));
+  } catch {
+    return []; // not a file hcp would read credentials from: no credential of it reaches any program
+  }
+  const values: string[] = [];
+  for (const entry of isObject(doc) ? Object.values(doc) : []) {
+    if (!isObject(entry)) continue;
+    for (const names of [entry["env"], entry["openapi"]]) {
+      if (isObject(names)) for (const v of Object.values(names)) if (typeof v === "string" && v !== "") values.push(v);
+    }
+  }
+  return values;
+}

@@ -1,0 +1,64 @@
+// The credential file read through a verb that prints files: every value it holds is masked, whichever pack it is for.
+
+import assert from "node:assert/strict";
+import { chmodSync, writeFileSync } from "node:fs";
+import { test } from "node:test";
+import { execSession, hcp, httpClient, mcpClient, serveHttp } from "../transports/support.js";
+import { isolatedEnv, probePack } from "./hardening.js";
+import { trustPack } from "./helpers.js";
+
+const STORED = {
+  bank: { env: { BANK_TOKEN: "bk-Zq9t0kenAa11" }, openapi: { bearerAuth: "br-Xw7bearerBb22" } },
+  mail: { env: { MAIL_PASSWORD: "ml-Kk4 pass/wörd" } },
+};
+const FRAGMENTS = ["Zq9t0ken", "Xw7bearer", "Kk4 pass"];
+
+/** A pack that reads no credentials, whose read verb prints the file it is given (as kubectl get -f quotes one). */
+function filesPack(): string {
+  const args = { type: "object", properties: { path: { type: "string" } }, required: ["path"], additionalProperties: false };
+  return probePack("files", { show: { description: "Print a file.", cli: ["cat", "--", "{{path}}"], args, policy: "read" } }, { cliBin: "cat", wrap: { bin: "/bin/cat" } });
+}
+
+/** Each output holds the file with every value masked, and no fragment of any. */
+function assertMasked(outputs: string[]): void {
+  const all = outputs.join("\n");
+  for (const fragment of FRAGMENTS) assert.equal(all.includes(fragment), false, `${fragment} in:\n${all}`);
+  for (const [i, out] of outputs.entries()) assert.match(out, /BANK_TOKEN\\*"?:\\*"\*\*\*\\*"/, `output ${i}: ${out}`);
+}
+
+test("attack: a verb of a pack that reads no credentials prints the credential file: every family's values are masked on run, exec and MCP (stdio and HTTP), the file's mode whatever", async () => {
+  const env = isolatedEnv();
+  writeFileSync(env["HCP_CREDENTIALS"]!, JSON.stringify(STORED), { mode: 0o600 });
+  const root = filesPack();
+  await trustPack(root, env);
+  const path = env["HCP_CREDENTIALS"]!;
+  const outputs: string[] = [];
+  for (const extra of [[], ["--json"]]) {
+    const r = await hcp(["run", root, "show", "--arg", `path=${path}`, ...extra], { env });
+    assert.equal(r.code, 0, r.stderr);
+    outputs.push(r.stdout);
+  }
+  const exec = await execSession([root], [JSON.stringify({ id: 1, pack: "files", verb: "show", args: { path } })], [], { env });
+  assert.equal(exec.responses[0]?.ok, true, exec.stdout);
+  outputs.push(exec.stdout);
+  const { client } = await mcpClient([root], { env });
+  try {
+    outputs.push(JSON.stringify(await client.callTool({ name: "files_show", arguments: { path } })));
+  } finally {
+    await client.close();
+  }
+  const served = await serveHttp([root], { env });
+  try {
+    const { client: overHttp } = await httpClient(served.url);
+    outputs.push(JSON.stringify(await overHttp.callTool({ name: "files_show", arguments: { path } })));
+    await overHttp.close();
+  } finally {
+    await served.stop();
+  }
+  // A file others may read is used for no call, but what it holds is no less secret.
+  chmodSync(path, 0o644);
+  const loose = await hcp(["run", root, "show", "--arg", `path=${path}`], { env });
+  assert.equal(loose.code, 0, loose.stderr);
+  outputs.push(loose.stdout);
+  assertMasked(outputs);
+});
