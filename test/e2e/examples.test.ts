@@ -78,3 +78,33 @@ test("examples/packs/git, the pack written by hand in docs/packs.md: it validate
   assert.equal(diff.code, 0, diff.stderr);
   assert.equal(existsSync(written), false);
 });
+
+test("attack: examples/packs/git's read verb diff prints no file outside the repository: two paths, one outside (git diff's plain diff of two files), nor any two files from a folder that is no repository; the unstaged change still shows", async () => {
+  const git = join(REPO, "examples/packs/git");
+  const env = isolatedEnv();
+  await trustPack(git, env);
+  const repo = tempDir("hcp-git-example-");
+  for (const args of [["init", "-q"], ["config", "user.name", "Example"], ["config", "user.email", "example@example.org"]]) await run("git", args, { cwd: repo, env });
+  writeFileSync(join(repo, "notes.txt"), "one\n");
+  await run("git", ["add", "notes.txt"], { cwd: repo, env });
+  writeFileSync(join(repo, "notes.txt"), "one\ntwo\n");
+  const outside = tempDir("hcp-git-outside-");
+  const key = join(outside, "id_ed25519");
+  writeFileSync(join(outside, "id_ed25519.pub"), "ssh-ed25519 AAAA public\n");
+  writeFileSync(key, "PRIVATE-KEY-Zq9w\n", { mode: 0o600 });
+  const diff = (cwd: string, paths: string[]) => hcp(["run", git, "diff", "--arg", `paths:=${JSON.stringify(paths)}`], { env, cwd });
+
+  const change = await diff(repo, []);
+  assert.equal(change.code, 0, change.stderr);
+  assert.match(change.stdout, /^\+two$/m);
+  for (const [cwd, paths] of [
+    [repo, [key, "/dev/null"]],
+    [repo, ["notes.txt", key]],
+    [repo, [`../${key.split("/").slice(-2).join("/")}`, "notes.txt"]],
+    [outside, ["id_ed25519", "id_ed25519.pub"]],
+  ] as const) {
+    const r = await diff(cwd, [...paths]);
+    assert.equal(`${r.stdout}${r.stderr}`.includes("Zq9w"), false, `${cwd} ${paths.join(" ")}: ${r.stdout}${r.stderr}`);
+    assert.notEqual(r.code, 0, `${cwd} ${paths.join(" ")}: ${r.stdout}`);
+  }
+});
