@@ -95,9 +95,26 @@ const isShort = (s: string) => s.length <= LONG_SECRET;
  */
 const linkedAsJson = (form: string) => [form, form.replace(/\//g, "\\/")];
 
+/**
+ * The sets last compiled, by their secrets, the most recently used last: a server compiles the same few sets for each
+ * call and each message it sends (the credential file's values with a pack's own, with every served pack's), about
+ * 80 µs for four secrets. A set is never changed once made.
+ */
+const compiledSets = new Map<string, SecretSet>();
+const COMPILED_KEPT = 8;
+
 /** Compiles secrets (empty values ignored) with their URL forms; longest first, so a secret containing another is masked whole. */
 export function secretSet(secrets: Iterable<string>): SecretSet {
   const list = [...new Set([...secrets].filter((s) => s !== ""))].sort(longestFirst);
+  const key = JSON.stringify(list);
+  const set = compiledSets.get(key) ?? compiled(list);
+  compiledSets.delete(key);
+  compiledSets.set(key, set);
+  if (compiledSets.size > COMPILED_KEPT) compiledSets.delete(compiledSets.keys().next().value!);
+  return set;
+}
+
+function compiled(list: string[]): SecretSet {
   const own = new Set(list);
   const linked = [...new Set(list.flatMap(urlForms).filter((f) => !own.has(f)).flatMap(linkedAsJson))].sort(longestFirst);
   const alternatives = [...list.filter(isShort).map((s) => ({ s, source: encodingsOf(s) })), ...linked.filter(isShort).map((s) => ({ s, source: escapeRegExp(s) }))];
