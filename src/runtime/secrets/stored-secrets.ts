@@ -22,7 +22,9 @@ export function storedSecrets(env: Env): readonly string[] {
   const path = credentialFilePath(env);
   let stamp: string;
   try {
-    const st = statSync(path, { bigint: true });
+    // No credential file is the usual answer where none is kept: no error made for it at each call.
+    const st = statSync(path, { bigint: true, throwIfNoEntry: false });
+    if (st === undefined) return [];
     stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
   } catch {
     return [];
