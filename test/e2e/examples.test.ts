@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { GO_TEMPLATE_USAGE, TS_TEMPLATE_USAGE } from "../framework/helpers.js";
 import { REPO, run, trustPack } from "./helpers.js";
 import { hcp, tempDir } from "../transports/support.js";
@@ -100,7 +100,7 @@ test("attack: examples/packs/git's read verb diff prints no file outside the rep
   for (const [cwd, paths] of [
     [repo, [key, "/dev/null"]],
     [repo, ["notes.txt", key]],
-    [repo, [`../${key.split("/").slice(-2).join("/")}`, "notes.txt"]],
+    [repo, [relative(repo, key), "notes.txt"]],
     [outside, ["id_ed25519", "id_ed25519.pub"]],
   ] as const) {
     const r = await diff(cwd, [...paths]);

@@ -139,7 +139,11 @@ function howToStore(family: string, names: readonly string[], schemes: boolean):
  */
 export function readCredentialFile(path: string): Record<string, unknown> | undefined {
   const text = readSecretFile(path, "credential file");
-  if (text === undefined) return undefined;
+  return text === undefined ? undefined : credentialDocument(text, path);
+}
+
+/** The text of the credential file at `path` as its object of families. Errors never quote the text. */
+export function credentialDocument(text: string, path: string): Record<string, unknown> {
   let doc: unknown;
   try {
     doc = JSON.parse(text);

@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import { readRegularFile } from "../../read-regular.js";
 import { isObject } from "../../pack/issues.js";
-import { credentialFilePath } from "./credentials.js";
+import { credentialDocument, credentialFilePath } from "./credentials.js";
 import { SECRET_FILE_MAX_BYTES } from "./secret-file.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -35,14 +35,14 @@ export function storedSecrets(env: Env): readonly string[] {
 }
 
 function valuesIn(path: string): string[] {
-  let doc: unknown;
+  let doc: Record<string, unknown>;
   try {
-    doc = JSON.parse(readRegularFile(path, SECRET_FILE_MAX_BYTES).toString("utf8"));
+    doc = credentialDocument(readRegularFile(path, SECRET_FILE_MAX_BYTES).toString("utf8"), path);
   } catch {
-    return []; // not a file hcp would read credentials from: no credential of it reaches any program
+    return []; // no object of families: no value of it reaches any program
   }
   const values: string[] = [];
-  for (const entry of isObject(doc) ? Object.values(doc) : []) {
+  for (const entry of Object.values(doc)) {
     if (!isObject(entry)) continue;
     for (const names of [entry["env"], entry["openapi"]]) {
       if (isObject(names)) for (const v of Object.values(names)) if (typeof v === "string" && v !== "") values.push(v);
