@@ -3,6 +3,7 @@
 // all, and then hcp could neither start a verb's program (its pipes) nor read /proc to find what the program started.
 // So a connection must send a request's headers within a deadline of opening (or of its last answer), and no more
 // connections are taken than a share of the descriptors the process may open, of which at most half may be waiting.
+// A request must then arrive whole within a deadline too (SERVER_DEADLINES), its body a byte at a time or not.
 
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
@@ -10,6 +11,17 @@ import type { Socket } from "node:net";
 
 /** How long a connection may take to send a request's headers, from its opening or its last answer. */
 export const HEADERS_DEADLINE_MS = 10_000;
+/**
+ * How long a request may take to arrive whole, body included (at most 4 MiB: 140 KB/s), from its first byte: a body
+ * sent a byte at a time held its place among `--max-requests` for Node's default, 300 s. Node answers 408 and closes.
+ */
+export const REQUEST_DEADLINE_MS = 30_000;
+
+/**
+ * The options of Node's server for these deadlines: its own check of them runs every second, not every 30 s, so that a
+ * deadline is kept within a second; its own headers deadline is ours (it must not pass the request's).
+ */
+export const SERVER_DEADLINES = { requestTimeout: REQUEST_DEADLINE_MS, headersTimeout: HEADERS_DEADLINE_MS, connectionsCheckingInterval: 1_000 } as const;
 /** The most connections open at once, at most a quarter of the file descriptors the process may open. */
 const MAX_CONNECTIONS = 1024;
 

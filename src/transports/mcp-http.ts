@@ -20,7 +20,7 @@ import { BATCH_REFUSED } from "./mcp-jsonrpc.js";
 import { REFUSAL_CODES, refuse } from "./mcp-refusal.js";
 import { McpSessions, type SessionLimits } from "./mcp-sessions.js";
 import { Load, type Ticket } from "./http-load.js";
-import { boundConnections } from "./http-connections.js";
+import { boundConnections, SERVER_DEADLINES } from "./http-connections.js";
 import type { ServedPack } from "./packs.js";
 
 /** The largest request body read; a longer one is refused with 413. */
@@ -226,7 +226,7 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
     await (sessions === undefined ? answerAlone(req, res, parsed) : sessions.answer(req, res, parsed));
   }
 
-  const http = createServer((req, res) => {
+  const http = createServer(SERVER_DEADLINES, (req, res) => {
     maskResponses(res, () => packSecrets(packs));
     const done = answer(req, res)
       .catch(() => refuse(res, 500, "internal error", { code: REFUSAL_CODES.internalError }))

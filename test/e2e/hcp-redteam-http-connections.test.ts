@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readlinkSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { test } from "node:test";
-import { connectionsBound, HEADERS_DEADLINE_MS, openFilesLimit } from "../../src/transports/http-connections.js";
-import { PROBE_PACK, httpClient, serveHttp } from "../transports/support.js";
+import { connectionsBound, HEADERS_DEADLINE_MS, openFilesLimit, REQUEST_DEADLINE_MS } from "../../src/transports/http-connections.js";
+import { PROBE_PACK, httpClient, rawHttp, serveHttp } from "../transports/support.js";
 import { isolatedEnv } from "./hardening.js";
 
 /** The sockets a process holds open. */
@@ -33,11 +33,16 @@ async function steady(count: () => number): Promise<number> {
   return last;
 }
 
-/** A connection to the port, opened; it sends `first` when given, then nothing. Resolves once connected or refused. */
+/**
+ * A connection to the port, opened; it sends `first` when given, then nothing. Resolves once connected or refused.
+ * What hcp answers is read and dropped: a socket whose data is never read never sees the end that follows it (Node
+ * answers 408 to a request timed out by its own deadline), and so never closes.
+ */
 function hold(port: number, first?: string): Promise<{ socket: Socket; closed: Promise<number> }> {
   const opened = Date.now();
   const socket = connect(port, "127.0.0.1");
   socket.on("error", () => {});
+  socket.resume();
   const closed = new Promise<number>((resolve) => socket.once("close", () => resolve(Date.now() - opened)));
   return new Promise((resolve) => {
     socket.once("connect", () => {
@@ -79,6 +84,52 @@ test("attack: connections that send nothing or half a request's headers hold at 
     ]);
     assert.ok(Math.max(...times) < HEADERS_DEADLINE_MS + 5_000, `the last closed after ${Math.max(...times)} ms`);
     assert.ok((await steady(() => socketsOf(pid))) <= before, "hcp holds none of them any more");
+  } finally {
+    assert.equal(await served.stop(), 143, served.stderr());
+  }
+});
+
+/** A POST whose headers come at once and whose body then comes a byte every 500 ms: what hcp answers, and when it closes. */
+function trickle(port: number): { answer: () => string; closed: Promise<number> } {
+  const opened = Date.now();
+  let answer = "";
+  const socket = connect(port, "127.0.0.1");
+  socket.on("error", () => {});
+  socket.setEncoding("utf8").on("data", (c: string) => (answer += c));
+  const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n{`;
+  socket.once("connect", () => socket.write(head));
+  const drip = setInterval(() => socket.write(" "), 500);
+  const closed = new Promise<number>((resolve) =>
+    socket.once("close", () => {
+      clearInterval(drip);
+      resolve(Date.now() - opened);
+    }),
+  );
+  return { answer: () => answer, closed };
+}
+
+test("attack: requests whose body comes a byte at a time hold their places among --max-requests for 30 s at most: answered 408 and closed, a client is then served", async () => {
+  const served = await serveHttp([PROBE_PACK], { env: isolatedEnv(), args: ["--max-requests", "2"] });
+  try {
+    const port = Number(new URL(served.url).port);
+    const held = [trickle(port), trickle(port)];
+    // Both hold a place: a request now is refused as busy.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const busy = await rawHttp(served.url, { body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    assert.equal(busy.status, 503, busy.body);
+    const times = await Promise.race([
+      Promise.all(held.map((h) => h.closed)),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("a trickled request still open 10 s past its deadline")), REQUEST_DEADLINE_MS + 10_000).unref()),
+    ]);
+    assert.ok(Math.max(...times) < REQUEST_DEADLINE_MS + 3_000, `the last closed after ${Math.max(...times)} ms`);
+    for (const h of held) assert.match(h.answer(), /^HTTP\/1\.1 408 /);
+    const { client } = await httpClient(served.url);
+    try {
+      const result = await client.callTool({ name: "hcp-probe_echo", arguments: { message: "served" } });
+      assert.equal(result.isError, undefined, JSON.stringify(result));
+    } finally {
+      await client.close();
+    }
   } finally {
     assert.equal(await served.stop(), 143, served.stderr());
   }
