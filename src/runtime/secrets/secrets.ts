@@ -1,11 +1,14 @@
 // Which values are secrets (§12), and the masking every result, plan and error of the runtime passes through.
 
+import { statSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import { isObject } from "../../pack/issues.js";
 import { alsoDescribing, marksSecret } from "../../pack/secret-arguments.js";
 import type { LoadedPack } from "../../pack/types.js";
 import { packCredentials } from "./credentials.js";
 import { loadsCredentials, untrustedBecause } from "../trust/trust.js";
 import { RuntimeError } from "../errors.js";
+import { PLACE_VARIABLES } from "../places.js";
 import { cutTruncatedTail, redact, redactEnvelope, redactText, secretSet, type SecretSet } from "./redact.js";
 import { isSecretName } from "./secret-name.js";
 import { stdoutJson } from "../stdout-json.js";
@@ -48,6 +51,46 @@ export function policyEnvSecrets(pack: LoadedPack, env: Env): string[] {
     if (isSecretName(name)) out.push(value);
     else out.push(...urlPasswords(value));
   }
+  return out;
+}
+
+/**
+ * The shortest value of hcp's own environment taken for a secret: a variable nobody named for a pack with a short value
+ * (`COOKIE_SECURE=false`, `NO_AUTH=1`) would hide every `false` or `1` of every output.
+ */
+export const MIN_ENVIRONMENT_SECRET = 8;
+
+/** Whether a value is the absolute path of a file (or folder, socket…) that exists. */
+function namesFile(value: string): boolean {
+  if (!isAbsolute(value)) return false;
+  try {
+    return statSync(value, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false; // not a path (ENOTDIR, ENAMETOOLONG) or not one hcp may look at
+  }
+}
+
+/** environmentSecrets of each environment seen: hcp's own does not change while it runs. */
+const environments = new WeakMap<Env, string[]>();
+
+/**
+ * The secrets of hcp's own environment, whatever pack runs: the value of every variable whose name looks secret, and
+ * every URL's password, of at least MIN_ENVIRONMENT_SECRET characters. A value that is the path of a file that exists
+ * names where a secret is (GOOGLE_APPLICATION_CREDENTIALS, SSH_AUTH_SOCK), and hcp's own places (HCP_CREDENTIALS) are
+ * settings: both would hide a path wherever output shows it. A program gets only the variables §6.4 lets
+ * through, but it runs as the same user: it can read hcp's environment in /proc (`/proc/<pid>/environ`), as can any verb
+ * that prints a file the agent names.
+ */
+export function environmentSecrets(env: Env): string[] {
+  let out = environments.get(env);
+  if (out !== undefined) return out;
+  out = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || (PLACE_VARIABLES as readonly string[]).includes(name)) continue;
+    const found = isSecretName(name) && !namesFile(value) ? [value] : urlPasswords(value);
+    out.push(...found.filter((v) => v.length >= MIN_ENVIRONMENT_SECRET));
+  }
+  environments.set(env, out);
   return out;
 }
 
@@ -123,12 +166,12 @@ export function maskedArgs(schema: unknown, args: unknown): unknown {
 
 /**
  * The secrets of packs as a whole, for errors a transport makes before any pack is chosen (an unknown
- * pack id, a malformed request) and for all an MCP server sends: every value of the credential file, the packs' keyring
- * values and their secret-looking policy `env` values. A hub that cannot be read has no values to leak. With
+ * pack id, a malformed request) and for all an MCP server sends: every value of the credential file, the secrets of hcp's
+ * environment, the packs' keyring values and their secret-looking policy `env` values. A hub that cannot be read has no values to leak. With
  * `trustIn` (hcp run, its state directory), a keyring is not read for a pack a person did not trust.
  */
 export function packSecrets(packs: readonly LoadedPack[], env: Env = process.env, trustIn?: string): SecretSet {
-  const values = [...storedSecrets(env)];
+  const values = [...storedSecrets(env), ...environmentSecrets(env)];
   for (const pack of packs) {
     values.push(...policyEnvSecrets(pack, env));
     // A local-credential pack's values are the credential file's, all in already.
