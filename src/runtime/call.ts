@@ -25,6 +25,8 @@ export interface PlanOptions {
   readonly transport?: AuditTransport;
   /** Where the request came from, as the transport knows it (over HTTP, the client's `IP:port`), for the audit log. */
   readonly clientAddress?: string;
+  /** The transport's own secrets (the HTTP server's bearer token): masked in what the call gives back, as its own are. */
+  readonly serverSecrets?: readonly string[];
   /**
    * The process makes this one call (a one-shot `hcp run`): arguments a plain schema accepts are judged
    * without compiling a validator (src/pack/interpreted.ts); Ajv compiles only to word a refusal. Its watchdog ends

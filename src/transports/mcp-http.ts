@@ -146,7 +146,9 @@ function addressOf(req: IncomingMessage): string {
  * Serves until opts.signal aborts: then it stops accepting, cancels the calls in flight (their children's groups are
  * killed), answers them, ends every session, closes every connection and frees the port.
  */
-export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptions): Promise<void> {
+export async function serveMcpHttp(packs: readonly ServedPack[], given: HttpOptions): Promise<void> {
+  // The bearer token is a secret of the server: a verb that prints files can print the token file.
+  const opts = { ...given, serverSecrets: given.token === undefined ? [] : [given.token] };
   const served = servedOf(packs, opts);
   const sdk = await loadSdk();
   const { StreamableHTTPServerTransport } = await sdkStreamableHttpModule();
@@ -227,7 +229,7 @@ export async function serveMcpHttp(packs: readonly ServedPack[], opts: HttpOptio
   }
 
   const http = createServer(SERVER_DEADLINES, (req, res) => {
-    maskResponses(res, () => packSecrets(packs));
+    maskResponses(res, () => packSecrets(packs, process.env, undefined, opts.serverSecrets));
     const done = answer(req, res)
       .catch(() => refuse(res, 500, "internal error", { code: REFUSAL_CODES.internalError }))
       .then(() => (res.writableFinished ? undefined : new Promise<void>((resolve) => res.once("close", () => resolve()))));

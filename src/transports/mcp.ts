@@ -35,6 +35,8 @@ export interface McpOptions extends ServeOptions, ToolSelection {
   noElicitation?: boolean;
   /** Warnings about what is served (pack issues, packs left out), sent to the client as log messages. */
   warnings?: readonly string[];
+  /** The server's own secrets (the HTTP server's bearer token), masked in all it sends as the packs' are. */
+  serverSecrets?: readonly string[];
 }
 
 /** Where the HTTP transport puts the client's address in a request's authInfo.extra, for the audit log. */
@@ -276,7 +278,9 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   const byName = new Map(tools.map((t) => [t.name, t]));
   const { Server, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema } = sdk;
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
-  maskOutgoing(server, () => packSecrets(packs));
+  // A verb that prints files can print the server's own secrets (the token file its command line names).
+  const secrets = () => packSecrets(packs, process.env, undefined, opts.serverSecrets);
+  maskOutgoing(server, secrets);
   const { running } = life;
   // Each call in flight listens to the server's end (linkSignals): as many listeners as calls, by design.
   setMaxListeners(0, life.stop, life.unanswerable);
@@ -340,7 +344,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
       confirm = c as string | undefined;
     }
     const client = extra.authInfo?.extra?.[CLIENT_ADDRESS];
-    const run = { allowWrite: opts.allowWrite, cwd: opts.cwd, dryRun, signal, gate: gate(extra.requestId), transport: "mcp" as const, ...(typeof client === "string" ? { clientAddress: client } : {}) };
+    const run = { allowWrite: opts.allowWrite, cwd: opts.cwd, dryRun, signal, gate: gate(extra.requestId), transport: "mcp" as const, serverSecrets: opts.serverSecrets, ...(typeof client === "string" ? { clientAddress: client } : {}) };
     // While the client leaves its answers untaken, no call starts: not here, nor where a child waits for its slot.
     await life.outbox?.room(signal);
     const slots = slotsFor(t.pack);
@@ -386,11 +390,11 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   const setRequestHandler: typeof server.setRequestHandler = Object.getPrototypeOf(Server.prototype).setRequestHandler;
   setRequestHandler.call(server, CallToolRequestSchema, async (req, extra) => {
     const t = byName.get(req.params.name);
-    if (t === undefined) throw maskError(invalidParams(`unknown tool ${JSON.stringify(req.params.name)} (${unknownToolHint(req.params.name, [...byName.keys()])})`), packSecrets(packs));
+    if (t === undefined) throw maskError(invalidParams(`unknown tool ${JSON.stringify(req.params.name)} (${unknownToolHint(req.params.name, [...byName.keys()])})`), secrets());
     // Cancelled by the client or by the server's stop, until it is answered.
     const cancel = linkSignals([extra.signal, life.stop]);
     // The runtime masks what it throws; the transport's own errors are masked with every pack's secrets.
-    const task = call(t, req.params.arguments ?? {}, cancel.signal, extra as CallExtra).catch((err: unknown) => errorResult(maskError(err, packSecrets(packs))));
+    const task = call(t, req.params.arguments ?? {}, cancel.signal, extra as CallExtra).catch((err: unknown) => errorResult(maskError(err, secrets())));
     running.add(task);
     try {
       return await task;

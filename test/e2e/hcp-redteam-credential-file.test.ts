@@ -2,8 +2,9 @@
 
 import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
-import { execSession, hcp, httpClient, mcpClient, serveHttp } from "../transports/support.js";
+import { execSession, hcp, httpClient, mcpClient, serveHttp, tempDir } from "../transports/support.js";
 import { isolatedEnv, probePack } from "./hardening.js";
 import { trustPack } from "./helpers.js";
 
@@ -61,4 +62,28 @@ test("attack: a verb of a pack that reads no credentials prints the credential f
   assert.equal(loose.code, 0, loose.stderr);
   outputs.push(loose.stdout);
   assertMasked(outputs);
+});
+
+test("attack: a verb prints the server's --token-file (its path is on hcp's command line, /proc/<pid>/cmdline): the bearer token is masked in the result", async () => {
+  const env = isolatedEnv();
+  const token = "tk-Qp4bearerTOKENzz99";
+  const tokenFile = join(tempDir("hcp-token-"), "token");
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  const root = filesPack();
+  const served = await serveHttp([root], { env, args: ["--token-file", tokenFile] });
+  const outputs: string[] = [];
+  try {
+    const { client } = await httpClient(served.url, { token });
+    try {
+      outputs.push(JSON.stringify(await client.callTool({ name: "files_show", arguments: { path: tokenFile } })));
+      outputs.push(JSON.stringify(await client.callTool({ name: "files_show", arguments: { path: `/proc/${served.child.pid}/cmdline` } })));
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await served.stop();
+  }
+  assert.ok(outputs[1]!.includes(tokenFile), `the command line names the token file: ${outputs[1]}`);
+  assert.equal(outputs.join("\n").includes("Qp4bearer"), false, outputs.join("\n"));
+  assert.match(outputs[0]!, /\*\*\*/, outputs[0]);
 });

@@ -88,13 +88,13 @@ export interface CallSecrets {
 
 /**
  * Every secret of a call (§12): the pack's credential values (a hub that cannot be read has none to
- * leak), every value of the credential file (whichever pack it is for), the secrets of hcp's own environment, its
- * secret-looking policy `env` values and the arguments its schema marks secret.
+ * leak), every value of the credential file (whichever pack it is for), the secrets of hcp's own environment and of
+ * the transport, its secret-looking policy `env` values and the arguments its schema marks secret.
  */
 export function secretsOf(pack: LoadedPack, load: CredentialLoad, opts: PlanOptions, args: () => string[]): CallSecrets {
   const env = opts.env ?? process.env;
   const credentials = load.ok ? load.credentials.secrets : [];
-  const own = [...credentials, ...storedSecrets(env), ...environmentSecrets(env), ...policyEnvSecrets(pack, env)];
+  const own = [...credentials, ...storedSecrets(env), ...environmentSecrets(env), ...policyEnvSecrets(pack, env), ...(opts.serverSecrets ?? [])];
   const given = args();
   const secrets = secretSet([...own, ...given]);
   return { secrets, shownSecrets: given.length === 0 ? secrets : secretSet(own) };

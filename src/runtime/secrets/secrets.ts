@@ -167,11 +167,12 @@ export function maskedArgs(schema: unknown, args: unknown): unknown {
 /**
  * The secrets of packs as a whole, for errors a transport makes before any pack is chosen (an unknown
  * pack id, a malformed request) and for all an MCP server sends: every value of the credential file, the secrets of hcp's
- * environment, the packs' keyring values and their secret-looking policy `env` values. A hub that cannot be read has no values to leak. With
+ * environment, the packs' keyring values, their secret-looking policy `env` values, and `more` (a server's own: its
+ * bearer token). A hub that cannot be read has no values to leak. With
  * `trustIn` (hcp run, its state directory), a keyring is not read for a pack a person did not trust.
  */
-export function packSecrets(packs: readonly LoadedPack[], env: Env = process.env, trustIn?: string): SecretSet {
-  const values = [...storedSecrets(env), ...environmentSecrets(env)];
+export function packSecrets(packs: readonly LoadedPack[], env: Env = process.env, trustIn?: string, more: readonly string[] = []): SecretSet {
+  const values = [...storedSecrets(env), ...environmentSecrets(env), ...more];
   for (const pack of packs) {
     values.push(...policyEnvSecrets(pack, env));
     // A local-credential pack's values are the credential file's, all in already.
