@@ -33,6 +33,25 @@ async function steady(count: () => number): Promise<number> {
   return last;
 }
 
+/** A client connects and calls a verb, and is answered. */
+async function assertServed(url: string): Promise<void> {
+  const { client } = await httpClient(url);
+  try {
+    const result = await client.callTool({ name: "hcp-probe_echo", arguments: { message: "served" } });
+    assert.equal(result.isError, undefined, JSON.stringify(result));
+  } finally {
+    await client.close();
+  }
+}
+
+/** How long after opening each connection closed; rejects with `late` when one is still open after `ms`. */
+function closedWithin(held: { closed: Promise<number> }[], ms: number, late: string): Promise<number[]> {
+  return Promise.race([
+    Promise.all(held.map((h) => h.closed)),
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(late)), ms).unref()),
+  ]);
+}
+
 /**
  * A connection to the port, opened; it sends `first` when given, then nothing. Resolves once connected or refused.
  * What hcp answers is read and dropped: a socket whose data is never read never sees the end that follows it (Node
@@ -69,19 +88,10 @@ test("attack: connections that send nothing or half a request's headers hold at 
     assert.ok(open <= Math.ceil(bound / 2), `hcp holds ${open} connections, more than half its bound of ${bound}`);
     assert.ok(open >= bound / 2 - 10, `hcp holds ${open} connections, far fewer than half its bound of ${bound}: the test did not fill it`);
     // Meanwhile a client connects and calls a verb, long before any of them is closed for its deadline.
-    const { client } = await httpClient(served.url);
-    try {
-      const result = await client.callTool({ name: "hcp-probe_echo", arguments: { message: "served" } });
-      assert.equal(result.isError, undefined, JSON.stringify(result));
-    } finally {
-      await client.close();
-    }
+    await assertServed(served.url);
     assert.ok(Date.now() - flooded < HEADERS_DEADLINE_MS, "the client was served while the connections were held");
     // Each one held is closed by hcp once the deadline for its headers passes.
-    const times = await Promise.race([
-      Promise.all(held.map((h) => h.closed)),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("connections still open 20 s after they were made")), HEADERS_DEADLINE_MS + 10_000).unref()),
-    ]);
+    const times = await closedWithin(held, HEADERS_DEADLINE_MS + 10_000, "connections still open 20 s after they were made");
     assert.ok(Math.max(...times) < HEADERS_DEADLINE_MS + 5_000, `the last closed after ${Math.max(...times)} ms`);
     assert.ok((await steady(() => socketsOf(pid))) <= before, "hcp holds none of them any more");
   } finally {
@@ -117,19 +127,10 @@ test("attack: requests whose body comes a byte at a time hold their places among
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const busy = await rawHttp(served.url, { body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
     assert.equal(busy.status, 503, busy.body);
-    const times = await Promise.race([
-      Promise.all(held.map((h) => h.closed)),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error("a trickled request still open 10 s past its deadline")), REQUEST_DEADLINE_MS + 10_000).unref()),
-    ]);
+    const times = await closedWithin(held, REQUEST_DEADLINE_MS + 10_000, "a trickled request still open 10 s past its deadline");
     assert.ok(Math.max(...times) < REQUEST_DEADLINE_MS + 3_000, `the last closed after ${Math.max(...times)} ms`);
     for (const h of held) assert.match(h.answer(), /^HTTP\/1\.1 408 /);
-    const { client } = await httpClient(served.url);
-    try {
-      const result = await client.callTool({ name: "hcp-probe_echo", arguments: { message: "served" } });
-      assert.equal(result.isError, undefined, JSON.stringify(result));
-    } finally {
-      await client.close();
-    }
+    await assertServed(served.url);
   } finally {
     assert.equal(await served.stop(), 143, served.stderr());
   }
