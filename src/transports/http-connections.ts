@@ -19,7 +19,9 @@ export const REQUEST_DEADLINE_MS = 30_000;
 
 /**
  * The options of Node's server for these deadlines: its own check of them runs every second, not every 30 s, so that a
- * deadline is kept within a second; its own headers deadline is ours (it must not pass the request's).
+ * deadline is kept within a second; its own headers deadline is ours (it must not pass the request's). hcp's timer for
+ * the headers (boundConnections) stays: it keeps the deadline to the millisecond, and the waiting connections it
+ * tracks are the ones it closes for a new one past half the bound.
  */
 export const SERVER_DEADLINES = { requestTimeout: REQUEST_DEADLINE_MS, headersTimeout: HEADERS_DEADLINE_MS, connectionsCheckingInterval: 1_000 } as const;
 /** The most connections open at once, at most a quarter of the file descriptors the process may open. */

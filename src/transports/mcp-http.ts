@@ -11,9 +11,8 @@ import { isIPv6 } from "node:net";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { isObject } from "../pack/issues.js";
 import { ApprovalSession } from "../runtime/approval/gate.js";
-import { packSecrets } from "../runtime/secrets/secrets.js";
 import { TransportError, jsonSyntax } from "./errors.js";
-import { CLIENT_ADDRESS, loadSdk, mcpServer, servedOf, warmUp, type McpOptions } from "./mcp.js";
+import { CLIENT_ADDRESS, loadSdk, mcpServer, servedOf, servedSecrets, warmUp, type McpOptions } from "./mcp.js";
 import { sdkStreamableHttpModule } from "./lazy-sdk.js";
 import { maskResponses } from "./mcp-http-mask.js";
 import { BATCH_REFUSED } from "./mcp-jsonrpc.js";
@@ -229,7 +228,7 @@ export async function serveMcpHttp(packs: readonly ServedPack[], given: HttpOpti
   }
 
   const http = createServer(SERVER_DEADLINES, (req, res) => {
-    maskResponses(res, () => packSecrets(packs, process.env, undefined, opts.serverSecrets));
+    maskResponses(res, () => servedSecrets(packs, opts));
     const done = answer(req, res)
       .catch(() => refuse(res, 500, "internal error", { code: REFUSAL_CODES.internalError }))
       .then(() => (res.writableFinished ? undefined : new Promise<void>((resolve) => res.once("close", () => resolve()))));

@@ -12,6 +12,7 @@ import type { PersonApprover } from "../runtime/approval/approvers.js";
 import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { workingFolder } from "../runtime/prepare.js";
 import { maskError, packSecrets } from "../runtime/secrets/secrets.js";
+import type { SecretSet } from "../runtime/secrets/redact.js";
 import { startWatchdog } from "../runtime/process/watchdog.js";
 import { sdkServerModule, sdkTypesModule } from "./lazy-sdk.js";
 import { linkSignals } from "./abort.js";
@@ -37,6 +38,11 @@ export interface McpOptions extends ServeOptions, ToolSelection {
   warnings?: readonly string[];
   /** The server's own secrets (the HTTP server's bearer token), masked in all it sends as the packs' are. */
   serverSecrets?: readonly string[];
+}
+
+/** The secrets of what a server serves, its own included: everything it sends is masked with these. */
+export function servedSecrets(packs: readonly ServedPack[], opts: McpOptions): SecretSet {
+  return packSecrets(packs, process.env, undefined, opts.serverSecrets);
 }
 
 /** Where the HTTP transport puts the client's address in a request's authInfo.extra, for the audit log. */
@@ -279,7 +285,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   const { Server, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema } = sdk;
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
   // A verb that prints files can print the server's own secrets (the token file its command line names).
-  const secrets = () => packSecrets(packs, process.env, undefined, opts.serverSecrets);
+  const secrets = () => servedSecrets(packs, opts);
   maskOutgoing(server, secrets);
   const { running } = life;
   // Each call in flight listens to the server's end (linkSignals): as many listeners as calls, by design.

@@ -6,8 +6,7 @@ import { packCredentials, type Credentials } from "./credentials.js";
 import { runsFrom, trustedCopy, type RunFrom } from "../trust/pack-copy.js";
 import { isRequestPlan, type AnyPlan } from "../plan.js";
 import { secretSet, type SecretSet } from "./redact.js";
-import { argSecrets, environmentSecrets, policyEnvSecrets } from "./secrets.js";
-import { storedSecrets } from "./stored-secrets.js";
+import { argSecrets, everyPackSecrets, policyEnvSecrets } from "./secrets.js";
 import { requireTrust, type PackBinding, type TrustRecord } from "../trust/trust.js";
 import { trustReview } from "../trust/trust-review.js";
 import { argsSchemaOf } from "../validate-args.js";
@@ -94,7 +93,7 @@ export interface CallSecrets {
 export function secretsOf(pack: LoadedPack, load: CredentialLoad, opts: PlanOptions, args: () => string[]): CallSecrets {
   const env = opts.env ?? process.env;
   const credentials = load.ok ? load.credentials.secrets : [];
-  const own = [...credentials, ...storedSecrets(env), ...environmentSecrets(env), ...policyEnvSecrets(pack, env), ...(opts.serverSecrets ?? [])];
+  const own = [...credentials, ...everyPackSecrets(env), ...policyEnvSecrets(pack, env), ...(opts.serverSecrets ?? [])];
   const given = args();
   const secrets = secretSet([...own, ...given]);
   return { secrets, shownSecrets: given.length === 0 ? secrets : secretSet(own) };

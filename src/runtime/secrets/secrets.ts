@@ -94,6 +94,14 @@ export function environmentSecrets(env: Env): string[] {
   return out;
 }
 
+/**
+ * The secrets of no one pack, masked in every pack's output whichever runs: every value of the credential file and the
+ * secrets of hcp's own environment, both of which a verb that prints files can print.
+ */
+export function everyPackSecrets(env: Env): string[] {
+  return [...storedSecrets(env), ...environmentSecrets(env)];
+}
+
 /** How deep argSecrets follows a schema: as deep as a pack document may be. */
 const MAX_DEPTH = 64;
 
@@ -172,7 +180,7 @@ export function maskedArgs(schema: unknown, args: unknown): unknown {
  * `trustIn` (hcp run, its state directory), a keyring is not read for a pack a person did not trust.
  */
 export function packSecrets(packs: readonly LoadedPack[], env: Env = process.env, trustIn?: string, more: readonly string[] = []): SecretSet {
-  const values = [...storedSecrets(env), ...environmentSecrets(env), ...more];
+  const values = [...everyPackSecrets(env), ...more];
   for (const pack of packs) {
     values.push(...policyEnvSecrets(pack, env));
     // A local-credential pack's values are the credential file's, all in already.
