@@ -1,7 +1,8 @@
 // Finds the program of a verb (§6.1): `.`-prefixed and other relative paths against the pack root, bare names on PATH.
 
 import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
+import { absolutePathEntries } from "./env.js";
 import { RuntimeError } from "./errors.js";
 
 function isExecutableFile(path: string): boolean {
@@ -25,8 +26,7 @@ export function resolveProgram(bin: string, packRoot: string, path: string | und
   if (bin.includes("\0")) throw new RuntimeError("program_not_found", `program name ${JSON.stringify(bin)} contains NUL`);
   if (isAbsolute(bin)) return bin;
   if (bin.startsWith(".") || bin.includes("/")) return resolve(packRoot, bin);
-  for (const dir of (path ?? "").split(delimiter)) {
-    if (dir === "" || !isAbsolute(dir)) continue;
+  for (const dir of absolutePathEntries(path)) {
     const candidate = join(dir, bin);
     if (isExecutableFile(candidate)) return candidate;
   }

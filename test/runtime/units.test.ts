@@ -32,6 +32,17 @@ test("child env: allowlist from the parent, then policy env, agent_env, binding 
   });
 });
 
+/** The PATH a child gets when hcp's own is `PATH`. */
+const childPath = (PATH: string) => childEnv({ parent: { PATH }, packId: "p" })["PATH"];
+
+test("child env: PATH keeps its absolute entries only; none left, no PATH (an empty one is the working folder)", () => {
+  assert.equal(childPath("node_modules/.bin::/usr/bin:.:bin:/bin:"), "/usr/bin:/bin");
+  assert.equal(childPath("/usr/local/bin:/usr/bin"), "/usr/local/bin:/usr/bin");
+  assert.equal(childPath(".:node_modules/.bin:"), undefined);
+  assert.equal(childPath(""), undefined);
+  assert.equal(childEnv({ parent: {}, agentEnv: { PATH: "bin:/opt/tool/bin" }, packId: "p" })["PATH"], "/opt/tool/bin");
+});
+
 test("redaction: text, escaped JSON forms, Buffers, deep values and keys, truncated tails", () => {
   const secrets = ["s3cr3t-value", 'q"uo\\te', ""];
   assert.equal(redactText("a s3cr3t-value b s3cr3t-value", secrets), "a *** b ***");

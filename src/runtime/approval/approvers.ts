@@ -6,6 +6,7 @@ import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
 import { ReadStream, WriteStream } from "node:tty";
 import type { AnyPlan } from "../plan.js";
+import { withAbsolutePath } from "../env.js";
 import { runProcess } from "../process/process.js";
 import { escapeForPerson, visibleJSON } from "./show.js";
 import { trustedApprover } from "./trusted.js";
@@ -92,7 +93,7 @@ export interface CommandApproverOptions {
   args?: readonly string[];
   /** How long the program may take; past it, the plan is not approved. */
   timeoutMs: number;
-  /** The approver's environment: the runtime's own. */
+  /** The approver's environment: the runtime's own (PATH with its absolute entries only). */
   env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -111,7 +112,7 @@ export function commandApprover(opts: CommandApproverOptions): PersonApprover {
       const r = await runProcess({
         file: trustedApprover(opts.program, opts.env),
         args: opts.args ?? [],
-        env: { ...env, HCP_PLAN_ID: request.plan_id },
+        env: withAbsolutePath({ ...env, HCP_PLAN_ID: request.plan_id }),
         stdin: visibleJSON(request) + "\n",
         timeoutMs: opts.timeoutMs,
         maxOutputBytes: 65536,

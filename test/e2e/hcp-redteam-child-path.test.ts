@@ -1,0 +1,114 @@
+// A trusted program that runs another by name (`#!/usr/bin/env node`, as every npm CLI starts; a script calling
+// `jq`) looks it up on the PATH hcp gives it, in the folder it runs in: the agent's workspace. hcp finds a verb's
+// own program on PATH's absolute entries only; a relative entry (`node_modules/.bin`, `.`) or an empty one (a
+// leading or trailing `:`) of the person's PATH would let the program's own lookups find a file the agent wrote
+// there, and run it with the pack's credentials; an --approver's lookups, a program that says yes in the person's
+// place. What hcp runs gets a PATH of absolute entries only.
+
+import assert from "node:assert/strict";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { credentialFile, execSession, hcp, mcpClient, tempDir } from "../transports/support.js";
+import { bank } from "./approvals-support.js";
+import { isolatedEnv } from "./hardening.js";
+import { trustPack } from "./helpers.js";
+
+const HELPER = "hcp-path-helper";
+const TOKEN = "tok-Path7helperSECRET";
+
+function script(path: string, text: string): void {
+  writeFileSync(path, text);
+  chmodSync(path, 0o755);
+}
+
+/** A pack given the token whose program is a script run by `#!/usr/bin/env hcp-path-helper`, the helper a person installed. */
+function interpretedPack(): { root: string; realBin: string } {
+  const realBin = tempDir("hcp-realbin-");
+  script(join(realBin, HELPER), `#!/bin/sh\necho "real helper ran $1"\n`);
+  const root = tempDir("hcp-pack-");
+  script(join(root, "tool"), `#!/usr/bin/env ${HELPER}\n`);
+  const surface = {
+    id: "interp",
+    kind: "wrap",
+    cliBin: "tool",
+    binding: { mode: "user", hub: "local-credential", family: "secretfam" },
+    wrap: { bin: "./tool" },
+    verbs: { show: { description: "Run the tool.", cli: ["tool"], policy: "read" } },
+  };
+  writeFileSync(join(root, "surface.json"), JSON.stringify(surface));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "interp", verbs: { show: "read" } }));
+  writeFileSync(join(root, "HARNESS.md"), "---\nname: interp\ndescription: Test pack.\n---\n\nTest pack.\n");
+  return { root, realBin };
+}
+
+/** The agent's workspace: a program named `name` where each relative or empty PATH entry leads, recording its runs. */
+function workspace(name: string, then = ""): { dir: string; witness: string } {
+  const dir = tempDir("hcp-workspace-");
+  const witness = join(tempDir("hcp-witness-"), "ran");
+  const planted = `#!/bin/sh\necho "agent's $0 ran with $SECRET_TOKEN" >> '${witness}'\necho planted\n${then}`;
+  for (const folder of ["node_modules/.bin", "bin", "."]) {
+    mkdirSync(join(dir, folder), { recursive: true });
+    script(join(dir, folder, name), planted);
+  }
+  return { dir, witness };
+}
+
+/** PATHs a person may have, each with a relative or empty entry before `bin` (or, empty, after it). */
+function personPaths(bin: string): string[] {
+  const rest = process.env["PATH"] ?? "/usr/bin:/bin";
+  return [`node_modules/.bin:${bin}:${rest}`, `bin:${bin}:${rest}`, `.:${bin}:${rest}`, `:${bin}:${rest}`, `${rest}::${bin}`, `${rest}:${bin}:`];
+}
+
+test("attack: relative and empty entries of the person's PATH (node_modules/.bin, ., a leading or trailing :) never lead a trusted program's own lookups (#!/usr/bin/env) to a file the agent wrote in the folder it runs in, on run, exec and MCP", async () => {
+  const { root, realBin } = interpretedPack();
+  const { dir, witness } = workspace(HELPER);
+  const base = isolatedEnv({ HCP_CREDENTIALS: credentialFile(TOKEN) });
+  await trustPack(root, base);
+  for (const path of personPaths(realBin)) {
+    const env = { ...base, PATH: path };
+    const outputs: string[] = [];
+    const run = await hcp(["run", root, "show"], { env, cwd: dir });
+    outputs.push(run.stdout + run.stderr);
+    const exec = await execSession([root], [JSON.stringify({ id: 1, pack: "interp", verb: "show", args: {} })], [], { env, cwd: dir });
+    outputs.push(exec.stdout + exec.stderr);
+    const { client } = await mcpClient([root], { env, cwd: dir });
+    try {
+      outputs.push(JSON.stringify(await client.callTool({ name: "interp_show", arguments: {} })));
+    } finally {
+      await client.close();
+    }
+    assert.equal(existsSync(witness), false, `PATH=${path}: the agent's helper ran: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}\n${outputs.join("\n")}`);
+    for (const [i, out] of outputs.entries()) assert.match(out, /real helper ran /, `PATH=${path}, output ${i}: ${out}`);
+  }
+});
+
+test("attack: an --approver the person listed that starts its interpreter by name (#!/usr/bin/env) never runs one the agent wrote where a relative or empty PATH entry leads: the person's says no, and nothing runs, on run, exec and MCP", async () => {
+  const INTERPRETER = "hcp-path-approver";
+  const realBin = tempDir("hcp-realbin-");
+  const asked = join(tempDir("hcp-asked-"), "asked");
+  // The person's approver declines everything, and notes that it was asked.
+  script(join(realBin, INTERPRETER), `#!/bin/sh\necho asked >> '${asked}'\nexit 1\n`);
+  const approver = join(tempDir("hcp-approver-"), "approve");
+  script(approver, `#!/usr/bin/env ${INTERPRETER}\n`);
+  const { dir, witness } = workspace(INTERPRETER, "exit 0\n");
+  const b = bank({ approvers: [approver] });
+  const flags = ["--allow-write", "--approver", approver];
+  for (const [i, path] of personPaths(realBin).entries()) {
+    const env = { ...b.env, PATH: path };
+    const run = await hcp(["run", b.root, "pay", "--arg", `amount=${i}`, ...flags], { env, cwd: dir });
+    assert.equal(run.code, 4, `PATH=${path}: ${run.stdout}${run.stderr}`);
+    const exec = await execSession([b.root], [JSON.stringify({ id: 1, pack: "bank", verb: "pay", args: { amount: `${i}` } })], flags, { env, cwd: dir });
+    assert.equal(exec.responses[0]?.ok, false, exec.stdout);
+    const { client } = await mcpClient([b.root], { env, cwd: dir, allowWrite: true, args: ["--approver", approver] });
+    try {
+      const r = (await client.callTool({ name: "bank_pay", arguments: { amount: `${i}` } })) as { isError?: boolean };
+      assert.equal(r.isError, true, JSON.stringify(r));
+    } finally {
+      await client.close();
+    }
+    assert.equal(existsSync(witness), false, `PATH=${path}: the agent's program approved: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}`);
+    assert.deepEqual(b.runs(), [], `PATH=${path}: a payment ran`);
+    assert.equal(readFileSync(asked, "utf8"), "asked\n".repeat(3 * (i + 1)), `PATH=${path}: the person's approver was not asked every time`);
+  }
+});
