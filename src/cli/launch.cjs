@@ -1,14 +1,14 @@
 // Starts a bundled program with a V8 code cache, and loads the bundles it requires when it needs them (Ajv) the
 // same way. Node 20 has no compile cache for modules, and parsing and compiling the bundle is the largest part of start-up. A checkout's build writes the cache next to the bundle;
 // the npm package ships none (a cache is only good for one V8 version), so an installed program makes its own on
-// its first run, in the user's cache folder ($XDG_CACHE_HOME or ~/.cache, rungrad/v8/), named after the bundle and
-// the Node version. V8 rejects a cache made by another V8 or with other flags; the bundle then compiles as usual.
+// its first run, next to the bundle too when its folder can be written (runtimeCachePath says why never elsewhere),
+// named after the bundle and the Node version. V8 rejects a cache made by another V8 or with other flags; the bundle
+// then compiles as usual.
 // Copied to dist/bin by scripts/postbuild.mjs, next to the bundles it starts.
 "use strict";
 
-const { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync, writeSync } = require("node:fs");
-const { homedir } = require("node:os");
-const { basename, dirname, join } = require("node:path");
+const { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync, writeSync } = require("node:fs");
+const { dirname } = require("node:path");
 const { StringDecoder } = require("node:string_decoder");
 const { Script } = require("node:vm");
 
@@ -88,20 +88,25 @@ function cachedDataOf(script) {
   return underStartFlags(() => script.createCachedData());
 }
 
-/** This bundle's cache in the user's cache folder: one per bundle build and Node version. */
-function userCachePath(bundle) {
+/**
+ * The cache a start makes for a bundle the build made none for: beside the bundle, one per bundle build and Node
+ * version. Never in a folder of the user's such as ~/.cache: V8 checks a code cache against its source's length only,
+ * not its content, and runs the code the cache holds, so whoever could write that folder (an agent allowed the user's
+ * caches, or the working folder through a relative XDG_CACHE_HOME) would run their own code as hcp, `hcp approve` at
+ * the person's terminal included. Beside the bundle, only whoever can already change the bundle can.
+ */
+function runtimeCachePath(bundle) {
   const st = statSync(bundle);
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(base, "rungrad", "v8", `${basename(bundle)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}.cache`);
+  return `${bundle}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}.cache`;
 }
 
 /** Writes the cache as the process exits (it then holds every function the run compiled); never fails the run. */
 function saveOnExit(script, path) {
   process.once("exit", () => {
     try {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       const temp = `${path}.${process.pid}.tmp`;
-      writeFileSync(temp, cachedDataOf(script), { mode: 0o600 });
+      // Readable as the bundle is: every user of an installation shares its caches.
+      writeFileSync(temp, cachedDataOf(script), { mode: 0o644 });
       renameSync(temp, path);
     } catch {
       // a read-only or missing home: run without a cache next time too
@@ -127,7 +132,7 @@ function run(script, bundle) {
 /** In the build's cache-filling process (writeCache): every bundle's cache is written next to it at exit. */
 let building = false;
 
-/** The bundle compiled with the build's cache, else the user's (made on first use, written at exit). */
+/** The bundle compiled with the build's cache, else the one a start made (on first use, written at exit). */
 function compileCached(bundle) {
   if (building) {
     const script = compile(bundle, null);
@@ -141,7 +146,7 @@ function compileCached(bundle) {
   }
   let path;
   try {
-    path = userCachePath(bundle);
+    path = runtimeCachePath(bundle);
   } catch {
     return compile(bundle, null);
   }

@@ -2,7 +2,7 @@
 // foreign cache changes nothing but speed.
 
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,24 +43,22 @@ for (const name of ["rungrad", "hcp"]) {
     for (const file of [`${name}.cjs`, `${name}.bundle.cjs`, "launch.cjs"]) copyFileSync(`${BIN}/${file}`, join(dir, file));
     const expected = await run(process.execPath, [`${BIN}/${name}.cjs`, "--help"]);
     assert.equal(expected.code, 0);
-    // As installed from npm (no cache shipped): the first run makes one in the user's cache folder, the next uses it.
-    const cacheHome = join(dir, "cache");
-    const env = { ...process.env, XDG_CACHE_HOME: cacheHome };
-    const missing = await run(process.execPath, [join(dir, `${name}.cjs`), "--help"], { env });
+    // As installed from npm (no cache shipped): the first run makes one beside the bundle, the next uses it.
+    const missing = await run(process.execPath, [join(dir, `${name}.cjs`), "--help"]);
     assert.deepEqual(missing, expected);
-    const made = readdirSync(join(cacheHome, "rungrad", "v8"));
+    const made = cachesIn(dir);
     assert.equal(made.length, 1);
     assert.match(made[0]!, new RegExp(`^${name}\\.bundle\\.cjs-.*-${process.version}-${process.arch}\\.cache$`));
-    const userCache = join(cacheHome, "rungrad", "v8", made[0]!);
-    assert.equal(statSync(userCache).mode & 0o777, 0o600);
-    assert.equal(compile(join(dir, `${name}.bundle.cjs`), readFileSync(userCache)).cachedDataRejected, false);
-    assert.deepEqual(await run(process.execPath, [join(dir, `${name}.cjs`), "--help"], { env }), expected);
+    const startCache = join(dir, made[0]!);
+    assert.equal(statSync(startCache).mode & 0o022, 0, "others can write the cache");
+    assert.equal(compile(join(dir, `${name}.bundle.cjs`), readFileSync(startCache)).cachedDataRejected, false);
+    assert.deepEqual(await run(process.execPath, [join(dir, `${name}.cjs`), "--help"]), expected);
     writeFileSync(join(dir, `${name}.bundle.cjs.cache`), "not a V8 code cache");
     assert.equal(compile(join(dir, `${name}.bundle.cjs`)).cachedDataRejected, true);
-    const foreign = await run(process.execPath, [join(dir, `${name}.cjs`), "--help"], { env });
+    const foreign = await run(process.execPath, [join(dir, `${name}.cjs`), "--help"]);
     assert.deepEqual(foreign, expected);
-    writeFileSync(userCache, "not a V8 code cache either");
-    assert.deepEqual(await run(process.execPath, [join(dir, `${name}.cjs`), "--help"], { env }), expected);
+    writeFileSync(startCache, "not a V8 code cache either");
+    assert.deepEqual(await run(process.execPath, [join(dir, `${name}.cjs`), "--help"]), expected);
   });
 }
 
@@ -89,6 +87,8 @@ test("rungrad --version or -v alone prints what the program prints, without load
 
 /** The bundle a cache in the user's cache folder is of (launch.cjs names it BUNDLE-SIZE-MTIME-NODE-ARCH.cache). */
 const bundleOfCache = (cache: string) => cache.replace(/-\d+-\d+-v[^-]+-[^-]+\.cache$/, "");
+/** The caches starts made in `dir` (the build's are `BUNDLE.cache`). */
+const cachesIn = (dir: string) => readdirSync(dir).filter((f) => /-v[^-]+-[^-]+\.cache$/.test(f));
 
 test("hcp: the bundles of Ajv (loaded when arguments are validated), regexpp (when a pattern is read), the OpenAPI parser (when a document is read) and the MCP SDK (when a server needs it) have caches V8 accepts, and run the same without them", async (t) => {
   for (const bundle of ["ajv.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs", "openapi-parser.bundle.cjs", "mcp-sdk.bundle.cjs"]) {
@@ -99,12 +99,12 @@ test("hcp: the bundles of Ajv (loaded when arguments are validated), regexpp (wh
   for (const file of ["hcp.cjs", "hcp-run.bundle.cjs", "ajv.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs", "openapi-parser.bundle.cjs", "launch.cjs", "watchdog-program.js"]) {
     copyFileSync(`${BIN}/${file}`, join(dir, file));
   }
-  const env = isolatedEnv({ XDG_CACHE_HOME: join(dir, "cache") });
+  const env = isolatedEnv();
   const verb = (bin: string, message: unknown) => run(process.execPath, [bin, "run", fixture("packs/hcp-probe"), "echo", "--arg", `message:=${JSON.stringify(message)}`], { env });
   for (const message of ["hi", 42]) {
     const expected = await verb(`${BIN}/hcp.cjs`, message);
     assert.equal(expected.code, message === "hi" ? 0 : 1, expected.stderr);
-    // As installed from npm: no cache at first (the user's is made), then the user's.
+    // As installed from npm: no cache at first (one is made beside the bundle), then that one.
     assert.deepEqual(await verb(join(dir, "hcp.cjs"), message), expected);
     assert.deepEqual(await verb(join(dir, "hcp.cjs"), message), expected);
   }
@@ -121,7 +121,7 @@ test("hcp: the bundles of Ajv (loaded when arguments are validated), regexpp (wh
   assert.match(planned.stdout, /request: POST https:\/\/api\.example\.com\/v1\/items/);
   assert.deepEqual(await plan(join(dir, "hcp.cjs")), planned);
   assert.deepEqual(await plan(join(dir, "hcp.cjs")), planned);
-  const made = readdirSync(join(dir, "cache", "rungrad", "v8")).map(bundleOfCache);
+  const made = cachesIn(dir).map(bundleOfCache);
   // The probe's `echo` takes a plain schema without `format`: Ajv's core with four vocabularies is enough. `hcp run`
   // starts hcp-run.bundle.cjs (hcp without its other commands), never hcp.bundle.cjs. The probe's `transfer` has a
   // `pattern`, which loading the pack reads (regexpp); matching none, the run never loads RE2.
@@ -158,22 +158,23 @@ function isRunning(pid: number): boolean {
   }
 }
 
-test("a server's bound on its young generation (a V8 flag it sets while it runs) costs the bundles it loads afterwards neither the build's caches nor the user's", async (t) => {
+test("a server's bound on its young generation (a V8 flag it sets while it runs) costs the bundles it loads afterwards neither the build's caches nor those a start makes", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "launch-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   // The pack's `transfer` has a pattern (regexpp's bundle, when the packs load) and `echo` a plain schema (Ajv's plain
   // bundle, at the call), loaded after the flag is set, as the MCP SDK's bundle is. The build's caches are accepted: none of the user's is made.
-  await serveGrown(`${BIN}/hcp.cjs`, isolatedEnv({ XDG_CACHE_HOME: join(dir, "checkout-cache") }));
-  assert.equal(existsSync(join(dir, "checkout-cache")), false, "a user's cache was made where the build's serve");
+  const before = cachesIn(BIN);
+  await serveGrown(`${BIN}/hcp.cjs`, isolatedEnv());
+  assert.deepEqual(cachesIn(BIN), before, "a cache was made where the build's serve");
   // As installed from npm, without caches: those made at the server's exit are ones a later start accepts.
   const installed = join(dir, "installed");
   mkdirSync(installed);
   for (const file of ["hcp.cjs", "hcp.bundle.cjs", "ajv-plain.bundle.cjs", "regexpp.bundle.cjs", "mcp-sdk.bundle.cjs", "launch.cjs", "watchdog-program.js", "package.json"]) copyFileSync(`${BIN}/${file}`, join(installed, file));
-  await serveGrown(join(installed, "hcp.cjs"), isolatedEnv({ XDG_CACHE_HOME: join(dir, "user-cache") }));
-  const made = readdirSync(join(dir, "user-cache", "rungrad", "v8"));
+  await serveGrown(join(installed, "hcp.cjs"), isolatedEnv());
+  const made = cachesIn(installed);
   assert.deepEqual(made.map(bundleOfCache).sort(), ["ajv-plain.bundle.cjs", "hcp.bundle.cjs", "mcp-sdk.bundle.cjs", "regexpp.bundle.cjs"]);
   for (const cache of made) {
-    assert.equal(compile(join(installed, bundleOfCache(cache)), readFileSync(join(dir, "user-cache", "rungrad", "v8", cache))).cachedDataRejected, false, cache);
+    assert.equal(compile(join(installed, bundleOfCache(cache)), readFileSync(join(installed, cache))).cachedDataRejected, false, cache);
   }
 });
 
