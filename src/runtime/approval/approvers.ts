@@ -2,12 +2,13 @@
 // (`--approver`), the terminal (/dev/tty), and — supplied by the MCP transport — elicitation.
 
 import { closeSync, openSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
 import { ReadStream, WriteStream } from "node:tty";
 import type { AnyPlan } from "../plan.js";
 import { withAbsolutePath } from "../env.js";
-import { runProcess } from "../process/process.js";
+import { isFolder, runProcess } from "../process/process.js";
 import { escapeForPerson, visibleJSON } from "./show.js";
 import { trustedApprover } from "./trusted.js";
 
@@ -98,8 +99,18 @@ export interface CommandApproverOptions {
 }
 
 /**
- * `--approver PROGRAM [--approver-arg ARG]…`: runs the program without a shell, the request as JSON on
- * its stdin (`{plan_id, expires_at, subject, plan, text}`), HCP_PLAN_ID in its environment; exit 0
+ * Where an approver runs: the person's home folder, else `/`; never the caller's working folder, which is the agent's:
+ * a program that reads a `.env` or a configuration file there (as dotenv does) would take the agent's word for the
+ * person's.
+ */
+function approverFolder(env: Readonly<Record<string, string | undefined>>): string {
+  const home = env["HOME"];
+  return home !== undefined && isAbsolute(home) && isFolder(home) ? home : "/";
+}
+
+/**
+ * `--approver PROGRAM [--approver-arg ARG]…`: runs the program without a shell, in the person's home folder, the
+ * request as JSON on its stdin (`{plan_id, expires_at, subject, plan, text}`), HCP_PLAN_ID in its environment; exit 0
  * approves, any other end declines, a timeout cancels. Its process group is killed at the timeout.
  * A program the person did not list in their approvers file is never run: asking it throws.
  */
@@ -113,6 +124,7 @@ export function commandApprover(opts: CommandApproverOptions): PersonApprover {
         file: trustedApprover(opts.program, opts.env),
         args: opts.args ?? [],
         env: withAbsolutePath({ ...env, HCP_PLAN_ID: request.plan_id }),
+        cwd: approverFolder(env),
         stdin: visibleJSON(request) + "\n",
         timeoutMs: opts.timeoutMs,
         maxOutputBytes: 65536,

@@ -120,7 +120,8 @@ function spawnError(file: string, err: NodeJS.ErrnoException, cwd: string | unde
   return new RuntimeError("spawn_failed", `cannot start ${JSON.stringify(file)}: ${reason}${err.code ? ` (${err.code})` : ""}`);
 }
 
-function isFolder(path: string): boolean {
+/** Whether `path` is a folder (a link to one too). */
+export function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

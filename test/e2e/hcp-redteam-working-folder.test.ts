@@ -1,12 +1,15 @@
+// The folder a program hcp runs works in is the agent's workspace, where the agent writes files. What it writes there
+// must never choose what runs with the pack's credentials, nor answer for the person.
+//
 // A trusted program that runs another by name (`#!/usr/bin/env node`, as every npm CLI starts; a script calling
-// `jq`) looks it up on the PATH hcp gives it, in the folder it runs in: the agent's workspace. hcp finds a verb's
-// own program on PATH's absolute entries only; a relative entry (`node_modules/.bin`, `.`) or an empty one (a
-// leading or trailing `:`) of the person's PATH would let the program's own lookups find a file the agent wrote
-// there, and run it with the pack's credentials; an --approver's lookups, a program that says yes in the person's
-// place. What hcp runs gets a PATH of absolute entries only.
+// `jq`) looks it up on the PATH hcp gives it, from the folder it runs in. hcp finds a verb's own program on PATH's
+// absolute entries only; a relative entry (`node_modules/.bin`, `.`) or an empty one (a leading or trailing `:`) of
+// the person's PATH would let the program's own lookups find a file the agent wrote there, and run it with the pack's
+// credentials; an --approver's lookups, a program that says yes in the person's place. What hcp runs gets a PATH of
+// absolute entries only, and an approver runs in the person's home folder, not the workspace.
 
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { credentialFile, execSession, hcp, mcpClient, tempDir } from "../transports/support.js";
@@ -111,4 +114,27 @@ test("attack: an --approver the person listed that starts its interpreter by nam
     assert.deepEqual(b.runs(), [], `PATH=${path}: a payment ran`);
     assert.equal(readFileSync(asked, "utf8"), "asked\n".repeat(3 * (i + 1)), `PATH=${path}: the person's approver was not asked every time`);
   }
+});
+
+test("attack: an --approver runs in the person's home folder, not the working folder: one that loads a .env from its folder (as dotenv does) never takes the agent's (APPROVE=yes), and nothing runs, on run, exec and MCP", async () => {
+  const asked = join(tempDir("hcp-asked-"), "asked");
+  const approver = join(tempDir("hcp-approver-"), "approve");
+  script(approver, `#!/bin/sh\nAPPROVE=no\n[ -f .env ] && . ./.env\npwd -P >> '${asked}'\n[ "$APPROVE" = yes ]\n`);
+  const agents = tempDir("hcp-workspace-");
+  writeFileSync(join(agents, ".env"), "APPROVE=yes\n");
+  const b = bank({ approvers: [approver] });
+  const flags = ["--allow-write", "--approver", approver];
+  const run = await hcp(["run", b.root, "pay", "--arg", "amount=1", ...flags], { env: b.env, cwd: agents });
+  assert.equal(run.code, 4, run.stdout + run.stderr);
+  const exec = await execSession([b.root], [JSON.stringify({ id: 1, pack: "bank", verb: "pay", args: { amount: "2" } })], flags, { env: b.env, cwd: agents });
+  assert.equal(exec.responses[0]?.ok, false, exec.stdout);
+  const { client } = await mcpClient([b.root], { env: b.env, cwd: agents, allowWrite: true, args: ["--approver", approver] });
+  try {
+    const r = (await client.callTool({ name: "bank_pay", arguments: { amount: "3" } })) as { isError?: boolean };
+    assert.equal(r.isError, true, JSON.stringify(r));
+  } finally {
+    await client.close();
+  }
+  assert.deepEqual(b.runs(), [], "a payment ran");
+  assert.equal(readFileSync(asked, "utf8"), `${realpathSync(b.env["HOME"]!)}\n`.repeat(3), "the approver was not asked in the person's home folder each time");
 });
