@@ -1,6 +1,7 @@
 // What a call runs, before it is planned: a verb's or a pass-through's command, everything short of running
 // checked but the write permission (§6, §7).
 
+import { resolve } from "node:path";
 import { effectivePolicy, passThroughPolicy } from "../pack/policy.js";
 import type { EffectivePolicy, LoadedPack } from "../pack/types.js";
 import { substitute, type Args } from "./argv.js";
@@ -46,9 +47,14 @@ export function verbCommand(pack: LoadedPack, verbKey: string, args: unknown, op
   const { bin, template, allowVerb } = commandOf(surface, verbKey, verb);
   const substituted = (values: Args) => substitute(template, values, { allowVerb, verb: verbKey, required: requiredOf(argsSchemaOf(pack, verbKey)) });
   const tail = substituted(valid);
-  const program = resolveProgram(bin, pack.root, (opts.env ?? process.env)["PATH"]);
+  const program = resolveProgram(bin, pack.root, (opts.env ?? process.env)["PATH"], workingFolder(pack, opts.cwd));
   const shownTail = hidden && madeOrNot(() => substituted(hidden));
   return { pack: surface.id, verb: verbKey, argv: [program, ...tail], policy, ...(shownTail && { shownArgv: [program, ...shownTail] }) };
+}
+
+/** The folder a pack's programs run in: policy.json's `cwd` (relative to the pack), else `cwd` (--cwd), else the runtime's own. */
+export function workingFolder(pack: LoadedPack, cwd?: string): string {
+  return pack.policy?.cwd === undefined ? resolve(cwd ?? process.cwd()) : resolve(pack.root, pack.policy.cwd);
 }
 
 export function planPolicy(p: EffectivePolicy): Plan["policy"] {
@@ -75,6 +81,6 @@ export function passThroughCommand(pack: LoadedPack, argv: readonly string[], op
     throw new RuntimeError("too_many_arguments", `pass-through of pack ${name} takes at most ${maxArgv} arguments after the program, got ${argv.length}`);
   }
   if (argv.some((a) => a.includes("\0"))) throw new RuntimeError("nul_in_argument", "a pass-through argument must not contain NUL");
-  const program = resolveProgram(surface.wrap.bin, pack.root, (opts.env ?? process.env)["PATH"]);
+  const program = resolveProgram(surface.wrap.bin, pack.root, (opts.env ?? process.env)["PATH"], workingFolder(pack, opts.cwd));
   return { pack: surface.id, verb: null, argv: [program, ...argv], policy };
 }

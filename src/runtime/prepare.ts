@@ -1,14 +1,14 @@
 // The prepared plan of a command (§7): the exact plan, the child's whole environment, and the plan as shown
 // (secrets masked), made only when first read.
 
-import { resolve } from "node:path";
 import type { LoadedPack } from "../pack/types.js";
 import { lazySecretDigests } from "./approval/secret-digest.js";
 import type { PlanOptions } from "./call.js";
 import type { CallSecrets, CredentialLoad } from "./secrets/call-secrets.js";
-import { planPolicy, type Command } from "./command.js";
+import { planPolicy, workingFolder, type Command } from "./command.js";
 import { requestCredentials } from "./secrets/credentials.js";
 import { childEnv } from "./env.js";
+import { withSearchedPath } from "./search-path.js";
 import { isRequestPlan, packStamp, programPlan, sha256Hex, stamped, type AnyPlan, type Plan, type RequestPlan } from "./plan.js";
 import { redact, redactEnvelope, type Layout, type SecretSet } from "./secrets/redact.js";
 import { isSecretName } from "./secrets/secret-name.js";
@@ -26,11 +26,6 @@ export interface Prepared {
   ttlSeconds: number;
   secrets: SecretSet;
   load: CredentialLoad;
-}
-
-/** The folder a pack's programs run in: policy.json's `cwd` (relative to the pack), else `cwd` (--cwd), else the runtime's own. */
-export function workingFolder(pack: LoadedPack, cwd?: string): string {
-  return pack.policy?.cwd === undefined ? resolve(cwd ?? process.cwd()) : resolve(pack.root, pack.policy.cwd);
 }
 
 /**
@@ -55,6 +50,7 @@ export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load:
     return shownWhenRead({ plan, childEnv: {}, ttlSeconds, secrets, load }, shownSecrets, view);
   }
   const credentials = load.ok ? load.credentials.env : {};
+  const cwd = workingFolder(pack, opts.cwd);
   const env = childEnv({
     parent: opts.env ?? process.env,
     policyEnv: pack.policy?.env,
@@ -66,6 +62,8 @@ export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load:
     bindingFamily: surface.binding?.family,
     credentials,
   });
+  // The program's own lookups (`#!/usr/bin/env node`) never search the folder it runs in: search-path.ts.
+  withSearchedPath(env, [cwd]);
   const planned = new Set([...(pack.policy?.env ?? []), ...Object.keys(surface.wrap?.agent_env ?? {}), ...Object.keys(credentials)]);
   const planEnv: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
@@ -82,7 +80,7 @@ export function prepare(pack: LoadedPack, cmd: Command, opts: PlanOptions, load:
       policy: planPolicy(cmd.policy),
       stdin: opts.stdin === undefined ? null : hashed(opts.stdin),
       env: planEnv,
-      cwd: workingFolder(pack, opts.cwd),
+      cwd,
     },
     pack,
   );

@@ -10,7 +10,7 @@ import { marksSecret } from "../pack/secret-arguments.js";
 import { argsSchemaOf } from "../runtime/execute.js";
 import { escapeForPerson } from "../runtime/approval/show.js";
 import { RuntimeError } from "../runtime/errors.js";
-import { workingFolder } from "../runtime/prepare.js";
+import { workingFolder } from "../runtime/command.js";
 import { operationTemplate } from "../runtime/openapi/verb.js";
 import { verbsHint } from "../runtime/verb-names.js";
 import { runsPrograms, verbsOf, type ServedPack } from "./packs.js";

@@ -10,7 +10,7 @@ import { ApprovalSession, defaultGate, type Gate } from "../runtime/approval/gat
 import type { Limiter } from "../runtime/limiter.js";
 import type { PersonApprover } from "../runtime/approval/approvers.js";
 import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } from "../runtime/execute.js";
-import { workingFolder } from "../runtime/prepare.js";
+import { workingFolder } from "../runtime/command.js";
 import { maskError, packSecrets } from "../runtime/secrets/secrets.js";
 import type { SecretSet } from "../runtime/secrets/redact.js";
 import { startWatchdog } from "../runtime/process/watchdog.js";

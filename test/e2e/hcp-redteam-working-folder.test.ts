@@ -1,12 +1,12 @@
 // The folder a program hcp runs works in is the agent's workspace, where the agent writes files. What it writes there
 // must never choose what runs with the pack's credentials, nor answer for the person.
 //
-// A trusted program that runs another by name (`#!/usr/bin/env node`, as every npm CLI starts; a script calling
-// `jq`) looks it up on the PATH hcp gives it, from the folder it runs in. hcp finds a verb's own program on PATH's
-// absolute entries only; a relative entry (`node_modules/.bin`, `.`) or an empty one (a leading or trailing `:`) of
-// the person's PATH would let the program's own lookups find a file the agent wrote there, and run it with the pack's
-// credentials; an --approver's lookups, a program that says yes in the person's place. What hcp runs gets a PATH of
-// absolute entries only, and an approver runs in the person's home folder, not the workspace.
+// A program that runs another by name (`#!/usr/bin/env node`, as every npm CLI starts; a script calling `jq`) looks
+// it up on the PATH hcp gives it. A relative entry of the person's PATH (`node_modules/.bin`, `.`) or an empty one (a
+// leading or trailing `:`) is searched from the folder the program runs in, and an absolute one can lie inside it (an
+// activated virtualenv's `<project>/.venv/bin`): a file the agent wrote there would run with the pack's credentials,
+// or, for an --approver, say yes in the person's place. hcp looks programs up, and gives what it runs a PATH, without
+// those entries, and an approver runs in the person's home folder, not the workspace.
 
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
@@ -45,30 +45,34 @@ function interpretedPack(): { root: string; realBin: string } {
   return { root, realBin };
 }
 
-/** The agent's workspace: a program named `name` where each relative or empty PATH entry leads, recording its runs. */
+/** The agent's workspace: a program named `name` where each entry of personPaths in it leads, recording its runs. */
 function workspace(name: string, then = ""): { dir: string; witness: string } {
   const dir = tempDir("hcp-workspace-");
   const witness = join(tempDir("hcp-witness-"), "ran");
   const planted = `#!/bin/sh\necho "agent's $0 ran with $SECRET_TOKEN" >> '${witness}'\necho planted\n${then}`;
-  for (const folder of ["node_modules/.bin", "bin", "."]) {
+  for (const folder of ["node_modules/.bin", "bin", ".", ".venv/bin"]) {
     mkdirSync(join(dir, folder), { recursive: true });
     script(join(dir, folder, name), planted);
   }
   return { dir, witness };
 }
 
-/** PATHs a person may have, each with a relative or empty entry before `bin` (or, empty, after it). */
-function personPaths(bin: string): string[] {
-  const rest = process.env["PATH"] ?? "/usr/bin:/bin";
-  return [`node_modules/.bin:${bin}:${rest}`, `bin:${bin}:${rest}`, `.:${bin}:${rest}`, `:${bin}:${rest}`, `${rest}::${bin}`, `${rest}:${bin}:`];
+const REST = process.env["PATH"] ?? "/usr/bin:/bin";
+
+/**
+ * PATHs a person may have, each with an entry leading into the workspace `dir` before `bin` (an empty one also after
+ * it): relative, empty, and an activated virtualenv's, absolute.
+ */
+function personPaths(bin: string, dir: string): string[] {
+  return [`node_modules/.bin:${bin}:${REST}`, `bin:${bin}:${REST}`, `.:${bin}:${REST}`, `:${bin}:${REST}`, `${REST}::${bin}`, `${REST}:${bin}:`, `${dir}/.venv/bin:${bin}:${REST}`];
 }
 
-test("attack: relative and empty entries of the person's PATH (node_modules/.bin, ., a leading or trailing :) never lead a trusted program's own lookups (#!/usr/bin/env) to a file the agent wrote in the folder it runs in, on run, exec and MCP", async () => {
+test("attack: entries of the person's PATH that lead into the folder a program runs in (node_modules/.bin, ., a leading or trailing :, an activated virtualenv's <workspace>/.venv/bin) never lead a trusted program's own lookups (#!/usr/bin/env) to a file the agent wrote there, on run, exec and MCP", async () => {
   const { root, realBin } = interpretedPack();
   const { dir, witness } = workspace(HELPER);
   const base = isolatedEnv({ HCP_CREDENTIALS: credentialFile(TOKEN) });
   await trustPack(root, base);
-  for (const path of personPaths(realBin)) {
+  for (const path of personPaths(realBin, dir)) {
     const env = { ...base, PATH: path };
     const outputs: string[] = [];
     const run = await hcp(["run", root, "show"], { env, cwd: dir });
@@ -86,7 +90,7 @@ test("attack: relative and empty entries of the person's PATH (node_modules/.bin
   }
 });
 
-test("attack: an --approver the person listed that starts its interpreter by name (#!/usr/bin/env) never runs one the agent wrote where a relative or empty PATH entry leads: the person's says no, and nothing runs, on run, exec and MCP", async () => {
+test("attack: an --approver the person listed that starts its interpreter by name (#!/usr/bin/env) never runs one the agent wrote where a PATH entry leads into the working folder (relative, empty, <workspace>/.venv/bin): the person's says no, and nothing runs, on run, exec and MCP", async () => {
   const INTERPRETER = "hcp-path-approver";
   const realBin = tempDir("hcp-realbin-");
   const asked = join(tempDir("hcp-asked-"), "asked");
@@ -97,7 +101,7 @@ test("attack: an --approver the person listed that starts its interpreter by nam
   const { dir, witness } = workspace(INTERPRETER, "exit 0\n");
   const b = bank({ approvers: [approver] });
   const flags = ["--allow-write", "--approver", approver];
-  for (const [i, path] of personPaths(realBin).entries()) {
+  for (const [i, path] of personPaths(realBin, dir).entries()) {
     const env = { ...b.env, PATH: path };
     const run = await hcp(["run", b.root, "pay", "--arg", `amount=${i}`, ...flags], { env, cwd: dir });
     assert.equal(run.code, 4, `PATH=${path}: ${run.stdout}${run.stderr}`);
@@ -137,4 +141,40 @@ test("attack: an --approver runs in the person's home folder, not the working fo
   }
   assert.deepEqual(b.runs(), [], "a payment ran");
   assert.equal(readFileSync(asked, "utf8"), `${realpathSync(b.env["HOME"]!)}\n`.repeat(3), "the approver was not asked in the person's home folder each time");
+});
+
+test("a verb's program found on PATH only inside the folder it runs in (<workspace>/.venv/bin) is not run: the refusal names where it is and why, on run, exec and MCP", async () => {
+  const { dir, witness } = workspace(HELPER);
+  const root = tempDir("hcp-pack-");
+  writeFileSync(join(root, "surface.json"), JSON.stringify({ id: "venv", kind: "wrap", cliBin: HELPER, wrap: { bin: HELPER }, verbs: { show: { description: "Run it.", cli: [HELPER], policy: "read" } } }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "venv", verbs: { show: "read" } }));
+  writeFileSync(join(root, "HARNESS.md"), "---\nname: venv\ndescription: Test pack.\n---\n\nTest pack.\n");
+  const env = isolatedEnv({ PATH: `${dir}/.venv/bin:${REST}` });
+  await trustPack(root, env);
+  const why = `program "${HELPER}" is on PATH only at "${dir}/.venv/bin/${HELPER}", in the folder it would run in ("${dir}"), where the agent writes files: hcp does not look programs up there`;
+  const run = await hcp(["run", root, "show"], { env, cwd: dir });
+  assert.notEqual(run.code, 0, run.stdout);
+  assert.ok(run.stderr.includes(why), run.stderr);
+  const exec = await execSession([root], [JSON.stringify({ id: 1, pack: "venv", verb: "show", args: {} })], [], { env, cwd: dir });
+  assert.ok(exec.responses[0]?.error?.message.includes(why), exec.stdout);
+  const { client } = await mcpClient([root], { env, cwd: dir });
+  try {
+    assert.ok(JSON.stringify(await client.callTool({ name: "venv_show", arguments: {} })).includes(JSON.stringify(why).slice(1, -1)));
+  } finally {
+    await client.close();
+  }
+  assert.equal(existsSync(witness), false, "the agent's program ran");
+});
+
+test("a server started in the home folder or in / is no workspace of the agent's: the user's programs on PATH there (~/bin, /usr/bin) are found and run", async () => {
+  const { root } = interpretedPack();
+  const base = isolatedEnv({ HCP_CREDENTIALS: credentialFile(TOKEN) });
+  const home = base["HOME"]!;
+  mkdirSync(join(home, "bin"));
+  script(join(home, "bin", HELPER), `#!/bin/sh\necho "the user's helper ran"\n`);
+  const env = { ...base, PATH: `${home}/bin:${REST}` };
+  for (const cwd of [home, "/"]) {
+    const exec = await execSession([root], [JSON.stringify({ id: 1, pack: "interp", verb: "show", args: {} })], [], { env, cwd });
+    assert.match(exec.stdout, /the user's helper ran/, `cwd ${cwd}: ${exec.stdout}`);
+  }
 });

@@ -1,6 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
 import { childEnv } from "../../src/runtime/env.js";
+import { searchedEntries, skippedEntries, withSearchedPath } from "../../src/runtime/search-path.js";
 import { cutTruncatedTail, redact, redactEnvelope, redactText, secretSet } from "../../src/runtime/secrets/redact.js";
 import { argSecrets } from "../../src/runtime/secrets/secrets.js";
 import { loadCredentials, credentialFilePath } from "../../src/runtime/secrets/credentials.js";
@@ -32,15 +35,16 @@ test("child env: allowlist from the parent, then policy env, agent_env, binding 
   });
 });
 
-/** The PATH a child gets when hcp's own is `PATH`. */
-const childPath = (PATH: string) => childEnv({ parent: { PATH }, packId: "p" })["PATH"];
-
-test("child env: PATH keeps its absolute entries only; none left, no PATH (an empty one is the working folder)", () => {
-  assert.equal(childPath("node_modules/.bin::/usr/bin:.:bin:/bin:"), "/usr/bin:/bin");
-  assert.equal(childPath("/usr/local/bin:/usr/bin"), "/usr/local/bin:/usr/bin");
-  assert.equal(childPath(".:node_modules/.bin:"), undefined);
-  assert.equal(childPath(""), undefined);
-  assert.equal(childEnv({ parent: {}, agentEnv: { PATH: "bin:/opt/tool/bin" }, packId: "p" })["PATH"], "/opt/tool/bin");
+test("search path: absolute entries outside the agent's folder only; none left, no PATH (an empty one is the working folder)", () => {
+  const ws = join(tmpdir(), "hcp-unit-ws");
+  assert.deepEqual(searchedEntries("node_modules/.bin::/usr/bin:.:bin:/bin:"), ["/usr/bin", "/bin"]);
+  assert.deepEqual(searchedEntries(`${ws}/.venv/bin:/usr/bin:${ws}:${ws}2/bin:${ws}/../x/bin`, [ws]), ["/usr/bin", `${ws}2/bin`, `${ws}/../x/bin`]);
+  assert.deepEqual(skippedEntries(`${ws}/.venv/bin:/usr/bin:bin:`, ws), [`${ws}/.venv/bin`, `${ws}/bin`]);
+  assert.equal(withSearchedPath({ PATH: `.:node_modules/.bin:${ws}/bin:` }, [ws])["PATH"], undefined);
+  assert.equal(withSearchedPath({ PATH: "/opt/tool/bin:bin" }, [ws])["PATH"], "/opt/tool/bin");
+  // The home folder, or a folder holding it, is no workspace of its own: its entries stay.
+  assert.deepEqual(searchedEntries(`${homedir()}/bin:/usr/bin`, [homedir()]), [`${homedir()}/bin`, "/usr/bin"]);
+  assert.deepEqual(searchedEntries(`${homedir()}/bin:/usr/bin`, ["/"]), [`${homedir()}/bin`, "/usr/bin"]);
 });
 
 test("redaction: text, escaped JSON forms, Buffers, deep values and keys, truncated tails", () => {

@@ -54,7 +54,7 @@ export function serveOptions(ctx: Context, ask: { prompt?: boolean } = {}): Serv
     allowWrite: has(ctx, ALLOW_WRITE.name) && ctx.bool(ALLOW_WRITE.name),
     controlPlane: has(ctx, CONTROL_PLANE.name) && ctx.bool(CONTROL_PLANE.name),
     strict: has(ctx, STRICT.name) && ctx.bool(STRICT.name),
-    gate: has(ctx, AUDIT.name) ? gateOf(ctx, ask.prompt === true) : undefined,
+    gate: has(ctx, AUDIT.name) ? gateOf(ctx, ask.prompt === true, cwd) : undefined,
     ...(cwd === undefined ? {} : { cwd }),
   };
 }
@@ -78,7 +78,7 @@ export function toolSelection(ctx: Context): ToolSelection {
  * Where approvals live and who can be asked: the --approver program when given; else, for `hcp run`
  * with `prompt`, the terminal, unless --no-prompt or there is no terminal (nothing then blocks).
  */
-function gateOf(ctx: Context, prompt: boolean): Gate {
+function gateOf(ctx: Context, prompt: boolean, cwd: string | undefined): Gate {
   const env = process.env;
   const approvers: PersonApprover[] = [];
   const program = has(ctx, "approver") ? optionalString(ctx, "approver") : undefined;
@@ -86,7 +86,9 @@ function gateOf(ctx: Context, prompt: boolean): Gate {
     if (program === "") throw new TransportError("usage", "--approver needs a PROGRAM (a path, or a name on PATH)");
     const seconds = ctx.int("approver-timeout");
     if (seconds < 1 || seconds > 86_400) throw new TransportError("usage", `--approver-timeout must be from 1 to 86400 seconds, got ${seconds}`);
-    approvers.push(commandApprover({ program, args: ctx.strings("approver-arg"), timeoutMs: seconds * 1000, env }));
+    // The folders the agent works in: hcp's own, and the one the verbs run in.
+    const agentFolders = [process.cwd(), ...(cwd === undefined ? [] : [cwd])];
+    approvers.push(commandApprover({ program, args: ctx.strings("approver-arg"), timeoutMs: seconds * 1000, env, agentFolders }));
   } else if (prompt && mayPrompt(ctx)) {
     const terminal = terminalApprover();
     if (terminal !== undefined) approvers.push(terminal);

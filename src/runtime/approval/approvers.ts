@@ -7,8 +7,8 @@ import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
 import { ReadStream, WriteStream } from "node:tty";
 import type { AnyPlan } from "../plan.js";
-import { withAbsolutePath } from "../env.js";
 import { isFolder, runProcess } from "../process/process.js";
+import { withSearchedPath } from "../search-path.js";
 import { escapeForPerson, visibleJSON } from "./show.js";
 import { trustedApprover } from "./trusted.js";
 
@@ -94,8 +94,10 @@ export interface CommandApproverOptions {
   args?: readonly string[];
   /** How long the program may take; past it, the plan is not approved. */
   timeoutMs: number;
-  /** The approver's environment: the runtime's own (PATH with its absolute entries only). */
+  /** The approver's environment: the runtime's own (PATH without the agent's folders: search-path.ts). */
   env: Readonly<Record<string, string | undefined>>;
+  /** The folders the agent works in (hcp's own by default), which the approver never looks programs up in. */
+  agentFolders?: readonly string[];
 }
 
 /**
@@ -123,7 +125,8 @@ export function commandApprover(opts: CommandApproverOptions): PersonApprover {
       const r = await runProcess({
         file: trustedApprover(opts.program, opts.env),
         args: opts.args ?? [],
-        env: withAbsolutePath({ ...env, HCP_PLAN_ID: request.plan_id }),
+        // Its own lookups (`#!/usr/bin/env python3`) never search the agent's folders: search-path.ts.
+        env: withSearchedPath({ ...env, HCP_PLAN_ID: request.plan_id }, opts.agentFolders ?? [process.cwd()]),
         cwd: approverFolder(env),
         stdin: visibleJSON(request) + "\n",
         timeoutMs: opts.timeoutMs,

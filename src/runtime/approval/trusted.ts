@@ -40,7 +40,7 @@ export function trustedApprover(program: string, env: Env, cwd = process.cwd()):
   const file = approversFileOf(env);
   let resolved: string;
   try {
-    resolved = resolveProgram(program, cwd, env["PATH"]);
+    resolved = resolveProgram(program, cwd, env["PATH"], cwd);
   } catch {
     resolved = program;
   }

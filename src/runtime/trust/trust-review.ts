@@ -16,6 +16,7 @@ import type { ProgramBinding } from "./pack-programs.js";
 import { resolveProgram } from "../resolve.js";
 import type { PackBinding, TrustRecord } from "./trust.js";
 import { commandOf } from "../verb-lookup.js";
+import { workingFolder } from "../command.js";
 import { firstAndMore } from "../../listing.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -142,7 +143,8 @@ function reviewVerbs(pack: LoadedPack, surface: Surface, env: Env, binding: Pack
   /** A program as the review names it: its file, and how the trust binds it (the key of the summary's groups). */
   const programOf = (bin: string) => {
     const bound = binding.programs.find((b) => b.bin === bin);
-    const file = resolveProgram(bin, pack.root, env["PATH"]);
+    // Looked up as a run here would: not in the folder the verbs would run in (search-path.ts).
+    const file = resolveProgram(bin, pack.root, env["PATH"], workingFolder(pack));
     return { file, bound, shownAs: shown(file) + boundAs(bound) };
   };
   const lines: string[] = [];

@@ -1,0 +1,63 @@
+// Which entries of a PATH hcp, and the programs it runs, look programs up in: absolute ones outside the folder the
+// program runs in (unless that is the home folder or holds it). That folder is the agent's workspace, where it writes
+// files: an empty or relative entry (`node_modules/.bin`, `.`, a leading or trailing `:`) is searched from it, and an
+// absolute one inside it (the `.venv/bin` an activated virtualenv puts first, direnv's `node_modules/.bin`) lies in
+// it. A program found there (a verb's `git`, the `python3` of an approver's `#!/usr/bin/env python3`) would be one
+// the agent wrote.
+
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, isAbsolute, relative, resolve, sep } from "node:path";
+
+/** Whether `dir` is `folder` or lies below it, by their paths. */
+function isWithin(folder: string, dir: string): boolean {
+  const rel = relative(folder, dir);
+  return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
+}
+
+/**
+ * The names of an agent's folder whose PATH entries are skipped: its path and its real path (a link's target), as an
+ * entry may name it either way. None for `/`, the home folder or a folder holding it (a server an MCP client starts
+ * there): the agent's workspace is then no folder of its own, and skipping would skip every program of the user's.
+ */
+function namesOf(folder: string): string[] {
+  const path = resolve(folder);
+  let real = path;
+  try {
+    real = realpathSync(path);
+  } catch {
+    // a folder that is not there: its path alone
+  }
+  const home = resolve(homedir());
+  if ([path, real].some((name) => isWithin(name, home))) return [];
+  return real === path ? [path] : [path, real];
+}
+
+/** The entries of `path` searched for a program run from the agent's `folders` (none: the absolute entries). */
+export function searchedEntries(path: string | undefined, folders: readonly string[] = []): string[] {
+  const absolute = (path ?? "").split(delimiter).filter((dir) => dir !== "" && isAbsolute(dir));
+  if (folders.length === 0) return absolute;
+  const names = folders.flatMap(namesOf);
+  return absolute.filter((dir) => !names.some((name) => isWithin(name, resolve(dir))));
+}
+
+/**
+ * The entries of `path` left out for a program that runs in `folder`, each absolute: where a program the search did
+ * not find may lie, for a message saying why it was not looked for there.
+ */
+export function skippedEntries(path: string | undefined, folder: string): string[] {
+  const kept = new Set(searchedEntries(path, [folder]));
+  return (path ?? "").split(delimiter).filter((dir) => dir !== "" && !kept.has(dir)).map((dir) => resolve(folder, dir));
+}
+
+/**
+ * `env` with PATH holding only the entries searched for a program run from the agent's `folders`; none left, no PATH
+ * at all, since an empty one is searched from the working folder too. Changes and returns `env`.
+ */
+export function withSearchedPath(env: Record<string, string>, folders: readonly string[]): Record<string, string> {
+  if (env["PATH"] === undefined) return env;
+  const entries = searchedEntries(env["PATH"], folders);
+  if (entries.length > 0) env["PATH"] = entries.join(delimiter);
+  else delete env["PATH"];
+  return env;
+}
