@@ -7,12 +7,19 @@
 
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, isAbsolute, relative, resolve, sep } from "node:path";
+import { delimiter, isAbsolute, resolve, sep } from "node:path";
 
-/** Whether `dir` is `folder` or lies below it, by their paths. */
+/** A `.` or `..` part, a doubled separator or a trailing one: what path.resolve would change in an absolute path. */
+const UNNORMAL = /\/\.\.?(?:\/|$)|\/\/|.\/$/;
+
+/** An absolute path as path.resolve makes it, resolved only when it must be (most PATH entries need not). */
+function normal(dir: string): string {
+  return UNNORMAL.test(dir) ? resolve(dir) : dir;
+}
+
+/** Whether `dir` is `folder` or lies below it, both normal absolute paths. */
 function isWithin(folder: string, dir: string): boolean {
-  const rel = relative(folder, dir);
-  return rel === "" || !(rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel));
+  return dir === folder || dir.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
 /**
@@ -38,7 +45,8 @@ export function searchedEntries(path: string | undefined, folders: readonly stri
   const absolute = (path ?? "").split(delimiter).filter((dir) => dir !== "" && isAbsolute(dir));
   if (folders.length === 0) return absolute;
   const names = folders.flatMap(namesOf);
-  return absolute.filter((dir) => !names.some((name) => isWithin(name, resolve(dir))));
+  if (names.length === 0) return absolute;
+  return absolute.filter((dir) => !names.some((name) => isWithin(name, normal(dir))));
 }
 
 /**

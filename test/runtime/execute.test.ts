@@ -110,10 +110,14 @@ test("a read verb runs: the §6.5 result, argv from the template, stdout parsed 
 });
 
 test("the child environment is minimal; a credential reaches the child but never the result", async () => {
-  const r = await run("show", { target: "x" });
+  // The verb runs in this process's folder: an entry of PATH inside it (`npm test` puts the checkout's
+  // node_modules/.bin first) never reaches the child, nor does a relative one.
+  const inside = join(process.cwd(), "node_modules", ".bin");
+  const r = await run("show", { target: "x" }, { env: { ...ENV, PATH: `${inside}:bin:${ENV.PATH}` } });
+  const outside = ENV.PATH.split(":").filter((dir) => dir.startsWith("/") && dir !== process.cwd() && !dir.startsWith(`${process.cwd()}/`));
   const env = (r.json as { env: Record<string, string> }).env;
   assert.deepEqual(env, {
-    PATH: ENV.PATH,
+    PATH: outside.join(":"),
     HOME: "/home/tester",
     PROBE_HOME: "/srv/probe",
     PROBE_MODE: "agent",
@@ -290,8 +294,11 @@ test("programs: .-prefixed paths from the pack root, bare names on PATH, composi
   assert.deepEqual(rel.argv, [join(root, "bin", "probe.mjs"), "rel"]);
   assert.deepEqual((rel.json as { argv: string[] }).argv, ["rel"]);
   const env = { ...ENV, PATH: `${dirname(PROBE)}:${ENV.PATH}` };
-  const onpath = (await executeVerb(pack, "onpath", {}, { env })) as ExecResult;
+  // Run in the pack's folder: the probe's, in this checkout, is then not in the folder the verb runs in.
+  const onpath = (await executeVerb(pack, "onpath", {}, { env, cwd: root })) as ExecResult;
   assert.equal(onpath.argv[0], PROBE);
+  // Run in the checkout, it is: not looked up there.
+  await rejects(executeVerb(pack, "onpath", {}, { env, cwd: dirname(dirname(PROBE)) }), "program_not_found", /"probe\.mjs" is on PATH only at ".*", in the folder it would run in .*: hcp does not look programs up there/);
   await rejects(executeVerb(pack, "missing", {}, { env }), "program_not_found", /"no-such-program-xyz" was not found on PATH/);
   await rejects(executeVerb(pack, "gone", {}, { env }), "spawn_failed", /ENOENT/);
   // `.probe` is the pack's own program, never one of that name on PATH

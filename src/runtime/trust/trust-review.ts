@@ -279,7 +279,11 @@ export function trustReview(pack: LoadedPack, env: Env, binding: PackBinding, pr
   if (surface.wrap?.agent_env !== undefined) lines.push(`  agent_env:   ${shown(JSON.stringify(surface.wrap.agent_env))}`);
   if (pack.policy?.env !== undefined) lines.push(`  passes env:  ${quoted(pack.policy.env)}`);
   if (pack.policy?.cwd !== undefined) lines.push(`  cwd:         ${shown(pack.policy.cwd)}`);
-  if (surface.pass_through !== undefined) lines.push(`  pass-through: ${quoted(surface.pass_through.allowedSubcommands)} of ${shown(surface.wrap?.bin ?? "-")}, policy ${passThroughPolicy(pack).policy}`);
+  if (surface.pass_through !== undefined) {
+    // The arguments after the subcommand are the agent's, flags included: what they can make the program do is the person's to judge.
+    const { allowedSubcommands, maxArgv } = surface.pass_through;
+    lines.push(`  pass-through: ${quoted(allowedSubcommands)} of ${shown(surface.wrap?.bin ?? "-")}, followed by any arguments the agent writes (flags included, ${maxArgv} tokens at most), policy ${passThroughPolicy(pack).policy}`);
+  }
   const classes = policyClasses(pack);
   lines.push(...policyChanges(classes, previous?.verbs), ...policyLines(classes), ...verbs.summary);
   return lines.join("\n");
