@@ -40,6 +40,12 @@ function namesOf(folder: string): string[] {
   return real === path ? [path] : [path, real];
 }
 
+/** Whether `path` lies in `folder` taken as the agent's (never when `folder` is `/`, the home folder or holds it). */
+export function inAgentFolder(folder: string, path: string): boolean {
+  const target = resolve(path);
+  return namesOf(folder).some((name) => isWithin(name, target));
+}
+
 /** The entries of `path` searched for a program run from the agent's `folders` (none: the absolute entries). */
 export function searchedEntries(path: string | undefined, folders: readonly string[] = []): string[] {
   const absolute = (path ?? "").split(delimiter).filter((dir) => dir !== "" && isAbsolute(dir));

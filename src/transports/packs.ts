@@ -10,6 +10,7 @@ import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } fro
 import type { Gate } from "../runtime/approval/gate.js";
 import { stateDirOf } from "../runtime/approval/state.js";
 import { RuntimeError } from "../runtime/errors.js";
+import { inAgentFolder } from "../runtime/search-path.js";
 import { Limiter } from "../runtime/limiter.js";
 import { loadOpenApiDocuments, type DocumentFetch } from "../runtime/openapi/packs.js";
 import { TransportError } from "./errors.js";
@@ -183,6 +184,15 @@ export const runsPrograms = (pack: ServedPack): boolean => pack.surface.kind ===
  */
 export function inStartFolder(packs: readonly ServedPack[], opts: ServeOptions): ServedPack[] {
   return opts.cwd === undefined ? packs.filter((p) => runsPrograms(p) && p.policy?.cwd === undefined) : [];
+}
+
+/**
+ * The packs whose folder lies in the folder their server's verbs run in by default (`--cwd`, else `start`), the agent's
+ * workspace: the agent can rewrite them (policy.json, the programs they run) while they are served.
+ */
+export function packsInWorkspace(packs: readonly ServedPack[], opts: ServeOptions, start: string): ServedPack[] {
+  const folder = opts.cwd ?? start;
+  return packs.filter((p) => inAgentFolder(folder, p.root));
 }
 
 /** One line about the Skill: HARNESS.md's description, else the pack name. */

@@ -178,3 +178,48 @@ test("a server started in the home folder or in / is no workspace of the agent's
     assert.match(exec.stdout, /the user's helper ran/, `cwd ${cwd}: ${exec.stdout}`);
   }
 });
+
+/** The start of the warning hcp serve and exec give of a pack the agent can rewrite. */
+const rewritable = (id: string, folder: string) => `pack "${id}" lies in ${JSON.stringify(folder)}, the folder its server's verbs run in, where the agent writes files: it can rewrite the pack`;
+
+/** A pack of one read verb at `root`. */
+function smallPack(root: string, id: string): string {
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, "surface.json"), JSON.stringify({ id, kind: "wrap", cliBin: "true", wrap: { bin: "/bin/true" }, verbs: { ok: { description: "Do nothing.", cli: ["true"], policy: "read" } } }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: id, verbs: { ok: "read" } }));
+  writeFileSync(join(root, "HARNESS.md"), `---\nname: ${id}\ndescription: Test pack.\n---\n\nTest pack.\n`);
+  return root;
+}
+
+test("hcp serve and exec tell the operator (stderr, and an MCP client's log) of a served pack that lies in the folder its verbs run in, where the agent can rewrite it; not of one elsewhere, nor when that folder is the home folder", async () => {
+  const agents = tempDir("hcp-workspace-");
+  const inside = smallPack(join(agents, ".hcp", "packs", "local"), "local");
+  const outside = smallPack(join(tempDir("hcp-packs-"), "kept"), "kept");
+  const env = isolatedEnv();
+  const home = env["HOME"]!;
+  const mine = smallPack(join(home, "packs", "mine"), "mine");
+  const elsewhere = tempDir("hcp-elsewhere-");
+  for (const [cwd, args, warned] of [
+    [agents, [], true],
+    [elsewhere, ["--cwd", agents], true],
+    [agents, ["--cwd", elsewhere], false],
+  ] as const) {
+    const logs: string[] = [];
+    const { client, stderr } = await mcpClient([inside, outside], { env, cwd, args: [...args], onLog: (d) => logs.push(d) });
+    try {
+      await client.listTools();
+    } finally {
+      await client.close();
+    }
+    const where = `cwd ${cwd}, ${args.join(" ")}`;
+    assert.equal(stderr().includes(rewritable("local", agents)), warned, `${where}: ${stderr()}`);
+    assert.equal(logs.some((l) => l.includes(rewritable("local", agents))), warned, `${where}: ${logs.join("\n")}`);
+    assert.equal(stderr().includes('pack "kept" lies in'), false, `${where}: ${stderr()}`);
+  }
+  const exec = await execSession([inside], [], [], { env, cwd: agents });
+  assert.ok(exec.stderr.includes(rewritable("local", agents)), exec.stderr);
+  // Served from the home folder (as some clients start servers), a pack there is no workspace's.
+  const { client, stderr } = await mcpClient([mine], { env, cwd: home });
+  await client.close();
+  assert.equal(stderr().includes("lies in"), false, stderr());
+});

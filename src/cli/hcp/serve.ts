@@ -8,7 +8,7 @@ import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
 import { exitIfNeverTaken } from "../../transports/outbox.js";
 import { isLoopback, parseAllowHost, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
-import { inStartFolder, loadServed, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
+import { inStartFolder, loadServed, packsInWorkspace, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions, toolSelection } from "./flags.js";
 import { stopExitCode, untilSignal } from "../signal.js";
@@ -19,12 +19,12 @@ const warnOperator = (text: string) => process.stderr.write(`Warning: ${text}\n`
 
 /**
  * The packs a transport serves; those of a folder of packs that it may not serve (or, `check`, whose verbs cannot be
- * its tools) are named on stderr (and returned as warnings).
+ * its tools), and those the agent could rewrite, are named on stderr (and returned as warnings).
  */
 async function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: ServeOptions, check?: PackCheck): Promise<{ packs: ServedPack[]; warnings: string[] }> {
   // The person's command line names these packs: their documents are fetched (DocumentFetch).
   const { packs, skipped } = await loadServed(paths, transport, opts, { fetch: "command-line" }, check);
-  const warnings = skipped.map((s) => `skipped ${s.root}: ${s.reason}`);
+  const warnings = [...skipped.map((s) => `skipped ${s.root}: ${s.reason}`), ...workspaceWarnings(packs, opts)];
   for (const w of warnings) warnOperator(w);
   return { packs, warnings };
 }
@@ -131,6 +131,14 @@ function rootFolderWarnings(packs: readonly ServedPack[], opts: ServeOptions): s
   const ids = inStartFolder(packs, opts).map((p) => JSON.stringify(p.surface.id));
   if (ids.length === 0) return [];
   return [`the verbs of ${ids.length === 1 ? "pack" : "packs"} ${ids.join(", ")} run in /, the folder this server was started in: choose theirs with --cwd FOLDER (or cwd in policy.json)`];
+}
+
+/** The packs the agent could rewrite while they are served: they lie in the folder their verbs run in (packsInWorkspace). */
+function workspaceWarnings(packs: readonly ServedPack[], opts: ServeOptions): string[] {
+  return packsInWorkspace(packs, opts, process.cwd()).map(
+    (p) =>
+      `pack ${JSON.stringify(p.surface.id)} lies in ${JSON.stringify(opts.cwd ?? process.cwd())}, the folder its server's verbs run in, where the agent writes files: it can rewrite the pack (its policy.json, the programs it runs) while you serve it; keep served packs in a folder the agent cannot write`,
+  );
 }
 
 /**
