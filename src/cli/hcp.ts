@@ -5,7 +5,7 @@ import { NO_COLOR_FLAG } from "./colour.js";
 import { App, OutputMode, type CommandSpec, type Context, type Handler } from "../framework/index.js";
 import { FROM_EXE } from "./flags.js";
 import { mapped } from "./hcp/errors.js";
-import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, CWD, SERVED_FLAGS, STRICT } from "./hcp/flags.js";
+import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, CWD, RUN_APPROVER_ARG_HINT, RUN_APPROVER_FLAGS, SERVED_FLAGS, STRICT } from "./hcp/flags.js";
 import { PACKAGE_VERSION } from "./version.js";
 import { PERSON_APPROVES, WRITES, passesEnv } from "../pack/person-gate.js";
 import { PLACE_VARIABLES } from "../runtime/places.js";
@@ -33,7 +33,7 @@ const runCommand: CommandSpec = {
     "hcp run ./rgref item.get --arg name=alpha --json",
     "hcp run ./rgref item.delete --arg name=alpha --allow-write --dry-run",
     "hcp run ./rgref item.delete --args '{\"name\": \"alpha\"}' --allow-write --confirm PLAN_ID",
-    "hcp run ./rgref item.delete --arg name=alpha --allow-write --approver ./approve-in-chat --approver-arg '#ops'",
+    "hcp run ./rgref item.delete --arg name=alpha --allow-write --approver ~/bin/approve-in-ops",
   ],
   related: ["hcp trust", "hcp describe", "hcp list", "hcp exec", "hcp serve"],
   outputModes: HUMAN_JSON,
@@ -46,12 +46,12 @@ const runCommand: CommandSpec = {
     { name: "confirm", usage: "Run a confirm-gated verb under the plan_id of its dry run (approved by a person, or restated)", type: "string" },
     ALLOW_WRITE,
     CONTROL_PLANE,
-    ...APPROVER_FLAGS,
+    ...RUN_APPROVER_FLAGS,
     AUDIT,
   ],
   extensions: PERSON_APPROVES, // a pack made from hcp gates it behind a person (pack/person-gate.ts)
   // The likeliest mistake: a verb's argument given as a flag of its own (`--name alpha`), as the CLI would take it.
-  unknownFlagHint: (flag) => `a verb's arguments are given as --arg NAME=VALUE: --arg ${flag.slice(2)}=…`,
+  unknownFlagHint: (flag) => (flag === "--approver-arg" ? RUN_APPROVER_ARG_HINT : `a verb's arguments are given as --arg NAME=VALUE: --arg ${flag.slice(2)}=…`),
   // `hcp run PACK VERB --help`: the verb's arguments, as hcp describe shows them (the run bundle leaves packs.js out;
   // hcp.cjs starts the whole of hcp for a help request).
   operandHelp: mapped(async (operands) => (await import("./hcp/packs.js")).runVerbHelp(operands)),

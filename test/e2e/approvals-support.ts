@@ -1,10 +1,11 @@
 // Shared by the approval tests: a pack whose program appends a line to a witness file each time it
 // really runs, an isolated state directory and audit log, and a real pseudo-terminal for a person.
 
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { resolveProgram } from "../../src/runtime/resolve.js";
+import { shellWord } from "../../src/shell-word.js";
 import { fixture, run, type Run } from "./helpers.js";
 import { HCP, hcp, mcpClient, tempDir, type McpOptions } from "../transports/support.js";
 
@@ -138,6 +139,24 @@ export function trustApprovers(dir: string, programs: readonly string[]): string
   const lines = programs.map((p) => resolveProgram(p, dir, process.env["PATH"]));
   writeFileSync(join(config, "hcp", "approvers"), `# --approver programs a person trusts\n${lines.join("\n")}\n`, { mode: 0o600 });
   return config;
+}
+
+/**
+ * A script in `dir` running the test approver (APPROVER_BIN) with its arguments fixed, for a person to list (`hcp run`
+ * takes no --approver-arg: its command line is the agent's). It appends the request to `record`, waits `waitMs`, and
+ * exits with `code`.
+ */
+export function approverScript(dir: string, record: string, code: number, waitMs = 0): string {
+  const script = join(dir, `approver-${code}-${waitMs}-${Math.random().toString(36).slice(2)}.sh`);
+  writeFileSync(script, `#!/bin/sh\nexec ${shellWord(process.execPath)} ${shellWord(APPROVER_BIN)} ${shellWord(record)} ${code} ${waitMs}\n`, { mode: 0o755 });
+  return script;
+}
+
+/** An approverScript the person lists in the bank's approvers file. */
+export function listedApprover(b: Bank, record: string, code: number, waitMs = 0): string {
+  const script = approverScript(b.dir, record, code, waitMs);
+  appendFileSync(join(b.env["XDG_CONFIG_HOME"]!, "hcp", "approvers"), `${script}\n`);
+  return script;
 }
 
 /** The plan_id of a dry run's JSON output. */

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { test } from "node:test";
 import { execSession } from "../transports/support.js";
-import { APPROVER_BIN, bank, jsonError, planIdOf, writeBank } from "./approvals-support.js";
+import { APPROVER_BIN, bank, jsonError, listedApprover, planIdOf, writeBank } from "./approvals-support.js";
 
 const pay = (root: string, amount = "10") => ["run", root, "pay", "--arg", `amount=${amount}`, "--allow-write"];
 const note = (root: string, amount = "10") => ["run", root, "note", "--arg", `amount=${amount}`, "--allow-write"];
@@ -69,7 +69,7 @@ test("the terminal prompt of hcp run (/dev/tty): y runs once, n runs nothing; --
 test("--approver PROGRAM (run and exec): exit 0 runs once with the plan as JSON on its stdin; a refusal or a timeout runs nothing", async () => {
   const b = bank();
   const asked = join(b.dir, "asked.jsonl");
-  const approver = (code: number, ...more: string[]) => ["--approver", APPROVER_BIN, "--approver-arg", asked, "--approver-arg", String(code), ...more];
+  const approver = (code: number, waitMs = 0) => ["--approver", listedApprover(b, asked, code, waitMs)];
   const ok = await b.hcp([...pay(b.root, "1"), ...approver(0)]);
   assert.equal(ok.code, 0, ok.stderr);
   const request = JSON.parse(readFileSync(asked, "utf8").split("\n")[0]!) as { plan_id: string; subject: string; plan: { argv: string[]; env: Record<string, string> }; text: string };
@@ -82,7 +82,7 @@ test("--approver PROGRAM (run and exec): exit 0 runs once with the plan as JSON 
   const no = await b.hcp([...pay(b.root, "2"), ...approver(1)]);
   assert.equal(no.code, 4);
   assert.match(no.stderr, /not approved: declined by the --approver program; nothing was run/);
-  const slow = await b.hcp([...pay(b.root, "3"), ...approver(0, "--approver-arg", "30000", "--approver-timeout", "1")], { timeoutMs: 20_000 });
+  const slow = await b.hcp([...pay(b.root, "3"), ...approver(0, 30_000), "--approver-timeout", "1"], { timeoutMs: 20_000 });
   assert.equal(slow.code, 4, slow.stderr);
   assert.match(slow.stderr, /dismissed by the --approver program/);
   assert.deepEqual(b.runs().map((r) => r.argv), [["pay", "1"]]);
@@ -90,7 +90,8 @@ test("--approver PROGRAM (run and exec): exit 0 runs once with the plan as JSON 
   const line = JSON.stringify({ id: "x", pack: "bank", verb: "pay", args: { amount: "4" } });
   const viaExec = await execSession([b.root], [line], ["--allow-write", ...approver(0)], { env: b.env });
   assert.equal(viaExec.responses[0]?.ok, true, JSON.stringify(viaExec.responses));
-  const refused = await execSession([b.root], [line], ["--allow-write", ...approver(3)], { env: b.env });
+  // hcp exec's command line is the person's: it takes the approver's arguments.
+  const refused = await execSession([b.root], [line], ["--allow-write", "--approver", APPROVER_BIN, "--approver-arg", asked, "--approver-arg", "3"], { env: b.env });
   assert.equal(refused.responses[0]?.error?.code, "confirmation_declined");
   assert.deepEqual(b.runs().map((r) => r.argv), [["pay", "1"], ["pay", "4"]]);
 });

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { hcp, tempDir } from "../transports/support.js";
 import { fixture, trustPack } from "./helpers.js";
 import { isolatedEnv } from "./openapi-support.js";
-import { APPROVER_BIN, trustApprovers } from "./approvals-support.js";
+import { approverScript, trustApprovers } from "./approvals-support.js";
 
 const COBRACTL = fixture("bin/cobractl.mjs");
 
@@ -190,7 +190,9 @@ test("hcp init --from-cobra: a CLI that hides its help flag from completion (doc
 
 test("attack: a generated pack's flag whose value is a secret (--password, --registry-token) is writeOnly, and an agent that sends one finds it masked in the result, the plan the person's approver reads and the audit log, while the CLI gets it; a flag naming where a secret is (--password-file) and --username are not", async () => {
   const env = isolatedEnv();
-  trustApprovers(env["HOME"]!, [APPROVER_BIN]);
+  const asked = join(env["HOME"]!, "approver.jsonl");
+  const approver = approverScript(env["HOME"]!, asked, 0);
+  trustApprovers(env["HOME"]!, [approver]);
   const out = join(tempDir(), "cobractl");
   const made = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
   assert.equal(made.code, 0, made.stderr);
@@ -206,9 +208,8 @@ test("attack: a generated pack's flag whose value is a secret (--password, --reg
   await trustPack(out, env);
   const password = "hunter2-Pa55word-7Q2";
   const token = "tok-9f8e7d6c5b4a3210";
-  const asked = join(env["HOME"]!, "approver.jsonl");
   const ran = await hcp(
-    ["run", out, "login", "--arg", `password=${password}`, "--arg", `registry_token=${token}`, "--arg", "username=alice", "--arg", 'args:=["registry.test"]', "--allow-write", "--approver", APPROVER_BIN, "--approver-arg", asked, "--approver-arg", "0", "--json"],
+    ["run", out, "login", "--arg", `password=${password}`, "--arg", `registry_token=${token}`, "--arg", "username=alice", "--arg", 'args:=["registry.test"]', "--allow-write", "--approver", approver, "--json"],
     { env },
   );
   assert.equal(ran.code, 0, ran.stderr);

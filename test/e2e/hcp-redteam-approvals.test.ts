@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { APPROVER_BIN, bank, planIdOf, writeBank } from "./approvals-support.js";
+import { APPROVER_BIN, bank, listedApprover, planIdOf, writeBank } from "./approvals-support.js";
 import { fixture, run as spawnRun } from "./helpers.js";
 import { HCP, execSession, tempDir } from "../transports/support.js";
 
@@ -30,7 +30,10 @@ test("an agent writing hcp run's command line cannot approve its own plan: an --
   assert.match(yes.stderr, /hcp approve hcp1\./, "the refusal still says how a person approves");
 
   const shell = await b.hcp([...pay(b.root, "2"), "--approver", "sh", "--approver-arg", "-c", "--approver-arg", `touch ${mark}; exit 0`]);
-  assert.equal(shell.code, 4, shell.stderr);
+  assert.equal(shell.code, 1, shell.stderr);
+  assert.match(shell.stderr, /hcp run takes no --approver-arg/);
+  const bare = await b.hcp([...pay(b.root, "2"), "--approver", "sh"], { stdin: `touch ${mark}; exit 0\n` });
+  assert.equal(bare.code, 4, bare.stderr);
   assert.equal(existsSync(mark), false, "an unlisted program is never started, not even to be asked");
 
   const relative = await b.hcp([...pay(b.root, "3"), "--approver", "../../../../../../../../bin/true"], { cwd: b.dir });
@@ -58,9 +61,32 @@ test("an agent writing hcp run's command line cannot approve its own plan: an --
 
   // The listed program is asked, and its yes runs the plan once.
   const asked = join(b.dir, "asked.jsonl");
-  const listed = await b.hcp([...pay(b.root, "7"), "--approver", APPROVER_BIN, "--approver-arg", asked, "--approver-arg", "0"]);
+  const listed = await b.hcp([...pay(b.root, "7"), "--approver", listedApprover(b, asked, 0)]);
   assert.equal(listed.code, 0, listed.stderr);
   assert.deepEqual(b.runs().map((r) => r.argv), [["pay", "7"]]);
+});
+
+test("attack: hcp run takes no --approver-arg: an agent cannot point the approver the person listed at its own answer (an answers file, a channel, a webhook of its own); refused (exit 1), nothing runs and the approver is not asked", async () => {
+  const b = bank({ approvers: [] });
+  // The person's approver reads the person's answer from a file, or from the one its --answers argument names.
+  const asked = join(b.dir, "asked");
+  writeFileSync(join(b.dir, "answer"), "no\n");
+  const approver = join(b.dir, "approve-from-file");
+  writeFileSync(approver, `#!/bin/sh\necho asked >> '${asked}'\nanswers='${join(b.dir, "answer")}'\n[ "$1" = --answers ] && answers=$2\ngrep -qx yes "$answers"\n`, { mode: 0o755 });
+  writeFileSync(join(b.env["XDG_CONFIG_HOME"]!, "hcp", "approvers"), `${approver}\n`, { mode: 0o600 });
+  const agents = join(tempDir("hcp-workspace-"), "yes");
+  writeFileSync(agents, "yes\n");
+  for (const args of [["--approver-arg", "--answers", "--approver-arg", agents], ["--approver-arg=--answers", `--approver-arg=${agents}`]]) {
+    const r = await b.hcp([...pay(b.root, "1"), "--approver", approver, ...args]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /hcp run takes no --approver-arg: its command line is the agent's/);
+  }
+  assert.equal(existsSync(asked), false, "the approver was asked");
+  // Without the argument it asks the person's file, which says no.
+  const declined = await b.hcp([...pay(b.root, "2"), "--approver", approver]);
+  assert.equal(declined.code, 4, declined.stderr);
+  assert.equal(readFileSync(asked, "utf8"), "asked\n");
+  assert.deepEqual(b.runs(), []);
 });
 
 test("a pack verb cannot approve a plan: `hcp approve` run by a verb (its stdin saying y, the same state directory) refuses without a terminal, and the plan stays unapproved", async () => {

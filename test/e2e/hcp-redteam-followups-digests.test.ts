@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { APPROVER_BIN, bank, bankCredentials, jsonError, planIdOf, toolPlanIdOf } from "./approvals-support.js";
+import { bank, bankCredentials, jsonError, listedApprover, planIdOf, toolPlanIdOf } from "./approvals-support.js";
 import { hostileApi, hostileEnv, hostilePack } from "./hcp-redteam-http-support.js";
 import { execSession, hcp, mcpClient } from "../transports/support.js";
 import { trustPack } from "./helpers.js";
@@ -64,7 +64,7 @@ test("a dry run of a CLI verb whose credential is a weak value (run, exec, MCP, 
   seen.push(JSON.stringify(exec.responses), exec.stderr);
 
   // The plan a person's --approver program reads on stdin (it declines: exit 1).
-  const asked = await b.hcp(["run", b.root, "pay", "--arg", "amount=3", "--allow-write", "--approver", APPROVER_BIN, "--approver-arg", recorded, "--approver-arg", "1"]);
+  const asked = await b.hcp(["run", b.root, "pay", "--arg", "amount=3", "--allow-write", "--approver", listedApprover(b, recorded, 1)]);
   assert.equal(asked.code, 4, asked.stderr);
   assert.ok(readFileSync(recorded, "utf8").includes(token!), "the approver is shown the keyed digest");
   seen.push(asked.stdout, asked.stderr, readFileSync(recorded, "utf8"));

@@ -11,7 +11,7 @@ import { execSession, hcp, mcpClient } from "../transports/support.js";
 import { BASIC, CREDENTIALS, HEADER_KEY, TLS_CERT, TOKEN, hostileApi, hostileEnv, hostilePack, leakIn, type Hostile } from "./hcp-redteam-http-support.js";
 import { closedPort, openapiPack } from "./openapi-support.js";
 import { trustPack } from "./helpers.js";
-import { APPROVER_BIN, trustApprovers } from "./approvals-support.js";
+import { approverScript, trustApprovers } from "./approvals-support.js";
 
 const GUARD = { timeoutMs: 60_000 };
 let api: Hostile;
@@ -173,9 +173,10 @@ test("attack: a body's secret fields (named password or client_secret, or marked
   assert.deepEqual(plan.plan.body, { user: "alice", password: "***", client_secret: "***", next_page_token: "pg-3", recovery: { code: "***" } });
   outputs.push(dry.stdout, dry.stderr);
   const from = api.requests.length;
-  trustApprovers(env["HOME"]!, [APPROVER_BIN]);
   const asked = join(env["HOME"]!, "approver.jsonl");
-  const ran = await hcp(["run", pack, "signup", "--args", JSON.stringify(args), "--allow-write", "--approver", APPROVER_BIN, "--approver-arg", asked, "--approver-arg", "0", "--json"], { env, ...GUARD });
+  const approver = approverScript(env["HOME"]!, asked, 0);
+  trustApprovers(env["HOME"]!, [approver]);
+  const ran = await hcp(["run", pack, "signup", "--args", JSON.stringify(args), "--allow-write", "--approver", approver, "--json"], { env, ...GUARD });
   assert.equal(ran.code, 0, ran.stderr);
   outputs.push(ran.stdout, ran.stderr, readFileSync(asked, "utf8"));
   const s = await execSession([pack], [JSON.stringify({ id: 1, pack: "notes", verb: "signup", args, dry_run: true })], ["--allow-write"], { env, ...GUARD });

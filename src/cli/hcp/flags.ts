@@ -29,11 +29,17 @@ export const NO_ELICITATION: FlagSpec = {
   usage: "Never ask the MCP client to approve a plan (a client the agent drives could accept its own plans): a person approves with hcp approve, or --approver",
   type: "bool",
 };
-export const APPROVER_FLAGS: FlagSpec[] = [
-  { name: "approver", usage: "A PROGRAM you listed in ~/.config/hcp/approvers that approves plans (no shell): the plan as JSON on its stdin, exit 0 approves", type: "string" },
-  { name: "approver-arg", usage: "An argument for the --approver program; repeatable", type: "stringArray" },
-  { name: "approver-timeout", usage: "Seconds the --approver program may take (past it, nothing is approved)", type: "int", default: 120 },
-];
+const APPROVER: FlagSpec = { name: "approver", usage: "A PROGRAM you listed in ~/.config/hcp/approvers that approves plans (no shell): the plan as JSON on its stdin, exit 0 approves", type: "string" };
+const APPROVER_TIMEOUT: FlagSpec = { name: "approver-timeout", usage: "Seconds the --approver program may take (past it, nothing is approved)", type: "int", default: 120 };
+export const APPROVER_FLAGS: FlagSpec[] = [APPROVER, { name: "approver-arg", usage: "An argument for the --approver program; repeatable", type: "stringArray" }, APPROVER_TIMEOUT];
+/**
+ * hcp run's: no --approver-arg. Its command line is the agent's, and an argument can send a listed approver's
+ * question elsewhere (another channel, a webhook, an answers file of the agent's): the person fixes the arguments in
+ * a script they list (RUN_APPROVER_ARG_HINT).
+ */
+export const RUN_APPROVER_FLAGS: FlagSpec[] = [APPROVER, APPROVER_TIMEOUT];
+export const RUN_APPROVER_ARG_HINT =
+  "hcp run takes no --approver-arg: its command line is the agent's, which could send your approver's question elsewhere; list in ~/.config/hcp/approvers a script that runs the approver with your arguments";
 
 /** --tools, --exclude and --read-only: which MCP tools a server offers. */
 export const TOOL_SELECTION: FlagSpec[] = [
@@ -88,7 +94,8 @@ function gateOf(ctx: Context, prompt: boolean, cwd: string | undefined): Gate {
     if (seconds < 1 || seconds > 86_400) throw new TransportError("usage", `--approver-timeout must be from 1 to 86400 seconds, got ${seconds}`);
     // The folders the agent works in: hcp's own, and the one the verbs run in.
     const agentFolders = [process.cwd(), ...(cwd === undefined ? [] : [cwd])];
-    approvers.push(commandApprover({ program, args: ctx.strings("approver-arg"), timeoutMs: seconds * 1000, env, agentFolders }));
+    const args = has(ctx, "approver-arg") ? ctx.strings("approver-arg") : [];
+    approvers.push(commandApprover({ program, args, timeoutMs: seconds * 1000, env, agentFolders }));
   } else if (prompt && mayPrompt(ctx)) {
     const terminal = terminalApprover();
     if (terminal !== undefined) approvers.push(terminal);
