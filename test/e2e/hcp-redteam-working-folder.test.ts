@@ -6,7 +6,8 @@
 // leading or trailing `:`) is searched from the folder the program runs in, and an absolute one can lie inside it (an
 // activated virtualenv's `<project>/.venv/bin`): a file the agent wrote there would run with the pack's credentials,
 // or, for an --approver, say yes in the person's place. hcp looks programs up, and gives what it runs a PATH, without
-// those entries, and an approver runs in the person's home folder, not the workspace.
+// those entries, and an approver runs in the person's home folder, not the workspace. A pack served from the
+// workspace, which the agent could rewrite, is named to the operator.
 
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
