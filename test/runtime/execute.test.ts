@@ -110,14 +110,13 @@ test("a read verb runs: the §6.5 result, argv from the template, stdout parsed 
 });
 
 test("the child environment is minimal; a credential reaches the child but never the result", async () => {
-  // The verb runs in this process's folder: an entry of PATH inside it (`npm test` puts the checkout's
-  // node_modules/.bin first) never reaches the child, nor does a relative one.
-  const inside = join(process.cwd(), "node_modules", ".bin");
-  const r = await run("show", { target: "x" }, { env: { ...ENV, PATH: `${inside}:bin:${ENV.PATH}` } });
-  const outside = ENV.PATH.split(":").filter((dir) => dir.startsWith("/") && dir !== process.cwd() && !dir.startsWith(`${process.cwd()}/`));
+  // An entry of PATH inside the folder the verb runs in (a project's node_modules/.bin) never reaches the child, nor
+  // does a relative one.
+  const folder = tempDir("hcp-workspace-");
+  const r = await run("show", { target: "x" }, { env: { ...ENV, PATH: `${join(folder, "node_modules", ".bin")}:bin:${ENV.PATH}` }, cwd: folder });
   const env = (r.json as { env: Record<string, string> }).env;
   assert.deepEqual(env, {
-    PATH: outside.join(":"),
+    PATH: ENV.PATH.split(":").filter((dir) => dir.startsWith("/")).join(":"),
     HOME: "/home/tester",
     PROBE_HOME: "/srv/probe",
     PROBE_MODE: "agent",
