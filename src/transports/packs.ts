@@ -187,11 +187,11 @@ export function inStartFolder(packs: readonly ServedPack[], opts: ServeOptions):
 }
 
 /**
- * The packs whose folder lies in the folder their server's verbs run in by default (`--cwd`, else `start`), the agent's
- * workspace: the agent can rewrite them (policy.json, the programs they run) while they are served.
+ * The packs whose folder lies in the folder their server's verbs run in by default (`--cwd`, else the server's own),
+ * the agent's workspace: the agent can rewrite them (policy.json, the programs they run) while they are served.
  */
-export function packsInWorkspace(packs: readonly ServedPack[], opts: ServeOptions, start: string): ServedPack[] {
-  const folder = opts.cwd ?? start;
+export function packsInWorkspace(packs: readonly ServedPack[], opts: ServeOptions): ServedPack[] {
+  const folder = opts.cwd ?? process.cwd();
   return packs.filter((p) => inAgentFolder(folder, p.root));
 }
 

@@ -135,7 +135,7 @@ function rootFolderWarnings(packs: readonly ServedPack[], opts: ServeOptions): s
 
 /** The packs the agent could rewrite while they are served: they lie in the folder their verbs run in (packsInWorkspace). */
 function workspaceWarnings(packs: readonly ServedPack[], opts: ServeOptions): string[] {
-  return packsInWorkspace(packs, opts, process.cwd()).map(
+  return packsInWorkspace(packs, opts).map(
     (p) =>
       `pack ${JSON.stringify(p.surface.id)} lies in ${JSON.stringify(opts.cwd ?? process.cwd())}, the folder its server's verbs run in, where the agent writes files: it can rewrite the pack (its policy.json, the programs it runs) while you serve it; keep served packs in a folder the agent cannot write`,
   );
