@@ -192,7 +192,7 @@ function smallPack(root: string, id: string): string {
   return root;
 }
 
-test("hcp serve and exec tell the operator (stderr, and an MCP client's log) of a served pack that lies in the folder its verbs run in, where the agent can rewrite it; not of one elsewhere, nor when that folder is the home folder", async () => {
+test("hcp serve, exec and mcp-config tell the operator (stderr, and an MCP client's log) of a served pack that lies in the folder its verbs run in, where the agent can rewrite it; not of one elsewhere, nor when that folder is the home folder", async () => {
   const agents = tempDir("hcp-workspace-");
   const inside = smallPack(join(agents, ".hcp", "packs", "local"), "local");
   const outside = smallPack(join(tempDir("hcp-packs-"), "kept"), "kept");
@@ -219,6 +219,13 @@ test("hcp serve and exec tell the operator (stderr, and an MCP client's log) of 
   }
   const exec = await execSession([inside], [], [], { env, cwd: agents });
   assert.ok(exec.stderr.includes(rewritable("local", agents)), exec.stderr);
+  // hcp mcp-config, run in the project a client will start the server in, says so when the configuration is made.
+  const config = await hcp(["mcp-config", inside, outside, "--client", "claude"], { env, cwd: agents });
+  assert.equal(config.code, 0, config.stderr);
+  assert.ok(config.stderr.includes(`Warning: pack "local" lies in ${JSON.stringify(agents)}, where a client configured for this folder`), config.stderr);
+  assert.equal(config.stderr.includes('pack "kept" lies in'), false, config.stderr);
+  const placed = await hcp(["mcp-config", inside, "--client", "claude", "--cwd", elsewhere], { env, cwd: agents });
+  assert.equal(placed.stderr.includes("lies in"), false, placed.stderr);
   // Served from the home folder (as some clients start servers), a pack there is no workspace's.
   const { client, stderr } = await mcpClient([mine], { env, cwd: home });
   await client.close();
