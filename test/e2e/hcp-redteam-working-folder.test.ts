@@ -13,10 +13,10 @@ import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { credentialFile, execSession, hcp, mcpClient, tempDir } from "../transports/support.js";
+import { credentialFile, execSession, HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
 import { bank } from "./approvals-support.js";
 import { isolatedEnv } from "./hardening.js";
-import { trustPack } from "./helpers.js";
+import { fixture, run as spawnRun, trustPack } from "./helpers.js";
 
 const HELPER = "hcp-path-helper";
 const TOKEN = "tok-Path7helperSECRET";
@@ -144,12 +144,18 @@ test("attack: an --approver runs in the person's home folder, not the working fo
   assert.equal(readFileSync(asked, "utf8"), `${realpathSync(b.env["HOME"]!)}\n`.repeat(3), "the approver was not asked in the person's home folder each time");
 });
 
-test("a verb's program found on PATH only inside the folder it runs in (<workspace>/.venv/bin) is not run: the refusal names where it is and why, on run, exec and MCP", async () => {
-  const { dir, witness } = workspace(HELPER);
+/** A pack whose program is the helper, looked up on PATH. */
+function venvPack(): string {
   const root = tempDir("hcp-pack-");
   writeFileSync(join(root, "surface.json"), JSON.stringify({ id: "venv", kind: "wrap", cliBin: HELPER, wrap: { bin: HELPER }, verbs: { show: { description: "Run it.", cli: [HELPER], policy: "read" } } }));
   writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "venv", verbs: { show: "read" } }));
   writeFileSync(join(root, "HARNESS.md"), "---\nname: venv\ndescription: Test pack.\n---\n\nTest pack.\n");
+  return root;
+}
+
+test("a verb's program found on PATH only inside the folder it runs in (<workspace>/.venv/bin) is not run: the refusal names where it is and why, on run, exec and MCP", async () => {
+  const { dir, witness } = workspace(HELPER);
+  const root = venvPack();
   const env = isolatedEnv({ PATH: `${dir}/.venv/bin:${REST}` });
   await trustPack(root, env);
   const why = `program "${HELPER}" is on PATH only at "${dir}/.venv/bin/${HELPER}", in the folder it would run in ("${dir}"), where the agent writes files: hcp does not look programs up there`;
@@ -165,6 +171,15 @@ test("a verb's program found on PATH only inside the folder it runs in (<workspa
     await client.close();
   }
   assert.equal(existsSync(witness), false, "the agent's program ran");
+});
+
+test("hcp trust looks a pack's programs up as a run in its folder would: one found only in the workspace's .venv/bin is shown as one that cannot run, naming where it is", async () => {
+  const { dir } = workspace(HELPER);
+  const root = venvPack();
+  const env = isolatedEnv({ PATH: `${dir}/.venv/bin:${REST}` });
+  const review = await spawnRun("python3", [fixture("bin/terminal.py"), "30", "[y/N]", "n", "--", process.execPath, HCP, "trust", root], { env, cwd: dir, timeoutMs: 40_000 });
+  assert.ok(review.stdout.includes(`cannot run: program "${HELPER}" is on PATH only at "${dir}/.venv/bin/${HELPER}"`), review.stdout);
+  assert.match(review.stdout, /cannot run now/);
 });
 
 test("a server started in the home folder or in / is no workspace of the agent's: the user's programs on PATH there (~/bin, /usr/bin) are found and run", async () => {
