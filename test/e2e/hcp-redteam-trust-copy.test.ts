@@ -128,7 +128,7 @@ cp.spawn = function (file, ...rest) {
 });
 
 
-test("a link in the pack leading back into its folder by an absolute path (directly, through a link outside, to a folder holding it, or climbing out by .. through its own links) cannot be trusted: hcp trust and hcp run name the link; a relative link inside, or a program named through a link outside into the folder, runs from the copy", async () => {
+test("a link in the pack leading back into its folder by an absolute path (directly, through a link outside, to a folder holding it, / included, or climbing out by .. through its own links) cannot be trusted: hcp trust and hcp run name the link; a relative link inside, or a program named through a link outside into the folder, runs from the copy", async () => {
   const s = scene();
   const witness = join(s.ws, "witness.log");
   const root = agentPack(join(s.ws, "helper"), witness);
@@ -167,6 +167,17 @@ test("a link in the pack leading back into its folder by an absolute path (direc
   const aliased = await s.hcp(["run", root, "dump"]);
   assert.equal(aliased.code, 0, aliased.stderr);
   assert.match(String(lines(witness)[1]), new RegExp(`^ran ${s.state}/hcp/packs/[0-9a-f]{64}/[0-9a-f]{64}/dump\\.sh$`));
+  // A link beside the program to `/` (or `//`), which holds every folder: a trusted script reaching
+  // `$(dirname "$0")/up/<the pack folder>/…` from the copy would read the folder the agent rewrites.
+  for (const target of ["/", "//"]) {
+    symlinkSync(target, join(root, "up"));
+    await assert.rejects(trustPack(root, s.env), new RegExp(`the link up \\(to ${target}\\) leads back into the pack folder \\(or to a folder holding it\\)`));
+    const r = await s.hcp(["run", root, "dump"]);
+    assert.equal(r.code, 4, r.stderr);
+    assert.match(r.stderr, /what it runs cannot be bound: the link up/);
+    rmSync(join(root, "up"));
+  }
+  assert.equal(lines(witness).length, 2, "nothing ran past the links");
 });
 
 test("hcp's copy is read-only in the state directory and reused; the plan and audit show the pack's own paths; an edit of the folder still makes hcp run refuse; hcp exec makes no copy", async () => {
