@@ -7,7 +7,8 @@
 
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, isAbsolute, resolve, sep } from "node:path";
+import { delimiter, isAbsolute, resolve } from "node:path";
+import { within } from "../within.js";
 
 /** A `.` or `..` part, a doubled separator or a trailing one: what path.resolve would change in an absolute path. */
 const UNNORMAL = /\/\.\.?(?:\/|$)|\/\/|.\/$/;
@@ -15,11 +16,6 @@ const UNNORMAL = /\/\.\.?(?:\/|$)|\/\/|.\/$/;
 /** An absolute path as path.resolve makes it, resolved only when it must be (most PATH entries need not). */
 function normal(dir: string): string {
   return UNNORMAL.test(dir) ? resolve(dir) : dir;
-}
-
-/** Whether `dir` is `folder` or lies below it, both normal absolute paths. */
-function isWithin(folder: string, dir: string): boolean {
-  return dir === folder || dir.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
 /**
@@ -36,14 +32,14 @@ function namesOf(folder: string): string[] {
     // a folder that is not there: its path alone
   }
   const home = resolve(homedir());
-  if ([path, real].some((name) => isWithin(name, home))) return [];
+  if ([path, real].some((name) => within(home, name))) return [];
   return real === path ? [path] : [path, real];
 }
 
 /** Whether `path` lies in `folder` taken as the agent's (never when `folder` is `/`, the home folder or holds it). */
 export function inAgentFolder(folder: string, path: string): boolean {
   const target = resolve(path);
-  return namesOf(folder).some((name) => isWithin(name, target));
+  return namesOf(folder).some((name) => within(target, name));
 }
 
 /** The entries of `path` searched for a program run from the agent's `folders` (none: the absolute entries). */
@@ -52,7 +48,7 @@ export function searchedEntries(path: string | undefined, folders: readonly stri
   if (folders.length === 0) return absolute;
   const names = folders.flatMap(namesOf);
   if (names.length === 0) return absolute;
-  return absolute.filter((dir) => !names.some((name) => isWithin(name, normal(dir))));
+  return absolute.filter((dir) => !names.some((name) => within(normal(dir), name)));
 }
 
 /**

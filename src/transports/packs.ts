@@ -187,12 +187,15 @@ export function inStartFolder(packs: readonly ServedPack[], opts: ServeOptions):
 }
 
 /**
- * The packs whose folder lies in the folder their server's verbs run in by default (`--cwd`, else the server's own),
- * the agent's workspace: the agent can rewrite them (policy.json, the programs they run) while they are served.
+ * A warning for each pack whose folder lies in the folder its server's verbs run in by default (`--cwd`, else this
+ * process's), the agent's workspace: the agent can rewrite it (policy.json, the programs it runs) while it is served.
+ * `where` says what that folder (given quoted) is to the reader, and that the agent writes there.
  */
-export function packsInWorkspace(packs: readonly ServedPack[], opts: ServeOptions): ServedPack[] {
+export function workspaceWarnings(packs: readonly ServedPack[], opts: ServeOptions, where: (folder: string) => string): string[] {
   const folder = opts.cwd ?? process.cwd();
-  return packs.filter((p) => inAgentFolder(folder, p.root));
+  return packs
+    .filter((p) => inAgentFolder(folder, p.root))
+    .map((p) => `pack ${JSON.stringify(p.surface.id)} lies in ${where(JSON.stringify(folder))}: it can rewrite the pack (its policy.json, the programs it runs) while you serve it; keep served packs in a folder the agent cannot write`);
 }
 
 /** One line about the Skill: HARNESS.md's description, else the pack name. */

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { credentialFile, execSession, HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
 import { bank } from "./approvals-support.js";
-import { isolatedEnv } from "./hardening.js";
+import { isolatedEnv, probePack } from "./hardening.js";
 import { fixture, run as spawnRun, trustPack } from "./helpers.js";
 
 const HELPER = "hcp-path-helper";
@@ -30,19 +30,10 @@ function script(path: string, text: string): void {
 function interpretedPack(): { root: string; realBin: string } {
   const realBin = tempDir("hcp-realbin-");
   script(join(realBin, HELPER), `#!/bin/sh\necho "real helper ran $1"\n`);
-  const root = tempDir("hcp-pack-");
+  const verbs = { show: { description: "Run the tool.", cli: ["tool"], policy: "read" } };
+  const binding = { mode: "user", hub: "local-credential", family: "secretfam" };
+  const root = probePack("interp", verbs, { cliBin: "tool", binding, wrap: { bin: "./tool" } }, { verbs: { show: "read" } });
   script(join(root, "tool"), `#!/usr/bin/env ${HELPER}\n`);
-  const surface = {
-    id: "interp",
-    kind: "wrap",
-    cliBin: "tool",
-    binding: { mode: "user", hub: "local-credential", family: "secretfam" },
-    wrap: { bin: "./tool" },
-    verbs: { show: { description: "Run the tool.", cli: ["tool"], policy: "read" } },
-  };
-  writeFileSync(join(root, "surface.json"), JSON.stringify(surface));
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "interp", verbs: { show: "read" } }));
-  writeFileSync(join(root, "HARNESS.md"), "---\nname: interp\ndescription: Test pack.\n---\n\nTest pack.\n");
   return { root, realBin };
 }
 
@@ -146,11 +137,7 @@ test("attack: an --approver runs in the person's home folder, not the working fo
 
 /** A pack whose program is the helper, looked up on PATH. */
 function venvPack(): string {
-  const root = tempDir("hcp-pack-");
-  writeFileSync(join(root, "surface.json"), JSON.stringify({ id: "venv", kind: "wrap", cliBin: HELPER, wrap: { bin: HELPER }, verbs: { show: { description: "Run it.", cli: [HELPER], policy: "read" } } }));
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "venv", verbs: { show: "read" } }));
-  writeFileSync(join(root, "HARNESS.md"), "---\nname: venv\ndescription: Test pack.\n---\n\nTest pack.\n");
-  return root;
+  return probePack("venv", { show: { description: "Run it.", cli: [HELPER], policy: "read" } }, { cliBin: HELPER, wrap: { bin: HELPER } }, { verbs: { show: "read" } });
 }
 
 test("a verb's program found on PATH only inside the folder it runs in (<workspace>/.venv/bin) is not run: the refusal names where it is and why, on run, exec and MCP", async () => {

@@ -11,7 +11,7 @@ import { withheldDocument } from "../../runtime/openapi/packs.js";
 import { shellWord } from "../../shell-word.js";
 import { TransportError } from "../../transports/errors.js";
 import { CONFIG_FILES, MCP_CLIENTS, REMOTE_CONFIG_FILES, renderMcpConfig, renderRemoteConfig, type McpClient } from "../../transports/mcp-config.js";
-import { inStartFolder, loadServed, packsInWorkspace, type Served } from "../../transports/packs.js";
+import { inStartFolder, loadServed, workspaceWarnings, type Served } from "../../transports/packs.js";
 import { toolCheck } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
 import { AUDIT, SERVED_FLAGS, serveOptions, toolSelection } from "./flags.js";
@@ -99,11 +99,11 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   // Warnings, not chatter: --quiet and --json keep them.
   for (const s of skipped) process.stderr.write(`Warning: ${skippedWhy(s)}\n`);
   // --cwd, else this folder: where a client such as Claude Code (a project's .mcp.json) starts the server.
-  for (const p of packsInWorkspace(packs, opts)) {
-    const folder = JSON.stringify(opts.cwd ?? process.cwd());
-    const where = opts.cwd === undefined ? `${folder}, where a client configured for this folder (a project's .mcp.json) starts the server and its verbs run` : `${folder}, the folder its verbs run in (--cwd)`;
-    process.stderr.write(`Warning: pack ${JSON.stringify(p.surface.id)} lies in ${where}: the agent working there can rewrite the pack (its policy.json, the programs it runs); keep served packs in a folder the agent cannot write\n`);
-  }
+  const where = (folder: string) =>
+    opts.cwd === undefined
+      ? `${folder}, where a client configured for this folder (a project's .mcp.json) starts the server and the agent writes files`
+      : `${folder}, the folder its verbs run in (--cwd), where the agent writes files`;
+  for (const w of workspaceWarnings(packs, opts, where)) process.stderr.write(`Warning: ${w}\n`);
   for (const w of tools.warnings()) process.stderr.write(`Warning: ${w}\n`);
   const paths = ctx.args.map((p) => resolve(p));
   const flags = [

@@ -8,7 +8,7 @@ import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
 import { exitIfNeverTaken } from "../../transports/outbox.js";
 import { isLoopback, parseAllowHost, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
-import { inStartFolder, loadServed, packsInWorkspace, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
+import { inStartFolder, loadServed, workspaceWarnings, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions, toolSelection } from "./flags.js";
 import { stopExitCode, untilSignal } from "../signal.js";
@@ -24,7 +24,8 @@ const warnOperator = (text: string) => process.stderr.write(`Warning: ${text}\n`
 async function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: ServeOptions, check?: PackCheck): Promise<{ packs: ServedPack[]; warnings: string[] }> {
   // The person's command line names these packs: their documents are fetched (DocumentFetch).
   const { packs, skipped } = await loadServed(paths, transport, opts, { fetch: "command-line" }, check);
-  const warnings = [...skipped.map((s) => `skipped ${s.root}: ${s.reason}`), ...workspaceWarnings(packs, opts)];
+  const rewritable = workspaceWarnings(packs, opts, (folder) => `${folder}, the folder its server's verbs run in, where the agent writes files`);
+  const warnings = [...skipped.map((s) => `skipped ${s.root}: ${s.reason}`), ...rewritable];
   for (const w of warnings) warnOperator(w);
   return { packs, warnings };
 }
@@ -131,14 +132,6 @@ function rootFolderWarnings(packs: readonly ServedPack[], opts: ServeOptions): s
   const ids = inStartFolder(packs, opts).map((p) => JSON.stringify(p.surface.id));
   if (ids.length === 0) return [];
   return [`the verbs of ${ids.length === 1 ? "pack" : "packs"} ${ids.join(", ")} run in /, the folder this server was started in: choose theirs with --cwd FOLDER (or cwd in policy.json)`];
-}
-
-/** The packs the agent could rewrite while they are served: they lie in the folder their verbs run in (packsInWorkspace). */
-function workspaceWarnings(packs: readonly ServedPack[], opts: ServeOptions): string[] {
-  return packsInWorkspace(packs, opts).map(
-    (p) =>
-      `pack ${JSON.stringify(p.surface.id)} lies in ${JSON.stringify(opts.cwd ?? process.cwd())}, the folder its server's verbs run in, where the agent writes files: it can rewrite the pack (its policy.json, the programs it runs) while you serve it; keep served packs in a folder the agent cannot write`,
-  );
 }
 
 /**

@@ -37,7 +37,7 @@ import { resolveProgram } from "../resolve.js";
 import { escapeForPerson } from "../approval/show.js";
 import { ensurePrivateDirSync } from "../approval/state.js";
 import { RuntimeError } from "../errors.js";
-import { within } from "./pack-links.js";
+import { within } from "../../within.js";
 import { MAX_TREE_BYTES, MAX_TREE_ENTRIES, openListedFile, packTree, TreeError } from "./pack-tree.js";
 
 /** How long a copy not used is kept once a newer copy is made. */

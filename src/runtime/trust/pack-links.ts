@@ -6,13 +6,12 @@
 // So cannot a policy.json `cwd` that reaches the folder through a link elsewhere.
 
 import { realpathSync } from "node:fs";
-import { isAbsolute, resolve, sep } from "node:path";
+import { isAbsolute, resolve } from "node:path";
+import { within } from "../../within.js";
 
 /** Links followed in one resolution before it counts as a loop (Linux's own limit). */
 const MAX_HOPS = 40;
 
-/** Whether `path` (absolute, normalised) is the folder `root` or lies in it, by its path alone (`/` holds every path). */
-export const within = (path: string, root: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /** The real path of `path`, or undefined when it does not resolve (nothing is there yet). */
 function realOf(path: string): string | undefined {

@@ -10,7 +10,8 @@
 
 import { homedir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
-import { realOrSelf, within } from "./pack-links.js";
+import { realOrSelf } from "./pack-links.js";
+import { within } from "../../within.js";
 
 /** Bytes that continue a file name: after the folder's name, one of these makes it another name (`pack2`, `packages`). */
 const NAME_BYTE = "A-Za-z0-9._+~@%,=\\x80-\\xff-";
