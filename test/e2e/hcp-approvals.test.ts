@@ -90,8 +90,9 @@ test("--approver PROGRAM (run and exec): exit 0 runs once with the plan as JSON 
   const line = JSON.stringify({ id: "x", pack: "bank", verb: "pay", args: { amount: "4" } });
   const viaExec = await execSession([b.root], [line], ["--allow-write", ...approver(0)], { env: b.env });
   assert.equal(viaExec.responses[0]?.ok, true, JSON.stringify(viaExec.responses));
-  // hcp exec's command line is the person's: it takes the approver's arguments.
-  const refused = await execSession([b.root], [line], ["--allow-write", "--approver", APPROVER_BIN, "--approver-arg", asked, "--approver-arg", "3"], { env: b.env });
+  // hcp exec's command line is the person's: it takes the approver's arguments. (Run from the person's home folder: the
+  // approver lies in the checkout, which, as hcp's working folder, would be the agent's.)
+  const refused = await execSession([b.root], [line], ["--allow-write", "--approver", APPROVER_BIN, "--approver-arg", asked, "--approver-arg", "3"], { env: b.env, cwd: b.dir });
   assert.equal(refused.responses[0]?.error?.code, "confirmation_declined");
   assert.deepEqual(b.runs().map((r) => r.argv), [["pay", "1"], ["pay", "4"]]);
 });

@@ -166,7 +166,7 @@ test("a person is never shown the start of stdin as if it were all: hcp approve 
 
   const asked = join(b.dir, "asked.jsonl");
   const run = JSON.stringify({ id: "run", pack: "bank", verb: "pay", args: { amount: "1" }, stdin });
-  const s = await execSession([b.root], [run], ["--allow-write", "--approver", APPROVER_BIN, "--approver-arg", asked, "--approver-arg", "1"], { env: b.env });
+  const s = await execSession([b.root], [run], ["--allow-write", "--approver", APPROVER_BIN, "--approver-arg", asked, "--approver-arg", "1"], { env: b.env, cwd: b.dir });
   assert.equal(s.responses[0]?.error?.code, "confirmation_declined");
   const text = (JSON.parse(readFileSync(asked, "utf8").split("\n")[0]!) as { text: string }).text;
   assert.match(text, new RegExp(`stdin goes on: ${more} more bytes are not shown here`));

@@ -6,11 +6,11 @@
 // leading or trailing `:`) is searched from the folder the program runs in, and an absolute one can lie inside it (an
 // activated virtualenv's `<project>/.venv/bin`): a file the agent wrote there would run with the pack's credentials,
 // or, for an --approver, say yes in the person's place. hcp looks programs up, and gives what it runs a PATH, without
-// those entries, and an approver runs in the person's home folder, not the workspace. A pack served from the
+// those entries, and an approver runs in the person's home folder, not the workspace, and never lies in it. A pack served from the
 // workspace, which the agent could rewrite, is named to the operator.
 
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { credentialFile, execSession, HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
@@ -133,6 +133,59 @@ test("attack: an --approver runs in the person's home folder, not the working fo
   }
   assert.deepEqual(b.runs(), [], "a payment ran");
   assert.equal(readFileSync(asked, "utf8"), `${realpathSync(b.env["HOME"]!)}\n`.repeat(3), "the approver was not asked in the person's home folder each time");
+});
+
+test("attack: an --approver the person listed is never run where the agent could have rewritten it to say yes: in the folder hcp works in or --cwd (by its path, or through a link of the person's), or writable by others; refused naming why, and nothing runs, on run, exec, MCP and mcp-config", async () => {
+  const agents = tempDir("hcp-workspace-");
+  const witness = join(tempDir("hcp-witness-"), "approved");
+  // Each approver as the agent left it: it says yes, and notes that it ran.
+  const yes = `#!/bin/sh\necho "an approver the agent wrote ran" >> '${witness}'\nexit 0\n`;
+  const inProject = join(agents, "tools", "approve");
+  mkdirSync(join(agents, "tools"));
+  script(inProject, yes);
+  const linked = join(tempDir("hcp-bin-"), "approve");
+  symlinkSync(inProject, linked);
+  const open = join(tempDir("hcp-open-"), "approve");
+  script(open, yes);
+  chmodSync(open, 0o777);
+  const b = bank({ approvers: [inProject, linked, open] });
+  const elsewhere = tempDir("hcp-elsewhere-");
+  const lies = `lies in ${JSON.stringify(agents)}, a folder the agent works in`;
+  const cases: [approver: string, cwd: string, more: string[], why: string][] = [
+    [inProject, agents, [], lies],
+    [inProject, elsewhere, ["--cwd", agents], lies],
+    [linked, agents, [], `(the file ${JSON.stringify(inProject)}) ${lies}`],
+    [open, elsewhere, [], `can be written by others, who could make it say yes (chmod go-w ${open})`],
+  ];
+  for (const [i, [approver, cwd, more, why]] of cases.entries()) {
+    const flags = ["--allow-write", "--approver", approver];
+    const where = `--approver ${approver}, cwd ${cwd} ${more.join(" ")}`;
+    if (more.length === 0) {
+      const run = await hcp(["run", b.root, "pay", "--arg", `amount=${i}`, ...flags], { env: b.env, cwd });
+      assert.equal(run.code, 4, `${where}: ${run.stdout}${run.stderr}`);
+      assert.ok(run.stderr.includes(why), `${where}: ${run.stderr}`);
+    }
+    const exec = await execSession([b.root], [JSON.stringify({ id: 1, pack: "bank", verb: "pay", args: { amount: `${i}` } })], [...flags, ...more], { env: b.env, cwd });
+    assert.ok(exec.responses[0]?.error?.message.includes(why), `${where}: ${exec.stdout}`);
+    const { client } = await mcpClient([b.root], { env: b.env, cwd, allowWrite: true, args: ["--approver", approver, ...more] });
+    try {
+      const r = await client.callTool({ name: "bank_pay", arguments: { amount: `${i}` } });
+      assert.equal((r as { isError?: boolean }).isError, true, `${where}: ${JSON.stringify(r)}`);
+      assert.ok(JSON.stringify(r).includes(JSON.stringify(why).slice(1, -1)), `${where}: ${JSON.stringify(r)}`);
+    } finally {
+      await client.close();
+    }
+    // hcp mcp-config makes no configuration that would run it.
+    const config = await hcp(["mcp-config", b.root, "--client", "claude", ...flags, ...more], { env: b.env, cwd });
+    assert.notEqual(config.code, 0, `${where}: ${config.stdout}`);
+    assert.ok(config.stderr.includes(why), `${where}: ${config.stderr}`);
+  }
+  assert.equal(existsSync(witness), false, `an approver the agent could rewrite ran: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}`);
+  assert.deepEqual(b.runs(), [], "a payment ran");
+  // The same approver, run from a folder that is not the agent's (nor given as --cwd), is asked: the rule is the folder.
+  const asked = await hcp(["run", b.root, "pay", "--arg", "amount=9", "--allow-write", "--approver", inProject], { env: b.env, cwd: elsewhere });
+  assert.equal(asked.code, 0, asked.stdout + asked.stderr);
+  assert.equal(b.runs().length, 1, "the payment the approver said yes to did not run");
 });
 
 /** A pack whose program is the helper, looked up on PATH. */

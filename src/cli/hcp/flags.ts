@@ -80,6 +80,9 @@ export function toolSelection(ctx: Context): ToolSelection {
   return { tools: ctx.strings("tools"), exclude: ctx.strings("exclude"), readOnly: ctx.bool("read-only") };
 }
 
+/** The folders the agent works in: hcp's own working folder, and --cwd, where the verbs run. */
+export const agentFoldersOf = (cwd: string | undefined): string[] => [process.cwd(), ...(cwd === undefined ? [] : [cwd])];
+
 /**
  * Where approvals live and who can be asked: the --approver program when given; else, for `hcp run`
  * with `prompt`, the terminal, unless --no-prompt or there is no terminal (nothing then blocks).
@@ -92,10 +95,8 @@ function gateOf(ctx: Context, prompt: boolean, cwd: string | undefined): Gate {
     if (program === "") throw new TransportError("usage", "--approver needs a PROGRAM (a path, or a name on PATH)");
     const seconds = ctx.int("approver-timeout");
     if (seconds < 1 || seconds > 86_400) throw new TransportError("usage", `--approver-timeout must be from 1 to 86400 seconds, got ${seconds}`);
-    // The folders the agent works in: hcp's own, and the one the verbs run in.
-    const agentFolders = [process.cwd(), ...(cwd === undefined ? [] : [cwd])];
     const args = has(ctx, "approver-arg") ? ctx.strings("approver-arg") : [];
-    approvers.push(commandApprover({ program, args, timeoutMs: seconds * 1000, env, agentFolders }));
+    approvers.push(commandApprover({ program, args, timeoutMs: seconds * 1000, env, agentFolders: agentFoldersOf(cwd) }));
   } else if (prompt && mayPrompt(ctx)) {
     const terminal = terminalApprover();
     if (terminal !== undefined) approvers.push(terminal);

@@ -14,7 +14,7 @@ import { CONFIG_FILES, MCP_CLIENTS, REMOTE_CONFIG_FILES, renderMcpConfig, render
 import { inStartFolder, loadServed, workspaceWarnings, type Served } from "../../transports/packs.js";
 import { toolCheck } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
-import { AUDIT, SERVED_FLAGS, serveOptions, toolSelection } from "./flags.js";
+import { agentFoldersOf, AUDIT, SERVED_FLAGS, serveOptions, toolSelection } from "./flags.js";
 import { isVariableName } from "../../runtime/env.js";
 
 /** This program as node and an absolute script path, so the client needs no PATH. */
@@ -29,11 +29,12 @@ function thisProgram(): { command: string; script: string } {
  * it from another folder. The approver must be one the person listed (refused now, not at the first call), and is
  * carried as the listed path. serveOptions has checked the rest.
  */
-function approvalFlags(ctx: Context): string[] {
+function approvalFlags(ctx: Context, cwd: string | undefined): string[] {
   const out: string[] = [];
   const approver = optionalString(ctx, "approver");
   if (approver !== undefined) {
-    out.push("--approver", trustedApprover(approver, process.env));
+    // The server runs where the client starts it (this folder, for a project's .mcp.json) or in --cwd: the agent's.
+    out.push("--approver", trustedApprover(approver, process.env, agentFoldersOf(cwd)));
     for (const a of ctx.strings("approver-arg")) out.push("--approver-arg", a);
     if (ctx.changed("approver-timeout")) out.push("--approver-timeout", String(ctx.int("approver-timeout")));
   }
@@ -114,7 +115,7 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
     ...(selection.readOnly ? ["--read-only"] : []),
     ...(selection.tools ?? []).flatMap((g) => ["--tools", g]),
     ...(selection.exclude ?? []).flatMap((g) => ["--exclude", g]),
-    ...approvalFlags(ctx),
+    ...approvalFlags(ctx, opts.cwd),
   ];
   const { command, script } = thisProgram();
   const name = optionalString(ctx, "name") ?? (packs.length === 1 && paths.length === 1 ? serverName(packs[0]!.surface.id) : "hcp");

@@ -119,14 +119,15 @@ function approverFolder(env: Readonly<Record<string, string | undefined>>): stri
 export function commandApprover(opts: CommandApproverOptions): PersonApprover {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
+  const agentFolders = opts.agentFolders ?? [process.cwd()];
   return {
     by: "approver",
     async ask(request, signal) {
       const r = await runProcess({
-        file: trustedApprover(opts.program, opts.env),
+        file: trustedApprover(opts.program, opts.env, agentFolders),
         args: opts.args ?? [],
         // Its own lookups (`#!/usr/bin/env python3`) never search the agent's folders: search-path.ts.
-        env: withSearchedPath({ ...env, HCP_PLAN_ID: request.plan_id }, opts.agentFolders ?? [process.cwd()]),
+        env: withSearchedPath({ ...env, HCP_PLAN_ID: request.plan_id }, agentFolders),
         cwd: approverFolder(env),
         stdin: visibleJSON(request) + "\n",
         timeoutMs: opts.timeoutMs,

@@ -1,15 +1,18 @@
 // Which `--approver` programs may approve (§7): only those the person lists in their own file,
 // `$XDG_CONFIG_HOME/hcp/approvers` (else `~/.config/hcp/approvers`). Over `hcp run` the agent writes
 // the command line, so a flag alone cannot say who approves: `--approver true` would be the agent
-// approving its own plan. The list is a file only its owner can write, which no transport can touch.
+// approving its own plan. The list is a file only its owner can write, which no transport can touch, and a listed
+// program is run only where the agent could not have rewritten it to say yes: outside the folders it works in, and
+// writable by no one else.
 
-import type { Stats } from "node:fs";
+import { realpathSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { FileReadError, readRegularFile } from "../../read-regular.js";
 import { RuntimeError } from "../errors.js";
 import { xdgBase } from "../places.js";
 import { resolveProgram } from "../resolve.js";
+import { inAgentFolder } from "../search-path.js";
 import { uid } from "./state.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -31,12 +34,38 @@ function ownedByYou(path: string): (st: Stats) => void {
 }
 
 /**
+ * Refuses a listed approver that someone but the person could have made say yes: one lying (by its path or, through
+ * links, its file) in a folder the agent works in, where the agent writes files; one another user owns or can write.
+ */
+function checkOnlyYoursToChange(program: string, listed: string, agentFolders: readonly string[]): void {
+  let file = listed;
+  try {
+    file = realpathSync(listed);
+  } catch {
+    return; // not there: starting it fails, and says so
+  }
+  const named = `--approver ${JSON.stringify(program)}${file === listed ? "" : ` (the file ${JSON.stringify(file)})`}`;
+  const folder = agentFolders.find((f) => inAgentFolder(f, listed) || inAgentFolder(f, file));
+  if (folder !== undefined) {
+    throw new RuntimeError(
+      "approver_failed",
+      `${named} lies in ${JSON.stringify(folder)}, a folder the agent works in (hcp's working folder, or --cwd), where it could rewrite the approver to say yes; keep your approvers in a folder the agent cannot write`,
+    );
+  }
+  const st = statSync(file);
+  if (uid() >= 0 && st.uid !== uid() && st.uid !== 0) throw new RuntimeError("approver_failed", `${named} belongs to user ${st.uid}, who could make it say yes; use an approver that is yours`);
+  if ((st.mode & 0o022) !== 0) throw new RuntimeError("approver_failed", `${named} can be written by others, who could make it say yes (chmod go-w ${file})`);
+}
+
+/**
  * The absolute path of an `--approver` program the person trusts; throws `approver_failed` naming the
  * file to edit otherwise. A bare name is looked up on PATH, a relative path against the working directory;
  * the result must be a listed path exactly (links are not followed: a multi-call program such as busybox
- * behaves after the name it is started by, so only the listed name is ever started).
+ * behaves after the name it is started by, so only the listed name is ever started), and its file one that only
+ * the person can change, outside `agentFolders`.
  */
-export function trustedApprover(program: string, env: Env, cwd = process.cwd()): string {
+export function trustedApprover(program: string, env: Env, agentFolders: readonly string[] = [process.cwd()]): string {
+  const cwd = process.cwd();
   const file = approversFileOf(env);
   let resolved: string;
   try {
@@ -57,6 +86,10 @@ export function trustedApprover(program: string, env: Env, cwd = process.cwd()):
     .map((l) => l.trim())
     .filter((l) => l !== "" && !l.startsWith("#") && isAbsolute(l))
     .map((l) => resolve(l));
-  if (entries.includes(resolve(resolved))) return resolve(resolved);
+  const listed = resolve(resolved);
+  if (entries.includes(listed)) {
+    checkOnlyYoursToChange(program, listed, agentFolders);
+    return listed;
+  }
   throw new RuntimeError("approver_failed", `--approver ${JSON.stringify(program)} is not a program you listed in ${file}; add its absolute path there, one per line`);
 }
