@@ -9,6 +9,7 @@ import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, CWD, RUN_APPROVER_AR
 import { PACKAGE_VERSION } from "./version.js";
 import { PERSON_APPROVES, WRITES, passesEnv } from "../pack/person-gate.js";
 import { PLACE_VARIABLES } from "../runtime/places.js";
+import { shellWord } from "../shell-word.js";
 
 const HUMAN_JSON = [OutputMode.Human, OutputMode.JSON];
 
@@ -106,7 +107,7 @@ const mcpConfigCommand: CommandSpec = {
     "hcp mcp-config ./packs --client claude",
     "hcp mcp-config --url https://mcp.example.com/mcp --token-env HCP_TOKEN --client cursor",
     "hcp mcp-config ./packs/taskr --client vscode --allow-write --exclude 'taskr_update'",
-    "hcp mcp-config ./packs --client codex --allow-write --approver ./approve-in-chat --approver-arg '#ops' --audit /var/log/hcp/audit.jsonl",
+    "hcp mcp-config ./packs --client codex --allow-write --approver /usr/local/bin/approve-in-chat --approver-arg '#ops' --audit /var/log/hcp/audit.jsonl",
   ],
   related: ["hcp serve"],
   outputModes: HUMAN_JSON,
@@ -229,6 +230,7 @@ const initCommand: CommandSpec = {
   mutates: true,
   globals: ["quiet"],
   args: "none",
+  unknownOperandHint: (operand) => `the pack folder is given with --out: --out ${shellWord(operand)}`,
   flags: [
     { name: "from-manifest", usage: "Manifest file, or - for standard input", type: "string" },
     FROM_EXE,

@@ -519,7 +519,8 @@ function checkArgs(rule: ArgsRule, args: string[], node: CommandNode): void {
   const n = args.length;
   if (rule === "any") return;
   if (rule === "none") {
-    if (n > 0) throw new UsageError(`unknown command "${args[0]}" for "${node.commandPath()}"`);
+    const hint = node.spec.unknownOperandHint;
+    if (n > 0) throw new UsageError(`unknown command "${args[0]}" for "${node.commandPath()}"${hint === undefined ? "" : ` (${hint(args[0]!)})`}`);
   } else if ("exact" in rule) {
     if (n !== rule.exact) throw new UsageError(`accepts ${rule.exact} arg(s), received ${n}`);
   } else if ("min" in rule) {

@@ -47,6 +47,11 @@ export interface CommandSpec {
    */
   unknownFlagHint?: (flag: string) => string;
   /**
+   * Not Cobra's: words added to the error of an operand given to a command that takes none (`unknown command "x" for
+   * "hcp init" (…)`), given the operand: what was likely meant.
+   */
+  unknownOperandHint?: (operand: string) => string;
+  /**
    * Not Cobra's: the help shown for `-h`/`--help` after operands (`hcp run PACK VERB --help`: the verb's), given the
    * operands typed before the first flag; null for the command's own help. What it throws is rendered as an error.
    */

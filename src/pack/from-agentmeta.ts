@@ -124,7 +124,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
 function secretArguments(verbs: Readonly<Record<string, SurfaceVerb>>): string[] {
   const marked = Object.entries(verbs).flatMap(([key, v]) => Object.entries((v.args?.["properties"] ?? {}) as Record<string, JsonSchema>).flatMap(([name, schema]) => (schema.writeOnly === true ? [`${key} ${name}`] : [])));
   if (marked.length === 0) return [];
-  return [`${marked.length} ${marked.length === 1 ? "argument takes" : "arguments take"} a secret by ${marked.length === 1 ? "its flag's name" : "their flags' names"} (${firstAndMore(marked, 5)}): masked as *** in every output, in the plans you approve too; hcp describe marks them`];
+  return [`${marked.length} ${marked.length === 1 ? "argument takes" : "arguments take"} a secret by ${marked.length === 1 ? "its flag's name" : "their flags' names"} (${firstAndMore(marked, 5)}): masked as *** in every output, in the plans you approve too; hcp describe marks them. The CLI gets ${marked.length === 1 ? "it" : "each"} on its command line, which other users of this machine can read while it runs (ps)`];
 }
 
 /**

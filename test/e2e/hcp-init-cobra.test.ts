@@ -197,7 +197,7 @@ test("attack: a generated pack's flag whose value is a secret (--password, --reg
   const made = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
   assert.equal(made.code, 0, made.stderr);
   // The person making the pack is told which arguments their approvals will show as ***.
-  assert.match(made.stderr, /note: 2 arguments take a secret by their flags' names \(login password, login registry_token\): masked as \*\*\* in every output, in the plans you approve too; hcp describe marks them/);
+  assert.match(made.stderr, /note: 2 arguments take a secret by their flags' names \(login password, login registry_token\): masked as \*\*\* in every output, in the plans you approve too; hcp describe marks them\. The CLI gets each on its command line, which other users of this machine can read while it runs \(ps\)\n/);
   const login = (JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb & { args: { properties: Record<string, { writeOnly?: boolean }> } }> }).verbs["login"]!;
   const secretArgs = Object.entries(login.args.properties).filter(([, p]) => p.writeOnly === true).map(([k]) => k);
   assert.deepEqual(secretArgs, ["password", "registry_token"]);

@@ -3,9 +3,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
 import { newApp } from "../../examples/rgref/app.js";
 import { rungrad } from "../e2e/helpers.js";
-import { hcp } from "../transports/support.js";
+import { hcp, tempDir } from "../transports/support.js";
 import { isolatedEnv } from "../e2e/hardening.js";
 import { runApp } from "./helpers.js";
 
@@ -45,4 +46,11 @@ test("rungrad and hcp: an unknown subcommand exits 1 with a suggestion; `hcp ser
   const group = await rungrad(["manifest"]);
   assert.equal(group.code, 0);
   assert.match(group.stdout, /validate/);
+});
+
+test("hcp init given the pack folder as an operand says it is given with --out, and writes nothing", async () => {
+  const cwd = tempDir("hcp-init-operand-");
+  const r = await hcp(["init", "--from-manifest", "-", "my pack"], { env: isolatedEnv(), cwd, stdin: "{}" });
+  assert.deepEqual([r.code, r.stdout, r.stderr], [1, "", `Error: unknown command "my pack" for "hcp init" (the pack folder is given with --out: --out 'my pack')\n`]);
+  assert.deepEqual(readdirSync(cwd), []);
 });
