@@ -27,6 +27,9 @@ async function served(paths: readonly string[], transport: "json_exec" | "mcp", 
   const rewritable = workspaceWarnings(packs, opts, (folder) => `${folder}, the folder its server's verbs run in, where the agent writes files`);
   const warnings = [...skipped.map((s) => `skipped ${s.root}: ${s.reason}`), ...rewritable];
   for (const w of warnings) warnOperator(w);
+  // Keyring values are read now, so that every call masks them from the first: a verb of another pack can print the
+  // environment of a running program that holds them (runtime/secrets/keyring-read.ts).
+  if (packs.some((p) => p.surface.binding?.hub === "keyring")) (await import("../../runtime/secrets/secrets.js")).packSecrets(packs);
   return { packs, warnings };
 }
 

@@ -9,6 +9,7 @@ import { shellWord } from "../../shell-word.js";
 import type { HarnessBinding, LoadedPack } from "../../pack/types.js";
 import { CredentialError } from "../errors.js";
 import { keyringGet, keyringService } from "./keyring.js";
+import { noteKeyringValues } from "./keyring-read.js";
 import { readSecretFile } from "./secret-file.js";
 import { isVariableName } from "../env.js";
 
@@ -96,7 +97,9 @@ function readKeyring(family: string, names: readonly string[], packId: string): 
     if (value.includes("\0")) throw new CredentialError("credentials_invalid", `the keyring value of ${name} for ${keyringService(family)} contains NUL`);
     env[name] = value;
   }
-  return { env, openapi: {}, secrets: Object.values(env).filter((v) => v !== "") };
+  const secrets = Object.values(env).filter((v) => v !== "");
+  noteKeyringValues(secrets);
+  return { env, openapi: {}, secrets };
 }
 
 /**

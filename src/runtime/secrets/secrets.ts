@@ -12,6 +12,7 @@ import { PLACE_VARIABLES } from "../places.js";
 import { cutTruncatedTail, redact, redactEnvelope, redactText, secretSet, type SecretSet } from "./redact.js";
 import { isSecretName } from "./secret-name.js";
 import { stdoutJson } from "../stdout-json.js";
+import { keyringValuesRead } from "./keyring-read.js";
 import { storedSecrets } from "./stored-secrets.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -95,11 +96,12 @@ export function environmentSecrets(env: Env): string[] {
 }
 
 /**
- * The secrets of no one pack, masked in every pack's output whichever runs: every value of the credential file and the
- * secrets of hcp's own environment, both of which a verb that prints files can print.
+ * The secrets of no one pack, masked in every pack's output whichever runs: every value of the credential file, the
+ * keyring values this process has read and the secrets of hcp's own environment, all of which a verb that prints files
+ * can print (the keyring's from a running program's environment).
  */
 export function everyPackSecrets(env: Env): string[] {
-  return [...storedSecrets(env), ...environmentSecrets(env)];
+  return [...storedSecrets(env), ...keyringValuesRead(), ...environmentSecrets(env)];
 }
 
 /** How deep argSecrets follows a schema: as deep as a pack document may be. */
