@@ -5,10 +5,9 @@
 // it. A program found there (a verb's `git`, the `python3` of an approver's `#!/usr/bin/env python3`) would be one
 // the agent wrote.
 
-import { realpathSync } from "node:fs";
-import { homedir } from "node:os";
 import { delimiter, isAbsolute, resolve } from "node:path";
 import { within } from "../within.js";
+import { namesOf } from "./agent-folders.js";
 
 /** A `.` or `..` part, a doubled separator or a trailing one: what path.resolve would change in an absolute path. */
 const UNNORMAL = /\/\.\.?(?:\/|$)|\/\/|.\/$/;
@@ -16,30 +15,6 @@ const UNNORMAL = /\/\.\.?(?:\/|$)|\/\/|.\/$/;
 /** An absolute path as path.resolve makes it, resolved only when it must be (most PATH entries need not). */
 function normal(dir: string): string {
   return UNNORMAL.test(dir) ? resolve(dir) : dir;
-}
-
-/**
- * The names of an agent's folder whose PATH entries are skipped: its path and its real path (a link's target), as an
- * entry may name it either way. None for `/`, the home folder or a folder holding it (a server an MCP client starts
- * there): the agent's workspace is then no folder of its own, and skipping would skip every program of the user's.
- */
-function namesOf(folder: string): string[] {
-  const path = resolve(folder);
-  let real = path;
-  try {
-    real = realpathSync(path);
-  } catch {
-    // a folder that is not there: its path alone
-  }
-  const home = resolve(homedir());
-  if ([path, real].some((name) => within(home, name))) return [];
-  return real === path ? [path] : [path, real];
-}
-
-/** Whether `path` lies in `folder` taken as the agent's (never when `folder` is `/`, the home folder or holds it). */
-export function inAgentFolder(folder: string, path: string): boolean {
-  const target = resolve(path);
-  return namesOf(folder).some((name) => within(target, name));
 }
 
 /** The entries of `path` searched for a program run from the agent's `folders` (none: the absolute entries). */

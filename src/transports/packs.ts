@@ -10,7 +10,7 @@ import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } fro
 import type { Gate } from "../runtime/approval/gate.js";
 import { stateDirOf } from "../runtime/approval/state.js";
 import { RuntimeError } from "../runtime/errors.js";
-import { inAgentFolder } from "../runtime/search-path.js";
+import { inAgentFolder } from "../runtime/agent-folders.js";
 import { Limiter } from "../runtime/limiter.js";
 import { loadOpenApiDocuments, type DocumentFetch } from "../runtime/openapi/packs.js";
 import { TransportError } from "./errors.js";

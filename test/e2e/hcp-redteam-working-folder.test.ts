@@ -188,6 +188,70 @@ test("attack: an --approver the person listed is never run where the agent could
   assert.equal(b.runs().length, 1, "the payment the approver said yes to did not run");
 });
 
+/** A pack of the agent's (or the person's) whose program notes each run, with the credential it got, in `witness`. */
+function notingPack(witness: string, binding: object = { mode: "user", hub: "none" }): string {
+  const root = probePack("noting", { show: { description: "Run it.", cli: ["tool"], policy: "read" } }, { cliBin: "tool", binding, wrap: { bin: "./tool" } }, { verbs: { show: "read" } });
+  script(join(root, "tool"), `#!/bin/sh\necho "ran with [$SECRET_TOKEN]" >> '${witness}'\n`);
+  return root;
+}
+
+test("attack: hcp's places set inside the folder the agent works in (a project's XDG_STATE_HOME, XDG_CONFIG_HOME or HCP_CREDENTIALS, as direnv may set them) are refused: a trust record, an approvers list or a credential file the agent wrote there does not run its pack, approve its plan or give its token, on run, exec and serve", async () => {
+  const agents = tempDir("hcp-workspace-");
+  const witness = join(tempDir("hcp-witness-"), "ran");
+  const base = isolatedEnv();
+  const stateIn = `the hcp state directory ${join(agents, ".state", "hcp")} lies in ${JSON.stringify(agents)}, a folder the agent works in`;
+  // The state directory: the agent trusts its own pack there, writing what hcp trust writes once a person says yes.
+  const own = notingPack(witness);
+  const inState = { ...base, XDG_STATE_HOME: join(agents, ".state") };
+  await trustPack(own, inState);
+  const run = await hcp(["run", own, "show"], { env: inState, cwd: agents });
+  assert.equal(run.code, 4, run.stdout + run.stderr);
+  assert.ok(run.stderr.includes(stateIn), run.stderr);
+  for (const command of [["exec", own], ["serve", "--mcp", own]]) {
+    const started = await hcp(command, { env: inState, cwd: agents });
+    assert.equal(started.code, 4, `${command[0]}: ${started.stdout}${started.stderr}`);
+    assert.ok(started.stderr.includes(stateIn), `${command[0]}: ${started.stderr}`);
+  }
+  const placed = await hcp(["exec", own, "--cwd", agents], { env: inState, cwd: tempDir("hcp-elsewhere-") });
+  assert.ok(placed.stderr.includes(stateIn), placed.stderr);
+
+  // The approvers file: the agent lists /bin/true as an approver of the person's.
+  const b = bank();
+  const config = join(agents, ".config");
+  mkdirSync(join(config, "hcp"), { recursive: true });
+  writeFileSync(join(config, "hcp", "approvers"), "/bin/true\n", { mode: 0o600 });
+  const approved = await hcp(["run", b.root, "pay", "--arg", "amount=5", "--allow-write", "--approver", "/bin/true"], { env: { ...b.env, XDG_CONFIG_HOME: config }, cwd: agents });
+  assert.equal(approved.code, 4, approved.stdout + approved.stderr);
+  assert.ok(approved.stderr.includes(`your approvers file ${join(config, "hcp", "approvers")} lies in ${JSON.stringify(agents)}, a folder the agent works in`), approved.stderr);
+  assert.deepEqual(b.runs(), [], "a payment ran");
+
+  // The credential file: the agent's own token for a pack of the person's, which reads the family's.
+  const persons = notingPack(witness, { mode: "user", hub: "local-credential", family: "secretfam" });
+  const creds = join(agents, "credentials.json");
+  writeFileSync(creds, JSON.stringify({ secretfam: { env: { SECRET_TOKEN: "the-agent's-token" } } }), { mode: 0o600 });
+  for (const [env, cwd, more] of [
+    [{ ...base, HCP_CREDENTIALS: creds }, agents, []],
+    [{ ...base, HCP_CREDENTIALS: "credentials.json" }, agents, []],
+    [{ ...base, HCP_CREDENTIALS: creds }, tempDir("hcp-elsewhere-"), ["--cwd", agents]],
+  ] as const) {
+    await trustPack(persons, env);
+    const why = `the credential file ${env.HCP_CREDENTIALS} lies in ${JSON.stringify(agents)}, a folder the agent works in`;
+    if (more.length === 0) {
+      const ran = await hcp(["run", persons, "show"], { env, cwd });
+      assert.equal(ran.code, 3, ran.stdout + ran.stderr);
+      assert.ok(ran.stderr.includes(why), ran.stderr);
+    }
+    const exec = await execSession([persons], [JSON.stringify({ id: 1, pack: "noting", verb: "show", args: {} })], [...more], { env, cwd });
+    assert.ok(exec.responses[0]?.error?.message.includes(why), exec.stdout);
+  }
+  assert.equal(existsSync(witness), false, `a pack ran: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}`);
+  // The same places outside the agent's folder serve as before.
+  const kept = { ...base, HCP_CREDENTIALS: credentialFile("the-person's-token") };
+  await trustPack(persons, kept);
+  assert.equal((await hcp(["run", persons, "show"], { env: kept, cwd: agents })).code, 0);
+  assert.equal(readFileSync(witness, "utf8"), "ran with [the-person's-token]\n");
+});
+
 /** A pack whose program is the helper, looked up on PATH. */
 function venvPack(): string {
   return probePack("venv", { show: { description: "Run it.", cli: [HELPER], policy: "read" } }, { cliBin: HELPER, wrap: { bin: HELPER } }, { verbs: { show: "read" } });

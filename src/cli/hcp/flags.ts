@@ -5,7 +5,8 @@ import { resolve } from "node:path";
 import { isatty } from "node:tty";
 import type { Context, FlagSpec } from "../../framework/index.js";
 import { commandApprover, terminalApprover, terminalAsker, type PersonApprover } from "../../runtime/approval/approvers.js";
-import { stateDirOf } from "../../runtime/approval/state.js";
+import { agentFoldersOf } from "../../runtime/agent-folders.js";
+import { stateDirFor } from "../../runtime/approval/state.js";
 import type { Gate } from "../../runtime/approval/gate.js";
 import { AuditLog } from "../../runtime/audit.js";
 import type { TrustAsker } from "../../runtime/trust/trust.js";
@@ -80,15 +81,14 @@ export function toolSelection(ctx: Context): ToolSelection {
   return { tools: ctx.strings("tools"), exclude: ctx.strings("exclude"), readOnly: ctx.bool("read-only") };
 }
 
-/** The folders the agent works in: hcp's own working folder, and --cwd, where the verbs run. */
-export const agentFoldersOf = (cwd: string | undefined): string[] => [process.cwd(), ...(cwd === undefined ? [] : [cwd])];
-
 /**
  * Where approvals live and who can be asked: the --approver program when given; else, for `hcp run`
  * with `prompt`, the terminal, unless --no-prompt or there is no terminal (nothing then blocks).
  */
 function gateOf(ctx: Context, prompt: boolean, cwd: string | undefined): Gate {
   const env = process.env;
+  const agentFolders = agentFoldersOf(cwd);
+  const stateDir = stateDirFor(env, agentFolders);
   const approvers: PersonApprover[] = [];
   const program = has(ctx, "approver") ? optionalString(ctx, "approver") : undefined;
   if (program !== undefined) {
@@ -96,12 +96,12 @@ function gateOf(ctx: Context, prompt: boolean, cwd: string | undefined): Gate {
     const seconds = ctx.int("approver-timeout");
     if (seconds < 1 || seconds > 86_400) throw new TransportError("usage", `--approver-timeout must be from 1 to 86400 seconds, got ${seconds}`);
     const args = has(ctx, "approver-arg") ? ctx.strings("approver-arg") : [];
-    approvers.push(commandApprover({ program, args, timeoutMs: seconds * 1000, env, agentFolders: agentFoldersOf(cwd) }));
+    approvers.push(commandApprover({ program, args, timeoutMs: seconds * 1000, env, agentFolders }));
   } else if (prompt && mayPrompt(ctx)) {
     const terminal = terminalApprover();
     if (terminal !== undefined) approvers.push(terminal);
   }
-  return { stateDir: stateDirOf(env), audit: auditOf(ctx), approvers };
+  return { stateDir, audit: auditOf(ctx), approvers };
 }
 
 /**

@@ -4,6 +4,7 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Context } from "../../framework/index.js";
+import { agentFoldersOf } from "../../runtime/agent-folders.js";
 import { stateDirOf } from "../../runtime/approval/state.js";
 import { trustedApprover } from "../../runtime/approval/trusted.js";
 import { placesEnv } from "../../runtime/places.js";
@@ -14,7 +15,7 @@ import { CONFIG_FILES, MCP_CLIENTS, REMOTE_CONFIG_FILES, renderMcpConfig, render
 import { inStartFolder, loadServed, workspaceWarnings, type Served } from "../../transports/packs.js";
 import { toolCheck } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
-import { agentFoldersOf, AUDIT, SERVED_FLAGS, serveOptions, toolSelection } from "./flags.js";
+import { AUDIT, SERVED_FLAGS, serveOptions, toolSelection } from "./flags.js";
 import { isVariableName } from "../../runtime/env.js";
 
 /** This program as node and an absolute script path, so the client needs no PATH. */

@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { makeDirsSync } from "../../files.js";
 import { RuntimeError, type RuntimeErrorCode } from "../errors.js";
+import { agentFolderHolding } from "../agent-folders.js";
 import { xdgBase } from "../places.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -15,6 +16,22 @@ type Env = Readonly<Record<string, string | undefined>>;
 export function stateDirOf(env: Env): string {
   const xdg = xdgBase(env, "XDG_STATE_HOME");
   return xdg !== undefined ? join(xdg, "hcp") : join(env["HOME"] || homedir(), ".local", "state", "hcp");
+}
+
+/**
+ * The state directory of a run or server whose agent works in `agentFolders` (agent-folders.ts); refused when it lies in
+ * one of them: the agent could write trust records and approvals there, signed with the key it can read there too.
+ */
+export function stateDirFor(env: Env, agentFolders: readonly string[]): string {
+  const dir = stateDirOf(env);
+  const folder = agentFolderHolding(dir, agentFolders);
+  if (folder !== undefined) {
+    throw new RuntimeError(
+      "state_insecure",
+      `the hcp state directory ${dir} lies in ${JSON.stringify(folder)}, a folder the agent works in (hcp's working folder, or --cwd), where it could write trust records and approvals of its own, signed with the key it can read there; set XDG_STATE_HOME to a folder the agent cannot write`,
+    );
+  }
+  return dir;
 }
 
 /** Biggest state file read (a pending plan with a long argv). */

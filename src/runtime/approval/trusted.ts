@@ -12,7 +12,7 @@ import { FileReadError, readRegularFile } from "../../read-regular.js";
 import { RuntimeError } from "../errors.js";
 import { xdgBase } from "../places.js";
 import { resolveProgram } from "../resolve.js";
-import { inAgentFolder } from "../search-path.js";
+import { agentFolderHolding } from "../agent-folders.js";
 import { uid } from "./state.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -45,7 +45,7 @@ function checkOnlyYoursToChange(program: string, listed: string, agentFolders: r
     return; // not there: starting it fails, and says so
   }
   const named = `--approver ${JSON.stringify(program)}${file === listed ? "" : ` (the file ${JSON.stringify(file)})`}`;
-  const folder = agentFolders.find((f) => inAgentFolder(f, listed) || inAgentFolder(f, file));
+  const folder = agentFolderHolding(listed, agentFolders);
   if (folder !== undefined) {
     throw new RuntimeError(
       "approver_failed",
@@ -72,6 +72,14 @@ export function trustedApprover(program: string, env: Env, agentFolders: readonl
     resolved = resolveProgram(program, cwd, env["PATH"], cwd);
   } catch {
     resolved = program;
+  }
+  // A list the agent could write would let it name a program of its own (`true`).
+  const listIn = agentFolderHolding(file, agentFolders);
+  if (listIn !== undefined) {
+    throw new RuntimeError(
+      "approver_failed",
+      `--approver ${JSON.stringify(program)} cannot be checked: your approvers file ${file} lies in ${JSON.stringify(listIn)}, a folder the agent works in (hcp's working folder, or --cwd), where it could list a program of its own; set XDG_CONFIG_HOME to a folder the agent cannot write`,
+    );
   }
   let text: string;
   try {

@@ -2,7 +2,9 @@
 
 import type { LoadedPack } from "../../pack/types.js";
 import type { PlanOptions } from "../call.js";
-import { packCredentials, type Credentials } from "./credentials.js";
+import { bindingLoadsCredentials, credentialFilePath, packCredentials, type Credentials } from "./credentials.js";
+import { agentFolderHolding, agentFoldersOf } from "../agent-folders.js";
+import { CredentialError } from "../errors.js";
 import { runsFrom, trustedCopy, type RunFrom } from "../trust/pack-copy.js";
 import { isRequestPlan, type AnyPlan } from "../plan.js";
 import { secretSet, type SecretSet } from "./redact.js";
@@ -18,11 +20,23 @@ import { argsSchemaOf } from "../validate-args.js";
 export type CredentialLoad = { ok: true; credentials: Credentials } | { ok: false; error: unknown };
 
 export function credentialsOf(pack: LoadedPack, opts: PlanOptions): CredentialLoad {
+  const env = opts.env ?? process.env;
   try {
-    return { ok: true, credentials: packCredentials(pack, opts.env ?? process.env) };
+    if (pack.surface?.binding?.hub === "local-credential" && bindingLoadsCredentials(pack.surface.binding)) refuseAgentsFile(credentialFilePath(env), opts);
+    return { ok: true, credentials: packCredentials(pack, env) };
   } catch (error) {
     return { ok: false, error };
   }
+}
+
+/** A credential file in a folder the agent works in is not used: the agent could read the person's credentials there, and put its own. */
+function refuseAgentsFile(file: string, opts: PlanOptions): void {
+  const folder = agentFolderHolding(file, agentFoldersOf(opts.cwd));
+  if (folder === undefined) return;
+  throw new CredentialError(
+    "credentials_insecure",
+    `the credential file ${file} lies in ${JSON.stringify(folder)}, a folder the agent works in (hcp's working folder, or --cwd), where it can read your credentials and put its own; keep it where the agent cannot (HCP_CREDENTIALS)`,
+  );
 }
 
 /** What hcp run's trust check found when the call was planned: what the pack binds as trusted, and whether a person was asked to trust it. */

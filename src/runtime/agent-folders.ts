@@ -1,0 +1,56 @@
+// The folders the agent works in, where it writes files: hcp's working folder and `--cwd`, the folder a verb runs in
+// unless its pack's policy.json puts it elsewhere (MCP clients start servers in the project). None of them is one
+// when it is `/`, the home folder or holds it (a server Claude Desktop starts in `/`, or one started in `~`): the
+// agent then has no folder of its own that hcp can tell. What hcp runs or reads as the person's (a program found on
+// PATH, an approver, the state directory, the credential file) must not lie in one.
+
+import { existsSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { within } from "../within.js";
+
+/** The folders the agent works in: hcp's own working folder, and `cwd` (`--cwd`), where the verbs run. */
+export const agentFoldersOf = (cwd: string | undefined): string[] => [process.cwd(), ...(cwd === undefined ? [] : [cwd])];
+
+/**
+ * The names of an agent's folder: its path and its real path (a link's target), as a path in it may name it either
+ * way. None for `/`, the home folder or a folder holding it.
+ */
+export function namesOf(folder: string): string[] {
+  const path = resolve(folder);
+  let real = path;
+  try {
+    real = realpathSync(path);
+  } catch {
+    // a folder that is not there: its path alone
+  }
+  const home = resolve(homedir());
+  if ([path, real].some((name) => within(home, name))) return [];
+  return real === path ? [path] : [path, real];
+}
+
+/** Whether `path` lies in `folder` taken as the agent's (never when `folder` is `/`, the home folder or holds it). */
+export function inAgentFolder(folder: string, path: string): boolean {
+  const target = resolve(path);
+  return namesOf(folder).some((name) => within(target, name));
+}
+
+/** `path` with the links of its longest existing part followed: where a file there is, or would be made. */
+function realPathSoFar(path: string): string {
+  const absolute = resolve(path);
+  if (existsSync(absolute)) {
+    try {
+      return realpathSync(absolute);
+    } catch {
+      return absolute;
+    }
+  }
+  const parent = dirname(absolute);
+  return parent === absolute ? absolute : join(realPathSoFar(parent), basename(absolute));
+}
+
+/** The first of `folders` that `path` lies in, by its path or where its links lead; undefined when none. */
+export function agentFolderHolding(path: string, folders: readonly string[]): string | undefined {
+  const real = realPathSoFar(path);
+  return folders.find((folder) => inAgentFolder(folder, path) || inAgentFolder(folder, real));
+}
