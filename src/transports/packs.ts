@@ -10,7 +10,7 @@ import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } fro
 import type { Gate } from "../runtime/approval/gate.js";
 import { stateDirOf } from "../runtime/approval/state.js";
 import { RuntimeError } from "../runtime/errors.js";
-import { inAgentFolder } from "../runtime/agent-folders.js";
+import { agentFolderHolding, agentFoldersOf, inAgentFolder } from "../runtime/agent-folders.js";
 import { Limiter } from "../runtime/limiter.js";
 import { loadOpenApiDocuments, type DocumentFetch } from "../runtime/openapi/packs.js";
 import { TransportError } from "./errors.js";
@@ -184,6 +184,17 @@ export const runsPrograms = (pack: ServedPack): boolean => pack.surface.kind ===
  */
 export function inStartFolder(packs: readonly ServedPack[], opts: ServeOptions): ServedPack[] {
   return opts.cwd === undefined ? packs.filter((p) => runsPrograms(p) && p.policy?.cwd === undefined) : [];
+}
+
+/**
+ * A warning when the audit log lies in a folder the agent works in (hcp's working folder, or `--cwd`): the agent could
+ * rewrite the record of what ran. A warning, not a refusal: the log is still written, and nothing runs on its word.
+ */
+export function auditLogWarnings(opts: ServeOptions): string[] {
+  const path = opts.gate?.audit?.path;
+  if (path === undefined) return [];
+  const folder = agentFolderHolding(path, agentFoldersOf(opts.cwd));
+  return folder === undefined ? [] : [`the audit log ${resolve(path)} lies in ${JSON.stringify(folder)}, a folder the agent works in (hcp's working folder, or --cwd), where it could rewrite the record of what ran; keep the log where the agent cannot write (--audit FILE)`];
 }
 
 /**

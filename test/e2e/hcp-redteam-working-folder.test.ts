@@ -350,3 +350,28 @@ test("hcp serve, exec and mcp-config tell the operator (stderr, and an MCP clien
   await client.close();
   assert.equal(stderr().includes("lies in"), false, stderr());
 });
+
+test("hcp serve, exec and mcp-config warn of an audit log in the folder the agent works in, where it could rewrite the record of what ran; not of one elsewhere", async () => {
+  const agents = tempDir("hcp-workspace-");
+  const pack = smallPack(join(tempDir("hcp-packs-"), "kept"), "kept");
+  const env = isolatedEnv();
+  const inside = join(agents, "logs", "audit.jsonl");
+  mkdirSync(join(agents, "logs"));
+  const warning = `Warning: the audit log ${inside} lies in ${JSON.stringify(agents)}, a folder the agent works in`;
+  for (const [cwd, args, warned] of [
+    [agents, ["--audit", inside], true],
+    [agents, ["--audit", "logs/audit.jsonl"], true],
+    [tempDir("hcp-elsewhere-"), ["--audit", inside, "--cwd", agents], true],
+    [agents, ["--audit", join(tempDir("hcp-logs-"), "audit.jsonl")], false],
+  ] as const) {
+    const where = `cwd ${cwd}, ${args.join(" ")}`;
+    const exec = await execSession([pack], [], [...args], { env, cwd });
+    assert.equal(exec.stderr.includes(warning), warned, `exec, ${where}: ${exec.stderr}`);
+    const { client, stderr } = await mcpClient([pack], { env, cwd, args: [...args] });
+    await client.close();
+    assert.equal(stderr().includes(warning), warned, `serve, ${where}: ${stderr()}`);
+    const config = await hcp(["mcp-config", pack, "--client", "claude", ...args], { env, cwd });
+    assert.equal(config.code, 0, config.stderr);
+    assert.equal(config.stderr.includes(warning), warned, `mcp-config, ${where}: ${config.stderr}`);
+  }
+});
