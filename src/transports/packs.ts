@@ -1,7 +1,7 @@
 // Which packs a transport may serve: loaded without errors, allowing that transport and plane; their verbs and Skill text.
 
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
 import { readRegularFile } from "../read-regular.js";
 import { formatIssue } from "../pack/issues.js";
 import { PACK_FILE_MAX_BYTES, loadPack, loadPacks, packFolders } from "../pack/load.js";
@@ -195,6 +195,24 @@ export function auditLogWarnings(opts: ServeOptions): string[] {
   if (path === undefined) return [];
   const folder = agentFolderHolding(path, agentFoldersOf(opts.cwd));
   return folder === undefined ? [] : [`the audit log ${resolve(path)} lies in ${JSON.stringify(folder)}, a folder the agent works in (hcp's working folder, or --cwd), where it could rewrite the record of what ran; keep the log where the agent cannot write (--audit FILE)`];
+}
+
+/**
+ * A warning when this hcp is a package installed in a folder the agent works in (a project's node_modules, as a
+ * devDependency run with npx): the agent could rewrite hcp itself, its code or the code cache beside it, and with them
+ * every check it makes. `program` is the script started (process.argv[1]).
+ */
+export function installWarnings(opts: ServeOptions, program = process.argv[1]): string[] {
+  if (program === undefined) return [];
+  let real = program;
+  try {
+    real = realpathSync(program);
+  } catch {
+    return [];
+  }
+  if (!real.split(sep).includes("node_modules")) return [];
+  const folder = agentFolderHolding(real, agentFoldersOf(opts.cwd));
+  return folder === undefined ? [] : [`hcp itself is installed at ${real}, in ${JSON.stringify(folder)}, a folder the agent works in (hcp's working folder, or --cwd), where it could rewrite hcp (its code, its code cache) and with it every check; install hcp where the agent cannot write (npm install --global, or a folder of yours)`];
 }
 
 /**

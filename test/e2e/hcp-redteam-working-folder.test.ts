@@ -10,13 +10,13 @@
 // workspace, which the agent could rewrite, is named to the operator.
 
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { credentialFile, execSession, HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
 import { bank } from "./approvals-support.js";
 import { isolatedEnv, probePack } from "./hardening.js";
-import { fixture, run as spawnRun, trustPack } from "./helpers.js";
+import { fixture, REPO, run as spawnRun, trustPack } from "./helpers.js";
 
 const HELPER = "hcp-path-helper";
 const TOKEN = "tok-Path7helperSECRET";
@@ -373,5 +373,27 @@ test("hcp serve, exec and mcp-config warn of an audit log in the folder the agen
     const config = await hcp(["mcp-config", pack, "--client", "claude", ...args], { env, cwd });
     assert.equal(config.code, 0, config.stderr);
     assert.equal(config.stderr.includes(warning), warned, `mcp-config, ${where}: ${config.stderr}`);
+  }
+});
+
+test("hcp serve, exec and mcp-config warn when hcp itself is installed in the folder the agent works in (a project's node_modules, a devDependency run with npx), where the agent could rewrite hcp; not when it is run from elsewhere", async () => {
+  const agents = tempDir("hcp-workspace-");
+  const bin = join(agents, "node_modules", "rungrad", "dist", "bin");
+  mkdirSync(bin, { recursive: true });
+  cpSync(`${REPO}dist/bin`, bin, { recursive: true });
+  const program = join(bin, "hcp.cjs");
+  const pack = smallPack(join(tempDir("hcp-packs-"), "kept"), "kept");
+  const env = isolatedEnv();
+  const warning = `Warning: hcp itself is installed at ${realpathSync(program)}, in ${JSON.stringify(agents)}, a folder the agent works in`;
+  for (const [cwd, more, warned] of [
+    [agents, [], true],
+    [tempDir("hcp-elsewhere-"), ["--cwd", agents], true],
+    [tempDir("hcp-elsewhere-"), [], false],
+  ] as const) {
+    for (const command of [["exec", pack], ["serve", "--mcp", pack], ["mcp-config", pack, "--client", "claude"]]) {
+      const r = await spawnRun(process.execPath, [program, ...command, ...more], { env, cwd });
+      assert.equal(r.code, 0, `${command[0]}: ${r.stderr}`);
+      assert.equal(r.stderr.includes(warning), warned, `${command[0]}, cwd ${cwd} ${more.join(" ")}: ${r.stderr}`);
+    }
   }
 });

@@ -12,7 +12,7 @@ import { withheldDocument } from "../../runtime/openapi/packs.js";
 import { shellWord } from "../../shell-word.js";
 import { TransportError } from "../../transports/errors.js";
 import { CONFIG_FILES, MCP_CLIENTS, REMOTE_CONFIG_FILES, renderMcpConfig, renderRemoteConfig, type McpClient } from "../../transports/mcp-config.js";
-import { auditLogWarnings, inStartFolder, loadServed, workspaceWarnings, type Served } from "../../transports/packs.js";
+import { auditLogWarnings, inStartFolder, installWarnings, loadServed, workspaceWarnings, type Served } from "../../transports/packs.js";
 import { toolCheck } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
 import { AUDIT, SERVED_FLAGS, serveOptions, toolSelection } from "./flags.js";
@@ -105,7 +105,7 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
     opts.cwd === undefined
       ? `${folder}, where a client configured for this folder (a project's .mcp.json) starts the server and the agent writes files`
       : `${folder}, the folder its verbs run in (--cwd), where the agent writes files`;
-  for (const w of [...workspaceWarnings(packs, opts, where), ...auditLogWarnings(opts)]) process.stderr.write(`Warning: ${w}\n`);
+  for (const w of [...workspaceWarnings(packs, opts, where), ...auditLogWarnings(opts), ...installWarnings(opts)]) process.stderr.write(`Warning: ${w}\n`);
   for (const w of tools.warnings()) process.stderr.write(`Warning: ${w}\n`);
   const paths = ctx.args.map((p) => resolve(p));
   const flags = [

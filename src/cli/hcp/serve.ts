@@ -8,7 +8,7 @@ import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
 import { exitIfNeverTaken } from "../../transports/outbox.js";
 import { isLoopback, parseAllowHost, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
-import { auditLogWarnings, inStartFolder, loadServed, workspaceWarnings, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
+import { auditLogWarnings, inStartFolder, installWarnings, loadServed, workspaceWarnings, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { serveOptions, toolSelection } from "./flags.js";
 import { stopExitCode, untilSignal } from "../signal.js";
@@ -25,7 +25,7 @@ async function served(paths: readonly string[], transport: "json_exec" | "mcp", 
   // The person's command line names these packs: their documents are fetched (DocumentFetch).
   const { packs, skipped } = await loadServed(paths, transport, opts, { fetch: "command-line" }, check);
   const rewritable = workspaceWarnings(packs, opts, (folder) => `${folder}, the folder its server's verbs run in, where the agent writes files`);
-  const warnings = [...skipped.map((s) => `skipped ${s.root}: ${s.reason}`), ...rewritable, ...auditLogWarnings(opts)];
+  const warnings = [...skipped.map((s) => `skipped ${s.root}: ${s.reason}`), ...rewritable, ...auditLogWarnings(opts), ...installWarnings(opts)];
   for (const w of warnings) warnOperator(w);
   // Keyring values are read now, so that every call masks them from the first: a verb of another pack can print the
   // environment of a running program that holds them (runtime/secrets/keyring-read.ts).
