@@ -1,16 +1,29 @@
 // The folders the agent works in, where it writes files: hcp's working folder and `--cwd`, the folder a verb runs in
-// unless its pack's policy.json puts it elsewhere (MCP clients start servers in the project). None of them is one
-// when it is `/`, the home folder or holds it (a server Claude Desktop starts in `/`, or one started in `~`): the
-// agent then has no folder of its own that hcp can tell. What hcp runs or reads as the person's (a program found on
-// PATH, an approver, the state directory, the credential file) must not lie in one.
+// unless its pack's policy.json puts it elsewhere (MCP clients start servers in the project), and those the operator
+// names in HCP_AGENT_FOLDERS (an agent that edits a project through other tools while its client starts hcp in `/`,
+// or that chooses the folder `hcp run` runs in). None of them is one when it is `/`, the home folder or holds it (a
+// server Claude Desktop starts in `/`, or one started in `~`): the agent then has no folder of its own that hcp can
+// tell. What hcp runs or reads as the person's (a program found on PATH, an approver, the state directory, the
+// credential file) must not lie in one.
 
 import { existsSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { within } from "../within.js";
 
-/** The folders the agent works in: hcp's own working folder, and `cwd` (`--cwd`), where the verbs run. */
-export const agentFoldersOf = (cwd: string | undefined): string[] => [process.cwd(), ...(cwd === undefined ? [] : [cwd])];
+/** How messages name the agent's folders. */
+export const AGENT_FOLDERS = "hcp's working folder, --cwd or HCP_AGENT_FOLDERS";
+
+/**
+ * The folders the operator names in HCP_AGENT_FOLDERS (absolute paths, separated as PATH's are; relative ones are
+ * ignored): hcp's own environment, which an agent allowed only `hcp run …` cannot change, as HCP_NO_PROMPT.
+ */
+export function declaredAgentFolders(env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+  return (env["HCP_AGENT_FOLDERS"] ?? "").split(delimiter).filter((dir) => dir !== "" && isAbsolute(dir));
+}
+
+/** The folders the agent works in: hcp's own working folder, `cwd` (`--cwd`, where the verbs run) and those declared. */
+export const agentFoldersOf = (cwd: string | undefined): string[] => [process.cwd(), ...(cwd === undefined ? [] : [cwd]), ...declaredAgentFolders()];
 
 /**
  * The names of an agent's folder: its path and its real path (a link's target), as a path in it may name it either

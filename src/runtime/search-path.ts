@@ -7,7 +7,7 @@
 
 import { delimiter, isAbsolute, resolve } from "node:path";
 import { within } from "../within.js";
-import { namesOf } from "./agent-folders.js";
+import { declaredAgentFolders, namesOf } from "./agent-folders.js";
 
 /** A `.` or `..` part, a doubled separator or a trailing one: what path.resolve would change in an absolute path. */
 const UNNORMAL = /\/\.\.?(?:\/|$)|\/\/|.\/$/;
@@ -17,11 +17,14 @@ function normal(dir: string): string {
   return UNNORMAL.test(dir) ? resolve(dir) : dir;
 }
 
-/** The entries of `path` searched for a program run from the agent's `folders` (none: the absolute entries). */
+/**
+ * The entries of `path` searched for a program run from the agent's `folders`, the declared ones added
+ * (agent-folders.ts); none given: the absolute entries.
+ */
 export function searchedEntries(path: string | undefined, folders: readonly string[] = []): string[] {
   const absolute = (path ?? "").split(delimiter).filter((dir) => dir !== "" && isAbsolute(dir));
   if (folders.length === 0) return absolute;
-  const names = folders.flatMap(namesOf);
+  const names = [...folders, ...declaredAgentFolders()].flatMap(namesOf);
   if (names.length === 0) return absolute;
   return absolute.filter((dir) => !names.some((name) => within(normal(dir), name)));
 }

@@ -10,7 +10,7 @@ import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } fro
 import type { Gate } from "../runtime/approval/gate.js";
 import { stateDirOf } from "../runtime/approval/state.js";
 import { RuntimeError } from "../runtime/errors.js";
-import { agentFolderHolding, agentFoldersOf, inAgentFolder } from "../runtime/agent-folders.js";
+import { AGENT_FOLDERS, agentFolderHolding, agentFoldersOf, inAgentFolder } from "../runtime/agent-folders.js";
 import { Limiter } from "../runtime/limiter.js";
 import { loadOpenApiDocuments, type DocumentFetch } from "../runtime/openapi/packs.js";
 import { TransportError } from "./errors.js";
@@ -194,7 +194,7 @@ export function auditLogWarnings(opts: ServeOptions): string[] {
   const path = opts.gate?.audit?.path;
   if (path === undefined) return [];
   const folder = agentFolderHolding(path, agentFoldersOf(opts.cwd));
-  return folder === undefined ? [] : [`the audit log ${resolve(path)} lies in ${JSON.stringify(folder)}, a folder the agent works in (hcp's working folder, or --cwd), where it could rewrite the record of what ran; keep the log where the agent cannot write (--audit FILE)`];
+  return folder === undefined ? [] : [`the audit log ${resolve(path)} lies in ${JSON.stringify(folder)}, a folder the agent works in (${AGENT_FOLDERS}), where it could rewrite the record of what ran; keep the log where the agent cannot write (--audit FILE)`];
 }
 
 /**
@@ -212,7 +212,7 @@ export function installWarnings(opts: ServeOptions, program = process.argv[1]): 
   }
   if (!real.split(sep).includes("node_modules")) return [];
   const folder = agentFolderHolding(real, agentFoldersOf(opts.cwd));
-  return folder === undefined ? [] : [`hcp itself is installed at ${real}, in ${JSON.stringify(folder)}, a folder the agent works in (hcp's working folder, or --cwd), where it could rewrite hcp (its code, its code cache) and with it every check; install hcp where the agent cannot write (npm install --global, or a folder of yours)`];
+  return folder === undefined ? [] : [`hcp itself is installed at ${real}, in ${JSON.stringify(folder)}, a folder the agent works in (${AGENT_FOLDERS}), where it could rewrite hcp (its code, its code cache) and with it every check; install hcp where the agent cannot write (npm install --global, or a folder of yours)`];
 }
 
 /**

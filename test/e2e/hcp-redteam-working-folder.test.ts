@@ -397,3 +397,49 @@ test("hcp serve, exec and mcp-config warn when hcp itself is installed in the fo
     }
   }
 });
+
+test("attack: with the operator's HCP_AGENT_FOLDERS naming the agent's workspace, hcp run from / (the agent chooses where hcp run runs) and a server a client starts in / keep the workspace's rules: its .venv/bin is not searched, an approver or a state directory there is refused; mcp-config carries the variable", async () => {
+  // The PATH rule: the trusted pack's #!/usr/bin/env helper, with the workspace's .venv/bin first on PATH.
+  const { root, realBin } = interpretedPack();
+  const { dir, witness } = workspace(HELPER);
+  const base = isolatedEnv({ HCP_CREDENTIALS: credentialFile(TOKEN), HCP_AGENT_FOLDERS: dir });
+  await trustPack(root, base);
+  const env = { ...base, PATH: `${dir}/.venv/bin:${realBin}:${REST}` };
+  const run = await hcp(["run", root, "show"], { env, cwd: "/" });
+  const exec = await execSession([root], [JSON.stringify({ id: 1, pack: "interp", verb: "show", args: {} })], [], { env, cwd: "/" });
+  const { client } = await mcpClient([root], { env, cwd: "/" });
+  let called: string;
+  try {
+    called = JSON.stringify(await client.callTool({ name: "interp_show", arguments: {} }));
+  } finally {
+    await client.close();
+  }
+  assert.equal(existsSync(witness), false, `the agent's helper ran: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}`);
+  for (const out of [run.stdout, exec.stdout, called]) assert.match(out, /real helper ran /);
+
+  // An approver in the workspace, and a state directory there.
+  const approver = join(dir, "approve");
+  script(approver, `#!/bin/sh\necho "an approver the agent wrote ran" >> '${witness}'\nexit 0\n`);
+  const b = bank({ approvers: [approver], env: { HCP_AGENT_FOLDERS: dir } });
+  const lies = `lies in ${JSON.stringify(dir)}, a folder the agent works in (hcp's working folder, --cwd or HCP_AGENT_FOLDERS)`;
+  const paid = await hcp(["run", b.root, "pay", "--arg", "amount=1", "--allow-write", "--approver", approver], { env: b.env, cwd: "/" });
+  assert.equal(paid.code, 4, paid.stdout + paid.stderr);
+  assert.ok(paid.stderr.includes(lies), paid.stderr);
+  const served = await mcpClient([b.root], { env: b.env, cwd: "/", allowWrite: true, args: ["--approver", approver] });
+  try {
+    const r = await served.client.callTool({ name: "bank_pay", arguments: { amount: "2" } });
+    assert.ok(JSON.stringify(r).includes(JSON.stringify(lies).slice(1, -1)), JSON.stringify(r));
+  } finally {
+    await served.client.close();
+  }
+  assert.deepEqual(b.runs(), [], "a payment ran");
+  const stateIn = await hcp(["run", root, "show"], { env: { ...env, XDG_STATE_HOME: join(dir, ".state") }, cwd: "/" });
+  assert.equal(stateIn.code, 4, stateIn.stdout + stateIn.stderr);
+  assert.ok(stateIn.stderr.includes(`the hcp state directory ${join(dir, ".state", "hcp")} lies in ${JSON.stringify(dir)}`), stateIn.stderr);
+  assert.equal(existsSync(witness), false, `the agent's program ran: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}`);
+
+  // The server a configuration starts gets the variable, whatever the client's environment.
+  const config = await hcp(["mcp-config", root, "--client", "claude", "--json"], { env, cwd: base["HOME"]! });
+  assert.equal(config.code, 0, config.stderr);
+  assert.equal((JSON.parse(config.stdout) as { env?: Record<string, string> }).env?.["HCP_AGENT_FOLDERS"], dir, config.stdout);
+});

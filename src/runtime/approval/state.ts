@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { makeDirsSync } from "../../files.js";
 import { RuntimeError, type RuntimeErrorCode } from "../errors.js";
-import { agentFolderHolding } from "../agent-folders.js";
+import { AGENT_FOLDERS, agentFolderHolding } from "../agent-folders.js";
 import { xdgBase } from "../places.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -28,7 +28,7 @@ export function stateDirFor(env: Env, agentFolders: readonly string[]): string {
   if (folder !== undefined) {
     throw new RuntimeError(
       "state_insecure",
-      `the hcp state directory ${dir} lies in ${JSON.stringify(folder)}, a folder the agent works in (hcp's working folder, or --cwd), where it could write trust records and approvals of its own, signed with the key it can read there; set XDG_STATE_HOME to a folder the agent cannot write`,
+      `the hcp state directory ${dir} lies in ${JSON.stringify(folder)}, a folder the agent works in (${AGENT_FOLDERS}), where it could write trust records and approvals of its own, signed with the key it can read there; set XDG_STATE_HOME to a folder the agent cannot write`,
     );
   }
   return dir;

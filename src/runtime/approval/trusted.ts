@@ -12,7 +12,7 @@ import { FileReadError, readRegularFile } from "../../read-regular.js";
 import { RuntimeError } from "../errors.js";
 import { xdgBase } from "../places.js";
 import { resolveProgram } from "../resolve.js";
-import { agentFolderHolding } from "../agent-folders.js";
+import { AGENT_FOLDERS, agentFolderHolding } from "../agent-folders.js";
 import { uid } from "./state.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -49,7 +49,7 @@ function checkOnlyYoursToChange(program: string, listed: string, agentFolders: r
   if (folder !== undefined) {
     throw new RuntimeError(
       "approver_failed",
-      `${named} lies in ${JSON.stringify(folder)}, a folder the agent works in (hcp's working folder, or --cwd), where it could rewrite the approver to say yes; keep your approvers in a folder the agent cannot write`,
+      `${named} lies in ${JSON.stringify(folder)}, a folder the agent works in (${AGENT_FOLDERS}), where it could rewrite the approver to say yes; keep your approvers in a folder the agent cannot write`,
     );
   }
   const st = statSync(file);
@@ -78,7 +78,7 @@ export function trustedApprover(program: string, env: Env, agentFolders: readonl
   if (listIn !== undefined) {
     throw new RuntimeError(
       "approver_failed",
-      `--approver ${JSON.stringify(program)} cannot be checked: your approvers file ${file} lies in ${JSON.stringify(listIn)}, a folder the agent works in (hcp's working folder, or --cwd), where it could list a program of its own; set XDG_CONFIG_HOME to a folder the agent cannot write`,
+      `--approver ${JSON.stringify(program)} cannot be checked: your approvers file ${file} lies in ${JSON.stringify(listIn)}, a folder the agent works in (${AGENT_FOLDERS}), where it could list a program of its own; set XDG_CONFIG_HOME to a folder the agent cannot write`,
     );
   }
   let text: string;

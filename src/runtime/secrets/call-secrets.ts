@@ -3,7 +3,7 @@
 import type { LoadedPack } from "../../pack/types.js";
 import type { PlanOptions } from "../call.js";
 import { bindingLoadsCredentials, credentialFilePath, packCredentials, type Credentials } from "./credentials.js";
-import { agentFolderHolding, agentFoldersOf } from "../agent-folders.js";
+import { AGENT_FOLDERS, agentFolderHolding, agentFoldersOf } from "../agent-folders.js";
 import { CredentialError } from "../errors.js";
 import { runsFrom, trustedCopy, type RunFrom } from "../trust/pack-copy.js";
 import { isRequestPlan, type AnyPlan } from "../plan.js";
@@ -35,7 +35,7 @@ function refuseAgentsFile(file: string, opts: PlanOptions): void {
   if (folder === undefined) return;
   throw new CredentialError(
     "credentials_insecure",
-    `the credential file ${file} lies in ${JSON.stringify(folder)}, a folder the agent works in (hcp's working folder, or --cwd), where it can read your credentials and put its own; keep it where the agent cannot (HCP_CREDENTIALS)`,
+    `the credential file ${file} lies in ${JSON.stringify(folder)}, a folder the agent works in (${AGENT_FOLDERS}), where it can read your credentials and put its own; keep it where the agent cannot (HCP_CREDENTIALS)`,
   );
 }
 
