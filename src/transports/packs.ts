@@ -10,7 +10,7 @@ import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } fro
 import type { Gate } from "../runtime/approval/gate.js";
 import { stateDirOf } from "../runtime/approval/state.js";
 import { RuntimeError } from "../runtime/errors.js";
-import { AGENT_FOLDERS, agentFolderHolding, agentFoldersOf, inAgentFolder } from "../runtime/agent-folders.js";
+import { AGENT_FOLDERS, agentFolderHolding, agentFoldersOf, declaredAgentFolders, inAgentFolder } from "../runtime/agent-folders.js";
 import { Limiter } from "../runtime/limiter.js";
 import { loadOpenApiDocuments, type DocumentFetch } from "../runtime/openapi/packs.js";
 import { TransportError } from "./errors.js";
@@ -217,14 +217,18 @@ export function installWarnings(opts: ServeOptions, program = process.argv[1]): 
 
 /**
  * A warning for each pack whose folder lies in the folder its server's verbs run in by default (`--cwd`, else this
- * process's), the agent's workspace: the agent can rewrite it (policy.json, the programs it runs) while it is served.
- * `where` says what that folder (given quoted) is to the reader, and that the agent writes there.
+ * process's), the agent's workspace, or in a folder HCP_AGENT_FOLDERS names: the agent can rewrite it (policy.json, the
+ * programs it runs) while it is served. `where` says what the first folder (given quoted) is to the reader, and that
+ * the agent writes there.
  */
 export function workspaceWarnings(packs: readonly ServedPack[], opts: ServeOptions, where: (folder: string) => string): string[] {
   const folder = opts.cwd ?? process.cwd();
-  return packs
-    .filter((p) => inAgentFolder(folder, p.root))
-    .map((p) => `pack ${JSON.stringify(p.surface.id)} lies in ${where(JSON.stringify(folder))}: it can rewrite the pack (its policy.json, the programs it runs) while you serve it; keep served packs in a folder the agent cannot write`);
+  const declared = declaredAgentFolders();
+  return packs.flatMap((p) => {
+    const named = declared.find((d) => inAgentFolder(d, p.root));
+    const place = inAgentFolder(folder, p.root) ? where(JSON.stringify(folder)) : named === undefined ? undefined : `${JSON.stringify(named)}, a folder HCP_AGENT_FOLDERS names, where the agent writes files`;
+    return place === undefined ? [] : [`pack ${JSON.stringify(p.surface.id)} lies in ${place}: it can rewrite the pack (its policy.json, the programs it runs) while you serve it; keep served packs in a folder the agent cannot write`];
+  });
 }
 
 /** One line about the Skill: HARNESS.md's description, else the pack name. */

@@ -151,7 +151,7 @@ test("a pack generated from hcp passes hcp's places to the hcp its verbs run: ap
   const pack = join(tempDir(), "hcp");
   assert.equal((await hcp(["init", "--from-exe", HCP, "--out", pack], { env })).code, 0);
   const policy = JSON.parse(readFileSync(join(pack, "policy.json"), "utf8")) as { env?: string[] };
-  assert.deepEqual(policy.env, ["HCP_CREDENTIALS", "HCP_AUDIT", "XDG_CONFIG_HOME", "XDG_STATE_HOME"]);
+  assert.deepEqual(policy.env, ["HCP_CREDENTIALS", "HCP_AUDIT", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HCP_AGENT_FOLDERS"]);
   const other = tempDir("hcp-no-places-");
   for (const file of ["surface.json", "HARNESS.md"]) writeFileSync(join(other, file), readFileSync(join(pack, file)));
   writeFileSync(join(other, "policy.json"), JSON.stringify({ ...policy, env: undefined }));

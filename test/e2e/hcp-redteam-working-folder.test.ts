@@ -398,7 +398,7 @@ test("hcp serve, exec and mcp-config warn when hcp itself is installed in the fo
   }
 });
 
-test("attack: with the operator's HCP_AGENT_FOLDERS naming the agent's workspace, hcp run from / (the agent chooses where hcp run runs) and a server a client starts in / keep the workspace's rules: its .venv/bin is not searched, an approver or a state directory there is refused; mcp-config carries the variable", async () => {
+test("attack: with the operator's HCP_AGENT_FOLDERS naming the agent's workspace, hcp run from / (the agent chooses where hcp run runs) and a server a client starts in / keep the workspace's rules: its .venv/bin is not searched, an approver or a state directory there is refused, a pack served from there is warned of; mcp-config carries the variable", async () => {
   // The PATH rule: the trusted pack's #!/usr/bin/env helper, with the workspace's .venv/bin first on PATH.
   const { root, realBin } = interpretedPack();
   const { dir, witness } = workspace(HELPER);
@@ -437,6 +437,11 @@ test("attack: with the operator's HCP_AGENT_FOLDERS naming the agent's workspace
   assert.equal(stateIn.code, 4, stateIn.stdout + stateIn.stderr);
   assert.ok(stateIn.stderr.includes(`the hcp state directory ${join(dir, ".state", "hcp")} lies in ${JSON.stringify(dir)}`), stateIn.stderr);
   assert.equal(existsSync(witness), false, `the agent's program ran: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}`);
+
+  // A pack kept in the workspace, served from /, is one the agent can rewrite.
+  const kept = smallPack(join(dir, ".hcp", "packs", "local"), "local");
+  const warned = await execSession([kept], [], [], { env, cwd: "/" });
+  assert.ok(warned.stderr.includes(`pack "local" lies in ${JSON.stringify(dir)}, a folder HCP_AGENT_FOLDERS names, where the agent writes files: it can rewrite the pack`), warned.stderr);
 
   // The server a configuration starts gets the variable, whatever the client's environment.
   const config = await hcp(["mcp-config", root, "--client", "claude", "--json"], { env, cwd: base["HOME"]! });
