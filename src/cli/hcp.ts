@@ -28,6 +28,8 @@ const runCommand: CommandSpec = {
     "At a terminal, hcp run asks before it runs a plan a person must approve, or a pack no person has trusted.",
     "--no-prompt, or HCP_NO_PROMPT in its environment (set, not empty or 0), asks nothing: an operator sets it where",
     "an agent's commands run on a terminal the agent types into, so that the agent cannot answer for the person.",
+    "HCP_AGENT_FOLDERS (absolute folders, separated by :) names the folders the agent writes in besides the one hcp run",
+    "runs in, which the agent chooses: programs on PATH, approvers and hcp's own files there are never used.",
   ].join("\n"),
   examples: [
     "hcp run ./rgref item.list",

@@ -6,8 +6,10 @@
 // leading or trailing `:`) is searched from the folder the program runs in, and an absolute one can lie inside it (an
 // activated virtualenv's `<project>/.venv/bin`): a file the agent wrote there would run with the pack's credentials,
 // or, for an --approver, say yes in the person's place. hcp looks programs up, and gives what it runs a PATH, without
-// those entries, and an approver runs in the person's home folder, not the workspace, and never lies in it. A pack served from the
-// workspace, which the agent could rewrite, is named to the operator.
+// those entries; an approver runs in the person's home folder, never lies in the workspace, nor do hcp's own places
+// (state directory, approvers file, credential file). A pack served from the workspace, an audit log there and hcp
+// installed there, which the agent could rewrite, are named to the operator. The operator's HCP_AGENT_FOLDERS adds
+// folders hcp cannot tell are the agent's.
 
 import assert from "node:assert/strict";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
