@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { APPROVER_BIN, bank, listedApprover, planIdOf, writeBank } from "./approvals-support.js";
 import { fixture, run as spawnRun } from "./helpers.js";
-import { HCP, execSession, tempDir } from "../transports/support.js";
+import { HCP, execSession, mcpClient, tempDir } from "../transports/support.js";
 
 const pay = (root: string, amount: string) => ["run", root, "pay", "--arg", `amount=${amount}`, "--allow-write"];
 
@@ -64,6 +64,32 @@ test("an agent writing hcp run's command line cannot approve its own plan: an --
   const listed = await b.hcp([...pay(b.root, "7"), "--approver", listedApprover(b, asked, 0)]);
   assert.equal(listed.code, 0, listed.stderr);
   assert.deepEqual(b.runs().map((r) => r.argv), [["pay", "7"]]);
+});
+
+test("attack: an approver the person listed that is a shell or an interpreter (/bin/sh, node) never runs: it would run the plan it reads on stdin as code, and the agent's argument $(…) would run as the person; refused naming why, on run, exec and MCP", async () => {
+  const witness = join(tempDir("hcp-witness-"), "ran");
+  const interpreters = ["/bin/sh", process.execPath];
+  const b = bank({ approvers: interpreters });
+  // Under sh, a command substitution in the plan's text runs: the agent's code, as the person.
+  const amount = `$(echo ran >> '${witness}')`;
+  const why = "is a shell or an interpreter: it would run the plan it reads on its stdin, the agent's arguments in it, as code";
+  for (const approver of interpreters) {
+    const flags = ["--allow-write", "--approver", approver];
+    const run = await b.hcp(["run", b.root, "pay", "--arg", `amount=${amount}`, ...flags], { cwd: b.dir });
+    assert.equal(run.code, 4, run.stdout + run.stderr);
+    assert.ok(run.stderr.includes(why), run.stderr);
+    const exec = await execSession([b.root], [JSON.stringify({ id: 1, pack: "bank", verb: "pay", args: { amount } })], flags, { env: b.env, cwd: b.dir });
+    assert.ok(exec.responses[0]?.error?.message.includes(why), exec.stdout);
+    const { client } = await mcpClient([b.root], { env: b.env, cwd: b.dir, allowWrite: true, args: ["--approver", approver] });
+    try {
+      const r = await client.callTool({ name: "bank_pay", arguments: { amount } });
+      assert.ok(JSON.stringify(r).includes(why), JSON.stringify(r));
+    } finally {
+      await client.close();
+    }
+  }
+  assert.equal(existsSync(witness), false, `the agent's code ran in the approver: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}`);
+  assert.deepEqual(b.runs(), [], "a payment ran");
 });
 
 test("attack: hcp run takes no --approver-arg: an agent cannot point the approver the person listed at its own answer (an answers file, a channel, a webhook of its own); refused (exit 1), nothing runs and the approver is not asked", async () => {

@@ -2,12 +2,12 @@
 // `$XDG_CONFIG_HOME/hcp/approvers` (else `~/.config/hcp/approvers`). Over `hcp run` the agent writes
 // the command line, so a flag alone cannot say who approves: `--approver true` would be the agent
 // approving its own plan. The list is a file only its owner can write, which no transport can touch, and a listed
-// program is run only where the agent could not have rewritten it to say yes: outside the folders it works in, and
-// writable by no one else.
+// program is run only where the agent could not have rewritten it to say yes (outside the folders it works in, and
+// writable by no one else), and never when it is a shell or an interpreter, which would run the plan as code.
 
 import { realpathSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { basename, isAbsolute, join, resolve } from "node:path";
 import { FileReadError, readRegularFile } from "../../read-regular.js";
 import { RuntimeError } from "../errors.js";
 import { xdgBase } from "../places.js";
@@ -34,10 +34,19 @@ function ownedByYou(path: string): (st: Stats) => void {
 }
 
 /**
- * Refuses a listed approver that someone but the person could have made say yes: one lying (by its path or, through
- * links, its file) in a folder the agent works in, where the agent writes files; one another user owns or can write.
+ * Shells and interpreters that run what they read on stdin as code (a bare name, a versioned one: python3.11), and
+ * `env`, which runs another. An approver reads the plan on stdin, and the plan holds the agent's arguments:
+ * `$(…)` in a value runs under sh, `#{…}` under ruby.
  */
-function checkOnlyYoursToChange(program: string, listed: string, agentFolders: readonly string[]): void {
+const RUNS_STDIN =
+  /^(?:(?:a|ba|da|k|mk|pdk|ya|z|c|tc)?sh|ksh93|fish|busybox|toybox|env|(?:python|pypy|perl|ruby|php|lua|tclsh|wish|julia)[0-9.]*|node|nodejs|deno|bun|luajit|irb|jshell|Rscript|R|awk|gawk|mawk|nawk|osascript|pwsh|expect|guile|racket|sbcl|ocaml|ghci|runghc)$/;
+
+/**
+ * Refuses a listed approver that someone but the person could make say yes: one lying (by its path or, through links,
+ * its file) in a folder the agent works in, where the agent writes files; one another user owns or can write; a shell
+ * or an interpreter, which would run the agent's arguments in the plan it reads as code.
+ */
+function checkListedApprover(program: string, listed: string, agentFolders: readonly string[]): void {
   let file = listed;
   try {
     file = realpathSync(listed);
@@ -45,6 +54,12 @@ function checkOnlyYoursToChange(program: string, listed: string, agentFolders: r
     return; // not there: starting it fails, and says so
   }
   const named = `--approver ${JSON.stringify(program)}${file === listed ? "" : ` (the file ${JSON.stringify(file)})`}`;
+  if ([listed, file].some((p) => RUNS_STDIN.test(basename(p)))) {
+    throw new RuntimeError(
+      "approver_failed",
+      `${named} is a shell or an interpreter: it would run the plan it reads on its stdin, the agent's arguments in it, as code; list the script that asks a person instead (its first line naming its interpreter)`,
+    );
+  }
   const folder = agentFolderHolding(listed, agentFolders);
   if (folder !== undefined) {
     throw new RuntimeError(
@@ -96,7 +111,7 @@ export function trustedApprover(program: string, env: Env, agentFolders: readonl
     .map((l) => resolve(l));
   const listed = resolve(resolved);
   if (entries.includes(listed)) {
-    checkOnlyYoursToChange(program, listed, agentFolders);
+    checkListedApprover(program, listed, agentFolders);
     return listed;
   }
   throw new RuntimeError("approver_failed", `--approver ${JSON.stringify(program)} is not a program you listed in ${file}; add its absolute path there, one per line`);
