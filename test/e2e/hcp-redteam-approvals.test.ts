@@ -80,13 +80,18 @@ test("attack: an approver the person listed that is a shell or an interpreter (/
     assert.ok(run.stderr.includes(why), run.stderr);
     const exec = await execSession([b.root], [JSON.stringify({ id: 1, pack: "bank", verb: "pay", args: { amount } })], flags, { env: b.env, cwd: b.dir });
     assert.ok(exec.responses[0]?.error?.message.includes(why), exec.stdout);
-    const { client } = await mcpClient([b.root], { env: b.env, cwd: b.dir, allowWrite: true, args: ["--approver", approver] });
+    // The operator is told as the server starts, not only the agent at its first gated call.
+    const told = `Warning: --approver ${JSON.stringify(approver)}`;
+    const refusedUntil = "every call that needs a person's approval is refused until it can be asked";
+    assert.ok(exec.stderr.includes(told) && exec.stderr.includes(why) && exec.stderr.includes(refusedUntil), exec.stderr);
+    const { client, stderr } = await mcpClient([b.root], { env: b.env, cwd: b.dir, allowWrite: true, args: ["--approver", approver] });
     try {
       const r = await client.callTool({ name: "bank_pay", arguments: { amount } });
       assert.ok(JSON.stringify(r).includes(why), JSON.stringify(r));
     } finally {
       await client.close();
     }
+    assert.ok(stderr().includes(told) && stderr().includes(refusedUntil), stderr());
   }
   assert.equal(existsSync(witness), false, `the agent's code ran in the approver: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}`);
   assert.deepEqual(b.runs(), [], "a payment ran");

@@ -25,7 +25,9 @@ async function served(paths: readonly string[], transport: "json_exec" | "mcp", 
   // The person's command line names these packs: their documents are fetched (DocumentFetch).
   const { packs, skipped } = await loadServed(paths, transport, opts, { fetch: "command-line" }, check);
   const rewritable = workspaceWarnings(packs, opts, (folder) => `${folder}, the folder its server's verbs run in, where the agent writes files`);
-  const warnings = [...skipped.map((s) => `skipped ${s.root}: ${s.reason}`), ...rewritable, ...auditLogWarnings(opts), ...installWarnings(opts)];
+  // An --approver that cannot be asked refuses every gated call: the operator hears of it now, not only the agent then.
+  const approvers = (opts.gate?.approvers ?? []).flatMap((a) => a.problem?.() ?? []).map((why) => `${why}: every call that needs a person's approval is refused until it can be asked`);
+  const warnings = [...skipped.map((s) => `skipped ${s.root}: ${s.reason}`), ...rewritable, ...auditLogWarnings(opts), ...installWarnings(opts), ...approvers];
   for (const w of warnings) warnOperator(w);
   // Keyring values are read now, so that every call masks them from the first: a verb of another pack can print the
   // environment of a running program that holds them (runtime/secrets/keyring-read.ts).

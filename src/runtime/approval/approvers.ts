@@ -34,6 +34,8 @@ export interface ApprovalRequest {
 export interface PersonApprover {
   readonly by: "elicitation" | "prompt" | "approver";
   ask(request: ApprovalRequest, signal?: AbortSignal): Promise<Answer>;
+  /** Why it could not be asked now, if so (an `--approver` not listed, or one the agent could rewrite): for the operator, at a server's start. */
+  problem?(): string | undefined;
 }
 
 /** `y` or `yes` (any case) approves; anything else, or the end of input, does not. */
@@ -122,6 +124,14 @@ export function commandApprover(opts: CommandApproverOptions): PersonApprover {
   const agentFolders = opts.agentFolders ?? [process.cwd()];
   return {
     by: "approver",
+    problem() {
+      try {
+        trustedApprover(opts.program, opts.env, agentFolders);
+        return undefined;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
     async ask(request, signal) {
       const r = await runProcess({
         file: trustedApprover(opts.program, opts.env, agentFolders),
