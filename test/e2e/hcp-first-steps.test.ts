@@ -149,7 +149,10 @@ test("--cwd: the verbs of a pack without policy.json cwd run where the operator 
     // The log notifications follow `initialized`; a hang guard far above their time.
     await eventually(() => logged.length > 0, 20_000);
     assert.ok(atRoot.stderr().includes(`Warning: ${warning}\n`), atRoot.stderr());
-    assert.deepEqual(logged, [warning]);
+    // Nor does it know which folders the agent writes in: the operator is told how to name them.
+    const unknown = "this server knows no folder as the agent's (it runs in /): name the folders the agent writes in with HCP_AGENT_FOLDERS (absolute, separated by :), so that programs on PATH, approvers and hcp's own files there are never used";
+    await eventually(() => logged.length > 1, 20_000);
+    assert.deepEqual(logged, [warning, unknown]);
   } finally {
     await atRoot.client.close();
   }
@@ -157,6 +160,7 @@ test("--cwd: the verbs of a pack without policy.json cwd run where the operator 
   try {
     await chosen.client.listTools();
     assert.doesNotMatch(chosen.stderr(), /run in \//);
+    assert.doesNotMatch(chosen.stderr(), /knows no folder/);
   } finally {
     await chosen.client.close();
   }

@@ -409,13 +409,15 @@ test("attack: with the operator's HCP_AGENT_FOLDERS naming the agent's workspace
   const env = { ...base, PATH: `${dir}/.venv/bin:${realBin}:${REST}` };
   const run = await hcp(["run", root, "show"], { env, cwd: "/" });
   const exec = await execSession([root], [JSON.stringify({ id: 1, pack: "interp", verb: "show", args: {} })], [], { env, cwd: "/" });
-  const { client } = await mcpClient([root], { env, cwd: "/" });
+  const { client, stderr } = await mcpClient([root], { env, cwd: "/" });
   let called: string;
   try {
     called = JSON.stringify(await client.callTool({ name: "interp_show", arguments: {} }));
   } finally {
     await client.close();
   }
+  // Started in /, the server knows the agent's folder from the variable, and does not ask for it.
+  assert.doesNotMatch(stderr(), /knows no folder/);
   assert.equal(existsSync(witness), false, `the agent's helper ran: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}`);
   for (const out of [run.stdout, exec.stdout, called]) assert.match(out, /real helper ran /);
 

@@ -2,6 +2,7 @@
 
 import type { Context } from "../../framework/index.js";
 import { formatIssue } from "../../pack/issues.js";
+import { agentFoldersOf, namesOf } from "../../runtime/agent-folders.js";
 import { CredentialError } from "../../runtime/errors.js";
 import { readSecretFile } from "../../runtime/secrets/secret-file.js";
 import { TransportError } from "../../transports/errors.js";
@@ -140,6 +141,16 @@ function rootFolderWarnings(packs: readonly ServedPack[], opts: ServeOptions): s
 }
 
 /**
+ * A server that knows no folder as the agent's: started in `/` or the home folder (where clients such as Claude Desktop
+ * start theirs), without --cwd elsewhere or HCP_AGENT_FOLDERS. Its agent edits files somewhere all the same, and the
+ * rules of the agent's folders (PATH, approvers, hcp's own files) then guard none.
+ */
+function unknownWorkspaceWarnings(opts: ServeOptions): string[] {
+  if (agentFoldersOf(opts.cwd).some((folder) => namesOf(folder).length > 0)) return [];
+  return [`this server knows no folder as the agent's (it runs in ${process.cwd()}): name the folders the agent writes in with HCP_AGENT_FOLDERS (absolute, separated by :), so that programs on PATH, approvers and hcp's own files there are never used`];
+}
+
+/**
  * The packs `hcp serve --mcp` serves: a pack of a folder of packs whose served verbs cannot be tools (alone, or beside a
  * pack loaded before it) is left out as one that does not load is, not a refusal to start. Only MCP has tool names:
  * hcp exec does not check them.
@@ -148,7 +159,7 @@ async function mcpServed(ctx: Context, opts: ServeOptions): Promise<{ packs: Ser
   const { toolCheck } = await import("../../transports/tools.js");
   const tools = toolCheck(toolSelection(ctx));
   const { packs, warnings } = await served(ctx.args, "mcp", opts, tools.check);
-  for (const w of [...tools.warnings(), ...rootFolderWarnings(packs, opts)]) {
+  for (const w of [...tools.warnings(), ...rootFolderWarnings(packs, opts), ...unknownWorkspaceWarnings(opts)]) {
     warnOperator(w);
     warnings.push(w);
   }
