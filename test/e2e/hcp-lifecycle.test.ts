@@ -136,7 +136,8 @@ const INIT =
   "\n";
 const callTool = (id: number, name: string, args: object = {}) => rpc(id, "tools/call", { name, arguments: args });
 const answers = (text: string) => text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as RpcAnswer);
-const byId = (text: string) => new Map(answers(text).map((a) => [a.id, a]));
+/** The answers by their ids; notifications (the server's log messages: it runs in its home folder) have none. */
+const byId = (text: string) => new Map(answers(text).flatMap((a) => (a.id === undefined ? [] : [[a.id, a] as const])));
 
 test("hcp serve --mcp: at the end of stdin, calls in flight run to their end and every one is answered", async () => {
   const cwd = tempDir("hcp-mcp-eof-");
