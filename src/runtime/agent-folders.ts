@@ -6,7 +6,7 @@
 // tell. What hcp runs or reads as the person's (a program found on PATH, an approver, the state directory, the
 // credential file) must not lie in one.
 
-import { existsSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { within } from "../within.js";
@@ -51,19 +51,16 @@ export function inAgentFolder(folder: string, path: string): boolean {
 /** `path` with the links of its longest existing part followed: where a file there is, or would be made. */
 function realPathSoFar(path: string): string {
   const absolute = resolve(path);
-  if (existsSync(absolute)) {
-    try {
-      return realpathSync(absolute);
-    } catch {
-      return absolute;
-    }
+  try {
+    return realpathSync(absolute);
+  } catch {
+    const parent = dirname(absolute);
+    return parent === absolute ? absolute : join(realPathSoFar(parent), basename(absolute));
   }
-  const parent = dirname(absolute);
-  return parent === absolute ? absolute : join(realPathSoFar(parent), basename(absolute));
 }
 
 /** The first of `folders` that `path` lies in, by its path or where its links lead; undefined when none. */
 export function agentFolderHolding(path: string, folders: readonly string[]): string | undefined {
-  const real = realPathSoFar(path);
-  return folders.find((folder) => inAgentFolder(folder, path) || inAgentFolder(folder, real));
+  const targets = [resolve(path), realPathSoFar(path)];
+  return folders.find((folder) => namesOf(folder).some((name) => targets.some((target) => within(target, name))));
 }

@@ -3,7 +3,7 @@
 // files: an empty or relative entry (`node_modules/.bin`, `.`, a leading or trailing `:`) is searched from it, and an
 // absolute one inside it (the `.venv/bin` an activated virtualenv puts first, direnv's `node_modules/.bin`) lies in
 // it. A program found there (a verb's `git`, the `python3` of an approver's `#!/usr/bin/env python3`) would be one
-// the agent wrote.
+// the agent wrote. The folders HCP_AGENT_FOLDERS names are the agent's too (agent-folders.ts).
 
 import { delimiter, isAbsolute, resolve } from "node:path";
 import { within } from "../within.js";

@@ -223,10 +223,13 @@ export function installWarnings(opts: ServeOptions, program = process.argv[1]): 
  */
 export function workspaceWarnings(packs: readonly ServedPack[], opts: ServeOptions, where: (folder: string) => string): string[] {
   const folder = opts.cwd ?? process.cwd();
-  const declared = declaredAgentFolders();
+  const placeOf = (root: string): string | undefined => {
+    if (inAgentFolder(folder, root)) return where(JSON.stringify(folder));
+    const declared = agentFolderHolding(root, declaredAgentFolders());
+    return declared === undefined ? undefined : `${JSON.stringify(declared)}, a folder HCP_AGENT_FOLDERS names, where the agent writes files`;
+  };
   return packs.flatMap((p) => {
-    const named = declared.find((d) => inAgentFolder(d, p.root));
-    const place = inAgentFolder(folder, p.root) ? where(JSON.stringify(folder)) : named === undefined ? undefined : `${JSON.stringify(named)}, a folder HCP_AGENT_FOLDERS names, where the agent writes files`;
+    const place = placeOf(p.root);
     return place === undefined ? [] : [`pack ${JSON.stringify(p.surface.id)} lies in ${place}: it can rewrite the pack (its policy.json, the programs it runs) while you serve it; keep served packs in a folder the agent cannot write`];
   });
 }

@@ -32,7 +32,7 @@ async function served(paths: readonly string[], transport: "json_exec" | "mcp", 
   for (const w of warnings) warnOperator(w);
   // Keyring values are read now, so that every call masks them from the first: a verb of another pack can print the
   // environment of a running program that holds them (runtime/secrets/keyring-read.ts).
-  if (packs.some((p) => p.surface.binding?.hub === "keyring")) (await import("../../runtime/secrets/secrets.js")).packSecrets(packs);
+  if (packs.some((p) => p.surface.binding?.hub === "keyring")) (await import("../../runtime/secrets/secrets.js")).readPackKeyrings(packs);
   return { packs, warnings };
 }
 

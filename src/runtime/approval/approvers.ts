@@ -98,8 +98,8 @@ export interface CommandApproverOptions {
   timeoutMs: number;
   /** The approver's environment: the runtime's own (PATH without the agent's folders: search-path.ts). */
   env: Readonly<Record<string, string | undefined>>;
-  /** The folders the agent works in (hcp's own by default), which the approver never looks programs up in. */
-  agentFolders?: readonly string[];
+  /** The folders the agent works in (agentFoldersOf), where the approver must not lie and never looks programs up. */
+  agentFolders: readonly string[];
 }
 
 /**
@@ -121,7 +121,7 @@ function approverFolder(env: Readonly<Record<string, string | undefined>>): stri
 export function commandApprover(opts: CommandApproverOptions): PersonApprover {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
-  const agentFolders = opts.agentFolders ?? [process.cwd()];
+  const { agentFolders } = opts;
   return {
     by: "approver",
     problem() {

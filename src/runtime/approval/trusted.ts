@@ -79,7 +79,7 @@ function checkListedApprover(program: string, listed: string, agentFolders: read
  * behaves after the name it is started by, so only the listed name is ever started), and its file one that only
  * the person can change, outside `agentFolders`.
  */
-export function trustedApprover(program: string, env: Env, agentFolders: readonly string[] = [process.cwd()]): string {
+export function trustedApprover(program: string, env: Env, agentFolders: readonly string[]): string {
   const cwd = process.cwd();
   const file = approversFileOf(env);
   let resolved: string;

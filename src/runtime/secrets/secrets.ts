@@ -182,19 +182,24 @@ export function maskedArgs(schema: unknown, args: unknown): unknown {
  * `trustIn` (hcp run, its state directory), a keyring is not read for a pack a person did not trust.
  */
 export function packSecrets(packs: readonly LoadedPack[], env: Env = process.env, trustIn?: string, more: readonly string[] = []): SecretSet {
-  const values = [...everyPackSecrets(env), ...more];
+  readPackKeyrings(packs, env, trustIn);
+  return secretSet([...everyPackSecrets(env), ...more, ...packs.flatMap((pack) => policyEnvSecrets(pack, env))]);
+}
+
+/**
+ * Reads the keyring values of `packs`, which every call's masking then includes (keyring-read.ts); a local-credential
+ * pack's values are the credential file's, masked already. With `trustIn`, not for a pack a person did not trust.
+ */
+export function readPackKeyrings(packs: readonly LoadedPack[], env: Env = process.env, trustIn?: string): void {
   for (const pack of packs) {
-    values.push(...policyEnvSecrets(pack, env));
-    // A local-credential pack's values are the credential file's, all in already.
     if (pack.surface?.binding?.hub !== "keyring" || !loadsCredentials(pack)) continue;
     try {
       if (trustIn !== undefined && untrustedBecause(pack, trustIn) !== undefined) continue;
-      values.push(...packCredentials(pack, env).secrets);
+      packCredentials(pack, env);
     } catch {
       // unreadable (or the trust store is): nothing to mask
     }
   }
-  return secretSet(values);
 }
 
 /** An error with its message masked; a thrown non-Error becomes an Error. The same object when it is one. */
