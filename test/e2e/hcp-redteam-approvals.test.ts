@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { APPROVER_BIN, bank, listedApprover, planIdOf, writeBank } from "./approvals-support.js";
+import { APPROVER_BIN, bank, jsonError, listedApprover, planIdOf, writeBank } from "./approvals-support.js";
 import { fixture, run as spawnRun } from "./helpers.js";
 import { HCP, execSession, mcpClient, tempDir } from "../transports/support.js";
 
@@ -314,4 +314,40 @@ test("under the operator's HCP_NO_PROMPT, an agent typing y at the terminal hcp 
     assert.match(asked.stdout, /Run verb "pay" of pack "bank"\? \[y\/N\] y/);
   }
   assert.deepEqual(b.runs().map((r) => r.argv), [["look"], ["pay", "6"], ["pay", "7"]]);
+});
+
+test("under the operator's HCP_NO_PROMPT, an agent on the terminal it types into cannot answer for the person with hcp approve or hcp trust: both refuse before asking (exit 4); nothing is approved, trusted or run", async () => {
+  const b = bank({ env: { HCP_NO_PROMPT: "1" } });
+  await b.hcp(["run", b.root, "look"]);
+  const id = planIdOf(await b.hcp([...pay(b.root, "5"), "--dry-run", "--json"]));
+  const fresh = join(b.dir, "fresh");
+  writeBank(fresh, { id: "fresh" });
+
+  const approved = await typedAt(["approve", id], b.env);
+  assert.equal(approved.code, 4, approved.stdout);
+  assert.match(approved.stdout, /hcp approve must be run by a person at a terminal of their own: HCP_NO_PROMPT is set here/);
+  assert.doesNotMatch(approved.stdout, /\[y\/N\]/, "nothing was asked");
+  const trusted = await typedAt(["trust", fresh], b.env);
+  assert.equal(trusted.code, 4, trusted.stdout);
+  assert.match(trusted.stdout, /hcp trust must be run by a person at a terminal of their own: HCP_NO_PROMPT is set here/);
+  assert.doesNotMatch(trusted.stdout, /\[y\/N\]/, "nothing was asked");
+
+  const withId = await b.hcp([...pay(b.root, "5"), "--confirm", id, "--json"]);
+  assert.equal(withId.code, 4, withId.stdout);
+  assert.equal(jsonError(withId).code, "approval_required", "the plan is not approved");
+  const untrusted = await b.hcp(["run", fresh, "look"], { asAgent: true });
+  assert.equal(untrusted.code, 4);
+  assert.match(untrusted.stderr, /a person has never trusted it/);
+  assert.deepEqual(b.runs().map((r) => r.argv), [["look"]], "only the person's own run");
+  // What only reads stays open: the person's listings.
+  assert.ok(JSON.parse((await b.hcp(["approve", "--list", "--json"])).stdout).pending.some((p: { plan_id: string }) => p.plan_id === id));
+  assert.equal((await b.hcp(["trust", "--list"])).code, 0);
+
+  // Where HCP_NO_PROMPT is not set (a person's own terminal), the same answers approve and trust.
+  const person = { ...b.env, HCP_NO_PROMPT: "0" };
+  assert.equal((await typedAt(["approve", id], person)).code, 0);
+  assert.equal((await typedAt(["trust", fresh], person)).code, 0);
+  assert.equal((await b.hcp([...pay(b.root, "5"), "--confirm", id])).code, 0);
+  assert.equal((await b.hcp(["run", fresh, "look"], { asAgent: true })).code, 0, "trusted by the person's y");
+  assert.deepEqual(b.runs().map((r) => r.argv), [["look"], ["pay", "5"], ["look"]]);
 });

@@ -7,10 +7,9 @@ import { listPendingPlans, pendingForApproval, recordApproval } from "../../runt
 import { escapeForPerson, planText, stdinLines } from "../../runtime/approval/show.js";
 import { stateDirOf } from "../../runtime/approval/state.js";
 import type { PendingPlan } from "../../runtime/approval/store.js";
-import { RuntimeError } from "../../runtime/errors.js";
 import { isRequestPlan, subjectOf } from "../../runtime/plan.js";
 import { TransportError } from "../../transports/errors.js";
-import { auditOf } from "./flags.js";
+import { auditOf, requirePersonAtTerminal } from "./flags.js";
 
 function pendingText(plans: readonly PendingPlan[]): string {
   if (plans.length === 0) return "No plan is waiting for approval.\n";
@@ -36,13 +35,7 @@ export async function approveHandler(ctx: Context): Promise<void> {
   }
   const id = ctx.args[0];
   if (id === undefined) throw new TransportError("usage", "give the plan_id to approve (see hcp approve --list)");
-  if (ctx.globals.noPrompt) throw new TransportError("usage", "hcp approve asks a person y/N at the terminal, and --no-prompt forbids asking: leave --no-prompt out");
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    throw new RuntimeError(
-      "not_a_terminal",
-      "hcp approve must be run by a person at a terminal: its stdin and stdout must both be a terminal, so that an agent cannot approve its own plans",
-    );
-  }
+  requirePersonAtTerminal(ctx, "hcp approve", "approve its own plans");
   const pending = await pendingForApproval(stateDir, id);
   const audit = auditOf(ctx);
   const entry = { transport: "approve" as const, pack: pending.plan.pack, verb: pending.plan.verb, plan_id: pending.plan_id, argv: isRequestPlan(pending.plan) ? [pending.plan.method, pending.plan.url] : pending.plan.argv, by: "approve", exit_code: null, duration_ms: null };

@@ -9,6 +9,7 @@ import { agentFoldersOf } from "../../runtime/agent-folders.js";
 import { stateDirFor } from "../../runtime/approval/state.js";
 import type { Gate } from "../../runtime/approval/gate.js";
 import { AuditLog } from "../../runtime/audit.js";
+import { RuntimeError } from "../../runtime/errors.js";
 import type { TrustAsker } from "../../runtime/trust/trust.js";
 import { TransportError } from "../../transports/errors.js";
 import type { ServeOptions } from "../../transports/packs.js";
@@ -110,10 +111,33 @@ function gateOf(ctx: Context, prompt: boolean, cwd: string | undefined): Gate {
  * pseudo-terminal) would answer the prompts itself, and an agent allowed only `hcp run …` cannot unset it.
  */
 function mayPrompt(ctx: Context): boolean {
-  const forbidden = process.env["HCP_NO_PROMPT"];
-  if (ctx.globals.noPrompt || (forbidden !== undefined && forbidden !== "" && forbidden !== "0")) return false;
+  if (ctx.globals.noPrompt || operatorForbidsPrompts()) return false;
   // isatty, not process.stdin.isTTY: making process.stdin costs a run that never reads it ~1.5 ms.
   return isatty(0) || isatty(1) || isatty(2);
+}
+
+/** The operator's HCP_NO_PROMPT: set, and neither empty nor 0. */
+function operatorForbidsPrompts(): boolean {
+  const forbidden = process.env["HCP_NO_PROMPT"];
+  return forbidden !== undefined && forbidden !== "" && forbidden !== "0";
+}
+
+/**
+ * `hcp approve` and `hcp trust` take a person's answer at the terminal: only at one on both stdin and stdout, and not
+ * under HCP_NO_PROMPT, which says that the agent's commands run on a terminal it types into (this one, it may be).
+ * `cannot` ends "so that an agent cannot …".
+ */
+export function requirePersonAtTerminal(ctx: Context, command: string, cannot: string): void {
+  if (ctx.globals.noPrompt) throw new TransportError("usage", `${command} asks a person y/N at the terminal, and --no-prompt forbids asking: leave --no-prompt out`);
+  if (operatorForbidsPrompts()) {
+    throw new RuntimeError(
+      "not_a_terminal",
+      `${command} must be run by a person at a terminal of their own: HCP_NO_PROMPT is set here, as an operator sets it where an agent's commands run on a terminal the agent types into, so that an agent cannot ${cannot}; run it in a terminal where HCP_NO_PROMPT is not set`,
+    );
+  }
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new RuntimeError("not_a_terminal", `${command} must be run by a person at a terminal: its stdin and stdout must both be a terminal, so that an agent cannot ${cannot}`);
+  }
 }
 
 /**

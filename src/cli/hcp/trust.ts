@@ -16,6 +16,7 @@ import { trustReview } from "../../runtime/trust/trust-review.js";
 import { TransportError } from "../../transports/errors.js";
 import { loadOnePack, servable } from "../../transports/packs.js";
 import { shellWord } from "../../shell-word.js";
+import { requirePersonAtTerminal } from "./flags.js";
 
 /**
  * A pack as `hcp run` loads it: by its real folder, its OpenAPI document loaded; one with errors is refused. Its
@@ -64,13 +65,7 @@ export async function trustHandler(ctx: Context): Promise<void> {
     await ctx.writeResult({ root, trusted: false }, () => `No longer trusted: ${escapeForPerson(root)}. hcp run no longer runs it.\n`);
     return;
   }
-  if (ctx.globals.noPrompt) throw new TransportError("usage", "hcp trust asks a person y/N at the terminal, and --no-prompt forbids asking: leave --no-prompt out");
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    throw new RuntimeError(
-      "not_a_terminal",
-      "hcp trust must be run by a person at a terminal: its stdin and stdout must both be a terminal, so that an agent cannot trust a pack it wrote",
-    );
-  }
+  requirePersonAtTerminal(ctx, "hcp trust", "trust a pack it wrote");
   const pack = await packAt(path);
   // Read once: what the person is shown is what is recorded, whatever changes in the folder while they read.
   const binding = bindingOf(pack, [givenPackFolder(path)]);
