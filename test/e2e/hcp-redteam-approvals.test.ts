@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { APPROVER_BIN, bank, jsonError, listedApprover, planIdOf, writeBank } from "./approvals-support.js";
+import { APPROVER_BIN, bank, jsonError, listedApprover, person, planIdOf, writeBank } from "./approvals-support.js";
 import { fixture, run as spawnRun } from "./helpers.js";
-import { HCP, execSession, mcpClient, tempDir } from "../transports/support.js";
+import { HCP, execSession, httpClient, mcpClient, serveHttp, tempDir } from "../transports/support.js";
 
 const pay = (root: string, amount: string) => ["run", root, "pay", "--arg", `amount=${amount}`, "--allow-write"];
 
@@ -344,10 +344,65 @@ test("under the operator's HCP_NO_PROMPT, an agent on the terminal it types into
   assert.equal((await b.hcp(["trust", "--list"])).code, 0);
 
   // Where HCP_NO_PROMPT is not set (a person's own terminal), the same answers approve and trust.
-  const person = { ...b.env, HCP_NO_PROMPT: "0" };
-  assert.equal((await typedAt(["approve", id], person)).code, 0);
-  assert.equal((await typedAt(["trust", fresh], person)).code, 0);
+  const own = { ...b.env, HCP_NO_PROMPT: "0" };
+  assert.equal((await typedAt(["approve", id], own)).code, 0);
+  assert.equal((await typedAt(["trust", fresh], own)).code, 0);
   assert.equal((await b.hcp([...pay(b.root, "5"), "--confirm", id])).code, 0);
   assert.equal((await b.hcp(["run", fresh, "look"], { asAgent: true })).code, 0, "trusted by the person's y");
   assert.deepEqual(b.runs().map((r) => r.argv), [["look"], ["pay", "5"], ["look"]]);
+});
+
+/** The error of a refused tool call. */
+const errorOf = (r: object) => (r as { structuredContent: { error: { code: string } } }).structuredContent.error;
+
+/** The MCP messages of an agent that starts its own server: initialize declaring elicitation, then pay. */
+const SELF_SERVED = [
+  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { elicitation: {} }, clientInfo: { name: "agent", version: "1" } } },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "bank_pay", arguments: { amount: "5" } } },
+].map((m) => JSON.stringify(m));
+
+test("an agent that starts hcp serve --mcp and is its client cannot accept its own elicitation: typed at a terminal, or under the operator's HCP_NO_PROMPT over stdio and HTTP, the server never asks its client and says so; the payment never runs", async () => {
+  const b = bank();
+  // On a terminal: the agent types the messages and accepts every elicitation it is sent.
+  const typed = await spawnRun("python3", [fixture("bin/mcp-typist.py"), "20", ...SELF_SERVED, "--", process.execPath, HCP, "serve", "--mcp", b.root, "--allow-write"], { env: b.env, timeoutMs: 30_000 });
+  assert.equal(typed.code, 0, typed.stdout);
+  assert.doesNotMatch(typed.stdout, /elicitation\/create/, "nothing was asked of the terminal");
+  assert.match(typed.stdout, /never asks its client to approve a plan \(it runs on a terminal, where whoever types is its client\): a person approves with hcp approve/);
+  const answer = typed.stdout.split("\n").find((line) => line.startsWith('{"result"') && line.endsWith('"id":2}'));
+  assert.equal(errorOf(JSON.parse(answer ?? "{}").result).code, "approval_required", typed.stdout);
+  assert.deepEqual(b.runs(), [], "the payment did not run");
+
+  // Under HCP_NO_PROMPT, over pipes (stdio) and over HTTP: a client that accepts everything is never asked.
+  const noPrompt = { ...b.env, HCP_NO_PROMPT: "1" };
+  const p = person(["accept", "accept"]);
+  const { client, stderr } = await mcpClient([b.root], { env: noPrompt, allowWrite: true, elicit: p.elicit });
+  try {
+    assert.equal(errorOf(await client.callTool({ name: "bank_pay", arguments: { amount: "6" } })).code, "approval_required");
+  } finally {
+    await client.close();
+  }
+  assert.match(stderr(), /never asks its client to approve a plan \(HCP_NO_PROMPT is set, as an operator sets it where an agent's commands run, so its client may be the agent\)/);
+  const s = await serveHttp([b.root], { args: ["--stateful", "--allow-write"], env: noPrompt });
+  try {
+    const http = await httpClient(s.url, { elicit: p.elicit });
+    assert.equal(errorOf(await http.client.callTool({ name: "bank_pay", arguments: { amount: "7" } })).code, "approval_required");
+    await http.client.close();
+  } finally {
+    await s.stop();
+  }
+  assert.match(s.stderr(), /never asks its client to approve a plan \(HCP_NO_PROMPT is set/);
+  assert.deepEqual(p.asked, [], "no client was asked");
+  assert.deepEqual(b.runs(), [], "no payment ran");
+
+  // A client the person configured (pipes, no HCP_NO_PROMPT) is asked as before: its accept runs the payment once.
+  const q = person(["accept"]);
+  const configured = await mcpClient([b.root], { env: b.env, allowWrite: true, elicit: q.elicit });
+  try {
+    assert.notEqual((await configured.client.callTool({ name: "bank_pay", arguments: { amount: "8" } })).isError, true);
+  } finally {
+    await configured.client.close();
+  }
+  assert.equal(q.asked.length, 1);
+  assert.deepEqual(b.runs().map((r) => r.argv), [["pay", "8"]]);
 });

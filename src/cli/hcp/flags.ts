@@ -28,7 +28,7 @@ export const CWD: FlagSpec = {
 /** MCP only: elicitation trusts the client's answer as the person's, and an agent that writes its own MCP messages is that client. */
 export const NO_ELICITATION: FlagSpec = {
   name: "no-elicitation",
-  usage: "Never ask the MCP client to approve a plan (a client the agent drives could accept its own plans): a person approves with hcp approve, or --approver",
+  usage: "Never ask the MCP client to approve a plan (a client the agent drives could accept its own plans): a person approves with hcp approve, or --approver. Implied on a terminal and under HCP_NO_PROMPT",
   type: "bool",
 };
 const APPROVER: FlagSpec = { name: "approver", usage: "A PROGRAM you listed in ~/.config/hcp/approvers that approves plans (no shell): the plan as JSON on its stdin, exit 0 approves", type: "string" };
@@ -117,7 +117,7 @@ function mayPrompt(ctx: Context): boolean {
 }
 
 /** The operator's HCP_NO_PROMPT: set, and neither empty nor 0. */
-function operatorForbidsPrompts(): boolean {
+export function operatorForbidsPrompts(): boolean {
   const forbidden = process.env["HCP_NO_PROMPT"];
   return forbidden !== undefined && forbidden !== "" && forbidden !== "0";
 }

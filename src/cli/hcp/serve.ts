@@ -1,5 +1,6 @@
 // `hcp exec` and `hcp serve --mcp`: the long-running transports, on this process's stdin and stdout or (--http) on a port.
 
+import { isatty } from "node:tty";
 import type { Context } from "../../framework/index.js";
 import { formatIssue } from "../../pack/issues.js";
 import { agentFoldersOf, namesOf } from "../../runtime/agent-folders.js";
@@ -11,7 +12,7 @@ import { exitIfNeverTaken } from "../../transports/outbox.js";
 import { isLoopback, parseAllowHost, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
 import { auditLogWarnings, inStartFolder, installWarnings, loadServed, workspaceWarnings, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
-import { serveOptions, toolSelection } from "./flags.js";
+import { operatorForbidsPrompts, serveOptions, toolSelection } from "./flags.js";
 import { stopExitCode, untilSignal } from "../signal.js";
 import { boundYoungGeneration } from "./young-generation.js";
 
@@ -151,19 +152,33 @@ function unknownWorkspaceWarnings(opts: ServeOptions): string[] {
 }
 
 /**
+ * Why this server never asks its client to approve a plan (elicitation), if it would have: under the operator's
+ * HCP_NO_PROMPT the agent's commands run in this environment, so the client may be the agent (a server it started and
+ * writes to); on a terminal (stdio), whoever types there is the client. No --approver, no --no-elicitation.
+ */
+function elicitationForbidden(ctx: Context, opts: ServeOptions, stdio: boolean): string | undefined {
+  if (ctx.bool("no-elicitation") || (opts.gate?.approvers.length ?? 0) > 0) return undefined;
+  if (operatorForbidsPrompts()) return "HCP_NO_PROMPT is set, as an operator sets it where an agent's commands run, so its client may be the agent";
+  if (stdio && (isatty(0) || isatty(1))) return "it runs on a terminal, where whoever types is its client";
+  return undefined;
+}
+
+/**
  * The packs `hcp serve --mcp` serves: a pack of a folder of packs whose served verbs cannot be tools (alone, or beside a
  * pack loaded before it) is left out as one that does not load is, not a refusal to start. Only MCP has tool names:
  * hcp exec does not check them.
  */
-async function mcpServed(ctx: Context, opts: ServeOptions): Promise<{ packs: ServedPack[]; warnings: string[] }> {
+async function mcpServed(ctx: Context, opts: ServeOptions, stdio: boolean): Promise<{ packs: ServedPack[]; warnings: string[]; noElicitation: boolean }> {
   const { toolCheck } = await import("../../transports/tools.js");
   const tools = toolCheck(toolSelection(ctx));
   const { packs, warnings } = await served(ctx.args, "mcp", opts, tools.check);
-  for (const w of [...tools.warnings(), ...rootFolderWarnings(packs, opts), ...unknownWorkspaceWarnings(opts)]) {
+  const forbidden = elicitationForbidden(ctx, opts, stdio);
+  const unasked = forbidden === undefined ? [] : [`this server never asks its client to approve a plan (${forbidden}): a person approves with hcp approve, in a terminal of their own`];
+  for (const w of [...tools.warnings(), ...rootFolderWarnings(packs, opts), ...unknownWorkspaceWarnings(opts), ...unasked]) {
     warnOperator(w);
     warnings.push(w);
   }
-  return { packs, warnings };
+  return { packs, warnings, noElicitation: ctx.bool("no-elicitation") || forbidden !== undefined };
 }
 
 /** On stdio, nothing but the MCP server writes to stdout; over HTTP, the URL is printed on stderr. */
@@ -176,13 +191,13 @@ export async function serveHandler(ctx: Context): Promise<void> {
   mcp.catch(() => {});
   if (http !== null) return serveHttp(ctx, http);
   const opts = serveOptions(ctx);
-  const { packs, warnings } = await mcpServed(ctx, opts);
+  const { packs, warnings, noElicitation } = await mcpServed(ctx, opts, true);
   // The packs' own warnings go to the operator's terminal and to the client's log.
   warnings.push(...(await tellOperator(packs)));
   const { serveMcp } = await mcp;
   // Until the end of stdin (calls in flight finish), or SIGINT/SIGTERM/a closed stdout (they are cancelled).
   await untilSignal(async (signal) => {
-    await serveMcp(packs, { ...opts, ...toolSelection(ctx), noElicitation: ctx.bool("no-elicitation"), warnings, version: PACKAGE_VERSION, signal });
+    await serveMcp(packs, { ...opts, ...toolSelection(ctx), noElicitation, warnings, version: PACKAGE_VERSION, signal });
     const code = stopExitCode(signal);
     if (code !== null) ctx.setExitCode(code);
   });
@@ -195,11 +210,11 @@ const printUrl = (url: string) => process.stderr.write(`hcp: serving MCP over HT
 /** `--mcp --http`: until SIGINT/SIGTERM, then what is in flight is cancelled and answered, and the port freed. */
 async function serveHttp(ctx: Context, door: Door): Promise<void> {
   const opts = serveOptions(ctx);
-  const { packs } = await mcpServed(ctx, opts);
+  const { packs, noElicitation } = await mcpServed(ctx, opts, false);
   await tellOperator(packs);
   const { serveMcpHttp } = await import("../../transports/mcp-http.js");
   await untilSignal(async (signal) => {
-    await serveMcpHttp(packs, { ...opts, ...toolSelection(ctx), noElicitation: ctx.bool("no-elicitation"), ...door, version: PACKAGE_VERSION, signal, onListening: printUrl });
+    await serveMcpHttp(packs, { ...opts, ...toolSelection(ctx), noElicitation, ...door, version: PACKAGE_VERSION, signal, onListening: printUrl });
     const code = stopExitCode(signal);
     if (code !== null) ctx.setExitCode(code);
   });
