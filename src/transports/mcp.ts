@@ -153,8 +153,15 @@ function folderNote(pack: ServedPack, opts: ServeOptions): string {
   return runsPrograms(pack) ? ` Its verbs run in the folder ${JSON.stringify(workingFolder(pack, opts.cwd))}.` : "";
 }
 
+/** How a person approves a plan here, as the gate of each call will ask (mcpServer's `gate`), for the agent to tell them. */
+function howApproved(opts: McpOptions): string {
+  const terminal = "with `hcp approve <plan_id>` in a terminal";
+  if ((opts.gate?.approvers.length ?? 0) > 0) return `asked by the operator's approver, else ${terminal}`;
+  return opts.noElicitation === true ? `never in the client: ${terminal}` : `asked in the client when it can ask, else ${terminal}`;
+}
+
 /** The server instructions: how the tools behave, and each pack's Skill in one line. */
-function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[], opts: ServeOptions): string {
+function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[], opts: McpOptions): string {
   const lines = [
     `hcp serves ${packs.length} HCP harness ${packs.length === 1 ? "pack" : "packs"}; each verb is a tool named <pack>_<verb>; a verb with no tool in tools/list is not served.`,
     opts.allowWrite ? "Write verbs may run." : "Write verbs are refused: this server was started without --allow-write.",
@@ -162,7 +169,7 @@ function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[]
   // How to confirm, said only of the gates the served tools have: a read-only server's agent is not told of a confirm no tool takes.
   if (tools.some((t) => t.gated && t.policy.confirm !== "plan")) {
     lines.push(
-      "Confirm-gated verbs: call with dry_run: true to get the plan and its plan_id. A person approves it (asked in the client when it can ask, else with `hcp approve <plan_id>` in a terminal); then call again with confirm: <plan_id>. Each plan_id runs once.",
+      `Confirm-gated verbs: call with dry_run: true to get the plan and its plan_id. A person approves it (${howApproved(opts)}); then call again with confirm: <plan_id>. Each plan_id runs once.`,
     );
   }
   if (tools.some((t) => t.policy.confirm === "plan")) {

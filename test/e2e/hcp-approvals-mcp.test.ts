@@ -126,6 +126,7 @@ test("serve --approver PROGRAM decides instead of elicitation", async () => {
     const r = await client.callTool({ name: "bank_pay", arguments: { amount: "1" } });
     assert.equal(errorCode(r), "confirmation_declined");
     assert.match(errorOf(r).message, /declined by the --approver program/);
+    assert.match(client.getInstructions() ?? "", /A person approves it \(asked by the operator's approver, else with `hcp approve <plan_id>` in a terminal\)/, "the agent is told how");
     assert.equal(p.asked.length, 0);
     assert.equal(b.runs().length, 0);
   } finally {

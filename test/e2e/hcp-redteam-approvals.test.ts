@@ -372,6 +372,7 @@ test("an agent that starts hcp serve --mcp and is its client cannot accept its o
   const answer = typed.stdout.split("\n").find((line) => line.startsWith('{"result"') && line.endsWith('"id":2}'));
   assert.equal(errorOf(JSON.parse(answer ?? "{}").result).code, "approval_required", typed.stdout);
   assert.deepEqual(b.runs(), [], "the payment did not run");
+  assert.ok(typed.stdout.includes("A person approves it (never in the client: with `hcp approve <plan_id>` in a terminal)"), "the agent is told how, as it is");
 
   // Under HCP_NO_PROMPT, over pipes (stdio) and over HTTP: a client that accepts everything is never asked.
   const noPrompt = { ...b.env, HCP_NO_PROMPT: "1" };
@@ -379,6 +380,7 @@ test("an agent that starts hcp serve --mcp and is its client cannot accept its o
   const { client, stderr } = await mcpClient([b.root], { env: noPrompt, allowWrite: true, elicit: p.elicit });
   try {
     assert.equal(errorOf(await client.callTool({ name: "bank_pay", arguments: { amount: "6" } })).code, "approval_required");
+    assert.match(client.getInstructions() ?? "", /A person approves it \(never in the client: with `hcp approve <plan_id>` in a terminal\)/);
   } finally {
     await client.close();
   }
@@ -399,6 +401,7 @@ test("an agent that starts hcp serve --mcp and is its client cannot accept its o
   const q = person(["accept"]);
   const configured = await mcpClient([b.root], { env: b.env, allowWrite: true, elicit: q.elicit });
   try {
+    assert.match(configured.client.getInstructions() ?? "", /A person approves it \(asked in the client when it can ask, else with `hcp approve <plan_id>` in a terminal\)/);
     assert.notEqual((await configured.client.callTool({ name: "bank_pay", arguments: { amount: "8" } })).isError, true);
   } finally {
     await configured.client.close();
