@@ -1,7 +1,8 @@
 // The folders the agent works in, where it writes files: hcp's working folder and `--cwd`, the folder a verb runs in
-// unless its pack's policy.json puts it elsewhere (MCP clients start servers in the project), and those the operator
+// unless its pack's policy.json puts it elsewhere (MCP clients start servers in the project), those the operator
 // names in HCP_AGENT_FOLDERS (an agent that edits a project through other tools while its client starts hcp in `/`,
-// or that chooses the folder `hcp run` runs in). None of them is one when it is `/`, the home folder or holds it (a
+// or that chooses the folder `hcp run` runs in), and those an MCP client names as its workspace (its roots). Each only
+// adds to what is refused, so a client's word is taken: a client that names none leaves the others. None of them is one when it is `/`, the home folder or holds it (a
 // server Claude Desktop starts in `/`, or one started in `~`): the agent then has no folder of its own that hcp can
 // tell. What hcp runs or reads as the person's (a program found on PATH, an approver, the state directory, the
 // credential file) must not lie in one.
@@ -9,10 +10,11 @@
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { within } from "../within.js";
 
 /** How messages name the agent's folders. */
-export const AGENT_FOLDERS = "hcp's working folder, --cwd or HCP_AGENT_FOLDERS";
+export const AGENT_FOLDERS = "hcp's working folder, --cwd, HCP_AGENT_FOLDERS or the MCP client's roots";
 
 /**
  * The folders the operator names in HCP_AGENT_FOLDERS (absolute paths, separated as PATH's are; relative ones are
@@ -22,8 +24,35 @@ export function declaredAgentFolders(env: Readonly<Record<string, string | undef
   return (env["HCP_AGENT_FOLDERS"] ?? "").split(delimiter).filter((dir) => dir !== "" && isAbsolute(dir));
 }
 
-/** The folders the agent works in: hcp's own working folder, `cwd` (`--cwd`, where the verbs run) and those declared. */
-export const agentFoldersOf = (cwd: string | undefined): string[] => [process.cwd(), ...(cwd === undefined ? [] : [cwd]), ...declaredAgentFolders()];
+/** The folders the MCP client named as its workspace (roots): added as it names them, never taken away. */
+const clientRoots = new Set<string>();
+
+/** Adds the folders of an MCP client's roots (its `file:` URIs; others are not folders here); returns those new. */
+export function addClientRoots(uris: readonly string[]): string[] {
+  const added: string[] = [];
+  for (const uri of uris) {
+    let path: string;
+    try {
+      path = fileURLToPath(uri);
+    } catch {
+      continue;
+    }
+    if (clientRoots.has(path)) continue;
+    clientRoots.add(path);
+    added.push(path);
+  }
+  return added;
+}
+
+/** The agent's folders besides hcp's working folder and `--cwd`: those HCP_AGENT_FOLDERS names, then the client's roots. */
+export const namedAgentFolders = (): string[] => [...declaredAgentFolders(), ...clientRoots];
+
+/** Who named a folder of namedAgentFolders(), for messages. */
+export const namedBy = (folder: string): string =>
+  declaredAgentFolders().includes(folder) ? "a folder HCP_AGENT_FOLDERS names" : "a folder the MCP client named as its workspace (its roots)";
+
+/** The folders the agent works in: hcp's own working folder, `cwd` (`--cwd`, where the verbs run) and those named. */
+export const agentFoldersOf = (cwd: string | undefined): string[] => [process.cwd(), ...(cwd === undefined ? [] : [cwd]), ...namedAgentFolders()];
 
 /**
  * The names of an agent's folder: its path and its real path (a link's target), as a path in it may name it either

@@ -3,7 +3,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { RuntimeError } from "./errors.js";
-import { agentFolderHolding, declaredAgentFolders, inAgentFolder } from "./agent-folders.js";
+import { agentFolderHolding, inAgentFolder, namedAgentFolders, namedBy } from "./agent-folders.js";
 import { searchedEntries, skippedEntries } from "./search-path.js";
 
 function isExecutableFile(path: string): boolean {
@@ -34,8 +34,8 @@ export function resolveProgram(bin: string, packRoot: string, path: string | und
   const write = "write its path in the pack's surface.json (wrap.bin, or the verb's cli[0] in a composite pack; a path starting with . is relative to the pack folder)";
   const within = folder === undefined ? undefined : skippedEntries(path, folder).map((dir) => join(dir, bin)).find(isExecutableFile);
   if (folder !== undefined && within !== undefined) {
-    const declared = inAgentFolder(folder, within) ? undefined : agentFolderHolding(within, declaredAgentFolders());
-    const where = declared === undefined ? `the folder it would run in (${JSON.stringify(folder)})` : `a folder HCP_AGENT_FOLDERS names (${JSON.stringify(declared)})`;
+    const named = inAgentFolder(folder, within) ? undefined : agentFolderHolding(within, namedAgentFolders());
+    const where = named === undefined ? `the folder it would run in (${JSON.stringify(folder)})` : `${namedBy(named)} (${JSON.stringify(named)})`;
     throw new RuntimeError(
       "program_not_found",
       `program ${JSON.stringify(bin)} is on PATH only at ${JSON.stringify(within)}, in ${where}, where the agent writes files: hcp does not look programs up there; ${write}, or put it on PATH elsewhere`,

@@ -3,11 +3,11 @@
 // files: an empty or relative entry (`node_modules/.bin`, `.`, a leading or trailing `:`) is searched from it, and an
 // absolute one inside it (the `.venv/bin` an activated virtualenv puts first, direnv's `node_modules/.bin`) lies in
 // it. A program found there (a verb's `git`, the `python3` of an approver's `#!/usr/bin/env python3`) would be one
-// the agent wrote. The folders HCP_AGENT_FOLDERS names are the agent's too (agent-folders.ts).
+// the agent wrote. The folders HCP_AGENT_FOLDERS and the MCP client's roots name are the agent's too (agent-folders.ts).
 
 import { delimiter, isAbsolute, resolve } from "node:path";
 import { within } from "../within.js";
-import { declaredAgentFolders, namesOf } from "./agent-folders.js";
+import { namedAgentFolders, namesOf } from "./agent-folders.js";
 
 /** A `.` or `..` part, a doubled separator or a trailing one: what path.resolve would change in an absolute path. */
 const UNNORMAL = /\/\.\.?(?:\/|$)|\/\/|.\/$/;
@@ -18,13 +18,13 @@ function normal(dir: string): string {
 }
 
 /**
- * The entries of `path` searched for a program run from the agent's `folders`, the declared ones added
+ * The entries of `path` searched for a program run from the agent's `folders`, the named ones added
  * (agent-folders.ts); none given: the absolute entries.
  */
 export function searchedEntries(path: string | undefined, folders: readonly string[] = []): string[] {
   const absolute = (path ?? "").split(delimiter).filter((dir) => dir !== "" && isAbsolute(dir));
   if (folders.length === 0) return absolute;
-  const names = [...folders, ...declaredAgentFolders()].flatMap(namesOf);
+  const names = [...folders, ...namedAgentFolders()].flatMap(namesOf);
   if (names.length === 0) return absolute;
   return absolute.filter((dir) => !names.some((name) => within(normal(dir), name)));
 }

@@ -20,6 +20,7 @@ import { TransportError, errorBody } from "./errors.js";
 import { MAX_ANSWER_CHARS, answerInvalidParams, answerTooLarge, invalidParams, onePage } from "./mcp-jsonrpc.js";
 import { StdioLink, serverIdentity, type ServerIdentity } from "./mcp-link.js";
 import { maskOutgoing } from "./mcp-mask.js";
+import { clientRoots } from "./mcp-roots.js";
 import type { AnswerRoom } from "./outbox.js";
 import { harnessSummary, harnessText, runsPrograms, slotsOf, type ServedPack, type ServeOptions } from "./packs.js";
 import { isHttpResult, type HttpResult } from "../runtime/openapi/result.js";
@@ -245,6 +246,7 @@ export async function loadSdk() {
     ListToolsRequestSchema: types.ListToolsRequestSchema,
     ReadResourceRequestSchema: types.ReadResourceRequestSchema,
     SetLevelRequestSchema: types.SetLevelRequestSchema,
+    RootsListChangedNotificationSchema: types.RootsListChangedNotificationSchema,
   };
 }
 
@@ -283,13 +285,18 @@ export interface ServerLife {
    * stream): tools/list checks its length first. The stdio link answers such an answer with the error itself.
    */
   dropsLongAnswers?: boolean;
+  /**
+   * The client's roots are taken as folders the agent works in (mcp-roots.ts): on stdio only, since they hold for
+   * the whole process, and an HTTP server's clients would each add theirs to every other's.
+   */
+  learnsRoots?: boolean;
 }
 
 /** The SDK's Server with every handler (tools, resources, prompts): the one server code of every MCP transport. */
 export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, life: ServerLife): InstanceType<McpSdk["Server"]> {
   const { packs, tools, identity } = served;
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const { Server, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema } = sdk;
+  const { Server, CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, RootsListChangedNotificationSchema, SetLevelRequestSchema } = sdk;
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions });
   // A verb that prints files can print the server's own secrets (the token file its command line names).
   const secrets = () => servedSecrets(packs, opts);
@@ -360,6 +367,8 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     const run = { allowWrite: opts.allowWrite, cwd: opts.cwd, dryRun, signal, gate: gate(extra.requestId), transport: "mcp" as const, serverSecrets: opts.serverSecrets, ...(typeof client === "string" ? { clientAddress: client } : {}) };
     // While the client leaves its answers untaken, no call starts: not here, nor where a child waits for its slot.
     await life.outbox?.room(signal);
+    // Nor before the client's roots are known: a program, an approver or hcp's own files may lie in them.
+    await roots?.known();
     const slots = slotsFor(t.pack);
     const progress = progressOf(extra);
     let r: ExecResult | HttpResult | DryRun;
@@ -446,10 +455,17 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     if (text === undefined) throw invalidParams(`no prompt ${JSON.stringify(req.params.name)}`);
     return { description: harnessSummary(pack!), messages: [{ role: "user" as const, content: { type: "text" as const, text: promptHarness(text, uriOf(pack!)) } }] };
   });
+  const roots = life.learnsRoots === true ? clientRoots(server, packs, (w) => {
+    process.stderr.write(`Warning: ${w}\n`);
+    warn(undefined, w);
+  }, life.stop) : undefined;
   // oxlint-disable-next-line unicorn/prefer-add-event-listener
   server.oninitialized = () => {
     for (const w of opts.warnings ?? []) warn(undefined, w);
+    // Asked now, so that the first call need not wait: once `initialize` is handled too (known() asks otherwise).
+    if (roots !== undefined) setImmediate(() => roots.ask());
   };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => roots?.ask(true));
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
     const text = harnessOf(withHarness.find((p) => uriOf(p) === req.params.uri));
     // -32602, as MCP settles it (SEP-2164); older revisions suggested -32002.
@@ -475,7 +491,7 @@ export async function serveMcp(packs: readonly ServedPack[], opts: McpOptions): 
   const atEof = new AbortController();
   const running = new Set<Promise<unknown>>();
   // One stdio server is one session: a plan the person declines here cannot run here again.
-  const server = mcpServer(sdk, served, opts, { stop: session.signal, unanswerable: atEof.signal, running, declined: new ApprovalSession(), outbox: link.outbox });
+  const server = mcpServer(sdk, served, opts, { stop: session.signal, unanswerable: atEof.signal, running, declined: new ApprovalSession(), outbox: link.outbox, learnsRoots: true });
   // The end: stdin's (calls in flight finish), a stop signal's (they are cancelled), or the SDK's own closing.
   const stopped = new Promise<void>((resolve) => {
     if (opts.signal?.aborted) resolve();

@@ -10,7 +10,7 @@ import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb, Transport } fro
 import type { Gate } from "../runtime/approval/gate.js";
 import { stateDirOf } from "../runtime/approval/state.js";
 import { RuntimeError } from "../runtime/errors.js";
-import { AGENT_FOLDERS, agentFolderHolding, agentFoldersOf, declaredAgentFolders, inAgentFolder } from "../runtime/agent-folders.js";
+import { AGENT_FOLDERS, agentFolderHolding, agentFoldersOf, inAgentFolder, namedAgentFolders, namedBy } from "../runtime/agent-folders.js";
 import { Limiter } from "../runtime/limiter.js";
 import { loadOpenApiDocuments, type DocumentFetch } from "../runtime/openapi/packs.js";
 import { TransportError } from "./errors.js";
@@ -217,7 +217,7 @@ export function installWarnings(opts: ServeOptions, program = process.argv[1]): 
 
 /**
  * A warning for each pack whose folder lies in the folder its server's verbs run in by default (`--cwd`, else this
- * process's), the agent's workspace, or in a folder HCP_AGENT_FOLDERS names: the agent can rewrite it (policy.json, the
+ * process's), the agent's workspace, or in one named (HCP_AGENT_FOLDERS, the MCP client's roots): the agent can rewrite it (policy.json, the
  * programs it runs) while it is served. `where` says what the first folder (given quoted) is to the reader, and that
  * the agent writes there.
  */
@@ -225,14 +225,18 @@ export function workspaceWarnings(packs: readonly ServedPack[], opts: ServeOptio
   const folder = opts.cwd ?? process.cwd();
   const placeOf = (root: string): string | undefined => {
     if (inAgentFolder(folder, root)) return where(JSON.stringify(folder));
-    const declared = agentFolderHolding(root, declaredAgentFolders());
-    return declared === undefined ? undefined : `${JSON.stringify(declared)}, a folder HCP_AGENT_FOLDERS names, where the agent writes files`;
+    const named = agentFolderHolding(root, namedAgentFolders());
+    return named === undefined ? undefined : `${JSON.stringify(named)}, ${namedBy(named)}, where the agent writes files`;
   };
   return packs.flatMap((p) => {
     const place = placeOf(p.root);
-    return place === undefined ? [] : [`pack ${JSON.stringify(p.surface.id)} lies in ${place}: it can rewrite the pack (its policy.json, the programs it runs) while you serve it; keep served packs in a folder the agent cannot write`];
+    return place === undefined ? [] : [rewritablePack(p, place)];
   });
 }
+
+/** The warning of a served pack that lies in `place`, a folder the agent writes in. */
+export const rewritablePack = (pack: ServedPack, place: string): string =>
+  `pack ${JSON.stringify(pack.surface.id)} lies in ${place}: it can rewrite the pack (its policy.json, the programs it runs) while you serve it; keep served packs in a folder the agent cannot write`;
 
 /** One line about the Skill: HARNESS.md's description, else the pack name. */
 export function harnessSummary(pack: ServedPack): string {

@@ -150,7 +150,7 @@ test("--cwd: the verbs of a pack without policy.json cwd run where the operator 
     await eventually(() => logged.length > 0, 20_000);
     assert.ok(atRoot.stderr().includes(`Warning: ${warning}\n`), atRoot.stderr());
     // Nor does it know which folders the agent writes in: the operator is told how to name them.
-    const unknown = "this server knows no folder as the agent's (it runs in /): name the folders the agent writes in with HCP_AGENT_FOLDERS (absolute, separated by :), so that programs on PATH, approvers and hcp's own files there are never used";
+    const unknown = "this server knows no folder as the agent's (it runs in /): name the folders the agent writes in with HCP_AGENT_FOLDERS (absolute, separated by :), so that programs on PATH, approvers and hcp's own files there are never used (a client that names its workspace, its MCP roots, names them too)";
     await eventually(() => logged.length > 1, 20_000);
     assert.deepEqual(logged, [warning, unknown]);
   } finally {

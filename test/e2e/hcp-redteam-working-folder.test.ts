@@ -425,7 +425,7 @@ test("attack: with the operator's HCP_AGENT_FOLDERS naming the agent's workspace
   const approver = join(dir, "approve");
   script(approver, `#!/bin/sh\necho "an approver the agent wrote ran" >> '${witness}'\nexit 0\n`);
   const b = bank({ approvers: [approver], env: { HCP_AGENT_FOLDERS: dir } });
-  const lies = `lies in ${JSON.stringify(dir)}, a folder the agent works in (hcp's working folder, --cwd or HCP_AGENT_FOLDERS)`;
+  const lies = `lies in ${JSON.stringify(dir)}, a folder the agent works in (hcp's working folder, --cwd, HCP_AGENT_FOLDERS or the MCP client's roots)`;
   const paid = await hcp(["run", b.root, "pay", "--arg", "amount=1", "--allow-write", "--approver", approver], { env: b.env, cwd: "/" });
   assert.equal(paid.code, 4, paid.stdout + paid.stderr);
   assert.ok(paid.stderr.includes(lies), paid.stderr);
@@ -452,3 +452,52 @@ test("attack: with the operator's HCP_AGENT_FOLDERS naming the agent's workspace
   assert.equal(config.code, 0, config.stderr);
   assert.equal((JSON.parse(config.stdout) as { env?: Record<string, string> }).env?.["HCP_AGENT_FOLDERS"], dir, config.stdout);
 });
+
+test("attack: an MCP client that names its workspace (roots) has a server started in / keep the workspace's rules without HCP_AGENT_FOLDERS: its .venv/bin is not searched, an approver or a state directory there is refused, a pack served from there is warned of; a client that names none leaves them unknown", async () => {
+  const { root, realBin } = interpretedPack();
+  const { dir, witness } = workspace(HELPER);
+  const base = isolatedEnv({ HCP_CREDENTIALS: credentialFile(TOKEN) });
+  const env = { ...base, PATH: `${dir}/.venv/bin:${realBin}:${REST}` };
+  const callShow = async (roots: string[] | undefined): Promise<string> => {
+    const { client } = await mcpClient([root], { env, cwd: "/", ...(roots && { roots }) });
+    try {
+      return JSON.stringify(await client.callTool({ name: "interp_show", arguments: {} }));
+    } finally {
+      await client.close();
+    }
+  };
+  // The PATH rule: the first call waits for the roots, and the real helper runs.
+  assert.match(await callShow([dir]), /real helper ran /);
+  assert.equal(existsSync(witness), false, `the agent's helper ran: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}`);
+
+  // An approver in the workspace, a state directory there, and a pack kept there.
+  const approver = join(dir, "approve");
+  script(approver, `#!/bin/sh\necho "an approver the agent wrote ran" >> '${witness}'\nexit 0\n`);
+  const b = bank({ approvers: [approver] });
+  const kept = smallPack(join(dir, ".hcp", "packs", "bank"), "kept");
+  const logged: string[] = [];
+  const served = await mcpClient([b.root, kept], { env: b.env, cwd: "/", allowWrite: true, args: ["--approver", approver], roots: [dir], onLog: (w) => logged.push(w) });
+  try {
+    const r = await served.client.callTool({ name: "bank_pay", arguments: { amount: "2" } });
+    assert.ok(JSON.stringify(r).includes(`lies in ${JSON.stringify(JSON.stringify(dir)).slice(1, -1)}, a folder the agent works in`), JSON.stringify(r));
+  } finally {
+    await served.client.close();
+  }
+  assert.deepEqual(b.runs(), [], "a payment ran");
+  const warning = `pack "kept" lies in ${JSON.stringify(dir)}, a folder the MCP client named as its workspace (its roots), where the agent writes files: it can rewrite the pack`;
+  assert.ok(logged.some((w) => w.startsWith(warning)), logged.join("\n"));
+  assert.ok(served.stderr().includes(warning), served.stderr());
+  const { client } = await mcpClient([root], { env: { ...env, XDG_STATE_HOME: join(dir, ".state") }, cwd: "/", roots: [dir] });
+  try {
+    const r = await client.callTool({ name: "interp_show", arguments: {} });
+    assert.ok(JSON.stringify(r).includes(`the hcp state directory ${join(dir, ".state", "hcp")} lies in`), JSON.stringify(r));
+  } finally {
+    await client.close();
+  }
+  assert.equal(existsSync(witness), false, `the agent's program ran: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}`);
+
+  // A client that names no roots: the server knows no folder of the agent's, and the workspace's .venv/bin is searched.
+  assert.match(await callShow(undefined), /planted/);
+  assert.match(readFileSync(witness, "utf8"), /agent's .* ran with/);
+});
+

@@ -4,10 +4,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema, LoggingMessageNotificationSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { REPO, fixture, run, type Run } from "../e2e/helpers.js";
 import { tempDir } from "../temp.js";
 
@@ -38,6 +39,8 @@ export interface McpOptions {
   elicit?: (message: string) => ElicitResult | Promise<ElicitResult>;
   /** Gets the data of each notifications/message (the client's log), from the first one the server sends. */
   onLog?: (data: string) => void;
+  /** Declares the roots capability and answers roots/list with these folders (as file: URIs). */
+  roots?: string[];
 }
 
 /** An SDK Client connected over stdio to a freshly spawned `hcp serve --mcp`. */
@@ -52,11 +55,13 @@ export async function mcpClient(paths: string[], opts: McpOptions = {}): Promise
   });
   let stderr = "";
   transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-  const client = new Client({ name: "hcp-test", version: "1.0.0" }, { capabilities: opts.elicit ? { elicitation: {} } : {} });
+  const client = new Client({ name: "hcp-test", version: "1.0.0" }, { capabilities: { ...(opts.elicit && { elicitation: {} }), ...(opts.roots && { roots: { listChanged: true } }) } });
   if (opts.elicit) {
     const answer = opts.elicit;
     client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params.message));
   }
+  const { roots } = opts;
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.map((folder) => ({ uri: pathToFileURL(folder).href })) }));
   const onLog = opts.onLog;
   if (onLog) client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onLog(String(n.params.data)));
   await client.connect(transport);

@@ -97,7 +97,7 @@ function gateOf(ctx: Context, prompt: boolean, cwd: string | undefined): Gate {
     const seconds = ctx.int("approver-timeout");
     if (seconds < 1 || seconds > 86_400) throw new TransportError("usage", `--approver-timeout must be from 1 to 86400 seconds, got ${seconds}`);
     const args = has(ctx, "approver-arg") ? ctx.strings("approver-arg") : [];
-    approvers.push(commandApprover({ program, args, timeoutMs: seconds * 1000, env, agentFolders }));
+    approvers.push(commandApprover({ program, args, timeoutMs: seconds * 1000, env, agentFolders: () => agentFoldersOf(cwd) }));
   } else if (prompt && mayPrompt(ctx)) {
     const terminal = terminalApprover();
     if (terminal !== undefined) approvers.push(terminal);

@@ -148,7 +148,7 @@ function rootFolderWarnings(packs: readonly ServedPack[], opts: ServeOptions): s
  */
 function unknownWorkspaceWarnings(opts: ServeOptions): string[] {
   if (agentFoldersOf(opts.cwd).some((folder) => namesOf(folder).length > 0)) return [];
-  return [`this server knows no folder as the agent's (it runs in ${process.cwd()}): name the folders the agent writes in with HCP_AGENT_FOLDERS (absolute, separated by :), so that programs on PATH, approvers and hcp's own files there are never used`];
+  return [`this server knows no folder as the agent's (it runs in ${process.cwd()}): name the folders the agent writes in with HCP_AGENT_FOLDERS (absolute, separated by :), so that programs on PATH, approvers and hcp's own files there are never used (a client that names its workspace, its MCP roots, names them too)`];
 }
 
 /**

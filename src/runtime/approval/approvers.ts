@@ -98,8 +98,8 @@ export interface CommandApproverOptions {
   timeoutMs: number;
   /** The approver's environment: the runtime's own (PATH without the agent's folders: search-path.ts). */
   env: Readonly<Record<string, string | undefined>>;
-  /** The folders the agent works in (agentFoldersOf), where the approver must not lie and never looks programs up. */
-  agentFolders: readonly string[];
+  /** The folders the agent works in now (agentFoldersOf: an MCP client names more as it runs), where the approver must not lie and never looks programs up. */
+  agentFolders: () => readonly string[];
 }
 
 /**
@@ -126,18 +126,19 @@ export function commandApprover(opts: CommandApproverOptions): PersonApprover {
     by: "approver",
     problem() {
       try {
-        trustedApprover(opts.program, opts.env, agentFolders);
+        trustedApprover(opts.program, opts.env, agentFolders());
         return undefined;
       } catch (err) {
         return (err as Error).message;
       }
     },
     async ask(request, signal) {
+      const folders = agentFolders();
       const r = await runProcess({
-        file: trustedApprover(opts.program, opts.env, agentFolders),
+        file: trustedApprover(opts.program, opts.env, folders),
         args: opts.args ?? [],
         // Its own lookups (`#!/usr/bin/env python3`) never search the agent's folders: search-path.ts.
-        env: withSearchedPath({ ...env, HCP_PLAN_ID: request.plan_id }, agentFolders),
+        env: withSearchedPath({ ...env, HCP_PLAN_ID: request.plan_id }, folders),
         cwd: approverFolder(env),
         stdin: visibleJSON(request) + "\n",
         timeoutMs: opts.timeoutMs,
