@@ -19,6 +19,7 @@ import { credentialFile, execSession, HCP, hcp, mcpClient, tempDir } from "../tr
 import { bank } from "./approvals-support.js";
 import { isolatedEnv, probePack } from "./hardening.js";
 import { fixture, REPO, run as spawnRun, trustPack } from "./helpers.js";
+import { eventually } from "../runtime/support.js";
 
 const HELPER = "hcp-path-helper";
 const TOKEN = "tok-Path7helperSECRET";
@@ -493,6 +494,24 @@ test("attack: an MCP client that names its workspace (roots) has a server starte
     assert.ok(JSON.stringify(r).includes(`the hcp state directory ${join(dir, ".state", "hcp")} lies in`), JSON.stringify(r));
   } finally {
     await client.close();
+  }
+  assert.equal(existsSync(witness), false, `the agent's program ran: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}`);
+
+  // A client that names its workspace later (roots/list_changed): the calls after it keep the workspace's rules.
+  const later: string[] = [];
+  let listed = 0;
+  const namedNow = () => {
+    listed++;
+    return later;
+  };
+  const changing = await mcpClient([root], { env, cwd: "/", roots: namedNow });
+  try {
+    assert.ok(await eventually(() => listed === 1, 20_000), "the server asks for the roots once the client is initialized");
+    later.push(dir);
+    await changing.client.sendRootsListChanged();
+    assert.match(JSON.stringify(await changing.client.callTool({ name: "interp_show", arguments: {} })), /real helper ran /);
+  } finally {
+    await changing.client.close();
   }
   assert.equal(existsSync(witness), false, `the agent's program ran: ${existsSync(witness) ? readFileSync(witness, "utf8") : ""}`);
 

@@ -39,8 +39,8 @@ export interface McpOptions {
   elicit?: (message: string) => ElicitResult | Promise<ElicitResult>;
   /** Gets the data of each notifications/message (the client's log), from the first one the server sends. */
   onLog?: (data: string) => void;
-  /** Declares the roots capability and answers roots/list with these folders (as file: URIs). */
-  roots?: string[];
+  /** Declares the roots capability and answers roots/list with these folders (as file: URIs), or those it returns when asked. */
+  roots?: string[] | (() => string[]);
 }
 
 /** An SDK Client connected over stdio to a freshly spawned `hcp serve --mcp`. */
@@ -61,7 +61,7 @@ export async function mcpClient(paths: string[], opts: McpOptions = {}): Promise
     client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params.message));
   }
   const { roots } = opts;
-  if (roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.map((folder) => ({ uri: pathToFileURL(folder).href })) }));
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: (typeof roots === "function" ? roots() : roots).map((folder) => ({ uri: pathToFileURL(folder).href })) }));
   const onLog = opts.onLog;
   if (onLog) client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onLog(String(n.params.data)));
   await client.connect(transport);
