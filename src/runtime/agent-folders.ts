@@ -1,11 +1,11 @@
 // The folders the agent works in, where it writes files: hcp's working folder and `--cwd`, the folder a verb runs in
 // unless its pack's policy.json puts it elsewhere (MCP clients start servers in the project), those the operator
 // names in HCP_AGENT_FOLDERS (an agent that edits a project through other tools while its client starts hcp in `/`,
-// or that chooses the folder `hcp run` runs in), and those an MCP client names as its workspace (its roots). Each only
-// adds to what is refused, so a client's word is taken: a client that names none leaves the others. None of them is one when it is `/`, the home folder or holds it (a
-// server Claude Desktop starts in `/`, or one started in `~`): the agent then has no folder of its own that hcp can
-// tell. What hcp runs or reads as the person's (a program found on PATH, an approver, the state directory, the
-// credential file) must not lie in one.
+// or that chooses the folder `hcp run` runs in), and those an MCP client names as its workspace (its roots: each only
+// adds to what is refused, so the client's word is taken). None of them is one when it is `/`, the home folder or
+// holds it (a server Claude Desktop starts in `/`, or one started in `~`): the agent then has no folder of its own
+// that hcp can tell. What hcp runs or reads as the person's (a program found on PATH, an approver, the state
+// directory, the credential file) must not lie in one.
 
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";

@@ -455,10 +455,12 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     if (text === undefined) throw invalidParams(`no prompt ${JSON.stringify(req.params.name)}`);
     return { description: harnessSummary(pack!), messages: [{ role: "user" as const, content: { type: "text" as const, text: promptHarness(text, uriOf(pack!)) } }] };
   });
-  const roots = life.learnsRoots === true ? clientRoots(server, packs, (w) => {
+  /** What the client's roots hold, told to the operator (stderr) and the client's log. */
+  const warnBoth = (w: string) => {
     process.stderr.write(`Warning: ${w}\n`);
     warn(undefined, w);
-  }, life.stop) : undefined;
+  };
+  const roots = life.learnsRoots === true ? clientRoots(server, packs, warnBoth, life.stop) : undefined;
   // oxlint-disable-next-line unicorn/prefer-add-event-listener
   server.oninitialized = () => {
     for (const w of opts.warnings ?? []) warn(undefined, w);

@@ -217,8 +217,8 @@ export function installWarnings(opts: ServeOptions, program = process.argv[1]): 
 
 /**
  * A warning for each pack whose folder lies in the folder its server's verbs run in by default (`--cwd`, else this
- * process's), the agent's workspace, or in one named (HCP_AGENT_FOLDERS, the MCP client's roots): the agent can rewrite it (policy.json, the
- * programs it runs) while it is served. `where` says what the first folder (given quoted) is to the reader, and that
+ * process's), the agent's workspace, or in one named (HCP_AGENT_FOLDERS, the MCP client's roots): the agent can rewrite
+ * it (policy.json, the programs it runs) while it is served. `where` says what the first folder (given quoted) is to the reader, and that
  * the agent writes there.
  */
 export function workspaceWarnings(packs: readonly ServedPack[], opts: ServeOptions, where: (folder: string) => string): string[] {
