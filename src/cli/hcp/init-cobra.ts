@@ -30,8 +30,10 @@ const MAX_COMMANDS = 2000;
 /** Commands of cobra itself, not of the CLI. */
 const NOT_VERBS = new Set(["help", "completion"]);
 /** A command's last word that only reads; any other command is a write that a person approves (policy.json). */
-const READS = new Set(["get", "list", "ls", "view", "show", "describe", "status", "inspect", "logs", "log", "top", "version", "explain", "search", "info", "history", "events", "ps", "images", "api-resources", "api-versions", "cluster-info", "current-context", "whoami"]);
+const READS = new Set(["get", "list", "ls", "view", "show", "describe", "status", "inspect", "logs", "log", "top", "version", "explain", "search", "info", "history", "events", "ps", "images", "api-resources", "api-versions", "cluster-info", "current-context", "whoami", "diff", "checks"]);
 const READ_PREFIX = /^(get|list|show|describe|view)-/;
+/** A group whose commands only read, each named by what it reads (gh `search issues`, helm `search repo`). */
+const READ_GROUPS = new Set(["search"]);
 /**
  * A text that says a command or flag prints a secret (gh `auth status --show-token`, "Display the auth token"; kubectl
  * `config view --raw`, "Display raw byte data and sensitive data"; rclone `config show`, "Print (decrypted) config
@@ -47,10 +49,10 @@ function showsSecret(f: Flag): boolean {
   return SECRET_FLAG_NAME.test(f.name) || SHOWS_SECRET.test(f.usage);
 }
 
-/** Whether a command, by its last word, only reads. */
+/** Whether a command, by its last word (or its group's), only reads. */
 export function readsByName(path: readonly string[]): boolean {
   const last = path.at(-1) ?? "";
-  return READS.has(last) || READ_PREFIX.test(last);
+  return READS.has(last) || READ_PREFIX.test(last) || READ_GROUPS.has(path.at(-2) ?? "");
 }
 
 /** The words of a usage line that only stand for flags or subcommands. */
