@@ -1,7 +1,6 @@
 // What a cobra CLI says of itself (hcp init --from-cobra): the entries of its shell completion (`PROGRAM __complete
 // PATH… ""`), and, from a command's `--help`, its usage line, its summary, its own flags (pflag's layout, and
-// kubectl's `--name=default:` layout), whether it lists subcommands, and its aliases. Inherited ("Global") flags are
-// never read: they are the whole CLI's (a server, a config file, a token), not a command's. Pure.
+// kubectl's `--name=default:` layout), its inherited flags, whether it lists subcommands, and its aliases. Pure.
 
 import type { Flag } from "../manifest/types.js";
 
@@ -31,6 +30,11 @@ export interface CobraHelp {
   /** The first line of the text that is not the usage. */
   summary: string;
   flags: Flag[];
+  /**
+   * Its inherited flags (`Global Flags:`, cobra; `INHERITED FLAGS`, gh): the root's, which are the whole CLI's (a
+   * server, a config file, a token), and a group's (gh's `pr --repo`), which are its commands'.
+   */
+  inherited: Flag[];
   /** A heading of subcommands: `Available Commands:` (cobra, kubectl), `Commands:` (docker), `AVAILABLE COMMANDS` (gh). */
   listsCommands: boolean;
   /** The `Aliases:` section's entries: names (cobra's `rm, remove`) or whole command lines (docker's `docker container rm, docker rm`). */
@@ -39,7 +43,7 @@ export interface CobraHelp {
 
 export function parseHelp(text: string): CobraHelp {
   const lines = text.replaceAll("\r", "").split("\n");
-  return { usage: usageLine(lines), summary: summaryLine(lines), flags: ownFlags(lines), listsCommands: lines.some(isCommandsHeading), aliases: aliasesOf(lines) };
+  return { usage: usageLine(lines), summary: summaryLine(lines), flags: flagsIn(lines, OWN_FLAGS), inherited: flagsIn(lines, INHERITED_FLAGS), listsCommands: lines.some(isCommandsHeading), aliases: aliasesOf(lines) };
 }
 
 function aliasesOf(lines: readonly string[]): string[] {
@@ -86,9 +90,14 @@ function summaryLine(lines: readonly string[]): string {
   return "";
 }
 
-/** The lines of the section of a command's own flags: `Flags:` (cobra), `Options:` (kubectl, docker), `FLAGS` (gh). */
-function flagSection(lines: readonly string[]): string[] {
-  const start = lines.findIndex((l) => /^(flags|options):?\s*$/i.test(l));
+/** The heading of a command's own flags: `Flags:` (cobra), `Options:` (kubectl, docker), `FLAGS` (gh). */
+const OWN_FLAGS = /^(flags|options):?\s*$/i;
+/** The heading of its inherited flags: `Global Flags:` (cobra), `INHERITED FLAGS` (gh). */
+const INHERITED_FLAGS = /^(global|inherited) flags:?\s*$/i;
+
+/** The lines of the section under `heading`. */
+function flagSection(lines: readonly string[], heading: RegExp): string[] {
+  const start = lines.findIndex((l) => heading.test(l));
   if (start < 0) return [];
   const end = lines.findIndex((l, i) => i > start && /^\S/.test(l));
   return lines.slice(start + 1, end < 0 ? undefined : end);
@@ -102,11 +111,11 @@ const PFLAG = /^\s+(?:-(\S), )?--([A-Za-z0-9][\w.-]*)(?:\[=[^\]]*\])?(?: (\S+))?
 /** kubectl: `    -o, --output='yaml':`, its text on the lines under it. */
 const KUBECTL = /^\s+(?:-(\S), )?--([A-Za-z0-9][\w.-]*)=(.*):$/;
 
-function ownFlags(lines: readonly string[]): Flag[] {
+function flagsIn(lines: readonly string[], heading: RegExp): Flag[] {
   const flags: Flag[] = [];
   let last: Flag | undefined;
   let kubectlStyle = false;
-  for (const line of flagSection(lines)) {
+  for (const line of flagSection(lines, heading)) {
     // A flag with no long name: not one an argument can be made for.
     if (/^\s+-[^-\s](?:\s|$)/.test(line) && !/^\s+-\S, --/.test(line)) {
       last = undefined;

@@ -60,6 +60,9 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.deepEqual(get.args.properties["args"], { type: "array", items: { type: "string" }, description: operands });
   assert.equal(surface.verbs["item.delete"]!.description, "Delete items (operands, in args: NAME [NAME...])");
   assert.deepEqual(surface.verbs["item.delete"]!.cli, ["cobractl", "item", "delete", "--dry-run={{_dry_run}}", "--force={{force}}", "--password-stdin={{password_stdin}}", "--", "{{args}}"]);
+  // A group's flag (as gh's `pr --repo`) is each of its commands' own; the root's (--server, --token) are the whole CLI's.
+  assert.deepEqual(surface.verbs["config.context.use"]!.cli, ["cobractl", "config", "context", "use", "--contexts={{contexts}}", "--", "{{args}}"]);
+  assert.deepEqual(surface.verbs["config.context.use"]!.args.properties["contexts"], { type: "string", description: "The file of contexts" });
 
   // kubectl's layout: `--name=default:`, the text under it.
   const view = surface.verbs["config.view"]!;

@@ -58,7 +58,7 @@ test("kubectl's layout (kubectl config view): --name=default: and the text under
   assert.ok(!("kubeconfig" in byName) && !("server" in byName) && !("help" in byName));
 });
 
-test("gh's layout: USAGE and FLAGS without a colon, a value named as the flag likes, never INHERITED FLAGS", () => {
+test("gh's layout: USAGE and FLAGS without a colon, a value named as the flag likes; INHERITED FLAGS apart", () => {
   const help = parseHelp(text("gh-issue-list.txt"));
   assert.equal(help.usage, "gh issue list [flags]");
   assert.equal(help.summary, "List issues in a GitHub repository.");
@@ -67,6 +67,7 @@ test("gh's layout: USAGE and FLAGS without a colon, a value named as the flag li
   assert.deepEqual(byName["state"], { name: "state", shorthand: "s", usage: "Filter by state: {open|closed|all}", default: "open", type: "string", required: false });
   assert.deepEqual([byName["label"]!.type, byName["json"]!.type, byName["web"]!.type], ["stringSlice", "fields", "bool"]);
   assert.ok(!("repo" in byName) && !("help" in byName), Object.keys(byName).join(" "));
+  assert.deepEqual(help.inherited.map((f) => [f.name, f.shorthand]), [["repo", "R"]]);
 });
 
 test("a flag whose value has a name of its own is a flag, not the text of the one before it", () => {
@@ -74,10 +75,11 @@ test("a flag whose value has a name of its own is a flag, not the text of the on
   assert.deepEqual(help.flags.map((f) => [f.name, f.type, f.usage]), [["web", "bool", "Open the browser"], ["repo", "[HOST/]OWNER/REPO", "Select another repository"]]);
 });
 
-test("cobra's default layout: only the Flags: section is read, never Global Flags:", () => {
+test("cobra's default layout: the Flags: section is the command's own, Global Flags: apart", () => {
   const help = parseHelp(["Show one item", "", "Usage:", "  tool item get NAME [flags]", "", "Flags:", "  -h, --help          help for get", "      --limit int     How many (default 5)", "", "Global Flags:", "      --token string   The token", ""].join("\n"));
   assert.equal(help.usage, "tool item get NAME [flags]");
   assert.deepEqual(help.flags.map((f) => [f.name, f.type, f.default]), [["limit", "int", "5"]]);
+  assert.deepEqual(help.inherited.map((f) => [f.name, f.type]), [["token", "string"]]);
 });
 
 test("a help lists subcommands under a heading (cobra's and kubectl's Available Commands:, docker's Commands:, gh's AVAILABLE COMMANDS); a leaf's help does not, even when its summary speaks of commands", () => {

@@ -127,6 +127,16 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
   }
 }
 
+/**
+ * Gives a command the flags it inherits from a group (gh's `pr` gives each of its commands `--repo`) as its own; not
+ * those of the root (`wholeCli`, the flags the root's help shows), which are the whole CLI's: a server, a config file, a
+ * token.
+ */
+function withGroupFlags(n: Node, wholeCli: ReadonlySet<string>): void {
+  const own = new Set(n.help.flags.map((f) => f.name));
+  n.help.flags.push(...n.help.inherited.filter((f) => !wholeCli.has(f.name) && !own.has(f.name)));
+}
+
 async function readCobraTree(program: string, cwd: string): Promise<{ doc: AgentMetaDocument; notes: string[] }> {
   const notes: string[] = [];
   const { call, timedOut } = caller(program, cwd);
@@ -170,6 +180,8 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
     nodes.push(...level);
   }
   const kept = withoutAliases(nodes, name, notes);
+  const wholeCli = new Set([...rootHelp.flags, ...rootHelp.inherited].map((f) => f.name));
+  for (const n of kept) withGroupFlags(n, wholeCli);
   await Promise.all(kept.filter(runs).map((n) => markRequired(call, n)));
   if (timedOut.length > 0) {
     const shown = timedOut.slice(0, 3).map((args) => `"${lineOf(name, args)}"`).join(", ");
