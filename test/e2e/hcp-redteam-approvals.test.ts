@@ -6,7 +6,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import { join } from "node:path";
 import { test } from "node:test";
 import { APPROVER_BIN, bank, jsonError, listedApprover, person, planIdOf, writeBank } from "./approvals-support.js";
-import { fixture, run as spawnRun } from "./helpers.js";
+import { fixture, run as spawnRun, trustPack } from "./helpers.js";
 import { HCP, execSession, httpClient, mcpClient, serveHttp, tempDir } from "../transports/support.js";
 
 const pay = (root: string, amount: string) => ["run", root, "pay", "--arg", `amount=${amount}`, "--allow-write"];
@@ -376,6 +376,8 @@ test("an agent that starts hcp serve --mcp and is its client cannot accept its o
 
   // Under HCP_NO_PROMPT, over pipes (stdio) and over HTTP: a client that accepts everything is never asked.
   const noPrompt = { ...b.env, HCP_NO_PROMPT: "1" };
+  // Where HCP_NO_PROMPT is set, servers serve only packs a person trusted (hcp-redteam-trust.test.ts).
+  await trustPack(b.root, noPrompt);
   const p = person(["accept", "accept"]);
   const { client, stderr } = await mcpClient([b.root], { env: noPrompt, allowWrite: true, elicit: p.elicit });
   try {

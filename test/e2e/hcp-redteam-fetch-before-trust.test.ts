@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { asAgentInThisFile, trustPack } from "./helpers.js";
 import { scene } from "./trust-support.js";
+import { hcp } from "../transports/support.js";
 
 asAgentInThisFile();
 
@@ -138,6 +139,29 @@ test("the pack commands an agent can run alone (describe, run VERB --help, valid
       [[false, "it changed since a person trusted it (surface.json)"]],
     );
     assert.deepEqual(server.asked.slice(seen), [], "no request for the edited pack");
+  } finally {
+    server.close();
+  }
+});
+
+test("under the operator's HCP_NO_PROMPT, hcp exec and hcp serve run by the agent on an openapi pack it wrote send no request (its openapi.url carries data out): refused before fetching; trusted, the document is fetched", async () => {
+  const s = scene();
+  const server = await api();
+  try {
+    const root = agentPack(s.ws, server.origin);
+    const env = { ...s.env, HCP_NO_PROMPT: "1" };
+    const exec = await hcp(["exec", root], { env, stdin: "" });
+    const serve = await hcp(["serve", "--mcp", root], { env, stdin: "" });
+    for (const r of [exec, serve]) {
+      assert.notEqual(r.code, 0, r.stderr);
+      assert.match(r.stderr, /remote/);
+    }
+    assert.deepEqual(server.asked, [], "no request was sent for a pack nobody trusted");
+    await trustPack(root, s.env);
+    const trusted = server.asked.length;
+    const ok = await hcp(["exec", root], { env, stdin: JSON.stringify({ id: 1, pack: "remote", verb: "notes.list", args: {} }) + "\n" });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.deepEqual(server.asked.slice(trusted), ["/doc.json?data=exfiltrated", "/notes"]);
   } finally {
     server.close();
   }

@@ -266,6 +266,36 @@ test("an agent-written pack that reads no credentials (hub none, public, mode mo
   assert.equal(runs(served), 1);
 });
 
+/** An exec request for the agent pack's verb, in pack `pack`. */
+const dump = (pack: string) => JSON.stringify({ id: 1, pack, verb: "dump", args: {} });
+
+test("attack: under the operator's HCP_NO_PROMPT, an agent that runs hcp exec or hcp serve itself, naming a pack it wrote (whose program is any program), is refused (exit 4, naming hcp trust) and the program never runs; in a folder of packs it is left out; a pack a person trusted is served", async () => {
+  const s = scene();
+  const env = { ...s.env, HCP_NO_PROMPT: "1" };
+  const witness = join(s.ws, "agent.log");
+  const folder = join(s.ws, "packs");
+  const root = agentPack(join(folder, "mine"), witness, { mode: "local", hub: "none" });
+  const rule = "where HCP_NO_PROMPT is set, the command line may be the agent's, and hcp exec and hcp serve serve only packs a person trusted";
+  const exec = await execSession([root], [dump("helper")], [], { env });
+  const serve = await hcp(["serve", "--mcp", root], { env, stdin: "" });
+  for (const r of [exec, serve]) {
+    assert.equal(r.code, 4, r.stdout + r.stderr);
+    assert.ok(r.stderr.includes(`a person has never trusted it: ${rule}`), r.stderr);
+    assert.ok(r.stderr.includes(`hcp trust ${root}`), r.stderr);
+  }
+  assert.equal(runs(witness), 0, "the agent's program never ran");
+
+  // Beside a pack a person trusted, in a folder of packs: the agent's is left out, named; the person's is served.
+  const theirs = agentPack(join(folder, "theirs"), join(s.ws, "theirs.log"), { mode: "local", hub: "none" }, "theirs");
+  await trustPack(theirs, env);
+  const mixed = await execSession([folder], [dump("theirs"), JSON.stringify({ id: 2, pack: "helper", verb: "dump", args: {} })], [], { env });
+  assert.equal(mixed.responses.find((r) => r.id === 1)?.ok, true, mixed.stdout);
+  assert.equal(mixed.responses.find((r) => r.id === 2)?.ok, false, mixed.stdout);
+  assert.ok(mixed.stderr.includes(`skipped ${root}: pack "helper" at ${root} would run as you, and a person has never trusted it: ${rule}`), mixed.stderr);
+  assert.equal(runs(witness), 0, "the agent's program never ran");
+  assert.equal(runs(join(s.ws, "theirs.log")), 1);
+});
+
 test("hcp trust --list, as text and as JSON, writes the bidi and invisible characters of a folder's name as escapes: the person sees which folder is trusted", async () => {
   const s = scene();
   // The agent names the folder: `tools` + RIGHT-TO-LEFT OVERRIDE + `kcab` reads as `toolsback` on a terminal.

@@ -4,7 +4,9 @@ import { isatty } from "node:tty";
 import type { Context } from "../../framework/index.js";
 import { formatIssue } from "../../pack/issues.js";
 import { agentFoldersOf, namesOf } from "../../runtime/agent-folders.js";
+import { stateDirOf } from "../../runtime/approval/state.js";
 import { CredentialError } from "../../runtime/errors.js";
+import type { DocumentFetch } from "../../runtime/openapi/packs.js";
 import { readSecretFile } from "../../runtime/secrets/secret-file.js";
 import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
@@ -24,8 +26,10 @@ const warnOperator = (text: string) => process.stderr.write(`Warning: ${text}\n`
  * its tools), and those the agent could rewrite, are named on stderr (and returned as warnings).
  */
 async function served(paths: readonly string[], transport: "json_exec" | "mcp", opts: ServeOptions, check?: PackCheck): Promise<{ packs: ServedPack[]; warnings: string[] }> {
-  // The person's command line names these packs: their documents are fetched (DocumentFetch).
-  const { packs, skipped } = await loadServed(paths, transport, opts, { fetch: "command-line" }, check);
+  const trusted = operatorForbidsPrompts() ? await trustedOnly(opts) : undefined;
+  // The person's command line names these packs: their documents are fetched (DocumentFetch); under HCP_NO_PROMPT,
+  // where it may be the agent's, only those of packs a person trusted.
+  const { packs, skipped } = await loadServed(paths, transport, opts, trusted?.fetch ?? { fetch: "command-line" }, both(check, trusted?.check));
   const rewritable = workspaceWarnings(packs, opts, (folder) => `${folder}, the folder its server's verbs run in, where the agent writes files`);
   // An --approver that cannot be asked refuses every gated call: the operator hears of it now, not only the agent then.
   const approvers = (opts.gate?.approvers ?? []).flatMap((a) => a.problem?.() ?? []).map((why) => `${why}: every call that needs a person's approval is refused until it can be asked`);
@@ -35,6 +39,22 @@ async function served(paths: readonly string[], transport: "json_exec" | "mcp", 
   // environment of a running program that holds them (runtime/secrets/keyring-read.ts).
   if (packs.some((p) => p.surface.binding?.hub === "keyring")) (await import("../../runtime/secrets/secrets.js")).readPackKeyrings(packs);
   return { packs, warnings };
+}
+
+/** Under HCP_NO_PROMPT: the packs served are those a person trusted, and only their documents are fetched. */
+async function trustedOnly(opts: ServeOptions): Promise<{ fetch: DocumentFetch; check: PackCheck }> {
+  const { requireTrustedToServe } = await import("../../runtime/trust/trust.js");
+  const stateDir = opts.gate?.stateDir ?? stateDirOf(process.env);
+  return { fetch: { fetch: "trusted-only", stateDir }, check: (pack) => requireTrustedToServe(pack, stateDir) };
+}
+
+/** Both checks, in order. */
+function both(first: PackCheck | undefined, second: PackCheck | undefined): PackCheck | undefined {
+  if (first === undefined || second === undefined) return first ?? second;
+  return (pack) => {
+    first(pack);
+    second(pack);
+  };
 }
 
 /**

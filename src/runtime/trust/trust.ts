@@ -140,8 +140,11 @@ function documentPath(pack: LoadedPack, root: string): string {
   return path === undefined ? "" : relative(root, resolve(root, path));
 }
 
-/** The refusal of a pack that is not trusted: what it is, why, and the command a person runs. */
-function refusal(pack: LoadedPack, why: string): RuntimeError {
+/** hcp run's rule, as its refusals state it. */
+const RUN_RULE = "hcp run runs only a pack a person trusted (what it runs runs as that person)";
+
+/** The refusal of a pack that is not trusted: what it is, why, the rule it breaks, and the command a person runs. */
+function refusal(pack: LoadedPack, why: string, rule = RUN_RULE): RuntimeError {
   const binding = pack.surface?.binding;
   const family = binding?.family ?? pack.surface?.id ?? "";
   const root = realRootOf(pack);
@@ -149,8 +152,20 @@ function refusal(pack: LoadedPack, why: string): RuntimeError {
   return new RuntimeError(
     "pack_untrusted",
     `pack ${escapeForPerson(JSON.stringify(pack.surface?.id ?? ""))} at ${escapeForPerson(root)}${reads} ${why}: ` +
-      `hcp run runs only a pack a person trusted (what it runs runs as that person), so nothing was read or run. A person can review and trust it in a terminal with: hcp trust ${escapeForPerson(shellWord(root))}`,
+      `${rule}, so nothing was read or run. A person can review and trust it in a terminal with: hcp trust ${escapeForPerson(shellWord(root))}`,
   );
+}
+
+/**
+ * hcp exec and hcp serve where the operator set HCP_NO_PROMPT: their command line may be the agent's there (an agent
+ * allowed them would serve a pack it wrote, whose program is any program), so a pack is served only as a person trusted
+ * it, as hcp run runs it. Throws `pack_untrusted` otherwise.
+ */
+export function requireTrustedToServe(pack: LoadedPack, stateDir: string): void {
+  const why = untrustedBecause(pack, stateDir);
+  if (why !== undefined) {
+    throw refusal(pack, why, "where HCP_NO_PROMPT is set, the command line may be the agent's, and hcp exec and hcp serve serve only packs a person trusted, as hcp run runs only those");
+  }
 }
 
 /**
