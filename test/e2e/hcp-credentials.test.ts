@@ -63,6 +63,29 @@ test("set reads the value from stdin into a new 0600 file; get masks it unless -
   assert.equal(statSync(file).mode & 0o777, 0o600, "rewritten 0600");
 });
 
+test("attack: under the operator's HCP_NO_PROMPT, an agent running hcp credentials cannot put its own token in place of the person's, delete theirs, or read it with --reveal (exit 4); the file is left as it was; the masked get still answers", async () => {
+  const env = freshEnv();
+  const file = env["HCP_CREDENTIALS"]!;
+  assert.equal((await hcp(["credentials", "set", "secretfam", "SECRET_TOKEN"], { env, stdin: VALUE })).code, 0);
+  const persons = readFileSync(file, "utf8");
+  const agents = { ...env, HCP_NO_PROMPT: "1" };
+  const attempts: [string[], string | undefined][] = [
+    [["credentials", "set", "secretfam", "SECRET_TOKEN"], "agents-own-token"],
+    [["credentials", "delete", "secretfam", "SECRET_TOKEN"], undefined],
+    [["credentials", "get", "secretfam", "SECRET_TOKEN", "--reveal"], undefined],
+  ];
+  for (const [args, stdin] of attempts) {
+    const r = await hcp(args, { env: agents, ...(stdin === undefined ? {} : { stdin }) });
+    assert.equal(r.code, 4, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /must be run by a person at a terminal of their own: HCP_NO_PROMPT is set here/);
+    assert.ok(!`${r.stdout}${r.stderr}`.includes(VALUE), "the value never shows");
+  }
+  assert.equal(readFileSync(file, "utf8"), persons, "the credential file is as the person left it");
+  assert.equal((await hcp(["credentials", "get", "secretfam", "SECRET_TOKEN"], { env: agents })).stdout, "***\n");
+  // Where the variable is not set (the person's terminal), the same commands work.
+  assert.equal((await hcp(["credentials", "get", "secretfam", "SECRET_TOKEN", "--reveal"], { env })).stdout, `${VALUE}\n`);
+});
+
 test("a value is never taken from argv, and nothing is written for a refused value", async () => {
   const env = freshEnv();
   const file = env["HCP_CREDENTIALS"]!;

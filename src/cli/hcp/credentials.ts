@@ -5,6 +5,7 @@ import type { Context } from "../../framework/index.js";
 import { credentialPlace, deleteCredential, getCredential, setCredential, type CredentialRef } from "../../runtime/secrets/credential-store.js";
 import { MASK } from "../../runtime/secrets/redact.js";
 import { CliError } from "../errors.js";
+import { refuseWhereAgentRuns } from "./flags.js";
 
 /** The largest value read from standard input. */
 const MAX_VALUE_BYTES = 64 * 1024;
@@ -72,6 +73,7 @@ async function readStdin(): Promise<string> {
 
 export async function setHandler(ctx: Context): Promise<void> {
   const ref = refOf(ctx, "set");
+  refuseWhereAgentRuns("hcp credentials set", "put its own credential where yours is (your packs would then act on its account)");
   if (process.stdin.isTTY && ctx.globals.noPrompt) throw new CliError("--no-prompt: nothing may be asked at the terminal; pipe the value on standard input");
   const value = process.stdin.isTTY ? await readHidden(`Value of ${ref.name} for ${ref.family} (not shown): `) : await readStdin();
   if (value === "") throw new CliError("no value given: type it at the prompt, or pipe it on standard input (never as an argument)");
@@ -85,6 +87,7 @@ export async function setHandler(ctx: Context): Promise<void> {
 
 export async function getHandler(ctx: Context): Promise<void> {
   const ref = refOf(ctx, "get");
+  if (ctx.bool("reveal")) refuseWhereAgentRuns("hcp credentials get --reveal", "read your credential");
   const value = getCredential(ref);
   if (value === null) throw new CliError(`no ${ref.name} for ${ref.family} in the ${credentialPlace(ref)}`, 5);
   const shown = ctx.bool("reveal") ? value : MASK;
@@ -93,6 +96,7 @@ export async function getHandler(ctx: Context): Promise<void> {
 
 export async function deleteHandler(ctx: Context): Promise<void> {
   const ref = refOf(ctx, "delete");
+  refuseWhereAgentRuns("hcp credentials delete", "take your credentials away");
   if (ctx.dryRun) {
     await ctx.writeResult({ dry_run: true, family: ref.family, name: ref.name, where: credentialPlace(ref) }, () => `DRY RUN: would delete ${ref.name} for ${ref.family} from the ${credentialPlace(ref)}\n`);
     return;

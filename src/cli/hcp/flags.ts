@@ -123,18 +123,25 @@ export function operatorForbidsPrompts(): boolean {
 }
 
 /**
+ * The person's own commands (`hcp approve`, `hcp trust`, `hcp credentials set` and `delete`) refuse under HCP_NO_PROMPT,
+ * which says that the agent's commands run here. `cannot` ends "so that an agent cannot …".
+ */
+export function refuseWhereAgentRuns(command: string, cannot: string): void {
+  if (!operatorForbidsPrompts()) return;
+  throw new RuntimeError(
+    "not_a_terminal",
+    `${command} must be run by a person at a terminal of their own: HCP_NO_PROMPT is set here, as an operator sets it where an agent's commands run, so that an agent cannot ${cannot}; run it in a terminal where HCP_NO_PROMPT is not set`,
+  );
+}
+
+/**
  * `hcp approve` and `hcp trust` take a person's answer at the terminal: only at one on both stdin and stdout, and not
- * under HCP_NO_PROMPT, which says that the agent's commands run on a terminal it types into (this one, it may be).
- * `cannot` ends "so that an agent cannot …".
+ * where the agent's commands run (refuseWhereAgentRuns: a terminal it types into, it may be). `cannot` ends "so that
+ * an agent cannot …".
  */
 export function requirePersonAtTerminal(ctx: Context, command: string, cannot: string): void {
   if (ctx.globals.noPrompt) throw new TransportError("usage", `${command} asks a person y/N at the terminal, and --no-prompt forbids asking: leave --no-prompt out`);
-  if (operatorForbidsPrompts()) {
-    throw new RuntimeError(
-      "not_a_terminal",
-      `${command} must be run by a person at a terminal of their own: HCP_NO_PROMPT is set here, as an operator sets it where an agent's commands run on a terminal the agent types into, so that an agent cannot ${cannot}; run it in a terminal where HCP_NO_PROMPT is not set`,
-    );
-  }
+  refuseWhereAgentRuns(command, cannot);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new RuntimeError("not_a_terminal", `${command} must be run by a person at a terminal: its stdin and stdout must both be a terminal, so that an agent cannot ${cannot}`);
   }
