@@ -24,7 +24,8 @@ function normal(dir: string): string {
 export function searchedEntries(path: string | undefined, folders: readonly string[] = []): string[] {
   const absolute = (path ?? "").split(delimiter).filter((dir) => dir !== "" && isAbsolute(dir));
   if (folders.length === 0) return absolute;
-  const names = [...folders, ...namedAgentFolders()].flatMap(namesOf);
+  // Once each: a caller's folders (agentFoldersOf) may hold the named ones already, and each costs a realpath.
+  const names = [...new Set([...folders, ...namedAgentFolders()])].flatMap(namesOf);
   if (names.length === 0) return absolute;
   return absolute.filter((dir) => !names.some((name) => within(normal(dir), name)));
 }

@@ -3,9 +3,9 @@
 // waits for the answer. They only add to what hcp refuses (a program on PATH there, an approver, hcp's own files), so
 // the client's word is taken; one that names none, or never answers, leaves the folders hcp knew.
 
-import { addClientRoots, agentFolderHolding, namedBy } from "../runtime/agent-folders.js";
+import { addClientRoots, agentFolderHolding } from "../runtime/agent-folders.js";
 import { stateDirFor } from "../runtime/approval/state.js";
-import { rewritablePack, type ServedPack } from "./packs.js";
+import { namedPlace, rewritablePack, type ServedPack } from "./packs.js";
 
 /** How long a call waits for the client's roots before going on without them. */
 const ROOTS_TIMEOUT_MS = 5000;
@@ -44,7 +44,7 @@ export function clientRoots(server: RootsServer, packs: readonly ServedPack[], w
     }
     for (const pack of packs) {
       const root = agentFolderHolding(pack.root, added);
-      if (root !== undefined) warn(rewritablePack(pack, `${JSON.stringify(root)}, ${namedBy(root)}, where the agent writes files`));
+      if (root !== undefined) warn(rewritablePack(pack, namedPlace(root)));
     }
   }
   const roots: ClientRoots = {

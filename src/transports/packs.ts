@@ -187,8 +187,8 @@ export function inStartFolder(packs: readonly ServedPack[], opts: ServeOptions):
 }
 
 /**
- * A warning when the audit log lies in a folder the agent works in (hcp's working folder, or `--cwd`): the agent could
- * rewrite the record of what ran. A warning, not a refusal: the log is still written, and nothing runs on its word.
+ * A warning when the audit log lies in a folder the agent works in (agentFoldersOf): the agent could rewrite the record
+ * of what ran. A warning, not a refusal: the log is still written, and nothing runs on its word.
  */
 export function auditLogWarnings(opts: ServeOptions): string[] {
   const path = opts.gate?.audit?.path;
@@ -204,7 +204,7 @@ export function auditLogWarnings(opts: ServeOptions): string[] {
  */
 export function installWarnings(opts: ServeOptions, program = process.argv[1]): string[] {
   if (program === undefined) return [];
-  let real = program;
+  let real: string;
   try {
     real = realpathSync(program);
   } catch {
@@ -218,21 +218,24 @@ export function installWarnings(opts: ServeOptions, program = process.argv[1]): 
 /**
  * A warning for each pack whose folder lies in the folder its server's verbs run in by default (`--cwd`, else this
  * process's), the agent's workspace, or in one named (HCP_AGENT_FOLDERS, the MCP client's roots): the agent can rewrite
- * it (policy.json, the programs it runs) while it is served. `where` says what the first folder (given quoted) is to the reader, and that
- * the agent writes there.
+ * it (policy.json, the programs it runs) while it is served. `where` says what the first folder (given quoted) is to the
+ * reader, and that the agent writes there.
  */
 export function workspaceWarnings(packs: readonly ServedPack[], opts: ServeOptions, where: (folder: string) => string): string[] {
   const folder = opts.cwd ?? process.cwd();
   const placeOf = (root: string): string | undefined => {
     if (inAgentFolder(folder, root)) return where(JSON.stringify(folder));
     const named = agentFolderHolding(root, namedAgentFolders());
-    return named === undefined ? undefined : `${JSON.stringify(named)}, ${namedBy(named)}, where the agent writes files`;
+    return named === undefined ? undefined : namedPlace(named);
   };
   return packs.flatMap((p) => {
     const place = placeOf(p.root);
     return place === undefined ? [] : [rewritablePack(p, place)];
   });
 }
+
+/** A folder HCP_AGENT_FOLDERS or the MCP client's roots name, as a served pack's warning says where it lies. */
+export const namedPlace = (folder: string): string => `${JSON.stringify(folder)}, ${namedBy(folder)}, where the agent writes files`;
 
 /** The warning of a served pack that lies in `place`, a folder the agent writes in. */
 export const rewritablePack = (pack: ServedPack, place: string): string =>

@@ -123,8 +123,8 @@ export function operatorForbidsPrompts(): boolean {
 }
 
 /**
- * The person's own commands (`hcp approve`, `hcp trust`, `hcp credentials set` and `delete`) refuse under HCP_NO_PROMPT,
- * which says that the agent's commands run here. `cannot` ends "so that an agent cannot …".
+ * The person's own commands (`hcp approve`, `hcp trust`, `hcp credentials set`, `delete`, `get --reveal`) refuse
+ * under HCP_NO_PROMPT, which says that the agent's commands run here. `cannot` ends "so that an agent cannot …".
  */
 export function refuseWhereAgentRuns(command: string, cannot: string): void {
   if (!operatorForbidsPrompts()) return;
