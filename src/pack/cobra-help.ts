@@ -1,6 +1,7 @@
 // What a cobra CLI says of itself (hcp init --from-cobra): the entries of its shell completion (`PROGRAM __complete
 // PATH… ""`), and, from a command's `--help`, its usage line, its summary, its own flags (pflag's layout, and
-// kubectl's `--name=default:` layout), its inherited flags, whether it lists subcommands, and its aliases. Pure.
+// kubectl's `--name=default:` layout), its inherited flags, whether it lists subcommands, and its aliases; and the
+// flags of every command that kubectl lists apart (`kubectl options`). Pure.
 
 import type { Flag } from "../manifest/types.js";
 
@@ -31,7 +32,7 @@ export interface CobraHelp {
   summary: string;
   flags: Flag[];
   /**
-   * Its inherited flags (`Global Flags:`, cobra; `INHERITED FLAGS`, gh): the root's, which are the whole CLI's (a
+   * Its inherited flags (`Global Flags:`, cobra; `INHERITED FLAGS`, gh; `Global Options:`, docker): the root's, which are the whole CLI's (a
    * server, a config file, a token), and a group's (gh's `pr --repo`), which are its commands'.
    */
   inherited: Flag[];
@@ -39,11 +40,31 @@ export interface CobraHelp {
   listsCommands: boolean;
   /** The `Aliases:` section's entries: names (cobra's `rm, remove`) or whole command lines (docker's `docker container rm, docker rm`). */
   aliases: string[];
+  /** Whether it sends the reader to a command of its own for the flags of every command (`Use "kubectl options" for …`). */
+  namesGlobalOptions: boolean;
 }
 
 export function parseHelp(text: string): CobraHelp {
   const lines = text.replaceAll("\r", "").split("\n");
-  return { usage: usageLine(lines), summary: summaryLine(lines), flags: flagsIn(lines, OWN_FLAGS), inherited: flagsIn(lines, INHERITED_FLAGS), listsCommands: lines.some(isCommandsHeading), aliases: aliasesOf(lines) };
+  return {
+    usage: usageLine(lines),
+    summary: summaryLine(lines),
+    flags: flagsIn(lines, OWN_FLAGS),
+    inherited: flagsIn(lines, INHERITED_FLAGS),
+    listsCommands: lines.some(isCommandsHeading),
+    aliases: aliasesOf(lines),
+    namesGlobalOptions: lines.some((l) => GLOBAL_OPTIONS_COMMAND.test(l)),
+  };
+}
+
+/** kubectl's last line of help: `Use "kubectl options" for a list of global command-line options (applies to all commands).` */
+const GLOBAL_OPTIONS_COMMAND = /^Use "\S+ options" for a list of global command-line options\b/;
+/** What `kubectl options` prints above them: `The following options can be passed to any command:`. */
+const GLOBAL_OPTIONS = /^The following options can be passed to any command:?\s*$/i;
+
+/** The flags of every command, as `kubectl options` lists them (kubectl's layout). */
+export function parseGlobalOptions(text: string): Flag[] {
+  return flagsIn(text.replaceAll("\r", "").split("\n"), GLOBAL_OPTIONS);
 }
 
 function aliasesOf(lines: readonly string[]): string[] {
@@ -92,8 +113,8 @@ function summaryLine(lines: readonly string[]): string {
 
 /** The heading of a command's own flags: `Flags:` (cobra), `Options:` (kubectl, docker), `FLAGS` (gh). */
 const OWN_FLAGS = /^(flags|options):?\s*$/i;
-/** The heading of its inherited flags: `Global Flags:` (cobra), `INHERITED FLAGS` (gh). */
-const INHERITED_FLAGS = /^(global|inherited) flags:?\s*$/i;
+/** The heading of its inherited flags: `Global Flags:` (cobra), `INHERITED FLAGS` (gh), `Global Options:` (docker's root). */
+const INHERITED_FLAGS = /^(global|inherited) (flags|options):?\s*$/i;
 
 /** The lines of the section under `heading`. */
 function flagSection(lines: readonly string[], heading: RegExp): string[] {

@@ -36,7 +36,7 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   // A group that runs on its own (its usage line has no word for a subcommand) is a verb too; its first operand is
   // never a subcommand's name, which would run that subcommand instead.
   const apply = surface.verbs["apply"]!;
-  assert.deepEqual(apply.cli, ["cobractl", "apply", "--filename={{filename}}", "--", "{{args}}"]);
+  assert.deepEqual(apply.cli, ["cobractl", "apply", "--filename={{filename}}", "--namespace={{namespace}}", "--", "{{args}}"]);
   // It names its subcommands' verbs, which a group that only prints its help (kubectl auth) sends the agent to.
   assert.equal(apply.description, "Apply a configuration (operands, in args: -f FILENAME); its subcommands are verbs of their own: apply.view-last");
   assert.equal(surface.verbs["item.list"]!.description, "List items", "a command without subcommands names none");
@@ -47,7 +47,7 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   const list = surface.verbs["item.list"]!;
   assert.equal(list.description, "List items");
   // The CLI's own --json (and --dry-run below) are arguments like any other: they are not rungrad's.
-  assert.deepEqual(list.cli, ["cobractl", "item", "list", "--all={{all}}", "--json={{json}}", "--label={{label}}", "--limit={{limit}}", "--output={{output}}"]);
+  assert.deepEqual(list.cli, ["cobractl", "item", "list", "--all={{all}}", "--json={{json}}", "--label={{label}}", "--limit={{limit}}", "--output={{output}}", "--namespace={{namespace}}"]);
   assert.deepEqual(list.args.properties["json"], { type: "string", description: "Output JSON with the specified fields" });
   assert.deepEqual(list.args.properties["all"], { type: "boolean", description: "List every item (default shows the first page)" });
   assert.deepEqual(list.args.properties["label"], { type: "array", items: { type: "string" }, description: "Only items with these labels" });
@@ -56,22 +56,23 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
 
   const get = surface.verbs["item.get"]!;
   assert.equal(get.description, "Show one item (operands, in args: NAME)");
-  assert.deepEqual(get.cli, ["cobractl", "item", "get", "--show-labels={{show_labels}}", "--", "{{args}}"]);
+  assert.deepEqual(get.cli, ["cobractl", "item", "get", "--show-labels={{show_labels}}", "--namespace={{namespace}}", "--", "{{args}}"]);
   assert.deepEqual(get.args.properties["args"], { type: "array", items: { type: "string" }, description: operands });
   assert.equal(surface.verbs["item.delete"]!.description, "Delete items (operands, in args: NAME [NAME...])");
-  assert.deepEqual(surface.verbs["item.delete"]!.cli, ["cobractl", "item", "delete", "--dry-run={{_dry_run}}", "--force={{force}}", "--password-stdin={{password_stdin}}", "--", "{{args}}"]);
+  assert.deepEqual(surface.verbs["item.delete"]!.cli, ["cobractl", "item", "delete", "--dry-run={{_dry_run}}", "--force={{force}}", "--password-stdin={{password_stdin}}", "--namespace={{namespace}}", "--", "{{args}}"]);
   // A group's flag (as gh's `pr --repo`) is each of its commands' own; the root's (--server, --token) are the whole CLI's.
-  assert.deepEqual(surface.verbs["config.context.use"]!.cli, ["cobractl", "config", "context", "use", "--contexts={{contexts}}", "--", "{{args}}"]);
+  assert.deepEqual(surface.verbs["config.context.use"]!.cli, ["cobractl", "config", "context", "use", "--namespace={{namespace}}", "--contexts={{contexts}}", "--", "{{args}}"]);
   assert.deepEqual(surface.verbs["config.context.use"]!.args.properties["contexts"], { type: "string", description: "The file of contexts" });
 
   // kubectl's layout: `--name=default:`, the text under it.
   const view = surface.verbs["config.view"]!;
-  assert.deepEqual(view.cli, ["cobractl", "config", "view", "--minify={{minify}}", "--output={{output}}"]);
+  assert.deepEqual(view.cli, ["cobractl", "config", "view", "--minify={{minify}}", "--output={{output}}", "--namespace={{namespace}}"]);
   assert.deepEqual(view.args.properties["minify"], { type: "boolean", description: "Remove all information not used by current-context from the output" });
   assert.deepEqual(view.args.properties["output"], { type: "string", description: "Output format. One of: (json, yaml).", default: "yaml" });
   assert.equal(surface.verbs["config.set"]!.description, "Set a value in the configuration (operands, in args: PROPERTY VALUE)");
 
-  // The global flags (a server, a token) are no verb's arguments.
+  // The global flags (a server, a token) are no verb's arguments; the one that only narrows what a command acts on
+  // (--namespace) is each verb's (below).
   const all = Object.values(surface.verbs).flatMap((v) => [...Object.keys(v.args.properties), ...v.cli]);
   assert.ok(!all.some((a) => /^(--)?(server|token)\b/.test(a)), all.join(" "));
 
@@ -119,6 +120,37 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.equal(readFileSync(runs, "utf8"), before, "the delete never ran");
 });
 
+test("hcp init --from-cobra: the whole CLI's --namespace is each verb's, found among a command's global flags (cobra, helm) or in PROGRAM options (kubectl), so the agent can name the namespace; its other global flags (a server, a token) are no verb's, and hcp init names them", async () => {
+  for (const layout of ["kubectl", "cobra"]) {
+    // cobra's layout: the root's help names no `options` command; each command's help shows the global flags.
+    const env: NodeJS.ProcessEnv = { ...isolatedEnv(), ...(layout === "cobra" ? { COBRACTL_NO_OPTIONS: "1" } : {}) };
+    const out = join(tempDir(), "cobractl");
+    const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
+    assert.equal(init.code, 0, init.stderr);
+    assert.match(init.stderr, /note: cobractl's global flag --namespace is each verb's \(it only narrows what a command acts on, within what cobractl's configuration reaches\); its other global flags \(--server, --token\) are no verb's: cobractl runs as the person set it up \(where its requests go, as whom, with which files\); add one to a verb \(its cli and args\) yourself if the agent may choose it\n/, layout);
+    const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
+    const namespaced = Object.entries(surface.verbs).filter(([, v]) => v.cli.includes("--namespace={{namespace}}")).map(([k]) => k);
+    // kubectl's layout shows no global flag in a command's help (config view, config set): `options` lists them.
+    const kubectlHelp = ["config.set", "config.view"];
+    const expected = Object.keys(surface.verbs).filter((k) => layout === "kubectl" || !kubectlHelp.includes(k));
+    assert.deepEqual(namespaced.sort(), expected.sort(), layout);
+    assert.deepEqual(surface.verbs["item.list"]!.args.properties["namespace"], { type: "string", description: "The namespace scope for this request" }, layout);
+    const all = Object.values(surface.verbs).flatMap((v) => [...Object.keys(v.args.properties), ...v.cli]);
+    assert.ok(!all.some((a) => /^(--)?(server|token)\b/.test(a)), all.join(" "));
+    // `cobractl options` was run only where the root's help named it (any other run of the fixture is logged).
+    const runs = join(env["HOME"]!, "cobractl-runs.log");
+    assert.equal(existsSync(runs), false, existsSync(runs) ? readFileSync(runs, "utf8") : "");
+
+    await trustPack(out, env);
+    const ran = await hcp(["run", out, "item.list", "--arg", "namespace=team-a", "--json"], { env });
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.deepEqual((JSON.parse(ran.stdout) as { json: unknown }).json, { argv: ["item", "list", "--namespace=team-a"] });
+    const server = await hcp(["run", out, "item.list", "--arg", "server=https://evil.test"], { env });
+    assert.equal(server.code, 1, server.stderr);
+    assert.match(server.stderr, /unknown argument "server"/);
+  }
+});
+
 test("hcp init --from-cobra: a read verb takes no flag that says it prints a secret (gh auth status --show-token, kubectl config view --raw, pulumi's --show-secrets), which hcp could not mask, and hcp init names each; a write, approved by a person at each run, keeps it; a read by its name whose help says it prints a secret (rclone config show) is a write a person approves", async () => {
   const env = isolatedEnv();
   const out = join(tempDir(), "cobractl");
@@ -162,7 +194,7 @@ test("hcp init --from-cobra: the flags a command requires, as cobra's completion
   const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
   const create = surface.verbs["item.create"]!;
   assert.deepEqual(create.args.required, ["kind", "name"]);
-  assert.deepEqual(Object.keys(create.args.properties), ["from_file", "from_url", "kind", "limit", "name"]);
+  assert.deepEqual(Object.keys(create.args.properties), ["from_file", "from_url", "kind", "limit", "name", "namespace"]);
   assert.equal(surface.verbs["item.list"]!.args.required, undefined, "a command with no required flag requires none");
   // Only a flag's name was completed, never an operand's value (which a real CLI may ask its server for).
   const flagCompletions = readFileSync(join(env["HOME"]!, "cobractl-flag-completions.log"), "utf8").trim().split("\n");

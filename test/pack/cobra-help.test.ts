@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { parseCompletions, parseHelp } from "../../src/pack/cobra-help.js";
+import { parseCompletions, parseGlobalOptions, parseHelp } from "../../src/pack/cobra-help.js";
 import { fixture } from "../e2e/helpers.js";
 
 const text = (name: string) => readFileSync(fixture(`cobra/${name}`), "utf8");
@@ -56,6 +56,26 @@ test("kubectl's layout (kubectl config view): --name=default: and the text under
   assert.deepEqual(byName["merge"], { name: "merge", shorthand: "", usage: "Merge the full hierarchy of kubeconfig files", default: "true", type: "bool", required: false });
   assert.equal(byName["template"]!.default, "");
   assert.ok(!("kubeconfig" in byName) && !("server" in byName) && !("help" in byName));
+  // Its last line sends the reader to `kubectl options` for them.
+  assert.equal(help.namesGlobalOptions, true);
+  assert.equal(parseHelp(text("docker-container-ls.txt")).namesGlobalOptions, false);
+});
+
+test("kubectl options: the flags of every command, in kubectl's layout", () => {
+  const flags = parseGlobalOptions(text("kubectl-options.txt"));
+  const byName = Object.fromEntries(flags.map((f) => [f.name, f]));
+  assert.equal(flags.length, 27);
+  assert.deepEqual(byName["namespace"], { name: "namespace", shorthand: "n", usage: "If present, the namespace scope for this CLI request", default: "", type: "string", required: false });
+  assert.deepEqual(byName["as-group"], { name: "as-group", shorthand: "", usage: "Group to impersonate for the operation, this flag can be repeated to specify multiple groups.", default: "", type: "stringSlice", required: false });
+  assert.ok("server" in byName && "context" in byName && "token" in byName && "kubeconfig" in byName);
+  assert.deepEqual(parseGlobalOptions(text("kubectl-config-view.txt")), [], "a command's help is not the list");
+});
+
+test("docker's root: its Global Options are the whole CLI's, apart from a command's own", () => {
+  const help = parseHelp(text("docker.txt"));
+  assert.deepEqual(help.flags, []);
+  assert.deepEqual(help.inherited.map((f) => f.name), ["config", "context", "debug", "host", "log-level", "tls", "tlscacert", "tlscert", "tlskey", "tlsverify", "version"]);
+  assert.equal(help.inherited.find((f) => f.name === "context")!.usage, 'Name of the context to use to connect to the daemon (overrides DOCKER_HOST env var and default context set with "docker context use")');
 });
 
 test("gh's layout: USAGE and FLAGS without a colon, a value named as the flag likes; INHERITED FLAGS apart", () => {

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { AgentCommand, AgentMetaDocument } from "../../agentmeta/types.js";
 import type { Flag } from "../../manifest/types.js";
-import { parseCompletions, parseHelp, type CobraHelp } from "../../pack/cobra-help.js";
+import { parseCompletions, parseGlobalOptions, parseHelp, type CobraHelp } from "../../pack/cobra-help.js";
 import { ExitCode } from "../../framework/errors.js";
 import { CliError } from "../errors.js";
 import { runNamedProgram } from "../input.js";
@@ -54,6 +54,15 @@ export function readsByName(path: readonly string[]): boolean {
   const last = path.at(-1) ?? "";
   return READS.has(last) || READ_PREFIX.test(last) || READ_GROUPS.has(path.at(-2) ?? "");
 }
+
+/**
+ * The whole CLI's flags that only narrow what a command acts on within what the CLI's configuration reaches (kubectl's
+ * and helm's `--namespace`): each command's, as it inherits them. Never one that chooses where its requests go, as whom
+ * or with which files (`--server`, `--context`, `--as`, `--token`, `--kubeconfig`): the person's configuration does.
+ */
+const SCOPE_FLAGS = new Set(["namespace"]);
+/** Flags of every command that say nothing of the CLI's (cobra's `--help`, the root's `--version`). */
+const NOT_THE_CLIS = new Set(["help", "version"]);
 
 /** The words of a usage line that only stand for flags or subcommands. */
 const NOT_OPERANDS = /^\[?(flags|options|command)\]?$/i;
@@ -128,13 +137,29 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
 }
 
 /**
- * Gives a command the flags it inherits from a group (gh's `pr` gives each of its commands `--repo`) as its own; not
- * those of the root (`wholeCli`, the flags the root's help shows), which are the whole CLI's: a server, a config file, a
- * token.
+ * Gives a command the flags it inherits from a group (gh's `pr` gives each of its commands `--repo`) as its own, and those
+ * of the whole CLI's (`wholeCli`: the root's, which its help shows, and `anyCommand`, kubectl's `options`) that are
+ * SCOPE_FLAGS; not the whole CLI's others (a server, a config file, a token). Copies: a flag is one command's.
  */
-function withGroupFlags(n: Node, wholeCli: ReadonlySet<string>): void {
-  const own = new Set(n.help.flags.map((f) => f.name));
-  n.help.flags.push(...n.help.inherited.filter((f) => !wholeCli.has(f.name) && !own.has(f.name)));
+function withInheritedFlags(n: Node, wholeCli: ReadonlySet<string>, anyCommand: readonly Flag[]): void {
+  const has = new Set(n.help.flags.map((f) => f.name));
+  for (const f of [...n.help.inherited, ...anyCommand]) {
+    if (has.has(f.name) || (wholeCli.has(f.name) && !SCOPE_FLAGS.has(f.name))) continue;
+    has.add(f.name);
+    n.help.flags.push({ ...f });
+  }
+}
+
+/** What hcp init says of the whole CLI's flags: the SCOPE_FLAGS each verb has, and the others no verb has. */
+function wholeCliNote(name: string, flags: ReadonlySet<string>): string | undefined {
+  const named = [...flags].filter((f) => !NOT_THE_CLIS.has(f)).sort();
+  if (named.length === 0) return undefined;
+  const given = named.filter((f) => SCOPE_FLAGS.has(f)).map((f) => `--${f}`);
+  const others = named.filter((f) => !SCOPE_FLAGS.has(f)).map((f) => `--${f}`);
+  const scope = given.length === 0 ? "" : `${name}'s global flag${given.length === 1 ? "" : "s"} ${given.join(", ")} ${given.length === 1 ? "is" : "are"} each verb's (it only narrows what a command acts on, within what ${name}'s configuration reaches)`;
+  if (others.length === 0) return scope;
+  const left = `${given.length === 0 ? `${name}'s global flags` : "its other global flags"} (${firstAndMore(others, 4)}) are no verb's: ${name} runs as the person set it up (where its requests go, as whom, with which files); add one to a verb (its cli and args) yourself if the agent may choose it`;
+  return scope === "" ? left : `${scope}; ${left}`;
 }
 
 async function readCobraTree(program: string, cwd: string): Promise<{ doc: AgentMetaDocument; notes: string[] }> {
@@ -180,9 +205,13 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
     nodes.push(...level);
   }
   const kept = withoutAliases(nodes, name, notes);
-  const wholeCli = new Set([...rootHelp.flags, ...rootHelp.inherited].map((f) => f.name));
-  for (const n of kept) withGroupFlags(n, wholeCli);
+  // Which flags a command requires, of its own: what its completion lists is compared with those.
   await Promise.all(kept.filter(runs).map((n) => markRequired(call, n)));
+  const anyCommand = rootHelp.namesGlobalOptions ? parseGlobalOptions((await call(["options"])).stdout) : [];
+  const wholeCli = new Set([...rootHelp.flags, ...rootHelp.inherited, ...anyCommand].map((f) => f.name));
+  for (const n of kept) withInheritedFlags(n, wholeCli, anyCommand);
+  const wholeCliSaid = wholeCliNote(name, wholeCli);
+  if (wholeCliSaid !== undefined) notes.push(wholeCliSaid);
   if (timedOut.length > 0) {
     const shown = timedOut.slice(0, 3).map((args) => `"${lineOf(name, args)}"`).join(", ");
     notes.push(`${timedOut.length} of its commands did not answer within ${CALL_TIMEOUT_MS / 1000} s and ${timedOut.length === 1 ? "was" : "were"} killed (${shown}${timedOut.length > 3 ? " and more" : ""}): what they would have said is not in the pack; run hcp init again once ${name} answers`);
