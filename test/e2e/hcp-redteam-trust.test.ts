@@ -4,10 +4,10 @@
 // it is: not to this one, not after another pack was trusted, not after an edit, not through a link.
 
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { fixture, trustPack, asAgentInThisFile } from "./helpers.js";
+import { REPO, fixture, trustPack, asAgentInThisFile } from "./helpers.js";
 import { HCP, execSession, hcp, tempDir } from "../transports/support.js";
 import { SECRET, agentPack, noCredentialIn, recorded, recordedEarlier, runs, scene, type Scene } from "./trust-support.js";
 
@@ -294,6 +294,36 @@ test("attack: under the operator's HCP_NO_PROMPT, an agent that runs hcp exec or
   assert.ok(mixed.stderr.includes(`skipped ${root}: pack "helper" at ${root} would run as you, and a person has never trusted it: ${rule}`), mixed.stderr);
   assert.equal(runs(witness), 0, "the agent's program never ran");
   assert.equal(runs(join(s.ws, "theirs.log")), 1);
+});
+
+test("attack: under the operator's HCP_NO_PROMPT, an agent that runs hcp init --from-exe or --from-cobra naming a program of its own (a script it wrote, or /bin/sh, which reads __rungrad_manifest in the folder as its script) is refused (exit 4), dry runs too, and the program never runs; --from-manifest still makes a pack; without the variable the same command runs it", async () => {
+  const s = scene();
+  const witness = join(s.ws, "agent.log");
+  writeFileSync(join(s.ws, "tool.sh"), `#!/bin/sh\necho tool >> '${witness}'\n`);
+  chmodSync(join(s.ws, "tool.sh"), 0o755);
+  writeFileSync(join(s.ws, "__rungrad_manifest"), `echo sh >> '${witness}'\n`);
+  const agents = { ...s.env, HCP_NO_PROMPT: "1" };
+  const inits = [
+    ["--from-exe", "./tool.sh"],
+    ["--from-exe", "/bin/sh"],
+    ["--from-cobra", "./tool.sh"],
+    ["--from-cobra", join(s.ws, "tool.sh"), "--dry-run"],
+  ];
+  for (const [flag, program, ...more] of inits) {
+    const out = join(s.ws, `pack-${flag}`);
+    const r = await hcp(["init", flag!, program!, "--out", out, ...more], { env: agents, cwd: s.ws });
+    assert.equal(r.code, 4, `${flag} ${program}: ${r.stdout}${r.stderr}`);
+    assert.ok(r.stderr.includes(`hcp init ${flag} must be run by a person at a terminal of their own: HCP_NO_PROMPT is set here`), r.stderr);
+    assert.equal(existsSync(out), false, "no pack written");
+  }
+  assert.equal(runs(witness), 0, "the agent's program never ran");
+  // A manifest is only read: the agent may make a pack from one (a person still trusts it before hcp run runs it).
+  const manifest = await hcp(["init", "--from-manifest", `${REPO}examples/manifests/rgref.json`, "--out", join(s.ws, "rgref"), "--bin", "/bin/true"], { env: agents, cwd: s.ws });
+  assert.equal(manifest.code, 0, manifest.stderr);
+  // The person's terminal: the same command runs the program (the rule is the variable).
+  const persons = await hcp(["init", "--from-exe", "/bin/sh", "--out", join(s.ws, "theirs")], { env: s.env, cwd: s.ws });
+  assert.notEqual(persons.code, 4, persons.stderr);
+  assert.equal(runs(witness), 1, "without HCP_NO_PROMPT, /bin/sh read __rungrad_manifest as its script");
 });
 
 test("hcp trust --list, as text and as JSON, writes the bidi and invisible characters of a folder's name as escapes: the person sees which folder is trusted", async () => {

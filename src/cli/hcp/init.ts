@@ -27,6 +27,7 @@ import { NotRungradError } from "../input.js";
 import { projectText, readManifestText } from "../rungrad/documents.js";
 import { isVariableName } from "../../runtime/env.js";
 import { firstAndMore } from "../../listing.js";
+import { refuseWhereAgentRuns } from "./flags.js";
 
 interface InitOptions {
   fromManifest?: string;
@@ -121,6 +122,11 @@ function nextSteps(out: string, credentials: string[][]): string[] {
 async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs: number; credentials: string[][] }> {
   if ([opts.fromManifest, opts.fromExe, opts.fromCobra, opts.fromOpenapi].filter((o) => o !== undefined).length !== 1) {
     throw new CliError("give exactly one of --from-manifest FILE (or -), --from-exe PROGRAM, --from-cobra PROGRAM and --from-openapi FILE|URL");
+  }
+  // They run the program the command line names: where the agent's commands run, one it wrote (a script, or
+  // `/bin/sh`, which reads `__rungrad_manifest` in the working folder as its script).
+  if (opts.fromExe !== undefined || opts.fromCobra !== undefined) {
+    refuseWhereAgentRuns(`hcp init ${opts.fromExe !== undefined ? "--from-exe" : "--from-cobra"}`, "run a program of its choosing through hcp (hcp init runs the program it is given)");
   }
   if (opts.fromCobra !== undefined && opts.credentialEnv !== undefined) {
     throw new CliError("--credential-env is for packs from a rungrad manifest: a cobra CLI keeps its own credentials (its config file, its login), which its verbs read as they run");
