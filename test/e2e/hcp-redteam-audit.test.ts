@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { bank } from "./approvals-support.js";
 import { execSession, hcp } from "../transports/support.js";
+import { trustPack } from "./helpers.js";
 import { isolatedEnv, probePack } from "./hardening.js";
 
 test("--audit cannot plant shell code: a log made at ~/.bash_aliases from the agent's arguments runs nothing when a shell reads it", async () => {
@@ -57,6 +58,34 @@ test("--audit never appends to a file of the user's that is not an audit log (a 
   for (let i = 0; i < 2; i++) assert.equal((await b.hcp(["run", b.root, "touch", "--allow-write", "--audit", log])).code, 0);
   assert.equal(readFileSync(log, "utf8").trim().split("\n").length, 4, "approved and ran, twice");
   assert.equal(b.runs().length, 2);
+});
+
+test("attack: under the operator's HCP_NO_PROMPT, an agent cannot turn the audit log off or send it elsewhere: hcp run, exec and serve refuse --audit (none, or a file of its own; exit 1) and run nothing; without the flag its write is in the operator's log (HCP_AUDIT)", async () => {
+  const b = bank({ env: { HCP_NO_PROMPT: "1" } });
+  // Where HCP_NO_PROMPT is set, servers serve only packs a person trusted: this one a person did.
+  await trustPack(b.root, b.env);
+  const own = join(b.dir, "agents-own.jsonl");
+  const touch = JSON.stringify({ id: 1, pack: "bank", verb: "touch", args: {} });
+  for (const audit of ["none", own]) {
+    const run = await b.hcp(["run", b.root, "touch", "--allow-write", "--audit", audit]);
+    const exec = await execSession([b.root], [touch], ["--allow-write", "--audit", audit], { env: b.env });
+    const serve = await b.hcp(["serve", "--mcp", b.root, "--allow-write", "--audit", audit]);
+    for (const [name, r] of Object.entries({ run, exec, serve })) {
+      assert.equal(r.code, 1, `${name} --audit ${audit}: ${r.stdout}${r.stderr}`);
+      assert.ok(r.stderr.includes(`--audit ${JSON.stringify(audit)}: HCP_NO_PROMPT is set here, as an operator sets it where an agent's commands run, and there the audit log is the operator's to choose (HCP_AUDIT)`), r.stderr);
+    }
+  }
+  assert.deepEqual(b.runs(), [], "nothing ran");
+  assert.equal(existsSync(own), false);
+  assert.equal(existsSync(b.audit), false);
+  // Without the flag the agent's write runs, and the operator's log says so.
+  const run = await b.hcp(["run", b.root, "touch", "--allow-write"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(b.runs().length, 1);
+  const logged = readFileSync(b.audit, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { verb: string; decision: string });
+  assert.ok(logged.some((e) => e.verb === "touch" && e.decision === "ran"), JSON.stringify(logged));
+  // hcp audit reads any log it is named (a read): the agent may.
+  assert.equal((await b.hcp(["audit", "--audit", b.audit])).code, 0);
 });
 
 /** A 9 MiB note, numbered. */

@@ -156,7 +156,18 @@ export function trustPrompt(ctx: Context): TrustAsker | undefined {
   return ask === undefined ? undefined : (text) => ask(`${text}\n`, "Trust this pack? [y/N] ");
 }
 
-/** The audit log of --audit (or HCP_AUDIT, or the default); null for `none`. */
+/**
+ * The audit log of --audit (or HCP_AUDIT, or the default); null for `none`. Where the agent's commands run
+ * (HCP_NO_PROMPT), the command line may be the agent's, and the log the operator's: --audit is refused there, so that an
+ * agent cannot turn off or send elsewhere the record of what it ran.
+ */
 export function auditOf(ctx: Context): AuditLog | null {
-  return AuditLog.of(optionalString(ctx, AUDIT.name), process.env);
+  const chosen = optionalString(ctx, AUDIT.name);
+  if (chosen !== undefined && operatorForbidsPrompts()) {
+    throw new TransportError(
+      "usage",
+      `--audit ${JSON.stringify(chosen)}: HCP_NO_PROMPT is set here, as an operator sets it where an agent's commands run, and there the audit log is the operator's to choose (HCP_AUDIT), so that an agent cannot turn it off or send it elsewhere; leave --audit out`,
+    );
+  }
+  return AuditLog.of(chosen, process.env);
 }
