@@ -130,8 +130,10 @@ test("a document the size of GitHub's (over 10 MiB, up to 64 MiB in a file) make
   assert.equal(byTitle.code, 0, byTitle.stderr);
   const id = "github-s-official-openapi-spec-octokit-extension";
   assert.match(byTitle.stdout, new RegExp(`^wrote pack ${id} \\(200 verbs\\)`), "the title's punctuation runs make one -");
-  // A note each would be 200 lines before the next steps: one says it of them all.
-  assert.equal(byTitle.stderr.split("\n").filter((l) => l.startsWith("note: ")).length, 3, byTitle.stderr);
+  // A note each would be 200 lines before the next steps: one says it of them all (and one that it sends no
+  // credential: GitHub's document declares no security).
+  assert.equal(byTitle.stderr.split("\n").filter((l) => l.startsWith("note: ")).length, 4, byTitle.stderr);
+  assert.match(byTitle.stderr, /^note: the document declares no security, so its verbs send no credential; if its API takes one \(GitHub's takes a token\), make the pack again with --auth/m);
   assert.match(byTitle.stderr, /^note: 200 operations are verbs of other names, as their operationIds are not verb keys \(operation "repos\/list-repository-things-for-the-authenticated-user-0" is verb "repos-list-repository-things-for-the-authenticated-user-0", .*, …\); surface\.json binds each to its method and path$/m);
   assert.match(
     byTitle.stderr,
@@ -193,11 +195,15 @@ test("hcp init --auth gives a document that declares no security a scheme in the
   const doc = undeclaredSecurityDoc(dir);
   const bare = await hcp(["init", "--from-openapi", doc.path, "--out", join(dir, "bare"), "--id", "notes"], { env, ...HANG_GUARD });
   assert.equal(JSON.parse(readFileSync(join(dir, "bare", "surface.json"), "utf8")).binding.hub, "none", bare.stderr);
+  // Without --auth, hcp init says the pack sends no credential, and how to give it one.
+  const hint = "note: the document declares no security, so its verbs send no credential; if its API takes one (GitHub's takes a token), make the pack again with --auth (bearer, basic, header:NAME or query:NAME): docs/openapi.md\n";
+  assert.ok(bare.stderr.includes(hint), bare.stderr);
 
   const r = await hcp(["init", "--from-openapi", doc.path, "--out", out, "--id", "notes", "--auth", "bearer"], { env, ...HANG_GUARD });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /^note: the pack's openapi\.json is the document with security scheme bearerAuth \(http bearer\) added: 9 of 13 operations send it \(4 have a security requirement of their own, kept as it is\)$/m);
   assert.match(r.stderr, /^ {2}hcp credentials set notes bearerAuth --scheme {3}# store the credential/m);
+  assert.ok(!r.stderr.includes(hint), r.stderr);
   const copy = readFileSync(join(out, "openapi.json"), "utf8");
   const expected = JSON.parse(doc.text);
   expected.components.securitySchemes = { bearerAuth: { type: "http", scheme: "bearer" } };

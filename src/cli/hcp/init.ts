@@ -206,7 +206,13 @@ async function fromOpenApi(source: string, id: string | undefined, auth: AuthCho
     const op = findOperation(lookup, key, verb);
     if (typeof op === "string") throw new CliError(`the generated pack does not validate: verbs[${JSON.stringify(key)}]: ${op}`, 2);
   }
-  if (auth !== undefined) {
+  if (auth === undefined) {
+    const { AUTH_FORMS, ownSecurity } = await import("../../runtime/openapi/auth-scheme.js");
+    // GitHub's declares none, and its API takes a token all the same: without this, the person meets it as a 401.
+    if (ownSecurity(doc.doc) === undefined) {
+      pack.notes.unshift(`the document declares no security, so its verbs send no credential; if its API takes one (GitHub's takes a token), make the pack again with --auth (${AUTH_FORMS}): docs/openapi.md`);
+    }
+  } else {
     const sending = operations.filter((op) => op.security.some((r) => Object.hasOwn(r, auth.name))).length;
     const others = operations.length - sending;
     pack.notes.unshift(

@@ -30,7 +30,7 @@ export function authChoice(text: string): AuthChoice | undefined {
 }
 
 /** Why a document cannot take an added scheme: it has security of its own, which hcp applies as it is. */
-function ownSecurity(value: unknown): string | undefined {
+export function ownSecurity(value: unknown): string | undefined {
   const doc = isObject(value) ? value : {};
   const components = isObject(doc["components"]) ? doc["components"] : {};
   const declared = isObject(components["securitySchemes"]) ? Object.keys(components["securitySchemes"]) : [];
