@@ -150,16 +150,16 @@ function withInheritedFlags(n: Node, wholeCli: ReadonlySet<string>, anyCommand: 
   }
 }
 
-/** What hcp init says of the whole CLI's flags: the SCOPE_FLAGS each verb has, and the others no verb has. */
+/** What hcp init says of the whole CLI's flags: the SCOPE_FLAGS each verb has (one), and the others no verb has. */
 function wholeCliNote(name: string, flags: ReadonlySet<string>): string | undefined {
   const named = [...flags].filter((f) => !NOT_THE_CLIS.has(f)).sort();
-  if (named.length === 0) return undefined;
   const given = named.filter((f) => SCOPE_FLAGS.has(f)).map((f) => `--${f}`);
   const others = named.filter((f) => !SCOPE_FLAGS.has(f)).map((f) => `--${f}`);
-  const scope = given.length === 0 ? "" : `${name}'s global flag${given.length === 1 ? "" : "s"} ${given.join(", ")} ${given.length === 1 ? "is" : "are"} each verb's (it only narrows what a command acts on, within what ${name}'s configuration reaches)`;
-  if (others.length === 0) return scope;
-  const left = `${given.length === 0 ? `${name}'s global flags` : "its other global flags"} (${firstAndMore(others, 4)}) are no verb's: ${name} runs as the person set it up (where its requests go, as whom, with which files); add one to a verb (its cli and args) yourself if the agent may choose it`;
-  return scope === "" ? left : `${scope}; ${left}`;
+  const said = [
+    ...given.map((f) => `${name}'s global flag ${f} is each verb's (it only narrows what a command acts on, within what ${name}'s configuration reaches)`),
+    ...(others.length === 0 ? [] : [`${given.length === 0 ? `${name}'s global flags` : "its other global flags"} (${firstAndMore(others, 4)}) are no verb's: ${name} runs as the person set it up (where its requests go, as whom, with which files); add one to a verb (its cli and args) yourself if the agent may choose it`]),
+  ];
+  return said.length === 0 ? undefined : said.join("; ");
 }
 
 async function readCobraTree(program: string, cwd: string): Promise<{ doc: AgentMetaDocument; notes: string[] }> {
