@@ -29,10 +29,21 @@ const MAX_DEPTH = 6;
 const MAX_COMMANDS = 2000;
 /** Commands of cobra itself, not of the CLI. */
 const NOT_VERBS = new Set(["help", "completion"]);
-/** A command's last word that only reads; any other command is a write that a person approves (policy.json). */
-const READS = new Set(["get", "list", "ls", "view", "show", "describe", "status", "inspect", "logs", "log", "top", "version", "explain", "search", "info", "history", "events", "ps", "images", "api-resources", "api-versions", "cluster-info", "current-context", "whoami", "diff", "checks"]);
+/**
+ * A command's last word that only reads; any other command is a write that a person approves (policy.json). rclone's
+ * listings and sums, restic's snapshots and stats, etcdctl's endpoint health among them; not `cat` (restic's prints the
+ * repository's master key), `check` (etcdctl's `check perf` writes), nor `env` (kubectl's `set env` writes).
+ */
+const READS = new Set([
+  "get", "list", "ls", "view", "show", "describe", "status", "inspect", "logs", "log", "top", "version", "explain", "search", "info", "history",
+  "events", "ps", "images", "api-resources", "api-versions", "cluster-info", "current-context", "whoami", "diff", "checks",
+  "lsd", "lsf", "lsl", "lsjson", "listremotes", "tree", "size", "about", "md5sum", "sha1sum", "hashsum", "snapshots", "stats", "health",
+]);
 const READ_PREFIX = /^(get|list|show|describe|view)-/;
-/** A group whose commands only read, each named by what it reads (gh `search issues`, helm `search repo`). */
+/**
+ * A group whose commands only read, each named by what it reads (gh `search issues`, helm `search repo`). Not `list`
+ * (hugo's `list drafts` reads, but a `list` group is as often one of lists: `list delete NAME`).
+ */
 const READ_GROUPS = new Set(["search"]);
 /**
  * A text that says a command or flag prints a secret (gh `auth status --show-token`, "Display the auth token"; kubectl

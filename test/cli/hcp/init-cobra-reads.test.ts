@@ -5,12 +5,16 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readsByName } from "../../../src/cli/hcp/init-cobra.js";
 
-test("reads by name: gh's pr diff and pr checks and the commands of its search group, helm's search repo, kubectl's get and diff, docker's ps and search", () => {
+test("reads by name: gh's pr diff and pr checks and the commands of its search group, helm's search repo, kubectl's get and diff, docker's ps and search, rclone's listings and sums, restic's snapshots, etcdctl's endpoint health", () => {
   const reads = [["pr", "diff"], ["pr", "checks"], ["search", "issues"], ["search", "repos"], ["search", "repo"], ["get"], ["diff"], ["ps"], ["search"], ["config", "view"], ["apply", "view-last"]];
+  reads.push(["lsjson"], ["lsd"], ["md5sum"], ["size"], ["listremotes"], ["snapshots"], ["stats"], ["endpoint", "health"]);
   for (const path of reads) assert.equal(readsByName(path), true, path.join(" "));
 });
 
-test("writes: every other name, a group's own name, and a command below a search group's subgroup", () => {
+test("writes: every other name, a group's own name, a command below a read group's subgroup, and a name that reads in one CLI but not in another", () => {
   const writes = [["pr", "merge"], ["pr", "create"], ["repo", "delete"], ["secret", "set"], ["pr"], ["apply"], ["search", "index", "create"], ["index", "search", "delete", "all"], ["login"]];
+  // Names that read in one CLI and not in another: restic's `cat masterkey` prints its key, etcdctl's `check perf`
+  // writes to the cluster, kubectl's `set env` changes a deployment; a `list` group may be one of lists.
+  writes.push(["cat"], ["check", "perf"], ["check"], ["set", "env"], ["list", "delete"], ["list", "drafts"]);
   for (const path of writes) assert.equal(readsByName(path), false, path.join(" "));
 });
