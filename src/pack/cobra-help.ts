@@ -1,7 +1,7 @@
 // What a cobra CLI says of itself (hcp init --from-cobra): the entries of its shell completion (`PROGRAM __complete
 // PATH… ""`), and, from a command's `--help`, its usage line, its summary, its own flags (pflag's layout, and
-// kubectl's `--name=default:` layout), its inherited flags, whether it lists subcommands, and its aliases; and the
-// flags of every command that kubectl lists apart (`kubectl options`). Pure.
+// kubectl's `--name=default:` layout), its inherited flags, whether it lists subcommands, and its aliases; the
+// flags of every command that kubectl lists apart (`kubectl options`); the variables a flag's text names. Pure.
 
 import type { Flag } from "../manifest/types.js";
 
@@ -65,6 +65,18 @@ const GLOBAL_OPTIONS = /^The following options can be passed to any command:?\s*
 /** The flags of every command, as `kubectl options` lists them (kubectl's layout). */
 export function parseGlobalOptions(text: string): Flag[] {
   return flagsIn(text.replaceAll("\r", "").split("\n"), GLOBAL_OPTIONS);
+}
+
+/**
+ * Variables of its environment a flag's text says the CLI reads: `(default: $RESTIC_REPOSITORY)` (restic),
+ * `${XDG_RUNTIME_DIR}/containers/auth.json`, `overrides DOCKER_HOST env var` (docker), `Use REGISTRY_AUTH_FILE
+ * environment variable` (skopeo), `the environment variable KUBECONFIG`.
+ */
+const NAMED_VARIABLE = /\$\{?([A-Z][A-Z0-9_]{2,})\b|\b([A-Z][A-Z0-9_]{2,}) env(?:ironment)? var|\benv(?:ironment)? var(?:iable)?s? \$?([A-Z][A-Z0-9_]{2,})\b/g;
+
+/** The variables a text names, as NAMED_VARIABLE finds them, in order. */
+export function variablesNamed(text: string): string[] {
+  return [...text.matchAll(NAMED_VARIABLE)].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 
 function aliasesOf(lines: readonly string[]): string[] {

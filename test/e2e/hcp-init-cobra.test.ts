@@ -127,6 +127,8 @@ test("hcp init --from-cobra: the whole CLI's --namespace is each verb's, found a
     const out = join(tempDir(), "cobractl");
     const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
     assert.equal(init.code, 0, init.stderr);
+    // The variables its flags' text names, but those hcp passes anyway (USER): the whole CLI's first.
+    assert.ok(init.stderr.includes(`note: cobractl's help names variables of its environment (COBRACTL_SERVER, COBRACTL_DIR): hcp runs it with PATH, HOME, LANG, LC_ALL, TERM, TMPDIR and USER only, so list in policy.json "env" those it needs from the environment hcp runs in\n`), init.stderr);
     assert.match(init.stderr, /note: cobractl's global flag --namespace is each verb's \(it only narrows what a command acts on, within what cobractl's configuration reaches\); its other global flags \(--server, --token\) are no verb's: cobractl runs as the person set it up \(where its requests go, as whom, with which files\); add one to a verb \(its cli and args\) yourself if the agent may choose it\n/, layout);
     const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
     const namespaced = Object.entries(surface.verbs).filter(([, v]) => v.cli.includes("--namespace={{namespace}}")).map(([k]) => k);

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { parseCompletions, parseGlobalOptions, parseHelp } from "../../src/pack/cobra-help.js";
+import { parseCompletions, parseGlobalOptions, parseHelp, variablesNamed } from "../../src/pack/cobra-help.js";
 import { fixture } from "../e2e/helpers.js";
 
 const text = (name: string) => readFileSync(fixture(`cobra/${name}`), "utf8");
@@ -117,4 +117,14 @@ test("a completion: entries until the :DIRECTIVE line, active help left out; any
   assert.deepEqual(parseCompletions(":0\n"), []);
   assert.equal(parseCompletions("__complete \n"), undefined);
   assert.equal(parseCompletions(""), undefined);
+});
+
+test("the variables a flag's text names: restic's $NAME defaults, skopeo's ${NAME} and NAME environment variable, docker's NAME env var; not a word in capitals", () => {
+  assert.deepEqual(variablesNamed("repository to backup to or restore from (default: $RESTIC_REPOSITORY)"), ["RESTIC_REPOSITORY"]);
+  assert.deepEqual(variablesNamed("path of the authentication file. Default is ${XDG_RUNTIME_DIR}/containers/auth.json"), ["XDG_RUNTIME_DIR"]);
+  assert.deepEqual(variablesNamed("path of the authentication file. Use REGISTRY_AUTH_FILE environment variable to override"), ["REGISTRY_AUTH_FILE"]);
+  assert.deepEqual(variablesNamed("the kubeconfig, else the environment variable KUBECONFIG"), ["KUBECONFIG"]);
+  const docker = parseHelp(text("docker.txt")).inherited.flatMap((f) => variablesNamed(f.usage));
+  assert.deepEqual(docker, ["DOCKER_HOST"]);
+  assert.deepEqual(variablesNamed("Output format: JSON or YAML (default JSON), a $ sign alone"), []);
 });

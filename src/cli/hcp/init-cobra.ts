@@ -14,12 +14,13 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { AgentCommand, AgentMetaDocument } from "../../agentmeta/types.js";
 import type { Flag } from "../../manifest/types.js";
-import { parseCompletions, parseGlobalOptions, parseHelp, type CobraHelp } from "../../pack/cobra-help.js";
+import { parseCompletions, parseGlobalOptions, parseHelp, variablesNamed, type CobraHelp } from "../../pack/cobra-help.js";
 import { ExitCode } from "../../framework/errors.js";
 import { CliError } from "../errors.js";
 import { runNamedProgram } from "../input.js";
 import { Limiter } from "../../runtime/limiter.js";
 import { firstAndMore } from "../../listing.js";
+import { BASE_ENV_NAMES } from "../../runtime/env.js";
 
 const CALL_TIMEOUT_MS = 10_000;
 const CALL_MAX_BYTES = 4 << 20;
@@ -173,6 +174,19 @@ function wholeCliNote(name: string, flags: ReadonlySet<string>): string | undefi
   return said.length === 0 ? undefined : said.join("; ");
 }
 
+/**
+ * What hcp init says of the variables the CLI's flags name (restic's `(default: $RESTIC_REPOSITORY)`): hcp passes a
+ * program none but BASE_ENV_NAMES and policy.json's `env`, so without them restic has no repository.
+ */
+function variablesNote(name: string, flags: readonly Flag[]): string | undefined {
+  const passed = new Set<string>(BASE_ENV_NAMES);
+  // In the order of the flags: the whole CLI's first, which every command reads.
+  const named = [...new Set(flags.flatMap((f) => variablesNamed(f.usage)))].filter((v) => !passed.has(v));
+  if (named.length === 0) return undefined;
+  const base = `${BASE_ENV_NAMES.slice(0, -1).join(", ")} and ${BASE_ENV_NAMES.at(-1)}`;
+  return `${name}'s help names variables of its environment (${firstAndMore(named, 6)}): hcp runs it with ${base} only, so list in policy.json "env" those it needs from the environment hcp runs in`;
+}
+
 async function readCobraTree(program: string, cwd: string): Promise<{ doc: AgentMetaDocument; notes: string[] }> {
   const notes: string[] = [];
   const { call, timedOut } = caller(program, cwd);
@@ -221,8 +235,8 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
   const anyCommand = rootHelp.namesGlobalOptions ? parseGlobalOptions((await call(["options"])).stdout) : [];
   const wholeCli = new Set([...rootHelp.flags, ...rootHelp.inherited, ...anyCommand].map((f) => f.name));
   for (const n of kept) withInheritedFlags(n, wholeCli, anyCommand);
-  const wholeCliSaid = wholeCliNote(name, wholeCli);
-  if (wholeCliSaid !== undefined) notes.push(wholeCliSaid);
+  const everyFlag = [...rootHelp.flags, ...rootHelp.inherited, ...anyCommand, ...kept.flatMap((n) => [...n.help.flags, ...n.help.inherited])];
+  for (const said of [wholeCliNote(name, wholeCli), variablesNote(name, everyFlag)]) if (said !== undefined) notes.push(said);
   if (timedOut.length > 0) {
     const shown = timedOut.slice(0, 3).map((args) => `"${lineOf(name, args)}"`).join(", ");
     notes.push(`${timedOut.length} of its commands did not answer within ${CALL_TIMEOUT_MS / 1000} s and ${timedOut.length === 1 ? "was" : "were"} killed (${shown}${timedOut.length > 3 ? " and more" : ""}): what they would have said is not in the pack; run hcp init again once ${name} answers`);
