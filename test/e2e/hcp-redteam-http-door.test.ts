@@ -11,6 +11,7 @@ import { test } from "node:test";
 import { eventually } from "../runtime/support.js";
 import { hcp, httpClient, rawHttp, serveHttp, tempDir, type HttpServed } from "../transports/support.js";
 import { isolatedEnv } from "./hardening.js";
+import { trustPack } from "./helpers.js";
 import { processesWithHome, runsIn, runsPack } from "./runs-pack.js";
 
 const TOKEN = "door-token-5f0c2a9e7b31d4c8";
@@ -162,4 +163,30 @@ test("--allow-host and --max-requests are refused without --http, and a value th
     assert.match(r.stderr, message);
     assert.doesNotMatch(r.stderr, /serving MCP|\n\s+at /);
   }
+});
+
+test("attack: under the operator's HCP_NO_PROMPT, an agent that starts hcp serve --http off loopback (0.0.0.0 or ::, with a token of its own and --allow-host) to let whoever reaches the port call the person's trusted verbs is refused (exit 4) and nothing listens; on loopback it serves; without the variable the same bind serves", async () => {
+  const env = { ...isolatedEnv(), HCP_NO_PROMPT: "1" };
+  const pack = tempDir("hcp-door-pack-");
+  writeFileSync(join(pack, "surface.json"), JSON.stringify({ id: "door", kind: "wrap", wrap: { bin: "/bin/echo" }, verbs: { say: { description: "Say hi.", cli: ["echo", "hi"], policy: "read" } } }));
+  writeFileSync(join(pack, "policy.json"), JSON.stringify({ surface_id: "door", default: "deny", verbs: { say: "read" } }));
+  writeFileSync(join(pack, "HARNESS.md"), "---\nname: door\ndescription: Says hi.\n---\n\nSays hi.\n");
+  // Where HCP_NO_PROMPT is set, servers serve only packs a person trusted: this one a person did.
+  await trustPack(pack, env);
+  const tokenFile = join(tempDir("hcp-door-token-"), "token");
+  writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
+  for (const listen of ["0.0.0.0:0", "[::]:0", "0.0.0.0:0 --allow-host mcp.test"]) {
+    const [spec, ...more] = listen.split(" ");
+    const r = await hcp(["serve", "--mcp", pack, "--http", spec!, "--token-file", tokenFile, ...more], { env, timeoutMs: GUARD_MS });
+    assert.equal(r.code, 4, `${listen}: ${r.stderr}`);
+    assert.ok(r.stderr.includes(`hcp serve --http ${spec} must be run by a person at a terminal of their own: HCP_NO_PROMPT is set here, as an operator sets it where an agent's commands run, so that an agent cannot open your packs to the network`), r.stderr);
+    assert.doesNotMatch(r.stderr, /serving MCP/);
+  }
+  // On loopback the agent reaches only what it could run itself.
+  const local = await serveHttp([pack], { args: ["--token-file", tokenFile], cwd: tempDir("hcp-door-"), env });
+  assert.equal(await local.stop(), 143, local.stderr());
+  // The person's own terminal: the same bind serves.
+  const { HCP_NO_PROMPT: _set, ...persons } = env;
+  const open = await serveHttp([pack], { args: ["--token-file", tokenFile], cwd: tempDir("hcp-door-"), env: persons, listen: "0.0.0.0:0" });
+  assert.equal(await open.stop(), 143, open.stderr());
 });

@@ -14,7 +14,7 @@ import { exitIfNeverTaken } from "../../transports/outbox.js";
 import { isLoopback, parseAllowHost, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
 import { auditLogWarnings, inStartFolder, installWarnings, loadServed, workspaceWarnings, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
-import { operatorForbidsPrompts, serveOptions, toolSelection } from "./flags.js";
+import { operatorForbidsPrompts, refuseWhereAgentRuns, serveOptions, toolSelection } from "./flags.js";
 import { stopExitCode, untilSignal } from "../signal.js";
 import { boundYoungGeneration } from "./young-generation.js";
 
@@ -142,6 +142,9 @@ function httpDoor(ctx: Context): Door | null {
     return null;
   }
   const listen = parseListen(spec);
+  // Where the agent's commands run, the command line may be the agent's: a bind off loopback would let whoever reaches
+  // the port (with the agent's own token) call the person's trusted verbs, a way out for what they read.
+  if (!isLoopback(listen.host)) refuseWhereAgentRuns(`hcp serve --http ${spec}`, "open your packs to the network (whoever reaches the port would call their verbs, with your credentials)");
   if (tokenFile === "" && !isLoopback(listen.host)) {
     throw new TransportError("usage", `--http ${spec}: refusing to serve on ${listen.host}, which is not loopback, without --token-file FILE (a bearer token every request must carry)`);
   }
