@@ -1,6 +1,6 @@
 // What a cobra CLI says of itself (hcp init --from-cobra): the entries of its shell completion (`PROGRAM __complete
-// PATH… ""`), and, from a command's `--help`, its usage line, its summary, its own flags (pflag's layout, and
-// kubectl's `--name=default:` layout), its inherited flags, whether it lists subcommands, and its aliases; the
+// PATH… ""`), and, from a command's `--help`, its usage line, its summary, its own flags (pflag's layout,
+// kubectl's `--name=default:` and etcdctl's `--name=default<tab>text`), its inherited flags, whether it lists subcommands, and its aliases; the
 // flags of every command that kubectl lists apart (`kubectl options`); the variables a flag's text names. Pure.
 
 import type { Flag } from "../manifest/types.js";
@@ -143,6 +143,11 @@ function flagSection(lines: readonly string[], heading: RegExp): string[] {
 const PFLAG = /^\s+(?:-(\S), )?--([A-Za-z0-9][\w.-]*)(?:\[=[^\]]*\])?(?: (\S+))?(?:\s{2,}(.*))?$/;
 /** kubectl: `    -o, --output='yaml':`, its text on the lines under it. */
 const KUBECTL = /^\s+(?:-(\S), )?--([A-Za-z0-9][\w.-]*)=(.*):$/;
+/**
+ * etcdctl: `      --limit=0\t\t\tMaximum number of results`, `  -w, --write-out="simple"\t\tset the output format`,
+ * `      --prefix[=false]\tGet keys with matching prefix`: the default after `=` (a bool's in brackets), tabs, its text.
+ */
+const ETCDCTL = /^\s+(?:-(\S), )?--([A-Za-z0-9][\w.-]*)(?:\[=([^\]]*)\]|=(\S*))\t+(.*)$/;
 
 function flagsIn(lines: readonly string[], heading: RegExp): Flag[] {
   const flags: Flag[] = [];
@@ -155,10 +160,14 @@ function flagsIn(lines: readonly string[], heading: RegExp): Flag[] {
       continue;
     }
     const k = KUBECTL.exec(line);
-    const p = k === null ? PFLAG.exec(line) : null;
+    const e = k === null ? ETCDCTL.exec(line) : null;
+    const p = k === null && e === null ? PFLAG.exec(line) : null;
     if (k !== null) {
       kubectlStyle = true;
       last = { name: k[2]!, shorthand: k[1] ?? "", usage: "", default: unquote(k[3]!), type: typeOfDefault(k[3]!), required: false };
+    } else if (e !== null) {
+      const value = e[3] ?? e[4]!;
+      last = { name: e[2]!, shorthand: e[1] ?? "", usage: e[5]!.trim(), default: unquote(value), type: typeOfDefault(value), required: false };
     } else if (p !== null && !kubectlStyle) {
       last = { name: p[2]!, shorthand: p[1] ?? "", usage: (p[4] ?? "").trim(), default: "", type: pflagType(p[3]), required: false };
     } else {
@@ -204,7 +213,7 @@ function takesText(type: string): boolean {
   return !["bool", "stringSlice", "stringArray", "float64", "float32"].includes(type) && !/^u?int\d*$/.test(type);
 }
 
-/** kubectl prints a flag's default as Go does: `false`, `'text'`, `500`, `[]`, `0s`. */
+/** kubectl and etcdctl print a flag's default as Go does: `false`, `'text'`, `"text"`, `500`, `[]`, `0s`. */
 function typeOfDefault(d: string): string {
   if (d === "true" || d === "false") return "bool";
   if (/^-?\d+$/.test(d)) return "int";

@@ -128,3 +128,18 @@ test("the variables a flag's text names: restic's $NAME defaults, skopeo's ${NAM
   assert.deepEqual(docker, ["DOCKER_HOST"]);
   assert.deepEqual(variablesNamed("Output format: JSON or YAML (default JSON), a $ sign alone"), []);
 });
+
+test("etcdctl's layout (etcdctl get): --name=default, a bool's [=false], tabs, then its text, one flag a line; GLOBAL OPTIONS apart", () => {
+  const help = parseHelp(text("etcdctl-get.txt"));
+  const byName = Object.fromEntries(help.flags.map((f) => [f.name, f]));
+  assert.deepEqual(Object.keys(byName), ["consistency", "from-key", "keys-only", "limit", "order", "prefix", "print-value-only", "rev", "sort-by"]);
+  assert.deepEqual(byName["limit"], { name: "limit", shorthand: "", usage: "Maximum number of results", default: "0", type: "int", required: false });
+  assert.deepEqual(byName["consistency"], { name: "consistency", shorthand: "", usage: "Linearizable(l) or Serializable(s)", default: "l", type: "string", required: false });
+  // One tab after a bool's default: its own flag, never the text of the one before.
+  assert.deepEqual(byName["print-value-only"], { name: "print-value-only", shorthand: "", usage: 'Only write values when using the "simple" output format', default: "false", type: "bool", required: false });
+  assert.equal(byName["prefix"]!.usage, "Get keys with matching prefix");
+  const global = Object.fromEntries(help.inherited.map((f) => [f.name, f]));
+  assert.deepEqual(global["write-out"], { name: "write-out", shorthand: "w", usage: "set the output format (fields, json, protobuf, simple, table)", default: "simple", type: "string", required: false });
+  assert.equal(global["endpoints"]!.type, "stringSlice");
+  assert.equal(global["insecure-transport"]!.default, "true");
+});
