@@ -210,7 +210,7 @@ function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, 
  * A foreign CLI's usage line mixes operands with flags (`kubectl apply (-f FILENAME | -k DIRECTORY)`), and the
  * verb's description quotes it: its operands' schemas say that a flag has an argument of its own.
  */
-const FOREIGN_OPERANDS = "The operands the description names, passed after -- so that none is read as a flag: give a flag it shows (-f FILENAME) by its own argument, not here";
+const FOREIGN_OPERANDS = "The operands the description names, passed after -- so that none is read as a flag: give a flag it shows (such as -f FILENAME) by its own argument, not here";
 
 /** Names a generated argument does not take: `{{verb}}` belongs to wrap.argv_template, the others to MCP tools. */
 const TAKEN_NAMES: ReadonlySet<string> = new Set(["verb", ...MCP_CONTROL_ARGUMENTS]);

@@ -41,7 +41,7 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.equal(apply.description, "Apply a configuration (operands, in args: -f FILENAME); its subcommands are verbs of their own: apply.view-last");
   assert.equal(surface.verbs["item.list"]!.description, "List items", "a command without subcommands names none");
   // Its operands' schema tells the agent that a flag of the usage line (`-f FILENAME`) is an argument of its own.
-  const operands = "The operands the description names, passed after -- so that none is read as a flag: give a flag it shows (-f FILENAME) by its own argument, not here";
+  const operands = "The operands the description names, passed after -- so that none is read as a flag: give a flag it shows (such as -f FILENAME) by its own argument, not here";
   assert.deepEqual(apply.args.properties["args"], { type: "array", items: { type: "string" }, prefixItems: [{ not: { enum: ["view-last", "help"] } }], description: operands });
 
   const list = surface.verbs["item.list"]!;
