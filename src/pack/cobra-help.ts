@@ -138,9 +138,10 @@ function flagSection(lines: readonly string[], heading: RegExp): string[] {
 
 /**
  * pflag: `  -n, --last int   Show n last created containers (default -1)`; a bool flag has no type word, and a flag
- * may name its value as it likes (`-R, --repo [HOST/]OWNER/REPO`).
+ * may name its value as it likes (`-R, --repo [HOST/]OWNER/REPO`), in words when its text quotes them (rclone's
+ * `--vfs-used-is-size rclone size   Use the rclone size algorithm`, from "Use the `rclone size` algorithm").
  */
-const PFLAG = /^\s+(?:-(\S), )?--([A-Za-z0-9][\w.-]*)(?:\[=[^\]]*\])?(?: (\S+))?(?:\s{2,}(.*))?$/;
+const PFLAG = /^\s+(?:-(\S), )?--([A-Za-z0-9][\w.-]*)(?:\[=[^\]]*\])?(?: (\S+(?: \S+)*?))?(?:\s{2,}(.*))?$/;
 /** kubectl: `    -o, --output='yaml':`, its text on the lines under it. */
 const KUBECTL = /^\s+(?:-(\S), )?--([A-Za-z0-9][\w.-]*)=(.*):$/;
 /**
@@ -202,6 +203,8 @@ const REPEATABLE = /\b(can|may) be (specified|given|used|passed|set) (multiple|s
 /** pflag's type word as the manifest's type name: none is a bool; `strings` is a string slice, any other list a string array; `float` (pflag's word for float64) a float64. */
 function pflagType(word: string | undefined): string {
   if (word === undefined) return "bool";
+  // Words its text quoted (pflag's UnquoteUsage): no type said, a bool's or a string's; as text, either runs.
+  if (word.includes(" ")) return "string";
   if (word === "strings") return "stringSlice";
   if (LIST_TYPE.test(word)) return "stringArray";
   if (word === "float") return "float64";

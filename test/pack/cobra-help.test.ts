@@ -143,3 +143,26 @@ test("etcdctl's layout (etcdctl get): --name=default, a bool's [=false], tabs, t
   assert.equal(global["endpoints"]!.type, "stringSlice");
   assert.equal(global["insecure-transport"]!.default, "true");
 });
+
+test("a value named in words its text quotes (rclone's --vfs-used-is-size rclone size) is a flag of its own, typed as text, never glued to the one before", () => {
+  const help = parseHelp(
+    [
+      "Usage:",
+      "  rclone mount remote:path /path/to/mountpoint [flags]",
+      "",
+      "Flags:",
+      "      --vfs-read-wait duration                 Time to wait for in-sequence read before seeking (default 20ms)",
+      "      --vfs-used-is-size rclone size           Use the rclone size algorithm for Used size",
+      "      --vfs-write-back duration                Time to writeback files after last use when using cache (default 5s)",
+      "",
+    ].join("\n"),
+  );
+  assert.deepEqual(
+    help.flags.map((f) => [f.name, f.type, f.usage, f.default]),
+    [
+      ["vfs-read-wait", "duration", "Time to wait for in-sequence read before seeking", "20ms"],
+      ["vfs-used-is-size", "string", "Use the rclone size algorithm for Used size", ""],
+      ["vfs-write-back", "duration", "Time to writeback files after last use when using cache", "5s"],
+    ],
+  );
+});
