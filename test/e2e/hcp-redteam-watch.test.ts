@@ -14,17 +14,20 @@ import { McpError, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.
 import { HCP, hcp, mcpClient, tempDir } from "../transports/support.js";
 import { marks, witnessPack } from "./witness-pack.js";
 import { isolatedEnv, probePack } from "./hardening.js";
+import { bootTicks } from "../../src/runtime/process/boot-clock.js";
 
 /**
- * Whether the process runs. A "Z" in /proc is not enough to call it dead: a process whose first thread exited
- * alone shows "Z" while its other threads run (a true zombie has one thread left).
+ * Whether the process runs, begun before `before` (clock ticks since boot): one begun since has the id of an escapee
+ * gone meanwhile, which on a machine making processes fast (pid_max 32768, a test run's load) comes round in seconds. A
+ * "Z" in /proc is not enough to call it dead: a process whose first thread exited alone shows "Z" while its other
+ * threads run (a true zombie has one thread left).
  */
-function runs(pid: number): boolean {
+function runs(pid: number, before = Number.POSITIVE_INFINITY): boolean {
   try {
     process.kill(pid, 0);
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[0] !== "Z" || Number(fields[17]) > 1;
+    return (fields[0] !== "Z" || Number(fields[17]) > 1) && Number(fields[19]) < before;
   } catch {
     return false;
   }
@@ -40,8 +43,11 @@ function pidsIn(dir: string): number[] {
 /** Waits (a generous hang guard, not a timing) until none of the pids runs; kills and names any survivor. */
 async function noSurvivor(pids: number[], what: string): Promise<void> {
   assert.ok(pids.length > 0 && pids.every((p) => Number.isInteger(p) && p > 1), `${what}: the escapees wrote their pids: ${pids.join(" ")}`);
-  await eventually(() => !pids.some(runs), 5000);
-  const survivors = pids.filter(runs);
+  // The runs are over: a process begun from now on is none of their escapees.
+  const before = bootTicks() ?? Number.POSITIVE_INFINITY;
+  const escaped = (pid: number) => runs(pid, before);
+  await eventually(() => !pids.some(escaped), 5000);
+  const survivors = pids.filter(escaped);
   for (const pid of survivors) process.kill(pid, "SIGKILL");
   assert.deepEqual(survivors, [], `${what}: ${survivors.length} of ${pids.length} escapees outlived their run`);
 }
