@@ -1,7 +1,8 @@
 // What a cobra CLI says of itself (hcp init --from-cobra): the entries of its shell completion (`PROGRAM __complete
-// PATH… ""`), and, from a command's `--help`, its usage line, its summary, its own flags (pflag's layout,
-// kubectl's `--name=default:` and etcdctl's `--name=default<tab>text`), its inherited flags, whether it lists subcommands, and its aliases; the
-// flags of every command that kubectl lists apart (`kubectl options`); the variables a flag's text names. Pure.
+// PATH… ""`), and, from a command's `--help`, its usage line, its summary, its own flags (pflag's layout, kubectl's
+// `--name=default:` and etcdctl's `--name=default<tab>text`), its inherited flags, whether it lists subcommands, and
+// its aliases; the flags of every command that kubectl lists apart (`kubectl options`); the variables a flag's text
+// names. Pure.
 
 import type { Flag } from "../manifest/types.js";
 
@@ -32,8 +33,8 @@ export interface CobraHelp {
   summary: string;
   flags: Flag[];
   /**
-   * Its inherited flags (`Global Flags:`, cobra; `INHERITED FLAGS`, gh; `Global Options:`, docker): the root's, which are the whole CLI's (a
-   * server, a config file, a token), and a group's (gh's `pr --repo`), which are its commands'.
+   * Its inherited flags (`Global Flags:`, cobra; `INHERITED FLAGS`, gh; `Global Options:`, docker): the root's, which
+   * are the whole CLI's (a server, a config file, a token), and a group's (gh's `pr --repo`), which are its commands'.
    */
   inherited: Flag[];
   /** A heading of subcommands: `Available Commands:` (cobra, kubectl), `Commands:` (docker), `AVAILABLE COMMANDS` (gh). */
