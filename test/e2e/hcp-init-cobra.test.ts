@@ -153,6 +153,29 @@ test("hcp init --from-cobra: the whole CLI's --namespace is each verb's, found a
   }
 });
 
+test("hcp init --from-cobra: a global flag that only chooses how a command prints (restic's --json, etcdctl's --write-out) is each verb's too, but where the command has its own", async () => {
+  const env: NodeJS.ProcessEnv = { ...isolatedEnv(), COBRACTL_OUTPUT_FLAGS: "1", COBRACTL_NO_OPTIONS: "1" };
+  const out = join(tempDir(), "cobractl");
+  const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
+  assert.equal(init.code, 0, init.stderr);
+  assert.ok(
+    init.stderr.includes(
+      "note: cobractl's global flag --json is each verb's (it only chooses how a command prints); cobractl's global flag --namespace is each verb's (it only narrows what a command acts on, within what cobractl's configuration reaches); cobractl's global flag --write-out is each verb's (it only chooses how a command prints); its other global flags (--server, --token) are no verb's",
+    ),
+    init.stderr,
+  );
+  const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
+  const get = surface.verbs["item.get"]!;
+  assert.deepEqual(get.args.properties["json"], { type: "boolean", description: "Print JSON" });
+  assert.deepEqual(get.args.properties["write_out"], { type: "string", description: "The output format", default: "simple" });
+  // `item list` has a --json of its own (gh's fields): its own is the verb's.
+  assert.deepEqual(surface.verbs["item.list"]!.args.properties["json"], { type: "string", description: "Output JSON with the specified fields" });
+  await trustPack(out, env);
+  const ran = await hcp(["run", out, "item.get", "--arg", "json:=true", "--arg", "write_out=json", "--arg", 'args:=["alpha"]', "--json"], { env });
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.deepEqual((JSON.parse(ran.stdout) as { json: unknown }).json, { argv: ["item", "get", "--json=true", "--write-out=json", "--", "alpha"] });
+});
+
 test("hcp init --from-cobra: a read verb takes no flag that says it prints a secret (gh auth status --show-token, kubectl config view --raw, pulumi's --show-secrets), which hcp could not mask, and hcp init names each; a write, approved by a person at each run, keeps it; a read by its name whose help says it prints a secret (rclone config show) is a write a person approves", async () => {
   const env = isolatedEnv();
   const out = join(tempDir(), "cobractl");

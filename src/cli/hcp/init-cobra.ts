@@ -68,11 +68,16 @@ export function readsByName(path: readonly string[]): boolean {
 }
 
 /**
- * The whole CLI's flags that only narrow what a command acts on within what the CLI's configuration reaches (kubectl's
- * and helm's `--namespace`): each command's, as it inherits them. Never one that chooses where its requests go, as whom
- * or with which files (`--server`, `--context`, `--as`, `--token`, `--kubeconfig`): the person's configuration does.
+ * The whole CLI's flags each command has, as it inherits them, and why the agent may choose them: they only narrow what
+ * a command acts on within what the CLI's configuration reaches (kubectl's and helm's `--namespace`), or only choose how
+ * it prints (restic's `--json`, etcdctl's `-w, --write-out`). Never one that chooses where its requests go, as whom or
+ * with which files (`--server`, `--context`, `--as`, `--token`, `--kubeconfig`): the person's configuration does.
  */
-const SCOPE_FLAGS = new Set(["namespace"]);
+const VERBS_GLOBAL_FLAGS = new Map<string, (cli: string) => string>([
+  ["namespace", (cli) => `it only narrows what a command acts on, within what ${cli}'s configuration reaches`],
+  ["json", () => "it only chooses how a command prints"],
+  ["write-out", () => "it only chooses how a command prints"],
+]);
 /** Flags of every command that say nothing of the CLI's (cobra's `--help`, the root's `--version`). */
 const NOT_THE_CLIS = new Set(["help", "version"]);
 
@@ -151,24 +156,24 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
 /**
  * Gives a command the flags it inherits from a group (gh's `pr` gives each of its commands `--repo`) as its own, and those
  * of the whole CLI's (`wholeCli`: the root's, which its help shows, and `anyCommand`, kubectl's `options`) that are
- * SCOPE_FLAGS; not the whole CLI's others (a server, a config file, a token). Copies: a flag is one command's.
+ * VERBS_GLOBAL_FLAGS; not the whole CLI's others (a server, a config file, a token). Copies: a flag is one command's.
  */
 function withInheritedFlags(n: Node, wholeCli: ReadonlySet<string>, anyCommand: readonly Flag[]): void {
   const has = new Set(n.help.flags.map((f) => f.name));
   for (const f of [...n.help.inherited, ...anyCommand]) {
-    if (has.has(f.name) || (wholeCli.has(f.name) && !SCOPE_FLAGS.has(f.name))) continue;
+    if (has.has(f.name) || (wholeCli.has(f.name) && !VERBS_GLOBAL_FLAGS.has(f.name))) continue;
     has.add(f.name);
     n.help.flags.push({ ...f });
   }
 }
 
-/** What hcp init says of the whole CLI's flags: the SCOPE_FLAGS each verb has (one), and the others no verb has. */
+/** What hcp init says of the whole CLI's flags: the VERBS_GLOBAL_FLAGS each verb has, and the others no verb has. */
 function wholeCliNote(name: string, flags: ReadonlySet<string>): string | undefined {
   const named = [...flags].filter((f) => !NOT_THE_CLIS.has(f)).sort();
-  const given = named.filter((f) => SCOPE_FLAGS.has(f)).map((f) => `--${f}`);
-  const others = named.filter((f) => !SCOPE_FLAGS.has(f)).map((f) => `--${f}`);
+  const given = named.filter((f) => VERBS_GLOBAL_FLAGS.has(f));
+  const others = named.filter((f) => !VERBS_GLOBAL_FLAGS.has(f)).map((f) => `--${f}`);
   const said = [
-    ...given.map((f) => `${name}'s global flag ${f} is each verb's (it only narrows what a command acts on, within what ${name}'s configuration reaches)`),
+    ...given.map((f) => `${name}'s global flag --${f} is each verb's (${VERBS_GLOBAL_FLAGS.get(f)!(name)})`),
     ...(others.length === 0 ? [] : [`${given.length === 0 ? `${name}'s global flags` : "its other global flags"} (${firstAndMore(others, 4)}) are no verb's: ${name} runs as the person set it up (where its requests go, as whom, with which files); add one to a verb (its cli and args) yourself if the agent may choose it`]),
   ];
   return said.length === 0 ? undefined : said.join("; ");
