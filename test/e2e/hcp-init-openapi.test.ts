@@ -92,6 +92,39 @@ test("a pack from an OpenAPI URL; Swagger 2.0 and an unreachable URL are refused
   assert.equal(existsSync(gone), false);
 });
 
+test("attack: under the operator's HCP_NO_PROMPT, hcp init --from-openapi URL refuses (exit 4) and the server named receives nothing (a URL's query can carry out what the agent read); a file still makes the pack; without the variable the URL is fetched", async () => {
+  const text = readFileSync(fixture("openapi/notes.json"), "utf8");
+  const asked: string[] = [];
+  const docServer = createServer((req, res) => {
+    asked.push(req.url ?? "");
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(text);
+  });
+  await new Promise<void>((resolve) => docServer.listen(0, "127.0.0.1", resolve));
+  const port = (docServer.address() as { port: number }).port;
+  const env = isolatedEnv();
+  const agents = { ...env, HCP_NO_PROMPT: "1" };
+  try {
+    const url = `http://127.0.0.1:${port}/notes.json?read=BANK_TOKEN-tok-4242`;
+    for (const more of [[], ["--dry-run"]]) {
+      const out = join(tempDir("hcp-init-openapi-"), "from-url");
+      const r = await hcp(["init", "--from-openapi", url, "--out", out, ...more], { env: agents, ...HANG_GUARD });
+      assert.equal(r.code, 4, r.stderr);
+      assert.ok(r.stderr.includes("hcp init --from-openapi URL must be run by a person at a terminal of their own: HCP_NO_PROMPT is set here"), r.stderr);
+      assert.equal(existsSync(out), false);
+    }
+    assert.deepEqual(asked, [], "the server named received nothing");
+    const fromFile = await hcp(["init", "--from-openapi", fixture("openapi/notes.json"), "--out", join(tempDir("hcp-init-openapi-"), "from-file")], { env: agents, ...HANG_GUARD });
+    assert.equal(fromFile.code, 0, fromFile.stderr);
+    // The person's terminal: the same URL is fetched.
+    const persons = await hcp(["init", "--from-openapi", url, "--out", join(tempDir("hcp-init-openapi-"), "theirs")], { env, ...HANG_GUARD });
+    assert.equal(persons.code, 0, persons.stderr);
+    assert.deepEqual(asked, ["/notes.json?read=BANK_TOKEN-tok-4242"]);
+  } finally {
+    docServer.close();
+  }
+});
+
 /**
  * An API the size of GitHub's (its document is 13 MB, its title "GitHub's official OpenAPI spec + Octokit extension", its
  * operationIds long): `operations` GET operations, each described at `pad` characters.

@@ -128,6 +128,10 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
   if (opts.fromExe !== undefined || opts.fromCobra !== undefined) {
     refuseWhereAgentRuns(`hcp init ${opts.fromExe !== undefined ? "--from-exe" : "--from-cobra"}`, "run a program of its choosing through hcp (hcp init runs the program it is given)");
   }
+  // A URL is a request to a server of the command line's choosing, whose query can carry out what the agent read.
+  if (opts.fromOpenapi !== undefined && /^https?:\/\//i.test(opts.fromOpenapi)) {
+    refuseWhereAgentRuns("hcp init --from-openapi URL", "send a request of its choosing through hcp (a URL can carry out what it read); give the document as a file");
+  }
   if (opts.fromCobra !== undefined && opts.credentialEnv !== undefined) {
     throw new CliError("--credential-env is for packs from a rungrad manifest: a cobra CLI keeps its own credentials (its config file, its login), which its verbs read as they run");
   }
