@@ -13,6 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { PROBE_PACK, hcp, serveHttp, tempDir } from "../transports/support.js";
 import { APPROVER_BIN, bank, toolErrorOf, toolPlanIdOf } from "./approvals-support.js";
+import { trustPack } from "./helpers.js";
 
 test("mcp-config --approver/--approver-arg/--approver-timeout/--audit: the printed server asks that approver and writes that log", async () => {
   const b = bank();
@@ -22,22 +23,29 @@ test("mcp-config --approver/--approver-arg/--approver-timeout/--audit: the print
   const flags = ["--allow-write", "--approver", APPROVER_BIN, "--approver-arg", record, "--approver-arg", "0", "--approver-timeout", "30", "--audit", "audit-here.jsonl"];
   const r = await b.hcp(["mcp-config", b.root, "--client", "json", ...flags], { cwd });
   assert.equal(r.code, 0, r.stderr);
-  const entry = JSON.parse(r.stdout) as { command: string; args: string[] };
+  const entry = JSON.parse(r.stdout) as { command: string; args: string[]; env: Record<string, string> };
   const audit = join(cwd, "audit-here.jsonl");
-  assert.deepEqual(entry.args.slice(3), [b.root, "--allow-write", "--approver", APPROVER_BIN, "--approver-arg", record, "--approver-arg", "0", "--approver-timeout", "30", "--audit", audit]);
+  assert.deepEqual(entry.args.slice(3), [b.root, "--allow-write", "--approver", APPROVER_BIN, "--approver-arg", record, "--approver-arg", "0", "--approver-timeout", "30"]);
+  // The log is carried in the entry's environment, not as --audit, which a server refuses where HCP_NO_PROMPT is set.
+  assert.equal(entry.env["HCP_AUDIT"], audit);
 
-  // The client starts it elsewhere, without HCP_AUDIT: only the carried flags can say where the log is.
+  // The client starts it elsewhere, without HCP_AUDIT of its own: the entry's environment says where the log is; and
+  // in an environment where HCP_NO_PROMPT is set (a client started where the agent's commands run) as well.
   const env = { ...b.env } as Record<string, string>;
   delete env["HCP_AUDIT"];
-  const client = new Client({ name: "t", version: "1" });
-  await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, env, cwd: b.dir, stderr: "pipe" }));
-  try {
-    const paid = await client.callTool({ name: "bank_pay", arguments: { amount: "7" } });
-    assert.equal(paid.isError, undefined, JSON.stringify(paid));
-  } finally {
-    await client.close();
+  // Where HCP_NO_PROMPT is set, a server serves only packs a person trusted: this one a person did.
+  await trustPack(b.root, b.env);
+  for (const [amount, more] of [["7", {}], ["8", { HCP_NO_PROMPT: "1" }]] as const) {
+    const client = new Client({ name: "t", version: "1" });
+    await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...env, ...more, ...entry.env }, cwd: b.dir, stderr: "pipe" }));
+    try {
+      const paid = await client.callTool({ name: "bank_pay", arguments: { amount } });
+      assert.equal(paid.isError, undefined, JSON.stringify(paid));
+    } finally {
+      await client.close();
+    }
   }
-  assert.deepEqual(b.runs().map((w) => w.argv.slice(-2)), [["pay", "7"]]);
+  assert.deepEqual(b.runs().map((w) => w.argv.slice(-2)), [["pay", "7"], ["pay", "8"]]);
   assert.match(readFileSync(record, "utf8"), /"verb":"pay"/, "the --approver program was asked");
   assert.ok(existsSync(audit));
   const decisions = readFileSync(audit, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { decision: string }).decision);

@@ -26,8 +26,8 @@ function thisProgram(): { command: string; script: string } {
 }
 
 /**
- * --approver (its -arg and -timeout) and --audit as the server must get them: paths absolute, since the client starts
- * it from another folder. The approver must be one the person listed (refused now, not at the first call), and is
+ * --approver (its -arg and -timeout) as the server must get them: paths absolute, since the client starts it from
+ * another folder. The approver must be one the person listed (refused now, not at the first call), and is
  * carried as the listed path. serveOptions has checked the rest.
  */
 function approvalFlags(ctx: Context, cwd: string | undefined): string[] {
@@ -40,8 +40,6 @@ function approvalFlags(ctx: Context, cwd: string | undefined): string[] {
     if (ctx.changed("approver-timeout")) out.push("--approver-timeout", String(ctx.int("approver-timeout")));
   }
   if (ctx.bool("no-elicitation")) out.push("--no-elicitation");
-  const audit = optionalString(ctx, AUDIT.name);
-  if (audit !== undefined && audit !== "") out.push("--audit", audit === "none" ? audit : resolve(audit));
   return out;
 }
 
@@ -122,7 +120,10 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   const name = optionalString(ctx, "name") ?? (packs.length === 1 && paths.length === 1 ? serverName(packs[0]!.surface.id) : "hcp");
   // The client starts the server with its own environment: the places this shell names (credential file, state
   // directory, approvers file, audit log) would be lost, and `hcp approve` here would approve where the server never looks.
-  const places = placesEnv(process.env);
+  // --audit is carried as HCP_AUDIT, the entry's environment: a server's --audit is refused where HCP_NO_PROMPT is set
+  // (its command line may be the agent's there), and a client started in such an environment starts its servers in it.
+  const audit = optionalString(ctx, AUDIT.name);
+  const places = placesEnv(audit === undefined || audit === "" ? process.env : { ...process.env, HCP_AUDIT: audit });
   const env = Object.keys(places).length > 0 ? { env: places } : {};
   const server = { name, command, args: [script, "serve", "--mcp", ...paths, ...flags], ...env };
   const text = renderMcpConfig(client, server);
