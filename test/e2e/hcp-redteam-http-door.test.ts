@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { eventually } from "../runtime/support.js";
 import { hcp, httpClient, rawHttp, serveHttp, tempDir, type HttpServed } from "../transports/support.js";
-import { isolatedEnv } from "./hardening.js";
+import { isolatedEnv, probePack } from "./hardening.js";
 import { trustPack } from "./helpers.js";
 import { processesWithHome, runsIn, runsPack } from "./runs-pack.js";
 
@@ -167,10 +167,7 @@ test("--allow-host and --max-requests are refused without --http, and a value th
 
 test("attack: under the operator's HCP_NO_PROMPT, an agent that starts hcp serve --http off loopback (0.0.0.0 or ::, with a token of its own and --allow-host) to let whoever reaches the port call the person's trusted verbs is refused (exit 4) and nothing listens; on loopback it serves; without the variable the same bind serves", async () => {
   const env = { ...isolatedEnv(), HCP_NO_PROMPT: "1" };
-  const pack = tempDir("hcp-door-pack-");
-  writeFileSync(join(pack, "surface.json"), JSON.stringify({ id: "door", kind: "wrap", wrap: { bin: "/bin/echo" }, verbs: { say: { description: "Say hi.", cli: ["echo", "hi"], policy: "read" } } }));
-  writeFileSync(join(pack, "policy.json"), JSON.stringify({ surface_id: "door", default: "deny", verbs: { say: "read" } }));
-  writeFileSync(join(pack, "HARNESS.md"), "---\nname: door\ndescription: Says hi.\n---\n\nSays hi.\n");
+  const pack = probePack("door", { say: { description: "Say hi.", cli: ["probe"], policy: "read" } }, {}, { default: "deny", verbs: { say: "read" } });
   // Where HCP_NO_PROMPT is set, servers serve only packs a person trusted: this one a person did.
   await trustPack(pack, env);
   const tokenFile = join(tempDir("hcp-door-token-"), "token");

@@ -122,15 +122,19 @@ export function operatorForbidsPrompts(): boolean {
   return forbidden !== undefined && forbidden !== "" && forbidden !== "0";
 }
 
+/** Why a command line may be the agent's, as every refusal under HCP_NO_PROMPT says it. */
+const AGENT_RUNS_HERE = "HCP_NO_PROMPT is set here, as an operator sets it where an agent's commands run";
+
 /**
- * The person's own commands (`hcp approve`, `hcp trust`, `hcp credentials set`, `delete`, `get --reveal`) refuse
- * under HCP_NO_PROMPT, which says that the agent's commands run here. `cannot` ends "so that an agent cannot …".
+ * The person's own commands refuse under HCP_NO_PROMPT, which says that the agent's commands run here: `hcp approve`,
+ * `hcp trust`, `hcp credentials set`, `delete` and `get --reveal`, `hcp init --from-exe`, `--from-cobra` and
+ * `--from-openapi URL`, `hcp serve --http` off loopback. `cannot` ends "so that an agent cannot …".
  */
 export function refuseWhereAgentRuns(command: string, cannot: string): void {
   if (!operatorForbidsPrompts()) return;
   throw new RuntimeError(
     "not_a_terminal",
-    `${command} must be run by a person at a terminal of their own: HCP_NO_PROMPT is set here, as an operator sets it where an agent's commands run, so that an agent cannot ${cannot}; run it in a terminal where HCP_NO_PROMPT is not set`,
+    `${command} must be run by a person at a terminal of their own: ${AGENT_RUNS_HERE}, so that an agent cannot ${cannot}; run it in a terminal where HCP_NO_PROMPT is not set`,
   );
 }
 
@@ -166,7 +170,7 @@ export function auditOf(ctx: Context): AuditLog | null {
   if (chosen !== undefined && operatorForbidsPrompts()) {
     throw new TransportError(
       "usage",
-      `--audit ${JSON.stringify(chosen)}: HCP_NO_PROMPT is set here, as an operator sets it where an agent's commands run, and there the audit log is the operator's to choose (HCP_AUDIT), so that an agent cannot turn it off or send it elsewhere; leave --audit out`,
+      `--audit ${JSON.stringify(chosen)}: ${AGENT_RUNS_HERE}, and there the audit log is the operator's to choose (HCP_AUDIT), so that an agent cannot turn it off or send it elsewhere; leave --audit out`,
     );
   }
   return AuditLog.of(chosen, process.env);

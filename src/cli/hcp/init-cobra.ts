@@ -238,9 +238,10 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
   // Which flags a command requires, of its own: what its completion lists is compared with those.
   await Promise.all(kept.filter(runs).map((n) => markRequired(call, n)));
   const anyCommand = rootHelp.namesGlobalOptions ? parseGlobalOptions((await call(["options"])).stdout) : [];
-  const wholeCli = new Set([...rootHelp.flags, ...rootHelp.inherited, ...anyCommand].map((f) => f.name));
+  const cliFlags = [...rootHelp.flags, ...rootHelp.inherited, ...anyCommand];
+  const wholeCli = new Set(cliFlags.map((f) => f.name));
   for (const n of kept) withInheritedFlags(n, wholeCli, anyCommand);
-  const everyFlag = [...rootHelp.flags, ...rootHelp.inherited, ...anyCommand, ...kept.flatMap((n) => [...n.help.flags, ...n.help.inherited])];
+  const everyFlag = [...cliFlags, ...kept.flatMap((n) => [...n.help.flags, ...n.help.inherited])];
   for (const said of [wholeCliNote(name, wholeCli), variablesNote(name, everyFlag)]) if (said !== undefined) notes.push(said);
   if (timedOut.length > 0) {
     const shown = timedOut.slice(0, 3).map((args) => `"${lineOf(name, args)}"`).join(", ");

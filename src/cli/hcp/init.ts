@@ -119,6 +119,9 @@ function nextSteps(out: string, credentials: string[][]): string[] {
   ];
 }
 
+/** Whether --from-openapi names a URL (fetched) rather than a file. */
+const isUrl = (source: string): boolean => /^https?:\/\//i.test(source);
+
 async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs: number; credentials: string[][] }> {
   if ([opts.fromManifest, opts.fromExe, opts.fromCobra, opts.fromOpenapi].filter((o) => o !== undefined).length !== 1) {
     throw new CliError("give exactly one of --from-manifest FILE (or -), --from-exe PROGRAM, --from-cobra PROGRAM and --from-openapi FILE|URL");
@@ -129,7 +132,7 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
     refuseWhereAgentRuns(`hcp init ${opts.fromExe !== undefined ? "--from-exe" : "--from-cobra"}`, "run a program of its choosing through hcp (hcp init runs the program it is given)");
   }
   // A URL is a request to a server of the command line's choosing, whose query can carry out what the agent read.
-  if (opts.fromOpenapi !== undefined && /^https?:\/\//i.test(opts.fromOpenapi)) {
+  if (opts.fromOpenapi !== undefined && isUrl(opts.fromOpenapi)) {
     refuseWhereAgentRuns("hcp init --from-openapi URL", "send a request of its choosing through hcp (a URL can carry out what it read); give the document as a file");
   }
   if (opts.fromCobra !== undefined && opts.credentialEnv !== undefined) {
@@ -192,7 +195,7 @@ async function fromOpenApi(source: string, id: string | undefined, auth: AuthCho
   const { findOperation, lookupOf, operationsOf } = await import("../../runtime/openapi/operations.js");
   let doc;
   try {
-    const read = await readDocumentText(/^https?:\/\//i.test(source) ? { url: source } : { path: resolve(source) });
+    const read = await readDocumentText(isUrl(source) ? { url: source } : { path: resolve(source) });
     // Parsed and dereferenced once, with the scheme --auth adds (a 13 MB document's dereference is 300 ms).
     doc = await parseDocument(auth === undefined ? read.text : await withAuth(read, auth), read.source, read.url);
   } catch (e) {

@@ -142,11 +142,11 @@ function httpDoor(ctx: Context): Door | null {
     return null;
   }
   const listen = parseListen(spec);
-  // Where the agent's commands run, the command line may be the agent's: a bind off loopback would let whoever reaches
-  // the port (with the agent's own token) call the person's trusted verbs, a way out for what they read.
-  if (!isLoopback(listen.host)) refuseWhereAgentRuns(`hcp serve --http ${spec}`, "open your packs to the network (whoever reaches the port would call their verbs, with your credentials)");
-  if (tokenFile === "" && !isLoopback(listen.host)) {
-    throw new TransportError("usage", `--http ${spec}: refusing to serve on ${listen.host}, which is not loopback, without --token-file FILE (a bearer token every request must carry)`);
+  if (!isLoopback(listen.host)) {
+    // Where the agent's commands run, the command line may be the agent's: a bind off loopback would let whoever reaches
+    // the port (with the agent's own token) call the person's trusted verbs, a way out for what they read.
+    refuseWhereAgentRuns(`hcp serve --http ${spec}`, "open your packs to the network (whoever reaches the port would call their verbs, with your credentials)");
+    if (tokenFile === "") throw new TransportError("usage", `--http ${spec}: refusing to serve on ${listen.host}, which is not loopback, without --token-file FILE (a bearer token every request must carry)`);
   }
   const sessions = sessionsOf(ctx);
   const door = { ...listen, maxRequests: bounded(ctx, "max-requests", 1, 100_000), allowHosts: ctx.strings("allow-host").map(parseAllowHost) };
