@@ -47,25 +47,3 @@ export function cutToolNames(packId: string, verbs: readonly string[]): string[]
     `${cut.length} of ${verbs.length} MCP tool names (<pack>_<verb>) are longer than ${MAX_TOOL_NAME} characters and end in a hash instead (verb "${example}" is tool ${toolName(packId, example)}); a shorter pack id (hcp init --id NAME) keeps more of them whole`,
   ];
 }
-
-/** Past this many tools a pack is more than many MCP clients and model APIs take at once (128 is a common limit). */
-export const CLIENT_TOOLS_MAX = 128;
-
-/**
- * hcp init's note when a pack has more tools than that (GitHub's API: 1,223): serve a part of them, with a --tools
- * glob for the pack's largest group of verbs by first word (`github_repos-*`) as the example. None for fewer.
- */
-export function manyTools(packId: string, verbs: readonly string[]): string[] {
-  if (verbs.length <= CLIENT_TOOLS_MAX) return [];
-  const groups = new Map<string, number>();
-  for (const verb of verbs) {
-    const start = /^[a-z0-9]+[-._]/.exec(verb)?.[0];
-    if (start !== undefined) groups.set(start, (groups.get(start) ?? 0) + 1);
-  }
-  const [start, count] = [...groups].reduce((best, group) => (group[1] > best[1] ? group : best), ["", 0]);
-  // The glob is the group's start as tool names have it (`repos.` as `github_repos_`): a glob matches the name before the cut.
-  const example = count > 0 ? ` (--tools '${uncutToolName(packId, start)}*' serves its ${count} ${start.slice(0, -1)} verbs)` : "";
-  return [
-    `${verbs.length} MCP tools are more than many clients take at once (${CLIENT_TOOLS_MAX} is a common limit): serve a part of them with hcp serve --mcp's --tools, --exclude or --read-only${example}`,
-  ];
-}

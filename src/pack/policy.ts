@@ -198,7 +198,7 @@ function hintContradictions(policy: PolicyDocument, surface: Surface, sink: Issu
  * hint, else write. Limits: entry, else policy.json `limits`, else 60000 ms and 1 MiB.
  * A verb the surface does not declare is denied.
  */
-export function effectivePolicy(pack: { surface: Surface | null; policy: PolicyDocument | null }, verbKey: string): EffectivePolicy {
+export function effectivePolicy(pack: { surface: Pick<Surface, "verbs"> | null; policy: PolicyDocument | null }, verbKey: string): EffectivePolicy {
   const { surface, policy } = pack;
   const limits = packLimits(policy);
   const verb = surface !== null && Object.hasOwn(surface.verbs, verbKey) ? surface.verbs[verbKey] : undefined;

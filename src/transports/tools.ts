@@ -1,11 +1,13 @@
 // MCP tools derived from packs: names, descriptions, input and output schemas and annotations, one per served verb. Pure.
 
 import { toolName, uncutToolName } from "../pack/fields.js";
-import { CLIENT_TOOLS_MAX, controlArgumentTaken, toolNameTaken } from "../pack/mcp-names.js";
+import { controlArgumentTaken, toolNameTaken } from "../pack/mcp-names.js";
+import { controlProperties, controlsOf, toolDescription } from "../pack/mcp-tool-text.js";
+import { heavyTools, weighTool, type ToolWeight } from "../pack/mcp-weight.js";
 import { isIdempotent } from "../pack/policy.js";
-import { sentence } from "../pack/sentence.js";
 import type { EffectivePolicy } from "../pack/types.js";
 import { argsSchemaOf } from "../runtime/execute.js";
+import { RuntimeError } from "../runtime/errors.js";
 import { TransportError } from "./errors.js";
 import { argsWithoutHidden, hiddenSubcommands } from "./hidden-subcommands.js";
 import { HTTP_OUTPUT_SCHEMA, HTTP_PLAIN_OUTPUT } from "./http-output.js";
@@ -44,44 +46,16 @@ export interface VerbTool {
   };
 }
 
-const DRY_RUN = { type: "boolean", description: "Return the plan and its plan_id; run nothing." } as const;
-const CONFIRM = { type: "string", description: "The plan_id of a dry run of these same arguments: the plan a person approved (or, for a plan check, the one you restate)." } as const;
-
-/** Two sentences: what the verb does (its description, or a fallback), then what the tool does to the world. */
-function describe(pack: ServedPack, verb: string, policy: EffectivePolicy, opts: ServeOptions): string {
-  const own = pack.surface.verbs[verb]?.description ?? "";
-  const first = own.trim() === "" ? `Runs ${verb} of ${pack.surface.name ?? pack.surface.id}.` : sentence(own);
-  const approval =
-    policy.confirm === "person"
-      ? "needs a person's approval of each run (call with dry_run: true to see the plan first)"
-      : policy.confirm === "plan"
-        ? "needs its plan_id restated (call with dry_run: true, then again with the same arguments and confirm: <plan_id>)"
-        : undefined;
-  if (policy.policy === "read") return `${first} Read-only: it changes nothing${approval ? `, but ${approval}` : ""}.`;
-  const effect = [`It writes (changes things)`];
-  if (approval) effect.push(approval);
-  if (!opts.allowWrite) effect.push("and is refused: this server was started without --allow-write");
-  return `${first} ${effect.join(", ")}.`;
-}
-
 /**
  * The verb's schema, without the names of subcommands the server hides (hidden-subcommands.ts), plus `dry_run`
  * (writes and gated verbs) and `confirm` (gated verbs).
  */
-function inputSchema(pack: ServedPack, verb: string, previewable: boolean, gated: boolean, hidden: (value: unknown) => boolean): VerbTool["tool"]["inputSchema"] {
+function inputSchema(pack: ServedPack, verb: string, policy: EffectivePolicy, hidden: (value: unknown) => boolean): VerbTool["tool"]["inputSchema"] {
   const schema = argsWithoutHidden(argsSchemaOf(pack, verb), hidden) as VerbTool["tool"]["inputSchema"];
-  const control: Record<string, unknown> = {};
-  if (previewable) control["dry_run"] = DRY_RUN;
-  if (gated) control["confirm"] = CONFIRM;
+  const control = controlProperties(policy);
   if (Object.keys(control).length === 0) return schema;
   const properties = (schema["properties"] ?? {}) as Record<string, unknown>;
   return { ...schema, properties: { ...properties, ...control } };
-}
-
-/** Which of `dry_run` and `confirm` a verb's tool takes: `confirm` when it is gated, `dry_run` when it writes or is gated. */
-function controlsOf(policy: EffectivePolicy): { gated: boolean; previewable: boolean } {
-  const gated = policy.confirm !== false;
-  return { gated, previewable: gated || policy.policy === "write" };
 }
 
 /** Refuses a served verb with an argument named like one its tool adds (`dry_run`, `confirm`): the tool could not tell them apart. */
@@ -147,8 +121,11 @@ function outputSchemaOf(pack: ServedPack, previewable: boolean): VerbTool["tool"
 
 /** Every served tool of the packs; two verbs with one tool name, or a verb argument named dry_run or confirm, are refused. */
 export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & ToolSelection = {}): VerbTool[] {
-  // First what is served (a verb's schema leaves out the subcommands that are not), then each tool.
-  const chosen = chooseTools(packs, opts, new Map());
+  return toolsOf(packs, chooseTools(packs, opts, new Map()), opts);
+}
+
+/** The tools of the chosen verbs (a verb's schema leaves out the subcommands that are not served). */
+function toolsOf(packs: readonly ServedPack[], chosen: readonly Chosen[], opts: ServeOptions): VerbTool[] {
   const hiddenOf = new Map(packs.map((pack) => [pack, hiddenSubcommands(pack, new Set(chosen.filter((c) => c.pack === pack).map((c) => c.key)))]));
   return chosen.map(({ pack, key, policy, name }) => {
     const mode = pack.surface.binding?.mode;
@@ -170,8 +147,8 @@ export function buildTools(packs: readonly ServedPack[], opts: ServeOptions & To
       tool: {
         name,
         title,
-        description: describe(pack, key, policy, opts),
-        inputSchema: inputSchema(pack, key, previewable, gated, hiddenOf.get(pack)!(key)),
+        description: toolDescription(pack.surface.verbs[key]?.description, pack.surface.name ?? pack.surface.id, key, policy, opts.allowWrite === true),
+        inputSchema: inputSchema(pack, key, policy, hiddenOf.get(pack)!(key)),
         outputSchema: outputSchemaOf(pack, previewable),
         annotations,
       },
@@ -197,7 +174,7 @@ export function mcpRefusal(pack: ServedPack): string | undefined {
 /** toolCheck: the check itself, and what the operator is told of the tools of the packs it accepted. */
 export interface ToolCheck {
   readonly check: (pack: ServedPack) => void;
-  /** A warning when they are more than many MCP clients and model APIs take at once; none for fewer. */
+  /** A warning when they are more than many MCP clients and model APIs take at once, or heavier; none for fewer and lighter. */
   readonly warnings: () => string[];
 }
 
@@ -207,9 +184,9 @@ export interface ToolCheck {
  * accepted before it. Refused as tool_name_collision, in the words the server refuses with; a pack it accepts is
  * remembered, with its tools counted, a refused one is not.
  */
-export function toolCheck(opts: ToolSelection): ToolCheck {
+export function toolCheck(opts: ServeOptions & ToolSelection): ToolCheck {
   const owners = new Map<string, string>();
-  let served = 0;
+  const weights: ToolWeight[] = [];
   const check = (pack: ServedPack) => {
     const own = new Map<string, string>();
     const chosen = chooseTools([pack], opts, own);
@@ -218,14 +195,26 @@ export function toolCheck(opts: ToolSelection): ToolCheck {
       if (taken !== undefined) throw new TransportError("tool_name_collision", toolNameTaken(name, taken, owner));
     }
     for (const [name, owner] of own) owners.set(name, owner);
-    served += chosen.length;
+    weights.push(...weighed(pack, chosen, opts));
   };
   return {
     check,
     // hcp init says so of one pack; a server of several, or of a pack made long ago, is told here.
-    warnings: () =>
-      served <= CLIENT_TOOLS_MAX ? [] : [`${served} MCP tools, more than many clients take at once (${CLIENT_TOOLS_MAX} is a common limit): serve a part of them with --tools, --exclude or --read-only`],
+    warnings: () => heavyTools(weights, "--tools, --exclude or --read-only"),
   };
+}
+
+/**
+ * The chosen verbs' tools of one pack, weighed; those of an API whose document hcp mcp-config did not fetch (an
+ * untrusted pack's `openapi.url`) have no schema to weigh, and count as tools of no weight.
+ */
+function weighed(pack: ServedPack, chosen: readonly Chosen[], opts: ServeOptions): ToolWeight[] {
+  try {
+    return toolsOf([pack], chosen, opts).map((t) => weighTool(pack.surface.id, t.verb, t.policy.policy === "read", t.tool));
+  } catch (e) {
+    if (!(e instanceof RuntimeError)) throw e;
+    return chosen.map((c) => ({ pack: pack.surface.id, verb: c.key, read: c.policy.policy === "read", chars: 0 }));
+  }
 }
 
 /** The tools/list result: the same object shape from the SDK's handler and from the stdio link's early answer. */

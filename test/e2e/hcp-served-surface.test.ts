@@ -290,14 +290,14 @@ test("hcp serve: a pack's warnings go to the operator's stderr once, and to the 
   }
 });
 
-test("more tools than many clients take at once (128): hcp mcp-config and hcp serve say so on stderr, and serve to the client's log; a selection under the limit says nothing", async () => {
+test("more tools than many clients take at once (128), or heavier than Claude Code takes without a warning (25,000 tokens): hcp mcp-config and hcp serve say so on stderr, and serve to the client's log; a selection under the limits says nothing", async () => {
   const env = isolatedEnv();
   const dir = join(tempDir(), "wide");
   mkdirSync(dir);
   const verbs = Object.fromEntries(Array.from({ length: 130 }, (_, i) => [`v${i}`, { description: `Verb ${i}.`, cli: ["p", "echo"], policy: "read" }]));
   writeFileSync(join(dir, "surface.json"), JSON.stringify({ id: "wide", kind: "wrap", wrap: { bin: PROBE }, verbs }));
   writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "wide", default: "read" }));
-  const warning = "Warning: 130 MCP tools, more than many clients take at once (128 is a common limit): serve a part of them with --tools, --exclude or --read-only";
+  const warning = "Warning: 130 MCP tools are more than many clients take at once (128 is a common limit): serve a part of them with --tools, --exclude or --read-only";
 
   const config = await hcp(["mcp-config", dir, "--client", "claude"], { env });
   assert.equal(config.code, 0, config.stderr);
@@ -315,5 +315,27 @@ test("more tools than many clients take at once (128): hcp mcp-config and hcp se
     assert.ok(logged.includes(warning.slice("Warning: ".length)), logged.join("\n"));
   } finally {
     await client.close();
+  }
+
+  // 12 verbs of 9,000-character descriptions, 4 of them reads: few tools, but about 27,000 tokens.
+  const heavy = join(tempDir(), "heavy");
+  mkdirSync(heavy);
+  const long = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`report.v${i}`, { description: `Report ${i}. ${"word ".repeat(1800)}`, cli: ["p", "echo"], policy: i < 4 ? "read" : "write" }]));
+  writeFileSync(join(heavy, "surface.json"), JSON.stringify({ id: "heavy", kind: "wrap", wrap: { bin: PROBE }, verbs: long }));
+  writeFileSync(join(heavy, "policy.json"), JSON.stringify({ surface_id: "heavy" }));
+  const weighed = /^Warning: 12 MCP tools come to about 27,\d00 tokens \(their names, descriptions and input schemas\), which a client puts before the agent on every turn \(Claude Code warns past 25,000\): serve a part of them with --tools, --exclude or --read-only \(--read-only serves its 4 reads, about 9,\d00 tokens; --tools 'heavy_report_\*' serves its 12 report verbs\)$/m;
+  const heavyConfig = await hcp(["mcp-config", heavy, "--client", "claude"], { env });
+  assert.equal(heavyConfig.code, 0, heavyConfig.stderr);
+  assert.match(heavyConfig.stderr, weighed);
+  const reads = await hcp(["mcp-config", heavy, "--client", "claude", "--read-only"], { env });
+  assert.equal(reads.code, 0, reads.stderr);
+  assert.ok(!reads.stderr.includes("MCP tools"), reads.stderr);
+  const served = await servedWithLog(heavy, env);
+  try {
+    assert.equal((await served.client.listTools()).tools.length, 12);
+    await eventually(() => served.logged.some((l) => l.includes("MCP tools come to")), 20_000);
+    assert.match(served.stderr(), weighed);
+  } finally {
+    await served.client.close();
   }
 });

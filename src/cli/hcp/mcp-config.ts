@@ -94,7 +94,7 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   // person's decision to serve them (an agent may run it: it is an ungated read of hcp's own pack), so the document
   // an untrusted pack names by openapi.url is not fetched; the person trusts the pack, or serves it directly.
   // The server leaves out (or, named directly, refuses) a pack whose verbs cannot be tools: so does this.
-  const tools = toolCheck(selection);
+  const tools = toolCheck({ ...opts, ...selection });
   const { packs, skipped } = await loadServed(ctx.args, "mcp", opts, { fetch: "trusted-only", stateDir: stateDirOf(process.env) }, tools.check);
   // Warnings, not chatter: --quiet and --json keep them.
   for (const s of skipped) process.stderr.write(`Warning: ${skippedWhy(s)}\n`);

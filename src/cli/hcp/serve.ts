@@ -193,7 +193,7 @@ function elicitationForbidden(ctx: Context, opts: ServeOptions, stdio: boolean):
  */
 async function mcpServed(ctx: Context, opts: ServeOptions, stdio: boolean): Promise<{ packs: ServedPack[]; warnings: string[]; noElicitation: boolean }> {
   const { toolCheck } = await import("../../transports/tools.js");
-  const tools = toolCheck(toolSelection(ctx));
+  const tools = toolCheck({ ...opts, ...toolSelection(ctx) });
   const { packs, warnings } = await served(ctx.args, "mcp", opts, tools.check);
   const forbidden = elicitationForbidden(ctx, opts, stdio);
   const unasked = forbidden === undefined ? [] : [`this server never asks its client to approve a plan (${forbidden}): a person approves with hcp approve, in a terminal of their own`];
