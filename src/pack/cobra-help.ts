@@ -1,8 +1,8 @@
 // What a cobra CLI says of itself (hcp init --from-cobra): the entries of its shell completion (`PROGRAM __complete
 // PATH… ""`), and, from a command's `--help`, its usage line, its summary, its own flags (pflag's layout, kubectl's
 // `--name=default:` and etcdctl's `--name=default<tab>text`), its inherited flags, whether it lists subcommands, and
-// its aliases; the flags of every command that kubectl lists apart (`kubectl options`); the variables a flag's text
-// names. Pure.
+// its aliases; the flags of every command that kubectl and rclone list apart (`kubectl options`, `rclone help flags`);
+// the variables a flag's text names. Pure.
 
 import type { Flag } from "../manifest/types.js";
 
@@ -41,8 +41,12 @@ export interface CobraHelp {
   listsCommands: boolean;
   /** The `Aliases:` section's entries: names (cobra's `rm, remove`) or whole command lines (docker's `docker container rm, docker rm`). */
   aliases: string[];
-  /** Whether it sends the reader to a command of its own for the flags of every command (`Use "kubectl options" for …`). */
-  namesGlobalOptions: boolean;
+  /**
+   * The command of its own it sends the reader to for the flags of every command, as words after the program's name:
+   * `["options"]` (`Use "kubectl options" for a list of global command-line options`), `["help", "flags"]` (`Use "rclone
+   * help flags" for to see the global flags.`); undefined when it names none.
+   */
+  globalFlagsCommand: string[] | undefined;
 }
 
 export function parseHelp(text: string): CobraHelp {
@@ -54,18 +58,34 @@ export function parseHelp(text: string): CobraHelp {
     inherited: flagsIn(lines, INHERITED_FLAGS),
     listsCommands: lines.some(isCommandsHeading),
     aliases: aliasesOf(lines),
-    namesGlobalOptions: lines.some((l) => GLOBAL_OPTIONS_COMMAND.test(l)),
+    globalFlagsCommand: globalFlagsCommandOf(lines),
   };
 }
 
-/** kubectl's last line of help: `Use "kubectl options" for a list of global command-line options (applies to all commands).` */
-const GLOBAL_OPTIONS_COMMAND = /^Use "\S+ options" for a list of global command-line options\b/;
+/**
+ * A help's line naming the command that lists the flags of every command: kubectl's `Use "kubectl options" for a list of
+ * global command-line options (applies to all commands).`, rclone's `Use "rclone help flags" for to see the global flags.`
+ * One or two words, each a command's name.
+ */
+const GLOBAL_FLAGS_COMMAND = /^Use "\S+ ([a-z][a-z-]*(?: [a-z][a-z-]*)?)" for\b.*\bglobal\b/;
 /** What `kubectl options` prints above them: `The following options can be passed to any command:`. */
 const GLOBAL_OPTIONS = /^The following options can be passed to any command:?\s*$/i;
 
-/** The flags of every command, as `kubectl options` lists them (kubectl's layout). */
-export function parseGlobalOptions(text: string): Flag[] {
-  return flagsIn(text.replaceAll("\r", "").split("\n"), GLOBAL_OPTIONS);
+function globalFlagsCommandOf(lines: readonly string[]): string[] | undefined {
+  for (const line of lines) {
+    const m = GLOBAL_FLAGS_COMMAND.exec(line);
+    if (m !== null) return m[1]!.split(" ");
+  }
+  return undefined;
+}
+
+/**
+ * The flags of every command, as the command a help names for them lists them: `kubectl options` (kubectl's layout,
+ * under `The following options can be passed to any command:`) or `rclone help flags` (a help whose `Global Flags:` are they).
+ */
+export function parseGlobalFlags(text: string): Flag[] {
+  const lines = text.replaceAll("\r", "").split("\n");
+  return lines.some((l) => GLOBAL_OPTIONS.test(l)) ? flagsIn(lines, GLOBAL_OPTIONS) : flagsIn(lines, INHERITED_FLAGS);
 }
 
 /**

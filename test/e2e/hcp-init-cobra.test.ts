@@ -160,7 +160,7 @@ test("hcp init --from-cobra: a global flag that only chooses how a command print
   assert.equal(init.code, 0, init.stderr);
   assert.ok(
     init.stderr.includes(
-      "note: cobractl's global flag --json is each verb's (it only chooses how a command prints); cobractl's global flag --namespace is each verb's (it only narrows what a command acts on, within what cobractl's configuration reaches); cobractl's global flag --write-out is each verb's (it only chooses how a command prints); its other global flags (--server, --token) are no verb's",
+      "note: cobractl's global flags --json, --write-out are each verb's (each only chooses how a command prints); cobractl's global flag --namespace is each verb's (it only narrows what a command acts on, within what cobractl's configuration reaches); its other global flags (--server, --token) are no verb's",
     ),
     init.stderr,
   );
@@ -174,6 +174,38 @@ test("hcp init --from-cobra: a global flag that only chooses how a command print
   const ran = await hcp(["run", out, "item.get", "--arg", "json:=true", "--arg", "write_out=json", "--arg", 'args:=["alpha"]', "--json"], { env });
   assert.equal(ran.code, 0, ran.stderr);
   assert.deepEqual((JSON.parse(ran.stdout) as { json: unknown }).json, { argv: ["item", "get", "--json=true", "--write-out=json", "--", "alpha"] });
+});
+
+test("hcp init --from-cobra: rclone's layout, whose helps show no global flag and whose root's names PROGRAM help flags: its filters are the verbs' with a path operand, its --dry-run the writes', its --namespace each verb's; --files-from (a file the agent names) and the rest no verb's", async () => {
+  const env: NodeJS.ProcessEnv = { ...isolatedEnv(), COBRACTL_HELP_FLAGS: "1" };
+  const out = join(tempDir(), "cobractl");
+  const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
+  assert.equal(init.code, 0, init.stderr);
+  assert.ok(
+    init.stderr.includes(
+      "note: cobractl's global flag --dry-run is each write verb's (it only keeps a command from changing anything); cobractl's global flags --exclude, --include, --max-depth are each verb's whose operands name a path (each only narrows which files a command acts on); cobractl's global flag --namespace is each verb's (it only narrows what a command acts on, within what cobractl's configuration reaches); its other global flags (--files-from, --server, --token) are no verb's",
+    ),
+    init.stderr,
+  );
+  const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
+  const args = (verb: string) => Object.keys(surface.verbs[verb]!.args.properties).sort();
+  assert.deepEqual(args("sync"), ["_dry_run", "args", "create_empty_src_dirs", "exclude", "include", "max_depth", "namespace"]);
+  assert.deepEqual(surface.verbs["sync"]!.args.properties["include"], { type: "array", items: { type: "string" }, description: "Include files matching pattern" });
+  // A read (by its name) changes nothing and takes no path: neither --dry-run nor the filters.
+  assert.deepEqual(args("item.list"), ["all", "json", "label", "limit", "namespace", "output"]);
+  // A write without a path operand: --dry-run, no filter; its own --dry-run is its own.
+  assert.deepEqual(args("login"), ["_dry_run", "args", "namespace", "password", "password_file", "password_stdin", "registry_token", "username"]);
+  assert.equal(surface.verbs["item.delete"]!.args.properties["_dry_run"]!.description, "Only say what would be deleted");
+  const all = Object.values(surface.verbs).flatMap((v) => [...Object.keys(v.args.properties), ...v.cli]);
+  assert.ok(!all.some((a) => /^(--)?(server|token|files[-_]from)\b/.test(a)), all.join(" "));
+  // `help flags` was asked (never `options`, which the root's help does not name); any other run is logged.
+  const runs = join(env["HOME"]!, "cobractl-runs.log");
+  assert.equal(existsSync(runs), false, existsSync(runs) ? readFileSync(runs, "utf8") : "");
+
+  await trustPack(out, env);
+  const plan = await hcp(["run", out, "sync", "--arg", 'include:=["*.txt"]', "--arg", "max_depth:=1", "--arg", "_dry_run:=true", "--arg", 'args:=["src:a","dst:b"]', "--allow-write", "--dry-run", "--json"], { env });
+  assert.equal(plan.code, 0, plan.stderr);
+  assert.deepEqual((JSON.parse(plan.stdout) as { plan: { argv: string[] } }).plan.argv.slice(1), ["sync", "--dry-run=true", "--include=*.txt", "--max-depth=1", "--", "src:a", "dst:b"]);
 });
 
 test("hcp init --from-cobra: a read verb takes no flag that says it prints a secret (gh auth status --show-token, kubectl config view --raw, pulumi's --show-secrets), which hcp could not mask, and hcp init names each; a write, approved by a person at each run, keeps it; a read by its name whose help says it prints a secret (rclone config show) is a write a person approves", async () => {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { parseCompletions, parseGlobalOptions, parseHelp, variablesNamed } from "../../src/pack/cobra-help.js";
+import { parseCompletions, parseGlobalFlags, parseHelp, variablesNamed } from "../../src/pack/cobra-help.js";
 import { fixture } from "../e2e/helpers.js";
 
 const text = (name: string) => readFileSync(fixture(`cobra/${name}`), "utf8");
@@ -57,18 +57,32 @@ test("kubectl's layout (kubectl config view): --name=default: and the text under
   assert.equal(byName["template"]!.default, "");
   assert.ok(!("kubeconfig" in byName) && !("server" in byName) && !("help" in byName));
   // Its last line sends the reader to `kubectl options` for them.
-  assert.equal(help.namesGlobalOptions, true);
-  assert.equal(parseHelp(text("docker-container-ls.txt")).namesGlobalOptions, false);
+  assert.deepEqual(help.globalFlagsCommand, ["options"]);
+  assert.equal(parseHelp(text("docker-container-ls.txt")).globalFlagsCommand, undefined);
 });
 
 test("kubectl options: the flags of every command, in kubectl's layout", () => {
-  const flags = parseGlobalOptions(text("kubectl-options.txt"));
+  const flags = parseGlobalFlags(text("kubectl-options.txt"));
   const byName = Object.fromEntries(flags.map((f) => [f.name, f]));
   assert.equal(flags.length, 27);
   assert.deepEqual(byName["namespace"], { name: "namespace", shorthand: "n", usage: "If present, the namespace scope for this CLI request", default: "", type: "string", required: false });
   assert.deepEqual(byName["as-group"], { name: "as-group", shorthand: "", usage: "Group to impersonate for the operation, this flag can be repeated to specify multiple groups.", default: "", type: "stringSlice", required: false });
   assert.ok("server" in byName && "context" in byName && "token" in byName && "kubeconfig" in byName);
-  assert.deepEqual(parseGlobalOptions(text("kubectl-config-view.txt")), [], "a command's help is not the list");
+  assert.deepEqual(parseGlobalFlags(text("kubectl-config-view.txt")), [], "a command's help is not the list");
+});
+
+test("rclone's layout: a command's help names `rclone help flags`, whose Global Flags are every command's (not its Backend Flags)", () => {
+  const lsf = parseHelp(text("rclone-lsf.txt"));
+  assert.deepEqual(lsf.globalFlagsCommand, ["help", "flags"]);
+  assert.deepEqual(lsf.inherited, [], "its help shows no global flag");
+  const flags = parseGlobalFlags(text("rclone-help-flags.txt"));
+  const byName = Object.fromEntries(flags.map((f) => [f.name, f]));
+  assert.equal(flags.length, 151);
+  assert.deepEqual(byName["include"], { name: "include", shorthand: "", usage: "Include files matching pattern", default: "", type: "stringArray", required: false });
+  assert.deepEqual(byName["max-depth"], { name: "max-depth", shorthand: "", usage: "If set limits the recursion depth to this", default: "-1", type: "int", required: false });
+  assert.deepEqual(byName["dry-run"], { name: "dry-run", shorthand: "n", usage: "Do a trial run with no permanent changes", default: "", type: "bool", required: false });
+  assert.ok("config" in byName && "files-from" in byName && !("help" in byName));
+  assert.ok(!flags.some((f) => f.name.startsWith("s3-")), "a backend's flags are not global ones");
 });
 
 test("docker's root: its Global Options are the whole CLI's, apart from a command's own", () => {

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { AgentCommand, AgentMetaDocument } from "../../agentmeta/types.js";
 import type { Flag } from "../../manifest/types.js";
-import { parseCompletions, parseGlobalOptions, parseHelp, variablesNamed, type CobraHelp } from "../../pack/cobra-help.js";
+import { parseCompletions, parseGlobalFlags, parseHelp, variablesNamed, type CobraHelp } from "../../pack/cobra-help.js";
 import { ExitCode } from "../../framework/errors.js";
 import { CliError } from "../errors.js";
 import { runNamedProgram } from "../input.js";
@@ -68,15 +68,31 @@ export function readsByName(path: readonly string[]): boolean {
 }
 
 /**
- * The whole CLI's flags each command has, as it inherits them, and why the agent may choose them: they only narrow what
- * a command acts on within what the CLI's configuration reaches (kubectl's and helm's `--namespace`), or only choose how
- * it prints (restic's `--json`, etcdctl's `-w, --write-out`). Never one that chooses where its requests go, as whom or
- * with which files (`--server`, `--context`, `--as`, `--token`, `--kubeconfig`): the person's configuration does.
+ * The whole CLI's flags each command has, as it inherits them, and why the agent may choose them (a predicate of the
+ * flag): they only narrow what a command acts on within what the CLI's configuration reaches (kubectl's and helm's
+ * `--namespace`, rclone's filters), only choose how it prints (restic's `--json`, etcdctl's `-w, --write-out`), or only
+ * keep it from changing anything (rclone's `-n, --dry-run`). Never one that chooses where its requests go, as whom or
+ * with which files (`--server`, `--context`, `--as`, `--token`, `--kubeconfig`, rclone's `--files-from` and `--config`):
+ * the person's configuration does.
  */
-const VERBS_GLOBAL_FLAGS = new Map<string, (cli: string) => string>([
-  ["namespace", (cli) => `it only narrows what a command acts on, within what ${cli}'s configuration reaches`],
-  ["json", () => "it only chooses how a command prints"],
-  ["write-out", () => "it only chooses how a command prints"],
+interface VerbsGlobalFlag {
+  /** Why the agent may choose it, as a predicate of the flag. */
+  why: (cli: string) => string;
+  /** Which commands have it, as hcp init says it ("each verb's"), and the test of one. */
+  whose: string;
+  to: (n: Node) => boolean;
+}
+const EVERY = { whose: "each verb's", to: () => true };
+// Filters mean something only to a command given files: a verb with a path among its operands (rclone's `remote:path`).
+const NARROWS_FILES = { why: () => "only narrows which files a command acts on", whose: "each verb's whose operands name a path", to: (n: Node) => /path/i.test(operandsOf(n.help, n.path)) };
+const PRINTS = { why: () => "only chooses how a command prints", ...EVERY };
+const VERBS_GLOBAL_FLAGS = new Map<string, VerbsGlobalFlag>([
+  ["namespace", { why: (cli) => `only narrows what a command acts on, within what ${cli}'s configuration reaches`, ...EVERY }],
+  ["json", PRINTS],
+  ["write-out", PRINTS],
+  ...["include", "exclude", "filter", "max-depth", "min-size", "max-size", "min-age", "max-age"].map((f) => [f, NARROWS_FILES] as const),
+  // A read changes nothing already.
+  ["dry-run", { why: () => "only keeps a command from changing anything", whose: "each write verb's", to: (n: Node) => !readsByName(n.path) }],
 ]);
 /** Flags of every command that say nothing of the CLI's (cobra's `--help`, the root's `--version`). */
 const NOT_THE_CLIS = new Set(["help", "version"]);
@@ -155,26 +171,33 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
 
 /**
  * Gives a command the flags it inherits from a group (gh's `pr` gives each of its commands `--repo`) as its own, and those
- * of the whole CLI's (`wholeCli`: the root's, which its help shows, and `anyCommand`, kubectl's `options`) that are
+ * of the whole CLI's (`wholeCli`: the root's, which its help shows, and `anyCommand`, kubectl's `options`, rclone's `help flags`) that are
  * VERBS_GLOBAL_FLAGS; not the whole CLI's others (a server, a config file, a token). Copies: a flag is one command's.
  */
 function withInheritedFlags(n: Node, wholeCli: ReadonlySet<string>, anyCommand: readonly Flag[]): void {
   const has = new Set(n.help.flags.map((f) => f.name));
   for (const f of [...n.help.inherited, ...anyCommand]) {
-    if (has.has(f.name) || (wholeCli.has(f.name) && !VERBS_GLOBAL_FLAGS.has(f.name))) continue;
+    const given = VERBS_GLOBAL_FLAGS.get(f.name);
+    if (has.has(f.name) || (wholeCli.has(f.name) && (given === undefined || !given.to(n)))) continue;
     has.add(f.name);
     n.help.flags.push({ ...f });
   }
 }
 
-/** What hcp init says of the whole CLI's flags: the VERBS_GLOBAL_FLAGS each verb has, and the others no verb has. */
+/** What hcp init says of the whole CLI's flags: the VERBS_GLOBAL_FLAGS each verb has, by why, and the others no verb has. */
 function wholeCliNote(name: string, flags: ReadonlySet<string>): string | undefined {
   const named = [...flags].filter((f) => !NOT_THE_CLIS.has(f)).sort();
-  const given = named.filter((f) => VERBS_GLOBAL_FLAGS.has(f));
+  const byKind = new Map<VerbsGlobalFlag, string[]>();
+  for (const f of named) {
+    const kind = VERBS_GLOBAL_FLAGS.get(f);
+    if (kind !== undefined) byKind.set(kind, [...(byKind.get(kind) ?? []), `--${f}`]);
+  }
   const others = named.filter((f) => !VERBS_GLOBAL_FLAGS.has(f)).map((f) => `--${f}`);
   const said = [
-    ...given.map((f) => `${name}'s global flag --${f} is each verb's (${VERBS_GLOBAL_FLAGS.get(f)!(name)})`),
-    ...(others.length === 0 ? [] : [`${given.length === 0 ? `${name}'s global flags` : "its other global flags"} (${firstAndMore(others, 4)}) are no verb's: ${name} runs as the person set it up (where its requests go, as whom, with which files); add one to a verb (its cli and args) yourself if the agent may choose it`]),
+    ...[...byKind].map(([kind, given]) =>
+      given.length === 1 ? `${name}'s global flag ${given[0]} is ${kind.whose} (it ${kind.why(name)})` : `${name}'s global flags ${given.join(", ")} are ${kind.whose} (each ${kind.why(name)})`,
+    ),
+    ...(others.length === 0 ? [] : [`${byKind.size === 0 ? `${name}'s global flags` : "its other global flags"} (${firstAndMore(others, 4)}) are no verb's: ${name} runs as the person set it up (where its requests go, as whom, with which files); add one to a verb (its cli and args) yourself if the agent may choose it`]),
   ];
   return said.length === 0 ? undefined : said.join("; ");
 }
@@ -237,7 +260,8 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
   const kept = withoutAliases(nodes, name, notes);
   // Which flags a command requires, of its own: what its completion lists is compared with those.
   await Promise.all(kept.filter(runs).map((n) => markRequired(call, n)));
-  const anyCommand = rootHelp.namesGlobalOptions ? parseGlobalOptions((await call(["options"])).stdout) : [];
+  const listing = rootHelp.globalFlagsCommand;
+  const anyCommand = listing === undefined ? [] : parseGlobalFlags((await call(listing)).stdout);
   const cliFlags = [...rootHelp.flags, ...rootHelp.inherited, ...anyCommand];
   const wholeCli = new Set(cliFlags.map((f) => f.name));
   for (const n of kept) withInheritedFlags(n, wholeCli, anyCommand);
