@@ -65,9 +65,10 @@ export function parseHelp(text: string): CobraHelp {
 /**
  * A help's line naming the command that lists the flags of every command: kubectl's `Use "kubectl options" for a list of
  * global command-line options (applies to all commands).`, rclone's `Use "rclone help flags" for to see the global flags.`
- * One or two words, each a command's name.
+ * hcp init runs the command: only these sentences name one, and only one that ends in `options` or `flags` (a help's
+ * `Use "tool config reset" for a clean global configuration` names a command that changes things).
  */
-const GLOBAL_FLAGS_COMMAND = /^Use "\S+ ([a-z][a-z-]*(?: [a-z][a-z-]*)?)" for\b.*\bglobal\b/;
+const GLOBAL_FLAGS_COMMAND = /^Use "\S+ ((?:[a-z][a-z-]* )?(?:options|flags))" (?:for a list of global command-line options|for to see the global flags|to see the global flags)\b/;
 /** What `kubectl options` prints above them: `The following options can be passed to any command:`. */
 const GLOBAL_OPTIONS = /^The following options can be passed to any command:?\s*$/i;
 

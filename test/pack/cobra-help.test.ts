@@ -75,6 +75,11 @@ test("rclone's layout: a command's help names `rclone help flags`, whose Global 
   const lsf = parseHelp(text("rclone-lsf.txt"));
   assert.deepEqual(lsf.globalFlagsCommand, ["help", "flags"]);
   assert.deepEqual(lsf.inherited, [], "its help shows no global flag");
+  // hcp init runs the command named: only the sentences kubectl and rclone write name one, and only one of flags.
+  for (const line of ['Use "tool config reset" for a list of global command-line options.', 'Use "tool config reset" for a clean global configuration.', 'Use "tool delete flags now" to see the global flags.']) {
+    assert.equal(parseHelp(`Usage:\n  tool [command]\n\n${line}\n`).globalFlagsCommand, undefined, line);
+  }
+  assert.deepEqual(parseHelp('Usage:\n  tool [command]\n\nUse "tool flags" to see the global flags.\n').globalFlagsCommand, ["flags"]);
   const flags = parseGlobalFlags(text("rclone-help-flags.txt"));
   const byName = Object.fromEntries(flags.map((f) => [f.name, f]));
   assert.equal(flags.length, 151);
