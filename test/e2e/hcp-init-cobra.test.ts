@@ -26,13 +26,15 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.equal(init.code, 0, init.stderr);
   // A shortcut whose help names another command first among its aliases (docker's `docker ps`) is that command.
   assert.match(init.stderr, /note: 1 of its commands is another's alias \(their help's Aliases:\), one verb each under its first name: "ls" is "item list"/);
-  assert.match(init.stderr, /note: 4 of 12 verbs are read by their names alone \("apply\.view-last", "config\.view", "item\.get", "item\.list"\) and the others write, each approved by a person \(confirm: true\): the CLI does not say which of its commands change things, so check policy\.json before you trust the pack/);
+  assert.match(init.stderr, /note: 4 of 13 verbs are read by their names alone \("apply\.view-last", "config\.view", "item\.get", "item\.list"\) and the others write, each approved by a person \(confirm: true\): the CLI does not say which of its commands change things, so check policy\.json before you trust the pack/);
 
   const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { id: string; wrap: { bin: string }; verbs: Record<string, Verb> };
   assert.equal(surface.id, "cobractl");
   assert.equal(surface.wrap.bin, COBRACTL);
   // `config context (use | rename)` names its subcommands as its operand: a group, no verb of its own.
-  assert.deepEqual(Object.keys(surface.verbs).sort(), ["apply", "apply.view-last", "config.context.rename", "config.context.use", "config.set", "config.show", "config.view", "item.create", "item.delete", "item.get", "item.list", "login"]);
+  assert.deepEqual(Object.keys(surface.verbs).sort(), ["apply", "apply.view-last", "config.context.rename", "config.context.use", "config.set", "config.show", "config.view", "item.create", "item.delete", "item.exec", "item.get", "item.list", "login"]);
+  // A command's own COMMAND is an operand (docker's run), as a group's is a subcommand (`config context (use | rename)`).
+  assert.equal(surface.verbs["item.exec"]!.description, "Run a command in an item (operands, in args: NAME [COMMAND] [ARG...])");
   // A group that runs on its own (its usage line has no word for a subcommand) is a verb too; its first operand is
   // never a subcommand's name, which would run that subcommand instead.
   const apply = surface.verbs["apply"]!;
@@ -88,6 +90,7 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
     "config.view": "read",
     "item.create": { policy: "write", confirm: true },
     "item.delete": { policy: "write", confirm: true },
+    "item.exec": { policy: "write", confirm: true },
     "item.get": "read",
     "item.list": "read",
     login: { policy: "write", confirm: true },

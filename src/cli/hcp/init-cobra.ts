@@ -32,13 +32,15 @@ const MAX_COMMANDS = 2000;
 const NOT_VERBS = new Set(["help", "completion"]);
 /**
  * A command's last word that only reads; any other command is a write that a person approves (policy.json). rclone's
- * listings and sums, restic's snapshots and stats, etcdctl's endpoint health among them; not `cat` (restic's prints the
- * repository's master key), `check` (etcdctl's `check perf` writes), nor `env` (kubectl's `set env` writes).
+ * listings and sums, restic's snapshots and stats, etcdctl's endpoint health, podman's and docker's port, exists and
+ * system df among them; not `cat` (restic's prints the repository's master key), `check` (etcdctl's `check perf`
+ * writes), nor `env` (kubectl's `set env` writes).
  */
 const READS = new Set([
   "get", "list", "ls", "view", "show", "describe", "status", "inspect", "logs", "log", "top", "version", "explain", "search", "info", "history",
   "events", "ps", "images", "api-resources", "api-versions", "cluster-info", "current-context", "whoami", "diff", "checks",
   "lsd", "lsf", "lsl", "lsjson", "listremotes", "tree", "size", "about", "md5sum", "sha1sum", "hashsum", "snapshots", "stats", "health",
+  "port", "exists", "df",
 ]);
 const READ_PREFIX = /^(get|list|show|describe|view)-/;
 /**
@@ -84,7 +86,7 @@ interface VerbsGlobalFlag {
 }
 const EVERY = { whose: "each verb's", to: () => true };
 // Filters mean something only to a command given files: a verb with a path among its operands (rclone's `remote:path`).
-const NARROWS_FILES = { why: () => "only narrows which files a command acts on", whose: "each verb's whose operands name a path", to: (n: Node) => /path/i.test(operandsOf(n.help, n.path)) };
+const NARROWS_FILES = { why: () => "only narrows which files a command acts on", whose: "each verb's whose operands name a path", to: (n: Node) => /path/i.test(operandsOf(n)) };
 const PRINTS = { why: () => "only chooses how a command prints", ...EVERY };
 const VERBS_GLOBAL_FLAGS = new Map<string, VerbsGlobalFlag>([
   ["namespace", { why: (cli) => `only narrows what a command acts on, within what ${cli}'s configuration reaches`, ...EVERY }],
@@ -97,8 +99,8 @@ const VERBS_GLOBAL_FLAGS = new Map<string, VerbsGlobalFlag>([
 /** Flags of every command that say nothing of the CLI's (cobra's `--help`, the root's `--version`). */
 const NOT_THE_CLIS = new Set(["help", "version"]);
 
-/** The words of a usage line that only stand for flags or subcommands. */
-const NOT_OPERANDS = /^\[?(flags|options|command)\]?$/i;
+/** The words of a usage line that only stand for flags. */
+const NOT_OPERANDS = /^\[?(flags|options)\]?$/i;
 /** A usage line's word for a subcommand: `[command]` (cobra), `SUBCOMMAND` (kubectl), `COMMAND` (docker), `<command>` (gh). */
 const SUBCOMMAND = /^[[<]?(sub)?command[\]>]?$/i;
 
@@ -150,12 +152,15 @@ function usageTakesSubcommand(n: Node): boolean {
   return operands.some((w) => SUBCOMMAND.test(w) || n.children.includes(w.replace(/^[([{]+|[)\]}]+$/g, "")));
 }
 
-/** The operands of a usage line: what follows the command's path, but for the words that stand for flags. */
-function operandsOf(help: CobraHelp, path: readonly string[]): string {
-  return help.usage
+/**
+ * The operands of a usage line: what follows the command's path, but for the words that stand for flags, and, in a
+ * group's, for a subcommand. A command's own `COMMAND` is an operand: docker's `run IMAGE [COMMAND] [ARG...]`.
+ */
+function operandsOf(n: Node): string {
+  return n.help.usage
     .split(/\s+/)
-    .slice(1 + path.length)
-    .filter((w) => w !== "" && !NOT_OPERANDS.test(w))
+    .slice(1 + n.path.length)
+    .filter((w) => w !== "" && !NOT_OPERANDS.test(w) && !(n.children.length > 0 && SUBCOMMAND.test(w)))
     .join(" ");
 }
 
@@ -352,7 +357,7 @@ function givenFlag(f: Flag): string {
  */
 function commandOf(n: Node, name: string, notes: string[]): AgentCommand {
   const running = runs(n);
-  const operands = running ? operandsOf(n.help, n.path) : "";
+  const operands = running ? operandsOf(n) : "";
   const line = lineOf(name, n.path);
   const short = n.short !== "" ? n.short : n.help.summary;
   const mutates = running && (!readsByName(n.path) || printsSecret(n, name, notes));
