@@ -211,6 +211,23 @@ test("hcp init --from-cobra: rclone's layout, whose helps show no global flag an
   assert.deepEqual((JSON.parse(plan.stdout) as { plan: { argv: string[] } }).plan.argv.slice(1), ["sync", "--dry-run=true", "--include=*.txt", "--max-depth=1", "--", "src:a", "dst:b"]);
 });
 
+test("hcp init --from-cobra: podman's layout, where only the root's help shows the global flags and no command lists them: no verb has --namespace (podman's ps reads it as its own --ns), and hcp init says so rather than that each verb has it", async () => {
+  const env: NodeJS.ProcessEnv = { ...isolatedEnv(), COBRACTL_ROOT_FLAGS: "1" };
+  const out = join(tempDir(), "cobractl");
+  const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
+  assert.equal(init.code, 0, init.stderr);
+  assert.ok(
+    init.stderr.includes(
+      "note: cobractl's global flag --namespace is no verb's: no command's help shows it, and cobractl names no command that lists the flags every command takes; its other global flags (--server, --token) are no verb's",
+    ),
+    init.stderr,
+  );
+  assert.doesNotMatch(init.stderr, /is each verb's/);
+  const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
+  const all = Object.values(surface.verbs).flatMap((v) => [...Object.keys(v.args.properties), ...v.cli]);
+  assert.ok(!all.some((a) => /^(--)?(namespace|server|token)\b/.test(a)), all.join(" "));
+});
+
 test("hcp init --from-cobra: a read verb takes no flag that says it prints a secret (gh auth status --show-token, kubectl config view --raw, pulumi's --show-secrets), which hcp could not mask, and hcp init names each; a write, approved by a person at each run, keeps it; a read by its name whose help says it prints a secret (rclone config show) is a write a person approves", async () => {
   const env = isolatedEnv();
   const out = join(tempDir(), "cobractl");

@@ -178,31 +178,39 @@ export async function readCobraCli(program: string): Promise<{ doc: AgentMetaDoc
  * Gives a command the flags it inherits from a group (gh's `pr` gives each of its commands `--repo`) as its own, and those
  * of the whole CLI's (`wholeCli`: the root's, which its help shows, and `anyCommand`, kubectl's `options`, rclone's `help flags`) that are
  * VERBS_GLOBAL_FLAGS; not the whole CLI's others (a server, a config file, a token). Copies: a flag is one command's.
+ * Records in `given` each of the whole CLI's it gave.
  */
-function withInheritedFlags(n: Node, wholeCli: ReadonlySet<string>, anyCommand: readonly Flag[]): void {
+function withInheritedFlags(n: Node, wholeCli: ReadonlySet<string>, anyCommand: readonly Flag[], given: Set<string>): void {
   const has = new Set(n.help.flags.map((f) => f.name));
   for (const f of [...n.help.inherited, ...anyCommand]) {
-    const given = VERBS_GLOBAL_FLAGS.get(f.name);
-    if (has.has(f.name) || (wholeCli.has(f.name) && (given === undefined || !given.to(n)))) continue;
+    const kind = VERBS_GLOBAL_FLAGS.get(f.name);
+    if (has.has(f.name) || (wholeCli.has(f.name) && (kind === undefined || !kind.to(n)))) continue;
     has.add(f.name);
     n.help.flags.push({ ...f });
+    if (kind !== undefined) given.add(f.name);
   }
 }
 
-/** What hcp init says of the whole CLI's flags: the VERBS_GLOBAL_FLAGS each verb has, by why, and the others no verb has. */
-function wholeCliNote(name: string, flags: ReadonlySet<string>): string | undefined {
+/**
+ * What hcp init says of the whole CLI's flags: the VERBS_GLOBAL_FLAGS it gave verbs (`given`), by why; those it could
+ * give none (podman's `--namespace`: no command's help shows it, and nothing lists the flags every command takes); and
+ * the others, which no verb has.
+ */
+function wholeCliNote(name: string, flags: ReadonlySet<string>, given: ReadonlySet<string>): string | undefined {
   const named = [...flags].filter((f) => !NOT_THE_CLIS.has(f)).sort();
   const byKind = new Map<VerbsGlobalFlag, string[]>();
   for (const f of named) {
     const kind = VERBS_GLOBAL_FLAGS.get(f);
-    if (kind !== undefined) byKind.set(kind, [...(byKind.get(kind) ?? []), `--${f}`]);
+    if (kind !== undefined && given.has(f)) byKind.set(kind, [...(byKind.get(kind) ?? []), `--${f}`]);
   }
+  const unseen = named.filter((f) => VERBS_GLOBAL_FLAGS.has(f) && !given.has(f)).map((f) => `--${f}`);
   const others = named.filter((f) => !VERBS_GLOBAL_FLAGS.has(f)).map((f) => `--${f}`);
   const said = [
-    ...[...byKind].map(([kind, given]) =>
-      given.length === 1 ? `${name}'s global flag ${given[0]} is ${kind.whose} (it ${kind.why(name)})` : `${name}'s global flags ${given.join(", ")} are ${kind.whose} (each ${kind.why(name)})`,
+    ...[...byKind].map(([kind, flagged]) =>
+      flagged.length === 1 ? `${name}'s global flag ${flagged[0]} is ${kind.whose} (it ${kind.why(name)})` : `${name}'s global flags ${flagged.join(", ")} are ${kind.whose} (each ${kind.why(name)})`,
     ),
-    ...(others.length === 0 ? [] : [`${byKind.size === 0 ? `${name}'s global flags` : "its other global flags"} (${firstAndMore(others, 4)}) are no verb's: ${name} runs as the person set it up (where its requests go, as whom, with which files); add one to a verb (its cli and args) yourself if the agent may choose it`]),
+    ...(unseen.length === 0 ? [] : [`${name}'s global ${unseen.length === 1 ? `flag ${unseen[0]} is` : `flags ${unseen.join(", ")} are`} no verb's: no command's help shows ${unseen.length === 1 ? "it" : "them"}, and ${name} names no command that lists the flags every command takes`]),
+    ...(others.length === 0 ? [] : [`${byKind.size + unseen.length === 0 ? `${name}'s global flags` : "its other global flags"} (${firstAndMore(others, 4)}) are no verb's: ${name} runs as the person set it up (where its requests go, as whom, with which files); add one to a verb (its cli and args) yourself if the agent may choose it`]),
   ];
   return said.length === 0 ? undefined : said.join("; ");
 }
@@ -269,9 +277,10 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
   const anyCommand = listing === undefined ? [] : parseGlobalFlags((await call(listing)).stdout);
   const cliFlags = [...rootHelp.flags, ...rootHelp.inherited, ...anyCommand];
   const wholeCli = new Set(cliFlags.map((f) => f.name));
-  for (const n of kept) withInheritedFlags(n, wholeCli, anyCommand);
+  const given = new Set<string>();
+  for (const n of kept) withInheritedFlags(n, wholeCli, anyCommand, given);
   const everyFlag = [...cliFlags, ...kept.flatMap((n) => [...n.help.flags, ...n.help.inherited])];
-  for (const said of [wholeCliNote(name, wholeCli), variablesNote(name, everyFlag)]) if (said !== undefined) notes.push(said);
+  for (const said of [wholeCliNote(name, wholeCli, given), variablesNote(name, everyFlag)]) if (said !== undefined) notes.push(said);
   if (timedOut.length > 0) {
     const shown = timedOut.slice(0, 3).map((args) => `"${lineOf(name, args)}"`).join(", ");
     notes.push(`${timedOut.length} of its commands did not answer within ${CALL_TIMEOUT_MS / 1000} s and ${timedOut.length === 1 ? "was" : "were"} killed (${shown}${timedOut.length > 3 ? " and more" : ""}): what they would have said is not in the pack; run hcp init again once ${name} answers`);
