@@ -19,6 +19,15 @@ interface Verb {
   policy: string;
 }
 
+/** A pack made from the fixture in an isolated environment with `layout`'s variables: where, what hcp init said, its surface.json. */
+async function fromCobractl(layout: NodeJS.ProcessEnv = {}): Promise<{ env: NodeJS.ProcessEnv; out: string; init: { stderr: string }; surface: { verbs: Record<string, Verb> } }> {
+  const env = { ...isolatedEnv(), ...layout };
+  const out = join(tempDir(), "cobractl");
+  const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
+  assert.equal(init.code, 0, init.stderr);
+  return { env, out, init, surface: JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> } };
+}
+
 test("hcp init --from-cobra: one verb per command (not the groups, cobra's own help and completion, a shortcut its help calls another command's alias, nor an operand's completed values; only the commands whose help lists subcommands are completed), the command's own flags typed from either help layout, never the global ones, operands after --; reads by name, every other verb a write a person approves", async () => {
   const env = isolatedEnv();
   const out = join(tempDir(), "cobractl");
@@ -157,17 +166,13 @@ test("hcp init --from-cobra: the whole CLI's --namespace is each verb's, found a
 });
 
 test("hcp init --from-cobra: a global flag that only chooses how a command prints (restic's --json, etcdctl's --write-out) is each verb's too, but where the command has its own", async () => {
-  const env: NodeJS.ProcessEnv = { ...isolatedEnv(), COBRACTL_OUTPUT_FLAGS: "1", COBRACTL_NO_OPTIONS: "1" };
-  const out = join(tempDir(), "cobractl");
-  const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
-  assert.equal(init.code, 0, init.stderr);
+  const { env, out, init, surface } = await fromCobractl({ COBRACTL_OUTPUT_FLAGS: "1", COBRACTL_NO_OPTIONS: "1" });
   assert.ok(
     init.stderr.includes(
       "note: cobractl's global flags --json, --write-out are each verb's (each only chooses how a command prints); cobractl's global flag --namespace is each verb's (it only narrows what a command acts on, within what cobractl's configuration reaches); its other global flags (--server, --token) are no verb's",
     ),
     init.stderr,
   );
-  const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
   const get = surface.verbs["item.get"]!;
   assert.deepEqual(get.args.properties["json"], { type: "boolean", description: "Print JSON" });
   assert.deepEqual(get.args.properties["write_out"], { type: "string", description: "The output format", default: "simple" });
@@ -180,17 +185,13 @@ test("hcp init --from-cobra: a global flag that only chooses how a command print
 });
 
 test("hcp init --from-cobra: rclone's layout, whose helps show no global flag and whose root's names PROGRAM help flags: its filters are the verbs' with a path operand, its --dry-run the writes', its --namespace each verb's; --files-from (a file the agent names) and the rest no verb's", async () => {
-  const env: NodeJS.ProcessEnv = { ...isolatedEnv(), COBRACTL_HELP_FLAGS: "1" };
-  const out = join(tempDir(), "cobractl");
-  const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
-  assert.equal(init.code, 0, init.stderr);
+  const { env, out, init, surface } = await fromCobractl({ COBRACTL_HELP_FLAGS: "1" });
   assert.ok(
     init.stderr.includes(
       "note: cobractl's global flag --dry-run is each write verb's (it only keeps a command from changing anything); cobractl's global flags --exclude, --include, --max-depth are each verb's whose operands name a path (each only narrows which files a command acts on); cobractl's global flag --namespace is each verb's (it only narrows what a command acts on, within what cobractl's configuration reaches); its other global flags (--files-from, --server, --token) are no verb's",
     ),
     init.stderr,
   );
-  const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
   const args = (verb: string) => Object.keys(surface.verbs[verb]!.args.properties).sort();
   assert.deepEqual(args("sync"), ["_dry_run", "args", "create_empty_src_dirs", "exclude", "include", "max_depth", "namespace"]);
   assert.deepEqual(surface.verbs["sync"]!.args.properties["include"], { type: "array", items: { type: "string" }, description: "Include files matching pattern" });
@@ -212,10 +213,7 @@ test("hcp init --from-cobra: rclone's layout, whose helps show no global flag an
 });
 
 test("hcp init --from-cobra: podman's layout, where only the root's help shows the global flags and no command lists them: no verb has --namespace (podman's ps reads it as its own --ns), and hcp init says so rather than that each verb has it", async () => {
-  const env: NodeJS.ProcessEnv = { ...isolatedEnv(), COBRACTL_ROOT_FLAGS: "1" };
-  const out = join(tempDir(), "cobractl");
-  const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
-  assert.equal(init.code, 0, init.stderr);
+  const { init, surface } = await fromCobractl({ COBRACTL_ROOT_FLAGS: "1" });
   assert.ok(
     init.stderr.includes(
       "note: cobractl's global flag --namespace is no verb's: no command's help shows it, and cobractl names no command that lists the flags every command takes; its other global flags (--server, --token) are no verb's",
@@ -223,7 +221,6 @@ test("hcp init --from-cobra: podman's layout, where only the root's help shows t
     init.stderr,
   );
   assert.doesNotMatch(init.stderr, /is each verb's/);
-  const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, Verb> };
   const all = Object.values(surface.verbs).flatMap((v) => [...Object.keys(v.args.properties), ...v.cli]);
   assert.ok(!all.some((a) => /^(--)?(namespace|server|token)\b/.test(a)), all.join(" "));
 });
