@@ -225,6 +225,19 @@ test("hcp init --from-cobra: podman's layout, where only the root's help shows t
   assert.ok(!all.some((a) => /^(--)?(namespace|server|token)\b/.test(a)), all.join(" "));
 });
 
+test("hcp init --from-cobra: a command whose help does not read as cobra's (git-lfs's manual pages) is no verb, and hcp init names it; where none reads, it refuses (exit 2) and writes nothing, rather than a pack of the root alone", async () => {
+  const { init, surface } = await fromCobractl({ COBRACTL_MAN_HELP: "item get,login" });
+  assert.ok(init.stderr.includes(`note: 2 of the commands its completion lists are no verb ("cobractl item get", "cobractl login"): the help of each does not read as cobra's`), init.stderr);
+  assert.ok(!("item.get" in surface.verbs) && !("login" in surface.verbs) && "item.list" in surface.verbs);
+
+  const env: NodeJS.ProcessEnv = { ...isolatedEnv(), COBRACTL_MAN_HELP: "*" };
+  const out = join(tempDir(), "cobractl");
+  const none = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
+  assert.equal(none.code, 2, none.stderr);
+  assert.match(none.stderr, /^Error: .*cobractl\.mjs: its completion lists 5 commands \("cobractl apply", "cobractl config", "cobractl item" and 2 more\), but the help of each does not read as cobra's .*, so hcp init --from-cobra cannot read them; write its pack by hand: docs\/packs\.md, "Writing a pack by hand, for any other CLI"\n$/);
+  assert.equal(existsSync(out), false, "nothing written");
+});
+
 test("hcp init --from-cobra: a read verb takes no flag that says it prints a secret (gh auth status --show-token, kubectl config view --raw, pulumi's --show-secrets), which hcp could not mask, and hcp init names each; a write, approved by a person at each run, keeps it; a read by its name whose help says it prints a secret (rclone config show) is a write a person approves", async () => {
   const env = isolatedEnv();
   const out = join(tempDir(), "cobractl");

@@ -244,6 +244,11 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
   const nodes: Node[] = [root];
   let level: Node[] = [root];
   let truncated = false;
+  /**
+   * Commands its completion lists whose help names none of the program's commands (git-lfs's manual pages), but the one
+   * that lists its global flags (kubectl's options).
+   */
+  const unread: string[][] = [];
   for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
     const found = await Promise.all(
       level.map(async (parent) => {
@@ -255,7 +260,10 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
           candidates.map(async (c) => {
             const path = [...parent.path, c.name];
             const help = await helpOf(call, path);
-            return usageNames(help, name, path) ? { path, short: c.description, help, children: [] } : undefined;
+            if (usageNames(help, name, path)) return { path, short: c.description, help, children: [] };
+            // A help that names another of its commands is another's (an operand's value, an alias): this one's is no help.
+            if (help.usage.split(/\s+/)[0] !== name && path.join(" ") !== rootHelp.globalFlagsCommand?.join(" ")) unread.push(path);
+            return undefined;
           }),
         );
         const children = read.filter((n) => n !== undefined);
@@ -269,6 +277,18 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
       truncated = true;
     }
     nodes.push(...level);
+  }
+  if (unread.length > 0) {
+    const listed = firstAndMore(unread.map((p) => `"${lineOf(name, p)}"`).sort(), 3);
+    const why = `${unread.length === 1 ? "its help does" : "the help of each does"} not read as cobra's (a Usage: line naming the command, flags under Flags: or Options:)`;
+    // Nothing read but the root: a pack of it alone would be a verb that prints the root's help.
+    if (nodes.length === 1) {
+      throw new CliError(
+        `${program}: its completion lists ${unread.length} ${unread.length === 1 ? "command" : "commands"} (${listed}), but ${why}, so hcp init --from-cobra cannot read ${unread.length === 1 ? "it" : "them"}; write its pack by hand: docs/packs.md, "Writing a pack by hand, for any other CLI"`,
+        ExitCode.API,
+      );
+    }
+    notes.push(`${unread.length} of the commands its completion lists ${unread.length === 1 ? "is" : "are"} no verb (${listed}): ${why}`);
   }
   const kept = withoutAliases(nodes, name, notes);
   // Which flags a command requires, of its own: what its completion lists is compared with those.
