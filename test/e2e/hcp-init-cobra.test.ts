@@ -35,6 +35,8 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.equal(init.code, 0, init.stderr);
   // A shortcut whose help names another command first among its aliases (docker's `docker ps`) is that command.
   assert.match(init.stderr, /note: 1 of its commands is another's alias \(their help's Aliases:\), one verb each under its first name: "ls" is "item list"/);
+  // A group cobra calls runnable that takes nothing of its own only prints its help (lxc's `network`): no verb.
+  assert.match(init.stderr, /note: 1 of its groups is no verb \("cobractl item"\): it takes no operand and no flag of its own, so a verb could only run it bare, which prints its help/);
   assert.match(init.stderr, /note: 4 of 13 verbs are read by their names alone \("apply\.view-last", "config\.view", "item\.get", "item\.list"\) and the others write, each approved by a person \(confirm: true\): the CLI does not say which of its commands change things, so check policy\.json before you trust the pack/);
 
   const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { id: string; wrap: { bin: string }; verbs: Record<string, Verb> };
@@ -165,17 +167,18 @@ test("hcp init --from-cobra: the whole CLI's --namespace is each verb's, found a
   }
 });
 
-test("hcp init --from-cobra: a global flag that only chooses how a command prints (restic's --json, etcdctl's --write-out) is each verb's too, but where the command has its own", async () => {
+test("hcp init --from-cobra: a global flag that only chooses how a command prints (restic's --json, etcdctl's --write-out), or a project as a namespace is one (lxc's --project), is each verb's too, but where the command has its own", async () => {
   const { env, out, init, surface } = await fromCobractl({ COBRACTL_OUTPUT_FLAGS: "1", COBRACTL_NO_OPTIONS: "1" });
   assert.ok(
     init.stderr.includes(
-      "note: cobractl's global flags --json, --write-out are each verb's (each only chooses how a command prints); cobractl's global flag --namespace is each verb's (it only narrows what a command acts on, within what cobractl's configuration reaches); its other global flags (--server, --token) are no verb's",
+      "note: cobractl's global flags --json, --write-out are each verb's (each only chooses how a command prints); cobractl's global flags --namespace, --project are each verb's (each only narrows what a command acts on, within what cobractl's configuration reaches); its other global flags (--server, --token) are no verb's",
     ),
     init.stderr,
   );
   const get = surface.verbs["item.get"]!;
   assert.deepEqual(get.args.properties["json"], { type: "boolean", description: "Print JSON" });
   assert.deepEqual(get.args.properties["write_out"], { type: "string", description: "The output format", default: "simple" });
+  assert.deepEqual(get.args.properties["project"], { type: "string", description: "Override the source project" });
   // `item list` has a --json of its own (gh's fields): its own is the verb's.
   assert.deepEqual(surface.verbs["item.list"]!.args.properties["json"], { type: "string", description: "Output JSON with the specified fields" });
   await trustPack(out, env);

@@ -72,7 +72,7 @@ export function readsByName(path: readonly string[]): boolean {
 /**
  * The whole CLI's flags each command has, as it inherits them, and why the agent may choose them (a predicate of the
  * flag): they only narrow what a command acts on within what the CLI's configuration reaches (kubectl's and helm's
- * `--namespace`, rclone's filters), only choose how it prints (restic's `--json`, etcdctl's `-w, --write-out`), or only
+ * `--namespace`, lxc's `--project`, rclone's filters), only choose how it prints (restic's `--json`, etcdctl's `-w, --write-out`), or only
  * keep it from changing anything (rclone's `-n, --dry-run`). Never one that chooses where its requests go, as whom or
  * with which files (`--server`, `--context`, `--as`, `--token`, `--kubeconfig`, rclone's `--files-from` and `--config`):
  * the person's configuration does.
@@ -88,8 +88,11 @@ const EVERY = { whose: "each verb's", to: () => true };
 // Filters mean something only to a command given files: a verb with a path among its operands (rclone's `remote:path`).
 const NARROWS_FILES = { why: () => "only narrows which files a command acts on", whose: "each verb's whose operands name a path", to: (n: Node) => /path/i.test(operandsOf(n)) };
 const PRINTS = { why: () => "only chooses how a command prints", ...EVERY };
+// kubectl's and helm's namespaces, lxc's projects: parts of what the person's configuration reaches.
+const SCOPE = { why: (cli: string) => `only narrows what a command acts on, within what ${cli}'s configuration reaches`, ...EVERY };
 const VERBS_GLOBAL_FLAGS = new Map<string, VerbsGlobalFlag>([
-  ["namespace", { why: (cli) => `only narrows what a command acts on, within what ${cli}'s configuration reaches`, ...EVERY }],
+  ["namespace", SCOPE],
+  ["project", SCOPE],
   ["json", PRINTS],
   ["write-out", PRINTS],
   ...["include", "exclude", "filter", "max-depth", "min-size", "max-size", "min-age", "max-age"].map((f) => [f, NARROWS_FILES] as const),
@@ -110,6 +113,8 @@ interface Node {
   help: CobraHelp;
   /** The names of its subcommands. */
   children: string[];
+  /** A group that runs only to print its help (printsOnlyHelp): no verb. */
+  helpOnly?: boolean;
 }
 
 /** The program's own commands (its completion, a help), run at most AT_ONCE at a time, whoever asks. */
@@ -291,6 +296,14 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
     notes.push(`${unread.length} of the commands its completion lists ${unread.length === 1 ? "is" : "are"} no verb (${listed}): ${why}`);
   }
   const kept = withoutAliases(nodes, name, notes);
+  // Before the whole CLI's flags are given: a group's own flags say whether it does more than print its help.
+  const helpOnly = kept.filter(printsOnlyHelp);
+  for (const n of helpOnly) n.helpOnly = true;
+  if (helpOnly.length > 0) {
+    const listed = firstAndMore(helpOnly.map((n) => `"${lineOf(name, n.path)}"`), 3);
+    const one = helpOnly.length === 1;
+    notes.push(`${helpOnly.length} of its groups ${one ? "is" : "are"} no verb (${listed}): ${one ? "it takes" : "each takes"} no operand and no flag of its own, so a verb could only run ${one ? "it" : "one"} bare, which prints its help (or waits for answers at a terminal, as rclone's config); ${one ? "its" : "their"} commands are verbs`);
+  }
   // Which flags a command requires, of its own: what its completion lists is compared with those.
   await Promise.all(kept.filter(runs).map((n) => markRequired(call, n)));
   const listing = rootHelp.globalFlagsCommand;
@@ -335,9 +348,22 @@ function lineOf(name: string, path: readonly string[]): string {
   return [name, ...path].join(" ");
 }
 
-/** Whether a command runs: a leaf, or a group whose usage line has no word for a subcommand (`kubectl apply -f FILENAME`, not `kubectl config SUBCOMMAND`). */
+/**
+ * Whether a command runs: a leaf, or a group whose usage line has no word for a subcommand (`kubectl apply -f FILENAME`,
+ * not `kubectl config SUBCOMMAND`) and that does more than print its help.
+ */
 function runs(n: Node): boolean {
-  return n.path.length > 0 && (n.children.length === 0 || !usageTakesSubcommand(n));
+  return n.path.length > 0 && n.helpOnly !== true && (n.children.length === 0 || !usageTakesSubcommand(n));
+}
+
+/**
+ * A group that cobra calls runnable but that takes no operand and no flag of its own, and whose name does not say it
+ * reads: running it can only print its help (lxc's `network [flags]`, kubectl's `auth`, gh's `extension`), or start a
+ * session a verb cannot answer (rclone's `config`). As a verb it would be a write a person approves, to see a help. A
+ * group that reads by its name stays a verb (kubectl's `cluster-info` prints the cluster's addresses).
+ */
+function printsOnlyHelp(n: Node): boolean {
+  return runs(n) && n.children.length > 0 && operandsOf(n) === "" && n.help.flags.every((f) => f.name === "help") && !readsByName(n.path);
 }
 
 /**
