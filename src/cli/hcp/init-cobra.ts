@@ -1,5 +1,6 @@
 // `hcp init --from-cobra PROGRAM`: reads a CLI built with cobra (kubectl, docker, gh, helm…) from what it says of
 // itself, its shell completion (`PROGRAM __complete PATH… ""`, what a shell runs on TAB) and each command's `--help`,
+// and the command its root's help names for the flags of every command (kubectl's `options`, rclone's `help flags`),
 // and describes it as a rungrad-agentmeta/1 document for the pack generator. Nothing else of the program is run.
 //
 // A completion's entries are a command's subcommands, or values of its operands (a dynamic completion may list
@@ -33,14 +34,14 @@ const NOT_VERBS = new Set(["help", "completion"]);
 /**
  * A command's last word that only reads; any other command is a write that a person approves (policy.json). rclone's
  * listings and sums, restic's snapshots and stats, etcdctl's endpoint health, podman's and docker's port, exists and
- * system df among them; not `cat` (restic's prints the repository's master key), `check` (etcdctl's `check perf`
- * writes), nor `env` (kubectl's `set env` writes).
+ * system df, buildah's containers (as images) among them; not `cat` (restic's prints the repository's master key),
+ * `check` (etcdctl's `check perf` writes), nor `env` (kubectl's `set env` writes).
  */
 const READS = new Set([
   "get", "list", "ls", "view", "show", "describe", "status", "inspect", "logs", "log", "top", "version", "explain", "search", "info", "history",
   "events", "ps", "images", "api-resources", "api-versions", "cluster-info", "current-context", "whoami", "diff", "checks",
   "lsd", "lsf", "lsl", "lsjson", "listremotes", "tree", "size", "about", "md5sum", "sha1sum", "hashsum", "snapshots", "stats", "health",
-  "port", "exists", "df",
+  "port", "exists", "df", "containers",
 ]);
 const READ_PREFIX = /^(get|list|show|describe|view)-/;
 /**

@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { readsByName } from "../../../src/cli/hcp/init-cobra.js";
 
-test("reads by name: gh's pr diff and pr checks and the commands of its search group, helm's search repo, kubectl's get and diff, docker's ps and search, rclone's listings and sums, restic's snapshots, etcdctl's endpoint health, podman's port, exists and system df", () => {
+test("reads by name: gh's pr diff and pr checks and the commands of its search group, helm's search repo, kubectl's get and diff, docker's ps and search, rclone's listings and sums, restic's snapshots, etcdctl's endpoint health, podman's port, exists and system df, buildah's containers", () => {
   const reads = [["pr", "diff"], ["pr", "checks"], ["search", "issues"], ["search", "repos"], ["search", "repo"], ["get"], ["diff"], ["ps"], ["search"], ["config", "view"], ["apply", "view-last"]];
-  reads.push(["lsjson"], ["lsd"], ["md5sum"], ["size"], ["listremotes"], ["snapshots"], ["stats"], ["endpoint", "health"], ["container", "port"], ["container", "exists"], ["system", "df"]);
+  reads.push(["lsjson"], ["lsd"], ["md5sum"], ["size"], ["listremotes"], ["snapshots"], ["stats"], ["endpoint", "health"], ["container", "port"], ["container", "exists"], ["system", "df"], ["containers"]);
   for (const path of reads) assert.equal(readsByName(path), true, path.join(" "));
 });
 
