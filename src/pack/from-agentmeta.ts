@@ -5,7 +5,7 @@ import { firstAndMore } from "../listing.js";
 import { isVerbKey } from "./fields.js";
 import { renderPackHarness } from "./harness-render.js";
 import { MCP_CONTROL_ARGUMENTS, cutToolNames, mcpToolProblems } from "./mcp-names.js";
-import { SERVE_FLAGS, heavyTools, packToolWeights } from "./mcp-weight.js";
+import { packToolsNote } from "./mcp-weight.js";
 import { isPlaceholderName } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
 import { PACK_POLICY_NAMESPACE, packPolicyOf } from "./person-gate.js";
@@ -108,7 +108,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
     if (asked.env.length > 0) policy.env = asked.env;
     for (const why of asked.ignored) notes.push(`root command "${root.path.join(" ")}": ${why}`);
   }
-  notes.push(...secretArguments(verbs), ...mcpToolProblems(id, verbs), ...cutToolNames(id, Object.keys(verbs)), ...heavyTools(packToolWeights(surface, policy), SERVE_FLAGS));
+  notes.push(...secretArguments(verbs), ...mcpToolProblems(id, verbs), ...cutToolNames(id, Object.keys(verbs)), ...packToolsNote(surface, policy));
   const harness = renderPackHarness({
     surface,
     policy,

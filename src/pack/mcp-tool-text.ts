@@ -15,10 +15,12 @@ export function controlsOf(policy: ToolPolicy): { gated: boolean; previewable: b
   return { gated, previewable: gated || policy.policy === "write" };
 }
 
-/** The properties the tool adds to the verb's schema: `dry_run` and `confirm` where it takes them. */
-export function controlProperties(policy: ToolPolicy): Record<string, unknown> {
+/** The verb's schema with the properties its tool adds (`dry_run`, `confirm`) where it takes them; as it is where none. */
+export function withControls<T extends Record<string, unknown>>(schema: T, policy: ToolPolicy): T {
   const { gated, previewable } = controlsOf(policy);
-  return { ...(previewable ? { dry_run: DRY_RUN } : {}), ...(gated ? { confirm: CONFIRM } : {}) };
+  if (!gated && !previewable) return schema;
+  const properties = (schema["properties"] ?? {}) as Record<string, unknown>;
+  return { ...schema, properties: { ...properties, ...(previewable ? { dry_run: DRY_RUN } : {}), ...(gated ? { confirm: CONFIRM } : {}) } };
 }
 
 /** Two sentences: what the verb does (its description, or a fallback), then what the tool does to the world. */

@@ -2,7 +2,7 @@
 // is more than clients take: hcp init of the pack it makes, hcp serve and hcp mcp-config of the tools they serve. Pure.
 
 import { toolName, uncutToolName } from "./fields.js";
-import { controlProperties, toolDescription } from "./mcp-tool-text.js";
+import { toolDescription, withControls } from "./mcp-tool-text.js";
 import { effectivePolicy } from "./policy.js";
 import type { PolicyDocument, SurfaceVerb } from "./types.js";
 
@@ -37,11 +37,10 @@ export function packToolWeights(surface: { id: string; name: string; verbs: Read
   return Object.entries(surface.verbs).flatMap(([verb, v]) => {
     const effective = effectivePolicy({ surface, policy }, verb);
     if (effective.policy === "deny") return [];
-    const args = v.args ?? { type: "object" };
     const tool = {
       name: toolName(surface.id, verb),
       description: toolDescription(v.description, surface.name, verb, effective, false),
-      inputSchema: { ...args, properties: { ...(args["properties"] as object | undefined), ...controlProperties(effective) } },
+      inputSchema: withControls(v.args ?? { type: "object" }, effective),
     };
     return [weighTool(surface.id, verb, effective.policy === "read", tool)];
   });
@@ -49,6 +48,11 @@ export function packToolWeights(surface: { id: string; name: string; verbs: Read
 
 /** How hcp init names the flags that serve a part of a pack's tools. */
 export const SERVE_FLAGS = "hcp serve --mcp's --tools, --exclude or --read-only";
+
+/** hcp init's note of the tools of the pack it makes (heavyTools), none when they are few and light. */
+export function packToolsNote(surface: Parameters<typeof packToolWeights>[0], policy: PolicyDocument): string[] {
+  return heavyTools(packToolWeights(surface, policy), SERVE_FLAGS);
+}
 
 /** Tokens, roughly: 4 characters each (JSON schemas take more, so this never overstates them), to the hundred past one. */
 function tokens(tools: readonly ToolWeight[]): number {

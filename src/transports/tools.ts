@@ -2,7 +2,7 @@
 
 import { toolName, uncutToolName } from "../pack/fields.js";
 import { controlArgumentTaken, toolNameTaken } from "../pack/mcp-names.js";
-import { controlProperties, controlsOf, toolDescription } from "../pack/mcp-tool-text.js";
+import { controlsOf, toolDescription, withControls } from "../pack/mcp-tool-text.js";
 import { heavyTools, weighTool, type ToolWeight } from "../pack/mcp-weight.js";
 import { isIdempotent } from "../pack/policy.js";
 import type { EffectivePolicy } from "../pack/types.js";
@@ -51,11 +51,7 @@ export interface VerbTool {
  * (writes and gated verbs) and `confirm` (gated verbs).
  */
 function inputSchema(pack: ServedPack, verb: string, policy: EffectivePolicy, hidden: (value: unknown) => boolean): VerbTool["tool"]["inputSchema"] {
-  const schema = argsWithoutHidden(argsSchemaOf(pack, verb), hidden) as VerbTool["tool"]["inputSchema"];
-  const control = controlProperties(policy);
-  if (Object.keys(control).length === 0) return schema;
-  const properties = (schema["properties"] ?? {}) as Record<string, unknown>;
-  return { ...schema, properties: { ...properties, ...control } };
+  return withControls(argsWithoutHidden(argsSchemaOf(pack, verb), hidden) as VerbTool["tool"]["inputSchema"], policy);
 }
 
 /** Refuses a served verb with an argument named like one its tool adds (`dry_run`, `confirm`): the tool could not tell them apart. */

@@ -285,7 +285,7 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
     nodes.push(...level);
   }
   if (unread.length > 0) {
-    const listed = firstAndMore(unread.map((p) => `"${lineOf(name, p)}"`).sort(), 3);
+    const listed = quotedLines(name, unread.toSorted());
     const why = `${unread.length === 1 ? "its help does" : "the help of each does"} not read as cobra's (a Usage: line naming the command, flags under Flags: or Options:)`;
     // Nothing read but the root: a pack of it alone would be a verb that prints the root's help.
     if (nodes.length === 1) {
@@ -301,7 +301,7 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
   const helpOnly = kept.filter(printsOnlyHelp);
   for (const n of helpOnly) n.helpOnly = true;
   if (helpOnly.length > 0) {
-    const listed = firstAndMore(helpOnly.map((n) => `"${lineOf(name, n.path)}"`), 3);
+    const listed = quotedLines(name, helpOnly.map((n) => n.path));
     const one = helpOnly.length === 1;
     notes.push(`${helpOnly.length} of its groups ${one ? "is" : "are"} no verb (${listed}): ${one ? "it takes" : "each takes"} no operand and no flag of its own, so a verb could only run ${one ? "it" : "one"} bare, which prints its help (or waits for answers at a terminal, as rclone's config); ${one ? "its" : "their"} commands are verbs`);
   }
@@ -342,6 +342,11 @@ function withoutAliases(nodes: readonly Node[], name: string, notes: string[]): 
     notes.push(`${aliases.length} of its commands ${aliases.length === 1 ? "is" : "are"} another's alias (their help's Aliases:), one verb each under its first name: ${shown}`);
   }
   return nodes.filter((n) => !isAlias(n));
+}
+
+/** The first three commands' lines, quoted, and how many more: `"lxc alias", "lxc cluster", "lxc config" and 22 more`. */
+function quotedLines(name: string, paths: readonly (readonly string[])[]): string {
+  return firstAndMore(paths.map((p) => `"${lineOf(name, p)}"`), 3);
 }
 
 /** A command's line as its help writes it: `docker container ls`. */

@@ -7,7 +7,7 @@ import { packIdOf } from "../../pack/from-agentmeta.js";
 import { renderPackHarness } from "../../pack/harness-render.js";
 import { isObject } from "../../pack/issues.js";
 import { cutToolNames, mcpToolProblems } from "../../pack/mcp-names.js";
-import { SERVE_FLAGS, heavyTools, packToolWeights } from "../../pack/mcp-weight.js";
+import { packToolsNote } from "../../pack/mcp-weight.js";
 import { isPlaceholderName } from "../../pack/placeholders.js";
 import { cutWhole } from "../../pack/sentence.js";
 import { withoutRefusedPatterns, type PatternProblem } from "../../pack/schema-patterns.js";
@@ -169,7 +169,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const server = serverChoice(headOf(doc));
   if (server.baseUrl !== undefined) policy.openapi = { base_url: server.baseUrl };
   if (server.note !== undefined) notes.push(server.note);
-  notes.push(...generatorNotes(renamed, leftOut, skipped), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...heavyTools(packToolWeights({ id, name: title, verbs: shown }, policy), SERVE_FLAGS));
+  notes.push(...generatorNotes(renamed, leftOut, skipped), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...packToolsNote({ id, name: title, verbs: shown }, policy));
   const harness = renderPackHarness({
     surface: { id, name: title, verbs: shown },
     policy,
