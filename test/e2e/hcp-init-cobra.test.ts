@@ -215,6 +215,21 @@ test("hcp init --from-cobra: rclone's layout, whose helps show no global flag an
   assert.deepEqual((JSON.parse(plan.stdout) as { plan: { argv: string[] } }).plan.argv.slice(1), ["sync", "--dry-run=true", "--include=*.txt", "--max-depth=1", "--", "src:a", "dst:b"]);
 });
 
+test("attack: a root help whose line names a command that writes beside the words global (Use 'cobractl item delete alpha' for a clean global configuration) never has hcp init run it: only kubectl's and rclone's sentences, naming a command that ends in options or flags, are run", async () => {
+  for (const line of [
+    'Use "cobractl item delete alpha" for a clean global configuration.',
+    'Use "cobractl item delete" for a list of global command-line options.',
+    'Use "cobractl login flags now" to see the global flags.',
+  ]) {
+    // The pack is made (exit 0, fromCobractl), and the fixture, which logs every run that is neither a completion nor a
+    // help, logged none.
+    const { env, surface } = await fromCobractl({ COBRACTL_GLOBAL_LINE: line, COBRACTL_NO_OPTIONS: "" });
+    const runs = join(env["HOME"]!, "cobractl-runs.log");
+    assert.equal(existsSync(runs), false, `${line}: ${existsSync(runs) ? readFileSync(runs, "utf8") : ""}`);
+    assert.ok("item.delete" in surface.verbs, line);
+  }
+});
+
 test("hcp init --from-cobra: podman's layout, where only the root's help shows the global flags and no command lists them: no verb has --namespace (podman's ps reads it as its own --ns), and hcp init says so rather than that each verb has it", async () => {
   const { init, surface } = await fromCobractl({ COBRACTL_ROOT_FLAGS: "1" });
   assert.ok(
