@@ -53,6 +53,8 @@ export function argumentLine(name: string, schema: unknown, required: boolean, i
   if (choices !== undefined) parts.push(`one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`);
   const refused = refusedValues(s);
   if (refused !== undefined) parts.push(`${refused.first ? "first " : ""}not ${refused.values.map((c) => JSON.stringify(c)).join(", ")}`);
+  // Values refused by a pattern, in the words its `not` gives them (a read's `--output` choices that open a file).
+  else if (isObject(s["not"]) && typeof s["not"]["description"] === "string") parts.push(`not ${s["not"]["description"]}`);
   if (s["default"] !== undefined) parts.push(`default ${JSON.stringify(s["default"])}`);
   if (marksSecret(s)) parts.push(SECRET_NOTE);
   const lines = typeof s["description"] === "string" && s["description"] !== "" ? s["description"].split(/\r?\n/) : [];

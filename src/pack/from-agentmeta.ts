@@ -10,6 +10,7 @@ import { isPlaceholderName } from "./placeholders.js";
 import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
 import { PACK_POLICY_NAMESPACE, packPolicyOf } from "./person-gate.js";
 import { namedSecret } from "./secret-arguments.js";
+import { fileChoices, refusingChoices } from "./file-flags.js";
 
 /** surface.json as written: the Surface fields a generator sets (no defaults filled in). */
 export interface SurfaceDocument {
@@ -73,10 +74,11 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
   const authVerbs: string[] = [];
   /** The verb of each command that has one, by its path. */
   const verbOf = new Map<string, string>();
+  const refusals: Refusals = new Map();
   for (const c of runnable) {
     const key = verbKeyOf(c, toolId, notes);
     if (key === null) continue;
-    for (const draft of draftsOf(c, childrenOf(doc, c), cliBin, key, notes, options.foreign === true)) {
+    for (const draft of draftsOf(c, childrenOf(doc, c), cliBin, key, notes, options.foreign === true, refusals)) {
       if (Object.hasOwn(verbs, draft.key)) {
         notes.push(`skipped command "${c.path.join(" ")}": verb key "${draft.key}" is already taken`);
         continue;
@@ -88,6 +90,10 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
     }
   }
   if (options.foreign === true) namingSubverbs(doc, verbs, verbOf);
+  for (const [said, paths] of refusals) {
+    const on = paths.length === 1 ? `on its read verb "${paths[0]}"` : `on the read verbs ${firstAndMore(paths.map((p) => `"${p}"`), 3)}`;
+    notes.push(`${said} ${on}: each makes the command open a file the agent would name, and a read runs without a person`);
+  }
 
   const auth = doc.commands.some((c) => c.requires_auth);
   const family = doc.tool_name.slice(0, 128);
@@ -184,8 +190,11 @@ function childrenOf(doc: AgentMetaDocument, c: AgentCommand): string[] {
   return [...new Set([...names, "help"])];
 }
 
+/** The choices of a read's flags refused because they open a file (`flag --output refuses jsonpath-file`), by verb path. */
+type Refusals = Map<string, string[]>;
+
 /** The verbs of one command: one, or two for rungrad's self-update (`update.check` reads, `update` writes). */
-function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, key: string, notes: string[], foreign: boolean): VerbDraft[] {
+function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, key: string, notes: string[], foreign: boolean, refusals: Refusals): VerbDraft[] {
   const asked = packPolicyOf(c.extensions);
   if (!c.is_root && (asked.env.length > 0 || asked.ignored.length > 0)) notes.push(`command "${c.path.join(" ")}": "${PACK_POLICY_NAMESPACE}" env left out: it is read on the root command only`);
   const confirm = c.destructive || c.requires_confirmation || asked.confirm || (foreign && (c.mutates || asked.write));
@@ -194,8 +203,9 @@ function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, 
   const check = c.path.length === 1 && c.path[0] === "update" ? c.local_flags.find((f) => f.name === "check" && f.type === "bool") : undefined;
   const description = c.short.trim() === "" ? `Runs \`${c.command_template}\`` : c.short;
   if (check === undefined) {
-    const { cli, args } = commandLine(c, children, cliBin, notes, { skip: runtime, operandNote });
-    return [{ key, confirm, verb: { description, cli, args, policy: c.mutates || confirm || asked.write ? "write" : "read" } }];
+    const writes = c.mutates || confirm || asked.write;
+    const { cli, args } = commandLine(c, children, cliBin, notes, { skip: runtime, operandNote, refuseFileChoices: foreign && !writes, refusals });
+    return [{ key, confirm, verb: { description, cli, args, policy: writes ? "write" : "read" } }];
   }
   const skip = new Set([...runtime, check.name]);
   const read = commandLine(c, children, cliBin, notes, { skip, fixed: ["--check"], operandNote });
@@ -292,14 +302,15 @@ function operandSchema(op: Operand): JsonSchema {
  * `-` is then an operand, never a flag (and hcp accepts it: §6.2). On a command with subcommands the first operand
  * may not name one: earlier builds of this framework (commander) dispatched on it even after `--`, running that
  * subcommand instead, and a CLI built with one, or on another parser, may still (cobra and this framework stop at `--`).
- * `how`: the flags left out, words put after the command (`--check`), and a description for every operand's schema.
+ * `how`: the flags left out, words put after the command (`--check`), a description for every operand's schema, and
+ * whether a flag refuses its listed choices that open a file (a foreign CLI's read: kubectl's `-o jsonpath-file=PATH`).
  */
 function commandLine(
   c: AgentCommand,
   children: readonly string[],
   cliBin: string,
   notes: string[],
-  how: { skip: ReadonlySet<string>; fixed?: readonly string[]; operandNote?: string | undefined },
+  how: { skip: ReadonlySet<string>; fixed?: readonly string[]; operandNote?: string | undefined; refuseFileChoices?: boolean; refusals?: Refusals },
 ): { cli: string[]; args: JsonSchema } {
   const cli = [cliBin];
   /** The usage template's tokens from the first operand on, after the flags and `--`. */
@@ -339,6 +350,12 @@ function commandLine(
     if (name !== wanted) notes.push(`flag --${f.name} of "${c.path.join(" ")}" is argument "${name}"`);
     cli.push(`--${f.name}={{${name}}}`);
     properties[name] = flagSchema(f, c.path);
+    const opening = how.refuseFileChoices === true && properties[name].type === "string" ? fileChoices(f.usage) : [];
+    if (opening.length > 0) {
+      properties[name] = { ...properties[name], not: refusingChoices(opening) };
+      const said = `flag --${f.name} refuses ${opening.join(", ")}`;
+      how.refusals?.set(said, [...(how.refusals.get(said) ?? []), c.path.join(" ")]);
+    }
     if (f.required) required.push(name);
   }
   if (tail.length > 0) cli.push("--", ...tail);

@@ -41,9 +41,10 @@ function describe(e: ErrorObject, schema: unknown, hinted: { count: number }): s
       return `argument ${JSON.stringify(at)}: must be one of ${allowed}`;
     }
     case "not": {
-      // `not: {enum: […]}`: the values it may not be, named (Ajv only says "must NOT be valid").
-      const refused = (subschema(schema, e.schemaPath) as { enum?: unknown } | undefined)?.enum;
-      if (Array.isArray(refused)) return `argument ${JSON.stringify(at)}: must not be ${refused.map((v) => JSON.stringify(v)).join(", ")}`;
+      // `not: {enum: […]}`: the values it may not be, named (Ajv only says "must NOT be valid"); else what it says of them.
+      const not = subschema(schema, e.schemaPath) as { enum?: unknown; description?: unknown } | undefined;
+      if (Array.isArray(not?.enum)) return `argument ${JSON.stringify(at)}: must not be ${not.enum.map((v) => JSON.stringify(v)).join(", ")}`;
+      if (typeof not?.description === "string" && at !== "") return `argument ${JSON.stringify(at)}: must not be ${not.description}`;
       return at === "" ? `the arguments ${e.message ?? "are invalid"}` : `argument ${JSON.stringify(at)}: ${e.message ?? "is invalid"}`;
     }
     default:

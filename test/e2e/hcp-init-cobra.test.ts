@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { hcp, tempDir } from "../transports/support.js";
+import { hcp, mcpClient, tempDir } from "../transports/support.js";
 import { fixture, trustPack } from "./helpers.js";
 import { isolatedEnv } from "./openapi-support.js";
 import { approverScript, trustApprovers } from "./approvals-support.js";
@@ -69,7 +69,7 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
 
   const get = surface.verbs["item.get"]!;
   assert.equal(get.description, "Show one item (operands, in args: NAME)");
-  assert.deepEqual(get.cli, ["cobractl", "item", "get", "--show-labels={{show_labels}}", "--namespace={{namespace}}", "--", "{{args}}"]);
+  assert.deepEqual(get.cli, ["cobractl", "item", "get", "--output={{output}}", "--show-labels={{show_labels}}", "--namespace={{namespace}}", "--", "{{args}}"]);
   assert.deepEqual(get.args.properties["args"], { type: "array", items: { type: "string" }, description: operands });
   assert.equal(surface.verbs["item.delete"]!.description, "Delete items (operands, in args: NAME [NAME...])");
   assert.deepEqual(surface.verbs["item.delete"]!.cli, ["cobractl", "item", "delete", "--dry-run={{_dry_run}}", "--force={{force}}", "--password-stdin={{password_stdin}}", "--namespace={{namespace}}", "--", "{{args}}"]);
@@ -326,6 +326,48 @@ test("hcp init --from-cobra: a CLI that hides its help flag from completion (doc
   const required = Object.entries(surface.verbs).flatMap(([key, v]) => (v.args?.required === undefined ? [] : [`${key}: ${v.args.required.join(", ")}`]));
   // `apply` has one flag, `item list` five, `login` five: docker listed them all, and hcp init made every one required.
   assert.deepEqual(required, ["item.create: kind, name"]);
+});
+
+test("attack: a generated read verb takes no flag whose value is a file the CLI opens (kubectl's --filename and --template, rclone's --output-file), nor a choice that makes --output one (kubectl's -o jsonpath-file=PATH): on run and MCP the agent cannot have a read print or overwrite a file of its choosing; a write a person approves keeps such flags", async () => {
+  const { env, out, init, surface } = await fromCobractl();
+  const why = "its value is a file, folder or URL the command opens, and a read runs without a person, so the agent would choose which of your files it prints or writes";
+  for (const flag of ["filename", "output-file", "template"]) assert.match(init.stderr, new RegExp(`note: flag --${flag} \\("[^"]+"\\) left out of its read verb "cobractl item get": ${why}`));
+  assert.match(init.stderr, /note: flag --output refuses jsonpath-file on its read verb "item get": each makes the command open a file the agent would name/);
+  const get = surface.verbs["item.get"]!;
+  assert.deepEqual(Object.keys(get.args.properties).sort(), ["args", "namespace", "output", "show_labels"]);
+  // The agent is told before it tries.
+  assert.ok(readFileSync(join(out, "HARNESS.md"), "utf8").includes("  - `output` (string, optional, not jsonpath-file (each makes the command open a file, which a read may not)): Output format. One of: (json, yaml, jsonpath, jsonpath-file).\n"));
+  // A write keeps its files: a person approves each run, reading its plan.
+  assert.ok(surface.verbs["apply"]!.cli.includes("--filename={{filename}}"));
+
+  await trustPack(out, env);
+  const runs = join(env["HOME"]!, "cobractl-runs.log");
+  const secret = join(env["HOME"]!, ".kube", "config");
+  const attempts: [string, RegExp][] = [
+    [`filename:=["${secret}"]`, /unknown argument "filename"/],
+    [`template=${secret}`, /unknown argument "template"/],
+    [`output_file=${join(env["HOME"]!, ".bashrc")}`, /unknown argument "output_file"/],
+    [`output=jsonpath-file=${secret}`, /argument "output": must not be jsonpath-file \(each makes the command open a file, which a read may not\)/],
+    ["output=jsonpath-file", /argument "output": must not be jsonpath-file/],
+  ];
+  for (const [arg, refused] of attempts) {
+    const r = await hcp(["run", out, "item.get", "--arg", arg, "--arg", 'args:=["alpha"]'], { env });
+    assert.equal(r.code, 1, `${arg}: ${r.stderr}`);
+    assert.match(r.stderr, refused);
+  }
+  const { client } = await mcpClient([out], { env });
+  try {
+    const called = await client.callTool({ name: "cobractl_item_get", arguments: { output: `jsonpath-file=${secret}`, args: ["alpha"] } });
+    assert.equal(called.isError, true);
+    assert.match(JSON.stringify(called.content), /must not be jsonpath-file/);
+    assert.equal(existsSync(runs), false, "no attempt ran the CLI");
+    // The other choices, and a jsonpath that names no file, run.
+    const shown = await client.callTool({ name: "cobractl_item_get", arguments: { output: "jsonpath={.spec.profile}", args: ["alpha"] } });
+    assert.notEqual(shown.isError, true, JSON.stringify(shown.content));
+  } finally {
+    await client.close();
+  }
+  assert.deepEqual(readFileSync(runs, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { argv: string[] }).argv), [["item", "get", "--output=jsonpath={.spec.profile}", "--", "alpha"]]);
 });
 
 test("attack: a generated pack's flag whose value is a secret (--password, --registry-token) is writeOnly, and an agent that sends one finds it masked in the result, the plan the person's approver reads and the audit log, while the CLI gets it; a flag naming where a secret is (--password-file) and --username are not", async () => {

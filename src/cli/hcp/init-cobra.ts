@@ -16,6 +16,7 @@ import { basename, join } from "node:path";
 import type { AgentCommand, AgentMetaDocument } from "../../agentmeta/types.js";
 import type { Flag } from "../../manifest/types.js";
 import { parseCompletions, parseGlobalFlags, parseHelp, variablesNamed, type CobraHelp } from "../../pack/cobra-help.js";
+import { opensFile } from "../../pack/file-flags.js";
 import { ExitCode } from "../../framework/errors.js";
 import { CliError } from "../errors.js";
 import { runNamedProgram } from "../input.js";
@@ -320,7 +321,9 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
     notes.push(`${timedOut.length} of its commands did not answer within ${CALL_TIMEOUT_MS / 1000} s and ${timedOut.length === 1 ? "was" : "were"} killed (${shown}${timedOut.length > 3 ? " and more" : ""}): what they would have said is not in the pack; run hcp init again once ${name} answers`);
   }
   if (truncated || level.length > 0) notes.push(`read ${nodes.length} commands: the CLI has more (deeper than ${MAX_DEPTH} words, or over ${MAX_COMMANDS} commands), left out`);
-  const commands = kept.map((n) => commandOf(n, name, notes));
+  const opening = new Map<string, Node[]>();
+  const commands = kept.map((n) => commandOf(n, name, notes, opening));
+  notes.push(...openingNotes(name, opening));
   return { doc: { schema_version: "rungrad-agentmeta/1", spec_version: "", tool_name: name, tool_version: "", global_flags: [], commands }, notes };
 }
 
@@ -416,7 +419,7 @@ function givenFlag(f: Flag): string {
  * A command as the pack generator reads it: one that runs has its operands as one optional list after `--` (their
  * names as its usage line gives them, in its description) and its own flags, and is a write unless its name says it reads.
  */
-function commandOf(n: Node, name: string, notes: string[]): AgentCommand {
+function commandOf(n: Node, name: string, notes: string[], opening: Map<string, Node[]>): AgentCommand {
   const running = runs(n);
   const operands = running ? operandsOf(n) : "";
   const line = lineOf(name, n.path);
@@ -430,7 +433,7 @@ function commandOf(n: Node, name: string, notes: string[]): AgentCommand {
     related: [],
     // A group that runs says so to the generator as one with output of its own does.
     output_modes: running && n.children.length > 0 ? ["text"] : [],
-    local_flags: running && !mutates ? flagsOfRead(n, notes) : n.help.flags,
+    local_flags: running && !mutates ? flagsOfRead(n, notes, opening) : n.help.flags,
     required_local_flags: [],
     requires_auth: false,
     mutates,
@@ -460,13 +463,28 @@ function printsSecret(n: Node, name: string, notes: string[]): boolean {
 }
 
 /**
- * A read's flags but those that say they print a secret: a read runs without a person, and the CLI's own secrets
- * (its token, the cluster's keys) are not hcp's to mask. A write keeps them: a person approves each of its runs.
+ * A read's flags but those that say they print a secret, and those whose value is a file, folder or URL the command
+ * opens (`opening`, by flag: kubectl's `--filename`, rclone's `--output-file`): a read runs without a person, the CLI's
+ * own secrets (its token, the cluster's keys) are not hcp's to mask, and the agent would choose which of the person's
+ * files the command prints or overwrites. A write keeps them: a person approves each of its runs.
  */
-function flagsOfRead(n: Node, notes: string[]): Flag[] {
+function flagsOfRead(n: Node, notes: string[], opening: Map<string, Node[]>): Flag[] {
   return n.help.flags.filter((f) => {
+    if (opensFile(f)) {
+      opening.set(f.name, [...(opening.get(f.name) ?? []), n]);
+      return false;
+    }
     if (!showsSecret(f)) return true;
     notes.push(`flag --${f.name} of "${n.path.join(" ")}" left out of its read verb: it may print a secret ("${f.usage}"), which hcp cannot mask; add it to the verb yourself, or make the verb a write that a person approves, if the agent may see it`);
     return false;
+  });
+}
+
+/** What hcp init says of the flags flagsOfRead left out because their value is a file, folder or URL: one note each. */
+function openingNotes(name: string, opening: ReadonlyMap<string, Node[]>): string[] {
+  return [...opening].map(([flag, nodes]) => {
+    const usage = nodes[0]!.help.flags.find((f) => f.name === flag)?.usage ?? "";
+    const reads = nodes.length === 1 ? `its read verb ${quotedLines(name, [nodes[0]!.path])}` : `the read verbs ${quotedLines(name, nodes.map((n) => n.path))}`;
+    return `flag --${flag} ("${usage}") left out of ${reads}: its value is a file, folder or URL the command opens, and a read runs without a person, so the agent would choose which of your files it prints or writes; add it to a verb yourself, or make the verb a write that a person approves, if the agent may`;
   });
 }

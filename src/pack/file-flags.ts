@@ -1,0 +1,42 @@
+// What a flag's text says of the files its value names: a file, folder or URL the command opens (kubectl's
+// `--filename`, "Filename, directory, or URL to files"; rclone's `--output-file`, "Output hashsums to a file"), or
+// listed choices that make the value name one (kubectl's `-o jsonpath-file=PATH`). A read runs without a person: there,
+// such a value would let the agent choose which of the person's files the command prints (a kubeconfig and its keys)
+// or overwrites. Pure.
+
+import type { Flag } from "../manifest/types.js";
+import type { JsonSchema } from "./types.js";
+
+/**
+ * Words that say a value is a file or folder (kubectl's "Filename, directory, or URL to files"): "file name", "path to",
+ * "to a file", "a given SUM file", "directory"; not files a value only selects among ("Exclude files matching pattern",
+ * "Lines of recent log file"), nor a path on the CLI's server (kubectl's `--raw`, "Raw URI to request from the server").
+ */
+const NAMES_FILE = /\bfile ?names?\b|\bpaths? (to|of)\b|\b(to|into|from) (a |the )?file\b|\bgiven (\w+ )?file\b|\bdirectory\b/i;
+/** A value's own name in capitals, as a help writes it: "use certificates at PATH", "DIRECTORY to use". */
+const FILE_METAVAR = /\b(PATH|FILE|FILENAME|DIRECTORY|DIR)\b/;
+
+/** Whether a flag's value, by its text, is a file, folder or URL the command opens. */
+export function opensFile(f: Flag): boolean {
+  return f.type !== "bool" && (NAMES_FILE.test(f.usage) || FILE_METAVAR.test(f.usage));
+}
+
+/** A list of choices in a help: `(json, yaml, jsonpath-file)`, `{always|never}`. */
+const CHOICE_LIST = /[({]([^(){}]*[,|][^(){}]*)[)}]/g;
+
+/**
+ * The choices a flag's text lists that name a file (kubectl's `--output`: go-template-file, templatefile,
+ * jsonpath-file, custom-columns-file, each given as `CHOICE=PATH`).
+ */
+export function fileChoices(usage: string): string[] {
+  const listed = [...usage.matchAll(CHOICE_LIST)].flatMap((m) => m[1]!.split(/[,|]/).map((c) => c.trim()));
+  return [...new Set(listed.filter((c) => /^[a-z][a-z-]*file$/.test(c)))];
+}
+
+/**
+ * The schema that refuses those choices, as the value or before its `=`, and what it refuses, in words that follow
+ * "not" (HARNESS.md, `hcp describe`) and "must not be" (the error of a refused value).
+ */
+export function refusingChoices(choices: readonly string[]): JsonSchema {
+  return { pattern: `^(${choices.join("|")})(=|$)`, description: `${choices.join(", ")} (each makes the command open a file, which a read may not)` };
+}
