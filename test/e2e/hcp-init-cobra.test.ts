@@ -407,6 +407,14 @@ test("attack: a generated pack's flag whose value is a secret (--password, --reg
   assert.ok(result.json.argv.includes("--registry-token=***"), ran.stdout);
 });
 
+test("hcp init --from-cobra: a completion that lists a command twice (mender-cli's, again without its description) makes the same pack, each command once, with no note of a verb already taken", async () => {
+  const once = await fromCobractl();
+  const twice = await fromCobractl({ COBRACTL_TWICE: "1" });
+  assert.deepEqual(twice.surface, once.surface);
+  assert.doesNotMatch(twice.init.stderr, /already taken/);
+  assert.equal(twice.init.stderr.replaceAll(twice.out, "OUT"), once.init.stderr.replaceAll(once.out, "OUT"));
+});
+
 test("hcp init --from-cobra refuses a program that does not answer cobra's completion or cannot start (exit 2, writing nothing) and --credential-env", async () => {
   const env = isolatedEnv();
   const out = join(tempDir(), "echo");

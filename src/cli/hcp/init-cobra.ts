@@ -262,7 +262,8 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
         if (parent !== root && !parent.help.listsCommands) return [];
         const answer = parent === root ? first : await call(["__complete", ...parent.path, ""]);
         const completions = parseCompletions(answer.stdout) ?? [];
-        const candidates = completions.filter((c) => /^[A-Za-z0-9][\w.:-]*$/.test(c.name) && !NOT_VERBS.has(c.name));
+        // Each once: a completion may list a command twice (mender-cli's lists them again without their descriptions).
+        const candidates = completions.filter((c, i) => /^[A-Za-z0-9][\w.:-]*$/.test(c.name) && !NOT_VERBS.has(c.name) && completions.findIndex((o) => o.name === c.name) === i);
         const read = await Promise.all(
           candidates.map(async (c) => {
             const path = [...parent.path, c.name];
