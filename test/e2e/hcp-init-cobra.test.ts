@@ -407,6 +407,14 @@ test("attack: a generated pack's flag whose value is a secret (--password, --reg
   assert.ok(result.json.argv.includes("--registry-token=***"), ran.stdout);
 });
 
+test("hcp init --from-cobra: a command with the same name and help as a group's command (podman's attach, its container attach, no help naming an alias) is that command, one verb under the group's name, and hcp init says so; one of the same name that says it does something else is a verb of its own", async () => {
+  const { init, surface } = await fromCobractl({ COBRACTL_SHORTCUTS: "1" });
+  assert.ok(init.stderr.includes(`note: 1 of its commands is a shortcut of a group's command by the same name and with the same help (though no help names an alias), one verb each under the group's name: "delete" is "item delete"\n`), init.stderr);
+  assert.ok(!("delete" in surface.verbs) && "item.delete" in surface.verbs);
+  assert.equal(surface.verbs["get"]?.description, "Show one setting (operands, in args: NAME)");
+  assert.ok("item.get" in surface.verbs);
+});
+
 test("hcp init --from-cobra: a completion that lists a command twice (mender-cli's, again without its description) makes the same pack, each command once, with no note of a verb already taken", async () => {
   const once = await fromCobractl();
   const twice = await fromCobractl({ COBRACTL_TWICE: "1" });

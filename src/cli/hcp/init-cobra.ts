@@ -345,7 +345,29 @@ function withoutAliases(nodes: readonly Node[], name: string, notes: string[]): 
     const shown = firstAndMore(aliases.map((n) => `"${n.path.join(" ")}" is "${n.help.aliases[0]!.slice(name.length + 1)}"`), 3);
     notes.push(`${aliases.length} of its commands ${aliases.length === 1 ? "is" : "are"} another's alias (their help's Aliases:), one verb each under its first name: ${shown}`);
   }
-  return nodes.filter((n) => !isAlias(n));
+  const named = nodes.filter((n) => !isAlias(n));
+  // podman's `attach` is its `container attach`, though neither's help says so: the same help under the same last word.
+  const shortcuts = new Map<Node, Node>();
+  const byHelp = new Map<string, Node[]>();
+  for (const n of named.filter((m) => m.children.length === 0)) byHelp.set(helpKey(n), [...(byHelp.get(helpKey(n)) ?? []), n]);
+  for (const same of byHelp.values()) {
+    const longest = same.reduce((a, b) => (b.path.length > a.path.length ? b : a));
+    for (const n of same) if (n.path.length < longest.path.length) shortcuts.set(n, longest);
+  }
+  if (shortcuts.size > 0) {
+    const shown = firstAndMore([...shortcuts].map(([n, of]) => `"${n.path.join(" ")}" is "${of.path.join(" ")}"`), 3);
+    notes.push(`${shortcuts.size} of its commands ${shortcuts.size === 1 ? "is a shortcut" : "are shortcuts"} of a group's command by the same name and with the same help (though no help names an alias), one verb each under the group's name: ${shown}`);
+  }
+  return named.filter((n) => !shortcuts.has(n));
+}
+
+/**
+ * What makes two leaves one command under two names: their last word, what their completion and help say they do,
+ * their operands and own flags (not the help's first line alone: lxc's is `Description:` for every command).
+ */
+function helpKey(n: Node): string {
+  const flags = n.help.flags.map((f) => [f.name, f.shorthand, f.type, f.default, f.usage]).sort();
+  return JSON.stringify([n.path.at(-1), n.short, n.help.summary, operandsOf(n), flags]);
 }
 
 /** The first three commands' lines, quoted, and how many more: `"lxc alias", "lxc cluster", "lxc config" and 22 more`. */
