@@ -126,6 +126,10 @@ function usageLine(lines: readonly string[]): string {
   return lines.slice(at + 1).find((l) => l.trim() !== "")?.trim() ?? "";
 }
 
+/** A heading of its own: lxc's help starts with `Description:`, its text on the lines under it. */
+const HEADING = /^[A-Z][A-Za-z ]*:$/;
+
+/** The first line of the help's text that is neither the usage line nor a heading. */
 function summaryLine(lines: readonly string[]): string {
   let afterUsage = false;
   for (const line of lines) {
@@ -135,7 +139,7 @@ function summaryLine(lines: readonly string[]): string {
       afterUsage = (usage[1] ?? "").trim() === "";
       continue;
     }
-    if (l === "") continue;
+    if (l === "" || HEADING.test(l)) continue;
     if (afterUsage) {
       afterUsage = false;
       continue;

@@ -1,4 +1,4 @@
-// What a cobra CLI's help and completion say (cobra-help.ts), on help texts printed by docker 28, kubectl 1.32 and gh 2.23.
+// What a cobra CLI's help and completion say (cobra-help.ts), on help texts printed by docker 28, kubectl 1.32, gh 2.23, rclone and lxc 5.0.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -184,4 +184,11 @@ test("a value named in words its text quotes (rclone's --vfs-used-is-size rclone
       ["vfs-write-back", "duration", "Time to writeback files after last use when using cache", "5s"],
     ],
   );
+});
+
+test("a help that starts with a heading of its own (lxc 5.0's Description:) has its summary under it, never the heading", () => {
+  assert.equal(parseHelp(text("lxc.txt")).summary, "Command line client for LXD");
+  const list = parseHelp(text("lxc-network-list.txt"));
+  assert.equal(list.summary, "List available networks");
+  assert.equal(list.usage, "lxc network list [<remote>:] [flags]");
 });
