@@ -1,6 +1,6 @@
 // A pack from an OpenAPI document (hcp.md §11): the document copied in, one verb per operation, policy
-// by method (GET/HEAD/OPTIONS read, the rest write, DELETE confirm-gated), the binding from the
-// security schemes, and a HARNESS.md for agents. Pure.
+// by method (GET/HEAD/OPTIONS read, the rest write, DELETE confirm-gated; a read whose operationId names a change, as
+// AWS's GET_TerminateInstances, a write), the binding from the security schemes, and a HARNESS.md for agents. Pure.
 
 import { MAX_VERB_KEY, isVerbKey, shortHash } from "../../pack/fields.js";
 import { packIdOf } from "../../pack/from-agentmeta.js";
@@ -16,6 +16,8 @@ import { headOf, type OpenApiDocument } from "./document.js";
 import { operationsOf, type Operation } from "./operations.js";
 import { deriveOperationSchema } from "./schema.js";
 import { serverChoice } from "./server-choice.js";
+import { namedChange } from "./named-change.js";
+import { firstAndMore } from "../../listing.js";
 
 export interface OpenApiPack {
   surface: {
@@ -74,6 +76,15 @@ interface LeftOutPattern extends PatternProblem {
 const leftOutNote = (p: LeftOutPattern) => `verb "${p.verb}": ${p.path} left out (surface.json gives the verb its arguments without it): ${p.message}`;
 const skippedNote = (op: Operation) => `skipped ${op.method} ${op.path}: no verb key fits`;
 
+/** What hcp init says of the reads by method it made writes by their operationIds (named-change.ts). */
+function writesByNameNote(ids: readonly string[]): string {
+  const one = ids.length === 1;
+  return (
+    `${ids.length} ${one ? "operation is a write by its operationId" : "operations are writes by their operationIds"}, though ${one ? "its" : "their"} method reads (${firstAndMore(ids.map((id) => JSON.stringify(id)), 3)}): ` +
+    "an operation named for a change is taken at its word, and one named for a deletion needs a person's approval, as DELETE does; make one a read in policy.json if it only reads"
+  );
+}
+
 /** The notes of what the generator changed or left out of the document, one each or one for each kind. */
 function generatorNotes(renamed: readonly string[], leftOut: readonly LeftOutPattern[], skipped: readonly Operation[]): string[] {
   return [
@@ -130,6 +141,8 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const shown: Record<string, SurfaceVerb> = {};
   const schemes = schemesUsed(doc, operations);
   const authVerbs: string[] = [];
+  /** The operationIds of reads by method that name a change. */
+  const writesByName: string[] = [];
   for (const op of operations) {
     const fromId = op.operationId === undefined ? "" : fitted(keyOfId(op.operationId));
     const base = isVerbKey(fromId) ? fromId : fitted(keyOfPath(op));
@@ -147,7 +160,9 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
       verb.cli = [op.method, op.path];
       if (op.operationId !== undefined) renamed.push(`operation ${JSON.stringify(op.operationId)} is verb "${key}"`);
     }
-    verb.policy = READ.has(op.method) ? "read" : "write";
+    const named = READ.has(op.method) ? namedChange(op.operationId) : undefined;
+    if (named !== undefined) writesByName.push(op.operationId!);
+    verb.policy = READ.has(op.method) && named === undefined ? "read" : "write";
     // A pattern hcp cannot match in linear time would fail the pack: the verb's own args leave it out, and say so.
     const derived = deriveOperationSchema(op, doc.version);
     const { schema: args, removed } = withoutRefusedPatterns(derived, "args");
@@ -156,7 +171,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
       for (const r of removed) leftOut.push({ verb: key, ...r });
     }
     verbs[key] = verb;
-    policyVerbs[key] = op.method === "DELETE" ? { policy: "write", confirm: true } : verb.policy;
+    policyVerbs[key] = op.method === "DELETE" || named === "removes" ? { policy: "write", confirm: true } : verb.policy;
     // HARNESS.md shows every verb's request, as hcp describe does, however the verb is bound.
     shown[key] = { ...verb, cli: [op.method, op.path], args };
     if (op.security.some((r) => Object.keys(r).length > 0)) authVerbs.push(key);
@@ -169,6 +184,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const server = serverChoice(headOf(doc));
   if (server.baseUrl !== undefined) policy.openapi = { base_url: server.baseUrl };
   if (server.note !== undefined) notes.push(server.note);
+  if (writesByName.length > 0) notes.push(writesByNameNote(writesByName));
   notes.push(...generatorNotes(renamed, leftOut, skipped), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...packToolsNote({ id, name: title, verbs: shown }, policy));
   const harness = renderPackHarness({
     surface: { id, name: title, verbs: shown },

@@ -1,0 +1,85 @@
+// Some APIs change things by GET (AWS's Query APIs: GET_TerminateInstances; etherpad: deletePadUsingGET; Slack:
+// auth.revoke). A pack hcp init makes of such a document must not give the agent those as reads: spawns the built hcp
+// against a loopback API that records every request it receives.
+
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { test } from "node:test";
+import { hcp, mcpClient, tempDir } from "../transports/support.js";
+import { trustPack } from "./helpers.js";
+import { isolatedEnv } from "./openapi-support.js";
+
+const ok = { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } };
+const padID = [{ name: "padID", in: "query", required: true, schema: { type: "string" } }];
+
+test("attack: GET operations named for a change (GET_TerminateInstances, deletePadUsingGET, auth_revoke) are writes in the pack hcp init makes, the deletion a person approves: a server without --allow-write refuses them and the API receives nothing; a GET named for a read still reads", async () => {
+  const asked: string[] = [];
+  const api = createServer((req, res) => {
+    asked.push(req.url ?? "");
+    res.setHeader("content-type", "application/json");
+    res.end('{"ok":true}');
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  try {
+    const dir = tempDir("hcp-get-writes-");
+    const doc = join(dir, "api.json");
+    writeFileSync(
+      doc,
+      JSON.stringify({
+        openapi: "3.0.3",
+        info: { title: "pads", version: "1" },
+        servers: [{ url: `http://127.0.0.1:${(api.address() as AddressInfo).port}` }],
+        paths: {
+          "/terminate": { get: { operationId: "GET_TerminateInstances", parameters: [{ name: "InstanceId", in: "query", schema: { type: "string" } }], responses: ok } },
+          "/deletePad": { get: { operationId: "deletePadUsingGET", parameters: padID, responses: ok } },
+          "/auth.revoke": { get: { operationId: "auth_revoke", responses: ok } },
+          "/getText": { get: { operationId: "getTextUsingGET", parameters: padID, responses: ok } },
+        },
+      }),
+    );
+    const env = isolatedEnv();
+    const out = join(dir, "pads");
+    const init = await hcp(["init", "--from-openapi", doc, "--out", out], { env });
+    assert.equal(init.code, 0, init.stderr);
+    assert.ok(
+      init.stderr.includes(
+        `note: 3 operations are writes by their operationIds, though their method reads ("GET_TerminateInstances", "deletePadUsingGET", "auth_revoke"): an operation named for a change is taken at its word, and one named for a deletion needs a person's approval, as DELETE does; make one a read in policy.json if it only reads\n`,
+      ),
+      init.stderr,
+    );
+    const policy = JSON.parse(readFileSync(join(out, "policy.json"), "utf8")) as { verbs: Record<string, unknown> };
+    const keys = Object.keys(policy.verbs);
+    const key = (id: RegExp) => keys.find((k) => id.test(k))!;
+    assert.equal(policy.verbs[key(/terminate/)], "write");
+    assert.deepEqual(policy.verbs[key(/delete/)], { policy: "write", confirm: true });
+    assert.equal(policy.verbs[key(/revoke/)], "write");
+    assert.equal(policy.verbs[key(/get-text/)], "read");
+
+    await trustPack(out, env);
+    const { client } = await mcpClient([out], { env });
+    try {
+      const { tools } = await client.listTools();
+      const tool = (id: RegExp) => tools.find((t) => id.test(t.name))!.name;
+      for (const [name, args] of [[tool(/terminate/), { InstanceId: "i-0123" }], [tool(/delete/), { padID: "minutes" }], [tool(/revoke/), {}]] as const) {
+        const r = await client.callTool({ name, arguments: args });
+        assert.equal(r.isError, true, `${name}: ${JSON.stringify(r.content)}`);
+        assert.match(JSON.stringify(r.content), /write/);
+      }
+      assert.deepEqual(asked, [], "the API received nothing");
+      const read = await client.callTool({ name: tool(/get-text|getText/i), arguments: { padID: "minutes" } });
+      assert.notEqual(read.isError, true, JSON.stringify(read.content));
+    } finally {
+      await client.close();
+    }
+    // Writes allowed, the deletion still waits for a person.
+    const deleted = await hcp(["run", out, key(/delete/), "--arg", "padID=minutes", "--allow-write", "--no-prompt"], { env });
+    assert.equal(deleted.code, 4, deleted.stderr);
+    assert.match(deleted.stderr, /needs a person's approval/);
+    assert.deepEqual(asked, ["/getText?padID=minutes"]);
+  } finally {
+    api.close();
+  }
+});
