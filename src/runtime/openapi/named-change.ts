@@ -1,18 +1,32 @@
 // What an operation's operationId says it does, when its method says it only reads: some APIs change things by GET
-// (AWS's Query APIs, `GET_TerminateInstances`; etherpad's `deletePadUsingGET`; zoomconnect's `send`, an SMS; Slack's
-// `auth_revoke`; a Google API's `….operations.cancel`). `hcp init --from-openapi` takes such a name at its word. Pure.
+// (AWS's Query APIs, `GET_TerminateInstances`, `GET_RunInstances`; etherpad's `deletePadUsingGET`; zoomconnect's
+// `send`, an SMS; Slack's `auth_revoke`; a Google API's `….operations.cancel`). `hcp init --from-openapi` takes such a
+// name at its word. Pure.
 
-/** Verbs that name a change, and are seldom a noun at the head of an id; the first five remove what they name. */
+/** Verbs that name a change and are seldom a noun at the head of an id; the first five remove what they name. */
 const REMOVES = new Set(["delete", "remove", "destroy", "purge", "erase"]);
 const CHANGES = new Set([
   ...REMOVES,
   "create", "update", "set", "add", "insert", "modify", "edit", "put", "save", "write", "move", "rename", "cancel", "revoke", "reset",
   "approve", "reject", "publish", "unpublish", "restore", "enable", "disable", "activate", "deactivate", "start", "stop", "restart", "reboot",
   "kill", "terminate", "execute", "fork", "merge", "invite", "assign", "unassign", "subscribe", "unsubscribe", "invalidate", "send", "lock", "unlock",
+  "associate", "disassociate", "attach", "detach", "untag", "register", "deregister", "deauthorize", "accept", "import", "replace", "failover",
+  "allocate", "deallocate", "provision", "deprovision", "release", "promote", "resume", "rollback", "confirm", "increase", "decrease", "switchover",
+  "suspend", "rebuild", "withdraw", "rebalance", "abort", "swap", "configure", "clone", "resync", "pause", "resize", "rotate", "regenerate",
+  "upgrade", "reimage", "redeploy", "renew", "copy",
 ]);
-const METHODS = /^(get|head|options)$/i;
-/** Words that name a read, where a dotted id's first part may name its operation (Graph's `Get.Count.…`). */
-const READS = new Set(["get", "list"]);
+/**
+ * Verbs that are as often a noun at an id's head (dracoon's `requestNodes`, airflow's `get_dag_run`): a change only
+ * after the method an id starts with (AWS's `GET_RunInstances`, `GET_RequestSpotInstances`, `GET_AuthorizeSecurityGroupIngress`).
+ */
+const ACTIONS = new Set([
+  "run", "request", "authorize", "purchase", "upload", "index", "record", "change", "bundle", "generate", "tag", "apply", "define", "signal", "build",
+  "advertise", "monitor", "unmonitor", "backtrack", "reorder", "opt", "enter", "exit", "continue", "complete", "receive", "verify", "assume", "refresh",
+]);
+/** Words that name a read: a snake_case id with one reads (`functions_get_trigger`), as a dotted id that starts with one. */
+const READS = new Set(["get", "list", "describe", "search", "show", "view", "retrieve", "fetch", "find", "query", "read", "check", "count"]);
+/** A word that only says the next one is done to many (AWS's BatchDeleteScheduledAction, BatchGetItem). */
+const MANY = "batch";
 
 /** An id's words, lower case: `deletePadUsingGET` → delete, pad, using, get. */
 function wordsOf(id: string): string[] {
@@ -24,28 +38,32 @@ function wordsOf(id: string): string[] {
 }
 
 /**
- * The word of an id that names what the operation does, by the id's style: a dotted id's last part (Google's
- * `datalabeling.projects.operations.cancel`, Graph's `users.user.ListUser`), but its first when that is one such word
- * (Graph's `Get.Count.updatePolicies-27c8`); the part after `_` of a method's (AWS's `GET_DeleteStack`) or an Azure
- * id (`UpdateRuns_List`); the last part of a snake_case id when it is one word (Slack's `auth_revoke`); else its first
- * word (`deletePadUsingGET`).
+ * The word of an id that names what the operation does, by the id's style, and whether it follows a method: a dotted
+ * id's first part when that is a known word (Graph's `Get.Count.updatePolicies-27c8`), else its last part (Google's
+ * `datalabeling.projects.operations.cancel`); the part after `_` of a method's id (AWS's `GET_DeleteStack`) or an Azure
+ * one (`UpdateRuns_List`); the last part of a snake_case id (Slack's `auth_revoke`) with no word of a read; else its
+ * first word (`deletePadUsingGET`).
  */
-function operationWord(id: string): string | undefined {
+function operationWord(id: string): { word: string | undefined; afterMethod: boolean } {
   const parts = id.split(".");
   if (parts.length > 1) {
     const [first, ...more] = wordsOf(parts[0]!);
-    return more.length === 0 && first !== undefined && (READS.has(first) || CHANGES.has(first)) ? first : wordsOf(parts.at(-1)!)[0];
+    const known = more.length === 0 && first !== undefined && (READS.has(first) || CHANGES.has(first));
+    return { word: known ? first : wordsOf(parts.at(-1)!)[0], afterMethod: false };
   }
   const pair = /^([A-Za-z][A-Za-z0-9]*)_([A-Z][A-Za-z0-9]*)$/.exec(id);
-  if (pair !== null && (METHODS.test(pair[1]!) || /^[A-Z]/.test(pair[1]!))) return wordsOf(pair[2]!)[0];
+  if (pair !== null && /^(get|head|options)$/i.test(pair[1]!)) return { word: wordsOf(pair[2]!)[0], afterMethod: true };
+  if (pair !== null && /^[A-Z]/.test(pair[1]!)) return { word: wordsOf(pair[2]!)[0], afterMethod: false };
   const snake = id.split("_");
-  if (snake.length > 1 && /^[a-z]+$/.test(snake.at(-1)!)) return snake.at(-1);
-  return wordsOf(id)[0];
+  if (snake.length > 1 && /^[a-z]+$/.test(snake.at(-1)!)) return { word: wordsOf(id).some((w) => READS.has(w)) ? undefined : snake.at(-1), afterMethod: false };
+  return { word: wordsOf(id)[0], afterMethod: false };
 }
 
 /** What the id names: a change that removes, another change, or none hcp knows (a read, or another word). */
 export function namedChange(operationId: string | undefined): "removes" | "changes" | undefined {
-  const word = operationId === undefined ? undefined : operationWord(operationId);
-  if (word === undefined || !CHANGES.has(word)) return undefined;
+  if (operationId === undefined) return undefined;
+  const { word, afterMethod } = operationWord(operationId);
+  if (word === MANY) return namedChange(operationId.replace(/batch_?/i, ""));
+  if (word === undefined || !(CHANGES.has(word) || (afterMethod && ACTIONS.has(word)))) return undefined;
   return REMOVES.has(word) ? "removes" : "changes";
 }
