@@ -8,11 +8,27 @@ import type { Flag } from "../manifest/types.js";
 import type { JsonSchema } from "./types.js";
 
 /**
- * Words that say a value is a file or folder (kubectl's "Filename, directory, or URL to files"): "file name", "path to",
- * "to a file", "a given SUM file", "directory"; not files a value only selects among ("Exclude files matching pattern",
- * "Lines of recent log file"), nor a path on the CLI's server (kubectl's `--raw`, "Raw URI to request from the server").
+ * Words that say a value is a file or folder: "file name", "path name", "path to" or "of" (kubectl's "Filename,
+ * directory, or URL to files"), a file the text starts with ("Configuration file", "File containing the PEM encoded
+ * private key"), a file or path "to", "into", "from", "in" or "at" ("Output hashsums to a file", "Read from tar archive
+ * file", "write output to this path"), a file "this", "specified", "given" or "custom" ("using this TLS certificate
+ * file", "a given SUM file"), a file "containing", "of", "to write", "to use"; "directory". Not files a value only
+ * selects among ("Exclude files matching pattern", rclone's "Add a file-filtering rule", "Lines of recent log file",
+ * restic's "only consider snapshots for this path"), a file system, nor a path on the CLI's server (kubectl's `--raw`).
  */
-const NAMES_FILE = /\bfile ?names?\b|\bpaths? (to|of)\b|\b(to|into|from) (a |the )?file\b|\bgiven (\w+ )?file\b|\bdirectory\b/i;
+const FILE = String.raw`file\b(?!-| system)`;
+const NAMES_FILE = new RegExp(
+  [
+    String.raw`\b(file|path) ?names?\b`,
+    String.raw`\bpaths? (to|of)\b`,
+    String.raw`^(\w+ ){0,2}${FILE}`,
+    String.raw`\b(to|into|from|in|at) (a |an |the |this )?(\w+ ){0,2}(${FILE}|path\b)`,
+    String.raw`\b(this|specified|given|custom) (\w+ ){0,2}${FILE}`,
+    String.raw`\bfiles? (containing|of|to write|to use)\b`,
+    String.raw`\bdirectory\b`,
+  ].join("|"),
+  "i",
+);
 /** A value's own name in capitals, as a help writes it: "use certificates at PATH", "DIRECTORY to use". */
 const FILE_METAVAR = /\b(PATH|FILE|FILENAME|DIRECTORY|DIR)\b/;
 

@@ -19,6 +19,16 @@ test("a flag opens a file when its text says its value is one: a file name, a pa
     "use certificates at PATH (*.crt, *.cert, *.key) to connect to the registry or daemon", // skopeo --cert-dir
     "DIRECTORY to use to share blobs across OCI repositories", // skopeo --shared-blob-dir
     "Use a custom checkpoint storage directory", // docker checkpoint ls --checkpoint-dir
+    "Configuration file", // caddy --config
+    "file to write the image ID to", // buildah --iidfile
+    "File containing the PEM encoded private key for the certificate", // hcloud --key-file
+    "Pathname of a YAML file containing a kubernetes configmap", // podman --configmap
+    "Read in a file of environment variables", // docker --env-file
+    "Read from tar archive file, instead of STDIN", // docker load --input
+    "Identify secure client using this TLS certificate file", // etcdctl --cert
+    "log memory usage to this file", // hugo --memstats
+    "If specified, write output to this path.", // kubectl cluster-info dump --output-directory
+    "The file to write a single asset to", // gh release download --output
   ]) {
     assert.equal(opensFile(flag(usage)), true, usage);
   }
@@ -30,10 +40,13 @@ test("a flag opens a file when its text says its value is one: a file name, a pa
     "Lines of recent log file to display.", // kubectl logs --tail
     "The branch or tag name which contains the version of the workflow file you'd like to view", // gh workflow view --ref
     "only consider snapshots which include this (absolute) path", // restic --path, a filter
+    "only consider snapshots for this path (can be specified multiple times)",
     "counting mode: restore-size (default), files-by-contents, blobs-per-file or raw-data", // restic stats --mode
     "Display a single file from the gist", // gh gist view --filename: the gist's
     "Format output using a custom template", // docker --format
     "Descend only level directories deep", // rclone tree --level
+    "maximum # of files to delete, or -1 to disable", // hugo deploy --maxDeletes
+    "set this to a poll interval, e.g --poll 700ms, to use a poll based approach to watch for file system changes", // hugo --poll
   ]) {
     assert.equal(opensFile(flag(usage)), false, usage);
   }
