@@ -204,7 +204,7 @@ function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, 
   const description = c.short.trim() === "" ? `Runs \`${c.command_template}\`` : c.short;
   if (check === undefined) {
     const writes = c.mutates || confirm || asked.write;
-    const { cli, args } = commandLine(c, children, cliBin, notes, { skip: runtime, operandNote, refuseFileChoices: foreign && !writes, refusals });
+    const { cli, args } = commandLine(c, children, cliBin, notes, { skip: runtime, operandNote, refusals: foreign && !writes ? refusals : undefined });
     return [{ key, confirm, verb: { description, cli, args, policy: writes ? "write" : "read" } }];
   }
   const skip = new Set([...runtime, check.name]);
@@ -302,15 +302,16 @@ function operandSchema(op: Operand): JsonSchema {
  * `-` is then an operand, never a flag (and hcp accepts it: §6.2). On a command with subcommands the first operand
  * may not name one: earlier builds of this framework (commander) dispatched on it even after `--`, running that
  * subcommand instead, and a CLI built with one, or on another parser, may still (cobra and this framework stop at `--`).
- * `how`: the flags left out, words put after the command (`--check`), a description for every operand's schema, and
- * whether a flag refuses its listed choices that open a file (a foreign CLI's read: kubectl's `-o jsonpath-file=PATH`).
+ * `how`: the flags left out, words put after the command (`--check`), a description for every operand's schema, and,
+ * for a foreign CLI's read, where to record the listed choices of a flag it refuses as they open a file (kubectl's
+ * `-o jsonpath-file=PATH`).
  */
 function commandLine(
   c: AgentCommand,
   children: readonly string[],
   cliBin: string,
   notes: string[],
-  how: { skip: ReadonlySet<string>; fixed?: readonly string[]; operandNote?: string | undefined; refuseFileChoices?: boolean; refusals?: Refusals },
+  how: { skip: ReadonlySet<string>; fixed?: readonly string[]; operandNote?: string | undefined; refusals?: Refusals | undefined },
 ): { cli: string[]; args: JsonSchema } {
   const cli = [cliBin];
   /** The usage template's tokens from the first operand on, after the flags and `--`. */
@@ -350,11 +351,11 @@ function commandLine(
     if (name !== wanted) notes.push(`flag --${f.name} of "${c.path.join(" ")}" is argument "${name}"`);
     cli.push(`--${f.name}={{${name}}}`);
     properties[name] = flagSchema(f, c.path);
-    const opening = how.refuseFileChoices === true && properties[name].type === "string" ? fileChoices(f.usage) : [];
-    if (opening.length > 0) {
+    const opening = properties[name].type === "string" ? fileChoices(f.usage) : [];
+    if (how.refusals !== undefined && opening.length > 0) {
       properties[name] = { ...properties[name], not: refusingChoices(opening) };
       const said = `flag --${f.name} refuses ${opening.join(", ")}`;
-      how.refusals?.set(said, [...(how.refusals.get(said) ?? []), c.path.join(" ")]);
+      how.refusals.set(said, [...(how.refusals.get(said) ?? []), c.path.join(" ")]);
     }
     if (f.required) required.push(name);
   }
