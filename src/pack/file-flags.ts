@@ -1,6 +1,7 @@
 // What a flag's text says of the files its value names: a file, folder or URL the command opens (kubectl's
-// `--filename`, "Filename, directory, or URL to files"; rclone's `--output-file`, "Output hashsums to a file"), or
-// listed choices that make the value name one (kubectl's `-o jsonpath-file=PATH`). A read runs without a person: there,
+// `--filename`, "Filename, directory, or URL to files"; rclone's `--output-file`, "Output hashsums to a file"), a
+// program it runs ("Command to run to check health"), or listed choices that make the value name a file (kubectl's
+// `-o jsonpath-file=PATH`). A read runs without a person: there,
 // such a value would let the agent choose which of the person's files the command prints (a kubeconfig and its keys)
 // or overwrites. Pure.
 
@@ -35,6 +36,18 @@ const FILE_METAVAR = /\b(PATH|FILE|FILENAME|DIRECTORY|DIR)\b/;
 /** Whether a flag's value, by its text, is a file, folder or URL the command opens. */
 export function opensFile(f: Flag): boolean {
   return f.type !== "bool" && (NAMES_FILE.test(f.usage) || FILE_METAVAR.test(f.usage));
+}
+
+/**
+ * Words that say a value is a program the command runs: "Command to run to check health", "A program to use to create
+ * the backend", "helm command (path to executable)", "Path to the user-provided transformer program", "shell command
+ * to obtain the … password", "edit new content with this editor".
+ */
+const NAMES_PROGRAM = /\b(command|program|binary|executable|script) to (run|use|execute|call)\b|\bpath to (the )?([\w-]+ ){0,2}(executable|binary|program)\b|\bshell command\b|\b(this|the|an?) (\w+ )?editor\b/i;
+
+/** Whether a flag's value, by its text, is a program the command runs: worse, on a read, than a file it opens. */
+export function runsProgram(f: Flag): boolean {
+  return f.type !== "bool" && NAMES_PROGRAM.test(f.usage);
 }
 
 /** A list of choices in a help: `(json, yaml, jsonpath-file)`, `{always|never}`. */

@@ -2,7 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fileChoices, opensFile, refusingChoices } from "../../src/pack/file-flags.js";
+import { fileChoices, opensFile, refusingChoices, runsProgram } from "../../src/pack/file-flags.js";
 
 const flag = (usage: string, type = "string") => ({ name: "x", shorthand: "", usage, default: "", type, required: false });
 
@@ -63,4 +63,20 @@ test("the choices a flag lists that name a file are found, and refused as the va
   const refused = new RegExp(refusingChoices(choices).pattern as string, "u");
   for (const value of ["jsonpath-file=/home/a/.kube/config", "go-template-file", "templatefile=x", "custom-columns-file=/etc/passwd"]) assert.ok(refused.test(value), value);
   for (const value of ["json", "jsonpath={.spec.profile}", "go-template={{.metadata.name}}", "custom-columns=NAME:.metadata.name", "jsonpath-filed", "wide"]) assert.ok(!refused.test(value), value);
+});
+
+test("a flag runs a program when its text says its value is one: a command, program or script to run or use, a path to an executable or program, a shell command", () => {
+  for (const usage of [
+    "Command to run to check health", // docker --health-cmd
+    "A program to use to create the backend from the auth", // rclone serve sftp --auth-proxy
+    "helm command (path to executable)", // kubectl kustomize --helm-command
+    "Path to the user-provided transformer program", // etcdctl migrate --transformer
+    "shell command to obtain the source repository password from", // restic --from-password-command
+    "edit new content with this editor, if provided", // hugo new --editor
+  ]) {
+    assert.equal(runsProgram(flag(usage)), true, usage);
+  }
+  for (const usage of ["Sort output by: command, created, id, image, names", "Supply password from the command line flag"]) {
+    assert.equal(runsProgram(flag(usage)), false, usage);
+  }
 });

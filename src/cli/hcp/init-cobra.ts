@@ -16,7 +16,7 @@ import { basename, join } from "node:path";
 import type { AgentCommand, AgentMetaDocument } from "../../agentmeta/types.js";
 import type { Flag } from "../../manifest/types.js";
 import { parseCompletions, parseGlobalFlags, parseHelp, variablesNamed, type CobraHelp } from "../../pack/cobra-help.js";
-import { opensFile } from "../../pack/file-flags.js";
+import { opensFile, runsProgram } from "../../pack/file-flags.js";
 import { ExitCode } from "../../framework/errors.js";
 import { CliError } from "../errors.js";
 import { runNamedProgram } from "../input.js";
@@ -487,13 +487,14 @@ function printsSecret(n: Node, name: string, notes: string[]): boolean {
 
 /**
  * A read's flags but those that say they print a secret, and those whose value is a file, folder or URL the command
- * opens (`opening`, by flag: kubectl's `--filename`, rclone's `--output-file`): a read runs without a person, the CLI's
- * own secrets (its token, the cluster's keys) are not hcp's to mask, and the agent would choose which of the person's
- * files the command prints or overwrites. A write keeps them: a person approves each of its runs.
+ * opens or a program it runs (`opening`, by flag: kubectl's `--filename`, rclone's `--output-file`): a read runs
+ * without a person, the CLI's own secrets (its token, the cluster's keys) are not hcp's to mask, and the agent would
+ * choose which of the person's files the command prints or overwrites, or what it runs. A write keeps them: a person
+ * approves each of its runs.
  */
 function flagsOfRead(n: Node, notes: string[], opening: Map<string, Node[]>): Flag[] {
   return n.help.flags.filter((f) => {
-    if (opensFile(f)) {
+    if (opensFile(f) || runsProgram(f)) {
       opening.set(f.name, [...(opening.get(f.name) ?? []), n]);
       return false;
     }
@@ -503,11 +504,14 @@ function flagsOfRead(n: Node, notes: string[], opening: Map<string, Node[]>): Fl
   });
 }
 
-/** What hcp init says of the flags flagsOfRead left out because their value is a file, folder or URL: one note each. */
+/** What hcp init says of the flags flagsOfRead left out because their value is a file, folder, URL or program: one note each. */
 function openingNotes(name: string, opening: ReadonlyMap<string, Node[]>): string[] {
   return [...opening].map(([flag, nodes]) => {
-    const usage = nodes[0]!.help.flags.find((f) => f.name === flag)?.usage ?? "";
+    const f = nodes[0]!.help.flags.find((g) => g.name === flag)!;
     const reads = nodes.length === 1 ? `its read verb ${quotedLines(name, [nodes[0]!.path])}` : `the read verbs ${quotedLines(name, nodes.map((n) => n.path))}`;
-    return `flag --${flag} ("${usage}") left out of ${reads}: its value is a file, folder or URL the command opens, and a read runs without a person, so the agent would choose which of your files it prints or writes; add it to a verb yourself, or make the verb a write that a person approves, if the agent may`;
+    const why = opensFile(f)
+      ? "its value is a file, folder or URL the command opens, and a read runs without a person, so the agent would choose which of your files it prints or writes"
+      : "its value is a program the command runs, and a read runs without a person, so the agent would choose what runs as you";
+    return `flag --${flag} ("${f.usage}") left out of ${reads}: ${why}; add it to a verb yourself, or make the verb a write that a person approves, if the agent may`;
   });
 }
