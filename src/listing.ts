@@ -1,7 +1,14 @@
-// A list too long for one line of a message: its first items, then how many are left out.
+// Lists for messages: one too long for a line (its first items, then how many are left out), and lists kept by key.
 
 /** `a, b, c and 9 more`: the first `max` items joined by commas, and the count of the rest when there are any. */
 export function firstAndMore(items: readonly string[], max: number): string {
   const shown = items.slice(0, max).join(", ");
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+/** Adds `item` to the list kept under `key`. */
+export function addTo<K, V>(groups: Map<K, V[]>, key: K, item: V): void {
+  const items = groups.get(key);
+  if (items === undefined) groups.set(key, [item]);
+  else items.push(item);
 }

@@ -1,7 +1,7 @@
 // A harness pack (surface.json, policy.json, HARNESS.md) generated from a rungrad-agentmeta/1 document (hcp.md §10). Pure.
 
 import type { AgentCommand, AgentFlag, AgentMetaDocument } from "../agentmeta/types.js";
-import { firstAndMore } from "../listing.js";
+import { addTo, firstAndMore } from "../listing.js";
 import { isVerbKey } from "./fields.js";
 import { renderPackHarness } from "./harness-render.js";
 import { MCP_CONTROL_ARGUMENTS, cutToolNames, mcpToolProblems } from "./mcp-names.js";
@@ -350,13 +350,7 @@ function commandLine(
     const name = Object.hasOwn(properties, wanted) ? free(`flag_${wanted}`) : wanted;
     if (name !== wanted) notes.push(`flag --${f.name} of "${c.path.join(" ")}" is argument "${name}"`);
     cli.push(`--${f.name}={{${name}}}`);
-    properties[name] = flagSchema(f, c.path);
-    const opening = properties[name].type === "string" ? fileChoices(f.usage) : [];
-    if (how.refusals !== undefined && opening.length > 0) {
-      properties[name] = { ...properties[name], not: refusingChoices(opening) };
-      const said = `flag --${f.name} refuses ${opening.join(", ")}`;
-      how.refusals.set(said, [...(how.refusals.get(said) ?? []), c.path.join(" ")]);
-    }
+    properties[name] = how.refusals === undefined ? flagSchema(f, c.path) : refusingFileChoices(flagSchema(f, c.path), f, c.path, how.refusals);
     if (f.required) required.push(name);
   }
   if (tail.length > 0) cli.push("--", ...tail);
@@ -371,6 +365,14 @@ function notASubcommand(schema: JsonSchema, children: readonly string[]): JsonSc
   const not = { not: { enum: [...children] } };
   if (schema.type !== "array") return { ...schema, ...not };
   return { ...schema, prefixItems: [not] };
+}
+
+/** A read's flag schema that refuses the listed choices that open a file, recorded in `refusals`; as it is where none. */
+function refusingFileChoices(schema: JsonSchema, f: AgentFlag, path: readonly string[], refusals: Refusals): JsonSchema {
+  const opening = schema.type === "string" ? fileChoices(f.usage) : [];
+  if (opening.length === 0) return schema;
+  addTo(refusals, `flag --${f.name} refuses ${opening.join(", ")}`, path.join(" "));
+  return { ...schema, not: refusingChoices(opening) };
 }
 
 const INTEGER_TYPES = new Set(["int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64"]);

@@ -18,7 +18,8 @@ export function controlsOf(policy: ToolPolicy): { gated: boolean; previewable: b
 /** The verb's schema with the properties its tool adds (`dry_run`, `confirm`) where it takes them; as it is where none. */
 export function withControls<T extends Record<string, unknown>>(schema: T, policy: ToolPolicy): T {
   const { gated, previewable } = controlsOf(policy);
-  if (!gated && !previewable) return schema;
+  // A gated verb is previewable too.
+  if (!previewable) return schema;
   const properties = (schema["properties"] ?? {}) as Record<string, unknown>;
   return { ...schema, properties: { ...properties, ...(previewable ? { dry_run: DRY_RUN } : {}), ...(gated ? { confirm: CONFIRM } : {}) } };
 }

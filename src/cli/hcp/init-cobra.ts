@@ -21,7 +21,7 @@ import { ExitCode } from "../../framework/errors.js";
 import { CliError } from "../errors.js";
 import { runNamedProgram } from "../input.js";
 import { Limiter } from "../../runtime/limiter.js";
-import { firstAndMore } from "../../listing.js";
+import { addTo, firstAndMore } from "../../listing.js";
 import { BASE_ENV_NAMES } from "../../runtime/env.js";
 
 const CALL_TIMEOUT_MS = 10_000;
@@ -208,7 +208,7 @@ function wholeCliNote(name: string, flags: ReadonlySet<string>, given: ReadonlyS
   const byKind = new Map<VerbsGlobalFlag, string[]>();
   for (const f of named) {
     const kind = VERBS_GLOBAL_FLAGS.get(f);
-    if (kind !== undefined && given.has(f)) byKind.set(kind, [...(byKind.get(kind) ?? []), `--${f}`]);
+    if (kind !== undefined && given.has(f)) addTo(byKind, kind, `--${f}`);
   }
   const unseen = named.filter((f) => VERBS_GLOBAL_FLAGS.has(f) && !given.has(f)).map((f) => `--${f}`);
   const others = named.filter((f) => !VERBS_GLOBAL_FLAGS.has(f)).map((f) => `--${f}`);
@@ -322,7 +322,7 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
     notes.push(`${timedOut.length} of its commands did not answer within ${CALL_TIMEOUT_MS / 1000} s and ${timedOut.length === 1 ? "was" : "were"} killed (${shown}${timedOut.length > 3 ? " and more" : ""}): what they would have said is not in the pack; run hcp init again once ${name} answers`);
   }
   if (truncated || level.length > 0) notes.push(`read ${nodes.length} commands: the CLI has more (deeper than ${MAX_DEPTH} words, or over ${MAX_COMMANDS} commands), left out`);
-  const opening = new Map<string, Node[]>();
+  const opening: Opening = new Map();
   const commands = kept.map((n) => commandOf(n, name, notes, opening));
   notes.push(...openingNotes(name, opening));
   return { doc: { schema_version: "rungrad-agentmeta/1", spec_version: "", tool_name: name, tool_version: "", global_flags: [], commands }, notes };
@@ -349,7 +349,7 @@ function withoutAliases(nodes: readonly Node[], name: string, notes: string[]): 
   // podman's `attach` is its `container attach`, though neither's help says so: the same help under the same last word.
   const shortcuts = new Map<Node, Node>();
   const byHelp = new Map<string, Node[]>();
-  for (const n of named.filter((m) => m.children.length === 0)) byHelp.set(helpKey(n), [...(byHelp.get(helpKey(n)) ?? []), n]);
+  for (const n of named.filter((m) => m.children.length === 0)) addTo(byHelp, helpKey(n), n);
   for (const same of byHelp.values()) {
     const longest = same.reduce((a, b) => (b.path.length > a.path.length ? b : a));
     for (const n of same) if (n.path.length < longest.path.length) shortcuts.set(n, longest);
@@ -442,7 +442,7 @@ function givenFlag(f: Flag): string {
  * A command as the pack generator reads it: one that runs has its operands as one optional list after `--` (their
  * names as its usage line gives them, in its description) and its own flags, and is a write unless its name says it reads.
  */
-function commandOf(n: Node, name: string, notes: string[], opening: Map<string, Node[]>): AgentCommand {
+function commandOf(n: Node, name: string, notes: string[], opening: Opening): AgentCommand {
   const running = runs(n);
   const operands = running ? operandsOf(n) : "";
   const line = lineOf(name, n.path);
@@ -492,10 +492,12 @@ function printsSecret(n: Node, name: string, notes: string[]): boolean {
  * choose which of the person's files the command prints or overwrites, or what it runs. A write keeps them: a person
  * approves each of its runs.
  */
-function flagsOfRead(n: Node, notes: string[], opening: Map<string, Node[]>): Flag[] {
+function flagsOfRead(n: Node, notes: string[], opening: Opening): Flag[] {
   return n.help.flags.filter((f) => {
     if (opensFile(f) || runsProgram(f)) {
-      opening.set(f.name, [...(opening.get(f.name) ?? []), n]);
+      const seen = opening.get(f.name);
+      if (seen === undefined) opening.set(f.name, { flag: f, reads: [n] });
+      else seen.reads.push(n);
       return false;
     }
     if (!showsSecret(f)) return true;
@@ -504,14 +506,16 @@ function flagsOfRead(n: Node, notes: string[], opening: Map<string, Node[]>): Fl
   });
 }
 
-/** What hcp init says of the flags flagsOfRead left out because their value is a file, folder, URL or program: one note each. */
-function openingNotes(name: string, opening: ReadonlyMap<string, Node[]>): string[] {
-  return [...opening].map(([flag, nodes]) => {
-    const f = nodes[0]!.help.flags.find((g) => g.name === flag)!;
-    const reads = nodes.length === 1 ? `its read verb ${quotedLines(name, [nodes[0]!.path])}` : `the read verbs ${quotedLines(name, nodes.map((n) => n.path))}`;
-    const why = opensFile(f)
+/** The flags flagsOfRead left out because their value is a file, folder, URL or program, by name: the first, and the reads that had one. */
+type Opening = Map<string, { flag: Flag; reads: Node[] }>;
+
+/** What hcp init says of them: one note each. */
+function openingNotes(name: string, opening: Opening): string[] {
+  return [...opening.values()].map(({ flag, reads }) => {
+    const which = reads.length === 1 ? `its read verb ${quotedLines(name, [reads[0]!.path])}` : `the read verbs ${quotedLines(name, reads.map((n) => n.path))}`;
+    const why = opensFile(flag)
       ? "its value is a file, folder or URL the command opens, and a read runs without a person, so the agent would choose which of your files it prints or writes"
       : "its value is a program the command runs, and a read runs without a person, so the agent would choose what runs as you";
-    return `flag --${flag} ("${f.usage}") left out of ${reads}: ${why}; add it to a verb yourself, or make the verb a write that a person approves, if the agent may`;
+    return `flag --${flag.name} ("${flag.usage}") left out of ${which}: ${why}; add it to a verb yourself, or make the verb a write that a person approves, if the agent may`;
   });
 }

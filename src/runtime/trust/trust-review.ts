@@ -17,7 +17,7 @@ import { resolveProgram } from "../resolve.js";
 import type { PackBinding, TrustRecord } from "./trust.js";
 import { commandOf } from "../verb-lookup.js";
 import { workingFolder } from "../command.js";
-import { firstAndMore } from "../../listing.js";
+import { addTo, firstAndMore } from "../../listing.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -126,13 +126,6 @@ function methodRank(method: string): number {
 }
 
 const verbCount = (n: number) => `${n} verb${n === 1 ? "" : "s"}`;
-
-/** Adds `name` to the list kept under `key`. */
-function addTo(groups: Map<string, string[]>, key: string, name: string): void {
-  const names = groups.get(key);
-  if (names === undefined) groups.set(key, [name]);
-  else names.push(name);
-}
 
 /**
  * One line per verb (its program and argv template, with how the trust binds the program, or its method and URL),
