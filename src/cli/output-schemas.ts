@@ -26,8 +26,8 @@ const closed = (properties: Record<string, unknown>, optional: readonly string[]
 /** An argument of `hcp describe`, with its fields (an object's properties) down to FIELD_DEPTH levels. */
 const argument = (depth: number): Record<string, unknown> =>
   closed(
-    { name: str, type: str, required: bool, description: str, enum: { type: "array" }, not: { type: "array" }, first_not: { type: "array" }, default: {}, secret: { const: true }, ...(depth < FIELD_DEPTH ? { fields: arrayOf(argument(depth + 1)) } : {}) },
-    ["description", "enum", "not", "first_not", "default", "secret", "fields"],
+    { name: str, type: str, required: bool, description: str, enum: { type: "array" }, not: { type: "array" }, first_not: { type: "array" }, not_said: str, default: {}, secret: { const: true }, ...(depth < FIELD_DEPTH ? { fields: arrayOf(argument(depth + 1)) } : {}) },
+    ["description", "enum", "not", "first_not", "not_said", "default", "secret", "fields"],
   );
 
 const POLICY_LEVEL = { enum: ["read", "write", "deny"] };

@@ -40,6 +40,15 @@ export function refusedValues(schema: Record<string, unknown>): { values: unknow
 }
 
 /**
+ * The values a pattern refuses, in the words its `not` gives them (a read's `--output` choices that open a file:
+ * `go-template-file, … (each makes the command open a file, which a read may not)`); undefined when it says none.
+ */
+export function refusedSaid(schema: Record<string, unknown>): string | undefined {
+  const not = schema["not"];
+  return isObject(not) && !Array.isArray(not["enum"]) && typeof not["description"] === "string" ? not["description"] : undefined;
+}
+
+/**
  * `name` (type, required, one of …, default …): description, as an item of a Markdown list indented by `indent`. A
  * description of several lines (an API's example on a line of its own) stays in its item: each further line is
  * indented as the item's text, so that it never reads as text of its own, nor as a heading of HARNESS.md.
@@ -53,8 +62,8 @@ export function argumentLine(name: string, schema: unknown, required: boolean, i
   if (choices !== undefined) parts.push(`one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`);
   const refused = refusedValues(s);
   if (refused !== undefined) parts.push(`${refused.first ? "first " : ""}not ${refused.values.map((c) => JSON.stringify(c)).join(", ")}`);
-  // Values refused by a pattern, in the words its `not` gives them (a read's `--output` choices that open a file).
-  else if (isObject(s["not"]) && typeof s["not"]["description"] === "string") parts.push(`not ${s["not"]["description"]}`);
+  const said = refusedSaid(s);
+  if (said !== undefined) parts.push(`not ${said}`);
   if (s["default"] !== undefined) parts.push(`default ${JSON.stringify(s["default"])}`);
   if (marksSecret(s)) parts.push(SECRET_NOTE);
   const lines = typeof s["description"] === "string" && s["description"] !== "" ? s["description"].split(/\r?\n/) : [];

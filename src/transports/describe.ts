@@ -4,7 +4,7 @@
 import { isAbsolute } from "node:path";
 import { toolName } from "../pack/fields.js";
 import { policyMarks } from "../pack/harness-policy.js";
-import { FIELD_DEPTH, SECRET_NOTE, refusedValues, schemaType, typeName } from "../pack/argument-line.js";
+import { FIELD_DEPTH, SECRET_NOTE, refusedSaid, refusedValues, schemaType, typeName } from "../pack/argument-line.js";
 import { isObject } from "../pack/issues.js";
 import { marksSecret } from "../pack/secret-arguments.js";
 import { argsSchemaOf } from "../runtime/execute.js";
@@ -27,6 +27,8 @@ export interface ArgumentDescription {
   not?: unknown[];
   /** Values an array argument's first item may not take (`prefixItems[0].not.enum`). */
   first_not?: unknown[];
+  /** Values a pattern refuses, in words (`not: {pattern, description}`: a read's choices that open a file). */
+  not_said?: string;
   default?: unknown;
   /** Its value is a secret (the schema's writeOnly or password format): masked in every output (§12). */
   secret?: true;
@@ -63,6 +65,8 @@ function argumentOf(name: string, schema: unknown, required: boolean, depth: num
   if (choices !== undefined) out.enum = choices;
   const refused = refusedValues(s);
   if (refused !== undefined) out[refused.first ? "first_not" : "not"] = refused.values;
+  const said = refusedSaid(s);
+  if (said !== undefined) out.not_said = said;
   if (s["default"] !== undefined) out.default = s["default"];
   if (marksSecret(s)) out.secret = true;
   const fields = depth < FIELD_DEPTH ? fieldsOf(items ?? s, depth + 1) : [];
@@ -99,6 +103,7 @@ function argumentLines(a: ArgumentDescription, indent = "    "): string[] {
   if (a.enum !== undefined) parts.push(`one of ${a.enum.map((e) => JSON.stringify(e)).join(", ")}`);
   if (a.not !== undefined) parts.push(`not ${a.not.map((e) => JSON.stringify(e)).join(", ")}`);
   if (a.first_not !== undefined) parts.push(`first not ${a.first_not.map((e) => JSON.stringify(e)).join(", ")}`);
+  if (a.not_said !== undefined) parts.push(`not ${a.not_said}`);
   if (a.default !== undefined) parts.push(`default ${JSON.stringify(a.default)}`);
   if (a.secret === true) parts.push(SECRET_NOTE);
   const line = `${indent}${a.name} (${parts.join(", ")})${a.description === undefined ? "" : `: ${a.description}`}`;

@@ -336,8 +336,10 @@ test("attack: a generated read verb takes no flag whose value is a file the CLI 
   assert.ok(init.stderr.includes(`note: flag --exec-command ("Command to run to render the item") left out of its read verb "cobractl item get": its value is a program the command runs, and a read runs without a person, so the agent would choose what runs as you;`), init.stderr);
   const get = surface.verbs["item.get"]!;
   assert.deepEqual(Object.keys(get.args.properties).sort(), ["args", "namespace", "output", "show_labels"]);
-  // The agent is told before it tries.
+  // The agent is told before it tries, and so is the person who reads hcp describe.
   assert.ok(readFileSync(join(out, "HARNESS.md"), "utf8").includes("  - `output` (string, optional, not jsonpath-file (each makes the command open a file, which a read may not)): Output format. One of: (json, yaml, jsonpath, jsonpath-file).\n"));
+  const described = await hcp(["describe", out, "item.get"], { env });
+  assert.ok(described.stdout.includes("    output (string, optional, not jsonpath-file (each makes the command open a file, which a read may not)): Output format."), described.stdout);
   // A write keeps its files: a person approves each run, reading its plan.
   assert.ok(surface.verbs["apply"]!.cli.includes("--filename={{filename}}"));
 
