@@ -1,6 +1,6 @@
 // What a flag's text says of the files its value names: a file, folder or URL the command opens (kubectl's
 // `--filename`, "Filename, directory, or URL to files"; rclone's `--output-file`, "Output hashsums to a file"), a
-// program it runs ("Command to run to check health"), or listed choices that make the value name a file (kubectl's
+// program it runs ("Command to run to check health"), the person's web browser (gh's `--web`), or listed choices that make the value name a file (kubectl's
 // `-o jsonpath-file=PATH`). A read runs without a person: there, such a value would let the agent choose which of the
 // person's files the command prints (a kubeconfig and its keys) or overwrites, or what it runs. Pure.
 
@@ -47,6 +47,15 @@ const NAMES_PROGRAM = /\b(command|program|binary|executable|script) to (run|use|
 /** Whether a flag's value, by its text, is a program the command runs: worse, on a read, than a file it opens. */
 export function runsProgram(f: Flag): boolean {
   return f.type !== "bool" && NAMES_PROGRAM.test(f.usage);
+}
+
+/**
+ * Whether a flag makes the command open the person's web browser (gh's `--web`, "Open a pull request in the browser"):
+ * a program of their desktop (gh's `browser` setting, `xdg-open`), started on the page the agent chose, where the agent
+ * sees nothing of it.
+ */
+export function opensBrowser(f: Flag): boolean {
+  return /\bbrowser\b/i.test(f.usage);
 }
 
 /** A list of choices in a help: `(json, yaml, jsonpath-file)`, `{always|never}`. */

@@ -1,8 +1,9 @@
-// Which flags of a cobra CLI's read verbs open a file the agent would name, by their help's words (real CLIs' texts).
+// Which flags of a cobra CLI's read verbs open a file the agent would name, run a program or start the browser, by
+// their help's words (real CLIs' texts).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fileChoices, opensFile, refusingChoices, runsProgram } from "../../src/pack/file-flags.js";
+import { fileChoices, opensBrowser, opensFile, refusingChoices, runsProgram } from "../../src/pack/file-flags.js";
 
 const flag = (usage: string, type = "string") => ({ name: "x", shorthand: "", usage, default: "", type, required: false });
 
@@ -78,5 +79,14 @@ test("a flag runs a program when its text says its value is one: a command, prog
   }
   for (const usage of ["Sort output by: command, created, id, image, names", "Supply password from the command line flag"]) {
     assert.equal(runsProgram(flag(usage)), false, usage);
+  }
+});
+
+test("a flag starts the person's browser when its text says so (gh's --web), whatever its type", () => {
+  for (const usage of ["Open a pull request in the browser", "List issues in the web browser", "Open the web browser to show details about checks", "Open the search query in the web browser"]) {
+    assert.equal(opensBrowser(flag(usage, "bool")), true, usage);
+  }
+  for (const usage of ["Display the merge conflict status of each pull request", "Filter by repository visibility: {public|private|internal}", "Browse the files"]) {
+    assert.equal(opensBrowser(flag(usage, "bool")), false, usage);
   }
 });

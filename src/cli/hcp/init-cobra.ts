@@ -16,7 +16,7 @@ import { basename, join } from "node:path";
 import type { AgentCommand, AgentMetaDocument } from "../../agentmeta/types.js";
 import type { Flag } from "../../manifest/types.js";
 import { parseCompletions, parseGlobalFlags, parseHelp, variablesNamed, type CobraHelp } from "../../pack/cobra-help.js";
-import { opensFile, runsProgram } from "../../pack/file-flags.js";
+import { opensBrowser, opensFile, runsProgram } from "../../pack/file-flags.js";
 import { ExitCode } from "../../framework/errors.js";
 import { CliError } from "../errors.js";
 import { runNamedProgram } from "../input.js";
@@ -60,10 +60,23 @@ const SHOWS_SECRET = /\b(tokens?|passwords?|passphrases?|credentials?|(sensitive
 /** A flag's name that says so (`--show-token`, `--reveal`, `--show-secrets`; not gh's `gist list --secret`, a filter). */
 const SECRET_FLAG_NAME = /token|passw|credential|sensitive|reveal|unmask|unredact|(show|print|display|include|with)-?secret/i;
 
-/** Whether a flag, by its name or its text, may make a command print a secret. */
-function showsSecret(f: Flag): boolean {
-  return SECRET_FLAG_NAME.test(f.name) || SHOWS_SECRET.test(f.usage);
+/**
+ * A flag's text that says it copies into the output the files the output refers to (kubectl `config view --flatten`:
+ * "Flatten the resulting kubeconfig file into self-contained output", the client's key and token inline).
+ */
+const INLINES_FILES = /\bself-contained\b/i;
+
+/** Whether a flag, by its name or its text, may make a command print a secret, and how hcp init says so. */
+function secretShown(f: Flag): string | undefined {
+  if (INLINES_FILES.test(f.usage)) return "it copies into the output the files it refers to, keys and certificates among them";
+  return SECRET_FLAG_NAME.test(f.name) || SHOWS_SECRET.test(f.usage) ? "it may print a secret" : undefined;
 }
+
+/**
+ * A group of the CLI's own configuration, whose `get KEY` prints the value of any key the agent names: there a CLI
+ * may keep its credentials (gh's and glab's `config get oauth_token`/`token`, pulumi's `config get` of a secret).
+ */
+const CONFIG_GROUP = /^config(uration)?$/;
 
 /** Whether a command, by its last word (or its group's), only reads. */
 export function readsByName(path: readonly string[]): boolean {
@@ -447,7 +460,7 @@ function commandOf(n: Node, name: string, notes: string[], opening: Opening): Ag
   const operands = running ? operandsOf(n) : "";
   const line = lineOf(name, n.path);
   const short = n.short !== "" ? n.short : n.help.summary;
-  const mutates = running && (!readsByName(n.path) || printsSecret(n, name, notes));
+  const mutates = running && (!readsByName(n.path) || printsSecret(n, name, notes) || printsConfigKey(n, name, notes));
   return {
     path: n.path,
     use: n.help.usage,
@@ -485,28 +498,36 @@ function printsSecret(n: Node, name: string, notes: string[]): boolean {
   return true;
 }
 
+/** Whether a command prints the value of the configuration key the agent names (`gh config get KEY`): then a write a person approves, as hcp init says. */
+function printsConfigKey(n: Node, name: string, notes: string[]): boolean {
+  if (n.path.at(-1) !== "get" || !CONFIG_GROUP.test(n.path.at(-2) ?? "")) return false;
+  notes.push(`command "${lineOf(name, n.path)}" is a write that a person approves, not a read: it prints the value of any key of the configuration the agent names, and a CLI may keep its credentials there (gh config get oauth_token prints gh's token), which hcp cannot mask; make it a read in policy.json if the agent may see them`);
+  return true;
+}
+
 /**
  * A read's flags but those that say they print a secret, and those whose value is a file, folder or URL the command
- * opens or a program it runs (`opening`, by flag: kubectl's `--filename`, rclone's `--output-file`): a read runs
- * without a person, the CLI's own secrets (its token, the cluster's keys) are not hcp's to mask, and the agent would
- * choose which of the person's files the command prints or overwrites, or what it runs. A write keeps them: a person
- * approves each of its runs.
+ * opens, a program it runs or the person's browser it starts (`opening`, by flag: kubectl's `--filename`, rclone's
+ * `--output-file`, gh's `--web`): a read runs without a person, the CLI's own secrets (its token, the cluster's keys)
+ * are not hcp's to mask, and the agent would choose which of the person's files the command prints or overwrites, or
+ * what it runs. A write keeps them: a person approves each of its runs.
  */
 function flagsOfRead(n: Node, notes: string[], opening: Opening): Flag[] {
   return n.help.flags.filter((f) => {
-    if (opensFile(f) || runsProgram(f)) {
+    if (opensFile(f) || runsProgram(f) || opensBrowser(f)) {
       const seen = opening.get(f.name);
       if (seen === undefined) opening.set(f.name, { flag: f, reads: [n] });
       else seen.reads.push(n);
       return false;
     }
-    if (!showsSecret(f)) return true;
-    notes.push(`flag --${f.name} of "${n.path.join(" ")}" left out of its read verb: it may print a secret ("${f.usage}"), which hcp cannot mask; add it to the verb yourself, or make the verb a write that a person approves, if the agent may see it`);
+    const shown = secretShown(f);
+    if (shown === undefined) return true;
+    notes.push(`flag --${f.name} of "${n.path.join(" ")}" left out of its read verb: ${shown} ("${f.usage}"), which hcp cannot mask; add it to the verb yourself, or make the verb a write that a person approves, if the agent may see it`);
     return false;
   });
 }
 
-/** The flags flagsOfRead left out because their value is a file, folder, URL or program, by name: the first, and the reads that had one. */
+/** The flags flagsOfRead left out because their value is a file, folder, URL or program, or they start a browser, by name: the first, and the reads that had one. */
 type Opening = Map<string, { flag: Flag; reads: Node[] }>;
 
 /** What hcp init says of them: one note each. */
@@ -515,7 +536,9 @@ function openingNotes(name: string, opening: Opening): string[] {
     const which = reads.length === 1 ? `its read verb ${quotedLines(name, [reads[0]!.path])}` : `the read verbs ${quotedLines(name, reads.map((n) => n.path))}`;
     const why = opensFile(flag)
       ? "its value is a file, folder or URL the command opens, and a read runs without a person, so the agent would choose which of your files it prints or writes"
-      : "its value is a program the command runs, and a read runs without a person, so the agent would choose what runs as you";
+      : runsProgram(flag)
+        ? "its value is a program the command runs, and a read runs without a person, so the agent would choose what runs as you"
+        : "it makes the command start your web browser, and a read runs without a person, so the agent would choose what your browser opens";
     return `flag --${flag.name} ("${flag.usage}") left out of ${which}: ${why}; add it to a verb yourself, or make the verb a write that a person approves, if the agent may`;
   });
 }
