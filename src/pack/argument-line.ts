@@ -29,14 +29,20 @@ function arrayOf(items: unknown): string {
   return `array of ${t === "any" ? "values" : t.includes("|") ? t : `${t}s`}`;
 }
 
+/** The values a `not` refuses by name (`not: {enum}`). */
+function refusedEnum(not: unknown): unknown[] | undefined {
+  return isObject(not) && Array.isArray(not["enum"]) ? not["enum"] : undefined;
+}
+
 /**
  * The values an argument may not take: a generated operand may not name a subcommand (`not: {enum}`), an array's
  * first item (`prefixItems[0]`) alike (`first`). Undefined when the schema says none.
  */
 export function refusedValues(schema: Record<string, unknown>): { values: unknown[]; first: boolean } | undefined {
   const first = Array.isArray(schema["prefixItems"]) && isObject(schema["prefixItems"][0]) ? schema["prefixItems"][0] : undefined;
-  const not = isObject(schema["not"]) ? schema["not"] : isObject(first?.["not"]) ? first["not"] : undefined;
-  return Array.isArray(not?.["enum"]) ? { values: not["enum"], first: !isObject(schema["not"]) } : undefined;
+  const own = refusedEnum(schema["not"]);
+  const ofFirst = refusedEnum(first?.["not"]);
+  return own !== undefined ? { values: own, first: false } : ofFirst !== undefined ? { values: ofFirst, first: true } : undefined;
 }
 
 /**

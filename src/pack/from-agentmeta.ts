@@ -1,7 +1,7 @@
 // A harness pack (surface.json, policy.json, HARNESS.md) generated from a rungrad-agentmeta/1 document (hcp.md §10). Pure.
 
 import type { AgentCommand, AgentFlag, AgentMetaDocument } from "../agentmeta/types.js";
-import { addTo, firstAndMore } from "../listing.js";
+import { firstAndMore } from "../listing.js";
 import { isVerbKey } from "./fields.js";
 import { renderPackHarness } from "./harness-render.js";
 import { MCP_CONTROL_ARGUMENTS, cutToolNames, mcpToolProblems } from "./mcp-names.js";
@@ -11,6 +11,7 @@ import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from ".
 import { PACK_POLICY_NAMESPACE, packPolicyOf } from "./person-gate.js";
 import { namedSecret } from "./secret-arguments.js";
 import { fileChoices, refusingChoices } from "./file-flags.js";
+import { REMOTE_OPTIONS, namesRemotes } from "./remote-operands.js";
 
 /** surface.json as written: the Surface fields a generator sets (no defaults filled in). */
 export interface SurfaceDocument {
@@ -90,9 +91,9 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
     }
   }
   if (options.foreign === true) namingSubverbs(doc, verbs, verbOf);
-  for (const [said, paths] of refusals) {
+  for (const [said, { why, paths }] of refusals) {
     const on = paths.length === 1 ? `on its read verb "${paths[0]}"` : `on the read verbs ${firstAndMore(paths.map((p) => `"${p}"`), 3)}`;
-    notes.push(`${said} ${on}: each makes the command open a file the agent would name, and a read runs without a person`);
+    notes.push(`${said} ${on}: ${why}, and a read runs without a person`);
   }
 
   const auth = doc.commands.some((c) => c.requires_auth);
@@ -190,8 +191,17 @@ function childrenOf(doc: AgentMetaDocument, c: AgentCommand): string[] {
   return [...new Set([...names, "help"])];
 }
 
-/** The choices of a read's flags refused because they open a file (`flag --output refuses jsonpath-file`), by verb path. */
-type Refusals = Map<string, string[]>;
+/**
+ * What a read refuses that a write would take, as hcp init says it (`flag --output refuses jsonpath-file`), with why,
+ * and the paths of the reads that refuse it.
+ */
+type Refusals = Map<string, { why: string; paths: string[] }>;
+
+function refuse(refusals: Refusals, said: string, why: string, path: readonly string[]): void {
+  const seen = refusals.get(said);
+  if (seen === undefined) refusals.set(said, { why, paths: [path.join(" ")] });
+  else seen.paths.push(path.join(" "));
+}
 
 /** The verbs of one command: one, or two for rungrad's self-update (`update.check` reads, `update` writes). */
 function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, key: string, notes: string[], foreign: boolean, refusals: Refusals): VerbDraft[] {
@@ -335,7 +345,8 @@ function commandLine(
     const name = free(placeholderName(op.choices !== undefined ? (c.path.at(-1) ?? cliBin) : op.raw));
     const first = tail.length === 0;
     tail.push(`{{${name}}}`);
-    const schema = first && children.length > 0 ? notASubcommand(operandSchema(op), children) : operandSchema(op);
+    const operand = how.refusals === undefined ? operandSchema(op) : refusingRemoteOptions(operandSchema(op), c, how.refusals);
+    const schema = first && children.length > 0 ? notASubcommand(operand, children) : operand;
     properties[name] = how.operandNote === undefined ? schema : { ...schema, description: how.operandNote };
     if (op.required) required.push(name);
   });
@@ -371,8 +382,19 @@ function notASubcommand(schema: JsonSchema, children: readonly string[]): JsonSc
 function refusingFileChoices(schema: JsonSchema, f: AgentFlag, path: readonly string[], refusals: Refusals): JsonSchema {
   const opening = schema.type === "string" ? fileChoices(f.usage) : [];
   if (opening.length === 0) return schema;
-  addTo(refusals, `flag --${f.name} refuses ${opening.join(", ")}`, path.join(" "));
+  refuse(refusals, `flag --${f.name} refuses ${opening.join(", ")}`, "each makes the command open a file the agent would name", path);
   return { ...schema, not: refusingChoices(opening) };
+}
+
+/**
+ * A read's operands (a foreign CLI's: one array) refusing rclone's remotes made on the fly or given options, recorded in
+ * `refusals`; as they are for another CLI. The array refuses any element that is one (`items` would not reach the first
+ * element, which `prefixItems` may govern).
+ */
+function refusingRemoteOptions(schema: JsonSchema, c: AgentCommand, refusals: Refusals): JsonSchema {
+  if (schema.type !== "array" || !namesRemotes(c.use)) return schema;
+  refuse(refusals, 'operands refuse a remote made on the fly or given options (":backend,…:", "remote,…:")', "an option can name a program rclone runs (webdav's bearer_token_command)", c.path);
+  return { ...schema, not: { contains: { pattern: REMOTE_OPTIONS.pattern }, description: REMOTE_OPTIONS.description } };
 }
 
 const INTEGER_TYPES = new Set(["int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64"]);

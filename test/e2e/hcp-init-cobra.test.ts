@@ -216,6 +216,48 @@ test("hcp init --from-cobra: rclone's layout, whose helps show no global flag an
   assert.deepEqual((JSON.parse(plan.stdout) as { plan: { argv: string[] } }).plan.argv.slice(1), ["sync", "--dry-run=true", "--include=*.txt", "--max-depth=1", "--", "src:a", "dst:b"]);
 });
 
+test("attack: a generated read of rclone's layout refuses an operand that makes a remote on the fly or gives one options (:webdav,bearer_token_command='…':, remote,opt=…:), with which rclone runs a program the agent names: on run and MCP nothing runs, as the first operand or a later one; a plain remote:path reads, and a write a person approves takes them", async () => {
+  const { env, out, init, surface } = await fromCobractl({ COBRACTL_HELP_FLAGS: "1" });
+  assert.ok(
+    init.stderr.includes(`note: operands refuse a remote made on the fly or given options (":backend,…:", "remote,…:") on its read verb "lsf": an option can name a program rclone runs (webdav's bearer_token_command), and a read runs without a person\n`),
+    init.stderr,
+  );
+  assert.ok(readFileSync(join(out, "HARNESS.md"), "utf8").includes('- `args` (array of strings, optional, not a remote made on the fly or given options (":backend,…:", "remote,…:", whose options can name a program rclone runs, which a read may not)): '));
+  assert.equal(surface.verbs["lsf"]!.policy, "read");
+
+  await trustPack(out, env);
+  const runs = join(env["HOME"]!, "cobractl-runs.log");
+  const pwned = join(env["HOME"]!, "pwned");
+  const attempts = [
+    [`:webdav,url='http://127.0.0.1:9',bearer_token_command='touch ${pwned}':`],
+    [`myremote,bearer_token_command='touch ${pwned}':docs`],
+    ["myremote:docs", `:sftp,host=127.0.0.1,ssh='touch ${pwned}':`],
+  ];
+  for (const operands of attempts) {
+    const r = await hcp(["run", out, "lsf", "--arg", `args:=${JSON.stringify(operands)}`], { env });
+    assert.equal(r.code, 1, `${operands.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, /argument "args": must not be a remote made on the fly or given options/);
+  }
+  const { client } = await mcpClient([out], { env });
+  try {
+    for (const operands of attempts) {
+      const called = await client.callTool({ name: "cobractl_lsf", arguments: { args: operands } });
+      assert.equal(called.isError, true, JSON.stringify(called.content));
+      assert.match(JSON.stringify(called.content), /must not be a remote made on the fly or given options/);
+    }
+    assert.equal(existsSync(runs), false, "no attempt ran the CLI");
+    const listed = await client.callTool({ name: "cobractl_lsf", arguments: { args: ["myremote:docs/a,b"] } });
+    assert.notEqual(listed.isError, true, JSON.stringify(listed.content));
+  } finally {
+    await client.close();
+  }
+  assert.deepEqual(readFileSync(runs, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { argv: string[] }).argv), [["lsf", "--", "myremote:docs/a,b"]]);
+  // A write keeps them: a person reads them in the plan.
+  const plan = await hcp(["run", out, "sync", "--arg", `args:=[":local:/src","dst:b"]`, "--allow-write", "--dry-run", "--json"], { env });
+  assert.equal(plan.code, 0, plan.stderr);
+  assert.equal(existsSync(pwned), false);
+});
+
 test("attack: a root help whose line names a command that writes beside the words global (Use 'cobractl item delete alpha' for a clean global configuration) never has hcp init run it: only kubectl's and rclone's sentences, naming a command that ends in options or flags, are run", async () => {
   for (const line of [
     'Use "cobractl item delete alpha" for a clean global configuration.',
