@@ -31,6 +31,8 @@ export interface CobraHelp {
   usage: string;
   /** The first line of the text that is not the usage. */
   summary: string;
+  /** The text from the summary to the next heading (rclone's `test info`: "… It will write test files into the remote:path passed in."), on one line. */
+  description: string;
   flags: Flag[];
   /**
    * Its inherited flags (`Global Flags:`, cobra; `INHERITED FLAGS`, gh; `Global Options:`, docker): the root's, which
@@ -54,6 +56,7 @@ export function parseHelp(text: string): CobraHelp {
   return {
     usage: usageLine(lines),
     summary: summaryLine(lines),
+    description: descriptionOf(lines),
     flags: flagsIn(lines, OWN_FLAGS),
     inherited: flagsIn(lines, INHERITED_FLAGS),
     listsCommands: lines.some(isCommandsHeading),
@@ -147,6 +150,18 @@ function summaryLine(lines: readonly string[]): string {
     return l;
   }
   return "";
+}
+
+/** A heading at the margin, of three words at most: `Usage:`, `Global Flags:` (cobra, kubectl, docker), `USAGE`, `INHERITED FLAGS` (gh), `OPTIONS:` (etcdctl). */
+const SECTION = /^([A-Z][a-z]+( [A-Za-z]+){0,2}:(\s.*)?|[A-Z]+( [A-Z]+){0,2}:?)$/;
+
+/** The summary line and the lines after it up to the next heading, as one line. */
+function descriptionOf(lines: readonly string[]): string {
+  const summary = summaryLine(lines);
+  const start = lines.findIndex((l) => l.trim() === summary);
+  if (summary === "" || start < 0) return "";
+  const end = lines.findIndex((l, i) => i > start && SECTION.test(l.trimEnd()));
+  return lines.slice(start, end < 0 ? undefined : end).map((l) => l.trim()).filter((l) => l !== "").join(" ");
 }
 
 /** The heading of a command's own flags: `Flags:` (cobra), `Options:` (kubectl, docker), `FLAGS` (gh). */

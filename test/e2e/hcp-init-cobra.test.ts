@@ -258,6 +258,28 @@ test("attack: a generated read of rclone's layout refuses an operand that makes 
   assert.equal(existsSync(pwned), false);
 });
 
+test("attack: a command its name calls a read but whose help says it writes (rclone's test info: It will write test files into the remote:path passed in) is a write a person approves: a read-only server and hcp run without --allow-write refuse it, and nothing runs", async () => {
+  const { env, out, init, surface } = await fromCobractl({ COBRACTL_HELP_FLAGS: "1" });
+  assert.ok(
+    init.stderr.includes(`note: command "cobractl info" is a write that a person approves, not a read: its help says it changes things ("It will write test files into the remote:path passed in."); make it a read in policy.json if it does not\n`),
+    init.stderr,
+  );
+  assert.equal(surface.verbs["info"]!.policy, "write");
+  await trustPack(out, env);
+  const run = await hcp(["run", out, "info", "--arg", 'args:=["myremote:docs"]'], { env });
+  assert.equal(run.code, 4, run.stderr);
+  assert.match(run.stderr, /writes, and writes are not allowed/);
+  const { client } = await mcpClient([out, "--read-only"], { env });
+  try {
+    const { tools } = await client.listTools();
+    assert.ok(!tools.some((t) => t.name === "cobractl_info"), "a read-only server does not list it");
+    await assert.rejects(client.callTool({ name: "cobractl_info", arguments: { args: ["myremote:docs"] } }), /unknown tool/);
+  } finally {
+    await client.close();
+  }
+  assert.equal(existsSync(join(env["HOME"]!, "cobractl-runs.log")), false, "the CLI never ran");
+});
+
 test("attack: a root help whose line names a command that writes beside the words global (Use 'cobractl item delete alpha' for a clean global configuration) never has hcp init run it: only kubectl's and rclone's sentences, naming a command that ends in options or flags, are run", async () => {
   for (const line of [
     'Use "cobractl item delete alpha" for a clean global configuration.',

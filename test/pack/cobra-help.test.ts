@@ -192,3 +192,14 @@ test("a help that starts with a heading of its own (lxc 5.0's Description:) has 
   assert.equal(list.summary, "List available networks");
   assert.equal(list.usage, "lxc network list [<remote>:] [flags]");
 });
+
+test("a help's description: its text from the summary to the next heading, on one line (gh's, with a sentence ending in a colon; etcdctl's NAME:; kubectl's Examples:; docker's, under its Usage: line)", () => {
+  assert.equal(
+    parseHelp(text("gh-issue-list.txt")).description,
+    "List issues in a GitHub repository. The search query syntax is documented here: <https://docs.github.com/en/search-github/searching-on-github/searching-issues-and-pull-requests> For more information about output formatting flags, see `gh help formatting`.",
+  );
+  assert.equal(parseHelp(text("etcdctl-get.txt")).description, "get - Gets the key or a range of keys");
+  assert.equal(parseHelp(text("kubectl-config-view.txt")).description, "Display merged kubeconfig settings or a specified kubeconfig file. You can use --output jsonpath={...} to extract specific values using a jsonpath expression.");
+  assert.equal(parseHelp(text("docker-container-ls.txt")).description, "List containers");
+  assert.equal(parseHelp(text("lxc-network-list.txt")).description, "List available networks");
+});

@@ -460,7 +460,7 @@ function commandOf(n: Node, name: string, notes: string[], opening: Opening): Ag
   const operands = running ? operandsOf(n) : "";
   const line = lineOf(name, n.path);
   const short = n.short !== "" ? n.short : n.help.summary;
-  const mutates = running && (!readsByName(n.path) || printsSecret(n, name, notes) || printsConfigKey(n, name, notes));
+  const mutates = running && (!readsByName(n.path) || printsSecret(n, name, notes) || printsConfigKey(n, name, notes) || saysItWrites(n, name, notes));
   return {
     path: n.path,
     use: n.help.usage,
@@ -496,6 +496,27 @@ function printsSecret(n: Node, name: string, notes: string[]): boolean {
   if (said === undefined) return false;
   notes.push(`command "${lineOf(name, n.path)}" is a write that a person approves, not a read: its help says it may print a secret ("${said}"), which hcp cannot mask; make it a read in policy.json if the agent may see it`);
   return true;
+}
+
+/**
+ * A help's words that say the command changes something, whatever its name: rclone's `test info`, "It will write test
+ * files into the remote:path passed in" (and "this can create undeletable files").
+ */
+const SAYS_IT_WRITES = /\b(will|may|can|does) (also )?(write|create|delete|overwrite|modify|upload)\b/i;
+
+/** Whether a command its name calls a read says it changes something: then a write a person approves, as hcp init says. */
+function saysItWrites(n: Node, name: string, notes: string[]): boolean {
+  const said = SAYS_IT_WRITES.exec(n.help.description);
+  if (said === null) return false;
+  notes.push(`command "${lineOf(name, n.path)}" is a write that a person approves, not a read: its help says it changes things ("${sentenceAround(n.help.description, said.index)}"); make it a read in policy.json if it does not`);
+  return true;
+}
+
+/** The sentence of `text` that holds the character at `at`. */
+function sentenceAround(text: string, at: number): string {
+  const start = text.slice(0, at).search(/[^.!?]*$/);
+  const end = text.slice(at).search(/[.!?](\s|$)/);
+  return text.slice(start, end < 0 ? undefined : at + end + 1).trim();
 }
 
 /** Whether a command prints the value of the configuration key the agent names (`gh config get KEY`): then a write a person approves, as hcp init says. */
