@@ -321,7 +321,7 @@ test("hcp init --from-cobra: a command whose help does not read as cobra's (git-
   assert.equal(existsSync(out), false, "nothing written");
 });
 
-test("hcp init --from-cobra: a read verb takes no flag that says it prints a secret (gh auth status --show-token, kubectl config view --raw, pulumi's --show-secrets), which hcp could not mask, and hcp init names each; a write, approved by a person at each run, keeps it; a read by its name whose help says it prints a secret (rclone config show) is a write a person approves", async () => {
+test("hcp init --from-cobra: a read verb takes no flag that says it prints a secret (gh auth status --show-token, kubectl config view --raw, pulumi's --show-secrets), which hcp could not mask, and hcp init names each; a write, approved by a person at each run, keeps it; a read by its name whose help says it prints a secret (rclone config show), or in a group named for credentials (k3d's kubeconfig get), is a write a person approves", async () => {
   const env = isolatedEnv();
   const out = join(tempDir(), "cobractl");
   const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
@@ -348,6 +348,16 @@ test("hcp init --from-cobra: a read verb takes no flag that says it prints a sec
   assert.equal(plain.code, 1, plain.stderr);
   assert.match(plain.stderr, /unknown argument "show_secrets"/);
   assert.equal(existsSync(join(env["HOME"]!, "cobractl-runs.log")), false, "nothing ran");
+
+  // A read by its name in a group named for credentials (k3d's `kubeconfig get`) prints them.
+  const k = await fromCobractl({ COBRACTL_KUBECONFIG: "1" });
+  assert.ok(k.init.stderr.includes(`note: command "cobractl kubeconfig get" is a write that a person approves, not a read: what it prints comes from "kubeconfig" (a cluster's token and keys, a password), which hcp cannot mask; make it a read in policy.json if the agent may see it\n`), k.init.stderr);
+  assert.equal(k.surface.verbs["kubeconfig.get"]!.policy, "write");
+  await trustPack(k.out, k.env);
+  const kubeconfig = await hcp(["run", k.out, "kubeconfig.get", "--arg", 'args:=["prod"]'], { env: k.env });
+  assert.equal(kubeconfig.code, 4, kubeconfig.stderr);
+  assert.match(kubeconfig.stderr, /writes, and writes are not allowed/);
+  assert.equal(existsSync(join(k.env["HOME"]!, "cobractl-runs.log")), false, "nothing ran");
 });
 
 test("hcp init --from-cobra: the flags a command requires, as cobra's completion of a flag's name lists them, are required arguments, so an agent is told before a person approves a run the CLI would refuse; a flag of a group one of which is required is not; the CLI runs in an empty folder of its own, removed after, never where hcp init was started", async () => {

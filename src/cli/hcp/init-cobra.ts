@@ -487,14 +487,20 @@ function commandOf(n: Node, name: string, notes: string[], opening: Opening): Ag
   };
 }
 
+/** A group whose reads print credentials (doctl's `kubernetes cluster kubeconfig show`, k3d's `kubeconfig get`: a cluster's token and keys). */
+const CREDENTIALS_GROUP = /^(kubeconfigs?|credentials?|tokens?|passwords?|api-?keys?)$/;
+
 /**
  * Whether a command its name calls a read says it prints a secret (rclone `config show`: "Print (decrypted) config
- * file", OAuth tokens and all): it is then a write a person approves, and hcp init says so.
+ * file", OAuth tokens and all), or is in a group named for credentials: it is then a write a person approves, and hcp
+ * init says so.
  */
 function printsSecret(n: Node, name: string, notes: string[]): boolean {
   const said = [n.short, n.help.summary].find((t) => SHOWS_SECRET.test(t));
-  if (said === undefined) return false;
-  notes.push(`command "${lineOf(name, n.path)}" is a write that a person approves, not a read: its help says it may print a secret ("${said}"), which hcp cannot mask; make it a read in policy.json if the agent may see it`);
+  const group = n.path.slice(0, -1).find((w) => CREDENTIALS_GROUP.test(w));
+  if (said === undefined && group === undefined) return false;
+  const why = said !== undefined ? `its help says it may print a secret ("${said}")` : `what it prints comes from "${group}" (a cluster's token and keys, a password)`;
+  notes.push(`command "${lineOf(name, n.path)}" is a write that a person approves, not a read: ${why}, which hcp cannot mask; make it a read in policy.json if the agent may see it`);
   return true;
 }
 
