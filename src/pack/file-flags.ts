@@ -1,8 +1,9 @@
 // What a flag's text says of the files its value names: a file, folder or URL the command opens (kubectl's
 // `--filename`, "Filename, directory, or URL to files"; rclone's `--output-file`, "Output hashsums to a file"), a
-// program it runs ("Command to run to check health"), the person's web browser (gh's `--web`), or listed choices that make the value name a file (kubectl's
-// `-o jsonpath-file=PATH`). A read runs without a person: there, such a value would let the agent choose which of the
-// person's files the command prints (a kubeconfig and its keys) or overwrites, or what it runs. Pure.
+// program it runs ("Command to run to check health"), the person's web browser (gh's `--web`), or listed choices that
+// make the value name a file (kubectl's `-o jsonpath-file=PATH`). A read runs without a person: there, such a value
+// would let the agent choose which of the person's files the command prints (a kubeconfig and its keys) or
+// overwrites, or what it runs. Pure.
 
 import type { Flag } from "../manifest/types.js";
 import type { JsonSchema } from "./types.js";

@@ -197,6 +197,7 @@ function childrenOf(doc: AgentMetaDocument, c: AgentCommand): string[] {
  */
 type Refusals = Map<string, { why: string; paths: string[] }>;
 
+/** Records that the read at `path` refuses what `said` says, for `why`. */
 function refuse(refusals: Refusals, said: string, why: string, path: readonly string[]): void {
   const seen = refusals.get(said);
   if (seen === undefined) refusals.set(said, { why, paths: [path.join(" ")] });

@@ -72,12 +72,6 @@ function secretShown(f: Flag): string | undefined {
   return SECRET_FLAG_NAME.test(f.name) || SHOWS_SECRET.test(f.usage) ? "it may print a secret" : undefined;
 }
 
-/**
- * A group of the CLI's own configuration, whose `get KEY` prints the value of any key the agent names: there a CLI
- * may keep its credentials (gh's and glab's `config get oauth_token`/`token`, pulumi's `config get` of a secret).
- */
-const CONFIG_GROUP = /^config(uration)?$/;
-
 /** Whether a command, by its last word (or its group's), only reads. */
 export function readsByName(path: readonly string[]): boolean {
   const last = path.at(-1) ?? "";
@@ -460,7 +454,9 @@ function commandOf(n: Node, name: string, notes: string[], opening: Opening): Ag
   const operands = running ? operandsOf(n) : "";
   const line = lineOf(name, n.path);
   const short = n.short !== "" ? n.short : n.help.summary;
-  const mutates = running && (!readsByName(n.path) || printsSecret(n, name, notes) || printsConfigKey(n, name, notes) || saysItWrites(n, name, notes));
+  const notRead = running && readsByName(n.path) ? whyNotRead(n) : undefined;
+  if (notRead !== undefined) notes.push(`command "${line}" is a write that a person approves, not a read: ${notRead}`);
+  const mutates = running && (!readsByName(n.path) || notRead !== undefined);
   return {
     path: n.path,
     use: n.help.usage,
@@ -487,35 +483,37 @@ function commandOf(n: Node, name: string, notes: string[], opening: Opening): Ag
   };
 }
 
+/**
+ * A group of the CLI's own configuration, whose `get KEY` prints the value of any key the agent names: there a CLI
+ * may keep its credentials (gh's and glab's `config get oauth_token`/`token`, pulumi's `config get` of a secret).
+ */
+const CONFIG_GROUP = /^config(uration)?$/;
+
 /** A group whose reads print credentials (doctl's `kubernetes cluster kubeconfig show`, k3d's `kubeconfig get`: a cluster's token and keys). */
 const CREDENTIALS_GROUP = /^(kubeconfigs?|credentials?|tokens?|passwords?|api-?keys?)$/;
-
-/**
- * Whether a command its name calls a read says it prints a secret (rclone `config show`: "Print (decrypted) config
- * file", OAuth tokens and all), or is in a group named for credentials: it is then a write a person approves, and hcp
- * init says so.
- */
-function printsSecret(n: Node, name: string, notes: string[]): boolean {
-  const said = [n.short, n.help.summary].find((t) => SHOWS_SECRET.test(t));
-  const group = n.path.slice(0, -1).find((w) => CREDENTIALS_GROUP.test(w));
-  if (said === undefined && group === undefined) return false;
-  const why = said !== undefined ? `its help says it may print a secret ("${said}")` : `what it prints comes from "${group}" (a cluster's token and keys, a password)`;
-  notes.push(`command "${lineOf(name, n.path)}" is a write that a person approves, not a read: ${why}, which hcp cannot mask; make it a read in policy.json if the agent may see it`);
-  return true;
-}
-
 /**
  * A help's words that say the command changes something, whatever its name: rclone's `test info`, "It will write test
  * files into the remote:path passed in" (and "this can create undeletable files").
  */
 const SAYS_IT_WRITES = /\b(will|may|can|does) (also )?(write|create|delete|overwrite|modify|upload)\b/i;
 
-/** Whether a command its name calls a read says it changes something: then a write a person approves, as hcp init says. */
-function saysItWrites(n: Node, name: string, notes: string[]): boolean {
-  const said = SAYS_IT_WRITES.exec(n.help.description);
-  if (said === null) return false;
-  notes.push(`command "${lineOf(name, n.path)}" is a write that a person approves, not a read: its help says it changes things ("${sentenceAround(n.help.description, said.index)}"); make it a read in policy.json if it does not`);
-  return true;
+/**
+ * Why a command its name calls a read is a write a person approves, as hcp init says it; undefined when it reads. Its
+ * help says it prints a secret (rclone `config show`: "Print (decrypted) config file", OAuth tokens and all); it is in a
+ * group named for credentials; it prints the value of the configuration key the agent names (`gh config get KEY`); its
+ * help says it writes.
+ */
+function whyNotRead(n: Node): string | undefined {
+  const said = [n.short, n.help.summary].find((t) => SHOWS_SECRET.test(t));
+  if (said !== undefined) return `its help says it may print a secret ("${said}"), which hcp cannot mask; make it a read in policy.json if the agent may see it`;
+  const group = n.path.slice(0, -1).find((w) => CREDENTIALS_GROUP.test(w));
+  if (group !== undefined) return `what it prints comes from "${group}" (a cluster's token and keys, a password), which hcp cannot mask; make it a read in policy.json if the agent may see it`;
+  if (n.path.at(-1) === "get" && CONFIG_GROUP.test(n.path.at(-2) ?? "")) {
+    return "it prints the value of any key of the configuration the agent names, and a CLI may keep its credentials there (gh config get oauth_token prints gh's token), which hcp cannot mask; make it a read in policy.json if the agent may see them";
+  }
+  const writes = SAYS_IT_WRITES.exec(n.help.description);
+  if (writes !== null) return `its help says it changes things ("${sentenceAround(n.help.description, writes.index)}"); make it a read in policy.json if it does not`;
+  return undefined;
 }
 
 /** The sentence of `text` that holds the character at `at`. */
@@ -523,13 +521,6 @@ function sentenceAround(text: string, at: number): string {
   const start = text.slice(0, at).search(/[^.!?]*$/);
   const end = text.slice(at).search(/[.!?](\s|$)/);
   return text.slice(start, end < 0 ? undefined : at + end + 1).trim();
-}
-
-/** Whether a command prints the value of the configuration key the agent names (`gh config get KEY`): then a write a person approves, as hcp init says. */
-function printsConfigKey(n: Node, name: string, notes: string[]): boolean {
-  if (n.path.at(-1) !== "get" || !CONFIG_GROUP.test(n.path.at(-2) ?? "")) return false;
-  notes.push(`command "${lineOf(name, n.path)}" is a write that a person approves, not a read: it prints the value of any key of the configuration the agent names, and a CLI may keep its credentials there (gh config get oauth_token prints gh's token), which hcp cannot mask; make it a read in policy.json if the agent may see them`);
-  return true;
 }
 
 /**
