@@ -321,7 +321,7 @@ test("hcp init --from-cobra: a command whose help does not read as cobra's (git-
   assert.equal(existsSync(out), false, "nothing written");
 });
 
-test("hcp init --from-cobra: a read verb takes no flag that says it prints a secret (gh auth status --show-token, kubectl config view --raw, pulumi's --show-secrets), which hcp could not mask, and hcp init names each; a write, approved by a person at each run, keeps it; a read by its name whose help says it prints a secret (rclone config show), or in a group named for credentials (k3d's kubeconfig get), is a write a person approves", async () => {
+test("hcp init --from-cobra: a read verb takes no flag that says it prints a secret (gh auth status --show-token, kubectl config view --raw, pulumi's --show-secrets), which hcp could not mask, and hcp init names each; a write, approved by a person at each run, keeps it; a read by its name whose help says it prints a secret (rclone config show), or named for credentials with its group (k3d's kubeconfig get, kubelogin's get-token), is a write a person approves", async () => {
   const env = isolatedEnv();
   const out = join(tempDir(), "cobractl");
   const init = await hcp(["init", "--from-cobra", COBRACTL, "--out", out], { env });
@@ -351,8 +351,10 @@ test("hcp init --from-cobra: a read verb takes no flag that says it prints a sec
 
   // A read by its name in a group named for credentials (k3d's `kubeconfig get`) prints them.
   const k = await fromCobractl({ COBRACTL_KUBECONFIG: "1" });
-  assert.ok(k.init.stderr.includes(`note: command "cobractl kubeconfig get" is a write that a person approves, not a read: what it prints comes from "kubeconfig" (a cluster's token and keys, a password), which hcp cannot mask; make it a read in policy.json if the agent may see it\n`), k.init.stderr);
+  assert.ok(k.init.stderr.includes(`note: command "cobractl kubeconfig get" is a write that a person approves, not a read: what it prints is "kubeconfig" (a cluster's token and keys, a password), which hcp cannot mask; make it a read in policy.json if the agent may see it\n`), k.init.stderr);
+  assert.ok(k.init.stderr.includes(`note: command "cobractl get-token" is a write that a person approves, not a read: what it prints is "token" (`), k.init.stderr);
   assert.equal(k.surface.verbs["kubeconfig.get"]!.policy, "write");
+  assert.equal(k.surface.verbs["get-token"]!.policy, "write");
   await trustPack(k.out, k.env);
   const kubeconfig = await hcp(["run", k.out, "kubeconfig.get", "--arg", 'args:=["prod"]'], { env: k.env });
   assert.equal(kubeconfig.code, 4, kubeconfig.stderr);

@@ -489,8 +489,11 @@ function commandOf(n: Node, name: string, notes: string[], opening: Opening): Ag
  */
 const CONFIG_GROUP = /^config(uration)?$/;
 
-/** A group whose reads print credentials (doctl's `kubernetes cluster kubeconfig show`, k3d's `kubeconfig get`: a cluster's token and keys). */
-const CREDENTIALS_GROUP = /^(kubeconfigs?|credentials?|tokens?|passwords?|api-?keys?)$/;
+/**
+ * A name of credentials: a group whose reads print them (doctl's `kubernetes cluster kubeconfig show`, k3d's
+ * `kubeconfig get`: a cluster's token and keys), or what a read's name says it gets (kubelogin's `get-token`).
+ */
+const CREDENTIALS = /^(kubeconfigs?|credentials?|tokens?|passwords?|api-?keys?)$/;
 /**
  * A help's words that say the command changes something, whatever its name: rclone's `test info`, "It will write test
  * files into the remote:path passed in" (and "this can create undeletable files").
@@ -499,15 +502,17 @@ const SAYS_IT_WRITES = /\b(will|may|can|does) (also )?(write|create|delete|overw
 
 /**
  * Why a command its name calls a read is a write a person approves, as hcp init says it; undefined when it reads. Its
- * help says it prints a secret (rclone `config show`: "Print (decrypted) config file", OAuth tokens and all); it is in a
- * group named for credentials; it prints the value of the configuration key the agent names (`gh config get KEY`); its
+ * help says it prints a secret (rclone `config show`: "Print (decrypted) config file", OAuth tokens and all); it or its
+ * group is named for credentials; it prints the value of the configuration key the agent names (`gh config get KEY`); its
  * help says it writes.
  */
 function whyNotRead(n: Node): string | undefined {
   const said = [n.short, n.help.summary].find((t) => SHOWS_SECRET.test(t));
   if (said !== undefined) return `its help says it may print a secret ("${said}"), which hcp cannot mask; make it a read in policy.json if the agent may see it`;
-  const group = n.path.slice(0, -1).find((w) => CREDENTIALS_GROUP.test(w));
-  if (group !== undefined) return `what it prints comes from "${group}" (a cluster's token and keys, a password), which hcp cannot mask; make it a read in policy.json if the agent may see it`;
+  // Its groups' names, and what its own name gets after `get-`, `show-`… (`get-access-token`: access-token, token).
+  const gets = (n.path.at(-1) ?? "").split("-").slice(1);
+  const named = [...n.path.slice(0, -1), gets.join("-"), ...gets].find((w) => CREDENTIALS.test(w));
+  if (named !== undefined) return `what it prints is "${named}" (a cluster's token and keys, a password), which hcp cannot mask; make it a read in policy.json if the agent may see it`;
   if (n.path.at(-1) === "get" && CONFIG_GROUP.test(n.path.at(-2) ?? "")) {
     return "it prints the value of any key of the configuration the agent names, and a CLI may keep its credentials there (gh config get oauth_token prints gh's token), which hcp cannot mask; make it a read in policy.json if the agent may see them";
   }
