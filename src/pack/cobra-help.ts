@@ -31,7 +31,10 @@ export interface CobraHelp {
   usage: string;
   /** The first line of the text that is not the usage. */
   summary: string;
-  /** The text from the summary to the next heading (rclone's `test info`: "… It will write test files into the remote:path passed in."), on one line. */
+  /**
+   * The text from the summary to the next heading, on one line (rclone's `test info`: "… It will write test files into
+   * the remote:path passed in.").
+   */
   description: string;
   flags: Flag[];
   /**
@@ -152,7 +155,10 @@ function summaryLine(lines: readonly string[]): string {
   return "";
 }
 
-/** A heading at the margin, of three words at most: `Usage:`, `Global Flags:` (cobra, kubectl, docker), `USAGE`, `INHERITED FLAGS` (gh), `OPTIONS:` (etcdctl). */
+/**
+ * A heading at the margin, of three words at most: `Usage:`, `Global Flags:` (cobra, kubectl, docker), `USAGE`,
+ * `INHERITED FLAGS` (gh), `OPTIONS:` (etcdctl).
+ */
 const SECTION = /^([A-Z][a-z]+( [A-Za-z]+){0,2}:(\s.*)?|[A-Z]+( [A-Z]+){0,2}:?)$/;
 
 /** The summary line and the lines after it up to the next heading, as one line. */

@@ -5,7 +5,10 @@
 
 import type { JsonSchema } from "./types.js";
 
-/** Whether a usage line names rclone's operands: `rclone lsf remote:path`, `rclone about remote:`, `rclone check source:path dest:path`. */
+/**
+ * Whether a usage line names rclone's operands: `rclone lsf remote:path`, `rclone about remote:`, `rclone check
+ * source:path dest:path`.
+ */
 export function namesRemotes(usage: string): boolean {
   return /\b\w*(remote|source|dest):/.test(usage);
 }

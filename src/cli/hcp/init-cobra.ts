@@ -502,9 +502,9 @@ const SAYS_IT_WRITES = /\b(will|may|can|does) (also )?(write|create|delete|overw
 
 /**
  * Why a command its name calls a read is a write a person approves, as hcp init says it; undefined when it reads. Its
- * help says it prints a secret (rclone `config show`: "Print (decrypted) config file", OAuth tokens and all); it or its
- * group is named for credentials; it prints the value of the configuration key the agent names (`gh config get KEY`); its
- * help says it writes.
+ * help says it prints a secret (rclone `config show`: "Print (decrypted) config file", OAuth tokens and all); it or
+ * its group is named for credentials; it prints the value of the configuration key the agent names (`gh config get
+ * KEY`); its help says it writes.
  */
 function whyNotRead(n: Node): string | undefined {
   const said = [n.short, n.help.summary].find((t) => SHOWS_SECRET.test(t));
@@ -550,7 +550,10 @@ function flagsOfRead(n: Node, notes: string[], opening: Opening): Flag[] {
   });
 }
 
-/** The flags flagsOfRead left out because their value is a file, folder, URL or program, or they start a browser, by name: the first, and the reads that had one. */
+/**
+ * The flags flagsOfRead left out because their value is a file, folder, URL or program, or they start a browser, by
+ * name: the first, and the reads that had one.
+ */
 type Opening = Map<string, { flag: Flag; reads: Node[] }>;
 
 /** What hcp init says of them: one note each. */
