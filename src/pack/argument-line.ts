@@ -51,7 +51,7 @@ export function refusedValues(schema: Record<string, unknown>): { values: unknow
  */
 export function refusedSaid(schema: Record<string, unknown>): string | undefined {
   const not = schema["not"];
-  return isObject(not) && !Array.isArray(not["enum"]) && typeof not["description"] === "string" ? not["description"] : undefined;
+  return isObject(not) && refusedEnum(not) === undefined && typeof not["description"] === "string" ? not["description"] : undefined;
 }
 
 /**

@@ -56,10 +56,11 @@ export interface CobraHelp {
 
 export function parseHelp(text: string): CobraHelp {
   const lines = text.replaceAll("\r", "").split("\n");
+  const summary = summaryLine(lines);
   return {
     usage: usageLine(lines),
-    summary: summaryLine(lines),
-    description: descriptionOf(lines),
+    summary,
+    description: descriptionOf(lines, summary),
     flags: flagsIn(lines, OWN_FLAGS),
     inherited: flagsIn(lines, INHERITED_FLAGS),
     listsCommands: lines.some(isCommandsHeading),
@@ -162,8 +163,7 @@ function summaryLine(lines: readonly string[]): string {
 const SECTION = /^([A-Z][a-z]+( [A-Za-z]+){0,2}:(\s.*)?|[A-Z]+( [A-Z]+){0,2}:?)$/;
 
 /** The summary line and the lines after it up to the next heading, as one line. */
-function descriptionOf(lines: readonly string[]): string {
-  const summary = summaryLine(lines);
+function descriptionOf(lines: readonly string[], summary: string): string {
   const start = lines.findIndex((l) => l.trim() === summary);
   if (summary === "" || start < 0) return "";
   const end = lines.findIndex((l, i) => i > start && SECTION.test(l.trimEnd()));

@@ -1,7 +1,7 @@
 // A harness pack (surface.json, policy.json, HARNESS.md) generated from a rungrad-agentmeta/1 document (hcp.md §10). Pure.
 
 import type { AgentCommand, AgentFlag, AgentMetaDocument } from "../agentmeta/types.js";
-import { firstAndMore } from "../listing.js";
+import { addTo, firstAndMore } from "../listing.js";
 import { isVerbKey } from "./fields.js";
 import { renderPackHarness } from "./harness-render.js";
 import { MCP_CONTROL_ARGUMENTS, cutToolNames, mcpToolProblems } from "./mcp-names.js";
@@ -91,9 +91,10 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
     }
   }
   if (options.foreign === true) namingSubverbs(doc, verbs, verbOf);
-  for (const [said, { why, paths }] of refusals) {
+  for (const [said, reads] of refusals) {
+    const paths = reads.map((r) => r.path);
     const on = paths.length === 1 ? `on its read verb "${paths[0]}"` : `on the read verbs ${firstAndMore(paths.map((p) => `"${p}"`), 3)}`;
-    notes.push(`${said} ${on}: ${why}, and a read runs without a person`);
+    notes.push(`${said} ${on}: ${reads[0]!.why}, and a read runs without a person`);
   }
 
   const auth = doc.commands.some((c) => c.requires_auth);
@@ -192,17 +193,10 @@ function childrenOf(doc: AgentMetaDocument, c: AgentCommand): string[] {
 }
 
 /**
- * What a read refuses that a write would take, as hcp init says it (`flag --output refuses jsonpath-file`), with why,
- * and the paths of the reads that refuse it.
+ * What a read refuses that a write would take, as hcp init says it (`flag --output refuses jsonpath-file`): each read
+ * that refuses it, by its path, with why.
  */
-type Refusals = Map<string, { why: string; paths: string[] }>;
-
-/** Records that the read at `path` refuses what `said` says, for `why`. */
-function refuse(refusals: Refusals, said: string, why: string, path: readonly string[]): void {
-  const seen = refusals.get(said);
-  if (seen === undefined) refusals.set(said, { why, paths: [path.join(" ")] });
-  else seen.paths.push(path.join(" "));
-}
+type Refusals = Map<string, { why: string; path: string }[]>;
 
 /** The verbs of one command: one, or two for rungrad's self-update (`update.check` reads, `update` writes). */
 function draftsOf(c: AgentCommand, children: readonly string[], cliBin: string, key: string, notes: string[], foreign: boolean, refusals: Refusals): VerbDraft[] {
@@ -383,7 +377,7 @@ function notASubcommand(schema: JsonSchema, children: readonly string[]): JsonSc
 function refusingFileChoices(schema: JsonSchema, f: AgentFlag, path: readonly string[], refusals: Refusals): JsonSchema {
   const opening = schema.type === "string" ? fileChoices(f.usage) : [];
   if (opening.length === 0) return schema;
-  refuse(refusals, `flag --${f.name} refuses ${opening.join(", ")}`, "each makes the command open a file the agent would name", path);
+  addTo(refusals, `flag --${f.name} refuses ${opening.join(", ")}`, { why: "each makes the command open a file the agent would name", path: path.join(" ") });
   return { ...schema, not: refusingChoices(opening) };
 }
 
@@ -394,7 +388,7 @@ function refusingFileChoices(schema: JsonSchema, f: AgentFlag, path: readonly st
  */
 function refusingRemoteOptions(schema: JsonSchema, c: AgentCommand, refusals: Refusals): JsonSchema {
   if (schema.type !== "array" || !namesRemotes(c.use)) return schema;
-  refuse(refusals, 'operands refuse a remote made on the fly or given options (":backend,…:", "remote,…:")', "an option can name a program rclone runs (webdav's bearer_token_command)", c.path);
+  addTo(refusals, 'operands refuse a remote made on the fly or given options (":backend,…:", "remote,…:")', { why: "an option can name a program rclone runs (webdav's bearer_token_command)", path: c.path.join(" ") });
   return { ...schema, not: { contains: { pattern: REMOTE_OPTIONS.pattern }, description: REMOTE_OPTIONS.description } };
 }
 

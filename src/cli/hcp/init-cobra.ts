@@ -537,10 +537,9 @@ function sentenceAround(text: string, at: number): string {
  */
 function flagsOfRead(n: Node, notes: string[], opening: Opening): Flag[] {
   return n.help.flags.filter((f) => {
-    if (opensFile(f) || runsProgram(f) || opensBrowser(f)) {
-      const seen = opening.get(f.name);
-      if (seen === undefined) opening.set(f.name, { flag: f, reads: [n] });
-      else seen.reads.push(n);
+    const why = whyLeftOut(f);
+    if (why !== undefined) {
+      addTo(opening, f.name, { flag: f, why, read: n });
       return false;
     }
     const shown = secretShown(f);
@@ -550,21 +549,22 @@ function flagsOfRead(n: Node, notes: string[], opening: Opening): Flag[] {
   });
 }
 
-/**
- * The flags flagsOfRead left out because their value is a file, folder, URL or program, or they start a browser, by
- * name: the first, and the reads that had one.
- */
-type Opening = Map<string, { flag: Flag; reads: Node[] }>;
+/** Why a read leaves a flag out, as hcp init says it: its value is a file, folder, URL or program, or it starts a browser; undefined when none. */
+function whyLeftOut(f: Flag): string | undefined {
+  if (opensFile(f)) return "its value is a file, folder or URL the command opens, and a read runs without a person, so the agent would choose which of your files it prints or writes";
+  if (runsProgram(f)) return "its value is a program the command runs, and a read runs without a person, so the agent would choose what runs as you";
+  if (opensBrowser(f)) return "it makes the command start your web browser, and a read runs without a person, so the agent would choose what your browser opens";
+  return undefined;
+}
 
-/** What hcp init says of them: one note each. */
+/** The flags flagsOfRead left out (whyLeftOut), by name: each read that had one, with the flag as it had it. */
+type Opening = Map<string, { flag: Flag; why: string; read: Node }[]>;
+
+/** What hcp init says of them: one note each, in the words of the first read that had it. */
 function openingNotes(name: string, opening: Opening): string[] {
-  return [...opening.values()].map(({ flag, reads }) => {
-    const which = reads.length === 1 ? `its read verb ${quotedLines(name, [reads[0]!.path])}` : `the read verbs ${quotedLines(name, reads.map((n) => n.path))}`;
-    const why = opensFile(flag)
-      ? "its value is a file, folder or URL the command opens, and a read runs without a person, so the agent would choose which of your files it prints or writes"
-      : runsProgram(flag)
-        ? "its value is a program the command runs, and a read runs without a person, so the agent would choose what runs as you"
-        : "it makes the command start your web browser, and a read runs without a person, so the agent would choose what your browser opens";
+  return [...opening.values()].map((uses) => {
+    const { flag, why } = uses[0]!;
+    const which = uses.length === 1 ? `its read verb ${quotedLines(name, [uses[0]!.read.path])}` : `the read verbs ${quotedLines(name, uses.map((u) => u.read.path))}`;
     return `flag --${flag.name} ("${flag.usage}") left out of ${which}: ${why}; add it to a verb yourself, or make the verb a write that a person approves, if the agent may`;
   });
 }
