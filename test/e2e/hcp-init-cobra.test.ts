@@ -359,6 +359,15 @@ test("hcp init --from-cobra: a read verb takes no flag that says it prints a sec
   const kubeconfig = await hcp(["run", k.out, "kubeconfig.get", "--arg", 'args:=["prod"]'], { env: k.env });
   assert.equal(kubeconfig.code, 4, kubeconfig.stderr);
   assert.match(kubeconfig.stderr, /writes, and writes are not allowed/);
+  // A read-only server serves neither, and a call of either runs nothing.
+  const { client } = await mcpClient([k.out, "--read-only"], { env: k.env });
+  try {
+    for (const tool of ["cobractl_kubeconfig_get", "cobractl_get-token"]) {
+      await assert.rejects(client.callTool({ name: tool, arguments: { args: ["prod"] } }), /unknown tool/);
+    }
+  } finally {
+    await client.close();
+  }
   assert.equal(existsSync(join(k.env["HOME"]!, "cobractl-runs.log")), false, "nothing ran");
 });
 
