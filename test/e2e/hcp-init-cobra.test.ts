@@ -2,7 +2,7 @@
 // answers as cobra does: its default help, and kubectl's for its config commands).
 
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { hcp, mcpClient, tempDir } from "../transports/support.js";
@@ -278,6 +278,45 @@ test("attack: a command its name calls a read but whose help says it writes (rcl
     await client.close();
   }
   assert.equal(existsSync(join(env["HOME"]!, "cobractl-runs.log")), false, "the CLI never ran");
+});
+
+test("attack: a CLI of one command (gdu's `gdu [directory_to_scan]`, whose --output-file overwrites the file it names) is a write a person approves, as every command whose name does not say it reads, with its operands and its own flags (not taken for the whole CLI's): hcp run and a server, read-only or with writes allowed, run nothing without a person, and the file is left as it was", async () => {
+  const { env, out, init, surface } = await fromCobractl({ COBRACTL_ALONE: "1" });
+  assert.match(init.stderr, /note: 0 of 1 verbs are read by their names alone \(none\)/);
+  assert.doesNotMatch(init.stderr, /global flag/, "its flags are its own, not the whole CLI's that no verb has");
+  const verb = surface.verbs["cobractl"]!;
+  assert.equal(verb.policy, "write");
+  // The root's --version says nothing of what it does; its operand goes after --.
+  const flags = ["config-file", "log-file", "non-interactive", "output-file", "write-config"];
+  assert.deepEqual(verb.cli, ["cobractl", ...flags.map((f) => `--${f}={{${f.replace(/-/g, "_")}}}`), "--", "{{args}}"]);
+  assert.equal(verb.description, "Pretty fast disk usage analyzer (operands, in args: [directory_to_scan])");
+  assert.deepEqual(JSON.parse(readFileSync(join(out, "policy.json"), "utf8")).verbs, { cobractl: { policy: "write", confirm: true } });
+
+  await trustPack(out, env);
+  const victim = join(env["HOME"]!, ".bashrc");
+  writeFileSync(victim, "precious\n");
+  const overwrite = ["--arg", `output_file=${victim}`, "--arg", 'args:=["/tmp"]'];
+  for (const extra of [[], ["--allow-write", "--no-prompt"]]) {
+    const run = await hcp(["run", out, "cobractl", ...overwrite, ...extra], { env });
+    assert.equal(run.code, 4, run.stderr);
+    assert.match(run.stderr, extra.length === 0 ? /writes, and writes are not allowed/ : /needs a person.s approval/);
+  }
+  for (const mode of ["--read-only", "--allow-write"]) {
+    const { client } = await mcpClient([out, mode], { env });
+    try {
+      const call = client.callTool({ name: "cobractl_cobractl", arguments: { output_file: victim, args: ["/tmp"] } });
+      if (mode === "--read-only") await assert.rejects(call, /unknown tool/);
+      else assert.equal((await call).isError, true);
+    } finally {
+      await client.close();
+    }
+  }
+  assert.equal(readFileSync(victim, "utf8"), "precious\n");
+  assert.equal(existsSync(join(env["HOME"]!, "cobractl-runs.log")), false, "the CLI never ran");
+  // What a person would approve: its operand after --, as the agent gave it.
+  const plan = await hcp(["run", out, "cobractl", "--arg", 'args:=["/srv"]', "--arg", "non_interactive:=true", "--dry-run", "--json"], { env });
+  assert.equal(plan.code, 0, plan.stderr);
+  assert.deepEqual((JSON.parse(plan.stdout) as { plan: { argv: string[] } }).plan.argv.slice(1), ["--non-interactive=true", "--", "/srv"]);
 });
 
 test("attack: a root help whose line names a command that writes beside the words global (Use 'cobractl item delete alpha' for a clean global configuration) never has hcp init run it: only kubectl's and rclone's sentences, naming a command that ends in options or flags, are run", async () => {

@@ -318,7 +318,8 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
   await Promise.all(kept.filter(runs).map((n) => markRequired(call, n)));
   const listing = rootHelp.globalFlagsCommand;
   const anyCommand = listing === undefined ? [] : parseGlobalFlags((await call(listing)).stdout);
-  const cliFlags = [...rootHelp.flags, ...rootHelp.inherited, ...anyCommand];
+  // A CLI of one command: its root's flags are that command's own.
+  const cliFlags = [...(runs(root) ? [] : rootHelp.flags), ...rootHelp.inherited, ...anyCommand];
   const wholeCli = new Set(cliFlags.map((f) => f.name));
   const given = new Set<string>();
   for (const n of kept) withInheritedFlags(n, wholeCli, anyCommand, given);
@@ -388,11 +389,17 @@ function lineOf(name: string, path: readonly string[]): string {
 }
 
 /**
- * Whether a command runs: a leaf, or a group whose usage line has no word for a subcommand (`kubectl apply -f FILENAME`,
- * not `kubectl config SUBCOMMAND`) and that does more than print its help.
+ * Whether a command runs: a leaf, the root of a CLI of one command among them (gdu's `gdu [directory_to_scan]`), or a
+ * group whose usage line has no word for a subcommand (`kubectl apply -f FILENAME`, not `kubectl config SUBCOMMAND`) and
+ * that does more than print its help. The root of a CLI of commands is no verb: its flags are the whole CLI's.
  */
 function runs(n: Node): boolean {
-  return n.path.length > 0 && n.helpOnly !== true && (n.children.length === 0 || !usageTakesSubcommand(n));
+  return n.children.length === 0 || (n.path.length > 0 && n.helpOnly !== true && !usageTakesSubcommand(n));
+}
+
+/** A command's own flags: the root's `--version` says nothing of what it does. */
+function ownFlags(n: Node): Flag[] {
+  return n.path.length === 0 ? n.help.flags.filter((f) => !NOT_THE_CLIS.has(f.name)) : n.help.flags;
 }
 
 /**
@@ -465,7 +472,7 @@ function commandOf(n: Node, name: string, notes: string[], opening: Opening): Ag
     related: [],
     // A group that runs says so to the generator as one with output of its own does.
     output_modes: running && n.children.length > 0 ? ["text"] : [],
-    local_flags: running && !mutates ? flagsOfRead(n, notes, opening) : n.help.flags,
+    local_flags: running && !mutates ? flagsOfRead(n, notes, opening) : ownFlags(n),
     required_local_flags: [],
     requires_auth: false,
     mutates,
@@ -536,7 +543,7 @@ function sentenceAround(text: string, at: number): string {
  * what it runs. A write keeps them: a person approves each of its runs.
  */
 function flagsOfRead(n: Node, notes: string[], opening: Opening): Flag[] {
-  return n.help.flags.filter((f) => {
+  return ownFlags(n).filter((f) => {
     const why = whyLeftOut(f);
     if (why !== undefined) {
       addTo(opening, f.name, { flag: f, why, read: n });
