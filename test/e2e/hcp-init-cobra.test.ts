@@ -282,7 +282,7 @@ test("attack: a command its name calls a read but whose help says it writes (rcl
 
 test("attack: a CLI of one command (gdu's `gdu [directory_to_scan]`, whose --output-file overwrites the file it names) is a write a person approves, as every command whose name does not say it reads, with its operands and its own flags (not taken for the whole CLI's): hcp run and a server, read-only or with writes allowed, run nothing without a person, and the file is left as it was", async () => {
   const { env, out, init, surface } = await fromCobractl({ COBRACTL_ALONE: "1" });
-  assert.match(init.stderr, /note: 0 of 1 verbs are read by their names alone \(none\)/);
+  assert.match(init.stderr, /note: 0 of 1 verbs are read by their names alone \(none\) and it writes, each approved by a person \(confirm: true\)/);
   assert.doesNotMatch(init.stderr, /global flag/, "its flags are its own, not the whole CLI's that no verb has");
   const verb = surface.verbs["cobractl"]!;
   assert.equal(verb.policy, "write");

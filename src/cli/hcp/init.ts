@@ -270,8 +270,9 @@ function classedByName(policy: PolicyDocument): string {
   const verbs = Object.entries(policy.verbs ?? {});
   const reads = verbs.filter(([, p]) => p === "read").map(([k]) => k).sort();
   const shown = firstAndMore(reads.map((k) => `"${k}"`), 5);
+  const writes = reads.length > 0 ? "the others write" : verbs.length === 1 ? "it writes" : "all write";
   return (
-    `${reads.length} of ${verbs.length} verbs are read by their names alone (${reads.length > 0 ? shown : "none"}) and the others write, each approved by a person (confirm: true): ` +
+    `${reads.length} of ${verbs.length} verbs are read by their names alone (${reads.length > 0 ? shown : "none"}) and ${writes}, each approved by a person (confirm: true): ` +
     "the CLI does not say which of its commands change things, so check policy.json before you trust the pack"
   );
 }
