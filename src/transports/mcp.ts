@@ -9,6 +9,7 @@ import type { OutputEvent } from "../runtime/process/live-output.js";
 import { ApprovalSession, defaultGate, type Gate } from "../runtime/approval/gate.js";
 import type { Limiter } from "../runtime/limiter.js";
 import type { PersonApprover } from "../runtime/approval/approvers.js";
+import { asMarkdownCode } from "../runtime/approval/show.js";
 import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { workingFolder } from "../runtime/command.js";
 import { maskError, packSecrets } from "../runtime/secrets/secrets.js";
@@ -317,7 +318,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
       // The end of stdin ends it too: nobody is left to answer.
       const open = linkSignals(signal === undefined ? [life.unanswerable] : [signal, life.unanswerable]);
       try {
-        const message = `Approve running ${request.text}`;
+        const message = `Approve running ${asMarkdownCode(request.text)}`;
         const answer = await server.elicitInput({ mode: "form", message, requestedSchema: { type: "object", properties: {} } }, { signal: open.signal, timeout: ELICIT_TIMEOUT_MS, relatedRequestId });
         return answer.action;
       } finally {

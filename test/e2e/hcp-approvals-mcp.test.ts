@@ -16,7 +16,7 @@ test("elicitation: the person sees the plan (bidi and controls escaped) and acce
     const trick = "10\u202e00001\u001b[2J";
     const r = await client.callTool({ name: "bank_pay", arguments: { amount: trick } });
     assert.equal(r.isError, undefined, JSON.stringify(r.structuredContent));
-    assert.match(p.asked[0]!, /^Approve running verb "pay" of pack "bank":\n {2}argv: +\[/);
+    assert.match(p.asked[0]!, /^Approve running verb "pay" of pack "bank":\n\n {4}argv: +\[/);
     assert.ok(p.asked[0]!.includes("10\\u{202E}00001\\u001b[2J") || p.asked[0]!.includes("10\\u{202E}00001\\u{001B}[2J"), p.asked[0]);
     assert.ok(!/[\u202e\u001b]/.test(p.asked[0]!), "no raw control or bidi character reaches the person");
     assert.deepEqual(b.runs().map((w) => w.argv), [["pay", trick]]);

@@ -59,7 +59,7 @@ test("an argument of 100,000 characters cannot push the plan out of a person's s
   assert.equal(messages.length, 1);
   assert.ok(messages[0]!.length < 3000 && !messages[0]!.includes("mallory"), messages[0]!.slice(0, 3000));
   assert.match(messages[0]!, /^Approve running verb "pay" of pack "bank":\n/);
-  assert.match(messages[0]!, /\n {2}not shown: 99\d{3} characters of argv/);
+  assert.match(messages[0]!, /\n {4}not shown: 99\d{3} characters of argv/);
   assert.deepEqual(b.runs(), [], "nothing ran");
 
   // Approved, the plan runs as it is: the whole value, once.
