@@ -195,7 +195,7 @@ export function person(actions: ("accept" | "decline" | "cancel")[]) {
     elicit: (message: string): ElicitResult => {
       asked.push(message);
       const action = actions.shift() ?? "decline";
-      return action === "accept" ? { action, content: {} } : { action };
+      return action === "accept" ? { action, content: { approve: true } } : { action };
     },
   };
 }

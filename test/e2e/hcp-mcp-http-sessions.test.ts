@@ -62,7 +62,7 @@ test("--stateful: the elicitation comes on the call's own response stream, so a 
     assert.equal(asked?.method, "elicitation/create", "the person is asked on the call's stream");
     assert.match(asked.params.message, /^Approve running verb "pay" of pack "bank"/);
     assert.equal(b.runs().length, 0, "nothing runs before the answer");
-    const answer = JSON.stringify({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: {} } });
+    const answer = JSON.stringify({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { approve: true } } });
     assert.equal((await inSession(s.url, id!, answer)).status, 202);
     const result = (await stream.next()).value as { id: number; result: { structuredContent: { stdout: string } } };
     assert.equal(result.id, 7);

@@ -175,7 +175,7 @@ test("confirm-gated write with elicitation: the plan is shown; accept runs, decl
     allowWrite: true,
     elicit: (message) => {
       asked.push(message);
-      return action === "accept" ? { action, content: {} } : { action };
+      return action === "accept" ? { action, content: { approve: true } } : { action };
     },
   });
   try {

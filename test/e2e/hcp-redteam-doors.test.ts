@@ -44,7 +44,7 @@ test("MCP: two calls of one plan asked at once; the person declines the first an
     const declined = await first;
     assert.equal(toolErrorOf(declined).code, "confirmation_declined");
     // The person, asked again about the plan they just declined, gives in.
-    asks[1]!.answer({ action: "accept", content: {} });
+    asks[1]!.answer({ action: "accept", content: { approve: true } });
     const after = await second;
     assert.equal(after.isError, true, JSON.stringify(after.structuredContent));
     assert.equal(toolErrorOf(after).code, "confirmation_declined");
@@ -66,7 +66,7 @@ test("MCP: a call cancelled while its person is asked, then accepted by the clie
       abort.abort();
       // The accept follows the cancellation on the same stream.
       await new Promise((r) => setImmediate(r));
-      return { action: "accept", content: {} };
+      return { action: "accept", content: { approve: true } };
     },
   });
   try {

@@ -11,7 +11,7 @@ import { httpClient, serveHttp } from "../transports/support.js";
 /** The agent as the MCP client: it declares elicitation and accepts whatever it is asked, showing no one. */
 function selfApprover() {
   const asked: string[] = [];
-  return { asked, elicit: (message: string) => (asked.push(message), { action: "accept" as const, content: {} }) };
+  return { asked, elicit: (message: string) => (asked.push(message), { action: "accept" as const, content: { approve: true } }) };
 }
 
 test("an agent that is its own MCP client accepts its own elicitation; under --no-elicitation it is never asked: the plan waits for hcp approve, then runs once (stdio)", async () => {

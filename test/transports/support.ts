@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { REPO, fixture, run, type Run } from "../e2e/helpers.js";
 import { tempDir } from "../temp.js";
 
@@ -35,8 +35,8 @@ export interface McpOptions {
   args?: string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
-  /** Declares the elicitation capability and answers every elicitation/create with this. */
-  elicit?: (message: string) => ElicitResult | Promise<ElicitResult>;
+  /** Declares the elicitation capability and answers every elicitation/create with this (its message, and its params whole). */
+  elicit?: (message: string, params: ElicitRequest["params"]) => ElicitResult | Promise<ElicitResult>;
   /** Gets the data of each notifications/message (the client's log), from the first one the server sends. */
   onLog?: (data: string) => void;
   /** Declares the roots capability and answers roots/list with these folders (as file: URIs), or those it returns when asked. */
@@ -58,7 +58,7 @@ export async function mcpClient(paths: string[], opts: McpOptions = {}): Promise
   const client = new Client({ name: "hcp-test", version: "1.0.0" }, { capabilities: { ...(opts.elicit && { elicitation: {} }), ...(opts.roots && { roots: { listChanged: true } }) } });
   if (opts.elicit) {
     const answer = opts.elicit;
-    client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params.message));
+    client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params.message, req.params));
   }
   const { roots } = opts;
   if (roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: (typeof roots === "function" ? roots() : roots).map((folder) => ({ uri: pathToFileURL(folder).href })) }));
@@ -108,7 +108,7 @@ export async function httpClient(url: string, opts: { token?: string; elicit?: M
   const client = new Client({ name: "hcp-http-test", version: "1.0.0" }, { capabilities: opts.elicit ? { elicitation: {} } : {} });
   if (opts.elicit) {
     const answer = opts.elicit;
-    client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params.message));
+    client.setRequestHandler(ElicitRequestSchema, async (req) => answer(req.params.message, req.params));
   }
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   await client.connect(transport);
