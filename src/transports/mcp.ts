@@ -9,8 +9,7 @@ import type { OutputEvent } from "../runtime/process/live-output.js";
 import { ApprovalSession, defaultGate, type Gate } from "../runtime/approval/gate.js";
 import type { Limiter } from "../runtime/limiter.js";
 import type { PersonApprover } from "../runtime/approval/approvers.js";
-import { asMarkdownCode } from "../runtime/approval/show.js";
-import type { ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
+import { approvalAnswer, approvalQuestion } from "./mcp-approval.js";
 import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { workingFolder } from "../runtime/command.js";
 import { maskError, packSecrets } from "../runtime/secrets/secrets.js";
@@ -190,26 +189,6 @@ function instructionsOf(packs: readonly ServedPack[], tools: readonly VerbTool[]
 /** How long a person has to answer an elicitation. */
 const ELICIT_TIMEOUT_MS = 10 * 60_000;
 
-/**
- * The form a person approves a plan with: one box to tick. A client may accept a form without fields by itself, as a
- * confirmation nobody need see (Codex does, under approval policy `never` with full disk access, and VS Code takes a
- * skipped question for an accept): an accept is the person's yes only with the box ticked.
- */
-const APPROVAL_FORM: ElicitRequestFormParams["requestedSchema"] = {
-  type: "object",
-  properties: { approve: { type: "boolean", title: "Approve", description: "Tick to run this plan once, as shown" } },
-  required: ["approve"],
-};
-
-/** The person's answer in an elicitation's result; throws when the client accepted without the box ticked, which no person answered. */
-function approvalAnswer(answer: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> | undefined }): "accept" | "decline" | "cancel" {
-  if (answer.action !== "accept") return answer.action;
-  const approve = answer.content?.["approve"];
-  if (approve === true) return "accept";
-  if (approve === false) return "decline";
-  throw new Error('it answered accept without the box "approve" ticked, as a client answers a form nobody saw');
-}
-
 /** Most tools to compile ahead of their first call. */
 const WARM_MAX = 512;
 
@@ -339,8 +318,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
       // The end of stdin ends it too: nobody is left to answer.
       const open = linkSignals(signal === undefined ? [life.unanswerable] : [signal, life.unanswerable]);
       try {
-        const message = `Approve running ${asMarkdownCode(request.text)}`;
-        const answer = await server.elicitInput({ mode: "form", message, requestedSchema: APPROVAL_FORM }, { signal: open.signal, timeout: ELICIT_TIMEOUT_MS, relatedRequestId });
+        const answer = await server.elicitInput(approvalQuestion(request), { signal: open.signal, timeout: ELICIT_TIMEOUT_MS, relatedRequestId });
         return approvalAnswer(answer);
       } finally {
         open.release();

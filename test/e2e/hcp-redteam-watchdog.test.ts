@@ -63,9 +63,10 @@ function guardPack(): string {
     forks: { description: "Leave a daemon forking all the time.", cli: ["stay", "forks"], policy: "read" },
     "kill-watchdog": { description: "Leave an escapee, kill the watchdog, then hcp, sleep.", cli: ["stay", "kill-watchdog"], policy: "read" },
     linger: { description: "Leave a process that ignores SIGTERM, print ok and exit.", cli: ["stay", "linger"], policy: "read" },
+    flee: { description: "Leave a setsid escapee that ignores SIGTERM, print ok and exit.", cli: ["stay", "flee"], policy: "read" },
   };
   writeFileSync(join(root, "surface.json"), JSON.stringify({ id: "guard", kind: "wrap", cliBin: "stay", wrap: { bin: "./stay.sh" }, verbs }));
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "guard", verbs: { stay: "read", "kill-parent": "read", "kill-at-once": "read", quick: "read", pause: "read", forks: "read", "kill-watchdog": "read", linger: "read" } }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "guard", verbs: { stay: "read", "kill-parent": "read", "kill-at-once": "read", quick: "read", pause: "read", forks: "read", "kill-watchdog": "read", linger: "read", flee: "read" } }));
   writeFileSync(join(root, "HARNESS.md"), "---\nname: guard\ndescription: Test pack.\n---\n\nTest pack.\n");
   return root;
 }
@@ -75,11 +76,19 @@ const PACK = guardPack();
 // run's program (its pid in run.pid) leaves a daemon in a session of its own (its pid in k) that starts a process every
 // few ms; one that finds the daemon gone writes `<pid>.pid` and stays, all in the working directory
 // (test/fixtures/bin/fork-daemon.py). `linger` writes its pid, leaves a process in its group that ignores SIGTERM (its pid
-// in linger.pid), prints ok and exits.
+// in linger.pid), prints ok and exits. `flee` leaves one that does in a session of its own (setsid, its pid in
+// escapee.pid), stays 0.3 s (hcp's watch sees it while its parent lives), prints ok and exits.
 const LINGER = `if [ "$1" = linger ]; then
   echo $$ > run.tmp && mv run.tmp run.pid
   sh -c 'trap "" TERM; echo $$ > linger.tmp && mv linger.tmp linger.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &
   while [ ! -f linger.pid ]; do sleep 0.05; done
+  echo ok; exit 0
+fi
+if [ "$1" = flee ]; then
+  echo $$ > run.tmp && mv run.tmp run.pid
+  setsid sh -c 'trap "" TERM; echo $$ > escapee.tmp && mv escapee.tmp escapee.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &
+  while [ ! -f escapee.pid ]; do sleep 0.05; done
+  sleep 0.3
   echo ok; exit 0
 fi
 `;
@@ -476,6 +485,28 @@ test("hcp run: the run's program has exited, and hcp waits out the grace for a p
     cleanUp(cwd, hcp.child.pid, watchdog, stranger.pid, ...(existsSync(join(cwd, "linger.pid")) ? [pidIn("linger.pid")] : []));
   }
 });
+
+for (const way of ways) {
+  test(`${way.name}: the run's program has exited, leaving a setsid escapee that ignores SIGTERM (its parent gone, a session of its own), and hcp waits out the grace; SIGKILL of hcp then; the watchdog, told of the session as hcp saw it made, kills the escapee`, async () => {
+    // Nothing in /proc ties such an escapee to the run once its parent has exited: only hcp's watch saw it made.
+    const cwd = tempDir("hcp-watchdog-");
+    const stranger = bystander();
+    const hcp = startHcp(way.args("flee"), cwd, way.input("flee"));
+    const pidIn = (f: string) => Number(readFileSync(join(cwd, f), "utf8"));
+    let watchdog: number | undefined;
+    try {
+      const [run, escapee] = await runPids(cwd, hcp.stderr);
+      assert.ok(await eventually(() => !existsSync(`/proc/${run}`), 15_000), "the run's program exited and was reaped");
+      watchdog = watchdogOf(hcp.child.pid!);
+      assert.ok(watchdog !== undefined, "the watchdog outlives the run's program while a process of the run is left");
+      hcp.child.kill("SIGKILL");
+      assert.equal(await hcp.closed, "SIGKILL", `hcp was killed during the grace, not done already: ${hcp.stderr()}`);
+      await assertSwept([escapee!], watchdog, stranger);
+    } finally {
+      cleanUp(cwd, hcp.child.pid, watchdog, stranger.pid, ...(existsSync(join(cwd, "escapee.pid")) ? [pidIn("escapee.pid")] : []));
+    }
+  });
+}
 
 test("a watchdog that cannot be started refuses the run (exit 2, naming it): nothing runs without it", async () => {
   // A copy of the built programs without the watchdog's program.

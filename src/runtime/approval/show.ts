@@ -174,18 +174,6 @@ export function stdinLines(preview: string | undefined, moreBytes: number | unde
   return lines;
 }
 
-/**
- * A plan's text (planText, stdinLines after it) for a client that may draw it as Markdown, as VS Code draws an
- * elicitation's message: its first line, a blank line, then its other lines indented to four spaces, which Markdown
- * draws as code, as written. Drawn otherwise, a value's `[text](<` shows as that text alone and hides all up to a later
- * `>)` (the recipient and amount between), a JSON `\"` draws as `"` (one value as two) and `*` as emphasis. As plain
- * text, the plan reads as in a terminal.
- */
-export function asMarkdownCode(text: string): string {
-  const [first, ...lines] = text.split("\n");
-  return [first, "", ...lines.map((l) => `    ${l.trimStart()}`)].join("\n");
-}
-
 /** The whole plan for a person: what runs, then its lines. */
 export function planText(plan: AnyPlan, id?: { plan_id: string; expires_at: string }): string {
   return [`${escapeForPerson(subjectOf(plan))}:`, ...planLines(plan, id)].join("\n");

@@ -271,7 +271,12 @@ export class DescendantWatch {
   /** The pid cursor before the child is spawned: its pid is given out after it (see cursorFollows). */
   private readonly pidBefore = lastPid();
 
-  constructor() {
+  /**
+   * `onSession`: told each session a process of the run made (setsid), as it is first seen: a process in it whose parent
+   * has exited is tied to the run by nothing /proc shows afterwards, but by this watch (the reaper has the watchdog
+   * guard it too).
+   */
+  constructor(private readonly onSession: (id: number) => void = () => {}) {
     ownSession ??= stat(process.pid)?.session;
     // The first watch while none is on reads the counts anew (rebase). Where they cannot be trusted, the first watch
     // after a quiet time (no poll) lists /proc: what runs now is not new (a read made in this task is current). While
@@ -355,7 +360,10 @@ export class DescendantWatch {
   private add(pid: number, s: ProcStat): Seen {
     const seen: Seen = { pid, start: s.start, dead: false };
     this.known.set(pid, seen);
-    if (s.session !== ownSession && !this.sessions.has(s.session)) this.sessions.set(s.session, Number(s.start));
+    if (s.session !== ownSession && !this.sessions.has(s.session)) {
+      this.sessions.set(s.session, Number(s.start));
+      if (s.session !== this.rootPid) this.onSession(s.session);
+    }
     return seen;
   }
 

@@ -31,7 +31,13 @@ function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
 
 export class Reaper {
   /** Made before the child is spawned, so that no descendant is missed. */
-  private readonly watch = new DescendantWatch();
+  private readonly watch = new DescendantWatch((session) => this.guardSession(session));
+  /**
+   * The sessions the run's processes made, each guarded by the watchdog as a run of its own: should the runtime die
+   * during the grace, a process in one whose parent has exited (a setsid escapee) is tied to the run by nothing the
+   * watchdog could read in /proc.
+   */
+  private readonly sessions: number[] = [];
   private pid: number | undefined;
   private deadline: number | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -129,9 +135,15 @@ export class Reaper {
     if (this.timer === undefined) this.release();
   }
 
+  private guardSession(session: number): void {
+    guardRun(session);
+    this.sessions.push(session);
+  }
+
   /** Nothing of the run is left to kill: the tree is not watched any more, and the watchdog forgets the run. */
   private release(): void {
     this.watch.stop();
+    for (const session of this.sessions.splice(0)) releaseRun(session);
     if (this.pid !== undefined) releaseRun(this.pid, this.lastRun);
   }
 }

@@ -144,7 +144,8 @@ export function spawnFailed(): void {
 }
 
 /**
- * A run's child has just started (spawned detached: its group and session have its pid). It is identified here, not
+ * A run's child has just started (spawned detached: its group and session have its pid), or a process of a run made a
+ * session (setsid: its id is that process's pid; reaper.ts guards it as a run of its own). It is identified here, not
  * reaped yet, so its pid is surely its own; the watchdog reads its pipe only now and then. Returns what it was found
  * to be (RunIdentity): its start time while it runs, `gone` once it has exited.
  */

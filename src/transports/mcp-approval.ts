@@ -1,0 +1,44 @@
+// The question a person answers in the MCP client (elicitation) to approve a plan, and what their answer says. The
+// plan is drawn as code, so that a client drawing Markdown shows its values as written; the form has one box to tick,
+// so that a client accepting a form without fields by itself approves nothing. Pure.
+
+import type { ElicitRequestFormParams, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ApprovalRequest } from "../runtime/approval/approvers.js";
+
+/**
+ * The form a person approves a plan with: one box to tick. A client may accept a form without fields by itself, as a
+ * confirmation nobody need see (Codex does, under approval policy `never` with full disk access, and VS Code takes a
+ * skipped question for an accept): an accept is the person's yes only with the box ticked. No default: a client that
+ * fills in defaults would tick it.
+ */
+const APPROVAL_FORM: ElicitRequestFormParams["requestedSchema"] = {
+  type: "object",
+  properties: { approve: { type: "boolean", title: "Approve", description: "Tick to run this plan once, as shown" } },
+  required: ["approve"],
+};
+
+/**
+ * A plan's text (planText, stdinLines after it) for a client that may draw it as Markdown, as VS Code draws an
+ * elicitation's message: its first line, a blank line, then its other lines indented to four spaces, which Markdown
+ * draws as code, as written. Drawn otherwise, a value's `[text](<` shows as that text alone and hides all up to a later
+ * `>)` (the recipient and amount between), a JSON `\"` draws as `"` (one value as two) and `*` as emphasis. As plain
+ * text, the plan reads as in a terminal.
+ */
+function asMarkdownCode(text: string): string {
+  const [first, ...lines] = text.split("\n");
+  return [first, "", ...lines.map((l) => `    ${l.trimStart()}`)].join("\n");
+}
+
+/** The elicitation that asks a person to approve `request`'s plan. */
+export function approvalQuestion(request: ApprovalRequest): ElicitRequestFormParams {
+  return { mode: "form", message: `Approve running ${asMarkdownCode(request.text)}`, requestedSchema: APPROVAL_FORM };
+}
+
+/** The person's answer in an elicitation's result; throws when the client accepted without the box ticked, which no person answered. */
+export function approvalAnswer(answer: Pick<ElicitResult, "action" | "content">): "accept" | "decline" | "cancel" {
+  if (answer.action !== "accept") return answer.action;
+  const approve = answer.content?.["approve"];
+  if (approve === true) return "accept";
+  if (approve === false) return "decline";
+  throw new Error('it answered accept without the box "approve" ticked, as a client answers a form nobody saw');
+}
