@@ -214,8 +214,10 @@ test("--stateful sessions: no id is 400, an unknown id 404; DELETE ends a sessio
 test("--stateful: a session with no request and nothing open for --idle-timeout ends, and frees its place", async () => {
   const s = await serveHttp([PROBE_PACK], { args: ["--stateful", "--max-sessions", "1", "--idle-timeout", "1"], env: isolatedEnv() });
   try {
-    const first = await initialize(s.url);
+    // Before the request: the session is idle only once its answer is sent, which the client reads later (on a busy
+    // machine, tens of ms later).
     const opened = Date.now();
+    const first = await initialize(s.url);
     assert.equal(first.status, 200);
     // Initializing does not touch the first session: the second succeeds only once the first has ended.
     let second = await initialize(s.url);
