@@ -34,11 +34,13 @@ export function approvalQuestion(request: ApprovalRequest): ElicitRequestFormPar
   return { mode: "form", message: `Approve running ${asMarkdownCode(request.text)}`, requestedSchema: APPROVAL_FORM };
 }
 
-/** The person's answer in an elicitation's result; throws when the client accepted without the box ticked, which no person answered. */
+/**
+ * The person's answer in an elicitation's result. An accept without the box ticked (missing, or false: a form may send
+ * an untouched box as false) is no answer, neither a yes nor the decline that would keep the plan from this session
+ * (a client answering by itself, or a person who missed the box): throws, and `hcp approve` can still approve it.
+ */
 export function approvalAnswer(answer: Pick<ElicitResult, "action" | "content">): "accept" | "decline" | "cancel" {
   if (answer.action !== "accept") return answer.action;
-  const approve = answer.content?.["approve"];
-  if (approve === true) return "accept";
-  if (approve === false) return "decline";
+  if (answer.content?.["approve"] === true) return "accept";
   throw new Error('it answered accept without the box "approve" ticked, as a client answers a form nobody saw');
 }
