@@ -103,6 +103,20 @@ test("mcp-config carries the shell's XDG_STATE_HOME, XDG_CONFIG_HOME and HCP_AUD
   assert.ok(!existsSync(join(clientHome, ".local")), "nothing went to the client's default state directory");
 });
 
+test("mcp-config --client codex says that Codex under approval policy never declines hcp's questions by itself, and to serve it with --no-elicitation; not once it is given", async () => {
+  const b = bank();
+  const note = /Codex under approval policy never declines hcp's question about a gated plan by itself, and a declined plan cannot run again in its session: for such a Codex, add --no-elicitation and approve with hcp approve/;
+  const plain = await b.hcp(["mcp-config", b.root, "--client", "codex"]);
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.match(plain.stderr, note);
+  const without = await b.hcp(["mcp-config", b.root, "--client", "codex", "--no-elicitation"]);
+  assert.equal(without.code, 0, without.stderr);
+  assert.doesNotMatch(without.stderr, note);
+  assert.match(without.stdout, /"--no-elicitation"/);
+  const claude = await b.hcp(["mcp-config", b.root, "--client", "claude"]);
+  assert.doesNotMatch(claude.stderr, note);
+});
+
 test("mcp-config leaves out what hcp ignores: a relative XDG_STATE_HOME or XDG_CONFIG_HOME, empty values; HCP_AUDIT=none stays none", async () => {
   const b = bank();
   const env = { ...b.env, XDG_STATE_HOME: "state", XDG_CONFIG_HOME: "", HCP_AUDIT: "none", HCP_CREDENTIALS: "" };

@@ -129,6 +129,10 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   const text = renderMcpConfig(client, server);
   await ctx.writeResult({ client, ...server, config: text }, () => text);
   ctx.infof(`paste into ${CONFIG_FILES[client]}`);
+  // Codex under approval policy `never` answers every elicitation with a decline, unseen (docs/mcp.md).
+  if (client === "codex" && !flags.includes("--no-elicitation") && !flags.includes("--approver")) {
+    ctx.infof("Codex under approval policy never declines hcp's question about a gated plan by itself, and a declined plan cannot run again in its session: for such a Codex, add --no-elicitation and approve with hcp approve");
+  }
   const unplaced = inStartFolder(packs, opts);
   if (unplaced.length > 0) {
     const which = unplaced.length === 1 ? `pack ${JSON.stringify(unplaced[0]!.surface.id)} sets` : `${unplaced.length} packs set`;
