@@ -56,11 +56,11 @@ export interface CobraHelp {
 
 export function parseHelp(text: string): CobraHelp {
   const lines = text.replaceAll("\r", "").split("\n");
-  const summary = summaryLine(lines);
+  const at = summaryAt(lines);
   return {
     usage: usageLine(lines),
-    summary,
-    description: descriptionOf(lines, summary),
+    summary: at < 0 ? "" : lines[at]!.trim(),
+    description: descriptionFrom(lines, at),
     flags: flagsIn(lines, OWN_FLAGS),
     inherited: flagsIn(lines, INHERITED_FLAGS),
     listsCommands: lines.some(isCommandsHeading),
@@ -136,10 +136,10 @@ function usageLine(lines: readonly string[]): string {
 /** A heading of its own: lxc's help starts with `Description:`, its text on the lines under it. */
 const HEADING = /^[A-Z][A-Za-z ]*:$/;
 
-/** The first line of the help's text that is neither the usage line nor a heading. */
-function summaryLine(lines: readonly string[]): string {
+/** Where the help's first line of text is that is neither the usage line nor a heading; -1 when there is none. */
+function summaryAt(lines: readonly string[]): number {
   let afterUsage = false;
-  for (const line of lines) {
+  for (const [i, line] of lines.entries()) {
     const l = line.trim();
     const usage = USAGE.exec(l);
     if (usage !== null) {
@@ -151,9 +151,9 @@ function summaryLine(lines: readonly string[]): string {
       afterUsage = false;
       continue;
     }
-    return l;
+    return i;
   }
-  return "";
+  return -1;
 }
 
 /**
@@ -162,10 +162,9 @@ function summaryLine(lines: readonly string[]): string {
  */
 const SECTION = /^([A-Z][a-z]+( [A-Za-z]+){0,2}:(\s.*)?|[A-Z]+( [A-Z]+){0,2}:?)$/;
 
-/** The summary line and the lines after it up to the next heading, as one line. */
-function descriptionOf(lines: readonly string[], summary: string): string {
-  const start = lines.findIndex((l) => l.trim() === summary);
-  if (summary === "" || start < 0) return "";
+/** The summary line (at `start`) and the lines after it up to the next heading, as one line. */
+function descriptionFrom(lines: readonly string[], start: number): string {
+  if (start < 0) return "";
   const end = lines.findIndex((l, i) => i > start && SECTION.test(l.trimEnd()));
   return lines.slice(start, end < 0 ? undefined : end).map((l) => l.trim()).filter((l) => l !== "").join(" ");
 }

@@ -3,7 +3,7 @@
 // so that a client accepting a form without fields by itself approves nothing. Pure.
 
 import type { ElicitRequestFormParams, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ApprovalRequest } from "../runtime/approval/approvers.js";
+import type { Answer, ApprovalRequest } from "../runtime/approval/approvers.js";
 
 /**
  * The form a person approves a plan with: one box to tick. A client may accept a form without fields by itself, as a
@@ -39,7 +39,7 @@ export function approvalQuestion(request: ApprovalRequest): ElicitRequestFormPar
  * an untouched box as false) is no answer, neither a yes nor the decline that would keep the plan from this session
  * (a client answering by itself, or a person who missed the box): throws, and `hcp approve` can still approve it.
  */
-export function approvalAnswer(answer: Pick<ElicitResult, "action" | "content">): "accept" | "decline" | "cancel" {
+export function approvalAnswer(answer: Pick<ElicitResult, "action" | "content">): Answer {
   if (answer.action !== "accept") return answer.action;
   if (answer.content?.["approve"] === true) return "accept";
   throw new Error('it answered accept without the box "approve" ticked, as a client answers a form nobody saw');

@@ -461,9 +461,10 @@ function commandOf(n: Node, name: string, notes: string[], opening: Opening): Ag
   const operands = running ? operandsOf(n) : "";
   const line = lineOf(name, n.path);
   const short = n.short !== "" ? n.short : n.help.summary;
-  const notRead = running && readsByName(n.path) ? whyNotRead(n) : undefined;
+  const byName = running && readsByName(n.path);
+  const notRead = byName ? whyNotRead(n) : undefined;
   if (notRead !== undefined) notes.push(`command "${line}" is a write that a person approves, not a read: ${notRead}`);
-  const mutates = running && (!readsByName(n.path) || notRead !== undefined);
+  const mutates = running && (!byName || notRead !== undefined);
   return {
     path: n.path,
     use: n.help.usage,

@@ -130,7 +130,7 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   await ctx.writeResult({ client, ...server, config: text }, () => text);
   ctx.infof(`paste into ${CONFIG_FILES[client]}`);
   // Codex under approval policy `never` answers every elicitation with a decline, unseen (docs/mcp.md).
-  if (client === "codex" && !flags.includes("--no-elicitation") && !flags.includes("--approver")) {
+  if (client === "codex" && !ctx.bool("no-elicitation") && optionalString(ctx, "approver") === undefined) {
     ctx.infof("Codex under approval policy never declines hcp's question about a gated plan by itself, and a declined plan cannot run again in its session: for such a Codex, add --no-elicitation and approve with hcp approve");
   }
   const unplaced = inStartFolder(packs, opts);

@@ -276,7 +276,7 @@ export class DescendantWatch {
    * has exited is tied to the run by nothing /proc shows afterwards, but by this watch (the reaper has the watchdog
    * guard it too).
    */
-  constructor(private readonly onSession: (id: number) => void = () => {}) {
+  constructor(private readonly onSession: (id: number) => unknown = () => {}) {
     ownSession ??= stat(process.pid)?.session;
     // The first watch while none is on reads the counts anew (rebase). Where they cannot be trusted, the first watch
     // after a quiet time (no poll) lists /proc: what runs now is not new (a read made in this task is current). While
@@ -514,6 +514,11 @@ export class DescendantWatch {
       this.adopt();
       if (this.known.size === before) return;
     }
+  }
+
+  /** The sessions the run's processes made (onSession was told each), not the run's own. */
+  sessionsMade(): number[] {
+    return [...this.sessions.keys()].filter((id) => id !== this.rootPid);
   }
 
   /** Sends a signal to every descendant still alive (the very process first seen). Never throws. */

@@ -31,13 +31,12 @@ function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
 
 export class Reaper {
   /** Made before the child is spawned, so that no descendant is missed. */
-  private readonly watch = new DescendantWatch((session) => this.guardSession(session));
   /**
-   * The sessions the run's processes made, each guarded by the watchdog as a run of its own: should the runtime die
-   * during the grace, a process in one whose parent has exited (a setsid escapee) is tied to the run by nothing the
-   * watchdog could read in /proc.
+   * Each session the run's processes make is guarded by the watchdog as a run of its own, as the watch first sees it:
+   * should the runtime die during the grace, a process in one whose parent has exited (a setsid escapee) is tied to the
+   * run by nothing the watchdog could read in /proc.
    */
-  private readonly sessions: number[] = [];
+  private readonly watch = new DescendantWatch(guardRun);
   private pid: number | undefined;
   private deadline: number | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -135,15 +134,10 @@ export class Reaper {
     if (this.timer === undefined) this.release();
   }
 
-  private guardSession(session: number): void {
-    guardRun(session);
-    this.sessions.push(session);
-  }
-
   /** Nothing of the run is left to kill: the tree is not watched any more, and the watchdog forgets the run. */
   private release(): void {
     this.watch.stop();
-    for (const session of this.sessions.splice(0)) releaseRun(session);
+    for (const session of this.watch.sessionsMade()) releaseRun(session);
     if (this.pid !== undefined) releaseRun(this.pid, this.lastRun);
   }
 }
