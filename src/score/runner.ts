@@ -109,6 +109,8 @@ export class Runner {
         timeoutMs: this.timeoutMs,
         maxOutputBytes: MAX_OUTPUT_BYTES,
         signal: this.signal,
+        // The spec's environment alone (rungrad-spec/1).
+        unmarked: true,
       });
       if (r.cancelled) throw new ScoreCancelledError();
       if (r.timed_out) return { stdout: r.stdout, stderr: r.stderr, exit: -1, err: "target timed out", timedOut: true };

@@ -8,6 +8,7 @@ import { test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { bank, person, toolErrorOf as errorOf } from "./approvals-support.js";
 import { isolatedEnv } from "./hardening.js";
+import { withoutRunMarks } from "./helpers.js";
 import { PROBE_PACK, httpClient, mcpClient, serveHttp, type McpOptions } from "../transports/support.js";
 
 interface Open {
@@ -49,9 +50,9 @@ const TRANSPORTS: Transport[] = [
   },
 ];
 
-/** What varies between two runs of the same thing: plan ids, times and durations. */
+/** What varies between two runs of the same thing: plan ids, times, durations and run marks. */
 function normalized(value: unknown): unknown {
-  const text = JSON.stringify(value, (k, v: unknown) => (k === "duration_ms" || k === "time" || k === "client_address" ? undefined : v));
+  const text = JSON.stringify(withoutRunMarks(value), (k, v: unknown) => (k === "duration_ms" || k === "time" || k === "client_address" ? undefined : v));
   return JSON.parse(text.replace(/hcp1\.[0-9]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, "<plan_id>").replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")) as unknown;
 }
 

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { PROBE_PACK, execSession, hcp, mcpClient, timeless } from "../transports/support.js";
+import { withoutRunMarks } from "./helpers.js";
 
 interface Call {
   verb: string;
@@ -118,7 +119,7 @@ test("parity: run --json, exec and MCP tools/call agree on every call", async ()
 
   for (const n of names) {
     // Every dry run issues its own plan_id and expiry; the plans themselves agree.
-    const strip = (o: Outcome) => (o.ok ? { ok: true, result: timeless(dropIds(o.result)) } : o);
+    const strip = (o: Outcome) => (o.ok ? { ok: true, result: withoutRunMarks(timeless(dropIds(o.result))) } : o);
     assert.deepEqual(strip(exec[n]!), strip(cli[n]!), `exec vs cli: ${n}`);
     // MCP never lists denied verbs; its "denied" is the tool's absence.
     assert.deepEqual(strip(mcp[n]!), strip(cli[n]!), `mcp vs cli: ${n}`);

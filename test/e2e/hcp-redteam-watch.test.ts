@@ -395,6 +395,49 @@ test("a process the child makes with clone(CLONE_PARENT), its parent then hcp it
   await runLeavesNoSurvivor(root, "sibling", dir);
 });
 
+/**
+ * A child that double-forks a daemon (its parent gone at once: init has it), which makes a session of its own and then
+ * a sibling of itself with clone(CLONE_PARENT): the sibling's parent is init too. The sibling makes a session of its own,
+ * ignores SIGTERM, holds no pipe of the run and writes its pid; the daemon exits at once. Nothing /proc shows of the
+ * sibling's place was ever the run's: only the run's mark in its environment, which it inherits.
+ */
+const DAEMON_CLONE_PARENT = script(`exec python3 -c '
+import ctypes, os, platform, signal, sys, time
+pidfile = sys.argv[1]
+libc = ctypes.CDLL(None, use_errno=True)
+SYS_clone = {"x86_64": 56, "aarch64": 220}[platform.machine()]
+CLONE_PARENT = 0x00008000
+if os.fork() == 0:
+    if os.fork() == 0:
+        os.setsid()
+        pid = libc.syscall(SYS_clone, CLONE_PARENT | signal.SIGCHLD, 0, 0, 0, 0)
+        if pid == 0:
+            os.setsid()
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            open(pidfile + ".tmp", "w").write(str(os.getpid()))
+            os.rename(pidfile + ".tmp", pidfile)
+            time.sleep(120)
+        os._exit(0)
+    os._exit(0)
+for _ in range(1000):
+    if os.path.exists(pidfile):
+        break
+    time.sleep(0.01)
+' "$1"`);
+
+test("a process a double-forked daemon of the run makes with clone(CLONE_PARENT) (its parent then init), in a session of its own, TERM ignored, is killed: found by the run's mark", async (t) => {
+  if (!["x86_64", "aarch64"].includes(spawnSync("uname", ["-m"], { encoding: "utf8" }).stdout.trim())) {
+    t.skip("the clone system call's number is known here for x86_64 and aarch64 only");
+    return;
+  }
+  const dir = tempDir("hcp-watch-pids-");
+  const root = programPack("cousin", DAEMON_CLONE_PARENT, { cousin: [join(dir, "cousin.pid")] });
+  await runLeavesNoSurvivor(root, "cousin", dir);
+});
+
 /** A program that leaves an orphan in a group of its own but in the child's session, with no pipe of the run. */
 const SESSION_ORPHAN = script(`exec python3 -c '
 import os, signal, sys, time

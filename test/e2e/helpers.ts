@@ -74,6 +74,14 @@ export async function run(file: string, args: string[], options: RunOptions = {}
   });
 }
 
+/** Each run's mark (HCP_RUN_ID, a random UUID of the run's own: src/runtime/process/run-mark.ts), wherever it shows. */
+const RUN_MARK = /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/g;
+
+/** `value` with each run's mark replaced: what differs between two runs of the same call that print their environment. */
+export function withoutRunMarks<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value).replace(RUN_MARK, "<run mark>")) as T;
+}
+
 export const rungrad = (args: string[], options?: Parameters<typeof run>[2]) => run(process.execPath, [RUNGRAD, ...args], options);
 
 /**

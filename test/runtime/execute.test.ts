@@ -125,6 +125,8 @@ test("the child environment is minimal; a credential reaches the child but never
     HCP_BINDING_MODE: "local",
     HCP_BINDING_FAMILY: "probe",
     PROBE_TOKEN: "***",
+    // The run's mark (src/runtime/process/run-mark.ts): random, checked in test/runtime/process.test.ts.
+    HCP_RUN_ID: env["HCP_RUN_ID"]!,
   });
   assert.ok(!r.stdout.includes("must-not-leak"));
   // the child saw the real value (it printed it), the result shows only the mask

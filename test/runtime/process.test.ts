@@ -11,11 +11,21 @@ import { PROBE, BASE_ENV, alive, eventually, tempDir } from "./support.js";
 
 const base = { file: PROBE, env: BASE_ENV, timeoutMs: 10_000, maxOutputBytes: 1 << 20 };
 
-test("argv arrives as given and the environment is exactly the one passed", async () => {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+test("argv arrives as given and the environment is exactly the one passed, with the run's mark (HCP_RUN_ID: random, its own per run, never the caller's)", async () => {
   const r = await runProcess({ ...base, args: ["a b", "$(x)", ""] });
   assert.equal(r.exit_code, 0);
   assert.equal(r.signal, null);
-  assert.deepEqual(JSON.parse(r.stdout), { argv: ["a b", "$(x)", ""], env: BASE_ENV });
+  const { HCP_RUN_ID: mark, ...env } = (JSON.parse(r.stdout) as { env: Record<string, string> }).env;
+  assert.deepEqual(JSON.parse(r.stdout).argv, ["a b", "$(x)", ""]);
+  assert.deepEqual(env, BASE_ENV);
+  assert.match(mark!, UUID);
+  // A caller's (a pack's) variable of that name does not replace it, and each run has a mark of its own.
+  const again = await runProcess({ ...base, env: { ...BASE_ENV, HCP_RUN_ID: mark! }, args: [] });
+  const other = (JSON.parse(again.stdout) as { env: Record<string, string> }).env["HCP_RUN_ID"];
+  assert.match(other!, UUID);
+  assert.notEqual(other, mark);
   assert.equal(r.stdout_bytes, Buffer.byteLength(r.stdout));
   assert.equal(r.stdout_truncated, false);
 });

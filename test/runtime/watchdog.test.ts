@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import type { Socket } from "node:net";
@@ -77,6 +78,31 @@ test("when its pipe closes, the watchdog kills each run still registered (group 
     assert.equal(await watchdog.exited, 0);
     assert.ok(await eventually(() => !alive(run.pid!) && !alive(run.member), 10_000), "the registered run and its member are gone");
     assert.deepEqual([ended.pid, ended.member, foreign.pid, unrelated.pid].map((p) => alive(p!)), [true, true, true, true], "nothing else was signalled");
+  } finally {
+    killAll(pids);
+  }
+});
+
+/** A sleeper carrying a run's mark, in a session of its own, its parent this test: only its environment names a run. */
+const carrier = (mark: string) => spawn("sleep", ["300"], { detached: true, stdio: "ignore", env: { HCP_RUN_ID: mark } });
+/** A running process's start time, as hcp tells it to the watchdog. */
+const startOf = (pid: number) => (identify(pid) as { start: string }).start;
+
+test("a run's mark: a process carrying the mark of a run still registered is killed though nothing in /proc ties it to the run (a session of its own, another parent); one carrying another mark, or a run's told ended, is not", async () => {
+  const run = await runLike();
+  const ended = await runLike();
+  const [mark, endedMark] = [randomUUID(), randomUUID()];
+  const escapee = carrier(mark);
+  const other = carrier(randomUUID());
+  const endedEscapee = carrier(endedMark);
+  await Promise.all([escapee, other, endedEscapee].map((c) => once(c, "spawn")));
+  const pids = [run.pid!, run.member, ended.pid!, ended.member, escapee.pid!, other.pid!, endedEscapee.pid!];
+  const watchdog = startWatchdog();
+  try {
+    watchdog.child.stdin!.end(`+${run.pid} ${startOf(run.pid!)} ${mark}\n+${ended.pid} ${startOf(ended.pid!)} ${endedMark}\n-${ended.pid}\n`);
+    assert.equal(await watchdog.exited, 0);
+    assert.ok(await eventually(() => ![run.pid!, run.member, escapee.pid!].some(alive), 10_000), "the run, its member and the process carrying its mark are gone");
+    assert.deepEqual([ended.pid!, ended.member, other.pid!, endedEscapee.pid!].map(alive), [true, true, true, true], "nothing else was signalled");
   } finally {
     killAll(pids);
   }
@@ -251,11 +277,15 @@ test("the run hcp was spawning: the first leader of a session of its own, since 
   assert.deepEqual(unregisteredRun([...others, q(515, 1, 509, 1004), child], mark, after, (pid) => pid === 509), [509, "gone"], "a session whose leader is gone shows nothing; the first is taken");
 });
 
-test("spawn marks: `?CURSOR TICKS [BYTES SHA256]` sets one; a bare `?`, or anything else, clears it", () => {
+test("spawn marks: `?CURSOR TICKS [BYTES SHA256] [RUN]` sets one; a bare `?`, or anything else, clears it", () => {
   assert.deepEqual(parseMark("?12 345"), { cursor: 12, ticks: 345 });
   const digest = "a".repeat(64);
+  const run = randomUUID();
   assert.deepEqual(parseMark(`?12 345 7 ${digest}`), { cursor: 12, ticks: 345, args: { bytes: 7, sha256: digest } });
-  for (const line of ["?", "?12", "?12 ", "?a 1", "?1 2 3", `?1 2 0 ${digest}`, `?1 2 3 ${digest.slice(1)}`, `?1 2 3 ${digest.toUpperCase()}`]) {
+  assert.deepEqual(parseMark(`?12 345 7 ${digest} ${run}`), { cursor: 12, ticks: 345, args: { bytes: 7, sha256: digest }, run });
+  assert.deepEqual(parseMark(`?12 345 ${run}`), { cursor: 12, ticks: 345, run });
+  assert.deepEqual(parseMark(markLine([], run)!.trimEnd())!.run, run);
+  for (const line of ["?", "?12", "?12 ", "?a 1", "?1 2 3", `?1 2 0 ${digest}`, `?1 2 3 ${digest.slice(1)}`, `?1 2 3 ${digest.toUpperCase()}`, `?1 2 ${run} x`, `?1 2 ${run.toUpperCase()}`]) {
     assert.equal(parseMark(line), undefined, line);
   }
   // The arguments' digest, never the arguments: one may be a secret.

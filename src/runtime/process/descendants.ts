@@ -5,7 +5,8 @@
 // time where the cursor does not follow); every run judges every entry logged since it began (never one judged by
 // another run only), and takes it when its parent is the run's, when its session is one a run's process
 // is in, or when it was made by one of the run's processes (a daemon's double fork stays in the session
-// its setsid made). At the end, so is every process holding one of the child's pipes.
+// its setsid made), or when it carries the run's mark in its environment (run-mark.ts: a double fork whose parent has
+// exited before a read saw it). At the end, so is every process holding one of the child's pipes.
 // Where /proc is missing all this finds nothing (README, SECURITY.md).
 
 import { readdirSync, readlinkSync } from "node:fs";
@@ -13,6 +14,7 @@ import { monotonicMs } from "../clock.js";
 import { forksSoFar } from "./fork-count.js";
 import { readStat, type ProcStat } from "./proc-stat.js";
 import { fullRound, givenOut, lastPid, tasksAtLastPid } from "./pid-cursor.js";
+import { runMarksOf } from "./run-mark.js";
 import { withoutStack } from "./without-stack.js";
 
 /**
@@ -39,6 +41,21 @@ const GONE = "gone";
 function stat(pid: number): ProcStat | undefined {
   const s = readStat(pid);
   return s === GONE ? undefined : s;
+}
+
+/** The run marks of logged processes, read once each (every watch judging an entry may ask). */
+const marksSeen = new WeakMap<ProcStat, readonly string[]>();
+
+/** The run marks the process logged as `s` carries (run-mark.ts); none once another process has its pid. */
+function marksOf(s: ProcStat): readonly string[] {
+  let marks = marksSeen.get(s);
+  if (marks === undefined) {
+    const carried = runMarksOf(s.pid) ?? [];
+    // Read after the environment: the process logged then had it, not one given its pid since.
+    marks = stat(s.pid)?.start === s.start ? carried : [];
+    marksSeen.set(s, marks);
+  }
+  return marks;
 }
 
 /** The pids /proc lists (none when it cannot be listed). */
@@ -274,9 +291,12 @@ export class DescendantWatch {
   /**
    * `onSession`: told each session a process of the run made (setsid), as it is first seen: a process in it whose parent
    * has exited is tied to the run by nothing /proc shows afterwards, but by this watch (the reaper has the watchdog
-   * guard it too).
+   * guard it too). `mark`: the run's mark, in its child's environment (run-mark.ts).
    */
-  constructor(private readonly onSession: (id: number) => unknown = () => {}) {
+  constructor(
+    private readonly onSession: (id: number) => unknown = () => {},
+    private readonly mark?: string,
+  ) {
     ownSession ??= stat(process.pid)?.session;
     // The first watch while none is on reads the counts anew (rebase). Where they cannot be trusted, the first watch
     // after a quiet time (no poll) lists /proc: what runs now is not new (a read made in this task is current). While
@@ -379,7 +399,8 @@ export class DescendantWatch {
   }
 
   /**
-   * Whether a process is the run's: its parent is, its session is, or its session was made by one of the run's; or its
+   * Whether a process is the run's: its parent is, its session is, or its session was made by one of the run's; or it
+   * carries the run's mark (inherited through everything /proc no longer shows: a parent gone, a session of its own); or its
    * parent is the runtime, whose only children are the runs' own, each known as it is spawned and so never logged: a
    * process a run's child made with clone(CLONE_PARENT) has the runtime for parent (and keeps it while the runtime
    * lives). Which run's cannot be told: every run that judges it takes it. (Not where the runtime is init, nor the
@@ -397,7 +418,8 @@ export class DescendantWatch {
     return (
       (parent !== undefined && this.stillNames(s.ppid, this.startOf(parent), start, batch)) ||
       (since !== undefined && this.stillNames(s.session, since, start, batch)) ||
-      (maker !== undefined && this.stillNames(s.session, this.startOf(maker), start, batch))
+      (maker !== undefined && this.stillNames(s.session, this.startOf(maker), start, batch)) ||
+      (this.mark !== undefined && marksOf(s).includes(this.mark))
     );
   }
 

@@ -7,6 +7,7 @@ import { statSync } from "node:fs";
 import { monotonicMs } from "../clock.js";
 import { RuntimeError } from "../errors.js";
 import { Reaper } from "./reaper.js";
+import { RUN_MARK_VARIABLE, newRunMark } from "./run-mark.js";
 import { markSpawn, spawnFailed, startWatchdog } from "./watchdog.js";
 
 export interface ProcessRequest {
@@ -32,6 +33,11 @@ export interface ProcessRequest {
   readonly decodeStdout?: (bytes: Buffer) => string;
   /** The process starts no run after this one (a one-shot `hcp run`): the watchdog ends once nothing of it is left. */
   readonly lastRun?: boolean;
+  /**
+   * The child's environment is `env` alone, without the run's mark (run-mark.ts): rungrad score gives its target only
+   * the spec's environment. What such a run leaves is then found by what /proc shows of its place alone.
+   */
+  readonly unmarked?: boolean;
 }
 
 export interface ProcessResult {
@@ -150,16 +156,18 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     }
     const started = monotonicMs();
     const grace = req.killGraceMs ?? 2000;
-    const reaper = new Reaper(grace, () => setTimeout(finish, PIPE_GIVE_UP_MS, true).unref(), req.lastRun === true);
+    const mark = req.unmarked === true ? undefined : newRunMark();
+    const reaper = new Reaper(grace, () => setTimeout(finish, PIPE_GIVE_UP_MS, true).unref(), req.lastRun === true, mark);
     // A stdin not given is /dev/null (libuv opens it for "ignore"): not a pipe of the run.
     const piped = req.stdin !== undefined || req.holdStdin === true;
     let child: ChildProcess;
-    markSpawn(req.args);
+    markSpawn(req.args, mark);
     try {
-      // spawn copies args and env into the child's own arrays: no copy of them is needed here.
+      // spawn copies args and env into the child's own arrays: no copy of them is needed here. The run's mark last: no
+      // variable of the pack's or the caller's replaces it.
       child = spawn(req.file, req.args, {
         cwd: req.cwd,
-        env: req.env,
+        env: mark === undefined ? req.env : { ...req.env, [RUN_MARK_VARIABLE]: mark },
         shell: false,
         detached: true,
         windowsHide: true,

@@ -30,13 +30,12 @@ function killGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
 }
 
 export class Reaper {
-  /** Made before the child is spawned, so that no descendant is missed. */
   /**
-   * Each session the run's processes make is guarded by the watchdog as a run of its own, as the watch first sees it:
-   * should the runtime die during the grace, a process in one whose parent has exited (a setsid escapee) is tied to the
-   * run by nothing the watchdog could read in /proc.
+   * Made before the child is spawned, so that no descendant is missed. Each session the run's processes make is guarded
+   * by the watchdog as a run of its own, as the watch first sees it: should the runtime die during the grace, the
+   * watchdog finds a process in one whose parent has exited (a setsid escapee) by that session.
    */
-  private readonly watch = new DescendantWatch(guardRun);
+  private readonly watch: DescendantWatch;
   private pid: number | undefined;
   private deadline: number | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -50,12 +49,19 @@ export class Reaper {
   /** The child has been reaped: its pid is held only by its group and session while they have members. */
   private reaped = false;
 
-  /** `afterKill` runs once SIGKILL has been sent. `lastRun`: the runtime starts no run after this one (releaseRun). */
+  /**
+   * `afterKill` runs once SIGKILL has been sent. `lastRun`: the runtime starts no run after this one (releaseRun). `mark`:
+   * the run's mark (run-mark.ts), in the child's environment: what the run's processes are found by when /proc shows no
+   * other tie.
+   */
   constructor(
     private readonly grace: number,
     private readonly afterKill: () => void,
     private readonly lastRun = false,
-  ) {}
+    private readonly mark?: string,
+  ) {
+    this.watch = new DescendantWatch((session) => guardRun(session), mark);
+  }
 
   /**
    * The child started (detached: in a session and group of its own): its group, its descendants and the holders of
@@ -63,7 +69,7 @@ export class Reaper {
    */
   started(pid: number, pipeFds: readonly number[] = [0, 1, 2]): void {
     this.watch.spawned(pid, pipeFds);
-    const identity = guardRun(pid);
+    const identity = guardRun(pid, this.mark);
     this.pid = pid;
     this.watch.root(pid, typeof identity === "object" ? identity.start : undefined, identity === "gone");
   }
@@ -109,8 +115,14 @@ export class Reaper {
     this.timer = undefined;
     this.signalGroup(0);
     if (this.groupGone && !this.watch.anyAlive()) {
-      if (this.over) this.release();
-      return;
+      // Nothing left as far as the watch knows; a fresh read of the tree tells whether the run's last process started
+      // one as it exited (a double fork's escapee, found by its mark), which is then ended as the others were.
+      this.watch.refresh();
+      if (!this.watch.anyAlive()) {
+        if (this.over) this.release();
+        return;
+      }
+      this.watch.signal("SIGTERM");
     }
     const left = this.deadline! - monotonicMs();
     if (left > 0) {

@@ -1,11 +1,11 @@
 // hcp's watchdog, a program of its own (watchdog.ts starts it beside hcp's first run, in a session of its own): it
 // outlives hcp, and once hcp is gone without ending its runs (SIGKILL, the OOM killer, a crash) it kills them.
 // Its arguments are the runs still going when it was started again (`+PID ID` each, as below), then hcp's pid.
-// hcp writes on its stdin one line per event: `+PID ID` a run's child has started (its group and session have the id
-// PID; ID is what the child is, read by hcp just after spawning it: its start time, `gone`, `foreign` or `unknown`, see
-// RunIdentity; a line without one is looked up here), `-PID` that run has ended, `?CURSOR TICKS [BYTES SHA256]` a
-// run's child is about to be spawned (a spawn mark, with a digest of its arguments: watchdog-unregistered.ts), cleared
-// by the next `+PID` or a bare `?`. When stdin ends (hcp exited or died: the kernel closes its end), the runs still
+// hcp writes on its stdin one line per event: `+PID ID [RUN]` a run's child has started (its group and session have the
+// id PID; ID is what the child is, read by hcp just after spawning it: its start time, `gone`, `foreign` or `unknown`,
+// see RunIdentity; a line without one is looked up here; RUN the run's mark, run-mark.ts), `-PID` that run has ended,
+// `?CURSOR TICKS [BYTES SHA256] [RUN]` a run's child is about to be spawned (a spawn mark, with a digest of its
+// arguments: watchdog-unregistered.ts), cleared by the next `+PID` or a bare `?`. When stdin ends (hcp exited or died: the kernel closes its end), the runs still
 // registered, and the run of a mark still open, are killed (watchdog-sweep.ts) and the watchdog exits; with none it
 // exits at once. Its fd 3, the lifeline, is a pipe hcp holds and never writes: its end tells at once that hcp is gone,
 // and when.
@@ -14,9 +14,12 @@ import { fstatSync } from "node:fs";
 import { Socket } from "node:net";
 import { bootTicks } from "./boot-clock.js";
 import { findUnregisteredRun, parseMark, type SpawnMark } from "./watchdog-unregistered.js";
+import { isRunMark } from "./run-mark.js";
 import { identify, sweep, type RunIdentity } from "./watchdog-sweep.js";
 
 const runs = new Map<number, RunIdentity>();
+/** The marks of the runs registered with one (run-mark.ts), by their child's pid. */
+const runMarks = new Map<number, string>();
 let mark: SpawnMark | undefined;
 let partial = "";
 
@@ -31,13 +34,17 @@ function take(line: string): void {
     mark = parseMark(line);
     return;
   }
-  const [head, id] = line.split(" ");
+  const [head, id, runMark] = line.split(" ");
   const pid = Number(head!.slice(1));
   if (!Number.isInteger(pid) || pid <= 1) return;
   if (line[0] === "+") {
     runs.set(pid, identity(pid, id));
+    if (runMark !== undefined && isRunMark(runMark)) runMarks.set(pid, runMark);
     mark = undefined;
-  } else if (line[0] === "-") runs.delete(pid);
+  } else if (line[0] === "-") {
+    runs.delete(pid);
+    runMarks.delete(pid);
+  }
 }
 
 // A watchdog started again while runs go (the one before was killed) is given them as arguments, before hcp's pid.
@@ -93,7 +100,8 @@ function end(): void {
       const run = await findUnregisteredRun(mark, hcp, goneAt ?? bootTicks() ?? Infinity);
       if (run !== undefined) runs.set(...run);
     }
-    await sweep(runs);
+    // The mark of a spawn still open too: its child carries it from its first instant.
+    await sweep(runs, new Set([...runMarks.values(), ...(mark?.run === undefined ? [] : [mark.run])]));
   })().finally(() => process.exit(0));
 }
 process.stdin.on("end", end);

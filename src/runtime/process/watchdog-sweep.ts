@@ -1,10 +1,11 @@
 // What hcp's watchdog (watchdog-program.ts) kills once hcp is gone: each run still registered, its process group and
-// session, and every process /proc shows descending from them (a child of one of them, or a member of a session one
-// of them made). A run's child is known by its start time, so a pid given to another process since is never
+// session, every process carrying a registered run's mark (run-mark.ts), and every process /proc shows descending from
+// them (a child of one of them, or a member of a session one of them made). A run's child is known by its start time, so a pid given to another process since is never
 // signalled. Where there is no /proc, only the runs' groups are killed.
 
 import { readdirSync } from "node:fs";
 import { readStat, type ProcStat } from "./proc-stat.js";
+import { runMarksOf } from "./run-mark.js";
 
 export type { ProcStat };
 
@@ -40,18 +41,18 @@ export function stillTheRuns(identity: RunIdentity, now: ProcStat | "gone" | und
 
 /**
  * The processes of a snapshot of /proc that are the runs': members of `sessions` (the runs' own, and those their
- * processes made) and children of those taken, to a fixed point. Each session a taken process leads is added to
- * `sessions`, which is kept from one snapshot to the next: its id stays its own while it has a member. Zombies are
- * taken (the sessions they lead still count) and left to the caller to skip.
+ * processes made), those `marked` (carrying a run's mark: run-mark.ts) and children of those taken, to a fixed point.
+ * Each session a taken process leads is added to `sessions`, which is kept from one snapshot to the next: its id stays
+ * its own while it has a member. Zombies are taken (the sessions they lead still count) and left to the caller to skip.
  */
-export function runProcesses(procs: readonly ProcStat[], sessions: Set<number>, self: number): ProcStat[] {
+export function runProcesses(procs: readonly ProcStat[], sessions: Set<number>, self: number, marked: (p: ProcStat) => boolean = () => false): ProcStat[] {
   const taken = new Map<number, ProcStat>();
   let grew = true;
   while (grew) {
     grew = false;
     for (const p of procs) {
       if (p.pid === self || taken.has(p.pid)) continue;
-      if (!sessions.has(p.session) && !taken.has(p.ppid)) continue;
+      if (!sessions.has(p.session) && !taken.has(p.ppid) && !marked(p)) continue;
       taken.set(p.pid, p);
       if (p.session === p.pid) sessions.add(p.pid);
       grew = true;
@@ -78,6 +79,21 @@ export function snapshot(): ProcStat[] | undefined {
   return procs;
 }
 
+/** Whether a process carries one of `marks`, its environment read once per process (pid and start) in a sweep. */
+function carriesOneOf(marks: ReadonlySet<string>): (p: ProcStat) => boolean {
+  const read = new Map<string, boolean>();
+  return (p) => {
+    if (marks.size === 0) return false;
+    const key = `${p.pid} ${p.start}`;
+    let carries = read.get(key);
+    if (carries === undefined) {
+      carries = runMarksOf(p.pid)?.some((mark) => marks.has(mark)) === true;
+      read.set(key, carries);
+    }
+    return carries;
+  };
+}
+
 function signal(pid: number, sig: NodeJS.Signals): void {
   try {
     process.kill(pid, sig);
@@ -99,17 +115,19 @@ const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 
  * run kept; only then is everything found killed. Killed at once instead, a process forking every few ms leaves
  * behind the children it started between a reading and its death, each in a session of its own.
  */
-export async function sweep(runs: ReadonlyMap<number, RunIdentity>): Promise<void> {
+export async function sweep(runs: ReadonlyMap<number, RunIdentity>, marks: ReadonlySet<string> = new Set()): Promise<void> {
   const groups = [...runs].filter(([pid, identity]) => stillTheRuns(identity, readStat(pid))).map(([pid]) => pid);
-  if (groups.length === 0) return;
+  // A run whose group is gone may have left processes that carry its mark.
+  if (groups.length === 0 && marks.size === 0) return;
   const sessions = new Set(groups);
+  const marked = carriesOneOf(marks);
   // Each group in one call, none of its members able to fork meanwhile; without /proc, only the groups.
   for (const pid of groups) signal(-pid, "SIGSTOP");
   const stopped = new Set<number>();
   for (let round = 0; round < ROUNDS; round++) {
     // Read before anything is killed: a process whose parent dies is given another, and its tie to the run is lost.
     const procs = snapshot();
-    const found = procs === undefined ? [] : runProcesses(procs, sessions, process.pid).filter((p) => !p.zombie && !stopped.has(p.pid));
+    const found = procs === undefined ? [] : runProcesses(procs, sessions, process.pid, marked).filter((p) => !p.zombie && !stopped.has(p.pid));
     if (found.length === 0) break;
     for (const p of found) {
       signal(p.pid, "SIGSTOP");
@@ -122,7 +140,7 @@ export async function sweep(runs: ReadonlyMap<number, RunIdentity>): Promise<voi
   // Whatever was still missed (a stop not yet taken effect when the last reading found nothing new) is killed as found.
   for (let round = 0; round < ROUNDS; round++) {
     const procs = snapshot();
-    const alive = procs === undefined ? [] : runProcesses(procs, sessions, process.pid).filter((p) => !p.zombie);
+    const alive = procs === undefined ? [] : runProcesses(procs, sessions, process.pid, marked).filter((p) => !p.zombie);
     if (alive.length === 0) return;
     for (const p of alive) signal(p.pid, "SIGKILL");
     await pause();

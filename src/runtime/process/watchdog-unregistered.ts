@@ -16,6 +16,7 @@ import { readFileSync } from "node:fs";
 import { bootTicks } from "./boot-clock.js";
 import { givenOut, lastPid } from "./pid-cursor.js";
 import { readStat, type ProcStat } from "./proc-stat.js";
+import { isRunMark } from "./run-mark.js";
 import { snapshot, type RunIdentity } from "./watchdog-sweep.js";
 
 /** Where the pid cursor and the clock stood just before hcp spawned a run's child, and what it was given. */
@@ -28,6 +29,8 @@ export interface SpawnMark {
    * also after a `#!` interpreter's words): their length in bytes and SHA-256. None when it was given none.
    */
   readonly args?: { readonly bytes: number; readonly sha256: string };
+  /** The run's mark (run-mark.ts): the child, and what it starts, carry it in their environment. */
+  readonly run?: string;
 }
 
 /** Arguments as they end a process's /proc/PID/cmdline: each in UTF-8, followed by a NUL. */
@@ -62,23 +65,27 @@ export interface AfterHcp {
 
 /**
  * The line that marks a spawn now (`?CURSOR TICKS`, then `BYTES SHA256` of the child's arguments when it is given any,
- * with its newline), read just before it; undefined where /proc does not tell the pid cursor or the clock, when there
- * is nothing to find a child by. Only a digest of the arguments: one may be a secret.
+ * then the run's mark when given, with its newline), read just before it; undefined where /proc does not tell the pid
+ * cursor or the clock, when there is nothing to find a child by. Only a digest of the arguments: one may be a secret.
  */
-export function markLine(args: readonly string[] = []): string | undefined {
+export function markLine(args: readonly string[] = [], run?: string): string | undefined {
   const cursor = lastPid();
   const ticks = bootTicks();
   if (cursor === undefined || ticks === undefined) return undefined;
   const tail = cmdlineTail(args);
-  return `?${cursor} ${ticks}${tail.length === 0 ? "" : ` ${tail.length} ${sha256(tail)}`}\n`;
+  return `?${cursor} ${ticks}${tail.length === 0 ? "" : ` ${tail.length} ${sha256(tail)}`}${run === undefined ? "" : ` ${run}`}\n`;
 }
 
-/** The mark a `?CURSOR TICKS [BYTES SHA256]` line sets; undefined for a bare `?` (or anything else), which clears it. */
+/** The mark a `?CURSOR TICKS [BYTES SHA256] [RUN]` line sets; undefined for a bare `?` (or anything else), which clears it. */
 export function parseMark(line: string): SpawnMark | undefined {
-  const match = /^\?(\d+) (\d+)(?: ([1-9]\d*) ([0-9a-f]{64}))?$/.exec(line);
-  if (match === null) return undefined;
-  const mark = { cursor: Number(match[1]), ticks: Number(match[2]) };
-  return match[3] === undefined ? mark : { ...mark, args: { bytes: Number(match[3]), sha256: match[4]! } };
+  const match = /^\?(\d+) (\d+)(?: ([1-9]\d*) ([0-9a-f]{64}))?(?: (\S+))?$/.exec(line);
+  if (match === null || (match[5] !== undefined && !isRunMark(match[5]))) return undefined;
+  return {
+    cursor: Number(match[1]),
+    ticks: Number(match[2]),
+    ...(match[3] === undefined ? {} : { args: { bytes: Number(match[3]), sha256: match[4]! } }),
+    ...(match[5] === undefined ? {} : { run: match[5] }),
+  };
 }
 
 /** Whether the process `pid` shows the mark's arguments at the end of its command line, after a whole word of its own. */

@@ -126,12 +126,12 @@ function atExit(): void {
 
 /**
  * A run's child is about to be spawned with `args` after its program: the watchdog is told where the pid cursor and
- * the clock stand, and a digest of the arguments, so that it can find the child should hcp be killed before guardRun
- * tells it (watchdog-unregistered.ts). The child's program may run, and kill hcp, before the spawn returns. Without
- * /proc there is nothing to find it by, and nothing is told.
+ * the clock stand, a digest of the arguments, and the run's mark, so that it can find the child should hcp be killed
+ * before guardRun tells it (watchdog-unregistered.ts). The child's program may run, and kill hcp, before the spawn
+ * returns. Without /proc there is nothing to find it by, and nothing is told.
  */
-export function markSpawn(args: readonly string[]): void {
-  const line = markLine(args);
+export function markSpawn(args: readonly string[], runMark?: string): void {
+  const line = markLine(args, runMark);
   if (line === undefined) return;
   // Written at once, with the ends waiting: it must be in the pipe before the fork.
   send(ended + line);
@@ -149,10 +149,11 @@ export function spawnFailed(): void {
  * reaped yet, so its pid is surely its own; the watchdog reads its pipe only now and then. Returns what it was found
  * to be (RunIdentity): its start time while it runs, `gone` once it has exited.
  */
-export function guardRun(pid: number): RunIdentity {
+export function guardRun(pid: number, runMark?: string): RunIdentity {
   const identity = identify(pid);
-  // What the watchdog is told the child is: its start time, or why there is none (RunIdentity).
-  const id = typeof identity === "object" ? identity.start : identity;
+  // What the watchdog is told the child is: its start time, or why there is none (RunIdentity); then the run's mark, by
+  // which it finds what /proc no longer ties to the run (run-mark.ts). A session a run made has none of its own.
+  const id = `${typeof identity === "object" ? identity.start : identity}${runMark === undefined ? "" : ` ${runMark}`}`;
   guarded.set(pid, id);
   // Written at once, with the ends waiting: the child may already be running, and may kill hcp.
   const line = `${ended}+${pid} ${id}\n`;
