@@ -42,7 +42,7 @@ test("after a decline or a cancel, that plan cannot run in the session, whatever
   try {
     const declined = await client.callTool({ name: "bank_pay", arguments: { amount: "1" } });
     assert.equal(errorCode(declined), "confirmation_declined");
-    assert.match(errorOf(declined).message, /declined by the person in the MCP client; nothing was run/);
+    assert.match(errorOf(declined).message, /declined by the MCP client \(its person, or the client by its own settings\); nothing was run; this plan cannot run in this session/);
     // The agent's way around it: a dry run, then confirm with its id.
     const id = planIdOf(await client.callTool({ name: "bank_pay", arguments: { amount: "1", dry_run: true } }));
     const retried = await client.callTool({ name: "bank_pay", arguments: { amount: "1", confirm: id } });
@@ -53,7 +53,7 @@ test("after a decline or a cancel, that plan cannot run in the session, whatever
 
     const cancelled = await client.callTool({ name: "bank_pay", arguments: { amount: "2" } });
     assert.equal(errorCode(cancelled), "confirmation_declined");
-    assert.match(errorOf(cancelled).message, /dismissed by the person in the MCP client/);
+    assert.match(errorOf(cancelled).message, /dismissed by the MCP client \(its person, or the client by its own settings\); nothing was run; this plan cannot run in this session/);
     const id2 = planIdOf(await client.callTool({ name: "bank_pay", arguments: { amount: "2", dry_run: true } }));
     assert.equal(errorCode(await client.callTool({ name: "bank_pay", arguments: { amount: "2", confirm: id2 } })), "confirmation_declined");
     assert.equal(p.asked.length, 2, "a declined plan is not asked about again");

@@ -48,7 +48,7 @@ test("MCP: two calls of one plan asked at once; the person declines the first an
     const after = await second;
     assert.equal(after.isError, true, JSON.stringify(after.structuredContent));
     assert.equal(toolErrorOf(after).code, "confirmation_declined");
-    assert.match(toolErrorOf(after).message, /declined by the person in this session/);
+    assert.match(toolErrorOf(after).message, /was declined in this session while this call waited; this plan cannot run in this session/);
     assert.deepEqual(b.runs(), [], "a plan declined in the session never runs in it");
   } finally {
     await client.close();

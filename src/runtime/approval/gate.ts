@@ -75,11 +75,15 @@ function restated(id: string, transport: AuditTransport | undefined): string {
   }
 }
 
+/** Who was asked. */
 const asker: Record<PersonApprover["by"], string> = {
-  elicitation: "the person in the MCP client",
+  elicitation: "the MCP client",
   prompt: "the person at the terminal",
   approver: "the --approver program",
 };
+
+/** Who said no: a client may decline without asking its person, by its own settings (Codex under approval policy `never`). */
+const decliner: Record<PersonApprover["by"], string> = { ...asker, elicitation: "the MCP client (its person, or the client by its own settings)" };
 
 /**
  * Lets a confirm-gated plan run, returning the id it runs under and who approved it; otherwise throws
@@ -93,7 +97,7 @@ export async function authorize(
   const { plan, shown, given } = input;
   const what = subjectOf(plan);
   if (gate.session?.hasDeclined(plan)) {
-    throw new ApprovalError("confirmation_declined", `${what} was declined by the person in this session; this plan cannot run in this session, whatever plan_id comes with it`, given ?? null);
+    throw new ApprovalError("confirmation_declined", `${what} was declined in this session; this plan cannot run in this session, whatever plan_id comes with it`, given ?? null);
   }
   const store = await ApprovalStore.open(gate.stateDir);
   let parts: PlanIdParts;
@@ -130,14 +134,15 @@ export async function authorize(
     // The agent can have the same plan asked about several times at once: a decline of any of them, given
     // while this one waited, stands for the session, whatever is answered here.
     if (gate.session?.hasDeclined(plan)) {
-      throw new ApprovalError("confirmation_declined", `${what} was declined by the person in this session while this call waited; this plan cannot run in this session, whatever plan_id comes with it`, parts.id, approver.by);
+      throw new ApprovalError("confirmation_declined", `${what} was declined in this session while this call waited; this plan cannot run in this session, whatever plan_id comes with it`, parts.id, approver.by);
     }
     if (answer === "accept") {
       store.consume(parts, now());
       return { plan_id: parts.id, by: approver.by };
     }
     gate.session?.decline(plan);
-    throw new ApprovalError("confirmation_declined", `${what} was not approved: ${answer === "decline" ? "declined" : "dismissed"} by ${asker[approver.by]}; nothing was run`, parts.id, approver.by);
+    const kept = gate.session === undefined ? "" : "; this plan cannot run in this session";
+    throw new ApprovalError("confirmation_declined", `${what} was not approved: ${answer === "decline" ? "declined" : "dismissed"} by ${decliner[approver.by]}; nothing was run${kept}`, parts.id, approver.by);
   }
   throw new ApprovalError(
     "approval_required",
