@@ -38,8 +38,8 @@ function runLikeArgs(then: "exec sleep 300" | "wait" = "exec sleep 300"): { args
 }
 
 /** A process like a run's child (its own session and group) with a child of its own in its session; both pids. */
-async function runLike({ args, file } = runLikeArgs()): Promise<ChildProcess & { member: number }> {
-  const child = spawn("/bin/sh", args, { detached: true, stdio: "ignore" });
+async function runLike({ args, file } = runLikeArgs(), env: NodeJS.ProcessEnv = process.env): Promise<ChildProcess & { member: number }> {
+  const child = spawn("/bin/sh", args, { detached: true, stdio: "ignore", env });
   assert.ok(await eventually(() => readable(file), 20_000), "the run-like process started its member");
   return Object.assign(child, { member: Number(readFileSync(file, "utf8")) });
 }
@@ -203,6 +203,26 @@ test("a spawn mark names the run's arguments: a leader of someone else's given a
   }
 });
 
+test("a spawn mark names the run's mark: a leader of someone else's given an id between the mark and the run's fork is left alone, and the run that carries the mark in its environment is killed, though it shows other arguments", async () => {
+  const watchdog = startWatchdog(String(process.pid));
+  const run = randomUUID();
+  // The arguments hcp gave the child, which it no longer shows (it ran another program).
+  const mark = markLine(["transfer", "--to=alice"], run);
+  assert.ok(mark !== undefined, "/proc tells the pid cursor and the clock");
+  // Forked after the mark, before the run: the first leader since the mark whose parent was "hcp" (this test).
+  const decoy = await runLike();
+  const child = await runLike(runLikeArgs(), { ...process.env, HCP_RUN_ID: run });
+  const pids = [decoy.pid!, decoy.member, child.pid!, child.member];
+  try {
+    watchdog.child.stdin!.end(mark);
+    assert.equal(await watchdog.exited, 0);
+    assert.ok(await eventually(() => !alive(child.pid!) && !alive(child.member), 10_000), "the run carrying the mark and its member are gone");
+    assert.deepEqual([alive(decoy.pid!), alive(decoy.member)], [true, true], "the leader forked first, with no mark, was not signalled");
+  } finally {
+    killAll(pids);
+  }
+});
+
 test("a spawn mark with no child (hcp gone before its fork): a session leader begun after hcp's end, seen on the lifeline, is not taken", async () => {
   const watchdog = startWatchdog(String(process.pid));
   const pids: number[] = [];
@@ -240,6 +260,8 @@ test("a spawn mark cleared (the run told, or its spawn failed) leaves nothing to
 });
 
 const q = (pid: number, ppid: number, session: number, start: number, zombie = false): ProcStat => ({ pid, ppid, session, start: String(start), zombie });
+/** A `carries` of unregisteredRun: these processes carry the run's mark. */
+const carries = (...pids: number[]) => (pid: number) => pids.includes(pid);
 
 test("the run hcp was spawning: the first leader of a session of its own, since the mark, whose parent hcp was", () => {
   const mark = { cursor: 500, ticks: 1000 };
@@ -275,6 +297,11 @@ test("the run hcp was spawning: the first leader of a session of its own, since 
   assert.deepEqual(unregisteredRun([...others, decoy, child, escapee], mark, after), [508, { start: "1001" }], "without the arguments, the first leader");
   assert.deepEqual(unregisteredRun([...others, decoy, child], mark, after, () => false), [508, { start: "1001" }], "the child shows other arguments (it ran another program)");
   assert.deepEqual(unregisteredRun([...others, q(515, 1, 509, 1004), child], mark, after, (pid) => pid === 509), [509, "gone"], "a session whose leader is gone shows nothing; the first is taken");
+  // The run's mark in the environment names the child before anything else: the leader, or a member of its session.
+  assert.deepEqual(unregisteredRun([...others, decoy, child, escapee], mark, after, () => false, carries(child.pid, escapee.pid)), [510, { start: "1002" }], "the child ran another program, and carries the mark");
+  assert.deepEqual(unregisteredRun([...others, decoy, child], mark, after, (pid) => pid === decoy.pid, carries(child.pid)), [510, { start: "1002" }], "the decoy shows the arguments, the child carries the mark");
+  assert.deepEqual(unregisteredRun([...others, decoy, q(515, 1, 509, 1004)], mark, after, () => false, carries(515)), [509, "gone"], "the child gone, a member of its session carries the mark");
+  assert.deepEqual(unregisteredRun([...others, decoy, child], mark, after, () => false, carries()), [508, { start: "1001" }], "none carries it (another environment): as before");
 });
 
 test("spawn marks: `?CURSOR TICKS [BYTES SHA256] [RUN]` sets one; a bare `?`, or anything else, clears it", () => {

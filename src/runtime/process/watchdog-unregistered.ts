@@ -7,16 +7,17 @@
 // after the mark and before hcp was found gone (the lifeline: watchdog-program.ts), leads a session of its own, and
 // was left by its parent to the process that now has hcp's children (the watchdog is one: its own parent says which);
 // or, when that child has exited already, its session, which outlives it while a process it left is in it. Of such
-// processes, one still showing the arguments hcp spawned the child with (the mark carries their digest) is taken before
-// one given an id earlier: a process of someone else's, forked in the instant between the mark and hcp's fork, that
-// made a session of its own and lost its parent would otherwise be taken for the run's child, and the child left.
+// processes, one carrying the run's mark in its environment (the mark names it: run-mark.ts), then one still showing
+// the arguments hcp spawned the child with (the mark carries their digest), is taken before one given an id earlier: a
+// process of someone else's, forked in the instant between the mark and hcp's fork, that made a session of its own and
+// lost its parent would otherwise be taken for the run's child.
 
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { bootTicks } from "./boot-clock.js";
 import { givenOut, lastPid } from "./pid-cursor.js";
 import { readStat, type ProcStat } from "./proc-stat.js";
-import { isRunMark } from "./run-mark.js";
+import { isRunMark, runMarksOf } from "./run-mark.js";
 import { snapshot, type RunIdentity } from "./watchdog-sweep.js";
 
 /** Where the pid cursor and the clock stood just before hcp spawned a run's child, and what it was given. */
@@ -103,41 +104,46 @@ function startedWithArgs(pid: number, args: NonNullable<SpawnMark["args"]>): boo
 /**
  * The run's child in a snapshot of /proc, with what it is (RunIdentity), or undefined when nothing there can be it.
  * Of the candidates, the one whose id came first after the cursor: hcp's spawn forks once, so the run's child has the
- * first id hcp was given after the mark, and what the run made after it, later ones. But first of those that still
+ * first id hcp was given after the mark, and what the run made after it, later ones. But first of those that carry
+ * the run's mark (`carries`: the leader, or a member of a session whose leader is gone), then of those that still
  * show the mark's arguments (`shows`), where the mark has any and one does: a candidate given an id before the child's
- * was forked by someone else.
+ * was forked by someone else, and has neither.
  */
 export function unregisteredRun(
   procs: readonly ProcStat[],
   mark: SpawnMark,
   after: AfterHcp,
   shows: (pid: number) => boolean = () => false,
+  carries: (pid: number) => boolean = () => false,
 ): [number, RunIdentity] | undefined {
   const since = (p: ProcStat) => Number(p.start) >= mark.ticks && after.parents.has(p.ppid) && p.pid !== after.self;
   const pids = new Set(procs.map((p) => p.pid));
   let best: [number, RunIdentity] | undefined;
   let bestShowing: [number, RunIdentity] | undefined;
+  let bestCarrying: [number, RunIdentity] | undefined;
   // Ids after the cursor first, then those it wrapped round to (givenOut bounds them by `now`).
   const order = (id: number) => (id > mark.cursor ? id - mark.cursor : id + 2 ** 32);
   const first = (a: [number, RunIdentity] | undefined, id: number) => a === undefined || order(id) < order(a[0]);
-  const consider = (id: number, identity: RunIdentity) => {
+  /** `id`: the session's (its leader's pid); `holder`: the process of it seen (the leader, or a member once it is gone). */
+  const consider = (id: number, identity: RunIdentity, holder: number) => {
     if (!givenOut(id, mark.cursor, after.now)) return;
     if (first(best, id)) best = [id, identity];
     // A session whose leader is gone shows no arguments.
     if (identity !== "gone" && first(bestShowing, id) && shows(id)) bestShowing = [id, identity];
+    if (first(bestCarrying, id) && carries(holder)) bestCarrying = [id, identity];
   };
   for (const p of procs) {
     if (!since(p)) continue;
     if (p.session !== p.pid) {
       // A session whose leader has exited and been reaped: its id is held by its members only.
-      if (!pids.has(p.session)) consider(p.session, "gone");
+      if (!pids.has(p.session)) consider(p.session, "gone", p.pid);
     } else if (Number(p.start) <= after.goneAt) {
       // Begun after hcp's end, a leader is no child of hcp's. A zombie too is known by its start: its group and session
       // are the run's while it is not reaped.
-      consider(p.pid, { start: p.start });
+      consider(p.pid, { start: p.start }, p.pid);
     }
   }
-  return bestShowing ?? best;
+  return bestCarrying ?? bestShowing ?? best;
 }
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -161,5 +167,7 @@ export async function findUnregisteredRun(mark: SpawnMark, hcp: number, goneAt: 
   if (now === undefined || procs === undefined) return undefined;
   const { args } = mark;
   const shows = args === undefined ? undefined : (pid: number) => startedWithArgs(pid, args);
-  return unregisteredRun(procs, mark, { now, parents: new Set([hcp, self.ppid]), goneAt, self: process.pid }, shows);
+  const { run } = mark;
+  const carries = run === undefined ? undefined : (pid: number) => runMarksOf(pid)?.includes(run) === true;
+  return unregisteredRun(procs, mark, { now, parents: new Set([hcp, self.ppid]), goneAt, self: process.pid }, shows, carries);
 }
