@@ -93,7 +93,11 @@ if [ "$1" = flee ]; then
 fi
 `;
 // (A replacement function: in a replacement string, `$$` would be read as one `$`.)
-writeFileSync(join(PACK, "stay.sh"), SCRIPT.replace("#!/bin/sh\n", () => `#!/bin/sh\n[ "$1" = forks ] && exec '${fixture("bin/fork-daemon.py")}' stay .\n[ "$1" = pause ] && sleep 1\n${LINGER}if [ "$1" != stay ] && [ "$1" != kill-parent ] && [ "$1" != kill-at-once ] && [ "$1" != kill-watchdog ]; then echo ok; exit 0; fi\n`));
+// The script runs again without the run's mark (PATH alone), which would find every process it leaves by itself
+// (test/e2e/hcp-redteam-run-mark.test.ts): here only what /proc shows, what hcp told the watchdog and the spawn mark tie
+// them to the run. Not `kill-at-once`, whose first step must be the kill.
+const UNMARKED = `if [ -n "$HCP_RUN_ID" ] && [ "$1" != kill-at-once ]; then exec env -i PATH="$PATH" "$0" "$@"; fi\n`;
+writeFileSync(join(PACK, "stay.sh"), SCRIPT.replace("#!/bin/sh\n", () => `#!/bin/sh\n${UNMARKED}[ "$1" = forks ] && exec '${fixture("bin/fork-daemon.py")}' stay .\n[ "$1" = pause ] && sleep 1\n${LINGER}if [ "$1" != stay ] && [ "$1" != kill-parent ] && [ "$1" != kill-at-once ] && [ "$1" != kill-watchdog ]; then echo ok; exit 0; fi\n`));
 
 /** The watchdog of the hcp with this pid (its command line names it), while it runs. */
 function watchdogOf(hcp: number): number | undefined {

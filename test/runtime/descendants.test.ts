@@ -1,5 +1,6 @@
 // The descendant watch under many runs at once: a process that left the child's group and session is
-// still the run's, however the reads of /proc made for other runs fall (§6.4).
+// still the run's, however the reads of /proc made for other runs fall (§6.4). The runs are unmarked (no HCP_RUN_ID,
+// which would find each escapee by itself): what /proc shows of a process's place is all that ties it to its run here.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,7 +13,7 @@ const RUNS = 40;
 
 /** Runs `script FILE`, whose escapee writes its pid to FILE, and asserts that the escapee does not outlive the run. */
 async function assertEscapeeKilled(script: string, file: string): Promise<void> {
-  const r = await runProcess({ file: script, args: [file], env: BASE_ENV, timeoutMs: 60_000, maxOutputBytes: 1 << 16, killGraceMs: 500 });
+  const r = await runProcess({ file: script, args: [file], env: BASE_ENV, timeoutMs: 60_000, maxOutputBytes: 1 << 16, killGraceMs: 500, unmarked: true });
   assert.equal(r.exit_code, 0);
   assert.ok(await eventually(() => existsSync(file), 10_000), "the escapee did not write its pid");
   const escapee = Number(readFileSync(file, "utf8"));
@@ -34,7 +35,7 @@ test("escapees started at once by many runs in flight (setsid, no pipe of the ru
   const files = Array.from({ length: RUNS }, (_, i) => join(dir, `esc-${i}.pid`));
   // All spawned in one turn of the event loop, as an agent sending a burst of calls would.
   const results = await Promise.all(
-    files.map((file) => runProcess({ file: script, args: [file], env: BASE_ENV, timeoutMs: 60_000, maxOutputBytes: 1 << 16, killGraceMs: 500 })),
+    files.map((file) => runProcess({ file: script, args: [file], env: BASE_ENV, timeoutMs: 60_000, maxOutputBytes: 1 << 16, killGraceMs: 500, unmarked: true })),
   );
   for (const r of results) assert.equal(r.exit_code, 0);
   assert.ok(await eventually(() => files.every(existsSync), 10_000), "not every escapee wrote its pid");
@@ -71,7 +72,7 @@ test("runs one right after another (the watch's poll still running from the run 
   const files = Array.from({ length: 6 }, (_, i) => join(dir, `seq-${i}.pid`));
   for (const file of files) {
     // Each run starts as soon as the one before has ended: no fresh read of the tree at its start.
-    const r = await runProcess({ file: script, args: [file], env: BASE_ENV, timeoutMs: 60_000, maxOutputBytes: 1 << 16, killGraceMs: 500 });
+    const r = await runProcess({ file: script, args: [file], env: BASE_ENV, timeoutMs: 60_000, maxOutputBytes: 1 << 16, killGraceMs: 500, unmarked: true });
     assert.equal(r.exit_code, 0);
   }
   assert.ok(await eventually(() => files.every(existsSync), 10_000), "not every escapee wrote its pid");
