@@ -400,7 +400,7 @@ export class DescendantWatch {
 
   /**
    * Whether a process is the run's: its parent is, its session is, or its session was made by one of the run's; or it
-   * carries the run's mark (inherited through everything /proc no longer shows: a parent gone, a session of its own); or its
+   * carries the run's mark (inherited through what /proc no longer shows: a parent gone, a session of its own); or its
    * parent is the runtime, whose only children are the runs' own, each known as it is spawned and so never logged: a
    * process a run's child made with clone(CLONE_PARENT) has the runtime for parent (and keeps it while the runtime
    * lives). Which run's cannot be told: every run that judges it takes it. (Not where the runtime is init, nor the

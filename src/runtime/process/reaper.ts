@@ -50,9 +50,9 @@ export class Reaper {
   private reaped = false;
 
   /**
-   * `afterKill` runs once SIGKILL has been sent. `lastRun`: the runtime starts no run after this one (releaseRun). `mark`:
-   * the run's mark (run-mark.ts), in the child's environment: what the run's processes are found by when /proc shows no
-   * other tie.
+   * `afterKill` runs once SIGKILL has been sent. `lastRun`: the runtime starts no run after this one (releaseRun).
+   * `mark`: the run's mark (run-mark.ts), in the child's environment: what the run's processes are found by when /proc
+   * shows no other tie.
    */
   constructor(
     private readonly grace: number,

@@ -1,7 +1,7 @@
 // What hcp's watchdog (watchdog-program.ts) kills once hcp is gone: each run still registered, its process group and
 // session, every process carrying a registered run's mark (run-mark.ts), and every process /proc shows descending from
-// them (a child of one of them, or a member of a session one of them made). A run's child is known by its start time, so a pid given to another process since is never
-// signalled. Where there is no /proc, only the runs' groups are killed.
+// them (a child of one of them, or a member of a session one of them made). A run's child is known by its start time,
+// so a pid given to another process since is never signalled. Where there is no /proc, only the runs' groups are killed.
 
 import { readdirSync } from "node:fs";
 import { readStat, type ProcStat } from "./proc-stat.js";
@@ -81,9 +81,9 @@ export function snapshot(): ProcStat[] | undefined {
 
 /** Whether a process carries one of `marks`, its environment read once per process (pid and start) in a sweep. */
 function carriesOneOf(marks: ReadonlySet<string>): (p: ProcStat) => boolean {
+  if (marks.size === 0) return () => false;
   const read = new Map<string, boolean>();
   return (p) => {
-    if (marks.size === 0) return false;
     const key = `${p.pid} ${p.start}`;
     let carries = read.get(key);
     if (carries === undefined) {
