@@ -17,8 +17,11 @@ export function alsoDescribing(schema: Record<string, unknown>): unknown[] {
   return ["allOf", "anyOf", "oneOf"].flatMap((k) => (Array.isArray(schema[k]) ? schema[k] : []));
 }
 
-/** A last word of a name that says its value is a secret: `--password`, `--dest-registry-token`, `--src-creds`, `--apikey`. */
-const SECRET_LAST_WORDS = new Set(["PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "TOKEN", "CREDS", "APIKEY"]);
+/**
+ * A last word of a name that says its value is a secret: `--password`, `--dest-registry-token`, `--src-creds`, `--apikey`,
+ * gobuster's `--cookies` (a session's cookie).
+ */
+const SECRET_LAST_WORDS = new Set(["PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "TOKEN", "CREDS", "APIKEY", "COOKIE", "COOKIES"]);
 /** Two last words that do: `--client-secret`, `--api-key`, `apiKey`, `--secret-key` (but `--ssh-key`, `--public-key` name a key). */
 const SECRET_PAIRS = new Set(["CLIENT SECRET", "API KEY", "SECRET KEY"]);
 /**

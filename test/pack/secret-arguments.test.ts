@@ -7,13 +7,13 @@ import { packFromAgentMeta } from "../../src/pack/index.js";
 import { marksSecret, takesSecret } from "../../src/pack/secret-arguments.js";
 import { readFixtureJson } from "./helpers.js";
 
-test("a flag takes a secret when its last word says so (password, token, creds, passphrase; client-secret, api-key), never when it names where one is or which one, nor a listing's token", () => {
+test("a flag takes a secret when its last word says so (password, token, creds, passphrase, cookie; client-secret, api-key), never when it names where one is or which one, nor a listing's token", () => {
   // Flags of real CLIs (skopeo, docker, podman, kubectl, rclone) that take a secret as their value.
-  for (const name of ["password", "dest-password", "docker-password", "passwd", "pass", "passphrase", "token", "registry-token", "dest-registry-token", "creds", "src-creds", "apikey", "api-key", "client-secret", "secret-key", "access-token", "auth-token", "API_KEY", "client_secret", "apiKey", "accessToken", "X-Auth-Token", "session_token", "oauth_token"]) {
+  for (const name of ["password", "dest-password", "docker-password", "passwd", "pass", "passphrase", "token", "registry-token", "dest-registry-token", "creds", "src-creds", "apikey", "api-key", "client-secret", "secret-key", "access-token", "auth-token", "API_KEY", "client_secret", "apiKey", "accessToken", "X-Auth-Token", "session_token", "oauth_token", "cookies", "cookie", "session-cookie"]) {
     assert.equal(takesSecret(name, ["login"]), true, name);
   }
   // A file, a command or a variable that holds one; a key's name or path; a name of a secret; words inside other words.
-  for (const name of ["password-file", "passphrase-file", "sign-passphrase-file", "password-command", "password-stdin", "token-file", "token-env", "token-ttl", "secret-env", "authfile", "ssh-key", "public-key", "key", "client-key", "decryption-key", "secret", "secret-name", "username", "bypass", "tokenizer", "author", "body", "page-token", "pageToken", "nextToken", "NextToken", "continuation_token", "$skipToken", "syncToken", "ClientToken", "idempotency-token", "starting-token"]) {
+  for (const name of ["password-file", "passphrase-file", "sign-passphrase-file", "password-command", "password-stdin", "token-file", "token-env", "token-ttl", "secret-env", "authfile", "ssh-key", "public-key", "key", "client-key", "decryption-key", "secret", "secret-name", "username", "bypass", "tokenizer", "author", "body", "page-token", "pageToken", "nextToken", "NextToken", "continuation_token", "$skipToken", "syncToken", "ClientToken", "idempotency-token", "starting-token", "cookie-jar", "cookies-from-browser"]) {
     assert.equal(takesSecret(name, ["login"]), false, name);
   }
   // The value given to a command that names a secret (gh secret set --body, kubectl create secret generic --from-literal).
