@@ -23,7 +23,7 @@ test("attack: a client that accepts the approval form unseen (Codex accepts a fo
       const error = toolErrorOf(unseen);
       assert.equal(error.code, "approver_failed");
       // Empty content fails the form's schema (the SDK's words); no content, or the box false, hcp's.
-      assert.match(error.message, /the MCP client could not be asked \(.*(required property 'approve'|accept without the box "approve" ticked)/);
+      assert.match(error.message, /asking the MCP client failed \(.*(required property 'approve'|accept without the box "approve" ticked)/);
       const id = /a person can approve this plan in a terminal with: hcp approve (hcp1\.[\w.-]+)/.exec(error.message)?.[1];
       assert.ok(id !== undefined, error.message);
       ids.push(id);

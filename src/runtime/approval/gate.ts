@@ -128,7 +128,7 @@ export async function authorize(
     } catch (err) {
       if (input.signal?.aborted) throw new RuntimeError("cancelled", `${what} was cancelled while waiting for approval; nothing was run`);
       const why = err instanceof Error ? err.message.split("\n")[0] : String(err);
-      throw new ApprovalError("approver_failed", `${asker[approver.by]} could not be asked (${why}); a person can approve this plan in a terminal with: hcp approve ${parts.id}`, parts.id);
+      throw new ApprovalError("approver_failed", `asking ${asker[approver.by]} failed (${why}); a person can approve this plan in a terminal with: hcp approve ${parts.id}`, parts.id);
     }
     if (input.signal?.aborted) throw new RuntimeError("cancelled", `${what} was cancelled while waiting for approval; nothing was run`);
     // The agent can have the same plan asked about several times at once: a decline of any of them, given
