@@ -66,66 +66,63 @@ async function assertGone(escapee: number, stranger: ChildProcess, what: string)
 
 const exec = (verb: string) => JSON.stringify({ id: 1, pack: "vanish", verb }) + "\n";
 
-test("attack: a run's program that leaves an escapee by `(setsid CMD &)` and exits at once (its parent gone, a session of its own, no pipe of the run, before hcp's first reading) leaves no survivor: hcp run, hcp exec, hcp serve --mcp", async () => {
+/**
+ * `attack` over each way in, each in a working folder and home of its own, with a bystander of the test's carrying
+ * another mark (killed at the end).
+ */
+async function overEachWay(attack: (way: "hcp run" | "hcp exec" | "hcp serve --mcp", cwd: string, env: NodeJS.ProcessEnv, stranger: ChildProcess) => Promise<void>): Promise<void> {
   const stranger = bystander();
   try {
-    for (const way of ["hcp run", "hcp exec", "hcp serve --mcp"]) {
-      const cwd = tempDir("hcp-vanish-");
-      const env = isolatedEnv();
-      if (way === "hcp serve --mcp") {
-        const { client, stderr } = await mcpClient([PACK], { cwd, env });
-        try {
-          const r = (await client.callTool({ name: "vanish_vanish", arguments: {} })) as { isError?: boolean; content: { text: string }[] };
-          assert.ok(!r.isError, `${way}: ${JSON.stringify(r)}`);
-          await assertGone(await escapeeIn(cwd, stderr), stranger, way);
-        } finally {
-          await client.close();
-        }
-        continue;
-      }
-      const args = way === "hcp run" ? ["run", PACK, "vanish"] : ["exec", PACK];
-      const r = await runHcp(args, { cwd, env, ...(way === "hcp exec" ? { stdin: exec("vanish") } : {}) });
-      assert.equal(r.code, 0, `${way}: ${r.stdout}${r.stderr}`);
-      assert.match(r.stdout, /ok/);
-      await assertGone(await escapeeIn(cwd, () => r.stderr), stranger, way);
-    }
+    for (const way of ["hcp run", "hcp exec", "hcp serve --mcp"] as const) await attack(way, tempDir("hcp-vanish-"), isolatedEnv(), stranger);
   } finally {
     stranger.kill("SIGKILL");
   }
-});
+}
 
-test("attack: a run's program that leaves a TERM-proof escapee by `(setsid CMD &)` and kills hcp at once (before hcp's watch can see it): the watchdog finds the escapee by its mark and kills it: hcp run, hcp exec, hcp serve --mcp", async () => {
-  const stranger = bystander();
-  try {
-    for (const way of ["hcp run", "hcp exec", "hcp serve --mcp"]) {
-      const cwd = tempDir("hcp-vanish-");
-      const env = isolatedEnv();
-      let child: ChildProcess;
-      let client: Client | undefined;
-      if (way === "hcp serve --mcp") {
-        const transport = new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", PACK], cwd, env: env as Record<string, string>, stderr: "ignore" });
-        client = new Client({ name: "hcp-test", version: "1.0.0" });
-        await client.connect(transport);
-        // hcp dies with the call in flight: it is never answered.
-        client.callTool({ name: "vanish_vanish-kill", arguments: {} }).catch(() => {});
-        child = { pid: transport.pid! } as ChildProcess;
-      } else {
-        const args = way === "hcp run" ? ["run", PACK, "vanish-kill"] : ["exec", PACK];
-        trustBeforeRunSync(HCP, args, { cwd, env });
-        child = spawn(process.execPath, [HCP, ...args], { cwd, env, stdio: ["pipe", "ignore", "ignore"] });
-        child.stdin!.on("error", () => {});
-        // stdin stays open: hcp must not end because its input did.
-        child.stdin!.write(way === "hcp exec" ? exec("vanish-kill") : "");
-      }
+test("attack: a run's program that leaves an escapee by `(setsid CMD &)` and exits at once (its parent gone, a session of its own, no pipe of the run, before hcp's first reading) leaves no survivor: hcp run, hcp exec, hcp serve --mcp", () =>
+  overEachWay(async (way, cwd, env, stranger) => {
+    if (way === "hcp serve --mcp") {
+      const { client, stderr } = await mcpClient([PACK], { cwd, env });
       try {
-        const escapee = await escapeeIn(cwd, () => "");
-        assert.ok(await eventually(() => !alive(child.pid!), 30_000), `${way}: the run's program killed hcp`);
-        await assertGone(escapee, stranger, way);
+        const r = (await client.callTool({ name: "vanish_vanish", arguments: {} })) as { isError?: boolean; content: { text: string }[] };
+        assert.ok(!r.isError, `${way}: ${JSON.stringify(r)}`);
+        await assertGone(await escapeeIn(cwd, stderr), stranger, way);
       } finally {
-        await client?.close();
+        await client.close();
       }
+      return;
     }
-  } finally {
-    stranger.kill("SIGKILL");
-  }
-});
+    const args = way === "hcp run" ? ["run", PACK, "vanish"] : ["exec", PACK];
+    const r = await runHcp(args, { cwd, env, ...(way === "hcp exec" ? { stdin: exec("vanish") } : {}) });
+    assert.equal(r.code, 0, `${way}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stdout, /ok/);
+    await assertGone(await escapeeIn(cwd, () => r.stderr), stranger, way);
+  }));
+
+test("attack: a run's program that leaves a TERM-proof escapee by `(setsid CMD &)` and kills hcp at once (before hcp's watch can see it): the watchdog finds the escapee by its mark and kills it: hcp run, hcp exec, hcp serve --mcp", () =>
+  overEachWay(async (way, cwd, env, stranger) => {
+    let child: ChildProcess;
+    let client: Client | undefined;
+    if (way === "hcp serve --mcp") {
+      const transport = new StdioClientTransport({ command: process.execPath, args: [HCP, "serve", "--mcp", PACK], cwd, env: env as Record<string, string>, stderr: "ignore" });
+      client = new Client({ name: "hcp-test", version: "1.0.0" });
+      await client.connect(transport);
+      // hcp dies with the call in flight: it is never answered.
+      client.callTool({ name: "vanish_vanish-kill", arguments: {} }).catch(() => {});
+      child = { pid: transport.pid! } as ChildProcess;
+    } else {
+      const args = way === "hcp run" ? ["run", PACK, "vanish-kill"] : ["exec", PACK];
+      trustBeforeRunSync(HCP, args, { cwd, env });
+      child = spawn(process.execPath, [HCP, ...args], { cwd, env, stdio: ["pipe", "ignore", "ignore"] });
+      child.stdin!.on("error", () => {});
+      // stdin stays open: hcp must not end because its input did.
+      child.stdin!.write(way === "hcp exec" ? exec("vanish-kill") : "");
+    }
+    try {
+      const escapee = await escapeeIn(cwd, () => "");
+      assert.ok(await eventually(() => !alive(child.pid!), 30_000), `${way}: the run's program killed hcp`);
+      await assertGone(escapee, stranger, way);
+    } finally {
+      await client?.close();
+    }
+  }));

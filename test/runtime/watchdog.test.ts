@@ -184,43 +184,48 @@ test("a spawn mark still open when the pipe closes: the watchdog kills the run h
   }
 });
 
-test("a spawn mark names the run's arguments: a leader of someone else's given an id between the mark and the run's fork is left alone, and the run that shows them is killed", async () => {
+/**
+ * The watchdog started, then given the spawn mark `markOf` writes (as hcp does before a spawn) and closed, after a
+ * leader of someone else's was forked (the decoy: the first leader since the mark whose parent was "hcp", this test)
+ * and then the run's child (`startChild`): the child and its member are killed (`killed` says why they are the run's),
+ * the decoy and its member are not (`spared`).
+ */
+async function decoyLeftAlone(markOf: () => string | undefined, startChild: () => ReturnType<typeof runLike>, killed: string, spared: string): Promise<void> {
   const watchdog = startWatchdog(String(process.pid));
-  const run = runLikeArgs("wait");
-  const mark = markLine(run.args);
+  const mark = markOf();
   assert.ok(mark !== undefined, "/proc tells the pid cursor and the clock");
-  // Forked after the mark, before the run: the first leader since the mark whose parent was "hcp" (this test).
   const decoy = await runLike();
-  const child = await runLike(run);
+  const child = await startChild();
   const pids = [decoy.pid!, decoy.member, child.pid!, child.member];
   try {
     watchdog.child.stdin!.end(mark);
     assert.equal(await watchdog.exited, 0);
-    assert.ok(await eventually(() => !alive(child.pid!) && !alive(child.member), 10_000), "the run started with the mark's arguments and its member are gone");
-    assert.deepEqual([alive(decoy.pid!), alive(decoy.member)], [true, true], "the leader forked first, with other arguments, was not signalled");
+    assert.ok(await eventually(() => !alive(child.pid!) && !alive(child.member), 10_000), killed);
+    assert.deepEqual([alive(decoy.pid!), alive(decoy.member)], [true, true], spared);
   } finally {
     killAll(pids);
   }
+}
+
+test("a spawn mark names the run's arguments: a leader of someone else's given an id between the mark and the run's fork is left alone, and the run that shows them is killed", async () => {
+  const run = runLikeArgs("wait");
+  await decoyLeftAlone(
+    () => markLine(run.args),
+    () => runLike(run),
+    "the run started with the mark's arguments and its member are gone",
+    "the leader forked first, with other arguments, was not signalled",
+  );
 });
 
 test("a spawn mark names the run's mark: a leader of someone else's given an id between the mark and the run's fork is left alone, and the run that carries the mark in its environment is killed, though it shows other arguments", async () => {
-  const watchdog = startWatchdog(String(process.pid));
   const run = randomUUID();
-  // The arguments hcp gave the child, which it no longer shows (it ran another program).
-  const mark = markLine(["transfer", "--to=alice"], run);
-  assert.ok(mark !== undefined, "/proc tells the pid cursor and the clock");
-  // Forked after the mark, before the run: the first leader since the mark whose parent was "hcp" (this test).
-  const decoy = await runLike();
-  const child = await runLike(runLikeArgs(), { ...process.env, HCP_RUN_ID: run });
-  const pids = [decoy.pid!, decoy.member, child.pid!, child.member];
-  try {
-    watchdog.child.stdin!.end(mark);
-    assert.equal(await watchdog.exited, 0);
-    assert.ok(await eventually(() => !alive(child.pid!) && !alive(child.member), 10_000), "the run carrying the mark and its member are gone");
-    assert.deepEqual([alive(decoy.pid!), alive(decoy.member)], [true, true], "the leader forked first, with no mark, was not signalled");
-  } finally {
-    killAll(pids);
-  }
+  await decoyLeftAlone(
+    // The arguments hcp gave the child, which it no longer shows (it ran another program).
+    () => markLine(["transfer", "--to=alice"], run),
+    () => runLike(runLikeArgs(), { ...process.env, HCP_RUN_ID: run }),
+    "the run carrying the mark and its member are gone",
+    "the leader forked first, with no mark, was not signalled",
+  );
 });
 
 test("a spawn mark with no child (hcp gone before its fork): a session leader begun after hcp's end, seen on the lifeline, is not taken", async () => {

@@ -163,8 +163,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     let child: ChildProcess;
     markSpawn(req.args, mark);
     try {
-      // spawn copies args and env into the child's own arrays: no copy of them is needed here. The run's mark last: no
-      // variable of the pack's or the caller's replaces it.
+      // The run's mark last: no variable of the pack's or the caller's replaces it.
       child = spawn(req.file, req.args, {
         cwd: req.cwd,
         env: mark === undefined ? req.env : { ...req.env, [RUN_MARK_VARIABLE]: mark },

@@ -7,8 +7,8 @@
 // `?CURSOR TICKS [BYTES SHA256] [RUN]` a run's child is about to be spawned (a spawn mark, with a digest of its
 // arguments: watchdog-unregistered.ts), cleared by the next `+PID` or a bare `?`. When stdin ends (hcp exited or died:
 // the kernel closes its end), the runs still registered, and the run of a mark still open, are killed
-// (watchdog-sweep.ts) and the watchdog exits; with none it exits at once. Its fd 3, the lifeline, is a pipe hcp holds and never writes: its end tells at once that hcp is gone,
-// and when.
+// (watchdog-sweep.ts) and the watchdog exits; with none it exits at once. Its fd 3, the lifeline, is a pipe hcp holds
+// and never writes: its end tells at once that hcp is gone, and when.
 
 import { fstatSync } from "node:fs";
 import { Socket } from "node:net";
