@@ -569,6 +569,24 @@ test("attack: a generated pack's flag whose value is a secret (--password, --reg
   assert.ok(result.json.argv.includes("--registry-token=***"), ran.stdout);
 });
 
+test("attack: a generated pack's --cookies (a session's cookie, gobuster's) is writeOnly: an agent that sends one finds it masked in the result, the plan the person's approver reads and the audit log, while the CLI gets it", async () => {
+  const { env, out, init, surface } = await fromCobractl({ COBRACTL_COOKIES: "1" });
+  assert.match(init.stderr, /note: 3 arguments take a secret by their flags' names \(login cookies, login password, login registry_token\)/);
+  assert.equal((surface.verbs["login"]!.args as { properties: Record<string, { writeOnly?: boolean }> }).properties["cookies"]?.writeOnly, true);
+  const asked = join(env["HOME"]!, "approver.jsonl");
+  const approver = approverScript(env["HOME"]!, asked, 0);
+  trustApprovers(env["HOME"]!, [approver]);
+  await trustPack(out, env);
+  const cookie = "session=9c1f0e7a3b5d2468ace";
+  const ran = await hcp(["run", out, "login", "--arg", `cookies=${cookie}`, "--arg", "username=alice", "--arg", 'args:=["registry.test"]', "--allow-write", "--approver", approver, "--json"], { env });
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.ok(readFileSync(join(env["HOME"]!, "cobractl-runs.log"), "utf8").includes(`--cookies=${cookie}`), "the CLI got the cookie");
+  for (const [where, text] of [["result", ran.stdout + ran.stderr], ["approver's plan", readFileSync(asked, "utf8")], ["audit log", readFileSync(env["HCP_AUDIT"]!, "utf8")]] as const) {
+    assert.ok(!text.includes("9c1f0e7a3b5d2468ace"), `${where}: ${text}`);
+    assert.ok(text.includes("--username=alice") && text.includes("--cookies=***"), `${where} shows the rest, and the cookie masked: ${text}`);
+  }
+});
+
 test("hcp init --from-cobra: a command with the same name and help as a group's command (podman's attach, its container attach, no help naming an alias) is that command, one verb under the group's name, and hcp init says so; one of the same name that says it does something else is a verb of its own", async () => {
   const { init, surface } = await fromCobractl({ COBRACTL_SHORTCUTS: "1" });
   assert.ok(init.stderr.includes(`note: 1 of its commands is a shortcut of a group's command by the same name and with the same help (though no help names an alias), one verb each under the group's name: "delete" is "item delete"\n`), init.stderr);
