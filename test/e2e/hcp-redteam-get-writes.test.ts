@@ -1,6 +1,7 @@
 // Some APIs change things by GET (AWS's Query APIs: GET_TerminateInstances; etherpad: deletePadUsingGET; Slack:
-// auth.revoke). A pack hcp init makes of such a document must not give the agent those as reads: spawns the built hcp
-// against a loopback API that records every request it receives.
+// auth.revoke; the petstore: logoutUser; a path where there is no operationId: /pads/{padID}/delete). A pack hcp init
+// makes of such a document must not give the agent those as reads: spawns the built hcp against a loopback API that
+// records every request it receives.
 
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -14,8 +15,9 @@ import { isolatedEnv } from "./openapi-support.js";
 
 const ok = { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } };
 const padID = [{ name: "padID", in: "query", required: true, schema: { type: "string" } }];
+const padInPath = [{ name: "padID", in: "path", required: true, schema: { type: "string" } }];
 
-test("attack: GET operations named for a change (GET_TerminateInstances, deletePadUsingGET, auth_revoke) are writes in the pack hcp init makes, the deletion a person approves: a server without --allow-write refuses them and the API receives nothing; a GET named for a read still reads", async () => {
+test("attack: GET operations named for a change, by their operationIds (GET_TerminateInstances, deletePadUsingGET, auth_revoke, logoutUser) or, without one, by their paths (/pads/{padID}/delete, /jobs/{name}:cancel), are writes in the pack hcp init makes, the deletions a person approves: a server without --allow-write refuses them and the API receives nothing; a GET named for a read still reads", async () => {
   const asked: string[] = [];
   const api = createServer((req, res) => {
     asked.push(req.url ?? "");
@@ -33,10 +35,14 @@ test("attack: GET operations named for a change (GET_TerminateInstances, deleteP
         info: { title: "pads", version: "1" },
         servers: [{ url: `http://127.0.0.1:${(api.address() as AddressInfo).port}` }],
         paths: {
+          "/pads/{padID}/delete": { get: { parameters: padInPath, responses: ok } },
+          "/jobs/{name}:cancel": { get: { parameters: [{ name: "name", in: "path", required: true, schema: { type: "string" } }], responses: ok } },
           "/terminate": { get: { operationId: "GET_TerminateInstances", parameters: [{ name: "InstanceId", in: "query", schema: { type: "string" } }], responses: ok } },
           "/deletePad": { get: { operationId: "deletePadUsingGET", parameters: padID, responses: ok } },
           "/auth.revoke": { get: { operationId: "auth_revoke", responses: ok } },
+          "/user/logout": { get: { operationId: "logoutUser", responses: ok } },
           "/getText": { get: { operationId: "getTextUsingGET", parameters: padID, responses: ok } },
+          "/pads/{padID}/text": { get: { parameters: padInPath, responses: ok } },
         },
       }),
     );
@@ -46,7 +52,7 @@ test("attack: GET operations named for a change (GET_TerminateInstances, deleteP
     assert.equal(init.code, 0, init.stderr);
     assert.ok(
       init.stderr.includes(
-        `note: 3 operations are writes by their operationIds, though their method reads ("GET_TerminateInstances", "deletePadUsingGET", "auth_revoke"): an operation named for a change is taken at its word, and one named for a deletion needs a person's approval, as DELETE does; make one a read in policy.json if it only reads\n`,
+        `note: 6 operations are writes by their paths or their operationIds, though their method reads (GET /pads/{padID}/delete, GET /jobs/{name}:cancel, "GET_TerminateInstances" and 3 more): an operation named for a change is taken at its word, and one named for a deletion needs a person's approval, as DELETE does; make one a read in policy.json if it only reads\n`,
       ),
       init.stderr,
     );
@@ -54,31 +60,46 @@ test("attack: GET operations named for a change (GET_TerminateInstances, deleteP
     const keys = Object.keys(policy.verbs);
     const key = (id: RegExp) => keys.find((k) => id.test(k))!;
     assert.equal(policy.verbs[key(/terminate/)], "write");
-    assert.deepEqual(policy.verbs[key(/delete/)], { policy: "write", confirm: true });
+    assert.deepEqual(policy.verbs[key(/^delete-pad/)], { policy: "write", confirm: true });
+    assert.deepEqual(policy.verbs[key(/^get\.pads\.padid\.delete$/)], { policy: "write", confirm: true });
     assert.equal(policy.verbs[key(/revoke/)], "write");
+    assert.equal(policy.verbs[key(/logout/)], "write");
+    assert.equal(policy.verbs[key(/cancel/)], "write");
     assert.equal(policy.verbs[key(/get-text/)], "read");
+    assert.equal(policy.verbs[key(/^get\.pads\.padid\.text$/)], "read");
 
     await trustPack(out, env);
     const { client } = await mcpClient([out], { env });
     try {
       const { tools } = await client.listTools();
       const tool = (id: RegExp) => tools.find((t) => id.test(t.name))!.name;
-      for (const [name, args] of [[tool(/terminate/), { InstanceId: "i-0123" }], [tool(/delete/), { padID: "minutes" }], [tool(/revoke/), {}]] as const) {
+      for (const [name, args] of [
+        [tool(/terminate/), { InstanceId: "i-0123" }],
+        [tool(/delete-pad/), { padID: "minutes" }],
+        [tool(/revoke/), {}],
+        [tool(/logout/), {}],
+        [tool(/pads.padid.delete/), { padID: "minutes" }],
+        [tool(/cancel/), { name: "nightly" }],
+      ] as const) {
         const r = await client.callTool({ name, arguments: args });
         assert.equal(r.isError, true, `${name}: ${JSON.stringify(r.content)}`);
         assert.match(JSON.stringify(r.content), /write/);
       }
       assert.deepEqual(asked, [], "the API received nothing");
-      const read = await client.callTool({ name: tool(/get-text|getText/i), arguments: { padID: "minutes" } });
-      assert.notEqual(read.isError, true, JSON.stringify(read.content));
+      for (const name of [tool(/get-text/), tool(/pads.padid.text/)]) {
+        const read = await client.callTool({ name, arguments: { padID: "minutes" } });
+        assert.notEqual(read.isError, true, JSON.stringify(read.content));
+      }
     } finally {
       await client.close();
     }
-    // Writes allowed, the deletion still waits for a person.
-    const deleted = await hcp(["run", out, key(/delete/), "--arg", "padID=minutes", "--allow-write", "--no-prompt"], { env });
-    assert.equal(deleted.code, 4, deleted.stderr);
-    assert.match(deleted.stderr, /needs a person's approval/);
-    assert.deepEqual(asked, ["/getText?padID=minutes"]);
+    // Writes allowed, the deletions still wait for a person.
+    for (const verb of [key(/^delete-pad/), key(/^get\.pads\.padid\.delete$/)]) {
+      const deleted = await hcp(["run", out, verb, "--arg", "padID=minutes", "--allow-write", "--no-prompt"], { env });
+      assert.equal(deleted.code, 4, deleted.stderr);
+      assert.match(deleted.stderr, /needs a person's approval/);
+    }
+    assert.deepEqual(asked, ["/getText?padID=minutes", "/pads/minutes/text"]);
   } finally {
     api.close();
   }

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { namedChange } from "../../src/runtime/openapi/named-change.js";
+import { namedChange, pathChange } from "../../src/runtime/openapi/named-change.js";
 
 test("an operationId names a change by the word that names its operation in the id's style: AWS's after GET_, etherpad's first, Slack's last, Google's last part, Azure's after _", () => {
   for (const id of ["GET_DeleteStack", "GET_BatchDeleteScheduledAction", "GET_RemoveTagsFromResource", "deletePadUsingGET", "delete", "DeleteScreenshot", "datalabeling.projects.bounce.purge"]) assert.equal(namedChange(id), "removes", id);
@@ -21,6 +21,7 @@ test("an operationId names a change by the word that names its operation in the 
     "send", // zoomconnect, an SMS
     "lockThing", // dweet.io
     "UpdateRuns_Cancel", // Azure's style
+    "logoutUser", // the petstore's GET /user/logout ends the session
   ]) {
     assert.equal(namedChange(id), "changes", id);
   }
@@ -46,5 +47,23 @@ test("an operationId names a change by the word that names its operation in the 
     "api_transport-click-send_get_collection",
   ]) {
     assert.equal(namedChange(id), undefined, String(id));
+  }
+});
+
+test("an operation without an operationId is named by its path: the last segment with words outside {…}, by its first word of a read or a change", () => {
+  for (const path of ["/pads/{padID}/delete", "/deletePad", "/api/1.2/removeUser", "/files/{id}/purge/{version}"]) assert.equal(pathChange(path), "removes", path);
+  for (const path of [
+    "/instances/{id}/reboot",
+    "/v1/{name}:cancel", // Google's custom methods
+    "/auth.revoke", // Slack's
+    "/send_message",
+    "/user/logout",
+    "/messages/{id}/send-now",
+    "/resetAndGet", // the first word that names either decides
+  ]) {
+    assert.equal(pathChange(path), "changes", path);
+  }
+  for (const path of ["/", "/pads/{padID}", "/pads/{padID}/text", "/getText", "/listDeleted", "/v1/users", "/search/{query}", "/getAndReset", "/{id}"]) {
+    assert.equal(pathChange(path), undefined, path);
   }
 });

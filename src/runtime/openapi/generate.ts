@@ -1,6 +1,6 @@
 // A pack from an OpenAPI document (hcp.md §11): the document copied in, one verb per operation, policy
 // by method (GET/HEAD/OPTIONS read, the rest write, DELETE confirm-gated; a read whose operationId names a change, as
-// AWS's GET_TerminateInstances, a write), the binding from the security schemes, and a HARNESS.md for agents. Pure.
+// AWS's GET_TerminateInstances, or whose path does where it has no operationId, a write), the binding from the security schemes, and a HARNESS.md for agents. Pure.
 
 import { MAX_VERB_KEY, isVerbKey, shortHash } from "../../pack/fields.js";
 import { packIdOf } from "../../pack/from-agentmeta.js";
@@ -16,7 +16,7 @@ import { headOf, type OpenApiDocument } from "./document.js";
 import { operationsOf, type Operation } from "./operations.js";
 import { deriveOperationSchema } from "./schema.js";
 import { serverChoice } from "./server-choice.js";
-import { namedChange } from "./named-change.js";
+import { namedChange, pathChange } from "./named-change.js";
 import { firstAndMore } from "../../listing.js";
 
 export interface OpenApiPack {
@@ -76,11 +76,18 @@ interface LeftOutPattern extends PatternProblem {
 const leftOutNote = (p: LeftOutPattern) => `verb "${p.verb}": ${p.path} left out (surface.json gives the verb its arguments without it): ${p.message}`;
 const skippedNote = (op: Operation) => `skipped ${op.method} ${op.path}: no verb key fits`;
 
-/** What hcp init says of the reads by method it made writes by their operationIds (named-change.ts). */
-function writesByNameNote(ids: readonly string[]): string {
-  const one = ids.length === 1;
+/** A read by method that names a change: by its operationId, or by its path where it has none (named-change.ts). */
+interface WriteByName {
+  readonly name: string;
+  readonly by: "operationId" | "path";
+}
+
+/** What hcp init says of the reads by method it made writes by their names. */
+function writesByNameNote(writes: readonly WriteByName[]): string {
+  const one = writes.length === 1;
+  const kinds = [...new Set(writes.map((w) => w.by))].map((by) => (one ? `its ${by}` : `their ${by}s`)).join(" or ");
   return (
-    `${ids.length} ${one ? "operation is a write by its operationId" : "operations are writes by their operationIds"}, though ${one ? "its" : "their"} method reads (${firstAndMore(ids.map((id) => JSON.stringify(id)), 3)}): ` +
+    `${writes.length} ${one ? "operation is a write" : "operations are writes"} by ${kinds}, though ${one ? "its" : "their"} method reads (${firstAndMore(writes.map((w) => w.name), 3)}): ` +
     "an operation named for a change is taken at its word, and one named for a deletion needs a person's approval, as DELETE does; make one a read in policy.json if it only reads"
   );
 }
@@ -141,8 +148,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const shown: Record<string, SurfaceVerb> = {};
   const schemes = schemesUsed(doc, operations);
   const authVerbs: string[] = [];
-  /** The operationIds of reads by method that name a change. */
-  const writesByName: string[] = [];
+  const writesByName: WriteByName[] = [];
   for (const op of operations) {
     const fromId = op.operationId === undefined ? "" : fitted(keyOfId(op.operationId));
     const base = isVerbKey(fromId) ? fromId : fitted(keyOfPath(op));
@@ -160,8 +166,8 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
       verb.cli = [op.method, op.path];
       if (op.operationId !== undefined) renamed.push(`operation ${JSON.stringify(op.operationId)} is verb "${key}"`);
     }
-    const named = READ.has(op.method) ? namedChange(op.operationId) : undefined;
-    if (named !== undefined) writesByName.push(op.operationId!);
+    const named = !READ.has(op.method) ? undefined : op.operationId === undefined ? pathChange(op.path) : namedChange(op.operationId);
+    if (named !== undefined) writesByName.push(op.operationId === undefined ? { name: `${op.method} ${op.path}`, by: "path" } : { name: JSON.stringify(op.operationId), by: "operationId" });
     verb.policy = READ.has(op.method) && named === undefined ? "read" : "write";
     // A pattern hcp cannot match in linear time would fail the pack: the verb's own args leave it out, and say so.
     const derived = deriveOperationSchema(op, doc.version);

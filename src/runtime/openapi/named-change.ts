@@ -1,7 +1,7 @@
 // What an operation's operationId says it does, when its method says it only reads: some APIs change things by GET
 // (AWS's Query APIs, `GET_TerminateInstances`, `GET_RunInstances`; etherpad's `deletePadUsingGET`; zoomconnect's
-// `send`, an SMS; Slack's `auth_revoke`; a Google API's `….operations.cancel`). `hcp init --from-openapi` takes such a
-// name at its word. Pure.
+// `send`, an SMS; Slack's `auth_revoke`; a Google API's `….operations.cancel`; the petstore's `logoutUser`).
+// `hcp init --from-openapi` takes such a name at its word, and one without an operationId by its path. Pure.
 
 /** Verbs that name a change and are seldom a noun at the head of an id; the first five remove what they name. */
 const REMOVES = new Set(["delete", "remove", "destroy", "purge", "erase"]);
@@ -13,7 +13,7 @@ const CHANGES = new Set([
   "associate", "disassociate", "attach", "detach", "untag", "register", "deregister", "deauthorize", "accept", "import", "replace", "failover",
   "allocate", "deallocate", "provision", "deprovision", "release", "promote", "resume", "rollback", "confirm", "increase", "decrease", "switchover",
   "suspend", "rebuild", "withdraw", "rebalance", "abort", "swap", "configure", "clone", "resync", "pause", "resize", "rotate", "regenerate",
-  "upgrade", "reimage", "redeploy", "renew", "copy",
+  "upgrade", "reimage", "redeploy", "renew", "copy", "logout",
 ]);
 /**
  * Verbs that are as often a noun at an id's head (dracoon's `requestNodes`, airflow's `get_dag_run`): a change only
@@ -65,5 +65,20 @@ export function namedChange(operationId: string | undefined): "removes" | "chang
   const { word, afterMethod } = operationWord(operationId);
   if (word === MANY) return namedChange(operationId.replace(/batch_?/i, ""));
   if (word === undefined || !(CHANGES.has(word) || (afterMethod && ACTIONS.has(word)))) return undefined;
+  return REMOVES.has(word) ? "removes" : "changes";
+}
+
+/**
+ * What a path names, for an operation without an operationId (its path is then its only name): its last segment with
+ * words outside `{…}` (`/pads/{padID}/delete`, `/v1/{name}:cancel`, `/auth.revoke`, `/deletePad`), by the first of
+ * its words that names a read or a change (`/getAndReset` reads, `/send_message` changes).
+ */
+export function pathChange(path: string): "removes" | "changes" | undefined {
+  const named = path
+    .split("/")
+    .map((segment) => segment.replace(/\{[^}]*\}/g, " "))
+    .findLast((segment) => /[A-Za-z]/.test(segment));
+  const word = wordsOf(named ?? "").find((w) => READS.has(w) || CHANGES.has(w));
+  if (word === undefined || READS.has(word)) return undefined;
   return REMOVES.has(word) ? "removes" : "changes";
 }
