@@ -46,6 +46,8 @@ test("hcp init --from-cobra: one verb per command (not the groups, cobra's own h
   assert.deepEqual(Object.keys(surface.verbs).sort(), ["apply", "apply.view-last", "config.context.rename", "config.context.use", "config.get", "config.set", "config.show", "config.view", "item.create", "item.delete", "item.exec", "item.get", "item.list", "login"]);
   // A command's own COMMAND is an operand (docker's run), as a group's is a subcommand (`config context (use | rename)`).
   assert.equal(surface.verbs["item.exec"]!.description, "Run a command in an item (operands, in args: NAME [COMMAND] [ARG...])");
+  // Words for flags are no operands, a bracketed group of them left out whole (skopeo's `[command options]`).
+  assert.equal(surface.verbs["login"]!.description, "Log in to a registry (operands, in args: REGISTRY)");
   // A group that runs on its own (its usage line has no word for a subcommand) is a verb too; its first operand is
   // never a subcommand's name, which would run that subcommand instead.
   const apply = surface.verbs["apply"]!;

@@ -111,8 +111,10 @@ const VERBS_GLOBAL_FLAGS = new Map<string, VerbsGlobalFlag>([
 /** Flags of every command that say nothing of the CLI's (cobra's `--help`, the root's `--version`). */
 const NOT_THE_CLIS = new Set(["help", "version"]);
 
-/** The words of a usage line that only stand for flags. */
-const NOT_OPERANDS = /^\[?(flags|options)\]?$/i;
+/** A usage line's bracketed words that only stand for flags: `[flags]`, `[OPTIONS]`, skopeo's `[command options]`. */
+const FLAG_GROUP = /\[(?:(?:command|global)\s+)?(?:flags|options)\]/gi;
+/** A usage line's bare word that only stands for flags. */
+const NOT_OPERANDS = /^(flags|options)$/i;
 /** A usage line's word for a subcommand: `[command]` (cobra), `SUBCOMMAND` (kubectl), `COMMAND` (docker), `<command>` (gh). */
 const SUBCOMMAND = /^[[<]?(sub)?command[\]>]?$/i;
 
@@ -162,8 +164,7 @@ function usageNames(help: CobraHelp, name: string, path: readonly string[]): boo
  * as its operand (`kubectl create secret (docker-registry | generic | tls)`).
  */
 function usageTakesSubcommand(n: Node): boolean {
-  const operands = n.help.usage.split(/\s+/).slice(1 + n.path.length);
-  return operands.some((w) => SUBCOMMAND.test(w) || n.children.includes(w.replace(/^[([{]+|[)\]}]+$/g, "")));
+  return usageWords(n).some((w) => SUBCOMMAND.test(w) || n.children.includes(w.replace(/^[([{]+|[)\]}]+$/g, "")));
 }
 
 /**
@@ -171,11 +172,22 @@ function usageTakesSubcommand(n: Node): boolean {
  * group's, for a subcommand. A command's own `COMMAND` is an operand: docker's `run IMAGE [COMMAND] [ARG...]`.
  */
 function operandsOf(n: Node): string {
+  return usageWords(n)
+    .filter((w) => !(n.children.length > 0 && SUBCOMMAND.test(w)))
+    .join(" ");
+}
+
+/**
+ * The words of a command's usage line after its path, but for those that only stand for flags (a group of them is
+ * left out whole: docker's `top CONTAINER [ps OPTIONS]` keeps `[ps OPTIONS]`, ps's options being its operands).
+ */
+function usageWords(n: Node): string[] {
   return n.help.usage
+    .replace(FLAG_GROUP, " ")
+    .trim()
     .split(/\s+/)
     .slice(1 + n.path.length)
-    .filter((w) => w !== "" && !NOT_OPERANDS.test(w) && !(n.children.length > 0 && SUBCOMMAND.test(w)))
-    .join(" ");
+    .filter((w) => w !== "" && !NOT_OPERANDS.test(w));
 }
 
 /** The program's command tree, read from its completion and help; refuses a program that does not answer as cobra does. */
