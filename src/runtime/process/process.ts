@@ -122,7 +122,13 @@ function spawnError(file: string, err: NodeJS.ErrnoException, cwd: string | unde
         ? "permission denied (is it executable?)"
         : err.code === "E2BIG"
           ? "argument list too long"
-          : err.message;
+          : err.code === "EMFILE"
+            ? "hcp has as many files open as its limit allows (ulimit -n)"
+            : err.code === "ENFILE"
+              ? "the system has as many files open as it may"
+              : err.code === "EAGAIN"
+                ? "no more processes may be started now (ulimit -u)"
+                : err.message;
   return new RuntimeError("spawn_failed", `cannot start ${JSON.stringify(file)}: ${reason}${err.code ? ` (${err.code})` : ""}`);
 }
 
@@ -183,8 +189,16 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     // watchdog and the watch told: the program may already be running, and may kill the runtime; and no read of the tree
     // logs it first, so that a process whose parent is the runtime and that is not a run's child is a run's
     // (descendants.ts).
-    if (child.pid !== undefined) reaper.started(child.pid, piped ? ALL_PIPES : OUTPUT_PIPES);
-    else spawnFailed();
+    if (child.pid === undefined) {
+      // Not started (ENOENT, EACCES, out of file descriptors…): Node says why in an 'error' event to come, and makes
+      // no pipes at all when it ran out of file descriptors (EMFILE, ENFILE).
+      spawnFailed();
+      reaper.abandon();
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+      child.once("error", (e: NodeJS.ErrnoException) => reject(spawnError(req.file, e, req.cwd)));
+      return;
+    }
+    reaper.started(child.pid, piped ? ALL_PIPES : OUTPUT_PIPES);
     const out = new Capture(req.maxOutputBytes);
     const err = new Capture(req.maxOutputBytes);
     const onOutput = req.onOutput;
@@ -241,15 +255,8 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       reaper.end(true);
     }
 
-    child.on("error", (e: NodeJS.ErrnoException) => {
-      if (settled) return;
-      if (child.pid === undefined) {
-        settled = true;
-        cleanup();
-        reaper.abandon();
-        reject(spawnError(req.file, e, req.cwd));
-      }
-    });
+    // Started, it has no 'error' to come but a failed `child.kill` (hcp signals by pid, reaper.ts): never unheard.
+    child.on("error", () => {});
     child.on("spawn", () => {
       if (child.stdin) {
         child.stdin.on("error", () => {

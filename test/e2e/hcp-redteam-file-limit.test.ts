@@ -1,0 +1,94 @@
+// Calls that run hcp out of file descriptors (many at once under a low `ulimit -n`: each run takes its pipes) must
+// each be answered, as a program that could not start, never end the server with the calls in flight. Node makes no
+// pipes for a child it cannot start for want of descriptors (EMFILE) and says so in an 'error' event a tick later:
+// hcp read the missing pipes at once, failed the call as an internal error, and the event, heard by nobody, ended it.
+// Spawns the built hcp under `sh -c 'ulimit -n N; exec node …'`, at limits from where nothing can start to where all
+// can, since how many descriptors Node holds before the first call differs between machines.
+
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { HCP, tempDir } from "../transports/support.js";
+import { run } from "./helpers.js";
+import { isolatedEnv } from "./openapi-support.js";
+
+const LIMITS = [24, 28, 32, 36, 40, 48, 64, 128];
+const CALLS = 40;
+
+function echoPack(): string {
+  const dir = join(tempDir("hcp-file-limit-"), "echo");
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, "surface.json"),
+    JSON.stringify({ id: "echo", name: "Echo", kind: "wrap", cliBin: "echo", binding: { mode: "local", hub: "none" }, wrap: { bin: "/bin/echo" }, verbs: { say: { description: "Print hello.", cli: ["echo", "hello"], policy: "read" } } }),
+  );
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "echo", verbs: { say: "read" } }));
+  return dir;
+}
+
+/** `node hcp.cjs ARGS…` with at most `limit` file descriptors, as sh's arguments. */
+const limited = (limit: number, args: readonly string[]) => ["-c", `ulimit -n ${limit} && exec "$0" "$@"`, process.execPath, HCP, ...args];
+
+/** What each call's answer was: ok, or its error's code and whether it names why (EMFILE, or hcp's watchdog). */
+function tally(outcomes: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const o of outcomes) counts[o] = (counts[o] ?? 0) + 1;
+  return counts;
+}
+
+function outcomeOf(error: { code?: string; message?: string } | undefined): string {
+  if (error === undefined) return "ok";
+  const why = /EMFILE|as many files open/.test(error.message ?? "") ? "EMFILE" : /watchdog/.test(error.message ?? "") ? "watchdog" : (error.message ?? "");
+  return `${error.code}: ${why}`;
+}
+
+/** Every outcome is a run or a program that could not start, saying why; some could not, and some ran. */
+function assertAnsweredAsNotStarted(byLimit: Map<number, Record<string, number>>): void {
+  const seen = new Set([...byLimit.values()].flatMap((t) => Object.keys(t)));
+  const report = JSON.stringify([...byLimit]);
+  for (const outcome of seen) assert.ok(["ok", "spawn_failed: EMFILE", "spawn_failed: watchdog"].includes(outcome), `${outcome}: ${report}`);
+  assert.ok(seen.has("spawn_failed: EMFILE"), `no limit ran hcp out of file descriptors: ${report}`);
+  assert.ok(seen.has("ok"), `no call ran: ${report}`);
+}
+
+test("attack: calls that run hcp out of file descriptors (40 at once under ulimit -n 24 to 128) are each answered spawn_failed naming EMFILE; hcp exec and hcp serve --mcp never end with an internal error, and go on", async () => {
+  const pack = echoPack();
+  const env = isolatedEnv();
+  const cwd = tempDir("hcp-file-limit-cwd-");
+
+  const exec = new Map<number, Record<string, number>>();
+  const requests = Array.from({ length: CALLS }, (_, id) => JSON.stringify({ id, pack: "echo", verb: "say", args: {} })).join("\n") + "\n";
+  for (const limit of LIMITS) {
+    const r = await run("/bin/sh", limited(limit, ["exec", pack, "--concurrency", "16"]), { env, cwd, stdin: requests, timeoutMs: 60_000 });
+    assert.equal(r.code, 0, `ulimit -n ${limit}: ${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /internal error/, `ulimit -n ${limit}`);
+    const answers = r.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; error?: { code: string; message: string } });
+    assert.deepEqual(answers.map((a) => a.id).sort((a, b) => a - b), [...Array(CALLS).keys()], `ulimit -n ${limit}: every request answered once`);
+    exec.set(limit, tally(answers.map((a) => outcomeOf(a.error))));
+  }
+  assertAnsweredAsNotStarted(exec);
+
+  const mcp = new Map<number, Record<string, number>>();
+  for (const limit of LIMITS) {
+    const transport = new StdioClientTransport({ command: "/bin/sh", args: limited(limit, ["serve", "--mcp", pack]), cwd, env: env as Record<string, string>, stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    const client = new Client({ name: "hcp-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const results = await Promise.all(Array.from({ length: CALLS }, () => client.callTool({ name: "echo_say", arguments: {} })));
+      const outcomes = results.map((r) => outcomeOf(r.isError === true ? ((r.structuredContent as { error?: { code: string; message: string } }).error ?? { message: JSON.stringify(r.content) }) : undefined));
+      // The server is still there: it answers what it serves.
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name), ["echo_say"], `ulimit -n ${limit}`);
+      mcp.set(limit, tally(outcomes));
+    } finally {
+      await client.close();
+    }
+    assert.doesNotMatch(stderr, /internal error/, `ulimit -n ${limit}`);
+  }
+  assertAnsweredAsNotStarted(mcp);
+});
