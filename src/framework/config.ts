@@ -1,7 +1,7 @@
 // Profile/config/auth-file/service resolution and credential loading (env var → credentials.json → missing).
 
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { homeFolder } from "../home-folder.js";
 import { dirname, join } from "node:path";
 import { ConfigError, MissingCredentialError } from "./errors.js";
 import { goQuote } from "../json/goquote.js";
@@ -53,8 +53,8 @@ export function toolEnvVar(name: string, suffix: string): string {
 /** Go's os.UserConfigDir. */
 function userConfigDir(env: Env): string {
   if (process.platform === "win32") return env["APPDATA"] ?? "";
-  if (process.platform === "darwin") return join(env["HOME"] || homedir(), "Library", "Application Support");
-  return env["XDG_CONFIG_HOME"] || join(env["HOME"] || homedir(), ".config");
+  if (process.platform === "darwin") return join(env["HOME"] || homeFolder(), "Library", "Application Support");
+  return env["XDG_CONFIG_HOME"] || join(env["HOME"] || homeFolder(), ".config");
 }
 
 /** Default config path `<UserConfigDir>/<tool>/config.yaml`. */

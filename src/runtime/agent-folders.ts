@@ -8,7 +8,7 @@
 // directory, the credential file) must not lie in one.
 
 import { realpathSync } from "node:fs";
-import { homedir } from "node:os";
+import { knownHomeFolder } from "../home-folder.js";
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { within } from "../within.js";
@@ -66,7 +66,8 @@ export function namesOf(folder: string): string[] {
   } catch {
     // a folder that is not there: its path alone
   }
-  const home = resolve(homedir());
+  // Where no home folder can be told (no HOME, a user the password database does not know), `/` alone is set apart.
+  const home = resolve(knownHomeFolder() ?? "/");
   if ([path, real].some((name) => within(home, name))) return [];
   return real === path ? [path] : [path, real];
 }

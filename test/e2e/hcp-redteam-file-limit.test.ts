@@ -6,11 +6,13 @@
 // can, since how many descriptors Node holds before the first call differs between machines.
 
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { HCP, tempDir } from "../transports/support.js";
 import { run } from "./helpers.js";
 import { isolatedEnv } from "./openapi-support.js";
@@ -91,4 +93,58 @@ test("attack: calls that run hcp out of file descriptors (40 at once under ulimi
     assert.doesNotMatch(stderr, /internal error/, `ulimit -n ${limit}`);
   }
   assertAnsweredAsNotStarted(mcp);
+});
+
+/** `promise`, or undefined once `ms` have passed. */
+const within = <T>(promise: Promise<T>, ms: number): Promise<T | undefined> =>
+  Promise.race([promise, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref())]);
+
+test("attack: an MCP server over HTTP run out of file descriptors (30 clients at once under ulimit -n 32 to 40, no HOME) masks every answer and goes on: each call is answered as run or not started (EMFILE), none as an internal error, and the server never ends", async () => {
+  const pack = echoPack();
+  // Without HOME (nor HCP_CREDENTIALS), the credential file's place under the home folder comes from the password
+  // database, which a process out of file descriptors cannot read: masking an answer read it, outside any call, and
+  // ended the server. (The file there is only read, for its values to mask.)
+  const { HOME: _home, HCP_CREDENTIALS: _credentials, ...env } = isolatedEnv();
+  const cwd = tempDir("hcp-file-limit-cwd-");
+  const outcomes = new Map<number, Record<string, number>>();
+  for (const limit of [32, 36, 40]) {
+    const server = spawn("/bin/sh", limited(limit, ["serve", "--mcp", pack, "--http", "127.0.0.1:0"]), { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    server.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => server.on("exit", resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        server.stderr.on("data", () => {
+          const m = /serving MCP over HTTP at (http:\/\/\S+)/.exec(stderr);
+          if (m !== null) resolve(m[1]!);
+        });
+        void exited.then((code) => reject(new Error(`ulimit -n ${limit}: hcp exited ${code}: ${stderr}`)));
+      });
+      const seen: string[] = [];
+      await Promise.all(
+        Array.from({ length: 30 }, async () => {
+          const client = new Client({ name: "hcp-test", version: "1.0.0" });
+          try {
+            // A client past hcp's bound of connections (a quarter of its file descriptors) is closed, or waits.
+            if ((await within(client.connect(new StreamableHTTPClientTransport(new URL(url))).then(() => true), 5000)) !== true) return;
+            const r = await within(client.callTool({ name: "echo_say", arguments: {} }), 10_000);
+            if (r !== undefined) seen.push(outcomeOf(r.isError === true ? (r.structuredContent as { error: { code: string; message: string } }).error : undefined));
+          } catch {
+            // refused at the door
+          } finally {
+            await client.close().catch(() => {});
+          }
+        }),
+      );
+      assert.equal(server.exitCode, null, `ulimit -n ${limit}: the server ended: ${stderr}`);
+      assert.doesNotMatch(stderr, /internal error/, `ulimit -n ${limit}`);
+      outcomes.set(limit, tally(seen));
+    } finally {
+      server.kill("SIGTERM");
+      await exited;
+    }
+  }
+  const report = JSON.stringify([...outcomes]);
+  for (const outcome of new Set([...outcomes.values()].flatMap((t) => Object.keys(t)))) assert.ok(["ok", "spawn_failed: EMFILE"].includes(outcome), `${outcome}: ${report}`);
+  assert.ok([...outcomes.values()].some((t) => (t["spawn_failed: EMFILE"] ?? 0) > 0), `no call ran hcp out of file descriptors: ${report}`);
 });

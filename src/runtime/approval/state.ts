@@ -3,7 +3,7 @@
 
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { homedir } from "node:os";
+import { homeFolder } from "../../home-folder.js";
 import { dirname, join } from "node:path";
 import { makeDirsSync } from "../../files.js";
 import { RuntimeError, type RuntimeErrorCode } from "../errors.js";
@@ -15,7 +15,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** `$XDG_STATE_HOME/hcp`, else `~/.local/state/hcp` (HOME from the runtime's environment). */
 export function stateDirOf(env: Env): string {
   const xdg = xdgBase(env, "XDG_STATE_HOME");
-  return xdg !== undefined ? join(xdg, "hcp") : join(env["HOME"] || homedir(), ".local", "state", "hcp");
+  return xdg !== undefined ? join(xdg, "hcp") : join(env["HOME"] || homeFolder(), ".local", "state", "hcp");
 }
 
 /**

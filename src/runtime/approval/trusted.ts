@@ -6,7 +6,7 @@
 // writable by no one else), and never when it is a shell or an interpreter, which would run the plan as code.
 
 import { realpathSync, statSync, type Stats } from "node:fs";
-import { homedir } from "node:os";
+import { homeFolder } from "../../home-folder.js";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { FileReadError, readRegularFile } from "../../read-regular.js";
 import { RuntimeError } from "../errors.js";
@@ -19,7 +19,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** `$XDG_CONFIG_HOME/hcp/approvers` when XDG_CONFIG_HOME is absolute, else `~/.config/hcp/approvers`. */
 export function approversFileOf(env: Env): string {
-  const base = xdgBase(env, "XDG_CONFIG_HOME") ?? join(env["HOME"] || homedir(), ".config");
+  const base = xdgBase(env, "XDG_CONFIG_HOME") ?? join(env["HOME"] || homeFolder(), ".config");
   return join(base, "hcp", "approvers");
 }
 

@@ -1,6 +1,6 @@
 // Credential hubs (§9): which variables a pack's binding adds to the child environment, and which values to redact.
 
-import { homedir } from "node:os";
+import { homeFolder } from "../../home-folder.js";
 import { join } from "node:path";
 import { isObject } from "../../pack/issues.js";
 import { jsonErrorAt } from "../../pack/load.js";
@@ -37,7 +37,7 @@ export interface CredentialOptions {
 export function credentialFilePath(env: Readonly<Record<string, string | undefined>> = process.env): string {
   const explicit = env["HCP_CREDENTIALS"];
   if (explicit) return explicit;
-  return join(env["HOME"] || homedir(), ".config", "hcp", "credentials.json");
+  return join(env["HOME"] || homeFolder(), ".config", "hcp", "credentials.json");
 }
 
 /** Whether a binding loads credentials: hub local-credential or keyring, and not mode mock (as loadCredentials reads them). */

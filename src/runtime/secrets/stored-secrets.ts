@@ -15,32 +15,28 @@ let last: { path: string; stamp: string; values: readonly string[] } | undefined
 
 /**
  * Every non-empty string under a family's `env` or `openapi` in the credential file (`$HCP_CREDENTIALS`, else
- * `~/.config/hcp/credentials.json`); none when there is none or it cannot be read. Only masked with, never given to a
- * program, so a file others may read (which no pack's call would use) is read too: its values are no less secret.
+ * `~/.config/hcp/credentials.json`); none when there is none. Only masked with, never given to a program, so a file
+ * others may read (which no pack's call would use) is read too: its values are no less secret. Never throws: it is
+ * read as each answer is masked, outside any call (an error there would end a server with its calls in flight), and a
+ * file that cannot be read now (out of file descriptors, being rewritten) leaves the values it last held masked.
  */
 export function storedSecrets(env: Env): readonly string[] {
-  const path = credentialFilePath(env);
-  let stamp: string;
   try {
+    const path = credentialFilePath(env);
     // No credential file is the usual answer where none is kept: no error made for it at each call.
     const st = statSync(path, { bigint: true, throwIfNoEntry: false });
     if (st === undefined) return [];
-    stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    if (last?.path !== path || last.stamp !== stamp) last = { path, stamp, values: valuesIn(path) };
+    return last.values;
   } catch {
-    return [];
+    return last?.values ?? [];
   }
-  if (last?.path === path && last.stamp === stamp) return last.values;
-  last = { path, stamp, values: valuesIn(path) };
-  return last.values;
 }
 
+/** The values of the file at `path`; throws when it cannot be read or is no object of families. */
 function valuesIn(path: string): string[] {
-  let doc: Record<string, unknown>;
-  try {
-    doc = credentialDocument(readRegularFile(path, SECRET_FILE_MAX_BYTES).toString("utf8"), path);
-  } catch {
-    return []; // no object of families: no value of it reaches any program
-  }
+  const doc = credentialDocument(readRegularFile(path, SECRET_FILE_MAX_BYTES).toString("utf8"), path);
   const values: string[] = [];
   for (const entry of Object.values(doc)) {
     if (!isObject(entry)) continue;

@@ -8,7 +8,7 @@
 // end: never `/home/you/packages` nor `/home/you/pack2`), slashes doubled or `/./` between its parts too, a quote
 // closing before a slash (`"$HOME"/pack`). A path built at run time (from pieces, through `..` or a link elsewhere) is not found: SECURITY.md.
 
-import { homedir } from "node:os";
+import { knownHomeFolder } from "../../home-folder.js";
 import { isAbsolute, join, relative } from "node:path";
 import { realOrSelf } from "./pack-links.js";
 import { within } from "../../within.js";
@@ -68,8 +68,8 @@ export function selfPaths(root: string, named: readonly string[] = []): SelfPath
   // Literal text every match holds (`/` and the folder's last part, or the home folder's word): files without any are
   // skipped, the most of them at the speed of a search for bytes that seldom occur.
   const literals = new Set<string>();
-  const home = homedir();
-  const homes = [...new Set([home, realOrSelf(home)])].filter((h) => isAbsolute(h) && h !== "/");
+  const home = knownHomeFolder();
+  const homes = home === undefined ? [] : [...new Set([home, realOrSelf(home)])].filter((h) => isAbsolute(h) && h !== "/");
   for (const name of names) {
     const parts = partsPattern(name);
     alternatives.push(SEP + parts.join(SEP));
