@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { homeFolder } from "../../home-folder.js";
 import { dirname, join } from "node:path";
+import { systemReason } from "../../errno.js";
 import { makeDirsSync } from "../../files.js";
 import { RuntimeError, type RuntimeErrorCode } from "../errors.js";
 import { AGENT_FOLDERS, agentFolderHolding } from "../agent-folders.js";
@@ -102,9 +103,8 @@ export function readPrivate(path: string, what: string, code: RuntimeErrorCode):
   }
 }
 
-/** Writes a fresh 0600 temporary file next to `path` (exclusive, random name), flushed to disk; returns its path. */
-function writeTemp(path: string, data: string | Uint8Array): string {
-  const tmp = join(dirname(path), `.${randomBytes(8).toString("hex")}.tmp`);
+/** Writes `tmp`, a fresh 0600 file (exclusive), flushed to disk. */
+function writeTemp(tmp: string, data: string | Uint8Array): void {
   const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
     const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
@@ -114,33 +114,32 @@ function writeTemp(path: string, data: string | Uint8Array): string {
   } finally {
     closeSync(fd);
   }
-  return tmp;
 }
 
 /**
  * Writes `path` atomically (0600): readers see the old file or the whole new one. With `exclusive`,
- * an existing file is kept and false is returned; of two writers, exactly one wins.
+ * an existing file is kept and false is returned; of two writers, exactly one wins. A write that fails (a full disk)
+ * throws state_unavailable saying why, and leaves nothing behind.
  */
 export function writePrivate(path: string, data: string | Uint8Array, exclusive = false): boolean {
-  const tmp = writeTemp(path, data);
+  const tmp = join(dirname(path), `.${randomBytes(8).toString("hex")}.tmp`);
   try {
+    writeTemp(tmp, data);
     if (!exclusive) {
       renameSync(tmp, path);
       return true;
     }
-    try {
-      // link(2) fails with EEXIST when the name is taken: an atomic create-if-absent of a complete file.
-      linkSync(tmp, path);
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-      throw err;
-    }
+    // link(2) fails with EEXIST when the name is taken: an atomic create-if-absent of a complete file.
+    linkSync(tmp, path);
+    return true;
+  } catch (err) {
+    if (exclusive && (err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw new RuntimeError("state_unavailable", `cannot write ${path} in hcp's state directory: ${systemReason(err)}`);
   } finally {
     try {
       unlinkSync(tmp);
     } catch {
-      // renamed away already
+      // renamed away already, or never made
     }
   }
 }
