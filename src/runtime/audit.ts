@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { RuntimeError } from "./errors.js";
 import { FileReadError, readRegularFile } from "../read-regular.js";
 import { ensurePrivateDir, octal, stateDirOf } from "./approval/state.js";
+import { systemReason } from "../errno.js";
 
 export type AuditDecision = "refused" | "dry_run" | "approved" | "declined" | "ran" | "failed";
 /** The transport that made the decision; `approve` is `hcp approve`. */
@@ -66,7 +67,7 @@ export class AuditLog {
     try {
       fd = openSync(this.path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
     } catch (err) {
-      throw fail((err as NodeJS.ErrnoException).code ?? String(err));
+      throw fail(systemReason(err));
     }
     try {
       const st = fstatSync(fd);
@@ -79,7 +80,7 @@ export class AuditLog {
       fsyncSync(fd);
     } catch (err) {
       if (err instanceof RuntimeError) throw err;
-      throw fail((err as NodeJS.ErrnoException).code ?? String(err));
+      throw fail(systemReason(err));
     } finally {
       closeSync(fd);
     }

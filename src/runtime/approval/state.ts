@@ -54,7 +54,7 @@ export function ensurePrivateDirSync(path: string): void {
   try {
     makeDirsSync(path, 0o700);
   } catch (err) {
-    throw new RuntimeError("state_unavailable", `cannot create the hcp state directory ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new RuntimeError("state_unavailable", `cannot create the hcp state directory ${path}: ${systemReason(err)}`);
   }
   const st = statSync(path);
   if (!st.isDirectory()) throw new RuntimeError("state_unavailable", `${path} is not a directory`);

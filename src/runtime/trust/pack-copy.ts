@@ -39,6 +39,7 @@ import { ensurePrivateDirSync } from "../approval/state.js";
 import { RuntimeError } from "../errors.js";
 import { within } from "../../within.js";
 import { MAX_TREE_BYTES, MAX_TREE_ENTRIES, openListedFile, packTree, TreeError } from "./pack-tree.js";
+import { systemReason } from "../../errno.js";
 
 /** How long a copy not used is kept once a newer copy is made. */
 const KEEP_UNUSED_MS = 24 * 3600 * 1000;
@@ -95,7 +96,7 @@ function copyTree(from: string, to: string): void {
     try {
       listing = readdirSync(src, { withFileTypes: true });
     } catch (err) {
-      throw new TreeError(`cannot list ${rel === "" ? "the pack folder" : rel}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw new TreeError(`cannot list ${rel === "" ? "the pack folder" : rel}: ${systemReason(err)}`);
     }
     for (const d of listing) {
       const shown = rel === "" ? d.name : `${rel}/${d.name}`;
@@ -256,7 +257,7 @@ export function trustedCopy(stateDir: string, root: string, tree: string): strin
     removeCopy(made);
     // Names the folder's writer chose: escaped, as a person may read them.
     if (err instanceof TreeError) throw new RuntimeError("pack_untrusted", escapeForPerson(`the pack at ${root} is not what a person trusted (${err.message}), so nothing ran`));
-    throw new RuntimeError("state_unavailable", `cannot copy the pack at ${root} to ${dir} to run it: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new RuntimeError("state_unavailable", `cannot copy the pack at ${root} to ${dir} to run it: ${systemReason(err)}`);
   }
   markRun(dir);
   prune(join(stateDir, "packs"), copy);

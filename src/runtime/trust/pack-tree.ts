@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readdirSync, readlinkSync, readSync, type Dirent, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { SelfPaths } from "./pack-self-paths.js";
+import { systemReason } from "../../errno.js";
 
 /** Most entries (files, folders, links) a bound folder may hold. */
 export const MAX_TREE_ENTRIES = 10_000;
@@ -39,7 +40,7 @@ export function openListedFile(path: string, shown: string, doing: string): { fd
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
-    throw new TreeError(`cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new TreeError(`cannot read ${shown}: ${systemReason(err)}`);
   }
   try {
     const st = fstatSync(fd);
@@ -132,7 +133,7 @@ export function packTree(root: string, self?: SelfPaths): PackTree {
     try {
       listing = readdirSync(dir, { withFileTypes: true });
     } catch (err) {
-      throw new TreeError(`cannot list ${rel === "" ? "the pack folder" : rel}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw new TreeError(`cannot list ${rel === "" ? "the pack folder" : rel}: ${systemReason(err)}`);
     }
     listing.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const d of listing) {
@@ -148,7 +149,7 @@ export function packTree(root: string, self?: SelfPaths): PackTree {
         try {
           add(shown, `l:${readlinkSync(path)}`);
         } catch (err) {
-          throw new TreeError(`cannot read the link ${shown}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+          throw new TreeError(`cannot read the link ${shown}: ${systemReason(err)}`);
         }
       } else if (d.isFile()) {
         const f = fileDigest(path, shown, MAX_TREE_BYTES - bytes, self);

@@ -11,6 +11,7 @@ import { isObject } from "../../pack/issues.js";
 import { POLICY_CLASSES, type PolicyClass } from "../../pack/policy.js";
 import { ensurePrivateDirSync, readPrivate, writePrivate } from "../approval/state.js";
 import { RuntimeError } from "../errors.js";
+import { systemReason } from "../../errno.js";
 
 /** What a person trusted: a pack's real folder and the digests of everything that says what it runs. */
 export interface TrustRecord {
@@ -88,7 +89,7 @@ export function readTrustRecords(stateDir: string): TrustRecord[] {
     names = readdirSync(recordsDirOf(stateDir));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw new RuntimeError("state_unavailable", `cannot list the trust records in ${recordsDirOf(stateDir)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new RuntimeError("state_unavailable", `cannot list the trust records in ${recordsDirOf(stateDir)}: ${systemReason(err)}`);
   }
   const records = names.filter((n) => NAME.test(n)).flatMap((n) => readRecordFile(join(recordsDirOf(stateDir), n)) ?? []);
   return records.sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0));
@@ -108,6 +109,6 @@ export function removeTrustRecord(stateDir: string, root: string): boolean {
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw new RuntimeError("state_unavailable", `cannot remove the trust record of ${root}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new RuntimeError("state_unavailable", `cannot remove the trust record of ${root}: ${systemReason(err)}`);
   }
 }
