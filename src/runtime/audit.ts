@@ -67,7 +67,8 @@ export class AuditLog {
     try {
       fd = openSync(this.path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
     } catch (err) {
-      throw fail(systemReason(err));
+      // O_NOFOLLOW: ELOOP is the link itself.
+      throw fail((err as NodeJS.ErrnoException).code === "ELOOP" ? "it is a symbolic link; it must be a regular file" : systemReason(err));
     }
     try {
       const st = fstatSync(fd);
