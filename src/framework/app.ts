@@ -7,7 +7,7 @@ import type { ExtensionSet, Manifest, ValidManifest } from "../manifest/types.js
 import { validateManifest } from "../manifest/validate.js";
 import { detectMachineOutput, flagNames, scanArgs, type FlagNames } from "./argv.js";
 import { streamLines, type LineSource } from "./choose.js";
-import { EXIT_CLOSED_OUTPUT, stdoutClosed } from "./pipes.js";
+import { failedOutputExitCode, stdoutClosed } from "./pipes.js";
 import { CommandNode, FEWER_EFFECTS_GLOBALS, type ArgsRule, type CommandSpec } from "./command.js";
 import { COMPLETE_COMMAND, COMPLETE_NO_DESC_COMMAND, findCommand, runComplete } from "./complete.js";
 import { completionCommand } from "./completion.js";
@@ -147,7 +147,7 @@ export class App {
     io.lines = () => (lines ??= streamLines(process.stdin));
     const closed = stdoutClosed();
     const code = await this.run(argv, io);
-    process.exitCode = closed.aborted ? EXIT_CLOSED_OUTPUT : code;
+    process.exitCode = closed.aborted ? failedOutputExitCode(closed.reason) : code;
     if (lines) process.stdin.destroy();
   }
 

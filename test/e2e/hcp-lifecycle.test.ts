@@ -3,8 +3,8 @@
 // every child's group killed, what is in flight answered, a non-zero exit code, no stack trace.
 
 import assert from "node:assert/strict";
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { REPO, RUNGRAD, trustBeforeRunSync } from "./helpers.js";
@@ -122,6 +122,29 @@ test("rungrad: a closed stdout (`rungrad agentmeta FILE | head -c 10`) exits 141
     p.child.stdout.destroy();
     assert.equal(await p.closed, 141, `${args.join(" ")}: ${p.err()}`);
     noStackTrace(p.err());
+  }
+});
+
+test("an output that cannot be written (stdout on /dev/full: no space left on device) is told on stderr and exits 2, not 141 without a word: hcp run, hcp exec, hcp serve --mcp, rungrad", () => {
+  const cwd = tempDir("hcp-full-output-");
+  const full = openSync("/dev/full", "w");
+  try {
+    for (const [program, args, input] of [
+      [HCP, ["run", PROBE_PACK, "quick"], ""],
+      [HCP, ["exec", PROBE_PACK], request(1, "quick")],
+      [HCP, ["serve", "--mcp", PROBE_PACK], INIT],
+      [RUNGRAD, ["agentmeta", join(REPO, "examples/manifests/rgref.json")], ""],
+    ] as const) {
+      const env = isolated(cwd);
+      trustBeforeRunSync(program, [...args], { cwd, env });
+      const r = spawnSync(process.execPath, [program, ...args], { cwd, env, input, stdio: ["pipe", full, "pipe"], encoding: "utf8", timeout: 60_000 });
+      const what = `${program === HCP ? "hcp" : "rungrad"} ${args[0]}`;
+      assert.equal(r.status, 2, `${what}: ${r.stderr}`);
+      assert.match(r.stderr, /^Error: cannot write to standard output: no space left on device$/m, what);
+      noStackTrace(r.stderr);
+    }
+  } finally {
+    closeSync(full);
   }
 });
 
