@@ -3,11 +3,11 @@
 // XDG_STATE_HOME it serves. Needs root, to run the built hcp as such a user (setpriv).
 
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { HCP, tempDir } from "../transports/support.js";
-import { run } from "./helpers.js";
+import { run, writeEchoPack } from "./helpers.js";
 
 const UNKNOWN_USER = "54321";
 
@@ -19,13 +19,7 @@ test("hcp run as a user the password database does not know, without HOME: it sa
   const dir = tempDir("hcp-no-home-");
   chmodSync(dirname(dir), 0o755);
   chmodSync(dir, 0o777);
-  const pack = join(dir, "echo");
-  mkdirSync(pack);
-  writeFileSync(
-    join(pack, "surface.json"),
-    JSON.stringify({ id: "echo", name: "Echo", kind: "wrap", cliBin: "echo", binding: { mode: "local", hub: "none" }, wrap: { bin: "/bin/echo" }, verbs: { say: { description: "Print hello.", cli: ["echo", "hello"], policy: "read" } } }),
-  );
-  writeFileSync(join(pack, "policy.json"), JSON.stringify({ surface_id: "echo", verbs: { say: "read" } }));
+  const pack = writeEchoPack(join(dir, "echo"));
   // The agent's folder, where hcp works: its places lie outside it.
   const work = join(dir, "work");
   mkdirSync(work, { mode: 0o777 });

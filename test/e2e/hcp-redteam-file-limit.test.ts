@@ -7,29 +7,19 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { HCP, tempDir } from "../transports/support.js";
-import { run } from "./helpers.js";
+import { run, writeEchoPack } from "./helpers.js";
 import { isolatedEnv } from "./openapi-support.js";
 
 const LIMITS = [24, 28, 32, 36, 40, 48, 64, 128];
 const CALLS = 40;
 
-function echoPack(): string {
-  const dir = join(tempDir("hcp-file-limit-"), "echo");
-  mkdirSync(dir);
-  writeFileSync(
-    join(dir, "surface.json"),
-    JSON.stringify({ id: "echo", name: "Echo", kind: "wrap", cliBin: "echo", binding: { mode: "local", hub: "none" }, wrap: { bin: "/bin/echo" }, verbs: { say: { description: "Print hello.", cli: ["echo", "hello"], policy: "read" } } }),
-  );
-  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "echo", verbs: { say: "read" } }));
-  return dir;
-}
+const echoPack = () => writeEchoPack(join(tempDir("hcp-file-limit-"), "echo"));
 
 /** `node hcp.cjs ARGS…` with at most `limit` file descriptors, as sh's arguments. */
 const limited = (limit: number, args: readonly string[]) => ["-c", `ulimit -n ${limit} && exec "$0" "$@"`, process.execPath, HCP, ...args];

@@ -1,6 +1,7 @@
 // Spawning the built programs from end-to-end tests: real processes, real pipes.
 
 import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadPack } from "../../src/pack/load.js";
@@ -142,4 +143,13 @@ function packToTrust(file: string, args: readonly string[], options: Pick<RunOpt
   if (!personTrustsRuns || options.asAgent || at < 0 || argv[at + 1] !== "run") return undefined;
   const path = argv[at + 2];
   return path === undefined || path.startsWith("-") ? undefined : resolvePath(options.cwd ?? REPO, path);
+}
+
+/** Writes a pack "echo" in the new folder `dir`, whose one read verb `say` runs `/bin/echo hello`; returns `dir`. */
+export function writeEchoPack(dir: string): string {
+  mkdirSync(dir);
+  const say = { description: "Print hello.", cli: ["echo", "hello"], policy: "read" };
+  writeFileSync(join(dir, "surface.json"), JSON.stringify({ id: "echo", name: "Echo", kind: "wrap", cliBin: "echo", binding: { mode: "local", hub: "none" }, wrap: { bin: "/bin/echo" }, verbs: { say } }));
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "echo", verbs: { say: "read" } }));
+  return dir;
 }

@@ -1,6 +1,7 @@
 // A pack from an OpenAPI document (hcp.md §11): the document copied in, one verb per operation, policy
 // by method (GET/HEAD/OPTIONS read, the rest write, DELETE confirm-gated; a read whose operationId names a change, as
-// AWS's GET_TerminateInstances, or whose path does where it has no operationId, a write), the binding from the security schemes, and a HARNESS.md for agents. Pure.
+// AWS's GET_TerminateInstances, or whose path does where it has no operationId, a write), the binding from the
+// security schemes, and a HARNESS.md for agents. Pure.
 
 import { MAX_VERB_KEY, isVerbKey, shortHash } from "../../pack/fields.js";
 import { packIdOf } from "../../pack/from-agentmeta.js";

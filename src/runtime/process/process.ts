@@ -110,25 +110,22 @@ function wholeCharacters(buf: Buffer): number {
   return buf.length - start < size ? start : buf.length;
 }
 
+/** Why a program could not start, by Node's error code, in words. */
+const SPAWN_FAILURES: Readonly<Record<string, string>> = {
+  ENOENT: "no such file or not found on PATH",
+  EACCES: "permission denied (is it executable?)",
+  E2BIG: "argument list too long",
+  EMFILE: "hcp has as many files open as its limit allows (ulimit -n)",
+  ENFILE: "the system has as many files open as it may",
+  EAGAIN: "no more processes may be started now (ulimit -u)",
+};
+
 function spawnError(file: string, err: NodeJS.ErrnoException, cwd: string | undefined): RuntimeError {
   // spawn says ENOENT for a missing working folder too: name the folder rather than the program.
   if (err.code === "ENOENT" && cwd !== undefined && !isFolder(cwd)) {
     return new RuntimeError("spawn_failed", `cannot start ${JSON.stringify(file)}: its working folder ${JSON.stringify(cwd)} is not a folder (policy.json cwd)`);
   }
-  const reason =
-    err.code === "ENOENT"
-      ? "no such file or not found on PATH"
-      : err.code === "EACCES"
-        ? "permission denied (is it executable?)"
-        : err.code === "E2BIG"
-          ? "argument list too long"
-          : err.code === "EMFILE"
-            ? "hcp has as many files open as its limit allows (ulimit -n)"
-            : err.code === "ENFILE"
-              ? "the system has as many files open as it may"
-              : err.code === "EAGAIN"
-                ? "no more processes may be started now (ulimit -u)"
-                : err.message;
+  const reason = SPAWN_FAILURES[err.code ?? ""] ?? err.message;
   return new RuntimeError("spawn_failed", `cannot start ${JSON.stringify(file)}: ${reason}${err.code ? ` (${err.code})` : ""}`);
 }
 
