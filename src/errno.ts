@@ -15,6 +15,8 @@ const WORDS: Readonly<Record<string, string>> = {
   EMFILE: "too many open files",
   EBUSY: "resource busy",
   EIO: "input/output error",
+  EADDRINUSE: "address already in use (another program listens there)",
+  EADDRNOTAVAIL: "no interface of this machine has that address",
 };
 
 /** Why a file operation failed, in words; a non-system error keeps its first line. */

@@ -21,6 +21,7 @@ import { McpSessions, type SessionLimits } from "./mcp-sessions.js";
 import { Load, type Ticket } from "./http-load.js";
 import { boundConnections, SERVER_DEADLINES } from "./http-connections.js";
 import type { ServedPack } from "./packs.js";
+import { systemReason } from "../errno.js";
 
 /** The largest request body read; a longer one is refused with 413. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -239,7 +240,7 @@ export async function serveMcpHttp(packs: readonly ServedPack[], given: HttpOpti
   });
   boundConnections(http);
   await new Promise<void>((resolve, reject) => {
-    http.once("error", (err: NodeJS.ErrnoException) => reject(new TransportError("usage", `cannot listen on ${opts.host}:${opts.port}: ${err.code ?? err.message}`)));
+    http.once("error", (err: NodeJS.ErrnoException) => reject(new TransportError("usage", `cannot listen on ${opts.host}:${opts.port}: ${systemReason(err)}`)));
     http.listen(opts.port, opts.host, () => resolve());
   });
   const { port } = http.address() as { port: number };

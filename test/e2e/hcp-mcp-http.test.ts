@@ -169,6 +169,30 @@ test("hcp serve --mcp --http off loopback without --token-file is refused, exit 
 
 const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+test("hcp serve --mcp --http on an address it cannot take says why in words, exit 1: a port another program listens on, an address no interface has", async () => {
+  const env = isolatedEnv();
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+  try {
+    const port = (taken.address() as { port: number }).port;
+    const token = join(tempDir(), "token");
+    writeFileSync(token, "tok3n-Zq81vX-7f3a9c\n", { mode: 0o600 });
+    for (const [where, why] of [
+      [`127.0.0.1:${port}`, "address already in use (another program listens there)"],
+      // TEST-NET-1: no interface has it (off loopback, so with a token).
+      ["192.0.2.1:0", "no interface of this machine has that address"],
+    ] as const) {
+      const r = await hcp(["serve", "--mcp", PROBE_PACK, "--http", where, "--token-file", token], { env, timeoutMs: 60_000 });
+      assert.equal(r.code, 1, `${where}: ${r.stderr}`);
+      assert.match(r.stderr, /^Error: cannot listen on /m, where);
+      assert.ok(r.stderr.includes(`: ${why}\n`), `${where}: ${r.stderr}`);
+      assert.doesNotMatch(r.stderr, /E[A-Z]{4,}|serving MCP|\n\s+at /);
+    }
+  } finally {
+    taken.close();
+  }
+});
+
 test("--token-file is read like the credential file: a file group or others can read or write, another user's, not a regular file, empty, not one line or shorter than 16 characters is refused, exit 3, naming the file; the token is never shown and nothing listens", async () => {
   const env = isolatedEnv();
   const TOKEN = "tok3n-Zq81vX-7f3a9c";
