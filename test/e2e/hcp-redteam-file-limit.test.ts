@@ -2,7 +2,7 @@
 // each be answered, as a program that could not start, never end the server with the calls in flight. Node makes no
 // pipes for a child it cannot start for want of descriptors (EMFILE) and says so in an 'error' event a tick later:
 // hcp read the missing pipes at once, failed the call as an internal error, and the event, heard by nobody, ended it.
-// Spawns the built hcp under `sh -c 'ulimit -n N; exec node …'`, at limits from where nothing can start to where all
+// Spawns the built hcp under `sh -c 'ulimit -n N && exec node …'`, at limits from where nothing can start to where all
 // can, since how many descriptors Node holds before the first call differs between machines.
 
 import assert from "node:assert/strict";
@@ -24,13 +24,14 @@ const echoPack = () => writeEchoPack(join(tempDir("hcp-file-limit-"), "echo"));
 /** `node hcp.cjs ARGS…` with at most `limit` file descriptors, as sh's arguments. */
 const limited = (limit: number, args: readonly string[]) => ["-c", `ulimit -n ${limit} && exec "$0" "$@"`, process.execPath, HCP, ...args];
 
-/** What each call's answer was: ok, or its error's code and whether it names why (EMFILE, or hcp's watchdog). */
+/** How many answers had each outcome. */
 function tally(outcomes: readonly string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const o of outcomes) counts[o] = (counts[o] ?? 0) + 1;
   return counts;
 }
 
+/** What a call's answer was: ok, or its error's code and why (EMFILE, hcp's watchdog not started, else its message). */
 function outcomeOf(error: { code?: string; message?: string } | undefined): string {
   if (error === undefined) return "ok";
   const why = /EMFILE|as many files open/.test(error.message ?? "") ? "EMFILE" : /watchdog/.test(error.message ?? "") ? "watchdog" : (error.message ?? "");
