@@ -26,3 +26,8 @@ export function systemReason(err: unknown): string {
   if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return `system error ${code}`;
   return (err instanceof Error ? err.message : String(err)).split("\n")[0]!;
 }
+
+/** Why an open that does not follow links (O_NOFOLLOW) failed, in words: there ELOOP is the link itself, not a loop. */
+export function noFollowReason(err: unknown): string {
+  return (err as NodeJS.ErrnoException | null)?.code === "ELOOP" ? "it is a symbolic link; it must be a regular file" : systemReason(err);
+}

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { RuntimeError } from "./errors.js";
 import { FileReadError, readRegularFile } from "../read-regular.js";
 import { ensurePrivateDir, octal, stateDirOf } from "./approval/state.js";
-import { systemReason } from "../errno.js";
+import { noFollowReason, systemReason } from "../errno.js";
 
 export type AuditDecision = "refused" | "dry_run" | "approved" | "declined" | "ran" | "failed";
 /** The transport that made the decision; `approve` is `hcp approve`. */
@@ -67,8 +67,7 @@ export class AuditLog {
     try {
       fd = openSync(this.path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
     } catch (err) {
-      // O_NOFOLLOW: ELOOP is the link itself.
-      throw fail((err as NodeJS.ErrnoException).code === "ELOOP" ? "it is a symbolic link; it must be a regular file" : systemReason(err));
+      throw fail(noFollowReason(err));
     }
     try {
       const st = fstatSync(fd);

@@ -6,13 +6,11 @@
 // can, since how many descriptors Node holds before the first call differs between machines.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { HCP, tempDir } from "../transports/support.js";
+import { hcpCommand, mcpClient, serveHttp, tempDir } from "../transports/support.js";
 import { run, writeEchoPack } from "./helpers.js";
 import { isolatedEnv } from "./openapi-support.js";
 
@@ -20,9 +18,6 @@ const LIMITS = [24, 28, 32, 36, 40, 48, 64, 128];
 const CALLS = 40;
 
 const echoPack = () => writeEchoPack(join(tempDir("hcp-file-limit-"), "echo"));
-
-/** `node hcp.cjs ARGS…` with at most `limit` file descriptors, as sh's arguments. */
-const limited = (limit: number, args: readonly string[]) => ["-c", `ulimit -n ${limit} && exec "$0" "$@"`, process.execPath, HCP, ...args];
 
 /** How many answers had each outcome. */
 function tally(outcomes: readonly string[]): Record<string, number> {
@@ -55,7 +50,8 @@ test("attack: calls that run hcp out of file descriptors (40 at once under ulimi
   const exec = new Map<number, Record<string, number>>();
   const requests = Array.from({ length: CALLS }, (_, id) => JSON.stringify({ id, pack: "echo", verb: "say", args: {} })).join("\n") + "\n";
   for (const limit of LIMITS) {
-    const r = await run("/bin/sh", limited(limit, ["exec", pack, "--concurrency", "16"]), { env, cwd, stdin: requests, timeoutMs: 60_000 });
+    const limited = hcpCommand(["exec", pack, "--concurrency", "16"], limit);
+    const r = await run(limited.command, limited.args, { env, cwd, stdin: requests, timeoutMs: 60_000 });
     assert.equal(r.code, 0, `ulimit -n ${limit}: ${r.stderr}`);
     assert.doesNotMatch(r.stderr, /internal error/, `ulimit -n ${limit}`);
     const answers = r.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; error?: { code: string; message: string } });
@@ -66,11 +62,7 @@ test("attack: calls that run hcp out of file descriptors (40 at once under ulimi
 
   const mcp = new Map<number, Record<string, number>>();
   for (const limit of LIMITS) {
-    const transport = new StdioClientTransport({ command: "/bin/sh", args: limited(limit, ["serve", "--mcp", pack]), cwd, env: env as Record<string, string>, stderr: "pipe" });
-    let stderr = "";
-    transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-    const client = new Client({ name: "hcp-test", version: "1.0.0" });
-    await client.connect(transport);
+    const { client, stderr } = await mcpClient([pack], { cwd, env, fileLimit: limit });
     try {
       const results = await Promise.all(Array.from({ length: CALLS }, () => client.callTool({ name: "echo_say", arguments: {} })));
       const outcomes = results.map((r) => outcomeOf(r.isError === true ? ((r.structuredContent as { error?: { code: string; message: string } }).error ?? { message: JSON.stringify(r.content) }) : undefined));
@@ -81,7 +73,7 @@ test("attack: calls that run hcp out of file descriptors (40 at once under ulimi
     } finally {
       await client.close();
     }
-    assert.doesNotMatch(stderr, /internal error/, `ulimit -n ${limit}`);
+    assert.doesNotMatch(stderr(), /internal error/, `ulimit -n ${limit}`);
   }
   assertAnsweredAsNotStarted(mcp);
 });
@@ -99,18 +91,9 @@ test("attack: an MCP server over HTTP run out of file descriptors (30 clients at
   const cwd = tempDir("hcp-file-limit-cwd-");
   const outcomes = new Map<number, Record<string, number>>();
   for (const limit of [32, 36, 40]) {
-    const server = spawn("/bin/sh", limited(limit, ["serve", "--mcp", pack, "--http", "127.0.0.1:0"]), { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    server.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
-    const exited = new Promise<number | null>((resolve) => server.on("exit", resolve));
+    const server = await serveHttp([pack], { cwd, env, fileLimit: limit });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        server.stderr.on("data", () => {
-          const m = /serving MCP over HTTP at (http:\/\/\S+)/.exec(stderr);
-          if (m !== null) resolve(m[1]!);
-        });
-        void exited.then((code) => reject(new Error(`ulimit -n ${limit}: hcp exited ${code}: ${stderr}`)));
-      });
+      const { url } = server;
       const seen: string[] = [];
       await Promise.all(
         Array.from({ length: 30 }, async () => {
@@ -127,12 +110,11 @@ test("attack: an MCP server over HTTP run out of file descriptors (30 clients at
           }
         }),
       );
-      assert.equal(server.exitCode, null, `ulimit -n ${limit}: the server ended: ${stderr}`);
-      assert.doesNotMatch(stderr, /internal error/, `ulimit -n ${limit}`);
+      assert.equal(server.child.exitCode, null, `ulimit -n ${limit}: the server ended: ${server.stderr()}`);
+      assert.doesNotMatch(server.stderr(), /internal error/, `ulimit -n ${limit}`);
       outcomes.set(limit, tally(seen));
     } finally {
-      server.kill("SIGTERM");
-      await exited;
+      await server.stop();
     }
   }
   const report = JSON.stringify([...outcomes]);

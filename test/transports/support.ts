@@ -19,6 +19,12 @@ export const pack = (name: string) => fixture(`packs/${name}`);
 
 export const hcp = (args: string[], options?: Parameters<typeof run>[2]): Promise<Run> => run(process.execPath, [HCP, ...args], options);
 
+/** How to start `node hcp.cjs ARGS…`: as is, or under sh with at most `fileLimit` file descriptors (`ulimit -n`). */
+export function hcpCommand(args: readonly string[], fileLimit?: number): { command: string; args: string[] } {
+  if (fileLimit === undefined) return { command: process.execPath, args: [HCP, ...args] };
+  return { command: "/bin/sh", args: ["-c", `ulimit -n ${fileLimit} && exec "$0" "$@"`, process.execPath, HCP, ...args] };
+}
+
 export { tempDir } from "../temp.js";
 
 /** A 0600 credential file for the hcp-secret pack's family. */
@@ -41,13 +47,15 @@ export interface McpOptions {
   onLog?: (data: string) => void;
   /** Declares the roots capability and answers roots/list with these folders (as file: URIs), or those it returns when asked. */
   roots?: string[] | (() => string[]);
+  /** The server's most file descriptors (`ulimit -n`). */
+  fileLimit?: number;
 }
 
 /** An SDK Client connected over stdio to a freshly spawned `hcp serve --mcp`. */
 export async function mcpClient(paths: string[], opts: McpOptions = {}): Promise<{ client: Client; stderr: () => string }> {
-  const args = [HCP, "serve", "--mcp", ...paths, ...(opts.allowWrite ? ["--allow-write"] : []), ...(opts.args ?? [])];
+  const { command, args } = hcpCommand(["serve", "--mcp", ...paths, ...(opts.allowWrite ? ["--allow-write"] : []), ...(opts.args ?? [])], opts.fileLimit);
   const transport = new StdioClientTransport({
-    command: process.execPath,
+    command,
     args,
     cwd: opts.cwd ?? REPO,
     env: (opts.env ?? process.env) as Record<string, string>,
@@ -79,8 +87,9 @@ export interface HttpServed {
 }
 
 /** Spawns `hcp serve --mcp PATHS… --http 127.0.0.1:0 ARGS…` (or `--http LISTEN`) and reads the URL it prints on stderr. */
-export async function serveHttp(paths: string[], opts: { args?: string[]; cwd?: string; env: NodeJS.ProcessEnv; listen?: string }): Promise<HttpServed> {
-  const child = spawn(process.execPath, [HCP, "serve", "--mcp", ...paths, "--http", opts.listen ?? "127.0.0.1:0", ...(opts.args ?? [])], { cwd: opts.cwd ?? REPO, env: opts.env, stdio: ["ignore", "ignore", "pipe"] });
+export async function serveHttp(paths: string[], opts: { args?: string[]; cwd?: string; env: NodeJS.ProcessEnv; listen?: string; fileLimit?: number }): Promise<HttpServed> {
+  const { command, args } = hcpCommand(["serve", "--mcp", ...paths, "--http", opts.listen ?? "127.0.0.1:0", ...(opts.args ?? [])], opts.fileLimit);
+  const child = spawn(command, args, { cwd: opts.cwd ?? REPO, env: opts.env, stdio: ["ignore", "ignore", "pipe"] });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));

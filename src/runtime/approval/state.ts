@@ -80,7 +80,7 @@ export function readPrivate(path: string, what: string, code: RuntimeErrorCode):
     const errno = (err as NodeJS.ErrnoException).code;
     if (errno === "ENOENT") return undefined;
     if (errno === "ELOOP") throw new RuntimeError(code, `${what} ${path} is a symbolic link; it must be a regular file`);
-    throw new RuntimeError(code, `cannot read ${what} ${path}: ${errno ?? String(err)}`);
+    throw new RuntimeError(code, `cannot read ${what} ${path}: ${systemReason(err)}`);
   }
   try {
     const st = fstatSync(fd);

@@ -81,6 +81,14 @@ const skippedNote = (op: Operation) => `skipped ${op.method} ${op.path}: no verb
 interface WriteByName {
   readonly name: string;
   readonly by: "operationId" | "path";
+  readonly change: "removes" | "changes";
+}
+
+/** The change a read's name says it makes: its operationId's, else its path's; undefined when it names none. */
+function writeByName(op: Operation): WriteByName | undefined {
+  const { operationId } = op;
+  const [by, name, change] = operationId === undefined ? (["path", `${op.method} ${op.path}`, pathChange(op.path)] as const) : (["operationId", JSON.stringify(operationId), namedChange(operationId)] as const);
+  return change === undefined ? undefined : { by, name, change };
 }
 
 /** What hcp init says of the reads by method it made writes by their names. */
@@ -167,9 +175,9 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
       verb.cli = [op.method, op.path];
       if (op.operationId !== undefined) renamed.push(`operation ${JSON.stringify(op.operationId)} is verb "${key}"`);
     }
-    const named = !READ.has(op.method) ? undefined : op.operationId === undefined ? pathChange(op.path) : namedChange(op.operationId);
-    if (named !== undefined) writesByName.push(op.operationId === undefined ? { name: `${op.method} ${op.path}`, by: "path" } : { name: JSON.stringify(op.operationId), by: "operationId" });
-    verb.policy = READ.has(op.method) && named === undefined ? "read" : "write";
+    const written = READ.has(op.method) ? writeByName(op) : undefined;
+    if (written !== undefined) writesByName.push(written);
+    verb.policy = READ.has(op.method) && written === undefined ? "read" : "write";
     // A pattern hcp cannot match in linear time would fail the pack: the verb's own args leave it out, and say so.
     const derived = deriveOperationSchema(op, doc.version);
     const { schema: args, removed } = withoutRefusedPatterns(derived, "args");
@@ -178,7 +186,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
       for (const r of removed) leftOut.push({ verb: key, ...r });
     }
     verbs[key] = verb;
-    policyVerbs[key] = op.method === "DELETE" || named === "removes" ? { policy: "write", confirm: true } : verb.policy;
+    policyVerbs[key] = op.method === "DELETE" || written?.change === "removes" ? { policy: "write", confirm: true } : verb.policy;
     // HARNESS.md shows every verb's request, as hcp describe does, however the verb is bound.
     shown[key] = { ...verb, cli: [op.method, op.path], args };
     if (op.security.some((r) => Object.keys(r).length > 0)) authVerbs.push(key);

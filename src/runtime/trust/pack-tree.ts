@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readdirSync, readlinkSync, readSync, type Dirent, type Stats } from "node:fs";
 import { join } from "node:path";
 import type { SelfPaths } from "./pack-self-paths.js";
-import { systemReason } from "../../errno.js";
+import { noFollowReason, systemReason } from "../../errno.js";
 
 /** Most entries (files, folders, links) a bound folder may hold. */
 export const MAX_TREE_ENTRIES = 10_000;
@@ -40,7 +40,7 @@ export function openListedFile(path: string, shown: string, doing: string): { fd
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
-    throw new TreeError(`cannot read ${shown}: ${systemReason(err)}`);
+    throw new TreeError(`cannot read ${shown}: ${noFollowReason(err)}`);
   }
   try {
     const st = fstatSync(fd);
