@@ -64,6 +64,28 @@ test("attack: a verb of a pack that reads no credentials prints the credential f
   assertMasked(outputs);
 });
 
+test("attack: while the person rewrites the credential file (not JSON for a moment, then empty), a running server's answers still mask every value it held: a copy of the file a verb prints shows none of them", async () => {
+  const env = isolatedEnv();
+  const path = env["HCP_CREDENTIALS"]!;
+  writeFileSync(path, JSON.stringify(STORED), { mode: 0o600 });
+  // What the agent can read: a copy of the file (a backup, an editor's), printed by a pack that reads no credentials.
+  const copy = join(tempDir("hcp-credential-copy-"), "credentials.json.bak");
+  writeFileSync(copy, JSON.stringify(STORED));
+  const { client } = await mcpClient([filesPack()], { env });
+  const outputs: string[] = [];
+  try {
+    const show = async () => outputs.push(JSON.stringify(await client.callTool({ name: "files_show", arguments: { path: copy } })));
+    await show();
+    writeFileSync(path, '{"bank": {"env": {"BANK_TOKEN": "bk-Zq9', { mode: 0o600 });
+    await show();
+    writeFileSync(path, "", { mode: 0o600 });
+    await show();
+  } finally {
+    await client.close();
+  }
+  assertMasked(outputs);
+});
+
 test("attack: a verb prints the server's --token-file (its path is on hcp's command line, /proc/<pid>/cmdline): the bearer token is masked in the result", async () => {
   const env = isolatedEnv();
   const token = "tk-Qp4bearerTOKENzz99";
