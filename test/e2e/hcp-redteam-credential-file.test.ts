@@ -1,7 +1,7 @@
 // The credential file read through a verb that prints files: every value it holds is masked, whichever pack it is for.
 
 import assert from "node:assert/strict";
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { execSession, hcp, httpClient, mcpClient, serveHttp, tempDir } from "../transports/support.js";
@@ -84,6 +84,35 @@ test("attack: while the person rewrites the credential file (not JSON for a mome
     await client.close();
   }
   assertMasked(outputs);
+});
+
+test("attack: the person deletes the credential file, then writes it again with a rotated token, under a running server: every value it has held stays masked (the old token may still work), and the new one is masked", async () => {
+  const env = isolatedEnv();
+  const path = env["HCP_CREDENTIALS"]!;
+  writeFileSync(path, JSON.stringify(STORED), { mode: 0o600 });
+  const rotated = { ...STORED, bank: { ...STORED.bank, env: { BANK_TOKEN: "bk-Rr5rotatedCc33" } } };
+  // The agent's copy of the file as it was, and one holding the new token beside the old.
+  const folder = tempDir("hcp-credential-copy-");
+  const copy = join(folder, "credentials.json.bak");
+  writeFileSync(copy, JSON.stringify(STORED));
+  const both = join(folder, "both.txt");
+  writeFileSync(both, `old ${STORED.bank.env.BANK_TOKEN} new ${rotated.bank.env.BANK_TOKEN}\n`);
+  const { client } = await mcpClient([filesPack()], { env });
+  const outputs: string[] = [];
+  let last = "";
+  try {
+    const show = async (file: string) => JSON.stringify(await client.callTool({ name: "files_show", arguments: { path: file } }));
+    outputs.push(await show(copy));
+    unlinkSync(path);
+    outputs.push(await show(copy));
+    writeFileSync(path, JSON.stringify(rotated), { mode: 0o600 });
+    outputs.push(await show(copy));
+    last = await show(both);
+  } finally {
+    await client.close();
+  }
+  assertMasked(outputs);
+  assert.match(last, /old \*\*\* new \*\*\*/, last);
 });
 
 test("attack: a verb prints the server's --token-file (its path is on hcp's command line, /proc/<pid>/cmdline): the bearer token is masked in the result", async () => {

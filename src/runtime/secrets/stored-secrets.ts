@@ -10,24 +10,30 @@ import { SECRET_FILE_MAX_BYTES } from "./secret-file.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The last file read, known by what its stat says: a long-running server reads it again only once it changed. */
+/**
+ * The file as last read, known by what its stat says (a long-running server reads it again only once it changed), and
+ * every value it has held since this process first read it.
+ */
 let last: { path: string; stamp: string; values: readonly string[] } | undefined;
 
 /**
  * Every non-empty string under a family's `env` or `openapi` in the credential file (`$HCP_CREDENTIALS`, else
- * `~/.config/hcp/credentials.json`); none when there is none. Only masked with, never given to a program, so a file
- * others may read (which no pack's call would use) is read too: its values are no less secret. Never throws: it is
- * read as each answer is masked, outside any call (an error there would end a server with its calls in flight), and a
- * file that cannot be read now (out of file descriptors, being rewritten) leaves the values it last held masked.
+ * `~/.config/hcp/credentials.json`), and every value it has held since this process first read it: a token the
+ * person rotated out may still work, and an editor may delete the file before it writes it again. Only masked with,
+ * never given to a program, so a file others may read (which no pack's call would use) is read too: its values are no
+ * less secret. Never throws: it is read as each answer is masked, outside any call (an error there would end a server
+ * with its calls in flight), and a file that cannot be read now (out of file descriptors, being rewritten, deleted)
+ * leaves the values it held masked.
  */
 export function storedSecrets(env: Env): readonly string[] {
   try {
     const path = credentialFilePath(env);
     // No credential file is the usual answer where none is kept: no error made for it at each call.
     const st = statSync(path, { bigint: true, throwIfNoEntry: false });
-    if (st === undefined) return [];
+    if (st === undefined) return last?.path === path ? last.values : [];
     const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-    if (last?.path !== path || last.stamp !== stamp) last = { path, stamp, values: valuesIn(path) };
+    if (last?.path !== path) last = { path, stamp, values: valuesIn(path) };
+    else if (last.stamp !== stamp) last = { path, stamp, values: [...new Set([...last.values, ...valuesIn(path)])] };
     return last.values;
   } catch {
     return last?.values ?? [];
