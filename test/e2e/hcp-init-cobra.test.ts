@@ -589,6 +589,38 @@ test("attack: a generated pack's --cookies (a session's cookie, gobuster's) is w
   }
 });
 
+test("hcp init --from-cobra: a generated read takes no switch that makes the command print until stopped (kubectl's logs --follow, get --watch; a help that starts with Stream), whose call would end only at its timeout holding a slot: the agent's follow is refused and the CLI never runs; one on by default, one that stops streaming, and a write's are kept", async () => {
+  const { env, out, init, surface } = await fromCobractl({ COBRACTL_STREAMING: "1" });
+  const why = "it makes the command go on printing until it is stopped, so a call would end only at its timeout, holding one of the pack's calls at once (limits.concurrency) until then; add it to a verb yourself, with the timeout_ms such a call may take";
+  for (const [flag, verb] of [["follow", "item get"], ["stream-events", "item get"], ["watch", "config view"]] as const) {
+    assert.match(init.stderr, new RegExp(`note: flag --${flag} \\("[^"]+"\\) left out of its read verb "cobractl ${verb}": ${why.replace(/[()]/g, "\\$&")}\n`), init.stderr);
+  }
+  const args = (verb: string) => Object.keys(surface.verbs[verb]!.args.properties).sort();
+  // docker's --no-stream stops streaming; a switch on by default (kubectl's rollout status --watch) could not be turned off.
+  assert.deepEqual(args("item.get"), ["args", "namespace", "no_stream", "output", "show_labels", "wait_ready"]);
+  assert.deepEqual(args("config.view"), ["minify", "namespace", "output"]);
+  // A write keeps it: a person approves each run.
+  assert.ok(args("item.delete").includes("watch"));
+
+  await trustPack(out, env);
+  const runs = join(env["HOME"]!, "cobractl-runs.log");
+  const r = await hcp(["run", out, "item.get", "--arg", "follow:=true", "--arg", 'args:=["alpha"]'], { env });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /unknown argument "follow"/);
+  const { client } = await mcpClient([out], { env });
+  try {
+    const watched = await client.callTool({ name: "cobractl_config_view", arguments: { watch: true } });
+    assert.equal(watched.isError, true);
+    assert.match(JSON.stringify(watched.content), /unknown argument \\"watch\\"/);
+    assert.equal(existsSync(runs), false, "no attempt ran the CLI");
+    const once = await client.callTool({ name: "cobractl_item_get", arguments: { no_stream: true, args: ["alpha"] } });
+    assert.notEqual(once.isError, true, JSON.stringify(once.content));
+  } finally {
+    await client.close();
+  }
+  assert.ok(readFileSync(runs, "utf8").includes("--no-stream=true"), "the switch that stops streaming reaches the CLI");
+});
+
 test("hcp init --from-cobra: a command with the same name and help as a group's command (podman's attach, its container attach, no help naming an alias) is that command, one verb under the group's name, and hcp init says so; one of the same name that says it does something else is a verb of its own", async () => {
   const { init, surface } = await fromCobractl({ COBRACTL_SHORTCUTS: "1" });
   assert.ok(init.stderr.includes(`note: 1 of its commands is a shortcut of a group's command by the same name and with the same help (though no help names an alias), one verb each under the group's name: "delete" is "item delete"\n`), init.stderr);

@@ -553,7 +553,8 @@ function sentenceAround(text: string, at: number): string {
  * opens, a program it runs or the person's browser it starts (`opening`, by flag: kubectl's `--filename`, rclone's
  * `--output-file`, gh's `--web`): a read runs without a person, the CLI's own secrets (its token, the cluster's keys)
  * are not hcp's to mask, and the agent would choose which of the person's files the command prints or overwrites, or
- * what it runs. A write keeps them: a person approves each of its runs.
+ * what it runs; and a switch that makes it print until stopped (`--follow`, `--watch`), whose call ends only at its
+ * timeout. A write keeps them: a person approves each of its runs.
  */
 function flagsOfRead(n: Node, notes: string[], opening: Opening): Flag[] {
   return ownFlags(n).filter((f) => {
@@ -569,12 +570,31 @@ function flagsOfRead(n: Node, notes: string[], opening: Opening): Flag[] {
   });
 }
 
-/** Why a read leaves a flag out, as hcp init says it: its value is a file, folder, URL or program, or it starts a browser; undefined when none. */
+/** What a read leaves out so that the agent cannot choose it, as hcp init says it: it may not without a person. */
+const UNLESS_PERSON = "add it to a verb yourself, or make the verb a write that a person approves, if the agent may";
+
+/**
+ * Why a read leaves a flag out, as hcp init says it, with what the person can do: its value is a file, folder, URL or
+ * program, it starts a browser, or it makes the command print until stopped; undefined when none.
+ */
 function whyLeftOut(f: Flag): string | undefined {
-  if (opensFile(f)) return "its value is a file, folder or URL the command opens, and a read runs without a person, so the agent would choose which of your files it prints or writes";
-  if (runsProgram(f)) return "its value is a program the command runs, and a read runs without a person, so the agent would choose what runs as you";
-  if (opensBrowser(f)) return "it makes the command start your web browser, and a read runs without a person, so the agent would choose what your browser opens";
+  if (opensFile(f)) return `its value is a file, folder or URL the command opens, and a read runs without a person, so the agent would choose which of your files it prints or writes; ${UNLESS_PERSON}`;
+  if (runsProgram(f)) return `its value is a program the command runs, and a read runs without a person, so the agent would choose what runs as you; ${UNLESS_PERSON}`;
+  if (opensBrowser(f)) return `it makes the command start your web browser, and a read runs without a person, so the agent would choose what your browser opens; ${UNLESS_PERSON}`;
+  if (streamsUntilStopped(f)) {
+    return "it makes the command go on printing until it is stopped, so a call would end only at its timeout, holding one of the pack's calls at once (limits.concurrency) until then; add it to a verb yourself, with the timeout_ms such a call may take";
+  }
   return undefined;
+}
+
+/**
+ * A switch, off unless given, that makes a command print until it is stopped: kubectl's `logs --follow` ("Specify if
+ * the logs should be streamed") and `get --watch`/`--watch-only`, docker's `logs --follow` ("Follow log output"), gh's
+ * `pr checks --watch`. Not one on by default (kubectl's `rollout status --watch`, which ends when the rollout does: left
+ * out, it could not be turned off), nor one that turns streaming off (docker's `stats --no-stream`).
+ */
+function streamsUntilStopped(f: Flag): boolean {
+  return f.type === "bool" && f.default !== "true" && (/^(follow|watch|watch-only)$/.test(f.name) || /^(follow|watch|stream)\b/i.test(f.usage));
 }
 
 /** The flags flagsOfRead left out (whyLeftOut), by name: each read that had one, with the flag as it had it. */
@@ -585,6 +605,6 @@ function openingNotes(name: string, opening: Opening): string[] {
   return [...opening.values()].map((uses) => {
     const { flag, why } = uses[0]!;
     const which = uses.length === 1 ? `its read verb ${quotedLines(name, [uses[0]!.read.path])}` : `the read verbs ${quotedLines(name, uses.map((u) => u.read.path))}`;
-    return `flag --${flag.name} ("${flag.usage}") left out of ${which}: ${why}; add it to a verb yourself, or make the verb a write that a person approves, if the agent may`;
+    return `flag --${flag.name} ("${flag.usage}") left out of ${which}: ${why}`;
   });
 }
