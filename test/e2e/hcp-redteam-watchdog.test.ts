@@ -64,9 +64,10 @@ function guardPack(): string {
     "kill-watchdog": { description: "Leave an escapee, kill the watchdog, then hcp, sleep.", cli: ["stay", "kill-watchdog"], policy: "read" },
     linger: { description: "Leave a process that ignores SIGTERM, print ok and exit.", cli: ["stay", "linger"], policy: "read" },
     flee: { description: "Leave a setsid escapee that ignores SIGTERM, print ok and exit.", cli: ["stay", "flee"], policy: "read" },
+    "flee-late": { description: "Leave a process that ignores SIGTERM and makes its session later, print ok and exit.", cli: ["stay", "flee-late"], policy: "read" },
   };
   writeFileSync(join(root, "surface.json"), JSON.stringify({ id: "guard", kind: "wrap", cliBin: "stay", wrap: { bin: "./stay.sh" }, verbs }));
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "guard", verbs: { stay: "read", "kill-parent": "read", "kill-at-once": "read", quick: "read", pause: "read", forks: "read", "kill-watchdog": "read", linger: "read", flee: "read" } }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "guard", verbs: { stay: "read", "kill-parent": "read", "kill-at-once": "read", quick: "read", pause: "read", forks: "read", "kill-watchdog": "read", linger: "read", flee: "read", "flee-late": "read" } }));
   writeFileSync(join(root, "HARNESS.md"), "---\nname: guard\ndescription: Test pack.\n---\n\nTest pack.\n");
   return root;
 }
@@ -77,7 +78,9 @@ const PACK = guardPack();
 // few ms; one that finds the daemon gone writes `<pid>.pid` and stays, all in the working directory
 // (test/fixtures/bin/fork-daemon.py). `linger` writes its pid, leaves a process in its group that ignores SIGTERM (its pid
 // in linger.pid), prints ok and exits. `flee` leaves one that does in a session of its own (setsid, its pid in
-// escapee.pid), stays 0.3 s (hcp's watch sees it while its parent lives), prints ok and exits.
+// escapee.pid), stays 0.3 s (hcp's watch sees it while its parent lives), prints ok and exits. `flee-late` leaves one that
+// stays in the run's session for 0.5 s (hcp's watch sees it there), then makes its own (setsid, keeping its pid) and
+// starts nothing there (so no process new to the watch shows the session); the program stays 0.3 s more.
 const LINGER = `if [ "$1" = linger ]; then
   echo $$ > run.tmp && mv run.tmp run.pid
   sh -c 'trap "" TERM; echo $$ > linger.tmp && mv linger.tmp linger.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &
@@ -88,6 +91,15 @@ if [ "$1" = flee ]; then
   echo $$ > run.tmp && mv run.tmp run.pid
   setsid sh -c 'trap "" TERM; echo $$ > escapee.tmp && mv escapee.tmp escapee.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &
   while [ ! -f escapee.pid ]; do sleep 0.05; done
+  sleep 0.3
+  echo ok; exit 0
+fi
+if [ "$1" = flee-late ]; then
+  echo $$ > run.tmp && mv run.tmp run.pid
+  sh -c 'trap "" TERM; echo $$ > escapee.tmp && mv escapee.tmp escapee.pid; sleep 0.5; exec setsid sleep 300' </dev/null >/dev/null 2>&1 &
+  while [ ! -f escapee.pid ]; do sleep 0.05; done
+  escapee=$(cat escapee.pid)
+  while [ "$(cut -d ' ' -f 6 /proc/$escapee/stat)" != "$escapee" ]; do sleep 0.05; done
   sleep 0.3
   echo ok; exit 0
 fi
@@ -490,26 +502,36 @@ test("hcp run: the run's program has exited, and hcp waits out the grace for a p
   }
 });
 
+const fleeing = [
+  { verb: "flee", name: "leaving a setsid escapee that ignores SIGTERM (its parent gone, a session of its own), and hcp waits out the grace; SIGKILL of hcp then; the watchdog, told of the session as hcp saw it made, kills the escapee" },
+  {
+    verb: "flee-late",
+    name: "leaving a process that ignores SIGTERM and made its session (setsid) only after hcp's watch had seen it in the run's (its parent gone), and hcp waits out the grace; SIGKILL of hcp then; the watchdog, told of the session as hcp saw it made, kills it",
+  },
+];
+
 for (const way of ways) {
-  test(`${way.name}: the run's program has exited, leaving a setsid escapee that ignores SIGTERM (its parent gone, a session of its own), and hcp waits out the grace; SIGKILL of hcp then; the watchdog, told of the session as hcp saw it made, kills the escapee`, async () => {
-    // Nothing in /proc ties such an escapee to the run once its parent has exited: only hcp's watch saw it made.
-    const cwd = tempDir("hcp-watchdog-");
-    const stranger = bystander();
-    const hcp = startHcp(way.args("flee"), cwd, way.input("flee"));
-    const pidIn = (f: string) => Number(readFileSync(join(cwd, f), "utf8"));
-    let watchdog: number | undefined;
-    try {
-      const [run, escapee] = await runPids(cwd, hcp.stderr);
-      assert.ok(await eventually(() => !existsSync(`/proc/${run}`), 15_000), "the run's program exited and was reaped");
-      watchdog = watchdogOf(hcp.child.pid!);
-      assert.ok(watchdog !== undefined, "the watchdog outlives the run's program while a process of the run is left");
-      hcp.child.kill("SIGKILL");
-      assert.equal(await hcp.closed, "SIGKILL", `hcp was killed during the grace, not done already: ${hcp.stderr()}`);
-      await assertSwept([escapee!], watchdog, stranger);
-    } finally {
-      cleanUp(cwd, hcp.child.pid, watchdog, stranger.pid, ...(existsSync(join(cwd, "escapee.pid")) ? [pidIn("escapee.pid")] : []));
-    }
-  });
+  for (const { verb, name } of fleeing) {
+    test(`${way.name}: the run's program has exited, ${name}`, async () => {
+      // Nothing in /proc ties such an escapee to the run once its parent has exited: only hcp's watch saw it made.
+      const cwd = tempDir("hcp-watchdog-");
+      const stranger = bystander();
+      const hcp = startHcp(way.args(verb), cwd, way.input(verb));
+      const pidIn = (f: string) => Number(readFileSync(join(cwd, f), "utf8"));
+      let watchdog: number | undefined;
+      try {
+        const [run, escapee] = await runPids(cwd, hcp.stderr);
+        assert.ok(await eventually(() => !existsSync(`/proc/${run}`), 15_000), "the run's program exited and was reaped");
+        watchdog = watchdogOf(hcp.child.pid!);
+        assert.ok(watchdog !== undefined, "the watchdog outlives the run's program while a process of the run is left");
+        hcp.child.kill("SIGKILL");
+        assert.equal(await hcp.closed, "SIGKILL", `hcp was killed during the grace, not done already: ${hcp.stderr()}`);
+        await assertSwept([escapee!], watchdog, stranger);
+      } finally {
+        cleanUp(cwd, hcp.child.pid, watchdog, stranger.pid, ...(existsSync(join(cwd, "escapee.pid")) ? [pidIn("escapee.pid")] : []));
+      }
+    });
+  }
 }
 
 test("a watchdog that cannot be started refuses the run (exit 2, naming it): nothing runs without it", async () => {

@@ -74,15 +74,20 @@ function pids(): number[] {
 
 /** The same process as first seen, still running (a zombie is dead: it only waits to be reaped). */
 function alive(p: Seen): boolean {
-  if (p.dead) return false;
+  return statNow(p) !== undefined;
+}
+
+/** The stat of the same process as first seen while it is still running; undefined otherwise (see alive). */
+function statNow(p: Seen): ProcStat | undefined {
+  if (p.dead) return undefined;
   const s = readStat(p.pid);
   // Unreadable now (out of file descriptors…): not signalled this time, and looked up again next time.
-  if (s === undefined) return false;
+  if (s === undefined) return undefined;
   if (s === GONE || (p.start !== null && s.start !== p.start) || s.zombie) {
     p.dead = true;
-    return false;
+    return undefined;
   }
-  return true;
+  return s;
 }
 
 /**
@@ -259,7 +264,10 @@ function tick(): void {
     return;
   }
   read();
-  for (const w of watches) w.adopt();
+  for (const w of watches) {
+    w.adopt();
+    w.followSessions();
+  }
   trim();
 }
 
@@ -380,11 +388,30 @@ export class DescendantWatch {
   private add(pid: number, s: ProcStat): Seen {
     const seen: Seen = { pid, start: s.start, dead: false };
     this.known.set(pid, seen);
+    this.noteSession(s);
+    return seen;
+  }
+
+  /** Notes the session a process of the run is in, and tells onSession of one the run's processes made. */
+  private noteSession(s: ProcStat): void {
     if (s.session !== ownSession && !this.sessions.has(s.session)) {
       this.sessions.set(s.session, Number(s.start));
       if (s.session !== this.rootPid) this.onSession(s.session);
     }
-    return seen;
+  }
+
+  /**
+   * Notes each session a known process of the run has made since it was seen: one seen between its fork and its
+   * setsid() (or that calls it later, on purpose) was added in the session it left, and once its parent has exited
+   * nothing /proc shows ties it to the run but its new session, which the watchdog must then know. The child itself
+   * leads its session already, and can make no other.
+   */
+  followSessions(): void {
+    for (const p of this.known.values()) {
+      if (p === this.rootSeen) continue;
+      const s = statNow(p);
+      if (s !== undefined) this.noteSession(s);
+    }
   }
 
   /**
@@ -488,6 +515,7 @@ export class DescendantWatch {
   refresh(): void {
     read();
     this.adopt();
+    this.followSessions();
     trim();
   }
 
