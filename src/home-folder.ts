@@ -7,8 +7,11 @@ import { userInfo } from "node:os";
 
 let fromDatabase: string | undefined;
 
-/** $HOME, else the home folder the password database gives this process's user; throws saying what to set. */
-export function homeFolder(): string {
+/**
+ * $HOME, else the home folder the password database gives this process's user; throws saying what to set: HOME, or
+ * `instead`, the variable that sets the place wanted under it.
+ */
+export function homeFolder(instead?: string): string {
   const home = process.env["HOME"];
   if (home) return home;
   if (fromDatabase === undefined) {
@@ -16,7 +19,8 @@ export function homeFolder(): string {
       fromDatabase = userInfo().homedir;
     } catch (err) {
       const why = (err as NodeJS.ErrnoException).message.replace(/^A system error occurred: /, "");
-      throw new Error(`cannot tell your home folder: HOME is not set, and the password database gives none for user ${process.getuid?.() ?? "?"} (${why}); set HOME`, { cause: err });
+      const set = instead === undefined ? "HOME" : `HOME or ${instead}`;
+      throw new Error(`cannot tell your home folder: HOME is not set, and the password database gives none for user ${process.getuid?.() ?? "?"} (${why}); set ${set}`, { cause: err });
     }
   }
   return fromDatabase;

@@ -3,7 +3,9 @@
 // told the same places.
 
 import { delimiter, isAbsolute, resolve } from "node:path";
+import { homeFolder } from "../home-folder.js";
 import { declaredAgentFolders } from "./agent-folders.js";
+import { RuntimeError, type RuntimeErrorCode } from "./errors.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -14,6 +16,18 @@ export const PLACE_VARIABLES = ["HCP_CREDENTIALS", "HCP_AUDIT", "XDG_CONFIG_HOME
 export function xdgBase(env: Env, name: "XDG_STATE_HOME" | "XDG_CONFIG_HOME"): string | undefined {
   const value = env[name];
   return value !== undefined && isAbsolute(value) ? value : undefined;
+}
+
+/**
+ * The home folder a default place hangs from (HOME from the runtime's environment); where none can be told, the error
+ * `code` of what needs that place, saying to set HOME or `instead`, the variable that sets the place.
+ */
+export function homeOf(env: Env, code: RuntimeErrorCode, instead: (typeof PLACE_VARIABLES)[number]): string {
+  try {
+    return env["HOME"] || homeFolder(instead);
+  } catch (err) {
+    throw new RuntimeError(code, (err as Error).message);
+  }
 }
 
 /**

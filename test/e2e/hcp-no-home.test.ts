@@ -37,6 +37,13 @@ test("hcp run as a user the password database does not know, without HOME: it sa
   assert.doesNotMatch(bare.stderr, /uv_os_homedir|internal error/);
   assert.equal(bare.stdout, "");
 
+  // A place under the home folder that no variable sets says which would, with the code of what needs it; not an
+  // internal error, which tells a person they met a bug.
+  const stateless = await asUnknown({ XDG_CONFIG_HOME: join(dir, "config") });
+  assert.equal(stateless.code, 4, stateless.stderr);
+  assert.match(stateless.stderr, new RegExp(`^Error: cannot tell your home folder: HOME is not set, and the password database gives none for user ${UNKNOWN_USER} \\(.*\\); set HOME or XDG_STATE_HOME\\n$`));
+  assert.equal(stateless.stdout, "");
+
   const placed = await asUnknown({ XDG_CONFIG_HOME: join(dir, "config"), XDG_STATE_HOME: join(dir, "state") });
   assert.equal(placed.code, 0, placed.stderr);
   assert.deepEqual((JSON.parse(placed.stdout) as { result: { stdout: string } }).result.stdout, "hello\n");

@@ -570,7 +570,7 @@ function flagsOfRead(n: Node, notes: string[], opening: Opening): Flag[] {
   });
 }
 
-/** What a read leaves out so that the agent cannot choose it, as hcp init says it: it may not without a person. */
+/** What hcp init tells the person they can do with a flag left out of a read for what the agent would choose by it. */
 const UNLESS_PERSON = "add it to a verb yourself, or make the verb a write that a person approves, if the agent may";
 
 /**

@@ -3,20 +3,19 @@
 
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { homeFolder } from "../../home-folder.js";
 import { dirname, join } from "node:path";
 import { systemReason } from "../../errno.js";
 import { makeDirsSync } from "../../files.js";
 import { RuntimeError, type RuntimeErrorCode } from "../errors.js";
 import { AGENT_FOLDERS, agentFolderHolding } from "../agent-folders.js";
-import { xdgBase } from "../places.js";
+import { homeOf, xdgBase } from "../places.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** `$XDG_STATE_HOME/hcp`, else `~/.local/state/hcp` (HOME from the runtime's environment). */
 export function stateDirOf(env: Env): string {
   const xdg = xdgBase(env, "XDG_STATE_HOME");
-  return xdg !== undefined ? join(xdg, "hcp") : join(env["HOME"] || homeFolder(), ".local", "state", "hcp");
+  return xdg !== undefined ? join(xdg, "hcp") : join(homeOf(env, "state_unavailable", "XDG_STATE_HOME"), ".local", "state", "hcp");
 }
 
 /**

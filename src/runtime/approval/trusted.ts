@@ -6,11 +6,10 @@
 // writable by no one else), and never when it is a shell or an interpreter, which would run the plan as code.
 
 import { realpathSync, statSync, type Stats } from "node:fs";
-import { homeFolder } from "../../home-folder.js";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { FileReadError, readRegularFile } from "../../read-regular.js";
 import { RuntimeError } from "../errors.js";
-import { xdgBase } from "../places.js";
+import { homeOf, xdgBase } from "../places.js";
 import { resolveProgram } from "../resolve.js";
 import { AGENT_FOLDERS, agentFolderHolding } from "../agent-folders.js";
 import { uid } from "./state.js";
@@ -19,7 +18,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** `$XDG_CONFIG_HOME/hcp/approvers` when XDG_CONFIG_HOME is absolute, else `~/.config/hcp/approvers`. */
 export function approversFileOf(env: Env): string {
-  const base = xdgBase(env, "XDG_CONFIG_HOME") ?? join(env["HOME"] || homeFolder(), ".config");
+  const base = xdgBase(env, "XDG_CONFIG_HOME") ?? join(homeOf(env, "approver_failed", "XDG_CONFIG_HOME"), ".config");
   return join(base, "hcp", "approvers");
 }
 

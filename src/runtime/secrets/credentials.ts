@@ -1,6 +1,5 @@
 // Credential hubs (§9): which variables a pack's binding adds to the child environment, and which values to redact.
 
-import { homeFolder } from "../../home-folder.js";
 import { join } from "node:path";
 import { isObject } from "../../pack/issues.js";
 import { jsonErrorAt } from "../../pack/load.js";
@@ -12,6 +11,7 @@ import { keyringGet, keyringService } from "./keyring.js";
 import { noteKeyringValues } from "./keyring-read.js";
 import { readSecretFile } from "./secret-file.js";
 import { isVariableName } from "../env.js";
+import { homeOf } from "../places.js";
 
 /** Credential variables for the child and values for an API's security schemes; every value is a secret to redact. */
 export interface Credentials {
@@ -37,7 +37,7 @@ export interface CredentialOptions {
 export function credentialFilePath(env: Readonly<Record<string, string | undefined>> = process.env): string {
   const explicit = env["HCP_CREDENTIALS"];
   if (explicit) return explicit;
-  return join(env["HOME"] || homeFolder(), ".config", "hcp", "credentials.json");
+  return join(homeOf(env, "credentials_unavailable", "HCP_CREDENTIALS"), ".config", "hcp", "credentials.json");
 }
 
 /** Whether a binding loads credentials: hub local-credential or keyring, and not mode mock (as loadCredentials reads them). */
