@@ -80,7 +80,8 @@ const PACK = guardPack();
 // in linger.pid), prints ok and exits. `flee` leaves one that does in a session of its own (setsid, its pid in
 // escapee.pid), stays 0.3 s (hcp's watch sees it while its parent lives), prints ok and exits. `flee-late` leaves one that
 // stays in the run's session for 0.5 s (hcp's watch sees it there), then makes its own (setsid, keeping its pid) and
-// starts nothing there (so no process new to the watch shows the session); the program stays 0.3 s more.
+// starts nothing there (so no process new to the watch shows the session); the program stays 1 s more, so that hcp's
+// watch (every 25 ms) has read the session before the test kills hcp, on a loaded machine too.
 const LINGER = `if [ "$1" = linger ]; then
   echo $$ > run.tmp && mv run.tmp run.pid
   sh -c 'trap "" TERM; echo $$ > linger.tmp && mv linger.tmp linger.pid; exec sleep 300' </dev/null >/dev/null 2>&1 &
@@ -100,7 +101,7 @@ if [ "$1" = flee-late ]; then
   while [ ! -f escapee.pid ]; do sleep 0.05; done
   escapee=$(cat escapee.pid)
   while [ "$(cut -d ' ' -f 6 /proc/$escapee/stat)" != "$escapee" ]; do sleep 0.05; done
-  sleep 0.3
+  sleep 1
   echo ok; exit 0
 fi
 `;
