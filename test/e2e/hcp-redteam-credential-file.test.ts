@@ -64,53 +64,53 @@ test("attack: a verb of a pack that reads no credentials prints the credential f
   assertMasked(outputs);
 });
 
-test("attack: while the person rewrites the credential file (not JSON for a moment, then empty), a running server's answers still mask every value it held: a copy of the file a verb prints shows none of them", async () => {
+/**
+ * A running server of filesPack, its credential file holding STORED, and a copy of that file the agent can print (a
+ * backup, an editor's): `steps` changes the file (at `path`) and prints files through the verb (`show`, the copy unless
+ * told another).
+ */
+async function underRunningServer(steps: (s: { path: string; folder: string; show: (file?: string) => Promise<string> }) => Promise<void>): Promise<void> {
   const env = isolatedEnv();
   const path = env["HCP_CREDENTIALS"]!;
   writeFileSync(path, JSON.stringify(STORED), { mode: 0o600 });
-  // What the agent can read: a copy of the file (a backup, an editor's), printed by a pack that reads no credentials.
-  const copy = join(tempDir("hcp-credential-copy-"), "credentials.json.bak");
+  const folder = tempDir("hcp-credential-copy-");
+  const copy = join(folder, "credentials.json.bak");
   writeFileSync(copy, JSON.stringify(STORED));
   const { client } = await mcpClient([filesPack()], { env });
-  const outputs: string[] = [];
   try {
-    const show = async () => outputs.push(JSON.stringify(await client.callTool({ name: "files_show", arguments: { path: copy } })));
-    await show();
-    writeFileSync(path, '{"bank": {"env": {"BANK_TOKEN": "bk-Zq9', { mode: 0o600 });
-    await show();
-    writeFileSync(path, "", { mode: 0o600 });
-    await show();
+    await steps({ path, folder, show: async (file = copy) => JSON.stringify(await client.callTool({ name: "files_show", arguments: { path: file } })) });
   } finally {
     await client.close();
   }
+}
+
+test("attack: while the person rewrites the credential file (not JSON for a moment, then empty), a running server's answers still mask every value it held: a copy of the file a verb prints shows none of them", async () => {
+  const outputs: string[] = [];
+  await underRunningServer(async ({ path, show }) => {
+    outputs.push(await show());
+    writeFileSync(path, '{"bank": {"env": {"BANK_TOKEN": "bk-Zq9', { mode: 0o600 });
+    outputs.push(await show());
+    writeFileSync(path, "", { mode: 0o600 });
+    outputs.push(await show());
+  });
   assertMasked(outputs);
 });
 
 test("attack: the person deletes the credential file, then writes it again with a rotated token, under a running server: every value it has held stays masked (the old token may still work), and the new one is masked", async () => {
-  const env = isolatedEnv();
-  const path = env["HCP_CREDENTIALS"]!;
-  writeFileSync(path, JSON.stringify(STORED), { mode: 0o600 });
   const rotated = { ...STORED, bank: { ...STORED.bank, env: { BANK_TOKEN: "bk-Rr5rotatedCc33" } } };
-  // The agent's copy of the file as it was, and one holding the new token beside the old.
-  const folder = tempDir("hcp-credential-copy-");
-  const copy = join(folder, "credentials.json.bak");
-  writeFileSync(copy, JSON.stringify(STORED));
-  const both = join(folder, "both.txt");
-  writeFileSync(both, `old ${STORED.bank.env.BANK_TOKEN} new ${rotated.bank.env.BANK_TOKEN}\n`);
-  const { client } = await mcpClient([filesPack()], { env });
   const outputs: string[] = [];
   let last = "";
-  try {
-    const show = async (file: string) => JSON.stringify(await client.callTool({ name: "files_show", arguments: { path: file } }));
-    outputs.push(await show(copy));
+  await underRunningServer(async ({ path, folder, show }) => {
+    // A file holding the new token beside the old.
+    const both = join(folder, "both.txt");
+    writeFileSync(both, `old ${STORED.bank.env.BANK_TOKEN} new ${rotated.bank.env.BANK_TOKEN}\n`);
+    outputs.push(await show());
     unlinkSync(path);
-    outputs.push(await show(copy));
+    outputs.push(await show());
     writeFileSync(path, JSON.stringify(rotated), { mode: 0o600 });
-    outputs.push(await show(copy));
+    outputs.push(await show());
     last = await show(both);
-  } finally {
-    await client.close();
-  }
+  });
   assertMasked(outputs);
   assert.match(last, /old \*\*\* new \*\*\*/, last);
 });

@@ -30,10 +30,10 @@ export function storedSecrets(env: Env): readonly string[] {
     const path = credentialFilePath(env);
     // No credential file is the usual answer where none is kept: no error made for it at each call.
     const st = statSync(path, { bigint: true, throwIfNoEntry: false });
-    if (st === undefined) return last?.path === path ? last.values : [];
+    const held = last?.path === path ? last.values : [];
+    if (st === undefined) return held;
     const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-    if (last?.path !== path) last = { path, stamp, values: valuesIn(path) };
-    else if (last.stamp !== stamp) last = { path, stamp, values: [...new Set([...last.values, ...valuesIn(path)])] };
+    if (last?.path !== path || last.stamp !== stamp) last = { path, stamp, values: [...new Set([...held, ...valuesIn(path)])] };
     return last.values;
   } catch {
     return last?.values ?? [];
