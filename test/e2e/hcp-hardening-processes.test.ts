@@ -1,6 +1,8 @@
 // No descendant outlives its run (§6.4): TERM-ignoring grandchildren, setsid escapees and double forks,
 // after a normal exit, a timeout and a cancellation.
 
+// What /proc alone shows: where hcp could make cgroups, this file runs where it cannot (test/without-cgroups.ts).
+import "../without-cgroups.js";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";

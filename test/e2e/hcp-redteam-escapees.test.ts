@@ -2,6 +2,8 @@
 // none of the run's pipes. Only the reading of /proc can tell such a process is the run's; reads made for
 // the other calls in flight must not hide it (§6.4).
 
+// What /proc alone shows: where hcp could make cgroups, this file runs where it cannot (test/without-cgroups.ts).
+import "../without-cgroups.js";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, readFileSync, readdirSync, writeFileSync } from "node:fs";

@@ -1,6 +1,8 @@
 // Red team: processes that outlive hcp. Each test starts a verb that leaves a setsid escapee behind, ends hcp
 // the way a terminal or a supervisor would, and asserts no process of the run is left.
 
+// What /proc alone shows: where hcp could make cgroups, this file runs where it cannot (test/without-cgroups.ts).
+import "../without-cgroups.js";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";

@@ -4,6 +4,8 @@
 // the run; the run's mark in its environment (HCP_RUN_ID, src/runtime/process/run-mark.ts) does, for hcp at the run's
 // end and for the watchdog once hcp is killed. A process of the test's carrying another mark is never signalled.
 
+// What /proc alone shows: where hcp could make cgroups, this file runs where it cannot (test/without-cgroups.ts).
+import "../without-cgroups.js";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";

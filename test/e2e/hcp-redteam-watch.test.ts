@@ -2,6 +2,8 @@
 // /proc, the reaper that stops looking up what it found dead or empty, and the exit path a tick later. Each test
 // starts the built hcp with a program that tries to leave a process behind, and asserts none survives.
 
+// What /proc alone shows: where hcp could make cgroups, this file runs where it cannot (test/without-cgroups.ts).
+import "../without-cgroups.js";
 import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";

@@ -3,6 +3,8 @@
 // the run's program and a setsid escapee it started, over hcp run, hcp exec and hcp serve --mcp. It kills nothing
 // else, and it does not outlive hcp.
 
+// What /proc alone shows: where hcp could make cgroups, this file runs where it cannot (test/without-cgroups.ts).
+import "../without-cgroups.js";
 import assert from "node:assert/strict";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, cpSync, existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";

@@ -2,6 +2,8 @@
 // still the run's, however the reads of /proc made for other runs fall (§6.4). The runs are unmarked (no HCP_RUN_ID,
 // which would find each escapee by itself): what /proc shows of a process's place is all that ties it to its run here.
 
+// What /proc alone shows: where hcp could make cgroups, this file runs where it cannot (test/without-cgroups.ts).
+import "../without-cgroups.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";

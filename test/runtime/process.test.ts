@@ -1,3 +1,5 @@
+// What /proc alone shows: where hcp could make cgroups, this file runs where it cannot (test/without-cgroups.ts).
+import "../without-cgroups.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync, chmodSync } from "node:fs";

@@ -1,6 +1,8 @@
 // The reaper's signals to a run's process group (§6.4): sent while the group has members, never once it was
 // found empty, so that a later group given the same id (the pid reused) is never signalled for this run.
 
+// What /proc alone shows: where hcp could make cgroups, this file runs where it cannot (test/without-cgroups.ts).
+import "../without-cgroups.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";

@@ -2,6 +2,8 @@
 // registered (group, session, and what descends from them) and nothing else: not a run told ended, not a pid that
 // is not a run's child, not a process with a reused pid (identity by start time).
 
+// What /proc alone shows: where hcp could make cgroups, this file runs where it cannot (test/without-cgroups.ts).
+import "../without-cgroups.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";

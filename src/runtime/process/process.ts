@@ -7,8 +7,9 @@ import { statSync } from "node:fs";
 import { monotonicMs } from "../clock.js";
 import { RuntimeError } from "../errors.js";
 import { Reaper } from "./reaper.js";
+import { RunCgroup } from "./run-cgroup.js";
 import { RUN_MARK_VARIABLE, newRunMark } from "./run-mark.js";
-import { markSpawn, spawnFailed, startWatchdog } from "./watchdog.js";
+import { guardCgroup, markSpawn, spawnFailed, startWatchdog } from "./watchdog.js";
 
 export interface ProcessRequest {
   /** The program: a path (absolute, or relative to cwd) or a bare name resolved on env.PATH. */
@@ -160,21 +161,26 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     const started = monotonicMs();
     const grace = req.killGraceMs ?? 2000;
     const mark = req.unmarked === true ? undefined : newRunMark();
-    const reaper = new Reaper(grace, () => setTimeout(finish, PIPE_GIVE_UP_MS, true).unref(), req.lastRun === true, mark);
+    // Where one can be had, the run's child is born in a cgroup of its own, which the watchdog knows before the fork.
+    const cgroup = RunCgroup.make();
+    if (cgroup !== undefined) guardCgroup(cgroup.path);
+    const reaper = new Reaper(grace, () => setTimeout(finish, PIPE_GIVE_UP_MS, true).unref(), req.lastRun === true, mark, cgroup);
     // A stdin not given is /dev/null (libuv opens it for "ignore"): not a pipe of the run.
     const piped = req.stdin !== undefined || req.holdStdin === true;
     let child: ChildProcess;
     markSpawn(req.args, mark);
     try {
       // The run's mark last: no variable of the pack's or the caller's replaces it.
-      child = spawn(req.file, req.args, {
-        cwd: req.cwd,
-        env: mark === undefined ? req.env : { ...req.env, [RUN_MARK_VARIABLE]: mark },
-        shell: false,
-        detached: true,
-        windowsHide: true,
-        stdio: [piped ? "pipe" : "ignore", "pipe", "pipe"],
-      });
+      const spawnChild = (): ChildProcess =>
+        spawn(req.file, req.args, {
+          cwd: req.cwd,
+          env: mark === undefined ? req.env : { ...req.env, [RUN_MARK_VARIABLE]: mark },
+          shell: false,
+          detached: true,
+          windowsHide: true,
+          stdio: [piped ? "pipe" : "ignore", "pipe", "pipe"],
+        });
+      child = cgroup === undefined ? spawnChild() : cgroup.spawnInside(spawnChild);
     } catch (err) {
       // Synchronous failures: invalid arguments (e.g. NUL), E2BIG on some platforms.
       spawnFailed();

@@ -5,7 +5,8 @@
 import { monotonicMs } from "../clock.js";
 import { DescendantWatch } from "./descendants.js";
 import { procHas } from "./proc-stat.js";
-import { guardRun, releaseRun } from "./watchdog.js";
+import type { RunCgroup } from "./run-cgroup.js";
+import { guardRun, releaseCgroup, releaseRun } from "./watchdog.js";
 import { withoutStack } from "./without-stack.js";
 
 /** How often to look whether anything of the run is still alive, between SIGTERM and SIGKILL. */
@@ -52,13 +53,14 @@ export class Reaper {
   /**
    * `afterKill` runs once SIGKILL has been sent. `lastRun`: the runtime starts no run after this one (releaseRun).
    * `mark`: the run's mark (run-mark.ts), in the child's environment: what the run's processes are found by when /proc
-   * shows no other tie.
+   * shows no other tie. `cgroup`: the run's own (run-cgroup.ts), where one could be had: every process of the run is in it.
    */
   constructor(
     private readonly grace: number,
     private readonly afterKill: () => void,
     private readonly lastRun = false,
     private readonly mark?: string,
+    private readonly cgroup?: RunCgroup,
   ) {
     this.watch = new DescendantWatch((session) => guardRun(session), mark);
   }
@@ -84,6 +86,7 @@ export class Reaper {
   /** The child could not start: nothing to reap. */
   abandon(): void {
     this.watch.stop();
+    this.cgroup?.remove(() => releaseCgroup(this.cgroup!.path));
   }
 
   /**
@@ -99,6 +102,7 @@ export class Reaper {
     // group kill is what still finds it (one failed kill costs next to nothing).
     this.signalGroup("SIGTERM");
     this.watch.signal("SIGTERM");
+    this.cgroup?.terminate();
     this.deadline ??= monotonicMs() + this.grace;
     if (this.timer === undefined) this.check();
   }
@@ -114,7 +118,9 @@ export class Reaper {
   private readonly check = (): void => {
     this.timer = undefined;
     this.signalGroup(0);
-    if (this.groupGone && !this.watch.anyAlive()) {
+    // What the run's processes started since the last look is in the cgroup too, and sent SIGTERM now.
+    const inCgroup = this.cgroup?.terminate() ?? false;
+    if (this.groupGone && !inCgroup && !this.watch.anyAlive()) {
       // Nothing left as far as the watch knows; a fresh read of the tree tells whether the run's last process started
       // one as it exited (a double fork's escapee, found by its mark), which is then ended as the others were.
       this.watch.refresh();
@@ -136,6 +142,7 @@ export class Reaper {
     this.watch.freeze();
     this.signalGroup("SIGKILL");
     this.watch.signal("SIGKILL");
+    this.cgroup?.kill();
     this.release();
     this.afterKill();
   };
@@ -146,10 +153,22 @@ export class Reaper {
     if (this.timer === undefined) this.release();
   }
 
-  /** Nothing of the run is left to kill: the tree is not watched any more, and the watchdog forgets the run. */
+  /**
+   * Nothing of the run is left to kill: the tree is not watched any more, and once the run's cgroup is removed (what was
+   * killed in it gone), the watchdog forgets the run.
+   */
   private release(): void {
     this.watch.stop();
-    for (const session of this.watch.sessionsMade()) releaseRun(session);
-    if (this.pid !== undefined) releaseRun(this.pid, this.lastRun);
+    const forget = (): void => {
+      for (const session of this.watch.sessionsMade()) releaseRun(session);
+      if (this.pid !== undefined) releaseRun(this.pid, this.lastRun);
+    };
+    const cgroup = this.cgroup;
+    if (cgroup === undefined) forget();
+    else
+      cgroup.remove(() => {
+        releaseCgroup(cgroup.path);
+        forget();
+      });
   }
 }

@@ -5,15 +5,17 @@
 // id PID; ID is what the child is, read by hcp just after spawning it: its start time, `gone`, `foreign` or `unknown`,
 // see RunIdentity; a line without one is looked up here; RUN the run's mark, run-mark.ts), `-PID` that run has ended,
 // `?CURSOR TICKS [BYTES SHA256] [RUN]` a run's child is about to be spawned (a spawn mark, with a digest of its
-// arguments: watchdog-unregistered.ts), cleared by the next `+PID` or a bare `?`. When stdin ends (hcp exited or died:
-// the kernel closes its end), the runs still registered, and the run of a mark still open, are killed
-// (watchdog-sweep.ts) and the watchdog exits; with none it exits at once. Its fd 3, the lifeline, is a pipe hcp holds
+// arguments: watchdog-unregistered.ts), cleared by the next `+PID` or a bare `?`; `&PATH` a run's cgroup made (its child
+// is born in it: run-cgroup.ts), `~PATH` that cgroup removed. When stdin ends (hcp exited or died: the kernel closes its
+// end), what is in the cgroups is killed, then the runs still registered and the run of a mark still open
+// (watchdog-sweep.ts), and the watchdog exits; with none it exits at once. Its fd 3, the lifeline, is a pipe hcp holds
 // and never writes: its end tells at once that hcp is gone, and when.
 
 import { fstatSync } from "node:fs";
 import { Socket } from "node:net";
 import { bootTicks } from "./boot-clock.js";
 import { findUnregisteredRun, parseMark, type SpawnMark } from "./watchdog-unregistered.js";
+import { killCgroups } from "./run-cgroup.js";
 import { isRunMark } from "./run-mark.js";
 import { identify, sweep, type RunIdentity } from "./watchdog-sweep.js";
 
@@ -21,6 +23,8 @@ const runs = new Map<number, RunIdentity>();
 /** The marks of the runs registered with one (run-mark.ts), by their child's pid. */
 const runMarks = new Map<number, string>();
 let mark: SpawnMark | undefined;
+/** The runs' cgroups not removed yet. */
+const cgroups = new Set<string>();
 let partial = "";
 
 function identity(pid: number, id: string | undefined): RunIdentity {
@@ -32,6 +36,11 @@ function identity(pid: number, id: string | undefined): RunIdentity {
 function take(line: string): void {
   if (line[0] === "?") {
     mark = parseMark(line);
+    return;
+  }
+  if (line[0] === "&" || line[0] === "~") {
+    if (line[0] === "&") cgroups.add(line.slice(1));
+    else cgroups.delete(line.slice(1));
     return;
   }
   const [head, id, runMark] = line.split(" ");
@@ -96,6 +105,7 @@ function end(): void {
   if (ending) return;
   ending = true;
   void (async () => {
+    await killCgroups(cgroups);
     if (mark !== undefined && Number.isInteger(hcp)) {
       const run = await findUnregisteredRun(mark, hcp, goneAt ?? bootTicks() ?? Infinity);
       if (run !== undefined) runs.set(...run);

@@ -18,6 +18,8 @@ import { markLine, readyMarks } from "./watchdog-unregistered.js";
 let watchdog: ChildProcess | undefined;
 /** The runs registered and not ended, each with its child's identity: told again to a watchdog started after one died. */
 const guarded = new Map<number, string>();
+/** The runs' cgroups (run-cgroup.ts) not removed yet: told again to a watchdog started after one died. */
+const cgroups = new Set<string>();
 /** `-PID` lines not written yet: the ends of a burst of runs go in one write. */
 let ended = "";
 /** Whether hcp's exit is watched (once per process). */
@@ -71,7 +73,7 @@ export function startWatchdog(oneRun = false): void {
     // (watchdog-unregistered.ts), and whoever reads `ps` which hcp it guards.
     // Its fd 3 is the lifeline: a pipe hcp holds and never writes, whose end (the kernel closes it at hcp's exit or
     // death) tells the watchdog at once that hcp is gone, and when.
-    const args = [program, ...[...guarded].map(([run, id]) => `+${run} ${id}`), String(process.pid)];
+    const args = [program, ...[...guarded].map(([run, id]) => `+${run} ${id}`), ...[...cgroups].map((path) => `&${path}`), String(process.pid)];
     const options: SpawnOptions = { detached: true, env: {}, cwd: "/", windowsHide: true, stdio: ["pipe", "ignore", "ignore", "pipe"] };
     child = waits ? spawn("/bin/sh", ["-c", WAIT_FOR_HCP, process.execPath, ...args], options) : spawn(process.execPath, args, options);
   } catch (err) {
@@ -120,7 +122,7 @@ export function startWatchdog(oneRun = false): void {
  * the rest.
  */
 function atExit(): void {
-  if (guarded.size === 0) watchdog?.kill("SIGKILL");
+  if (guarded.size === 0 && cgroups.size === 0) watchdog?.kill("SIGKILL");
   else flushEnded();
 }
 
@@ -136,6 +138,23 @@ export function markSpawn(args: readonly string[], runMark?: string): void {
   // Written at once, with the ends waiting: it must be in the pipe before the fork.
   send(ended + line);
   ended = "";
+}
+
+/**
+ * A run's cgroup (run-cgroup.ts), made for a child about to be spawned in it: should hcp die, the watchdog kills what is
+ * in it. Written at once: it must be in the pipe before the fork.
+ */
+export function guardCgroup(path: string): void {
+  cgroups.add(path);
+  send(`${ended}&${path}\n`);
+  ended = "";
+}
+
+/** A run's cgroup is removed: nothing is left in it to kill. */
+export function releaseCgroup(path: string): void {
+  if (!cgroups.delete(path)) return;
+  if (ended === "") setImmediate(flushEnded);
+  ended += `~${path}\n`;
 }
 
 /** The spawn marked has failed: there is no child to find. */
@@ -170,7 +189,7 @@ export function guardRun(pid: number, runMark?: string): RunIdentity {
  */
 export function releaseRun(pid: number, last = false): void {
   if (!guarded.delete(pid)) return;
-  if (last && guarded.size === 0) {
+  if (last && guarded.size === 0 && cgroups.size === 0) {
     const ending = watchdog;
     // Its exit is then not a watchdog lost: none is started again (a run started after all would start one).
     watchdog = undefined;

@@ -1,0 +1,175 @@
+// Red team: a run's process that nothing /proc shows ties to the run. The program leaves a process that ignores SIGTERM,
+// in a session of its own, with another environment (no run mark), through forks that exit at once (its parent gone
+// before hcp's watch can see it), which the /proc watch cannot find (SECURITY.md, "What hcp cannot protect against").
+// Where hcp can make cgroups (run-cgroup.ts: root, as here in CI), the run's child is born in a cgroup of its own, so
+// that process is in it and is killed with it: at the end of the run (hcp run, exec, MCP), and by the watchdog when
+// hcp is killed. Nothing else is killed, and no cgroup is left behind.
+
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { cgroupFolder } from "../../src/runtime/process/run-cgroup.js";
+import { trustBeforeRunSync } from "./helpers.js";
+import { isolatedEnv } from "./hardening.js";
+import { alive, eventually } from "../runtime/support.js";
+import { HCP, mcpClient, tempDir } from "../transports/support.js";
+
+/** The cgroup hcp's runs are made in (hcp is started by this process, so in its cgroup), where this machine lets one be made. */
+function cgroupHome(): string | undefined {
+  if (process.platform !== "linux") return undefined;
+  const home = cgroupFolder(readFileSync("/proc/self/cgroup", "latin1"), readFileSync("/proc/self/mountinfo", "latin1"));
+  if (home === undefined) return undefined;
+  try {
+    mkdirSync(`${home}/hcp-test-${process.pid}`);
+    const killable = existsSync(`${home}/hcp-test-${process.pid}/cgroup.kill`);
+    rmdirSync(`${home}/hcp-test-${process.pid}`);
+    return killable ? home : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const HOME = cgroupHome();
+const skip = HOME === undefined ? "hcp can make no cgroup here (it needs root or a delegated cgroup v2, and Linux 5.14)" : false;
+
+/**
+ * `flee`: leaves the escapee (env -i, then setsid -f: a fork whose parent exits at once; SIGTERM ignored, no pipe of the
+ * run), waits for its pid file, prints ok and exits. `stay`: the same, then sleeps (its own pid written too).
+ */
+function escapeePack(): { pack: string; dir: string } {
+  const pack = tempDir("hcp-pack-");
+  const dir = tempDir("hcp-escapee-");
+  const script = `#!/bin/sh
+env -i /usr/bin/setsid -f /bin/sh -c 'trap "" TERM; echo $$ > ${dir}/escapee.tmp && mv ${dir}/escapee.tmp ${dir}/escapee.pid; exec sleep 300' </dev/null >/dev/null 2>&1
+while [ ! -f ${dir}/escapee.pid ]; do sleep 0.02; done
+if [ "$1" = stay ]; then echo $$ > ${dir}/run.tmp && mv ${dir}/run.tmp ${dir}/run.pid; exec sleep 300; fi
+echo ok
+`;
+  writeFileSync(join(pack, "flee.sh"), script);
+  chmodSync(join(pack, "flee.sh"), 0o755);
+  const verbs = {
+    flee: { description: "Leave an escapee hcp's watch cannot see, print ok and exit.", cli: ["flee", "flee"], policy: "read" },
+    stay: { description: "Leave the same escapee, then sleep.", cli: ["flee", "stay"], policy: "read" },
+  };
+  writeFileSync(join(pack, "surface.json"), JSON.stringify({ id: "flee", kind: "wrap", cliBin: "flee", wrap: { bin: "./flee.sh" }, verbs }));
+  writeFileSync(join(pack, "policy.json"), JSON.stringify({ surface_id: "flee", verbs: { flee: "read", stay: "read" } }));
+  writeFileSync(join(pack, "HARNESS.md"), "---\nname: flee\ndescription: Test pack.\n---\n\nTest pack.\n");
+  return { pack, dir };
+}
+
+const pidIn = (dir: string, name: string): number => Number(readFileSync(join(dir, name), "utf8"));
+
+/** The cgroups of the hcp with this pid still in place. */
+const cgroupsOf = (hcp: number): string[] => readdirSync(HOME!).filter((name) => name.startsWith(`hcp-${hcp}-`));
+
+/** A sleeper of the test's, in a session of its own like a run's child: never touched. */
+const bystander = (): ChildProcess => spawn("sleep", ["300"], { detached: true, stdio: "ignore" });
+
+function kill(...pids: (number | undefined)[]): void {
+  for (const pid of pids) {
+    try {
+      if (pid !== undefined) process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+}
+
+async function assertKilled(escapee: number, hcp: number, stranger: ChildProcess): Promise<void> {
+  assert.ok(await eventually(() => !alive(escapee), 10_000), "the escapee, in the run's cgroup, was killed");
+  assert.ok(await eventually(() => cgroupsOf(hcp).length === 0, 10_000), `no cgroup left behind: ${cgroupsOf(hcp).join(", ")}`);
+  assert.ok(alive(stranger.pid!), "a process of no run was not signalled");
+}
+
+/** Runs hcp with these arguments, stdin given, until it exits; returns its pid and what it printed. */
+function hcpToEnd(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<{ pid: number; code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [HCP, ...args], { env, cwd: tempDir("hcp-cwd-"), stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+  child.stdin!.end(input);
+  return new Promise((resolve) => child.on("close", (code) => resolve({ pid: child.pid!, code, stdout, stderr })));
+}
+
+test("attack: a program leaves a process that ignores SIGTERM, in a session of its own, without the run's mark (env -i), its parent gone at once (nothing /proc shows ties it to the run): born in the run's cgroup, it is killed at the run's end on hcp run and exec, and no cgroup is left", { skip }, async () => {
+  const stranger = bystander();
+  try {
+    for (const transport of ["run", "exec"] as const) {
+      const { pack, dir } = escapeePack();
+      const env = isolatedEnv();
+      const args = transport === "run" ? ["run", pack, "flee"] : ["exec", pack];
+      if (transport === "run") trustBeforeRunSync(HCP, args, { env });
+      const done = await hcpToEnd(args, transport === "run" ? "" : JSON.stringify({ id: 1, pack: "flee", verb: "flee" }) + "\n", env);
+      const escapee = pidIn(dir, "escapee.pid");
+      try {
+        assert.equal(done.code, 0, `${transport}: ${done.stderr}`);
+        assert.match(done.stdout, /ok/);
+        await assertKilled(escapee, done.pid, stranger);
+      } finally {
+        kill(escapee);
+      }
+    }
+  } finally {
+    kill(stranger.pid);
+  }
+});
+
+test("attack: the same escapee left by a tool called over MCP: killed at the call's end while the server goes on, and its cgroup removed", { skip }, async () => {
+  const stranger = bystander();
+  const { pack, dir } = escapeePack();
+  const { client } = await mcpClient([pack], { env: isolatedEnv() });
+  const server = (client.transport as unknown as { pid: number | null }).pid!;
+  try {
+    const result = (await client.callTool({ name: "flee_flee", arguments: {} })) as { content: { text: string }[] };
+    assert.match(result.content[0]!.text, /ok/);
+    const escapee = pidIn(dir, "escapee.pid");
+    try {
+      await assertKilled(escapee, server, stranger);
+      assert.ok(alive(server), "the server goes on");
+    } finally {
+      kill(escapee);
+    }
+  } finally {
+    await client.close();
+    kill(stranger.pid);
+  }
+});
+
+test("attack: hcp is killed (SIGKILL) while the program sleeps beside the same escapee: the watchdog kills what is in the run's cgroup, and removes it (hcp run, exec)", { skip }, async () => {
+  const stranger = bystander();
+  try {
+    for (const transport of ["run", "exec"] as const) {
+      const { pack, dir } = escapeePack();
+      const env = isolatedEnv();
+      const args = transport === "run" ? ["run", pack, "stay"] : ["exec", pack];
+      if (transport === "run") trustBeforeRunSync(HCP, args, { env });
+      const child = spawn(process.execPath, [HCP, ...args], { env, cwd: tempDir("hcp-cwd-"), stdio: ["pipe", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+      // stdin stays open: hcp must not end because its input did.
+      child.stdin!.write(transport === "run" ? "" : JSON.stringify({ id: 1, pack: "flee", verb: "stay" }) + "\n");
+      const closed = new Promise((resolve) => child.on("close", resolve));
+      try {
+        assert.ok(await eventually(() => existsSync(join(dir, "run.pid")), 30_000), `the verb started: ${stderr}`);
+        assert.equal(cgroupsOf(child.pid!).length, 1, "the run has a cgroup");
+        child.kill("SIGKILL");
+        await closed;
+        const program = pidIn(dir, "run.pid");
+        const escapee = pidIn(dir, "escapee.pid");
+        try {
+          assert.ok(await eventually(() => !alive(program), 10_000), "the run's program was killed");
+          await assertKilled(escapee, child.pid!, stranger);
+        } finally {
+          kill(program, escapee);
+        }
+      } finally {
+        child.kill("SIGKILL");
+      }
+    }
+  } finally {
+    kill(stranger.pid);
+  }
+});

@@ -1,0 +1,38 @@
+// For the tests of what hcp finds through /proc alone (the watch, the run's mark, the watchdog's sweep). Where hcp can
+// make cgroups (run-cgroup.ts: root, as the tests run in CI, or a delegated cgroup), every process of a run is born in
+// the run's cgroup and killed with it, so those tests would pass whatever the watch does. A test file that imports this
+// module first (`import "../without-cgroups.js";`, before any other module runs) runs itself again where no cgroup can
+// be made: in a mount namespace of its own whose cgroup v2 hierarchies are read-only (which hcp takes for none). That
+// takes root; elsewhere the file runs as it is.
+
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+const INSIDE = "HCP_TEST_WITHOUT_CGROUPS";
+
+/** The mount points of the writable cgroup v2 hierarchies this process sees. */
+function cgroup2Mounts(): string[] {
+  const mounts: string[] = [];
+  for (const line of readFileSync("/proc/self/mountinfo", "latin1").split("\n")) {
+    const fields = line.split(" ");
+    const dash = fields.indexOf("-", 6);
+    if (dash > 0 && fields[dash + 1] === "cgroup2" && !fields[5]!.split(",").includes("ro")) mounts.push(fields[4]!);
+  }
+  return mounts;
+}
+
+/** Runs this test file again where hcp can make no cgroup (unless it is there already, or that needs what is not here). */
+function withoutCgroups(): void {
+  if (process.env[INSIDE] === "1" || process.platform !== "linux" || process.getuid?.() !== 0) return;
+  const mounts = cgroup2Mounts();
+  if (mounts.length === 0) return;
+  const script = 'while [ "$1" != -- ]; do mount -o remount,bind,ro "$1" || exit 125; shift; done; shift; exec "$@"';
+  const again = spawnSync(
+    "unshare",
+    ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh", ...mounts, "--", process.execPath, ...process.execArgv, ...process.argv.slice(1)],
+    { stdio: "inherit", env: { ...process.env, [INSIDE]: "1" } },
+  );
+  process.exit(again.status ?? 1);
+}
+
+withoutCgroups();
