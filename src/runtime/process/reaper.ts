@@ -91,7 +91,8 @@ export class Reaper {
 
   /**
    * Ends the run: SIGTERM now to the group and every descendant known (`holders`: also every process
-   * holding the child's pipes), SIGKILL at the deadline set by the first call. May be called again.
+   * holding the child's pipes), and to the members of its cgroup at the check that follows; SIGKILL at the deadline set
+   * by the first call. May be called again.
    */
   end(holders: boolean): void {
     if (this.pid === undefined || this.killed) return;
@@ -102,7 +103,6 @@ export class Reaper {
     // group kill is what still finds it (one failed kill costs next to nothing).
     this.signalGroup("SIGTERM");
     this.watch.signal("SIGTERM");
-    this.cgroup?.terminate();
     this.deadline ??= monotonicMs() + this.grace;
     if (this.timer === undefined) this.check();
   }
@@ -118,7 +118,7 @@ export class Reaper {
   private readonly check = (): void => {
     this.timer = undefined;
     this.signalGroup(0);
-    // What the run's processes started since the last look is in the cgroup too, and sent SIGTERM now.
+    // The run's cgroup holds every process of the run (what the watch has not seen too): each is sent SIGTERM once.
     const inCgroup = this.cgroup?.terminate() ?? false;
     if (this.groupGone && !inCgroup && !this.watch.anyAlive()) {
       // Nothing left as far as the watch knows; a fresh read of the tree tells whether the run's last process started

@@ -103,8 +103,8 @@ export class RunCgroup {
       // One left by an earlier hcp with this pid (killed with its watchdog): another name.
       if (failure === "EEXIST") continue;
       if (failure !== undefined) break;
-      // cgroup.kill came with Linux 5.14: without it the run's processes could not all be ended at once.
-      if (!existsSync(`${path}/cgroup.kill`)) {
+      // cgroup.kill came with Linux 5.14: without it the run's processes could not all be ended at once. Looked at once.
+      if (made === 1 && !existsSync(`${path}/cgroup.kill`)) {
         errorCode(() => rmdirSync(path));
         break;
       }
