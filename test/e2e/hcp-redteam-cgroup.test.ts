@@ -173,3 +173,33 @@ test("attack: hcp is killed (SIGKILL) while the program sleeps beside the same e
     kill(stranger.pid);
   }
 });
+
+test("attack: hcp and its watchdog killed together leave a run's cgroup with its escapee in it: the next hcp that makes a cgroup kills what is in it and removes it; one whose hcp still runs is left", { skip }, async () => {
+  const stranger = bystander();
+  // The pid of a process gone (hcp, killed), and one that runs (another hcp's).
+  const gone = spawn("true");
+  await new Promise((resolve) => gone.on("close", resolve));
+  const running = bystander();
+  const left = `${HOME}/hcp-${gone.pid}-1`;
+  const kept = `${HOME}/hcp-${running.pid}-1`;
+  mkdirSync(left);
+  mkdirSync(kept);
+  const escapees = [bystander(), bystander()];
+  try {
+    writeFileSync(`${left}/cgroup.procs`, String(escapees[0]!.pid));
+    writeFileSync(`${kept}/cgroup.procs`, String(escapees[1]!.pid));
+    const { pack } = escapeePack();
+    const env = isolatedEnv();
+    trustBeforeRunSync(HCP, ["run", pack, "flee"], { env });
+    const done = await hcpToEnd(["run", pack, "flee"], "", env);
+    assert.equal(done.code, 0, done.stderr);
+    assert.ok(await eventually(() => !alive(escapees[0]!.pid!), 10_000), "what the left cgroup held was killed");
+    assert.ok(await eventually(() => !existsSync(left), 10_000), "the left cgroup was removed");
+    assert.ok(alive(escapees[1]!.pid!) && existsSync(kept), "the cgroup of an hcp whose pid runs was left as it was");
+    assert.ok(alive(stranger.pid!), "a process of no run was not signalled");
+  } finally {
+    kill(stranger.pid, running.pid, ...escapees.map((e) => e.pid));
+    await eventually(() => !alive(escapees[1]!.pid!));
+    for (const path of [left, kept]) if (existsSync(path)) rmdirSync(path);
+  }
+});

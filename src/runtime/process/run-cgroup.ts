@@ -6,11 +6,11 @@
 // at once, what they fork meanwhile too. A process of the run can leave it only by moving itself out, as hcp's user may;
 // the /proc watch (descendants.ts) and the run's mark still look for it then. Where no cgroup can be had, those alone.
 
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from "node:fs";
 import { withoutStack } from "./without-stack.js";
 
-/** A run's cgroup is named `hcp-<hcp's pid>-<n>`: the watchdog touches no other. */
-export const RUN_CGROUP_NAME = /\/hcp-\d+-\d+$/;
+/** A run's cgroup is named `hcp-<hcp's pid>-<n>` (the pid caught): no other is ever killed. */
+const RUN_CGROUP = /(?:^|\/)hcp-(\d+)-\d+$/;
 
 /** How long the removal of a run's cgroup waits for its killed processes to be gone: a process in uninterruptible sleep may never be. */
 const REMOVE_TRIES = 100;
@@ -95,7 +95,10 @@ export class RunCgroup {
    * tries for the process: what denies it once (permissions, a controller's rules) denies it again.
    */
   static make(): RunCgroup | undefined {
-    runsHome ??= ownHome();
+    if (runsHome === undefined) {
+      runsHome = ownHome();
+      if (runsHome !== null) endLeftCgroups(runsHome);
+    }
     if (runsHome === null) return undefined;
     for (let tries = 0; tries < 3; tries++) {
       const path = `${runsHome}/hcp-${process.pid}-${++made}`;
@@ -180,11 +183,30 @@ function removeWhenEmpty(path: string, done: () => void): void {
 }
 
 /**
+ * The runs' cgroups an hcp no longer running left in `home` (killed together with its watchdog, which would have
+ * ended them): what is still in them is killed, and they are removed. One whose hcp's pid runs (hcp, or a process
+ * given its pid since) is left.
+ */
+function endLeftCgroups(home: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(home);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const owner = RUN_CGROUP.exec(name)?.[1];
+    if (owner === undefined || Number(owner) === process.pid || errorCode(() => process.kill(Number(owner), 0)) !== "ESRCH") continue;
+    void killCgroups([`${home}/${name}`]);
+  }
+}
+
+/**
  * The watchdog's part, once hcp is gone: every process in the runs' cgroups killed at once (SIGKILL, what they fork
- * meanwhile too), and the cgroups removed. Only a run's cgroup (RUN_CGROUP_NAME) is touched.
+ * meanwhile too), and the cgroups removed. Only a run's cgroup (RUN_CGROUP) is touched.
  */
 export function killCgroups(paths: Iterable<string>): Promise<void> {
-  const runs = [...paths].filter((path) => RUN_CGROUP_NAME.test(path));
+  const runs = [...paths].filter((path) => RUN_CGROUP.test(path));
   for (const path of runs) errorCode(() => writeFileSync(`${path}/cgroup.kill`, "1"));
   return Promise.all(runs.map((path) => new Promise<void>((done) => removeWhenEmpty(path, done)))).then(() => {});
 }
