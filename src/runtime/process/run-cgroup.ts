@@ -46,6 +46,8 @@ export function cgroupFolder(cgroup: string, mountinfo: string): string | undefi
 /** hcp's own cgroup, where runs' cgroups are made: undefined until looked up, null where none can be had. */
 let runsHome: string | null | undefined;
 let made = 0;
+/** Whether the kernel has cgroup.kill, once a cgroup showed it. */
+let killable = false;
 
 function ownHome(): string | null {
   if (process.platform !== "linux") return null;
@@ -107,7 +109,7 @@ export class RunCgroup {
       if (failure === "EEXIST") continue;
       if (failure !== undefined) break;
       // cgroup.kill came with Linux 5.14: without it the run's processes could not all be ended at once. Looked at once.
-      if (made === 1 && !existsSync(`${path}/cgroup.kill`)) {
+      if (!killable && !(killable = existsSync(`${path}/cgroup.kill`))) {
         errorCode(() => rmdirSync(path));
         break;
       }
