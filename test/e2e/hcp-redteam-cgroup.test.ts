@@ -83,6 +83,15 @@ async function assertKilled(escapee: number, hcp: number, stranger: ChildProcess
   assert.ok(alive(stranger.pid!), "a process of no run was not signalled");
 }
 
+/** A fresh pack, and what calls its `verb` over `transport`: hcp's arguments and stdin, in an environment that trusts it. */
+function callOn(transport: "run" | "exec", verb: "flee" | "stay"): { dir: string; env: NodeJS.ProcessEnv; args: string[]; input: string } {
+  const { pack, dir } = escapeePack();
+  const env = isolatedEnv();
+  const args = transport === "run" ? ["run", pack, verb] : ["exec", pack];
+  if (transport === "run") trustBeforeRunSync(HCP, args, { env });
+  return { dir, env, args, input: transport === "run" ? "" : JSON.stringify({ id: 1, pack: "flee", verb }) + "\n" };
+}
+
 /** Runs hcp with these arguments, stdin given, until it exits; returns its pid and what it printed. */
 function hcpToEnd(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<{ pid: number; code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [HCP, ...args], { env, cwd: tempDir("hcp-cwd-"), stdio: ["pipe", "pipe", "pipe"] });
@@ -98,11 +107,8 @@ test("attack: a program leaves a process that ignores SIGTERM, in a session of i
   const stranger = bystander();
   try {
     for (const transport of ["run", "exec"] as const) {
-      const { pack, dir } = escapeePack();
-      const env = isolatedEnv();
-      const args = transport === "run" ? ["run", pack, "flee"] : ["exec", pack];
-      if (transport === "run") trustBeforeRunSync(HCP, args, { env });
-      const done = await hcpToEnd(args, transport === "run" ? "" : JSON.stringify({ id: 1, pack: "flee", verb: "flee" }) + "\n", env);
+      const { dir, env, args, input } = callOn(transport, "flee");
+      const done = await hcpToEnd(args, input, env);
       const escapee = pidIn(dir, "escapee.pid");
       try {
         assert.equal(done.code, 0, `${transport}: ${done.stderr}`);
@@ -142,15 +148,12 @@ test("attack: hcp is killed (SIGKILL) while the program sleeps beside the same e
   const stranger = bystander();
   try {
     for (const transport of ["run", "exec"] as const) {
-      const { pack, dir } = escapeePack();
-      const env = isolatedEnv();
-      const args = transport === "run" ? ["run", pack, "stay"] : ["exec", pack];
-      if (transport === "run") trustBeforeRunSync(HCP, args, { env });
+      const { dir, env, args, input } = callOn(transport, "stay");
       const child = spawn(process.execPath, [HCP, ...args], { env, cwd: tempDir("hcp-cwd-"), stdio: ["pipe", "ignore", "pipe"] });
       let stderr = "";
       child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
       // stdin stays open: hcp must not end because its input did.
-      child.stdin!.write(transport === "run" ? "" : JSON.stringify({ id: 1, pack: "flee", verb: "stay" }) + "\n");
+      child.stdin!.write(input);
       const closed = new Promise((resolve) => child.on("close", resolve));
       try {
         assert.ok(await eventually(() => existsSync(join(dir, "run.pid")), 30_000), `the verb started: ${stderr}`);
@@ -188,10 +191,8 @@ test("attack: hcp and its watchdog killed together leave a run's cgroup with its
   try {
     writeFileSync(`${left}/cgroup.procs`, String(escapees[0]!.pid));
     writeFileSync(`${kept}/cgroup.procs`, String(escapees[1]!.pid));
-    const { pack } = escapeePack();
-    const env = isolatedEnv();
-    trustBeforeRunSync(HCP, ["run", pack, "flee"], { env });
-    const done = await hcpToEnd(["run", pack, "flee"], "", env);
+    const { env, args, input } = callOn("run", "flee");
+    const done = await hcpToEnd(args, input, env);
     assert.equal(done.code, 0, done.stderr);
     assert.ok(await eventually(() => !alive(escapees[0]!.pid!), 10_000), "what the left cgroup held was killed");
     assert.ok(await eventually(() => !existsSync(left), 10_000), "the left cgroup was removed");
