@@ -1,14 +1,15 @@
 // Red team: a run's process that nothing /proc shows ties to the run. The program leaves a process that ignores SIGTERM,
 // in a session of its own, with another environment (no run mark), through forks that exit at once (its parent gone
 // before hcp's watch can see it), which the /proc watch cannot find (SECURITY.md, "What hcp cannot protect against").
-// Where hcp can make cgroups (run-cgroup.ts: root, as here in CI), the run's child is born in a cgroup of its own, so
-// that process is in it and is killed with it: at the end of the run (hcp run, exec, MCP), and by the watchdog when
-// hcp is killed. Nothing else is killed, and no cgroup is left behind.
+// Where hcp can make cgroups (run-cgroup.ts: root, as here in CI, or a user whose cgroup is delegated to them, set up
+// here as systemd does), the run's child is born in a cgroup of its own, so that process is in it and is killed with
+// it: at the end of the run (hcp run, exec, MCP), and by the watchdog when hcp is killed. Nothing else is killed, and no
+// cgroup is left behind.
 
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { cgroupFolder } from "../../src/runtime/process/run-cgroup.js";
 import { trustBeforeRunSync } from "./helpers.js";
@@ -202,5 +203,40 @@ test("attack: hcp and its watchdog killed together leave a run's cgroup with its
     kill(stranger.pid, running.pid, ...escapees.map((e) => e.pid));
     await eventually(() => !alive(escapees[1]!.pid!));
     for (const path of [left, kept]) if (existsSync(path)) rmdirSync(path);
+  }
+});
+
+test("a user whose cgroup is delegated to them, not root (as systemd's user services and the apps they start are): their run's escapee is born in a cgroup hcp makes inside theirs, and is killed with it", { skip: skip || (process.getuid?.() === 0 ? false : "needs root, to hand a cgroup to another user") }, async () => {
+  const user = 54321;
+  // What systemd does for a user's service: a cgroup of theirs, the process started in it.
+  const delegated = `${HOME}/hcp-test-delegated-${process.pid}`;
+  mkdirSync(delegated);
+  for (const file of ["", "/cgroup.procs", "/cgroup.threads", "/cgroup.subtree_control"]) chownSync(`${delegated}${file}`, user, user);
+  const { pack, dir } = escapeePack();
+  // The user reaches the pack and the pid files' folder through the tests' temporary folder.
+  chmodSync(dirname(pack), 0o711);
+  chmodSync(pack, 0o755);
+  chmodSync(dir, 0o777);
+  const home = tempDir("hcp-user-");
+  chownSync(home, user, user);
+  const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, XDG_STATE_HOME: join(home, "state"), XDG_CONFIG_HOME: join(home, "config") };
+  const child = spawn("/bin/sh", ["-c", 'echo $$ > "$0/cgroup.procs" && exec setpriv --reuid=54321 --regid=54321 --clear-groups "$@"', delegated, process.execPath, HCP, "exec", pack], { env, cwd: "/", stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+  child.stdin!.end(JSON.stringify({ id: 1, pack: "flee", verb: "flee" }) + "\n");
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  let escapee: number | undefined;
+  try {
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /"stdout":"ok\\n"/);
+    escapee = pidIn(dir, "escapee.pid");
+    assert.ok(await eventually(() => !alive(escapee!), 10_000), "the escapee, in the run's cgroup, was killed");
+    assert.deepEqual(readdirSync(delegated).filter((name) => name.startsWith("hcp-")), [], "the run's cgroup, made inside the user's, was removed");
+  } finally {
+    kill(escapee);
+    await eventually(() => readFileSync(`${delegated}/cgroup.procs`, "latin1") === "");
+    rmdirSync(delegated);
   }
 });
