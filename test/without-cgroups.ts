@@ -7,26 +7,16 @@
 
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { writableCgroup2Mounts } from "../src/runtime/process/run-cgroup.js";
 
 const INSIDE = "HCP_TEST_WITHOUT_CGROUPS";
-
-/** The mount points of the writable cgroup v2 hierarchies this process sees. */
-function cgroup2Mounts(): string[] {
-  const mounts: string[] = [];
-  for (const line of readFileSync("/proc/self/mountinfo", "latin1").split("\n")) {
-    const fields = line.split(" ");
-    const dash = fields.indexOf("-", 6);
-    if (dash > 0 && fields[dash + 1] === "cgroup2" && !fields[5]!.split(",").includes("ro")) mounts.push(fields[4]!);
-  }
-  return mounts;
-}
 
 /** Runs this test file again where hcp can make no cgroup (unless it is there already, or that needs what is not here). */
 function withoutCgroups(): void {
   // `node --test dist/test/` also runs this module as a file of its own: it has no test to run again.
   if (process.argv[1]?.endsWith("without-cgroups.js")) return;
   if (process.env[INSIDE] === "1" || process.platform !== "linux" || process.getuid?.() !== 0) return;
-  const mounts = cgroup2Mounts();
+  const mounts = writableCgroup2Mounts(readFileSync("/proc/self/mountinfo", "latin1")).map((mount) => mount.point);
   if (mounts.length === 0) return;
   const script = 'while [ "$1" != -- ]; do mount -o remount,bind,ro "$1" || exit 125; shift; done; shift; exec "$@"';
   const again = spawnSync(

@@ -83,10 +83,9 @@ export class Reaper {
     this.end(false);
   }
 
-  /** The child could not start: nothing to reap. */
+  /** The child could not start: nothing to reap, and its cgroup (empty) is removed. */
   abandon(): void {
-    this.watch.stop();
-    this.cgroup?.remove(() => releaseCgroup(this.cgroup!.path));
+    this.release();
   }
 
   /**

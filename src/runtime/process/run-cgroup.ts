@@ -21,6 +21,19 @@ function unescapeMount(field: string): string {
   return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
 }
 
+/** The cgroup v2 hierarchies mounted writable, from /proc/self/mountinfo: each mount's root in the hierarchy, and where. */
+export function writableCgroup2Mounts(mountinfo: string): { root: string; point: string }[] {
+  const mounts: { root: string; point: string }[] = [];
+  for (const line of mountinfo.split("\n")) {
+    // ID PARENT MAJOR:MINOR ROOT MOUNT-POINT OPTIONS [OPTIONAL…] - TYPE SOURCE SUPER-OPTIONS
+    const fields = line.split(" ");
+    const dash = fields.indexOf("-", 6);
+    if (dash < 0 || fields[dash + 1] !== "cgroup2" || fields[5]!.split(",").includes("ro")) continue;
+    mounts.push({ root: unescapeMount(fields[3]!), point: unescapeMount(fields[4]!) });
+  }
+  return mounts;
+}
+
 /**
  * The folder of the process's own cgroup v2, from /proc/self/cgroup's `0::PATH` line and /proc/self/mountinfo, or
  * undefined: no cgroup v2, a hierarchy mounted read-only, or a mount that does not show the process's cgroup.
@@ -29,16 +42,9 @@ export function cgroupFolder(cgroup: string, mountinfo: string): string | undefi
   const own = cgroup.split("\n").find((line) => line.startsWith("0::"))?.slice(3);
   // A cgroup removed under the process reads `PATH (deleted)`.
   if (own === undefined || !own.startsWith("/") || own.endsWith(" (deleted)")) return undefined;
-  for (const line of mountinfo.split("\n")) {
-    // ID PARENT MAJOR:MINOR ROOT MOUNT-POINT OPTIONS [OPTIONAL…] - TYPE SOURCE SUPER-OPTIONS
-    const fields = line.split(" ");
-    const dash = fields.indexOf("-", 6);
-    if (dash < 0 || fields[dash + 1] !== "cgroup2" || fields[5]!.split(",").includes("ro")) continue;
-    const root = unescapeMount(fields[3]!);
+  for (const { root, point } of writableCgroup2Mounts(mountinfo)) {
     const inside = root === "/" ? own : own === root ? "/" : own.startsWith(`${root}/`) ? own.slice(root.length) : undefined;
-    if (inside === undefined) continue;
-    const point = unescapeMount(fields[4]!);
-    return inside === "/" ? point : `${point === "/" ? "" : point}${inside}`;
+    if (inside !== undefined) return inside === "/" ? point : `${point === "/" ? "" : point}${inside}`;
   }
   return undefined;
 }
