@@ -292,12 +292,18 @@ function linkProgram(): string {
   writeFileSync(
     file,
     `#!/usr/bin/env node
+// Python's urllib.parse.quote, byte by byte: every byte but A-Z a-z 0-9 _ . - ~ and those of safe as %XX.
+const quote = (s, safe) => [...Buffer.from(s)].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) || safe.includes(String.fromCharCode(b)) ? String.fromCharCode(b) : "%" + b.toString(16).toUpperCase().padStart(2, "0"))).join("");
 for (const s of [process.env.TOKEN, process.argv.at(-1)]) {
   const percent = encodeURIComponent(s);
   const forms = [
-    percent, // JavaScript, Go's url.QueryEscape but for spaces
-    percent.replace(/%2F/g, "/"), // Python's quote
+    percent, // JavaScript
+    percent.replace(/%2F/g, "/"), // JavaScript, / kept
     new URLSearchParams({ v: s }).toString().slice(2), // a form: spaces as +
+    quote(s, "/"), // Python's quote
+    quote(s, ""), // Python's quote(s, safe=""), PHP's rawurlencode
+    s.split(" ").map((w) => quote(w, "")).join("+"), // Python's quote_plus and urlencode, Go's QueryEscape
+    s.split(" ").map((w) => quote(w, "").replace(/~/g, "%7E")).join("+"), // PHP's urlencode
     percent.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()), // lower-case hex
     encodeURIComponent("https://api.example/login?t=" + percent), // the link inside another one's next=
   ];
@@ -309,9 +315,10 @@ for (const s of [process.env.TOKEN, process.argv.at(-1)]) {
   return file;
 }
 
-test("attack: a secret a program prints in a link (percent-encoded, form-encoded, lower-case hex, inside another link) is masked on run, exec and MCP", async () => {
-  const token = "tk/Zq9+Xw7=@ é&1";
-  const password = "pw:Kk4 Jj2/ü?";
+test("attack: a secret a program prints in a link (percent-encoded as JavaScript, Python and PHP write it, form-encoded, lower-case hex, inside another link) is masked on run, exec and MCP", async () => {
+  // `*!'()` JavaScript keeps and Python encodes; `~` PHP's urlencode encodes.
+  const token = "tk/Zq9+Xw7=@ é&1*!~'()";
+  const password = "pw:Kk4 Jj2/ü?*(~";
   const args = { type: "object", properties: { password: { type: "string", writeOnly: true } }, required: ["password"], additionalProperties: false };
   const root = probePack("links", { show: { description: "Show links.", cli: ["probe", "--", "{{password}}"], args, policy: "read" } }, { ...BINDING, wrap: { bin: linkProgram() } });
   const env = isolatedEnv({ HCP_CREDENTIALS: credentials(token) });
@@ -320,9 +327,9 @@ test("attack: a secret a program prints in a link (percent-encoded, form-encoded
   assert.equal(plain.code, 0, plain.stderr);
   // Each link keeps its own parts: only the secret's form is gone, whole.
   const lines = plain.stdout.split("\n").slice(0, -1);
-  assert.equal(lines.length, 10);
-  for (const line of lines.slice(0, 4).concat(lines.slice(5, 9))) assert.equal(line, "https://git.example/repo?next=***&user=alice");
-  for (const line of [lines[4], lines[9]]) assert.equal(line, "https://git.example/repo?next=https%3A%2F%2Fapi.example%2Flogin%3Ft%3D***&user=alice");
+  assert.equal(lines.length, 18);
+  const nested = "https://git.example/repo?next=https%3A%2F%2Fapi.example%2Flogin%3Ft%3D***&user=alice";
+  assert.deepEqual(lines, [0, 1].flatMap(() => [...Array(8).fill("https://git.example/repo?next=***&user=alice"), nested]));
   const outputs = [plain.stdout, plain.stderr];
   const json = await hcp(["run", root, "show", "--arg", `password=${password}`, "--json"], { env });
   assert.equal(json.code, 0, json.stderr);
@@ -334,4 +341,49 @@ test("attack: a secret a program prints in a link (percent-encoded, form-encoded
   const all = outputs.join("\n");
   for (const fragment of ["Zq9", "Xw7", "Kk4", "Jj2"]) assert.equal(all.includes(fragment), false, `${fragment} in:\n${all}`);
   assert.ok(all.includes("&user=alice"));
+});
+
+/** A program printing the request header a verbose HTTP client shows (`curl -v`), with TOKEN in it. */
+function verboseProgram(): string {
+  const file = join(tempDir("hcp-verbose-"), "verbose.mjs");
+  writeFileSync(file, `#!/usr/bin/env node\nprocess.stdout.write("> GET /user\\n> Authorization: Bearer " + process.env.TOKEN + "\\n< 200 OK\\n");\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/** Guesses one call can try: a first character after the text before the secret, or a known prefix; one of them is right. */
+const guesses = (token: string) => [..."abcdefgh"].map((c) => `r ${c}`).concat(["Bearer ghp_", `Authorization: Bearer ${token.slice(0, token.length - 9)}`]);
+
+test("attack: an agent's secret value that begins before a credential in the output and ends inside it (Bearer g, r g) leaves none of the credential shown, short or long, on run, exec and MCP", async () => {
+  const short = "ghp_Zq9Xw7Kp2LmN8vB4tR6yU1";
+  const long = `ghp_${"Lq7Vb3Nm".repeat(40)}Zz`; // past 256 characters: found as whole strings, not by the pattern
+  const args = { type: "object", properties: { guesses: { type: "array", items: { type: "string", writeOnly: true } } }, required: ["guesses"], additionalProperties: false };
+  const root = probePack("verbose", { call: { description: "Call.", cli: ["probe", "--", "{{guesses}}"], args, policy: "read" } }, { ...BINDING, wrap: { bin: verboseProgram() } });
+  for (const token of [short, long]) {
+    const env = isolatedEnv({ HCP_CREDENTIALS: credentials(token) });
+    await trustPack(root, env);
+    const outputs: string[] = [];
+    for (const g of guesses(token)) {
+      const plain = await hcp(["run", root, "call", "--args", JSON.stringify({ guesses: [g] })], { env });
+      assert.equal(plain.code, 0, plain.stderr);
+      // A wrong guess masks the credential alone; a right one the stretch from the guess's start to the credential's end.
+      const line = `> Authorization: Bearer ${token}`;
+      const at = line.indexOf(g);
+      const shown = at === -1 ? "> Authorization: Bearer ***" : `${line.slice(0, at)}***`;
+      assert.equal(plain.stdout, `> GET /user\n${shown}\n< 200 OK\n`, `guess ${JSON.stringify(g)}`);
+      outputs.push(plain.stderr);
+    }
+    const json = await hcp(["run", root, "call", "--args", JSON.stringify({ guesses: guesses(token) }), "--json"], { env });
+    assert.equal(json.code, 0, json.stderr);
+    outputs.push(json.stdout, json.stderr);
+    const exec = await execSession([root], [JSON.stringify({ id: 1, pack: "verbose", verb: "call", args: { guesses: guesses(token) } })], [], { env });
+    assert.equal(exec.responses[0]?.ok, true, exec.stdout);
+    // The last guess, from "Authorization", covers the most.
+    assert.equal(exec.responses[0]!.result!["stdout"], "> GET /user\n> ***\n< 200 OK\n");
+    outputs.push(exec.stdout, exec.stderr);
+    outputs.push(...(await mcpOutputs([root], env, [{ name: "verbose_call", arguments: { guesses: guesses(token) } }])));
+    const all = outputs.join("\n");
+    // No stretch of the credential's end shows, however little of it.
+    assert.equal(all.includes(token.slice(-6)), false, `the end of the credential shows in:\n${all}`);
+  }
 });

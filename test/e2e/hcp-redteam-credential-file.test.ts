@@ -1,7 +1,7 @@
 // The credential file read through a verb that prints files: every value it holds is masked, whichever pack it is for.
 
 import assert from "node:assert/strict";
-import { chmodSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { execSession, hcp, httpClient, mcpClient, serveHttp, tempDir } from "../transports/support.js";
@@ -137,4 +137,23 @@ test("attack: a verb prints the server's --token-file (its path is on hcp's comm
   assert.ok(outputs[1]!.includes(tokenFile), `the command line names the token file: ${outputs[1]}`);
   assert.equal(outputs.join("\n").includes("Qp4bearer"), false, outputs.join("\n"));
   assert.match(outputs[0]!, /\*\*\*/, outputs[0]);
+});
+
+test("attack: a credential file that names a variable twice (an old token left above its rotation): both values are masked in every pack's output, and a pack reading that family is refused naming the key, its program never run", async () => {
+  const env = isolatedEnv();
+  const path = env["HCP_CREDENTIALS"]!;
+  // JSON.parse keeps the last of a repeated key; the first is the person's old token, which may still work.
+  writeFileSync(path, '{"bank": {"env": {"BANK_TOKEN": "bk-Zq9oldTokenCc33", "BANK_TOKEN": "bk-Zq9t0kenAa11"}}, "bank": {"openapi": {"bearerAuth": "br-Xw7bearerBb22"}}}', { mode: 0o600 });
+  const files = filesPack();
+  await trustPack(files, env);
+  const printed = await hcp(["run", files, "show", "--arg", `path=${path}`], { env });
+  assert.equal(printed.code, 0, printed.stderr);
+  assert.equal(printed.stdout, '{"bank": {"env": {"BANK_TOKEN": "***", "BANK_TOKEN": "***"}}, "bank": {"openapi": {"bearerAuth": "***"}}}');
+  const witness = join(tempDir("hcp-witness-"), "ran");
+  const bank = probePack("bank", { show: { description: "Show.", cli: ["probe", "run", `pid:${witness}`, "env:BANK_TOKEN"], policy: "read" } }, { binding: { mode: "user", hub: "local-credential", family: "bank" } });
+  await trustPack(bank, env);
+  const refused = await hcp(["run", bank, "show"], { env });
+  assert.equal(refused.code, 3, refused.stderr);
+  assert.match(refused.stderr, /credential file .* has the key "bank\.env\.BANK_TOKEN" twice; keep the one you use/);
+  assert.equal(existsSync(witness), false, "the program never ran");
 });

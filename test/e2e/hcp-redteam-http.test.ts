@@ -94,6 +94,44 @@ test("values that cannot be sent as given are refused before anything is sent: e
   assert.doesNotMatch(run.stderr, /internal|at .*\.js:\d+/);
 });
 
+test("attack: a request body holding a lone UTF-16 surrogate (a plan a person approves shows every one as U+FFFD, while the request would carry each as its own escape, so one approval would send 2,048 other strings) is refused before any plan: no plan id, nothing sent, on exec, run and MCP", async () => {
+  const pack = hostilePack(api.origin, { verbs: { "item.create": { policy: "write", confirm: true } } });
+  const env = hostileEnv();
+  await trustPack(pack, env);
+  const bodies: [unknown, RegExp][] = [
+    [{ text: "alice\ud800" }, /argument "body": the value at "\/text" holds a lone UTF-16 surrogate/],
+    [{ text: "ok", "to\udfff": "bob" }, /argument "body": the key at "\/to\\udfff" holds a lone UTF-16 surrogate/],
+    [{ text: "ok", list: [{ "a/b": ["x", "\udc00y"] }] }, /argument "body": the value at "\/list\/0\/a~1b\/1" holds a lone UTF-16 surrogate/],
+  ];
+  const lines = bodies.flatMap(([body], i) => [
+    JSON.stringify({ id: `d${i}`, pack: "notes", verb: "item.create", args: { body }, dry_run: true }),
+    JSON.stringify({ id: `r${i}`, pack: "notes", verb: "item.create", args: { body } }),
+  ]);
+  const { got, value: s } = await received(async () => {
+    const exec = await execSession([pack], lines, ["--allow-write"], { env, ...GUARD });
+    const run = await hcp(["run", pack, "item.create", "--args", '{"body":{"text":"alice\\ud800"}}', "--dry-run"], { env, ...GUARD });
+    const { client } = await mcpClient([pack, "--allow-write"], { env });
+    try {
+      const mcp = await client.callTool({ name: "notes_item_create", arguments: { body: { text: "alice\ud800" }, dry_run: true } });
+      return { exec, run, mcp: JSON.stringify(mcp) };
+    } finally {
+      await client.close();
+    }
+  });
+  for (const [i, [, message]] of bodies.entries()) {
+    for (const id of [`d${i}`, `r${i}`]) {
+      const r = s.exec.responses.find((x) => x.id === id);
+      assert.equal(r?.error?.code, "invalid_argument", JSON.stringify(r));
+      assert.match(r?.error?.message ?? "", message);
+    }
+  }
+  assert.equal(s.run.code, 1, s.run.stderr);
+  assert.match(s.run.stderr, /argument "body": the value at "\/text" holds a lone UTF-16 surrogate/);
+  assert.match(s.mcp, /invalid_argument/);
+  for (const out of [s.exec.stdout, s.run.stdout, s.run.stderr, s.mcp]) assert.doesNotMatch(out, /plan_id|hcp approve/, "no plan id is issued");
+  assert.equal(got.length, 0, "nothing was sent");
+});
+
 test("the agent cannot set or override the credential or the target: Authorization, Cookie, hop-by-hop, framing and routing headers and a base URL are not arguments; a declared api_key or X-API-Key parameter never replaces the credential", async () => {
   const pack = hostilePack(api.origin);
   const env = hostileEnv();

@@ -116,6 +116,28 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
   }
   const out: PlannedRequest = { method: op.method, url: url.href };
   if (Object.keys(headers).length > 0) out.headers = headers;
-  if (op.body !== undefined && Object.hasOwn(args, "body")) out.body = args["body"];
+  if (op.body !== undefined && Object.hasOwn(args, "body")) out.body = sendableBody(args["body"]);
   return out;
+}
+
+/**
+ * The body as given, refused when a key or string in it holds a lone surrogate: JSON.stringify sends it as its own
+ * escape (`\ud800`), while the plan a person approves, written as Go writes JSON, shows every one as U+FFFD, so one
+ * approval would let the agent send any of 2,048 other strings.
+ */
+function sendableBody(body: unknown): unknown {
+  const stack: [unknown, string][] = [[body, ""]];
+  while (stack.length > 0) {
+    const [value, at] = stack.pop()!;
+    if (typeof value === "string" && hasLoneSurrogate(value)) {
+      throw new RuntimeError("invalid_argument", `argument "body": ${at === "" ? "it" : `the value at ${showValue(at)}`} holds a lone UTF-16 surrogate, which is not text that can be sent`);
+    }
+    if (typeof value !== "object" || value === null) continue;
+    for (const [k, v] of Object.entries(value)) {
+      const path = `${at}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      if (hasLoneSurrogate(k)) throw new RuntimeError("invalid_argument", `argument "body": the key at ${showValue(path)} holds a lone UTF-16 surrogate, which is not text that can be sent`);
+      stack.push([v, path]);
+    }
+  }
+  return body;
 }

@@ -134,12 +134,38 @@ function asSet(secrets: SecretSet | Iterable<string>): SecretSet {
   return "pattern" in secrets && "secrets" in secrets ? secrets : secretSet(secrets as Iterable<string>);
 }
 
-/** Masks every secret in a text: the long ones first (they may contain a short one), then the pattern. */
+/**
+ * Masks every secret in a text: each stretch that any form of any secret covers becomes one `***`. Secrets are found
+ * from every place, not only after the last one found ends, and overlapping finds are joined: a secret found first
+ * that ends inside another (an agent's `writeOnly` value `Bearer g` before the credential `ghp_…`) must not leave the
+ * other's rest shown.
+ */
 export function redactText(text: string, secrets: SecretSet | Iterable<string>): string {
   const set = asSet(secrets);
-  let out = text;
-  for (const form of set.longForms) if (out.includes(form)) out = out.split(form).join(MASK);
-  return set.pattern === null ? out : out.replace(set.pattern, MASK);
+  const found: [number, number][] = [];
+  for (const form of set.longForms) for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) found.push([at, at + form.length]);
+  const pattern = set.pattern;
+  if (pattern !== null) {
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      found.push([m.index, m.index + m[0].length]);
+      pattern.lastIndex = m.index + 1;
+    }
+  }
+  if (found.length === 0) return text;
+  if (set.longForms.length > 0) found.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let [start, end] = found[0]!;
+  let kept = 0;
+  for (const [s, e] of found) {
+    if (s < end) end = Math.max(end, e);
+    else {
+      out += text.slice(kept, start) + MASK;
+      kept = end;
+      [start, end] = [s, e];
+    }
+  }
+  return out + text.slice(kept, start) + MASK + text.slice(end);
 }
 
 /**

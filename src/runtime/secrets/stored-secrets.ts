@@ -4,8 +4,8 @@
 
 import { statSync } from "node:fs";
 import { readRegularFile } from "../../read-regular.js";
-import { isObject } from "../../pack/issues.js";
-import { credentialDocument, credentialFilePath } from "./credentials.js";
+import { JsonCursor } from "../../json/literal.js";
+import { credentialFilePath } from "./credentials.js";
 import { SECRET_FILE_MAX_BYTES } from "./secret-file.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -40,15 +40,34 @@ export function storedSecrets(env: Env): readonly string[] {
   }
 }
 
-/** The values of the file at `path`; throws when it cannot be read or is no object of families. */
+const OPEN_BRACE = 0x7b;
+
+/**
+ * Every non-empty string under a family's `env` or `openapi` in the file at `path`, a repeated key's every value
+ * included (JSON.parse keeps the last: an old token left above its rotation would go unmasked); throws when it cannot
+ * be read or is not JSON.
+ */
 function valuesIn(path: string): string[] {
-  const doc = credentialDocument(readRegularFile(path, SECRET_FILE_MAX_BYTES).toString("utf8"), path);
+  const cursor = new JsonCursor(readRegularFile(path, SECRET_FILE_MAX_BYTES).toString("utf8"));
   const values: string[] = [];
-  for (const entry of Object.values(doc)) {
-    if (!isObject(entry)) continue;
-    for (const names of [entry["env"], entry["openapi"]]) {
-      if (isObject(names)) for (const v of Object.values(names)) if (typeof v === "string" && v !== "") values.push(v);
+  /** Calls `member` with each key of the object at the cursor (at `depth`), whose value it must consume; skips any other value. */
+  const eachMember = (depth: number, member: (key: string) => void) => {
+    if (cursor.valueStart() !== OPEN_BRACE) return cursor.skipValue(depth - 1);
+    cursor.open(depth);
+    for (let key = cursor.firstKey(); key !== null; key = cursor.nextKey()) {
+      cursor.colon();
+      member(key);
     }
-  }
+  };
+  eachMember(1, () =>
+    eachMember(2, (part) => {
+      if (part !== "env" && part !== "openapi") return cursor.skipValue(2);
+      eachMember(3, () => {
+        const value = cursor.readValue(3);
+        if (typeof value === "string" && value !== "") values.push(value);
+      });
+    }),
+  );
+  cursor.finish();
   return values;
 }
