@@ -30,8 +30,11 @@ const NAMES_FILE = new RegExp(
   ].join("|"),
   "i",
 );
-/** A value's own name in capitals, as a help writes it: "use certificates at PATH", "DIRECTORY to use". */
-const FILE_METAVAR = /\b(PATH|FILE|FILENAME|DIRECTORY|DIR)\b/;
+/**
+ * A value's own name in capitals, as a help writes it: "use certificates at PATH", "DIRECTORY to use"; a data source
+ * name, which can be a file (crowdsec's `cscli explain --dsn`, "DSN to test": `file:///PATH` prints the file's lines).
+ */
+const FILE_METAVAR = /\b(PATH|FILE|FILENAME|DIRECTORY|DIR|DSN)\b/;
 
 /** Whether a flag's value, by its text, is a file, folder or URL the command opens. */
 export function opensFile(f: Flag): boolean {

@@ -19,9 +19,9 @@ export function alsoDescribing(schema: Record<string, unknown>): unknown[] {
 
 /**
  * A last word of a name that says its value is a secret: `--password`, `--dest-registry-token`, `--src-creds`, `--apikey`,
- * gobuster's `--cookies` (a session's cookie).
+ * gobuster's `--cookies` (a session's cookie), caddy's `hash-password --plaintext` (the password to hash).
  */
-const SECRET_LAST_WORDS = new Set(["PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "TOKEN", "CREDS", "APIKEY", "COOKIE", "COOKIES"]);
+const SECRET_LAST_WORDS = new Set(["PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "TOKEN", "CREDS", "APIKEY", "COOKIE", "COOKIES", "PLAINTEXT"]);
 /** Two last words that do: `--client-secret`, `--api-key`, `apiKey`, `--secret-key` (but `--ssh-key`, `--public-key` name a key). */
 const SECRET_PAIRS = new Set(["CLIENT SECRET", "API KEY", "SECRET KEY"]);
 /**

@@ -7,9 +7,9 @@ import { packFromAgentMeta } from "../../src/pack/index.js";
 import { marksSecret, takesSecret } from "../../src/pack/secret-arguments.js";
 import { readFixtureJson } from "./helpers.js";
 
-test("a flag takes a secret when its last word says so (password, token, creds, passphrase, cookie; client-secret, api-key), never when it names where one is or which one, nor a listing's token", () => {
+test("a flag takes a secret when its last word says so (password, token, creds, passphrase, cookie, plaintext; client-secret, api-key), never when it names where one is or which one, nor a listing's token", () => {
   // Flags of real CLIs (skopeo, docker, podman, kubectl, rclone) that take a secret as their value.
-  for (const name of ["password", "dest-password", "docker-password", "passwd", "pass", "passphrase", "token", "registry-token", "dest-registry-token", "creds", "src-creds", "apikey", "api-key", "client-secret", "secret-key", "access-token", "auth-token", "API_KEY", "client_secret", "apiKey", "accessToken", "X-Auth-Token", "session_token", "oauth_token", "cookies", "cookie", "session-cookie"]) {
+  for (const name of ["password", "dest-password", "docker-password", "passwd", "pass", "passphrase", "token", "registry-token", "dest-registry-token", "creds", "src-creds", "apikey", "api-key", "client-secret", "secret-key", "access-token", "auth-token", "API_KEY", "client_secret", "apiKey", "accessToken", "X-Auth-Token", "session_token", "oauth_token", "cookies", "cookie", "session-cookie", "plaintext"]) {
     assert.equal(takesSecret(name, ["login"]), true, name);
   }
   // A file, a command or a variable that holds one; a key's name or path; a name of a secret; words inside other words.

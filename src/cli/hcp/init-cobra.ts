@@ -477,6 +477,10 @@ function commandOf(n: Node, name: string, notes: string[], opening: Opening): Ag
   const notRead = byName ? whyNotRead(n) : undefined;
   if (notRead !== undefined) notes.push(`command "${line}" is a write that a person approves, not a read: ${notRead}`);
   const mutates = running && (!byName || notRead !== undefined);
+  const once = running && !mutates ? streamingOff(n) : undefined;
+  if (once !== undefined) {
+    notes.push(`flag --${once.flag.name} ("${once.flag.usage}") always given to its read verb "${line}", as ${once.given}: without it the command prints until it is stopped, so a call would end only at its timeout; take ${once.given} out of the verb's cli in surface.json if the agent should watch it, with the timeout_ms such a call may take`);
+  }
   return {
     path: n.path,
     use: n.help.usage,
@@ -485,7 +489,7 @@ function commandOf(n: Node, name: string, notes: string[], opening: Opening): Ag
     related: [],
     // A group that runs says so to the generator as one with output of its own does.
     output_modes: running && n.children.length > 0 ? ["text"] : [],
-    local_flags: running && !mutates ? flagsOfRead(n, notes, opening) : ownFlags(n),
+    local_flags: running && !mutates ? flagsOfRead(n, notes, opening).filter((f) => f !== once?.flag) : ownFlags(n),
     required_local_flags: [],
     requires_auth: false,
     mutates,
@@ -496,7 +500,8 @@ function commandOf(n: Node, name: string, notes: string[], opening: Opening): Ag
     is_root: n.path.length === 0,
     has_children: n.children.length > 0,
     command_template: line,
-    usage_template: operands === "" ? line : `${line} [args...]`,
+    // A word of the usage line that is no operand is given as written: the switch that stops streaming.
+    usage_template: [line, once?.given, operands === "" ? undefined : "[args...]"].filter((w) => w !== undefined).join(" "),
     machine_usage_template: "",
     dry_run_usage_template: "",
     confirmation_note: "",
@@ -590,11 +595,28 @@ function whyLeftOut(f: Flag): string | undefined {
 /**
  * A switch, off unless given, that makes a command print until it is stopped: kubectl's `logs --follow` ("Specify if
  * the logs should be streamed") and `get --watch`/`--watch-only`, docker's `logs --follow` ("Follow log output"), gh's
- * `pr checks --watch`. Not one on by default (kubectl's `rollout status --watch`, which ends when the rollout does: left
- * out, it could not be turned off), nor one that turns streaming off (docker's `stats --no-stream`).
+ * `pr checks --watch`; or a `--watch` or `--follow` that takes an interval, unset by default (podman's `ps --watch uint`,
+ * "Watch the ps output on an interval in seconds"). Not one on by default (kubectl's `rollout status --watch`, which
+ * ends when the rollout does: left out, it could not be turned off), nor one that turns streaming off (docker's
+ * `stats --no-stream`).
  */
 function streamsUntilStopped(f: Flag): boolean {
-  return f.type === "bool" && f.default !== "true" && (/^(follow|watch|watch-only)$/.test(f.name) || /^(follow|watch|stream)\b/i.test(f.usage));
+  if (f.type !== "bool") return /^(follow|watch)$/.test(f.name) && /^(0s?)?$/.test(f.default);
+  return f.default !== "true" && (/^(follow|watch|watch-only)$/.test(f.name) || /^(follow|watch|stream)\b/i.test(f.usage));
+}
+
+/**
+ * The switch that makes a read that streams by default print once, and how it is given: docker's and podman's `stats
+ * --no-stream` ("Disable streaming stats and only pull the first result"), podman's `events --stream` (on by default):
+ * without it the call ends only at its timeout, with what came until then.
+ */
+function streamingOff(n: Node): { flag: Flag; given: string } | undefined {
+  for (const flag of ownFlags(n)) {
+    if (flag.type !== "bool") continue;
+    if (flag.name === "no-stream" && flag.default !== "true") return { flag, given: "--no-stream" };
+    if (flag.name === "stream" && flag.default === "true") return { flag, given: "--stream=false" };
+  }
+  return undefined;
 }
 
 /** The flags flagsOfRead left out (whyLeftOut), by name: each read that had one, with the flag as it had it. */
