@@ -12,6 +12,10 @@ const { dirname } = require("node:path");
 const { StringDecoder } = require("node:string_decoder");
 const { Script } = require("node:vm");
 
+// SIGUSR1 would start Node's inspector, on a port where any local user can run code in this process: whoever can
+// signal it (a run's program, an agent through a verb that signals) must not open that. A listener keeps Node from it.
+process.on("SIGUSR1", () => {});
+
 function readOrNull(path) {
   try {
     return readFileSync(path);

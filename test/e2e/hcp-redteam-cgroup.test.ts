@@ -34,16 +34,23 @@ function cgroupHome(): string | undefined {
 
 const HOME = cgroupHome();
 const skip = HOME === undefined ? "hcp can make no cgroup here (it needs root or a delegated cgroup v2, and Linux 5.14)" : false;
+/** Where the hierarchy holding HOME is mounted: a cgroup's path in /proc/self/cgroup is under it. */
+const MOUNT = ((own) => (HOME === undefined || own === "/" ? HOME : HOME.slice(0, HOME.length - own.length)))(readFileSync("/proc/self/cgroup", "latin1").match(/^0::(.*)$/m)?.[1] ?? "/");
 
 /**
  * `flee`: leaves the escapee (env -i, then setsid -f: a fork whose parent exits at once; SIGTERM ignored, no pipe of the
- * run), waits for its pid file, prints ok and exits. `stay`: the same, then sleeps (its own pid written too).
+ * run), waits for its pid file, prints ok and exits. `stay`: the same, then sleeps (its own pid written too). `nest`: the
+ * same, the escapee first moving itself into a cgroup it makes inside the run's. `squat`: makes the cgroups hcp would
+ * make next if their names followed the run's own (`hcp-<hcp's pid>-<n+1>`…), and prints them.
  */
 function escapeePack(): { pack: string; dir: string } {
   const pack = tempDir("hcp-pack-");
   const dir = tempDir("hcp-escapee-");
   const script = `#!/bin/sh
-env -i /usr/bin/setsid -f /bin/sh -c 'trap "" TERM; echo $$ > ${dir}/escapee.tmp && mv ${dir}/escapee.tmp ${dir}/escapee.pid; exec sleep 300' </dev/null >/dev/null 2>&1
+C=$(sed -n 's/^0:://p' /proc/self/cgroup)
+if [ "$1" = squat ]; then N=\${C##*-}; for i in 1 2 3; do mkdir "${MOUNT}\${C%/*}/hcp-$PPID-$((N+i))" && echo "${MOUNT}\${C%/*}/hcp-$PPID-$((N+i))"; done; exit; fi
+NEST=; [ "$1" = nest ] && NEST="mkdir ${MOUNT}$C/inner && echo \\$\\$ > ${MOUNT}$C/inner/cgroup.procs &&"
+env -i /usr/bin/setsid -f /bin/sh -c "$NEST trap '' TERM; echo \\$\\$ > ${dir}/escapee.tmp && mv ${dir}/escapee.tmp ${dir}/escapee.pid; exec sleep 300" </dev/null >/dev/null 2>&1
 while [ ! -f ${dir}/escapee.pid ]; do sleep 0.02; done
 if [ "$1" = stay ]; then echo $$ > ${dir}/run.tmp && mv ${dir}/run.tmp ${dir}/run.pid; exec sleep 300; fi
 echo ok
@@ -53,9 +60,11 @@ echo ok
   const verbs = {
     flee: { description: "Leave an escapee hcp's watch cannot see, print ok and exit.", cli: ["flee", "flee"], policy: "read" },
     stay: { description: "Leave the same escapee, then sleep.", cli: ["flee", "stay"], policy: "read" },
+    nest: { description: "Leave the same escapee in a cgroup of its own inside the run's.", cli: ["flee", "nest"], policy: "read" },
+    squat: { description: "Make the cgroups of the next runs.", cli: ["flee", "squat"], policy: "read" },
   };
   writeFileSync(join(pack, "surface.json"), JSON.stringify({ id: "flee", kind: "wrap", cliBin: "flee", wrap: { bin: "./flee.sh" }, verbs }));
-  writeFileSync(join(pack, "policy.json"), JSON.stringify({ surface_id: "flee", verbs: { flee: "read", stay: "read" } }));
+  writeFileSync(join(pack, "policy.json"), JSON.stringify({ surface_id: "flee", verbs: { flee: "read", stay: "read", nest: "read", squat: "read" } }));
   writeFileSync(join(pack, "HARNESS.md"), "---\nname: flee\ndescription: Test pack.\n---\n\nTest pack.\n");
   return { pack, dir };
 }
@@ -85,7 +94,7 @@ async function assertKilled(escapee: number, hcp: number, stranger: ChildProcess
 }
 
 /** A fresh pack, and what calls its `verb` over `transport`: hcp's arguments and stdin, in an environment that trusts it. */
-function callOn(transport: "run" | "exec", verb: "flee" | "stay"): { dir: string; env: NodeJS.ProcessEnv; args: string[]; input: string } {
+function callOn(transport: "run" | "exec", verb: "flee" | "stay" | "nest"): { dir: string; env: NodeJS.ProcessEnv; args: string[]; input: string } {
   const { pack, dir } = escapeePack();
   const env = isolatedEnv();
   const args = transport === "run" ? ["run", pack, verb] : ["exec", pack];
@@ -141,6 +150,65 @@ test("attack: the same escapee left by a tool called over MCP: killed at the cal
     }
   } finally {
     await client.close();
+    kill(stranger.pid);
+  }
+});
+
+test("attack: the escapee moves itself into a cgroup it makes inside the run's (as a program using a controller may), which the run's cgroup.procs does not list: still killed at the run's end (exec, MCP), and every cgroup removed, its inner one first", { skip }, async () => {
+  const stranger = bystander();
+  try {
+    const { dir, env, args, input } = callOn("exec", "nest");
+    const done = await hcpToEnd(args, input, env);
+    const escapee = pidIn(dir, "escapee.pid");
+    try {
+      assert.equal(done.code, 0, done.stderr);
+      assert.match(done.stdout, /"stdout":"ok\\n"/);
+      await assertKilled(escapee, done.pid, stranger);
+    } finally {
+      kill(escapee);
+    }
+    const { pack, dir: mcpDir } = escapeePack();
+    const { client } = await mcpClient([pack], { env: isolatedEnv() });
+    const server = (client.transport as unknown as { pid: number | null }).pid!;
+    try {
+      await client.callTool({ name: "flee_nest", arguments: {} });
+      const nested = pidIn(mcpDir, "escapee.pid");
+      try {
+        assert.match(readFileSync(`/proc/${nested}/cgroup`, "latin1"), /\/inner\n/, "the escapee is in its own cgroup");
+        await assertKilled(nested, server, stranger);
+        assert.ok(alive(server), "the server goes on");
+      } finally {
+        kill(nested);
+      }
+    } finally {
+      await client.close();
+    }
+  } finally {
+    kill(stranger.pid);
+  }
+});
+
+test("attack: a run makes the cgroups hcp would make next, were their names told by the run's own (its parent's pid, its cgroup's number): the next run still has a cgroup, and its escapee is killed", { skip }, async () => {
+  const stranger = bystander();
+  const { pack, dir } = escapeePack();
+  const { client } = await mcpClient([pack], { env: isolatedEnv() });
+  const server = (client.transport as unknown as { pid: number | null }).pid!;
+  let squatted: string[] = [];
+  try {
+    const made = (await client.callTool({ name: "flee_squat", arguments: {} })) as { content: { text: string }[] };
+    squatted = made.content[0]!.text.split("\n").filter((line) => line.startsWith("/"));
+    assert.equal(squatted.length, 3, made.content[0]!.text);
+    await client.callTool({ name: "flee_flee", arguments: {} });
+    const escapee = pidIn(dir, "escapee.pid");
+    try {
+      for (const path of squatted) rmdirSync(path);
+      await assertKilled(escapee, server, stranger);
+    } finally {
+      kill(escapee);
+    }
+  } finally {
+    await client.close();
+    for (const path of squatted) if (existsSync(path)) rmdirSync(path);
     kill(stranger.pid);
   }
 });

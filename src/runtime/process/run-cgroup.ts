@@ -6,11 +6,19 @@
 // at once, what they fork meanwhile too. A process of the run can leave it only by moving itself out, as hcp's user may;
 // the /proc watch (descendants.ts) and the run's mark still look for it then. Where no cgroup can be had, those alone.
 
+import { randomInt } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from "node:fs";
 import { withoutStack } from "./without-stack.js";
 
-/** A run's cgroup is named `hcp-<hcp's pid>-<n>` (the pid caught): no other is ever killed. */
+/**
+ * A run's cgroup is named `hcp-<hcp's pid>-<n>` (the pid caught): no other is ever killed. `n` is random: a run's
+ * process could otherwise make the names of the next runs' cgroups first (hcp's pid is its parent's, and its own
+ * cgroup's name tells `n`), and leave them born without one.
+ */
 const RUN_CGROUP = /(?:^|\/)hcp-(\d+)-\d+$/;
+
+/** The most cgroups a run's cgroup is walked for (those its processes made inside it); cgroup.kill reaches them all. */
+const MOST_INNER_CGROUPS = 1000;
 
 /** How long the removal of a run's cgroup waits for its killed processes to be gone: a process in uninterruptible sleep may never be. */
 const REMOVE_TRIES = 100;
@@ -51,7 +59,6 @@ export function cgroupFolder(cgroup: string, mountinfo: string): string | undefi
 
 /** hcp's own cgroup, where runs' cgroups are made: undefined until looked up, null where none can be had. */
 let runsHome: string | null | undefined;
-let made = 0;
 /** Whether the kernel has cgroup.kill, once a cgroup showed it. */
 let killable = false;
 
@@ -109,19 +116,18 @@ export class RunCgroup {
     }
     if (runsHome === null) return undefined;
     for (let tries = 0; tries < 3; tries++) {
-      const path = `${runsHome}/hcp-${process.pid}-${++made}`;
+      const path = `${runsHome}/hcp-${process.pid}-${randomInt(2 ** 47)}`;
       const failure = errorCode(() => mkdirSync(path));
-      // One left by an earlier hcp with this pid (killed with its watchdog): another name.
+      // Taken (by an earlier hcp with this pid, killed with its watchdog, as unlikely as it is): another name.
       if (failure === "EEXIST") continue;
-      if (failure !== undefined) break;
       // cgroup.kill came with Linux 5.14: without it the run's processes could not all be ended at once. Looked at once.
-      if (!killable && !(killable = existsSync(`${path}/cgroup.kill`))) {
-        errorCode(() => rmdirSync(path));
-        break;
+      if (failure === undefined && !killable && !(killable = existsSync(`${path}/cgroup.kill`))) errorCode(() => rmdirSync(path));
+      if (failure !== undefined || !killable) {
+        runsHome = null;
+        return undefined;
       }
       return new RunCgroup(path, runsHome);
     }
-    runsHome = null;
     return undefined;
   }
 
@@ -143,15 +149,13 @@ export class RunCgroup {
     }
   }
 
-  /** Sends SIGTERM to each member not sent it yet; returns whether the cgroup has members. */
+  /**
+   * Sends SIGTERM to each member not sent it yet, those of the cgroups its processes made inside it too (a program that
+   * puts itself in a cgroup of its own to use a controller); returns whether any is left.
+   */
   terminate(): boolean {
     if (!this.ours) return false;
-    let members: number[];
-    try {
-      members = readFileSync(`${this.path}/cgroup.procs`, "latin1").split("\n").filter(Boolean).map(Number);
-    } catch {
-      return false;
-    }
+    const members = cgroupsWithin(this.path).flatMap(membersOf);
     for (const pid of members) {
       if (this.termed.has(pid)) continue;
       this.termed.add(pid);
@@ -180,11 +184,42 @@ export class RunCgroup {
   }
 }
 
-/** Removes the cgroup at `path` once its last member is gone, or gives up after about a second; then calls `done`. */
+/**
+ * The cgroup at `path` and those inside it, the innermost last (at most MOST_INNER_CGROUPS of them): a run's processes
+ * may make cgroups inside the run's, which its `cgroup.procs` does not list and which keep it from being removed.
+ */
+function cgroupsWithin(path: string): string[] {
+  const found = [path];
+  for (let i = 0; i < found.length && found.length < MOST_INNER_CGROUPS; i++) {
+    try {
+      for (const entry of readdirSync(found[i]!, { withFileTypes: true })) if (entry.isDirectory()) found.push(`${found[i]}/${entry.name}`);
+    } catch {
+      // Removed meanwhile.
+    }
+  }
+  return found;
+}
+
+/** The processes in the cgroup at `path` itself; none when it is gone. */
+function membersOf(path: string): number[] {
+  try {
+    return readFileSync(`${path}/cgroup.procs`, "latin1").split("\n").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Removes the cgroup at `path`, and the cgroups made inside it, innermost first, once their last member is gone, or
+ * gives up after about a second; then calls `done`.
+ */
 function removeWhenEmpty(path: string, done: () => void): void {
   let tries = 0;
   const attempt = (): void => {
-    if (errorCode(() => rmdirSync(path)) === "EBUSY" && ++tries < REMOVE_TRIES) setTimeout(attempt, REMOVE_EVERY_MS);
+    const busy = cgroupsWithin(path)
+      .toReversed()
+      .some((cgroup) => errorCode(() => rmdirSync(cgroup)) === "EBUSY");
+    if (busy && ++tries < REMOVE_TRIES) setTimeout(attempt, REMOVE_EVERY_MS);
     else done();
   };
   attempt();

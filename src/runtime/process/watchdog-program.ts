@@ -19,6 +19,9 @@ import { killCgroups } from "./run-cgroup.js";
 import { isRunMark } from "./run-mark.js";
 import { identify, sweep, type RunIdentity } from "./watchdog-sweep.js";
 
+// SIGUSR1 would start Node's inspector, where any local user could run code as the watchdog's user (launch.cjs).
+process.on("SIGUSR1", () => {});
+
 const runs = new Map<number, RunIdentity>();
 /** The marks of the runs registered with one (run-mark.ts), by their child's pid. */
 const runMarks = new Map<number, string>();
