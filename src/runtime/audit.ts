@@ -8,6 +8,7 @@ import { RuntimeError } from "./errors.js";
 import { FileReadError, readRegularFile } from "../read-regular.js";
 import { ensurePrivateDir, octal, stateDirOf } from "./approval/state.js";
 import { noFollowReason, systemReason } from "../errno.js";
+import { monotonicMs } from "./clock.js";
 
 export type AuditDecision = "refused" | "dry_run" | "approved" | "declined" | "ran" | "failed";
 /** The transport that made the decision; `approve` is `hcp approve`. */
@@ -73,7 +74,7 @@ export class AuditLog {
       const st = fstatSync(fd);
       if (!st.isFile()) throw fail("it is not a regular file");
       if ((st.mode & 0o077) !== 0) throw fail(`it has mode ${octal(st.mode)}, and must be readable by its owner only (chmod 600 ${this.path})`);
-      if (st.size > 0 && !isAuditLog(fd, st.size)) throw fail("it is not an hcp audit log (it does not start with an audit entry, or its last line is unfinished); choose another file");
+      if (st.size > 0 && !(await isAuditLog(fd, st.size))) throw fail("it is not an hcp audit log (it does not start with an audit entry, or its last line is unfinished); choose another file");
       const line = Buffer.from(inertJSON({ ...entry, argv: loggedArgv(entry.argv) }) + "\n", "utf8");
       let n = 0;
       while (n < line.length) n += writeSync(fd, line, n, line.length - n);
@@ -111,15 +112,27 @@ function loggedArgv(argv: readonly string[]): string[] {
 /** What every audit line starts with: its `time` field first. */
 const ENTRY_START = Buffer.from('{"time":"');
 
+/** How long a last line being written by another hcp is waited for; one unfinished for longer was cut short. */
+const UNFINISHED_WAIT_MS = 2000;
+const UNFINISHED_POLL_MS = 2;
+
 /**
  * Whether a non-empty file is an audit log that a line can be appended to: it starts as an entry does and ends
  * with a newline. `--audit FILE` is the caller's choice, and over `hcp run` the caller is the agent: no other
- * file of the user's (~/.ssh/config, ~/.netrc) is ever appended to.
+ * file of the user's (~/.ssh/config, ~/.netrc) is ever appended to, nor a line after one cut short (in a file a shell
+ * reads, its open quote would put the agent's text of the next line outside quotes). Every hcp of the user appends to
+ * one log, and the kernel shows a long line as it is being written (page by page): an unfinished last line is looked at
+ * again until it ends (the other's append, whole, comes before ours), for up to UNFINISHED_WAIT_MS.
  */
-function isAuditLog(fd: number, size: number): boolean {
+async function isAuditLog(fd: number, size: number): Promise<boolean> {
   const head = Buffer.alloc(ENTRY_START.length);
+  if (readSync(fd, head, 0, head.length, 0) !== head.length || !head.equals(ENTRY_START)) return false;
   const last = Buffer.alloc(1);
-  return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(ENTRY_START) && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a;
+  for (const since = monotonicMs(); ; size = fstatSync(fd).size) {
+    if (readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a) return true;
+    if (monotonicMs() - since > UNFINISHED_WAIT_MS) return false;
+    await new Promise((resolve) => setTimeout(resolve, UNFINISHED_POLL_MS));
+  }
 }
 
 /**

@@ -47,6 +47,13 @@ async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, command: () => 
   }
 }
 
+/** How far a run got, for its audit line: whether its child ran (or its request went out), and how the child ended. */
+interface RunProgress {
+  started: boolean;
+  exit_code?: number | null;
+  duration_ms?: number;
+}
+
 /** planOrRun's decisions, in order: plan, dry run or policy, approval, audit, run, audit. */
 async function decide(
   pack: LoadedPack,
@@ -87,19 +94,28 @@ async function decide(
   // Flushed to disk before the child starts: no write runs unrecorded (fail closed).
   await audit(gate, opts, prepared, { decision: "approved", ...approval });
   let result: ExecResult | HttpResult;
+  const progress: RunProgress = { started: false };
   try {
     const from = await stillTrusted(pack, opts, gate.stateDir, plan, trust);
     if (isRequestPlan(plan)) {
       const loaded = prepared.load;
       if (!loaded.ok) throw loaded.error;
       // In a slot, as a child is: its deadline starts once the request may be sent.
-      const send = () => runRequestPlan(pack, plan, loaded.credentials, secrets, opts);
+      const send = () => {
+        progress.started = true;
+        return runRequestPlan(pack, plan, loaded.credentials, secrets, opts);
+      };
       result = await (opts.slots === undefined ? send() : opts.slots.run(send, opts.signal));
     } else {
-      result = maskResult(await runPlan(plan, prepared, opts, from), secrets);
+      result = maskResult(await runPlan(plan, prepared, opts, progress, from), secrets);
     }
   } catch (err) {
-    await auditRefusal(gate, opts, prepared, err).catch(() => {});
+    // Once the child ran (or the request went out), what ended it (a cancellation, a failed request) ends a run that
+    // may have done its work: a run that failed, never a refusal.
+    if (progress.started) {
+      const reason = err instanceof RuntimeError ? err.code : "internal";
+      await auditOrWarn(gate, opts, prepared, { decision: "failed", ...approval, exit_code: progress.exit_code ?? null, duration_ms: progress.duration_ms ?? null, reason });
+    } else await auditRefusal(gate, opts, prepared, err);
     throw err;
   }
   const ok = "ok" in result ? result.ok : result.exit_code === 0 && !result.timed_out && result.signal === null;
@@ -152,7 +168,7 @@ export function isDryRun(r: ExecResult | HttpResult | DryRun): r is DryRun {
  * Runs a checked plan with the environment it was planned with (§6.4), its program and working folder taken `from`
  * hcp's copy of a trusted pack when given (the result still names the plan's); the result is raw (planOrRun masks it).
  */
-async function runPlan(plan: Plan, prepared: Prepared, opts: ExecuteOptions, from?: RunFrom): Promise<ExecResult> {
+async function runPlan(plan: Plan, prepared: Prepared, opts: ExecuteOptions, progress: RunProgress, from?: RunFrom): Promise<ExecResult> {
   const { load, secrets } = prepared;
   if (!load.ok) throw load.error;
   const [planned, ...args] = plan.argv as [string, ...string[]];
@@ -175,6 +191,7 @@ async function runPlan(plan: Plan, prepared: Prepared, opts: ExecuteOptions, fro
       throw from === undefined ? err : from.asPlanned(err);
     })
     .finally(release);
+  Object.assign(progress, { started: true, exit_code: r.exit_code, duration_ms: r.duration_ms });
   live?.end({ stdout: r.stdout_truncated, stderr: r.stderr_truncated });
   if (r.output_held) opts.onWarning?.(OUTPUT_HELD);
   if (r.cancelled) throw new RuntimeError("cancelled", `${plan.verb === null ? "pass-through" : `verb ${JSON.stringify(plan.verb)}`} was cancelled; its process group was killed`);

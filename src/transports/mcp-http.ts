@@ -16,7 +16,7 @@ import { CLIENT_ADDRESS, loadSdk, mcpServer, servedOf, servedSecrets, warmUp, ty
 import { sdkStreamableHttpModule } from "./lazy-sdk.js";
 import { maskResponses } from "./mcp-http-mask.js";
 import { BATCH_REFUSED } from "./mcp-jsonrpc.js";
-import { REFUSAL_CODES, refuse } from "./mcp-refusal.js";
+import { REFUSAL_CODES, badMessage, refuse } from "./mcp-refusal.js";
 import { McpSessions, type SessionLimits } from "./mcp-sessions.js";
 import { Load, type Ticket } from "./http-load.js";
 import { boundConnections, SERVER_DEADLINES } from "./http-connections.js";
@@ -70,15 +70,6 @@ const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 function authorized(req: IncomingMessage, token: string): boolean {
   const m = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? "");
   return m !== null && timingSafeEqual(digest(m[1]!), digest(token));
-}
-
-/**
- * A body the SDK is not given, answered as on stdio: not JSON is -32700 Parse error; JSON that is not a JSON-RPC
- * message is -32600 Invalid Request, with the message's id when it has one (the SDK would say -32700 either way), and
- * so is a batch.
- */
-function badMessage(res: ServerResponse, code: -32700 | -32600, message: string, id?: unknown): void {
-  res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", ...(id !== undefined && { id }), error: { code, message } }));
 }
 
 /**

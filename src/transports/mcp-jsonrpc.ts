@@ -8,6 +8,9 @@ import { constants } from "node:buffer";
 /** The -32600 answer to a JSON-RPC batch (an array of messages), on every transport: hcp takes one message at a time. */
 export const BATCH_REFUSED = "Invalid Request: batches are not supported; send one message at a time";
 
+/** The -32600 answer to a request under the id of one still unanswered (stdio, or an HTTP session): two could not be told apart. */
+export const DUPLICATE_ID_REFUSED = "Invalid Request: a request with this id is still unanswered; each request in flight needs its own id";
+
 /**
  * Unknown names (tool, prompt, resource) and bad params are the caller's error: -32602 Invalid params, an error the SDK
  * answers with exactly this code and message.

@@ -15,7 +15,7 @@ import { compactJSON } from "../json/stable.js";
 import { isObject } from "../pack/issues.js";
 import { Intake } from "./intake.js";
 import type { Line } from "./lines.js";
-import { BATCH_REFUSED, TOO_LARGE_ERROR } from "./mcp-jsonrpc.js";
+import { BATCH_REFUSED, DUPLICATE_ID_REFUSED, TOO_LARGE_ERROR } from "./mcp-jsonrpc.js";
 import { REFUSAL_CODES } from "./mcp-refusal.js";
 import { Outbox } from "./outbox.js";
 
@@ -393,7 +393,7 @@ export class StdioLink implements Transport {
   private admit(id: Id, length: number): boolean {
     // Two requests under one id could not be told apart when one is answered.
     if (this.pending.has(id)) {
-      this.reject(id, -32600, "Invalid Request: a request with this id is still unanswered; each request in flight needs its own id");
+      this.reject(id, -32600, DUPLICATE_ID_REFUSED);
       return false;
     }
     const weight = length + REQUEST_WEIGHT;

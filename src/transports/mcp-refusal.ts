@@ -21,3 +21,12 @@ export function refuse(res: ServerResponse, status: number, message: string, { c
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null });
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(body);
 }
+
+/**
+ * A body the SDK is not given, answered as on stdio: not JSON is -32700 Parse error; JSON that is not a JSON-RPC
+ * message is -32600 Invalid Request, with the message's id when it has one (the SDK would say -32700 either way), and
+ * so are a batch and a request under the id of one still unanswered in its session.
+ */
+export function badMessage(res: ServerResponse, code: -32700 | -32600, message: string, id?: unknown): void {
+  res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", ...(id !== undefined && { id }), error: { code, message } }));
+}

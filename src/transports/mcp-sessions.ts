@@ -5,7 +5,9 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { REFUSAL_CODES, refuse } from "./mcp-refusal.js";
+import { isObject } from "../pack/issues.js";
+import { DUPLICATE_ID_REFUSED } from "./mcp-jsonrpc.js";
+import { REFUSAL_CODES, badMessage, refuse } from "./mcp-refusal.js";
 
 export interface SessionLimits {
   /** Sessions open at once; an initialize past it is refused (503). */
@@ -21,6 +23,8 @@ interface Session {
   end: AbortController;
   /** HTTP responses open on it (calls in flight, the client's GET stream): it is idle only when there are none. */
   open: number;
+  /** The ids of its requests still unanswered (`typeof:value`): the SDK would answer the first on the second's stream. */
+  unanswered: Set<string>;
   idle?: NodeJS.Timeout;
 }
 
@@ -54,6 +58,15 @@ export class McpSessions {
     const s = this.sessions.get(id);
     // The SDK's own answer to an id it does not know: the client starts a new session (it ended: DELETE, idle, restart).
     if (s === undefined) return refuse(res, 404, "Session not found", { code: REFUSAL_CODES.sessionNotFound });
+    // Two requests under one id: the SDK would answer the first on the second's response, the first's never ending (a
+    // --max-requests slot held for good). Refused as on stdio.
+    const requestId = isObject(body) && "method" in body && (typeof body["id"] === "string" || typeof body["id"] === "number") ? body["id"] : undefined;
+    if (requestId !== undefined) {
+      const key = `${typeof requestId}:${requestId}`;
+      if (s.unanswered.has(key)) return badMessage(res, -32600, DUPLICATE_ID_REFUSED, requestId);
+      s.unanswered.add(key);
+      res.once("close", () => s.unanswered.delete(key));
+    }
     this.track(s, res);
     await s.transport.handleRequest(req, res, body);
   }
@@ -70,7 +83,7 @@ export class McpSessions {
     // The id is chosen here so that the session counts against the limit while it initializes.
     const id = randomUUID();
     const transport = this.deps.transportFor(id);
-    const s: Session = { id, transport, end: new AbortController(), open: 0 };
+    const s: Session = { id, transport, end: new AbortController(), open: 0, unanswered: new Set() };
     this.sessions.set(id, s);
     // Set before the server connects: the SDK's Protocol calls it, then its own, when the transport closes (DELETE too).
     // oxlint-disable-next-line unicorn/prefer-add-event-listener

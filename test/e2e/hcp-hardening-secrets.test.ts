@@ -362,25 +362,22 @@ test("attack: an agent's secret value that begins before a credential in the out
   for (const token of [short, long]) {
     const env = isolatedEnv({ HCP_CREDENTIALS: credentials(token) });
     await trustPack(root, env);
-    const outputs: string[] = [];
-    for (const g of guesses(token)) {
-      const plain = await hcp(["run", root, "call", "--args", JSON.stringify({ guesses: [g] })], { env });
-      assert.equal(plain.code, 0, plain.stderr);
-      // A wrong guess masks the credential alone; a right one the stretch from the guess's start to the credential's end.
-      const line = `> Authorization: Bearer ${token}`;
-      const at = line.indexOf(g);
-      const shown = at === -1 ? "> Authorization: Bearer ***" : `${line.slice(0, at)}***`;
-      assert.equal(plain.stdout, `> GET /user\n${shown}\n< 200 OK\n`, `guess ${JSON.stringify(g)}`);
-      outputs.push(plain.stderr);
+    // One call a guess (exec), then one with them all: a wrong guess masks the credential alone; a right one the stretch
+    // from the guess's start to the credential's end; all at once, the last, from "Authorization", covers the most.
+    const line = `> Authorization: Bearer ${token}`;
+    const shown = (g: string) => (line.includes(g) ? `${line.slice(0, line.indexOf(g))}***` : "> Authorization: Bearer ***");
+    const each = [...guesses(token).map((g) => [g]), guesses(token)];
+    const exec = await execSession([root], each.map((g, id) => JSON.stringify({ id, pack: "verbose", verb: "call", args: { guesses: g } })), [], { env });
+    for (const [id, g] of each.entries()) {
+      const response = exec.responses.find((r) => r.id === id);
+      assert.equal(response?.result?.["stdout"], `> GET /user\n${g.length === 1 ? shown(g[0]!) : "> ***"}\n< 200 OK\n`, `guesses ${JSON.stringify(g)}`);
     }
+    const outputs = [exec.stdout, exec.stderr];
+    const plain = await hcp(["run", root, "call", "--args", JSON.stringify({ guesses: ["r g"] })], { env });
+    assert.equal(plain.stdout, `> GET /user\n${shown("r g")}\n< 200 OK\n`, plain.stderr);
     const json = await hcp(["run", root, "call", "--args", JSON.stringify({ guesses: guesses(token) }), "--json"], { env });
     assert.equal(json.code, 0, json.stderr);
-    outputs.push(json.stdout, json.stderr);
-    const exec = await execSession([root], [JSON.stringify({ id: 1, pack: "verbose", verb: "call", args: { guesses: guesses(token) } })], [], { env });
-    assert.equal(exec.responses[0]?.ok, true, exec.stdout);
-    // The last guess, from "Authorization", covers the most.
-    assert.equal(exec.responses[0]!.result!["stdout"], "> GET /user\n> ***\n< 200 OK\n");
-    outputs.push(exec.stdout, exec.stderr);
+    outputs.push(plain.stdout, plain.stderr, json.stdout, json.stderr);
     outputs.push(...(await mcpOutputs([root], env, [{ name: "verbose_call", arguments: { guesses: guesses(token) } }])));
     const all = outputs.join("\n");
     // No stretch of the credential's end shows, however little of it.

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { bank, person, toolErrorOf as errorOf, toolPlanIdOf as planIdOf } from "./approvals-support.js";
-import { isolatedEnv } from "./hardening.js";
+import { isolatedEnv, probePack } from "./hardening.js";
 import { alive, eventually } from "../runtime/support.js";
 import { PROBE_PACK, hcp, httpClient, rawHttp, serveHttp, tempDir, type Raw } from "../transports/support.js";
 
@@ -309,6 +309,31 @@ test("--stateful: each refusal at the door has the status and JSON-RPC code of t
     assert.equal((await inSession(s.url, mine.id!)).status, 200, "the session still answers after every refusal");
   } finally {
     await sdk.close();
+    await s.stop();
+  }
+});
+
+/** A tools/call of `tool`, always under the id "k". */
+const callK = (tool: string) => JSON.stringify({ jsonrpc: "2.0", id: "k", method: "tools/call", params: { name: tool, arguments: {} } });
+
+test("--stateful: a request under the id of one still unanswered in its session is refused (-32600, as on stdio), never answered with the first's result while the first's request stays open holding a slot; the first gets its own answer, and the id serves again once answered", async () => {
+  const root = probePack("ids", { wait: { description: "Answer after a while.", cli: ["probe", "run", "sleep:1500", "print:first"], policy: "read" }, quick: { description: "Answer at once.", cli: ["probe", "run", "print:second"], policy: "read" } }, {}, { verbs: { wait: "read", quick: "read" } });
+  const s = await serveHttp([root], { args: ["--stateful", "--max-requests", "4"], env: isolatedEnv() });
+  try {
+    const { id } = await initialize(s.url);
+    assert.equal((await inSession(s.url, id!, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))).status, 202);
+    const first = callStream(s.url, id!, callK("ids_wait"));
+    const firstAnswer = first.next();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = await inSession(s.url, id!, callK("ids_quick"));
+    assert.equal(second.status, 400, second.body);
+    assert.deepEqual(JSON.parse(second.body), { jsonrpc: "2.0", id: "k", error: { code: -32600, message: "Invalid Request: a request with this id is still unanswered; each request in flight needs its own id" } });
+    const answered = (await firstAnswer).value as { id: string; result: { content: { text: string }[] } };
+    assert.equal(answered.id, "k");
+    assert.match(answered.result.content[0]!.text, /first/);
+    const again = callStream(s.url, id!, callK("ids_quick"));
+    assert.match(JSON.stringify((await again.next()).value), /second/, "the id serves again once answered");
+  } finally {
     await s.stop();
   }
 });

@@ -4,11 +4,11 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { bank } from "./approvals-support.js";
-import { execSession, hcp } from "../transports/support.js";
+import { execSession, hcp, mcpClient, tempDir } from "../transports/support.js";
 import { trustPack } from "./helpers.js";
 import { isolatedEnv, probePack } from "./hardening.js";
 
@@ -120,4 +120,45 @@ test("dry runs cannot fill the disk through the audit log: a line keeps 1,024 ch
   assert.equal(many[64], `…[${names.length - 63} more arguments, ${names.slice(63).join("").length} bytes, not logged]`);
   const shown = await hcp(["audit", "--json"], { env });
   assert.equal((JSON.parse(shown.stdout) as { entries: unknown[] }).entries.length, 4, "hcp audit reads it back");
+});
+
+test("attack: another hcp's audit line still being written (the kernel shows a long line as it is written, page by page) neither refuses a write nor loses its line: hcp waits for that line's end, then appends its own", async () => {
+  const b = bank();
+  assert.equal((await b.hcp(["run", b.root, "touch", "--allow-write"])).code, 0, "a first write makes the log");
+  // Another hcp's line (an agent's dry run of 64 long arguments is 390 KB), half written.
+  appendFileSync(b.audit, `{"time":"2026-12-07T00:00:00.000Z","transport":"json_exec","pack":"bank","verb":"pay","plan_id":null,"argv":["${"x".repeat(200_000)}`);
+  const writing = b.hcp(["run", b.root, "touch", "--allow-write"]);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  appendFileSync(b.audit, '"],"decision":"dry_run","by":null,"exit_code":null,"duration_ms":null}\n');
+  const r = await writing;
+  assert.equal(r.code, 0, r.stderr);
+  const decisions = readFileSync(b.audit, "utf8").trimEnd().split("\n").map((line) => (JSON.parse(line) as { decision: string }).decision);
+  assert.deepEqual(decisions, ["approved", "ran", "dry_run", "approved", "ran"], "every line whole, the second write's two after the other's");
+  assert.equal(b.runs().length, 2);
+});
+
+test("attack: a write the client cancels while its program runs (which may have done its work) is logged as a run that failed (cancelled, with its duration), never as refused", async () => {
+  const dir = tempDir("hcp-cancel-");
+  const started = join(dir, "started");
+  const root = probePack("slowbank", { pay: { description: "Pay, slowly.", cli: ["probe", "run", `pid:${started}`, "sleep:20000", "print:paid"], policy: "write" } }, {}, { verbs: { pay: "write" } });
+  const log = join(dir, "audit.jsonl");
+  const { client } = await mcpClient([root, "--allow-write"], { env: isolatedEnv({ HCP_AUDIT: log }) });
+  try {
+    const cancel = new AbortController();
+    const call = client.callTool({ name: "slowbank_pay", arguments: {} }, undefined, { signal: cancel.signal }).catch((err: unknown) => err);
+    for (let i = 0; i < 300 && !existsSync(started); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(existsSync(started), "the program started");
+    cancel.abort();
+    await call;
+    const lines = (): { decision: string; reason?: string; duration_ms: number | null }[] =>
+      existsSync(log) ? readFileSync(log, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as { decision: string; duration_ms: number | null }) : [];
+    for (let i = 0; i < 200 && lines().length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const [approved, ended] = lines();
+    assert.equal(approved?.decision, "approved");
+    assert.equal(ended?.decision, "failed", JSON.stringify(lines()));
+    assert.equal(ended?.reason, "cancelled");
+    assert.equal(typeof ended?.duration_ms, "number");
+  } finally {
+    await client.close();
+  }
 });
