@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { execSession, hcp, mcpClient, tempDir } from "../transports/support.js";
+import { hcp, mcpClient, tempDir } from "../transports/support.js";
 import { fixture, trustPack } from "./helpers.js";
 import { isolatedEnv } from "./openapi-support.js";
 import { approverScript, trustApprovers } from "./approvals-support.js";
@@ -590,12 +590,14 @@ test("attack: a generated pack's --cookies (a session's cookie, gobuster's) is w
   }
 });
 
-test("hcp init --from-cobra: a generated read takes no switch that makes the command print until stopped (kubectl's logs --follow, get --watch; a help that starts with Stream), whose call would end only at its timeout holding a slot: the agent's follow is refused and the CLI never runs; one on by default and a write's are kept; a read that streams unless told not to (docker's stats --no-stream, podman's events --stream) is always told", async () => {
+test("hcp init --from-cobra: a generated read takes no switch that makes the command print until stopped (kubectl's logs --follow, get --watch; a help that starts with Stream; podman's ps --watch that takes an interval), whose call would end only at its timeout holding a slot: the agent's follow is refused and the CLI never runs; one on by default and a write's are kept; a read that streams unless told not to (docker's stats --no-stream, podman's events --stream) is always told", async () => {
   const { env, out, init, surface } = await fromCobractl({ COBRACTL_STREAMING: "1" });
   const why = "it makes the command go on printing until it is stopped, so a call would end only at its timeout, holding one of the pack's calls at once (limits.concurrency) until then; add it to a verb yourself, with the timeout_ms such a call may take";
-  for (const [flag, verb] of [["follow", "item get"], ["stream-events", "item get"], ["watch", "config view"]] as const) {
+  for (const [flag, verb] of [["follow", "item get"], ["stream-events", "item get"]] as const) {
     assert.match(init.stderr, new RegExp(`note: flag --${flag} \\("[^"]+"\\) left out of its read verb "cobractl ${verb}": ${why.replace(/[()]/g, "\\$&")}\n`), init.stderr);
   }
+  // kubectl's --watch switch, and podman's ps --watch that takes an interval (printing again every so many seconds).
+  assert.ok(init.stderr.includes(`note: flag --watch ("Watch the list on an interval in seconds") left out of the read verbs "cobractl item list", "cobractl config view": ${why}\n`), init.stderr);
   for (const [flag, usage, verb, given] of [["no-stream", "Disable streaming and print once", "item get", "--no-stream"], ["stream", "Stream the list and do not exit", "item list", "--stream=false"]] as const) {
     assert.ok(init.stderr.includes(`note: flag --${flag} ("${usage}") always given to its read verb "cobractl ${verb}", as ${given}: without it the command prints until it is stopped`), init.stderr);
   }
@@ -603,7 +605,7 @@ test("hcp init --from-cobra: a generated read takes no switch that makes the com
   // A switch on by default (kubectl's rollout status --watch) could not be turned off; the one that stops streaming is given.
   assert.deepEqual(args("item.get"), ["args", "namespace", "output", "show_labels", "wait_ready"]);
   assert.ok(surface.verbs["item.get"]!.cli.includes("--no-stream") && surface.verbs["item.list"]!.cli.includes("--stream=false"), JSON.stringify(surface.verbs["item.list"]!.cli));
-  assert.equal(Object.hasOwn(surface.verbs["item.list"]!.args.properties, "stream"), false);
+  assert.ok(!args("item.list").includes("stream") && !args("item.list").includes("watch"), args("item.list").join());
   assert.deepEqual(args("config.view"), ["minify", "namespace", "output"]);
   // A write keeps it: a person approves each run.
   assert.ok(args("item.delete").includes("watch"));
@@ -625,20 +627,6 @@ test("hcp init --from-cobra: a generated read takes no switch that makes the com
     await client.close();
   }
   assert.ok(readFileSync(runs, "utf8").includes("--no-stream"), "the switch that stops streaming reaches the CLI, the agent not asking");
-});
-
-test("attack: a generated read takes no --watch that takes an interval (podman's ps --watch uint, printing again every so many seconds until stopped): the agent's watch is refused on run and exec and the CLI never runs", async () => {
-  const { env, out, init, surface } = await fromCobractl({ COBRACTL_WATCH_INTERVAL: "1" });
-  assert.match(init.stderr, /note: flag --watch \("Watch the list on an interval in seconds"\) left out of its read verb "cobractl item list": it makes the command go on printing until it is stopped/);
-  assert.equal(surface.verbs["item.list"]!.policy, "read");
-  assert.equal(Object.hasOwn(surface.verbs["item.list"]!.args.properties, "watch"), false);
-  await trustPack(out, env);
-  const r = await hcp(["run", out, "item.list", "--arg", "watch:=1"], { env });
-  assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stderr, /unknown argument "watch"/);
-  const exec = await execSession([out], [JSON.stringify({ id: 1, pack: "cobractl", verb: "item.list", args: { watch: 1 } })], [], { env });
-  assert.equal(exec.responses[0]?.error?.code, "invalid_args", exec.stdout);
-  assert.equal(existsSync(join(env["HOME"]!, "cobractl-runs.log")), false, "no attempt ran the CLI");
 });
 
 test("hcp init --from-cobra: a command with the same name and help as a group's command (podman's attach, its container attach, no help naming an alias) is that command, one verb under the group's name, and hcp init says so; one of the same name that says it does something else is a verb of its own", async () => {

@@ -113,11 +113,12 @@ function hcpToEnd(args: string[], input: string, env: NodeJS.ProcessEnv): Promis
   return new Promise((resolve) => child.on("close", (code) => resolve({ pid: child.pid!, code, stdout, stderr })));
 }
 
-test("attack: a program leaves a process that ignores SIGTERM, in a session of its own, without the run's mark (env -i), its parent gone at once (nothing /proc shows ties it to the run): born in the run's cgroup, it is killed at the run's end on hcp run and exec, and no cgroup is left", { skip }, async () => {
+/** Calls `verb` over hcp run and exec, each to its end: its escapee is killed then, and no cgroup is left. */
+async function killedAtTheEnd(verb: "flee" | "nest"): Promise<void> {
   const stranger = bystander();
   try {
     for (const transport of ["run", "exec"] as const) {
-      const { dir, env, args, input } = callOn(transport, "flee");
+      const { dir, env, args, input } = callOn(transport, verb);
       const done = await hcpToEnd(args, input, env);
       const escapee = pidIn(dir, "escapee.pid");
       try {
@@ -131,6 +132,10 @@ test("attack: a program leaves a process that ignores SIGTERM, in a session of i
   } finally {
     kill(stranger.pid);
   }
+}
+
+test("attack: a program leaves a process that ignores SIGTERM, in a session of its own, without the run's mark (env -i), its parent gone at once (nothing /proc shows ties it to the run): born in the run's cgroup, it is killed at the run's end on hcp run and exec, and no cgroup is left", { skip }, async () => {
+  await killedAtTheEnd("flee");
 });
 
 test("attack: the same escapee left by a tool called over MCP: killed at the call's end while the server goes on, and its cgroup removed", { skip }, async () => {
@@ -154,38 +159,8 @@ test("attack: the same escapee left by a tool called over MCP: killed at the cal
   }
 });
 
-test("attack: the escapee moves itself into a cgroup it makes inside the run's (as a program using a controller may), which the run's cgroup.procs does not list: still killed at the run's end (exec, MCP), and every cgroup removed, its inner one first", { skip }, async () => {
-  const stranger = bystander();
-  try {
-    const { dir, env, args, input } = callOn("exec", "nest");
-    const done = await hcpToEnd(args, input, env);
-    const escapee = pidIn(dir, "escapee.pid");
-    try {
-      assert.equal(done.code, 0, done.stderr);
-      assert.match(done.stdout, /"stdout":"ok\\n"/);
-      await assertKilled(escapee, done.pid, stranger);
-    } finally {
-      kill(escapee);
-    }
-    const { pack, dir: mcpDir } = escapeePack();
-    const { client } = await mcpClient([pack], { env: isolatedEnv() });
-    const server = (client.transport as unknown as { pid: number | null }).pid!;
-    try {
-      await client.callTool({ name: "flee_nest", arguments: {} });
-      const nested = pidIn(mcpDir, "escapee.pid");
-      try {
-        assert.match(readFileSync(`/proc/${nested}/cgroup`, "latin1"), /\/inner\n/, "the escapee is in its own cgroup");
-        await assertKilled(nested, server, stranger);
-        assert.ok(alive(server), "the server goes on");
-      } finally {
-        kill(nested);
-      }
-    } finally {
-      await client.close();
-    }
-  } finally {
-    kill(stranger.pid);
-  }
+test("attack: the escapee moves itself into a cgroup it makes inside the run's (as a program using a controller may), which the run's cgroup.procs does not list: still killed at the run's end (run, exec), and every cgroup removed, its inner one first", { skip }, async () => {
+  await killedAtTheEnd("nest");
 });
 
 test("attack: a run makes the cgroups hcp would make next, were their names told by the run's own (its parent's pid, its cgroup's number): the next run still has a cgroup, and its escapee is killed", { skip }, async () => {
