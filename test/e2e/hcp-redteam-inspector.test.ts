@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { test } from "node:test";
 import { isolatedEnv, probePack } from "./hardening.js";
-import { alive, eventually } from "../runtime/support.js";
+import { alive, eventually, watchdogOf } from "../runtime/support.js";
 import { mcpClient } from "../transports/support.js";
 
 /** The TCP ports the process with this pid listens on (its sockets, found in /proc/net/tcp and tcp6 in state LISTEN). */
@@ -28,19 +28,6 @@ function listening(pid: number): number[] {
     }
   }
   return ports;
-}
-
-/** The watchdog of the hcp with this pid (its command line ends with hcp's pid), while it runs. */
-function watchdogOf(hcp: number): number | undefined {
-  for (const name of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
-    try {
-      const argv = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
-      if (argv.some((arg) => arg.endsWith("watchdog-program.js")) && argv.at(-2) === String(hcp)) return Number(name);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
 }
 
 /** Why the port an inspector would open cannot be watched here: not Linux, or another process holds it already. */

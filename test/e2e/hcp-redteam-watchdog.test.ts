@@ -16,7 +16,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { REPO, fixture, trustBeforeRunSync } from "./helpers.js";
 import { isolatedEnv } from "./hardening.js";
 import { isolatedEnv as openapiEnv, openapiPack } from "./openapi-support.js";
-import { alive, eventually, idleInEventLoop } from "../runtime/support.js";
+import { alive, eventually, idleInEventLoop, watchdogOf } from "../runtime/support.js";
 import { HCP, tempDir } from "../transports/support.js";
 
 /**
@@ -113,22 +113,6 @@ fi
 // them to the run. Not `kill-at-once`, whose first step must be the kill.
 const UNMARKED = `if [ -n "$HCP_RUN_ID" ] && [ "$1" != kill-at-once ]; then exec env -i PATH="$PATH" "$0" "$@"; fi\n`;
 writeFileSync(join(PACK, "stay.sh"), SCRIPT.replace("#!/bin/sh\n", () => `#!/bin/sh\n${UNMARKED}[ "$1" = forks ] && exec '${fixture("bin/fork-daemon.py")}' stay .\n[ "$1" = pause ] && sleep 1\n${LINGER}if [ "$1" != stay ] && [ "$1" != kill-parent ] && [ "$1" != kill-at-once ] && [ "$1" != kill-watchdog ]; then echo ok; exit 0; fi\n`));
-
-/** The watchdog of the hcp with this pid (its command line names it), while it runs. */
-function watchdogOf(hcp: number): number | undefined {
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      // node (a one-shot run's, until hcp is gone: /bin/sh, its script, node), the program, the runs it was given when
-      // started again, hcp's pid.
-      const argv = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
-      if (argv.some((arg) => arg.endsWith("watchdog-program.js")) && argv.at(-2) === String(hcp)) return Number(name);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
-}
 
 /**
  * Waits until hcp's main thread is back in its event loop after the run's program wrote its pids: the turn that

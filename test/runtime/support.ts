@@ -1,6 +1,6 @@
 // Shared helpers of the runtime tests: the probe fixture, a base environment, process liveness.
 
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixture } from "../e2e/helpers.js";
 import { tempDir } from "../temp.js";
@@ -70,4 +70,20 @@ export function writeCredentials(doc: object, mode = 0o600): string {
   writeFileSync(file, JSON.stringify(doc), { mode });
   chmodSync(file, mode);
   return file;
+}
+
+/** The watchdog of the hcp with this pid (its command line names it), while it runs. */
+export function watchdogOf(hcp: number): number | undefined {
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // node (a one-shot run's, until hcp is gone: /bin/sh, its script, node), the program, the runs it was given when
+      // started again, hcp's pid.
+      const argv = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
+      if (argv.some((arg) => arg.endsWith("watchdog-program.js")) && argv.at(-2) === String(hcp)) return Number(name);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
 }
