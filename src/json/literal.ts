@@ -584,6 +584,19 @@ export function parseJSONLiteral(text: string, options: { rejectDuplicates?: boo
   }
 }
 
+/**
+ * The path of the first key an object of `text` repeats (`a.b[0].c`), or undefined: none, or the text is not JSON (its
+ * parser reports that). For documents where "last one wins" would hide a value (policy.json, the credential file).
+ */
+export function firstDuplicateKey(text: string): string | undefined {
+  try {
+    parseJSONLiteral(text, { rejectDuplicates: true });
+  } catch (err) {
+    if (err instanceof JsonDuplicateKeyError) return err.path;
+  }
+  return undefined;
+}
+
 /** The syntax error json.Unmarshal's validity check reports for `text`, or null if it is well-formed. */
 export function findSyntaxError(text: string): JsonSyntaxError | null {
   const cursor = new JsonCursor(text);

@@ -2,7 +2,7 @@
 
 import { IssueSink, isObject, keyed, prop, show } from "./issues.js";
 import { PLACEHOLDER_NAME } from "./placeholders.js";
-import { JsonDuplicateKeyError, parseJSONLiteral } from "../json/literal.js";
+import { firstDuplicateKey } from "../json/literal.js";
 import {
   DEFAULT_APPROVAL_TTL_S,
   DEFAULT_CONCURRENCY,
@@ -159,14 +159,9 @@ function checkOpenApiPolicy(v: unknown, sink: IssueSink): void {
  * parser reports that).
  */
 export function duplicateKeyIssue(text: string): Issue | undefined {
-  try {
-    parseJSONLiteral(text, { rejectDuplicates: true });
-  } catch (err) {
-    if (err instanceof JsonDuplicateKeyError) {
-      return { severity: "error", code: "policy", path: err.path, message: `duplicate key ${JSON.stringify(err.path)}: a key may appear only once in policy.json`, file: "policy.json" };
-    }
-  }
-  return undefined;
+  const path = firstDuplicateKey(text);
+  if (path === undefined) return undefined;
+  return { severity: "error", code: "policy", path, message: `duplicate key ${JSON.stringify(path)}: a key may appear only once in policy.json`, file: "policy.json" };
 }
 
 function level(v: unknown, path: string, sink: IssueSink): void {

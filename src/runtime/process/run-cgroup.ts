@@ -115,19 +115,20 @@ export class RunCgroup {
       if (runsHome !== null) endLeftCgroups(runsHome);
     }
     if (runsHome === null) return undefined;
-    for (let tries = 0; tries < 3; tries++) {
+    let tries = 0;
+    for (; tries < 3; tries++) {
       const path = `${runsHome}/hcp-${process.pid}-${randomInt(2 ** 47)}`;
       const failure = errorCode(() => mkdirSync(path));
       // Taken (by an earlier hcp with this pid, killed with its watchdog, as unlikely as it is): another name.
       if (failure === "EEXIST") continue;
+      if (failure !== undefined) break;
       // cgroup.kill came with Linux 5.14: without it the run's processes could not all be ended at once. Looked at once.
-      if (failure === undefined && !killable && !(killable = existsSync(`${path}/cgroup.kill`))) errorCode(() => rmdirSync(path));
-      if (failure !== undefined || !killable) {
-        runsHome = null;
-        return undefined;
-      }
-      return new RunCgroup(path, runsHome);
+      if ((killable ||= existsSync(`${path}/cgroup.kill`))) return new RunCgroup(path, runsHome);
+      errorCode(() => rmdirSync(path));
+      break;
     }
+    // Three names taken: this run goes without. Anything else refuses the process's later runs too.
+    if (tries < 3) runsHome = null;
     return undefined;
   }
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { isObject } from "../../pack/issues.js";
 import { jsonErrorAt } from "../../pack/load.js";
 import { setOwn } from "../../json/own.js";
-import { JsonDuplicateKeyError, parseJSONLiteral } from "../../json/literal.js";
+import { firstDuplicateKey } from "../../json/literal.js";
 import { shellWord } from "../../shell-word.js";
 import type { HarnessBinding, LoadedPack } from "../../pack/types.js";
 import { CredentialError } from "../errors.js";
@@ -157,22 +157,12 @@ export function credentialDocument(text: string, path: string): Record<string, u
     throw new CredentialError("credentials_invalid", `credential file ${path} is not valid JSON (at line ${line}, column ${column})`);
   }
   if (!isObject(doc)) throw new CredentialError("credentials_invalid", `credential file ${path} must hold a JSON object of families`);
-  const twice = repeatedKey(text);
+  const twice = firstDuplicateKey(text);
   if (twice !== undefined) {
     // JSON.parse keeps a repeated key's last value: which one a program got would depend on the order of lines.
     throw new CredentialError("credentials_invalid", `credential file ${path} has the key ${JSON.stringify(twice)} twice; keep the one you use`);
   }
   return doc;
-}
-
-/** The path of the first key an object of the text repeats (`family.env.NAME`), or undefined. */
-function repeatedKey(text: string): string | undefined {
-  try {
-    parseJSONLiteral(text, { rejectDuplicates: true });
-  } catch (err) {
-    if (err instanceof JsonDuplicateKeyError) return err.path;
-  }
-  return undefined;
 }
 
 /** A name → string map of an entry (absent: empty), each name checked, no value holding NUL. */
