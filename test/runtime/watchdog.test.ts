@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
@@ -239,8 +239,10 @@ test("a spawn mark with no child (hcp gone before its fork): a session leader be
     watchdog.child.stdin!.write(markNow());
     // "hcp" is gone: its end of the lifeline closes first, as the kernel closes all of a dead process's files at once.
     (watchdog.child.stdio[3] as Socket).destroy();
+    // The watchdog closes its end once it has seen hcp's (and taken the time): on a loaded machine that can be long after.
+    assert.ok(await eventually(() => !existsSync(`/proc/${watchdog.child.pid}/fd/3`), 10_000), "the watchdog saw the lifeline end");
     // A clock tick is 10 ms: the leader begins in a later one.
-    await sleep(60);
+    await sleep(30);
     const later = await runLike();
     pids.push(later.pid!, later.member);
     watchdog.child.stdin!.end();
