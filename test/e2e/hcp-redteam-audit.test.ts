@@ -5,12 +5,15 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { bank } from "./approvals-support.js";
 import { execSession, hcp, mcpClient, tempDir } from "../transports/support.js";
 import { trustPack } from "./helpers.js";
 import { isolatedEnv, probePack } from "./hardening.js";
+import { isolatedEnv as openapiEnv, openapiPack } from "./openapi-support.js";
 
 test("--audit cannot plant shell code: a log made at ~/.bash_aliases from the agent's arguments runs nothing when a shell reads it", async () => {
   const b = bank();
@@ -160,5 +163,44 @@ test("attack: a write the client cancels while its program runs (which may have 
     assert.equal(typeof ended?.duration_ms, "number");
   } finally {
     await client.close();
+  }
+});
+
+test("attack: a write request the API takes and then drops (the connection closed, no answer), or never answers (timeout_ms), is logged as a run that failed (the dropped one with its reason), never as refused: it may have done its work", async () => {
+  let received = 0;
+  // Each request is read whole (the API may have acted on it), then its connection is closed or left hanging.
+  const api = createServer((req, res) => {
+    req.resume().on("end", () => {
+      received++;
+      if (req.url?.startsWith("/v1/notes/")) return; // DELETE: never answered
+      res.socket?.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  try {
+    const pack = openapiPack({
+      doc: "notes.yaml",
+      verbs: { "notes.create": { description: "Create a note." }, "notes.delete": { description: "Delete a note." } },
+      policy: { openapi: { base_url: `${origin}/v1` }, limits: { timeout_ms: 1000 } },
+    });
+    const env = openapiEnv();
+    const calls = [
+      { id: 1, pack: "notes", verb: "notes.create", args: { body: { text: "hi" } } },
+      { id: 2, pack: "notes", verb: "notes.delete", args: { id: "n1" } },
+    ].map((call) => JSON.stringify(call));
+    const s = await execSession([pack], calls, ["--allow-write", "--concurrency", "1"], { env });
+    assert.deepEqual(s.responses.map((r) => r.error?.code ?? r.result?.["timed_out"]), ["request_failed", true], JSON.stringify(s.responses));
+    assert.equal(received, 2, "both requests reached the API");
+    const logged = readFileSync(env["HCP_AUDIT"]!, "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as { verb: string; decision: string; reason?: string; duration_ms: number | null });
+    assert.deepEqual(logged.map((e) => [e.verb, e.decision, e.reason]), [
+      ["notes.create", "approved", undefined],
+      ["notes.create", "failed", "request_failed"],
+      ["notes.delete", "approved", undefined],
+      ["notes.delete", "failed", undefined],
+    ]);
+  } finally {
+    api.closeAllConnections();
+    await new Promise<void>((resolve) => api.close(() => resolve()));
   }
 });
