@@ -226,6 +226,7 @@ const initCommand: CommandSpec = {
     "hcp init --from-cobra kubectl --out ./packs/kubectl",
     "mytool __rungrad_manifest | hcp init --from-manifest - --out ./packs/mytool --dry-run",
     "hcp init --from-openapi ./openapi.yaml --out ./packs/myapi --id myapi",
+    "hcp init --from-cobra kubectl --out ./packs/kubectl --force --keep-policy",
   ],
   related: ["hcp validate", "hcp trust", "rungrad agentmeta"],
   outputModes: HUMAN_JSON,
@@ -252,6 +253,11 @@ const initCommand: CommandSpec = {
       type: "string",
     },
     { name: "force", usage: "Write into a non-empty folder, replacing the pack files", type: "bool" },
+    {
+      name: "keep-policy",
+      usage: "With --force, over a pack made before: keep its policy.json as it is (your edits), and write HARNESS.md to say what it does",
+      type: "bool",
+    },
   ],
   extensions: PERSON_APPROVES, // a pack made from hcp gates it behind a person (pack/person-gate.ts)
   run: lazy(() => import("./hcp/init.js"), (m) => m.initHandler),

@@ -27,8 +27,8 @@ export interface SurfaceDocument {
 export interface GeneratedPack {
   surface: SurfaceDocument;
   policy: PolicyDocument;
-  /** HARNESS.md text. */
-  harness: string;
+  /** HARNESS.md's text for a policy: the generated one, or the person's (hcp init --keep-policy). */
+  harness: (policy: PolicyDocument) => string;
   /** What the generator changed or left out (renamed segments, skipped commands), one line each. */
   notes: string[];
 }
@@ -117,12 +117,13 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
     for (const why of asked.ignored) notes.push(`root command "${root.path.join(" ")}": ${why}`);
   }
   notes.push(...secretArguments(verbs), ...mcpToolProblems(id, verbs), ...cutToolNames(id, Object.keys(verbs)), ...packToolsNote(surface, policy));
-  const harness = renderPackHarness({
-    surface,
-    policy,
-    summary: root?.short ?? "",
-    credentials: auth ? { family, variables: [credential], verbs: authVerbs } : undefined,
-  });
+  const harness = (inForce: PolicyDocument) =>
+    renderPackHarness({
+      surface,
+      policy: inForce,
+      summary: root?.short ?? "",
+      credentials: auth ? { family, variables: [credential], verbs: authVerbs } : undefined,
+    });
   return { surface, policy, harness, notes };
 }
 

@@ -39,7 +39,7 @@ export function harnessPolicyIssues(body: string, pack: { surface: Surface; poli
     }
     const meant = policyMarks(p.policy, p.confirm).join(", ");
     if (said !== meant) {
-      sink.warn("policy", keyed("verbs", key), `HARNESS.md says verb ${JSON.stringify(key)} is "${said}", and policy.json makes it "${meant}": agents read HARNESS.md, so make its heading and text say what policy.json does`);
+      sink.warn("policy", keyed("verbs", key), `HARNESS.md says verb ${JSON.stringify(key)} is "${said}", and policy.json makes it "${meant}": agents read HARNESS.md, so make its heading and text say what policy.json does (for a pack hcp init made, run that hcp init again with --force --keep-policy)`);
     }
   }
   // Only a HARNESS.md hcp generated (it describes verbs this way) is expected to describe them all.

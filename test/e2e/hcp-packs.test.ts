@@ -219,6 +219,56 @@ test("hcp init: a failed generation leaves no folder behind, and an existing pac
   assert.equal(readFileSync(join(root, "mine", "surface.json"), "utf8"), "{}");
 });
 
+test("hcp init --force --keep-policy: the person's policy.json kept byte for byte, HARNESS.md made to say what it does; refused, nothing written, without --force, without a policy.json, or when it names a verb the CLI no longer has", async () => {
+  const env = isolatedEnv();
+  const pack = join(tempDir(), "taskr");
+  const init = (...extra: string[]) => hcp(["init", "--from-manifest", TASKR, "--bin", PROBE, "--out", pack, ...extra], { env });
+  assert.equal((await init()).code, 0);
+  const policy = JSON.parse(readFileSync(join(pack, "policy.json"), "utf8")) as { verbs: Record<string, unknown> };
+  // The person's edits: a gated write made a read, a write gated by its plan, a verb left to the default (deny).
+  policy.verbs["task.comment.delete"] = "read";
+  policy.verbs["task.tag"] = { policy: "write", confirm: "plan" };
+  delete policy.verbs["version"];
+  const edited = `${JSON.stringify(policy, null, 1)}\n\n`;
+  writeFileSync(join(pack, "policy.json"), edited);
+  const files = () => ["surface.json", "policy.json", "HARNESS.md"].map((f) => readFileSync(join(pack, f), "utf8"));
+  const before = files();
+  assert.match((await hcp(["validate", pack], { env })).stdout, /HARNESS\.md says verb "task\.comment\.delete" is "write, needs a person's approval", and policy\.json makes it "read".*run that hcp init again with --force --keep-policy/);
+
+  const unforced = await init("--keep-policy");
+  assert.equal(unforced.code, 2);
+  assert.match(unforced.stderr, /add --force: with --keep-policy, its policy\.json is kept and the other pack files replaced/);
+  assert.deepEqual(files(), before);
+
+  const kept = await init("--force", "--keep-policy");
+  assert.equal(kept.code, 0, kept.stderr);
+  assert.match(kept.stderr, /note: policy\.json kept as it was \(--keep-policy\), and HARNESS\.md written to say what it does; 1 verb it does not name follows its default or its surface\.json hint: "version" \(deny\)/);
+  const [, policyAfter, harness] = files();
+  assert.equal(policyAfter, edited, "policy.json byte for byte");
+  assert.match(harness!, /^### `task\.comment\.delete` \(read, needs credentials\)$/m);
+  assert.match(harness!, /^### `task\.tag` \(write, needs its plan_id restated, needs credentials\)$/m);
+  assert.doesNotMatch(harness!, /^### `version`/m, "a verb policy.json denies is not described");
+  const v = await hcp(["validate", pack], { env });
+  assert.doesNotMatch(v.stdout, /HARNESS\.md/, "no heading disagrees with policy.json");
+
+  // A kept policy.json naming a verb the pack made now does not have: refused, nothing written.
+  policy.verbs["task.archive"] = "write";
+  writeFileSync(join(pack, "policy.json"), JSON.stringify(policy));
+  const stale = files();
+  const refused = await init("--force", "--keep-policy");
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /the policy\.json kept \(--keep-policy\) does not fit the pack made now: .*task\.archive/);
+  assert.deepEqual(files(), stale);
+
+  const empty = join(tempDir(), "empty");
+  mkdirSync(empty);
+  writeFileSync(join(empty, "surface.json"), "{}");
+  const none = await hcp(["init", "--from-manifest", TASKR, "--out", empty, "--force", "--keep-policy"], { env });
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /--keep-policy: there is no .*policy\.json to keep/);
+  assert.equal(readFileSync(join(empty, "surface.json"), "utf8"), "{}");
+});
+
 test("hcp validate: an optional whole-token placeholder before a required one is invalid_meta", async () => {
   const root = tempDir();
   writeFileSync(

@@ -14,7 +14,7 @@ const agentmeta = (file: string): AgentMetaDocument =>
 function validate(g: GeneratedPack) {
   const s = parseSurface(JSON.parse(JSON.stringify(g.surface)));
   const p = parsePolicy(JSON.parse(JSON.stringify(g.policy)), s.surface);
-  const h = parseHarness(g.harness);
+  const h = parseHarness(g.harness(g.policy));
   return { surface: s.surface!, policy: p.policy, issues: [...s.issues, ...p.issues, ...h.issues], harness: h.harness };
 }
 
@@ -99,7 +99,7 @@ test("the rungrad CLI pack: operands, string/bool/stringArray flags with - mappe
 
 test("HARNESS.md is written for the pack: tool names, argument names, policy, approval and credentials", () => {
   const g = packFromAgentMeta(agentmeta("rgref_reference.json"), { bin: "rgref" });
-  const h = parseHarness(g.harness);
+  const h = parseHarness(g.harness(g.policy));
   assert.deepEqual(h.issues, []);
   assert.equal(h.harness.frontmatter?.name, "rgref");
   const body = h.harness.body;

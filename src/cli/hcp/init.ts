@@ -11,11 +11,13 @@ import { stableJSON } from "../../json/stable.js";
 import { isPackId } from "../../pack/fields.js";
 import { parseHarness } from "../../pack/harness.js";
 import { PACK_FILE_MAX_BYTES } from "../../pack/load.js";
+import { readRegularFile } from "../../read-regular.js";
 import { formatIssue } from "../../pack/issues.js";
-import { parsePolicy } from "../../pack/policy.js";
+import { effectivePolicy, parsePolicy } from "../../pack/policy.js";
+import { policyMarks } from "../../pack/harness-policy.js";
 import { packFromAgentMeta } from "../../pack/from-agentmeta.js";
 import { parseSurface } from "../../pack/surface.js";
-import type { Issue, PolicyDocument } from "../../pack/types.js";
+import type { Issue, PolicyDocument, SurfaceVerb } from "../../pack/types.js";
 import type { AgentMetaDocument } from "../../agentmeta/types.js";
 import type { AuthChoice } from "../../runtime/openapi/auth-scheme.js";
 import type { DocumentText } from "../../runtime/openapi/document.js";
@@ -46,6 +48,8 @@ interface InitOptions {
   /** A security scheme to add to a document that declares none (`bearer`, `basic`, `header:NAME`, `query:NAME`). */
   auth?: string;
   force?: boolean;
+  /** Keep the pack's policy.json as it is, and write the other files to agree with it. */
+  keepPolicy?: boolean;
   /** Generate and check the pack, write nothing. */
   dryRun?: boolean;
 }
@@ -82,6 +86,7 @@ export async function initHandler(ctx: Context): Promise<void> {
     id: optionalString(ctx, "id"),
     auth: optionalString(ctx, "auth"),
     force: ctx.bool("force"),
+    keepPolicy: ctx.bool("keep-policy"),
     dryRun: ctx.dryRun,
   });
   const what = `pack ${r.pack_id} (${verbs} verbs): ${r.files.join(", ")}`;
@@ -145,7 +150,8 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
   const existing = entries(out);
   if (existing !== undefined && existing.length > 0 && !opts.force) {
     // Exit 2, as `rungrad new` (Go's) and `rungrad skill` refuse what already exists: one code for it in both programs.
-    throw new CliError(`refusing to write into ${opts.out}: it already exists and is not empty (use --force to replace the pack files in it)`, 2);
+    const force = opts.keepPolicy === true ? "add --force: with --keep-policy, its policy.json is kept and the other pack files replaced" : "use --force to replace the pack files in it";
+    throw new CliError(`refusing to write into ${opts.out}: it already exists and is not empty (${force})`, 2);
   }
   if (opts.fromOpenapi !== undefined && (opts.bin !== undefined || opts.credentialEnv !== undefined)) {
     throw new CliError("--bin and --credential-env are for packs from a manifest; an openapi pack takes its credentials from the document's security schemes");
@@ -153,8 +159,9 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
   if (opts.fromOpenapi === undefined && opts.auth !== undefined) {
     throw new CliError("--auth is for packs from an OpenAPI document; a manifest's pack names its credential variable with --credential-env");
   }
+  const kept = opts.keepPolicy === true ? keptPolicy(out, opts.out) : undefined;
   const auth = opts.auth === undefined ? undefined : await authOf(opts.auth);
-  const pack = opts.fromOpenapi !== undefined ? await fromOpenApi(opts.fromOpenapi, opts.id, auth) : await fromCli(opts);
+  const pack = opts.fromOpenapi !== undefined ? await fromOpenApi(opts.fromOpenapi, opts.id, auth, kept) : await fromCli(opts, kept);
   if (!opts.dryRun) {
     try {
       await writeFiles(out, pack.files, { replace: opts.force });
@@ -167,14 +174,81 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
   return { result: { dry_run: opts.dryRun ?? false, out: opts.out, pack_id: pack.id, files, notes: pack.notes }, verbs: pack.verbs, credentials: pack.credentials };
 }
 
+/** The person's policy.json (--keep-policy): its text, written back as it is, and what it says. */
+interface KeptPolicy {
+  text: string;
+  policy: PolicyDocument;
+}
+
+/** --keep-policy: the policy.json of the pack folder `out` (`shown` as given). */
+function keptPolicy(out: string, shown: string): KeptPolicy {
+  const file = join(shown, "policy.json");
+  let text: string;
+  try {
+    text = readRegularFile(join(out, "policy.json"), PACK_FILE_MAX_BYTES).toString("utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(`--keep-policy: there is no ${file} to keep (without --keep-policy, hcp init writes a new one)`, 2);
+    throw new CliError(`--keep-policy: read ${file}: ${systemReason(e)}`, 2);
+  }
+  let policy: unknown;
+  try {
+    policy = JSON.parse(text);
+  } catch {
+    throw new CliError(`--keep-policy: ${file} is not JSON: hcp validate ${shellWord(shown)} says where`);
+  }
+  if (typeof policy !== "object" || policy === null || Array.isArray(policy)) throw new CliError(`--keep-policy: ${file} must be a JSON object`);
+  return { text, policy: policy as PolicyDocument };
+}
+
+/** What the generators give: the files' documents, HARNESS.md for a policy, and notes for the person. */
+interface GeneratedDocuments {
+  surface: { verbs: Record<string, SurfaceVerb> };
+  policy: PolicyDocument;
+  harness: (policy: PolicyDocument) => string;
+  notes: string[];
+}
+
+/**
+ * The pack's three files, checked: policy.json the generated one, or the person's kept (checked against the new
+ * surface first, and its verbs new to it noted), and HARNESS.md saying what that policy.json does.
+ */
+function packContent(pack: GeneratedDocuments, kept: KeptPolicy | undefined): Record<(typeof FILES)[number], string> {
+  const content = { "surface.json": stableJSON(pack.surface), "policy.json": kept?.text ?? stableJSON(pack.policy), "HARNESS.md": pack.harness(pack.policy) };
+  if (kept === undefined) {
+    checked(content);
+    return content;
+  }
+  checked(content, "kept");
+  content["HARNESS.md"] = pack.harness(kept.policy);
+  checked(content);
+  pack.notes.unshift(keptNote(pack.surface, kept.policy));
+  return content;
+}
+
+/** What --keep-policy did, and what the kept policy.json makes of the verbs it does not name (new in the CLI). */
+function keptNote(surface: GeneratedDocuments["surface"], policy: PolicyDocument): string {
+  const named = policy.verbs ?? {};
+  const unnamed = Object.keys(surface.verbs).filter((k) => !Object.hasOwn(named, k));
+  const kept = "policy.json kept as it was (--keep-policy), and HARNESS.md written to say what it does";
+  if (unnamed.length === 0) return kept;
+  const shown = unnamed.map((k) => {
+    const p = effectivePolicy({ surface, policy }, k);
+    return `"${k}" (${policyMarks(p.policy, p.confirm).join(", ")})`;
+  });
+  const which = unnamed.length === 1 ? "1 verb it does not name follows its default or its" : `${unnamed.length} verbs it does not name follow its default or their`;
+  return `${kept}; ${which} surface.json hint: ${firstAndMore(shown, 10)}; name them in policy.json to decide otherwise`;
+}
+
 /** Refuses a generated pack that would not load: checked in memory, as the loader checks the files. */
-function checked(content: Record<(typeof FILES)[number], string>): void {
+function checked(content: Record<(typeof FILES)[number], string>, policy: "generated" | "kept" = "generated"): void {
   for (const file of FILES) {
     const bytes = Buffer.byteLength(content[file]);
     if (bytes > PACK_FILE_MAX_BYTES) throw new CliError(`the generated pack does not validate: its ${file} would be ${bytes} bytes, over the ${PACK_FILE_MAX_BYTES >> 20} MiB a pack file may be`, 2);
   }
   const errors = packIssues(content).filter((i) => i.severity === "error");
-  if (errors.length > 0) throw new CliError(`the generated pack does not validate: ${errors.map((i) => formatIssue(i)).join("; ")}`, 2);
+  if (errors.length === 0) return;
+  const what = policy === "kept" ? "the policy.json kept (--keep-policy) does not fit the pack made now" : "the generated pack does not validate";
+  throw new CliError(`${what}: ${errors.map((i) => formatIssue(i)).join("; ")}`, 2);
 }
 
 /** --auth's value as a scheme, or a usage error naming its forms. */
@@ -189,7 +263,7 @@ async function authOf(text: string): Promise<AuthChoice> {
  * §11: the document (JSON or YAML, kept as read), one verb per operation, each bound to its operation. With `auth`,
  * the pack's copy of the document declares that scheme (hcp init --auth: the document must declare none).
  */
-async function fromOpenApi(source: string, id: string | undefined, auth: AuthChoice | undefined): Promise<Generated> {
+async function fromOpenApi(source: string, id: string | undefined, auth: AuthChoice | undefined, kept: KeptPolicy | undefined): Promise<Generated> {
   const { DocumentError, looksLikeJson, parseDocument, readDocumentText } = await import("../../runtime/openapi/document.js");
   const { packFromOpenApi } = await import("../../runtime/openapi/generate.js");
   const { findOperation, lookupOf, operationsOf } = await import("../../runtime/openapi/operations.js");
@@ -206,8 +280,7 @@ async function fromOpenApi(source: string, id: string | undefined, auth: AuthCho
   if (operations.length === 0) throw new CliError(`the OpenAPI document ${doc.source} has no operations (under paths), and a pack needs at least one`);
   const fileName = looksLikeJson(doc.text) ? "openapi.json" : "openapi.yaml";
   const pack = packFromOpenApi(doc, fileName, id);
-  const content = { "surface.json": stableJSON(pack.surface), "policy.json": stableJSON(pack.policy), "HARNESS.md": pack.harness };
-  checked(content);
+  const content = packContent(pack, kept);
   const lookup = lookupOf(operations);
   for (const [key, verb] of Object.entries(pack.surface.verbs)) {
     const op = findOperation(lookup, key, verb);
@@ -232,7 +305,7 @@ async function fromOpenApi(source: string, id: string | undefined, auth: AuthCho
     files: [...FILES.map((f) => ({ path: f, content: content[f] })), { path: fileName, content: pack.document.text }],
     verbs: Object.keys(pack.surface.verbs).length,
     notes: pack.notes,
-    credentials: credentialCommands(pack.surface.binding, pack.policy.credentials, true),
+    credentials: credentialCommands(pack.surface.binding, (kept?.policy ?? pack.policy).credentials, true),
   };
 }
 
@@ -278,7 +351,7 @@ function classedByName(policy: PolicyDocument): string {
 }
 
 /** §10: a wrap pack from a rungrad manifest, or from a cobra CLI (hcp init --from-cobra). */
-async function fromCli(opts: InitOptions): Promise<Generated> {
+async function fromCli(opts: InitOptions, kept: KeptPolicy | undefined): Promise<Generated> {
   const { doc, notes } = await describedCli(opts);
   const program = opts.fromExe ?? opts.fromCobra;
   const exe = program !== undefined && program.includes("/") ? resolve(program) : program;
@@ -287,22 +360,17 @@ async function fromCli(opts: InitOptions): Promise<Generated> {
     throw new CliError(`--credential-env ${JSON.stringify(opts.credentialEnv)} is not a variable name (letters, digits and _, not starting with a digit)`);
   }
   const pack = packFromAgentMeta(doc, { bin, credentialEnv: opts.credentialEnv, id: opts.id, foreign: opts.fromCobra !== undefined });
-  pack.notes.unshift(...notes, ...(opts.fromCobra !== undefined ? [classedByName(pack.policy)] : []));
-  const content: Record<(typeof FILES)[number], string> = {
-    "surface.json": stableJSON(pack.surface),
-    "policy.json": stableJSON(pack.policy),
-    "HARNESS.md": pack.harness,
-  };
-
+  // How the generator classed the verbs says nothing of a kept policy.json.
+  pack.notes.unshift(...notes, ...(opts.fromCobra !== undefined && kept === undefined ? [classedByName(pack.policy)] : []));
   // Checked in memory: a dry run writes nothing at all.
-  checked(content);
+  const content = packContent(pack, kept);
   const missing = missingProgram(bin, opts.out);
   return {
     id: pack.surface.id,
     files: FILES.map((f) => ({ path: f, content: content[f] })),
     verbs: Object.keys(pack.surface.verbs).length,
     notes: missing === undefined ? pack.notes : [...pack.notes, missing],
-    credentials: credentialCommands(pack.surface.binding, pack.policy.credentials, false),
+    credentials: credentialCommands(pack.surface.binding, (kept?.policy ?? pack.policy).credentials, false),
   };
 }
 

@@ -30,7 +30,8 @@ export interface OpenApiPack {
     verbs: Record<string, SurfaceVerb>;
   };
   policy: PolicyDocument;
-  harness: string;
+  /** HARNESS.md's text for a policy: the generated one, or the person's (hcp init --keep-policy). */
+  harness: (policy: PolicyDocument) => string;
   /** The document's file name in the pack and its text, as read. */
   document: { path: string; text: string };
   notes: string[];
@@ -201,13 +202,14 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   if (server.note !== undefined) notes.push(server.note);
   if (writesByName.length > 0) notes.push(writesByNameNote(writesByName));
   notes.push(...generatorNotes(renamed, leftOut, skipped), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...packToolsNote({ id, name: title, verbs: shown }, policy));
-  const harness = renderPackHarness({
-    surface: { id, name: title, verbs: shown },
-    policy,
-    summary: typeof info["description"] === "string" ? firstSentence(info["description"]) : "",
-    api: true,
-    ...(schemes.length > 0 ? { credentials: { family: id, variables: schemes, verbs: authVerbs } } : {}),
-  });
+  const harness = (inForce: PolicyDocument) =>
+    renderPackHarness({
+      surface: { id, name: title, verbs: shown },
+      policy: inForce,
+      summary: typeof info["description"] === "string" ? firstSentence(info["description"]) : "",
+      api: true,
+      ...(schemes.length > 0 ? { credentials: { family: id, variables: schemes, verbs: authVerbs } } : {}),
+    });
   return {
     surface: { id, name: title, kind: "openapi", binding, openapi: { path: fileName }, verbs },
     policy,
