@@ -384,7 +384,16 @@ export class StdioLink implements Transport {
     }
     if ("method" in message && "id" in message && !this.admit(message.id, line.text.length)) return "none";
     if ("method" in message && message.method === "notifications/cancelled" && isObject(message.params)) this.answer(message.params["requestId"]);
-    this.onmessage?.(message);
+    try {
+      this.onmessage?.(message);
+    } catch {
+      // The SDK threw on the client's message as it took it (a response to no request of the server's, nested too deep
+      // for JSON.stringify to quote in its complaint): that message is refused, and the server goes on.
+      if (!("method" in message && "id" in message)) return "none";
+      this.answer(message.id);
+      this.reject(message.id, -32600, "Invalid Request: the server could not take this message; it was dropped");
+      return "none";
+    }
     if (!("method" in message && "id" in message)) return "none";
     return message.method === "tools/call" ? "call" : "request";
   }

@@ -216,3 +216,22 @@ test("stdio: a tools/call asking for a task is refused and nothing runs (hcp off
   assert.ok(parsed.success, `a valid CallToolResult: ${JSON.stringify(answer)}`);
   assert.equal(marks(log), 2, "the plain call ran once (S and E)");
 });
+
+test("attack: stdio: a response to an id the server never used, nested 5,000 levels deep (which the SDK cannot quote back), is dropped: the call in flight finishes and is answered, a later ping too, and the server ends cleanly", async () => {
+  const root = tempDir("hcp-mcp-deep-");
+  const log = join(root, "witness.log");
+  witnessPack(root, "w", log);
+  const deep = `{"jsonrpc":"2.0","id":99,"result":{"x":${"[".repeat(5000)}${"]".repeat(5000)}}}`;
+  const r = await hcp(["serve", "--mcp", root], {
+    env: isolatedEnv(),
+    stdin: [JSON.stringify(INITIALIZE), JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), JSON.stringify(call(2)), deep, JSON.stringify(rpc(3, "ping"))].join("\n") + "\n",
+    timeoutMs: 60_000,
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /internal error/);
+  const answers = r.stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { id?: number; error?: object; result?: { isError?: boolean } });
+  const called = answers.find((a) => a.id === 2);
+  assert.ok(called?.result !== undefined && called.result.isError !== true, `the call was answered with its result: ${JSON.stringify(called)}`);
+  assert.deepEqual(answers.find((a) => a.id === 3), { jsonrpc: "2.0", id: 3, result: {} });
+  assert.equal(marks(log), 2, "the call ran whole (S and E)");
+});
