@@ -4,8 +4,10 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SECRET_PACK, credentialFile, hcp, rawHttp, serveHttp } from "../transports/support.js";
+import { SECRET_PACK, credentialFile, execSession, hcp, mcpClient, rawHttp, serveHttp } from "../transports/support.js";
 import { isolatedEnv } from "./hardening.js";
+import { notesApi } from "./notes-api.js";
+import { isolatedEnv as openapiEnv, openapiPack } from "./openapi-support.js";
 
 const SECRET = "sdk-leak-Zq8TVw3mN5";
 
@@ -97,3 +99,36 @@ for (const args of [[], ["--stateful"]]) {
     }
   });
 }
+
+test("attack: a masked credential's length is not told by the byte counts beside it: stdout_bytes (hcp exec, MCP), body_bytes (an API that echoes the token) are those of the text shown, the same for a short and a long credential", async () => {
+  const counts: string[] = [];
+  for (const secret of ["short-Zq8TVw3m", `long-${"Zq8TVw3mN5".repeat(6)}`]) {
+    const env = isolatedEnv({ HCP_CREDENTIALS: credentialFile(secret) });
+    const exec = await execSession([SECRET_PACK], [JSON.stringify({ id: 1, pack: "hcp-secret", verb: "show" })], [], { env });
+    assert.equal(exec.responses.length, 1, exec.stderr);
+    const r = exec.responses[0]!.result as { stdout: string; stdout_bytes: number };
+    assert.match(r.stdout, /\*\*\*/);
+    assert.equal(r.stdout_bytes, Buffer.byteLength(r.stdout), "hcp exec: the bytes of the text shown");
+    let mcpBytes = 0;
+    const { client } = await mcpClient([SECRET_PACK], { env });
+    try {
+      const called = (await client.callTool({ name: "hcp-secret_show", arguments: {} })) as unknown as { structuredContent: { stdout: string; stdout_bytes: number } };
+      mcpBytes = called.structuredContent.stdout_bytes;
+      assert.equal(mcpBytes, Buffer.byteLength(called.structuredContent.stdout), "MCP: the bytes of the text shown");
+    } finally {
+      await client.close();
+    }
+    const api = await notesApi();
+    try {
+      const pack = openapiPack({ doc: "notes.yaml", verbs: { whoami: { description: "Who the server thinks we are." } }, policy: { openapi: { base_url: `${api.origin}/v1` } } });
+      const http = await execSession([pack], [JSON.stringify({ id: 1, pack: "notes", verb: "whoami" })], [], { env: openapiEnv({ notes: { openapi: { bearerAuth: secret } } }) });
+      const body = http.responses[0]!.result as { body: string; body_bytes: number };
+      assert.match(body.body, /"token":"\*\*\*"/, JSON.stringify(body));
+      assert.equal(body.body_bytes, Buffer.byteLength(body.body), "the bytes of the body shown");
+      counts.push(`${r.stdout_bytes} ${mcpBytes} ${body.body_bytes}`);
+    } finally {
+      await api.close();
+    }
+  }
+  assert.equal(counts[0], counts[1], "the same counts whatever the credential's length");
+});

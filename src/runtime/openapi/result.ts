@@ -4,7 +4,7 @@
 import { isObject } from "../../pack/issues.js";
 import { MAX_JSON_DEPTH, tooDeep } from "../../pack/load.js";
 import { RuntimeError } from "../errors.js";
-import { cutTruncatedTail, redact, redactText, type SecretSet } from "../secrets/redact.js";
+import { cutTruncatedTail, redact, redactText, shownBytes, type SecretSet } from "../secrets/redact.js";
 import type { HttpResponse } from "./http.js";
 import { utf8Text } from "./http.js";
 import { isJsonMediaType, type Operation } from "./operations.js";
@@ -74,7 +74,8 @@ export function httpResult(
     if (v !== null) headers[name] = redactText(v, secrets);
   }
   // A cut body loses its tail whatever it holds (§12), then is masked.
-  const masked = redactText(r.truncated ? cutTruncatedTail(text, secrets) : text, secrets);
+  const kept = r.truncated ? cutTruncatedTail(text, secrets) : text;
+  const masked = redactText(kept, secrets);
   const result: HttpResult = {
     pack: plan.pack,
     verb: plan.verb,
@@ -83,7 +84,7 @@ export function httpResult(
     ok: r.status !== null && r.status >= 200 && r.status <= 299,
     headers,
     body: masked,
-    body_bytes: r.bytes,
+    body_bytes: shownBytes(r.bytes, kept, masked),
     body_truncated: r.truncated,
     duration_ms: r.durationMs,
     timed_out: r.timedOut,

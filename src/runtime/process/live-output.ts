@@ -6,7 +6,10 @@ import { cutTruncatedTail, redactText, type SecretSet } from "../secrets/redact.
 
 type Stream = "stdout" | "stderr";
 
-/** One arrival of output: the masked text that became complete (may be empty) and each stream's bytes so far. */
+/**
+ * One arrival of output: the masked text that became complete (may be empty) and each stream's bytes so far, as shown
+ * (masked; bytes past the cap as written): a count of the bytes written would tell a masked secret's length.
+ */
 export interface OutputEvent {
   stream: Stream;
   text: string;
@@ -19,7 +22,10 @@ export type OutputListener = (event: OutputEvent) => void;
 export class LiveOutput {
   private readonly decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
   private readonly pending = { stdout: "", stderr: "" };
-  private readonly bytes = { stdout: 0, stderr: 0 };
+  /** Bytes of masked text passed on, bytes kept (raw) and bytes written past the cap, per stream. */
+  private readonly shown = { stdout: 0, stderr: 0 };
+  private readonly kept = { stdout: 0, stderr: 0 };
+  private readonly dropped = { stdout: 0, stderr: 0 };
   /** A secret spanning lines cannot be masked line by line: then everything waits for the end of the run. */
   private readonly wholeOnly: boolean;
 
@@ -31,7 +37,8 @@ export class LiveOutput {
   }
 
   push(stream: Stream, kept: Buffer, totalBytes: number): void {
-    this.bytes[stream] = totalBytes;
+    this.kept[stream] += kept.length;
+    this.dropped[stream] = totalBytes - this.kept[stream];
     const text = this.pending[stream] + this.decoders[stream].write(kept);
     const cut = this.wholeOnly ? -1 : text.lastIndexOf("\n");
     this.pending[stream] = text.slice(cut + 1);
@@ -52,6 +59,8 @@ export class LiveOutput {
   }
 
   private emit(stream: Stream, text: string): void {
-    this.listener({ stream, text, stdout_bytes: this.bytes.stdout, stderr_bytes: this.bytes.stderr });
+    this.shown[stream] += Buffer.byteLength(text);
+    const { shown, dropped } = this;
+    this.listener({ stream, text, stdout_bytes: shown.stdout + dropped.stdout, stderr_bytes: shown.stderr + dropped.stderr });
   }
 }

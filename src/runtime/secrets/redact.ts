@@ -169,6 +169,15 @@ export function redactText(text: string, secrets: SecretSet | Iterable<string>):
 }
 
 /**
+ * A stream's byte count as shown, from `written` (the bytes the program or server wrote) and its text `before` and
+ * `after` masking: a count of what was written, beside the masked text, would tell each masked secret's length.
+ * Bytes past a cut (max_output_bytes) are counted as written.
+ */
+export function shownBytes(written: number, before: string, after: string): number {
+  return before === after ? written : written - Buffer.byteLength(before) + Buffer.byteLength(after);
+}
+
+/**
  * The kept part of a truncated text (§12): its last `longestForm − 1` bytes are removed, whatever they
  * are, then any partial UTF-8 character. What is removed never depends on whether it begins a secret,
  * so the output cannot tell a caller whether a guess is a prefix of one.

@@ -9,7 +9,7 @@ import { packCredentials } from "./credentials.js";
 import { loadsCredentials, untrustedBecause } from "../trust/trust.js";
 import { RuntimeError } from "../errors.js";
 import { PLACE_VARIABLES } from "../places.js";
-import { cutTruncatedTail, redact, redactEnvelope, redactText, secretSet, type SecretSet } from "./redact.js";
+import { cutTruncatedTail, redact, redactEnvelope, redactText, secretSet, shownBytes, type SecretSet } from "./redact.js";
 import { isSecretName } from "./secret-name.js";
 import { stdoutJson } from "../stdout-json.js";
 import { keyringValuesRead } from "./keyring-read.js";
@@ -213,6 +213,8 @@ export function maskError(err: unknown, secrets: SecretSet): Error {
 interface Streams {
   stdout: string;
   stderr: string;
+  stdout_bytes: number;
+  stderr_bytes: number;
   stdout_truncated: boolean;
   stderr_truncated: boolean;
 }
@@ -230,6 +232,8 @@ export function maskResult<T extends Streams & { json?: unknown }>(result: T, se
     stderr: result.stderr_truncated ? cutTruncatedTail(result.stderr, secrets) : result.stderr,
   };
   const masked = redactEnvelope(cut, secrets, {}) as T;
+  masked.stdout_bytes = shownBytes(result.stdout_bytes, cut.stdout, masked.stdout);
+  masked.stderr_bytes = shownBytes(result.stderr_bytes, cut.stderr, masked.stderr);
   if ("json" in masked && masked.stdout !== result.stdout) {
     const json = stdoutJson(masked.stdout);
     if (json === undefined) delete masked.json;
