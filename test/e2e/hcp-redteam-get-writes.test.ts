@@ -17,7 +17,7 @@ const ok = { "200": { description: "ok", content: { "application/json": { schema
 const padID = [{ name: "padID", in: "query", required: true, schema: { type: "string" } }];
 const padInPath = [{ name: "padID", in: "path", required: true, schema: { type: "string" } }];
 
-test("attack: GET operations named for a change, by their operationIds (GET_TerminateInstances, deletePadUsingGET, auth_revoke, logoutUser) or, without one, by their paths (/pads/{padID}/delete, /jobs/{name}:cancel), are writes in the pack hcp init makes, the deletions a person approves: a server without --allow-write refuses them and the API receives nothing; a GET named for a read still reads", async () => {
+test("attack: GET operations named for a change, by their operationIds (GET_TerminateInstances, deletePadUsingGET, auth_revoke, logoutUser, apps_uninstall, workflows_updateStep, views_open) or, without one, by their paths (/pads/{padID}/delete, /jobs/{name}:cancel), are writes in the pack hcp init makes, the deletions a person approves: a server without --allow-write refuses them and the API receives nothing; a GET named for a read still reads", async () => {
   const asked: string[] = [];
   const api = createServer((req, res) => {
     asked.push(req.url ?? "");
@@ -41,6 +41,10 @@ test("attack: GET operations named for a change, by their operationIds (GET_Term
           "/deletePad": { get: { operationId: "deletePadUsingGET", parameters: padID, responses: ok } },
           "/auth.revoke": { get: { operationId: "auth_revoke", responses: ok } },
           "/user/logout": { get: { operationId: "logoutUser", responses: ok } },
+          // Slack's: an action not in the first list, a snake_case id's camelCase last part, a verb that is often a noun.
+          "/apps.uninstall": { get: { operationId: "apps_uninstall", responses: ok } },
+          "/workflows.updateStep": { get: { operationId: "workflows_updateStep", responses: ok } },
+          "/views.open": { get: { operationId: "views_open", responses: ok } },
           "/getText": { get: { operationId: "getTextUsingGET", parameters: padID, responses: ok } },
           "/pads/{padID}/text": { get: { parameters: padInPath, responses: ok } },
         },
@@ -52,7 +56,7 @@ test("attack: GET operations named for a change, by their operationIds (GET_Term
     assert.equal(init.code, 0, init.stderr);
     assert.ok(
       init.stderr.includes(
-        `note: 6 operations are writes by their paths or their operationIds, though their method reads (GET /pads/{padID}/delete, GET /jobs/{name}:cancel, "GET_TerminateInstances" and 3 more): an operation named for a change is taken at its word, and one named for a deletion needs a person's approval, as DELETE does; make one a read in policy.json if it only reads\n`,
+        `note: 9 operations are writes by their paths or their operationIds, though their method reads (GET /pads/{padID}/delete, GET /jobs/{name}:cancel, "GET_TerminateInstances" and 6 more): an operation named for a change is taken at its word, and one named for a deletion needs a person's approval, as DELETE does; make one a read in policy.json if it only reads\n`,
       ),
       init.stderr,
     );
@@ -65,6 +69,7 @@ test("attack: GET operations named for a change, by their operationIds (GET_Term
     assert.equal(policy.verbs[key(/revoke/)], "write");
     assert.equal(policy.verbs[key(/logout/)], "write");
     assert.equal(policy.verbs[key(/cancel/)], "write");
+    for (const slack of [/uninstall/, /update-step/, /views.open/]) assert.equal(policy.verbs[key(slack)], "write", String(slack));
     assert.equal(policy.verbs[key(/get-text/)], "read");
     assert.equal(policy.verbs[key(/^get\.pads\.padid\.text$/)], "read");
 
@@ -80,6 +85,9 @@ test("attack: GET operations named for a change, by their operationIds (GET_Term
         [tool(/logout/), {}],
         [tool(/pads.padid.delete/), { padID: "minutes" }],
         [tool(/cancel/), { name: "nightly" }],
+        [tool(/uninstall/), {}],
+        [tool(/update-step/), {}],
+        [tool(/views_open/), {}],
       ] as const) {
         const r = await client.callTool({ name, arguments: args });
         assert.equal(r.isError, true, `${name}: ${JSON.stringify(r.content)}`);

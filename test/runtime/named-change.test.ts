@@ -22,6 +22,14 @@ test("an operationId names a change by the word that names its operation in the 
     "lockThing", // dweet.io
     "UpdateRuns_Cancel", // Azure's style
     "logoutUser", // the petstore's GET /user/logout ends the session
+    "apps_uninstall", // Slack's GETs that change things
+    "files_remote_share",
+    "workflows_updateStep", // a snake_case id's last part in camelCase: its first word
+    "views_open", // where the id's style puts its verb, a word often a noun elsewhere
+    "views_push",
+    "dialog_open",
+    "conversations_join",
+    "ml.projects.jobs.run",
   ]) {
     assert.equal(namedChange(id), "changes", id);
   }
@@ -45,6 +53,9 @@ test("an operationId names a change by the word that names its operation in the 
     "watchAppsV1DaemonSetList", // Kubernetes: a later word is no verb
     "cmsBlockRepositoryV1GetListGet",
     "api_transport-click-send_get_collection",
+    "openOrders", // at an id's head, open is as often an adjective
+    "users_getPresence", // a snake_case id's camelCase last part that reads
+    "postById",
   ]) {
     assert.equal(namedChange(id), undefined, String(id));
   }

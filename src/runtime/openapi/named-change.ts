@@ -13,15 +13,19 @@ const CHANGES = new Set([
   "associate", "disassociate", "attach", "detach", "untag", "register", "deregister", "deauthorize", "accept", "import", "replace", "failover",
   "allocate", "deallocate", "provision", "deprovision", "release", "promote", "resume", "rollback", "confirm", "increase", "decrease", "switchover",
   "suspend", "rebuild", "withdraw", "rebalance", "abort", "swap", "configure", "clone", "resync", "pause", "resize", "rotate", "regenerate",
-  "upgrade", "reimage", "redeploy", "renew", "copy", "logout",
+  "upgrade", "reimage", "redeploy", "renew", "copy", "logout", "install", "uninstall", "share", "unshare", "archive", "unarchive", "kick", "unpin",
+  "reopen", "mute", "unmute", "ban", "unban", "unblock", "unstar", "upsert", "deploy", "dispatch",
 ]);
 /**
- * Verbs that are as often a noun at an id's head (dracoon's `requestNodes`, airflow's `get_dag_run`): a change only
- * after the method an id starts with (AWS's `GET_RunInstances`, `GET_RequestSpotInstances`, `GET_AuthorizeSecurityGroupIngress`).
+ * Verbs that are as often a noun at an id's head (dracoon's `requestNodes`, airflow's `get_dag_run`, a trading API's
+ * `openOrders`): a change only where the id's style puts its verb: after the method an id starts with (AWS's
+ * `GET_RunInstances`, `GET_RequestSpotInstances`, `GET_AuthorizeSecurityGroupIngress`), or as the last part of a
+ * snake_case or dotted id (Slack's `views_open`, `views_push`; Google's `….jobs.run`).
  */
 const ACTIONS = new Set([
   "run", "request", "authorize", "purchase", "upload", "index", "record", "change", "bundle", "generate", "tag", "apply", "define", "signal", "build",
   "advertise", "monitor", "unmonitor", "backtrack", "reorder", "opt", "enter", "exit", "continue", "complete", "receive", "verify", "assume", "refresh",
+  "open", "close", "push", "post", "mark", "pin", "star", "block", "trigger", "join", "leave", "patch", "snooze", "react", "invoke", "notify", "sync",
 ]);
 /** Words that name a read: a snake_case id with one reads (`functions_get_trigger`), as a dotted id that starts with one. */
 const READS = new Set(["get", "list", "describe", "search", "show", "view", "retrieve", "fetch", "find", "query", "read", "check", "count"]);
@@ -38,33 +42,35 @@ function wordsOf(id: string): string[] {
 }
 
 /**
- * The word of an id that names what the operation does, by the id's style, and whether it follows a method: a dotted
- * id's first part when that is a known word (Graph's `Get.Count.updatePolicies-27c8`), else its last part (Google's
- * `datalabeling.projects.operations.cancel`); the part after `_` of a method's id (AWS's `GET_DeleteStack`) or an Azure
- * one (`UpdateRuns_List`); the last part of a snake_case id (Slack's `auth_revoke`) with no word of a read; else its
- * first word (`deletePadUsingGET`).
+ * The word of an id that names what the operation does, by the id's style, and whether it stands where that style puts
+ * its verb (`verbPlace`): a dotted id's first part when that is a known word (Graph's `Get.Count.updatePolicies-27c8`),
+ * else its last part's first word (Google's `datalabeling.projects.operations.cancel`); the part after `_` of a
+ * method's id (AWS's `GET_DeleteStack`) or an Azure one (`UpdateRuns_List`); the last part's first word of a snake_case
+ * id (Slack's `auth_revoke`, `workflows_updateStep`) with no word of a read; else its first word (`deletePadUsingGET`).
  */
-function operationWord(id: string): { word: string | undefined; afterMethod: boolean } {
+function operationWord(id: string): { word: string | undefined; verbPlace: boolean } {
   const parts = id.split(".");
   if (parts.length > 1) {
     const [first, ...more] = wordsOf(parts[0]!);
     const known = more.length === 0 && first !== undefined && (READS.has(first) || CHANGES.has(first));
-    return { word: known ? first : wordsOf(parts.at(-1)!)[0], afterMethod: false };
+    return known ? { word: first, verbPlace: false } : { word: wordsOf(parts.at(-1)!)[0], verbPlace: true };
   }
   const pair = /^([A-Za-z][A-Za-z0-9]*)_([A-Z][A-Za-z0-9]*)$/.exec(id);
-  if (pair !== null && /^(get|head|options)$/i.test(pair[1]!)) return { word: wordsOf(pair[2]!)[0], afterMethod: true };
-  if (pair !== null && /^[A-Z]/.test(pair[1]!)) return { word: wordsOf(pair[2]!)[0], afterMethod: false };
+  if (pair !== null && /^(get|head|options)$/i.test(pair[1]!)) return { word: wordsOf(pair[2]!)[0], verbPlace: true };
+  if (pair !== null && /^[A-Z]/.test(pair[1]!)) return { word: wordsOf(pair[2]!)[0], verbPlace: false };
   const snake = id.split("_");
-  if (snake.length > 1 && /^[a-z]+$/.test(snake.at(-1)!)) return { word: wordsOf(id).some((w) => READS.has(w)) ? undefined : snake.at(-1), afterMethod: false };
-  return { word: wordsOf(id)[0], afterMethod: false };
+  if (snake.length > 1 && /^[a-z][A-Za-z0-9]*$/.test(snake.at(-1)!)) {
+    return { word: wordsOf(id).some((w) => READS.has(w)) ? undefined : wordsOf(snake.at(-1)!)[0], verbPlace: true };
+  }
+  return { word: wordsOf(id)[0], verbPlace: false };
 }
 
 /** What the id names: a change that removes, another change, or none hcp knows (a read, or another word). */
 export function namedChange(operationId: string | undefined): "removes" | "changes" | undefined {
   if (operationId === undefined) return undefined;
-  const { word, afterMethod } = operationWord(operationId);
+  const { word, verbPlace } = operationWord(operationId);
   if (word === MANY) return namedChange(operationId.replace(/batch_?/i, ""));
-  if (word === undefined || !(CHANGES.has(word) || (afterMethod && ACTIONS.has(word)))) return undefined;
+  if (word === undefined || !(CHANGES.has(word) || (verbPlace && ACTIONS.has(word)))) return undefined;
   return REMOVES.has(word) ? "removes" : "changes";
 }
 
