@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { headOf, parseDocument, type DocumentHead } from "../../src/runtime/openapi/document.js";
 import { operationsOf, type Operation } from "../../src/runtime/openapi/operations.js";
-import { buildRequest } from "../../src/runtime/openapi/request.js";
+import { buildRequest, wireBody } from "../../src/runtime/openapi/request.js";
 import { mockResult } from "../../src/runtime/openapi/result.js";
 import { toJsonSchema } from "../../src/runtime/openapi/schema.js";
 import { applyCredentials } from "../../src/runtime/openapi/security.js";
@@ -36,6 +36,32 @@ const DOC = {
         responses: { "200": { description: "ok", content: { "application/json": { examples: { one: { value: { id: "x" } } } } } } },
       },
     },
+    "/styles": {
+      get: {
+        operationId: "styles",
+        parameters: [
+          { name: "csv", in: "query", explode: false, schema: { type: "array" } },
+          { name: "spaced", in: "query", style: "spaceDelimited", schema: { type: "array" } },
+          { name: "piped", in: "query", style: "pipeDelimited", schema: { type: "array" } },
+          { name: "created", in: "query", style: "deepObject", explode: true, schema: { type: "object" } },
+          { name: "filter", in: "query", schema: { type: "object" } },
+          { name: "color", in: "query", explode: false, schema: { type: "object" } },
+        ],
+        responses: { "200": { description: "ok" } },
+      },
+    },
+    "/customers": {
+      post: {
+        operationId: "customer",
+        requestBody: {
+          required: true,
+          content: { "application/x-www-form-urlencoded": { schema: { type: "object" }, encoding: { metadata: { style: "deepObject", explode: true }, tags: { explode: false } } } },
+        },
+        responses: { "200": { description: "ok" } },
+      },
+    },
+    "/render": { post: { operationId: "render", requestBody: { content: { "text/plain": {} } }, responses: { "200": { description: "ok" } } } },
+    "/upload": { post: { operationId: "upload", requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object" } } } }, responses: { "200": { description: "ok" } } } },
   },
 };
 
@@ -65,6 +91,38 @@ test("requests: one segment per path parameter, repeated query arrays, nothing o
   assert.equal(buildRequest(byId("item"), { id: "a/../../b", q: ["x y", "&z"] }, base).url, "https://api.example.com/v2/items/a%2F..%2F..%2Fb?q=x+y&q=%26z");
   for (const id of [".", "..", ""]) assert.throws(() => buildRequest(byId("item"), { id }, base), (e: unknown) => e instanceof RuntimeError && e.code === "invalid_argument");
   assert.throws(() => buildRequest(byId("item"), {}, base), (e: unknown) => e instanceof RuntimeError && e.code === "missing_argument");
+});
+
+test("query values as their style and explode say: form arrays repeated or joined by commas, space- and pipe-delimited, deepObject as name[key], form objects as parameters of their own or key,value", async () => {
+  const { byId } = await ops();
+  const base = new URL("https://api.example.com/");
+  const query = (args: Record<string, unknown>) => decodeURIComponent(new URL(buildRequest(byId("styles"), args, base).url).search.replace(/\+/g, " "));
+  assert.equal(query({ csv: ["id", "displayName"] }), "?csv=id,displayName");
+  assert.equal(query({ spaced: ["a", "b"], piped: ["c", "d"] }), "?spaced=a b&piped=c|d");
+  assert.equal(query({ created: { gte: 1700000000, lt: 1800000000 } }), "?created[gte]=1700000000&created[lt]=1800000000");
+  assert.equal(query({ created: { range: { gte: 1 } } }), "?created[range][gte]=1", "deeper objects nest their brackets");
+  assert.equal(query({ filter: { name: "n", size: 2 } }), "?name=n&size=2");
+  assert.equal(query({ color: { R: 100, G: 200 } }), "?color=R,100,G,200");
+  assert.equal(buildRequest(byId("styles"), { csv: ["a,b", "c&d"] }, base).url, "https://api.example.com/styles?csv=a%2Cb%2Cc%26d", "each value encoded, & never a new parameter");
+});
+
+test("request bodies: a form's fields written as its encoding says (deepObject, not exploded), plain text as it is; a required body hcp cannot send (multipart) refused before anything is planned", async () => {
+  const { byId } = await ops();
+  const base = new URL("https://api.example.com/");
+  const customer = byId("customer");
+  assert.equal(customer.body?.form, "form");
+  const body = { email: "a b@example.com", metadata: { plan: "pro", seats: 3 }, tags: ["x", "y"], expand: ["data", "more"] };
+  assert.deepEqual(buildRequest(customer, { body }, base).body, body, "the plan shows the body's fields");
+  assert.equal(decodeURIComponent(wireBody(customer.body!, body)), "email=a+b@example.com&metadata[plan]=pro&metadata[seats]=3&tags=x,y&expand=data&expand=more");
+  assert.throws(() => buildRequest(customer, { body: "email=x" }, base), (e: unknown) => e instanceof RuntimeError && e.code === "invalid_argument" && /a form .* is an object of its fields/.test(e.message));
+  const render = byId("render");
+  assert.deepEqual([render.body?.form, render.body?.schema], ["text", { type: "string" }]);
+  assert.equal(wireBody(render.body!, "# Title\n"), "# Title\n");
+  assert.deepEqual(byId("upload").unsentBody, { required: true, mediaTypes: ["multipart/form-data"] });
+  assert.throws(
+    () => buildRequest(byId("upload"), {}, base),
+    (e: unknown) => e instanceof RuntimeError && e.code === "not_executable" && e.message === "POST /upload requires a request body as multipart/form-data, which hcp cannot send (it sends JSON, a form or plain text); nothing was sent",
+  );
 });
 
 test("schemas: 3.0 nullable and boolean exclusive bounds become 2020-12; cycles and unresolved $refs become any", () => {

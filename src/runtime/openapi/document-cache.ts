@@ -20,7 +20,7 @@ import type { DocumentBytes } from "./document.js";
 import type { Operation } from "./operations.js";
 
 /** Changed whenever what an entry holds, or what parsing makes of a text, changes within one version of hcp. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** Entries kept: those of the documents used last; the oldest is removed when another is written. */
 export const KEPT_DOCUMENTS = 8;
 /** The most an entry may be. */

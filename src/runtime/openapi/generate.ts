@@ -77,6 +77,7 @@ interface LeftOutPattern extends PatternProblem {
 
 const leftOutNote = (p: LeftOutPattern) => `verb "${p.verb}": ${p.path} left out (surface.json gives the verb its arguments without it): ${p.message}`;
 const skippedNote = (op: Operation) => `skipped ${op.method} ${op.path}: no verb key fits`;
+const unsentNote = (op: Operation) => `${op.method} ${op.path} (${op.unsentBody!.mediaTypes.join(", ")})`;
 
 /** A read by method that names a change: by its operationId, or by its path where it has none (named-change.ts). */
 interface WriteByName {
@@ -103,8 +104,13 @@ function writesByNameNote(writes: readonly WriteByName[]): string {
 }
 
 /** The notes of what the generator changed or left out of the document, one each or one for each kind. */
-function generatorNotes(renamed: readonly string[], leftOut: readonly LeftOutPattern[], skipped: readonly Operation[]): string[] {
+function generatorNotes(renamed: readonly string[], leftOut: readonly LeftOutPattern[], skipped: readonly Operation[], unsent: readonly Operation[]): string[] {
   return [
+    ...(unsent.length === 0
+      ? []
+      : [
+          `${unsent.length === 1 ? "1 operation is" : `${unsent.length} operations are`} left out, as each requires a request body hcp cannot send (it sends JSON, a form or plain text): ${firstAndMore(unsent.map(unsentNote), 3)}`,
+        ]),
     ...notesOf(skipped, skippedNote, (all) => `${all.length} operations are skipped, as no verb key fits them (the first: ${skippedNote(all[0]!)})`),
     ...notesOf(
       leftOut,
@@ -159,7 +165,13 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const schemes = schemesUsed(doc, operations);
   const authVerbs: string[] = [];
   const writesByName: WriteByName[] = [];
+  const unsent: Operation[] = [];
   for (const op of operations) {
+    // Sent without its body, such an operation would be a write the API takes as asked for with nothing.
+    if (op.unsentBody?.required === true) {
+      unsent.push(op);
+      continue;
+    }
     const fromId = op.operationId === undefined ? "" : fitted(keyOfId(op.operationId));
     const base = isVerbKey(fromId) ? fromId : fitted(keyOfPath(op));
     if (!isVerbKey(base)) {
@@ -201,7 +213,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   if (server.baseUrl !== undefined) policy.openapi = { base_url: server.baseUrl };
   if (server.note !== undefined) notes.push(server.note);
   if (writesByName.length > 0) notes.push(writesByNameNote(writesByName));
-  notes.push(...generatorNotes(renamed, leftOut, skipped), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...packToolsNote({ id, name: title, verbs: shown }, policy));
+  notes.push(...generatorNotes(renamed, leftOut, skipped, unsent), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...packToolsNote({ id, name: title, verbs: shown }, policy));
   const harness = (inForce: PolicyDocument) =>
     renderPackHarness({
       surface: { id, name: title, verbs: shown },

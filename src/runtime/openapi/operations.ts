@@ -13,6 +13,9 @@ export interface Parameter {
   readonly required: boolean;
   readonly description?: string;
   readonly schema?: Record<string, unknown>;
+  /** How a query value is written (OpenAPI's `style`, `explode`): form and exploded unless the document says. */
+  readonly style?: string;
+  readonly explode?: boolean;
 }
 
 export interface Operation {
@@ -25,12 +28,27 @@ export interface Operation {
   readonly description?: string;
   /** Path-level parameters merged with the operation's (the operation's win). */
   readonly parameters: readonly Parameter[];
-  /** The JSON request body, when the operation takes one. */
-  readonly body?: { readonly required: boolean; readonly schema?: Record<string, unknown>; readonly description?: string; readonly mediaType: string };
+  /** The request body hcp sends, when the operation takes one: JSON, else a form, else plain text (bodyOf). */
+  readonly body?: RequestBody;
+  /** A request body hcp cannot send (multipart, binary…): its media types, and whether the operation requires it. */
+  readonly unsentBody?: { readonly required: boolean; readonly mediaTypes: readonly string[] };
   /** Security requirements: the operation's, else the document's. */
   readonly security: readonly Record<string, unknown>[];
   /** The raw operation object, for its responses. */
   readonly raw: Record<string, unknown>;
+}
+
+/** How a request body is written: as JSON, as `application/x-www-form-urlencoded`, or as the text it is. */
+export type BodyForm = "json" | "form" | "text";
+
+export interface RequestBody {
+  readonly required: boolean;
+  readonly schema?: Record<string, unknown>;
+  readonly description?: string;
+  readonly mediaType: string;
+  readonly form: BodyForm;
+  /** A form's fields' `style` and `explode` (the media type's `encoding`), by field name. */
+  readonly encoding?: Readonly<Record<string, { readonly style?: string; readonly explode?: boolean }>>;
 }
 
 /** `application/json` and every `+json` type. */
@@ -50,22 +68,51 @@ function parametersOf(list: unknown): Parameter[] {
       required: p["in"] === "path" || p["required"] === true,
       ...(typeof p["description"] === "string" ? { description: p["description"] } : {}),
       ...(isObject(p["schema"]) ? { schema: p["schema"] } : {}),
+      ...(typeof p["style"] === "string" ? { style: p["style"] } : {}),
+      ...(typeof p["explode"] === "boolean" ? { explode: p["explode"] } : {}),
     };
     out.push(param);
   }
   return out;
 }
 
-function bodyOf(rb: unknown): Operation["body"] {
-  if (!isObject(rb) || !isObject(rb["content"])) return undefined;
-  const type = Object.keys(rb["content"]).find(isJsonMediaType);
-  if (type === undefined) return undefined;
+/** How hcp writes a body of a media type, when it can. */
+function bodyFormOf(type: string): BodyForm | undefined {
+  if (isJsonMediaType(type)) return "json";
+  const base = type.split(";")[0]!.trim().toLowerCase();
+  return base === "application/x-www-form-urlencoded" ? "form" : base === "text/plain" ? "text" : undefined;
+}
+
+/** A form's `encoding`: the style and explode of each field that gives them. */
+function encodingOf(media: unknown): RequestBody["encoding"] {
+  if (!isObject(media) || !isObject(media["encoding"])) return undefined;
+  const out: Record<string, { style?: string; explode?: boolean }> = {};
+  for (const [field, e] of Object.entries(media["encoding"])) {
+    if (!isObject(e)) continue;
+    out[field] = { ...(typeof e["style"] === "string" ? { style: e["style"] } : {}), ...(typeof e["explode"] === "boolean" ? { explode: e["explode"] } : {}) };
+  }
+  return out;
+}
+
+/** The operation's request body as hcp sends it (JSON first, then a form, then plain text), or the types it cannot send. */
+function bodyOf(rb: unknown): Pick<Operation, "body" | "unsentBody"> {
+  if (!isObject(rb) || !isObject(rb["content"])) return {};
+  const types = Object.keys(rb["content"]);
+  const required = rb["required"] === true;
+  const type = (["json", "form", "text"] as const).map((form) => types.find((t) => bodyFormOf(t) === form)).find((t) => t !== undefined);
+  if (type === undefined) return types.length === 0 ? {} : { unsentBody: { required, mediaTypes: types } };
   const media = rb["content"][type];
+  const form = bodyFormOf(type)!;
+  const encoding = form === "form" ? encodingOf(media) : undefined;
   return {
-    required: rb["required"] === true,
-    mediaType: type,
-    ...(isObject(media) && isObject(media["schema"]) ? { schema: media["schema"] } : {}),
-    ...(typeof rb["description"] === "string" ? { description: rb["description"] } : {}),
+    body: {
+      required,
+      mediaType: type,
+      form,
+      ...(isObject(media) && isObject(media["schema"]) ? { schema: media["schema"] } : form === "text" ? { schema: { type: "string" } } : {}),
+      ...(typeof rb["description"] === "string" ? { description: rb["description"] } : {}),
+      ...(encoding === undefined ? {} : { encoding }),
+    },
   };
 }
 
@@ -82,7 +129,6 @@ export function operationsOf(doc: Record<string, unknown>): Operation[] {
       if (!isObject(op)) continue;
       const own = parametersOf(op["parameters"]);
       const merged = [...shared.filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)), ...own];
-      const body = bodyOf(op["requestBody"]);
       out.push({
         method: m.toUpperCase(),
         path,
@@ -90,7 +136,7 @@ export function operationsOf(doc: Record<string, unknown>): Operation[] {
         ...(typeof op["summary"] === "string" ? { summary: op["summary"] } : {}),
         ...(typeof op["description"] === "string" ? { description: op["description"] } : {}),
         parameters: merged,
-        ...(body ? { body } : {}),
+        ...bodyOf(op["requestBody"]),
         security: Array.isArray(op["security"]) ? op["security"].filter(isObject) : docSecurity,
         raw: op,
       });

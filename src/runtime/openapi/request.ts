@@ -6,7 +6,7 @@ import type { PolicyDocument } from "../../pack/types.js";
 import { RuntimeError, showValue } from "../errors.js";
 import type { DocumentHead } from "./document.js";
 import { checkTransportSecurity } from "./http.js";
-import type { Operation } from "./operations.js";
+import type { Operation, Parameter, RequestBody } from "./operations.js";
 import { argumentParameters } from "./schema.js";
 
 /** What a request sends, before credentials (which are added only when it is sent). */
@@ -84,8 +84,61 @@ function segment(name: string, v: unknown): string {
   return encodeURIComponent(text);
 }
 
+/** A value inside an array or object of a query value: a scalar as text, anything else as its JSON. */
+const queryItem = (name: string, v: unknown): string => (isObject(v) || Array.isArray(v) ? JSON.stringify(v) : scalar(name, v));
+
+/** `name[key]…=value` for each scalar inside an object or array (deepObject, as Stripe reads `created[gte]=1`). */
+function deepPairs(name: string, v: unknown): [string, string][] {
+  if (!isObject(v) && !Array.isArray(v)) return [[name, scalar(name, v)]];
+  return Object.entries(v).flatMap(([k, x]) => deepPairs(`${name}[${k}]`, x));
+}
+
+/**
+ * A query parameter's (or a form field's) name=value pairs as its `style` and `explode` say (OpenAPI 3.0 §4.7.12.4):
+ * form by default, exploded by default only when form. An array: each item its own pair when exploded, else one value,
+ * its items joined by `,` (form), ` ` (spaceDelimited) or `|` (pipeDelimited). An object: each property its own pair
+ * when exploded (form), `name[key]=value` (deepObject), else `key,value,…` in one value. A query's credentials are set
+ * after, replacing any pair of their name (verb.ts).
+ */
+function queryPairs(name: string, how: Pick<Parameter, "style" | "explode"> | undefined, v: unknown): [string, string][] {
+  const style = how?.style ?? "form";
+  const explode = how?.explode ?? style === "form";
+  if (isObject(v)) {
+    if (style === "deepObject") return deepPairs(name, v);
+    const entries = Object.entries(v).map(([k, x]): [string, string] => [k, queryItem(name, x)]);
+    return explode ? entries : [[name, entries.flat().join(",")]];
+  }
+  if (Array.isArray(v)) {
+    const items = v.map((x) => queryItem(name, x));
+    if (explode) return items.map((x) => [name, x]);
+    return [[name, items.join(style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ",")]];
+  }
+  return [[name, scalar(name, v)]];
+}
+
+/**
+ * The bytes of a request body as its media type is written (operations.ts): JSON; a form's fields, each as its
+ * `encoding` says (form, exploded, by default: `a=1&b=x&b=y`; deepObject `meta[k]=v`); plain text as it is.
+ */
+export function wireBody(body: RequestBody, value: unknown): string {
+  if (body.form === "json") return JSON.stringify(value);
+  if (body.form === "text") return typeof value === "string" ? value : JSON.stringify(value);
+  if (!isObject(value)) throw new RuntimeError("invalid_argument", `argument "body": a form (${body.mediaType}) is an object of its fields, got ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}`);
+  const form = new URLSearchParams();
+  for (const [field, v] of Object.entries(value)) {
+    if (v === undefined || v === null) continue;
+    for (const [name, text] of queryPairs(field, body.encoding?.[field], v)) form.append(name, text);
+  }
+  return form.toString();
+}
+
 /** Builds the request from validated arguments. Throws RuntimeError (invalid_argument). */
 export function buildRequest(op: Operation, args: Readonly<Record<string, unknown>>, base: URL): PlannedRequest {
+  if (op.unsentBody?.required === true) {
+    // Sent without it, the request would be a write the API takes as asked for with nothing (Stripe's blank customer).
+    const types = op.unsentBody.mediaTypes.join(", ");
+    throw new RuntimeError("not_executable", `${op.method} ${op.path} requires a request body as ${types}, which hcp cannot send (it sends JSON, a form or plain text); nothing was sent`);
+  }
   const path = op.path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
     if (!Object.hasOwn(args, name)) throw new RuntimeError("missing_argument", `argument ${JSON.stringify(name)} is required: it is part of the path ${op.path}`);
     return segment(name, args[name]);
@@ -102,8 +155,7 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
     const v = args[p.name];
     if (v === undefined || v === null) continue;
     if (p.in === "query") {
-      const values = Array.isArray(v) ? v : [v];
-      for (const item of values) url.searchParams.append(p.name, isObject(item) || Array.isArray(item) ? JSON.stringify(item) : scalar(p.name, item));
+      for (const [name, text] of queryPairs(p.name, p, v)) url.searchParams.append(name, text);
     } else {
       if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `header parameter ${showValue(p.name)} is not a valid header name`);
       const text = scalar(p.name, v);
@@ -116,7 +168,11 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
   }
   const out: PlannedRequest = { method: op.method, url: url.href };
   if (Object.keys(headers).length > 0) out.headers = headers;
-  if (op.body !== undefined && Object.hasOwn(args, "body")) out.body = sendableBody(args["body"]);
+  if (op.body !== undefined && Object.hasOwn(args, "body")) {
+    out.body = sendableBody(args["body"]);
+    // Written now, for its refusal to come before any approval; again as it is sent (verb.ts).
+    wireBody(op.body, out.body);
+  }
   return out;
 }
 

@@ -1,0 +1,101 @@
+// What an openapi verb puts on the wire beyond JSON, checked on a loopback API that records every request: a form
+// body (Stripe's writes), query values by their style (Stripe's deepObject, Graph's comma-joined $select), and an
+// operation whose required body hcp cannot send (multipart), which must never go out empty.
+
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { test } from "node:test";
+import { execSession, hcp, tempDir } from "../transports/support.js";
+import { isolatedEnv } from "./openapi-support.js";
+
+const ok = { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } };
+
+const DOC = {
+  openapi: "3.0.3",
+  info: { title: "payments", version: "1" },
+  servers: [{ url: "https://api.payments.example/v1" }],
+  paths: {
+    "/customers": {
+      post: {
+        operationId: "PostCustomers",
+        requestBody: {
+          required: true,
+          content: {
+            "application/x-www-form-urlencoded": {
+              schema: { type: "object", properties: { email: { type: "string" }, metadata: { type: "object" }, expand: { type: "array", items: { type: "string" } } } },
+              encoding: { metadata: { style: "deepObject", explode: true } },
+            },
+          },
+        },
+        responses: ok,
+      },
+    },
+    "/charges": {
+      get: {
+        operationId: "GetCharges",
+        parameters: [
+          { name: "created", in: "query", style: "deepObject", explode: true, schema: { type: "object" } },
+          { name: "$select", in: "query", style: "form", explode: false, schema: { type: "array", items: { type: "string" } } },
+        ],
+        responses: ok,
+      },
+    },
+    "/files": { post: { operationId: "PostFiles", requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object" } } } }, responses: ok } },
+  },
+};
+
+test("attack and reach: a form body is sent as a form (fields by their encoding), query values by their style; an operation requiring a multipart body is left out by hcp init and, in a pack written by hand, refused with nothing sent, never sent empty", async () => {
+  const seen: { method: string; url: string; type: string | undefined; body: string }[] = [];
+  const api = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8").on("data", (c: string) => (body += c));
+    req.on("end", () => {
+      seen.push({ method: req.method ?? "", url: req.url ?? "", type: req.headers["content-type"], body });
+      res.setHeader("content-type", "application/json");
+      res.end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  try {
+    const dir = tempDir("hcp-openapi-bodies-");
+    const doc = join(dir, "payments.json");
+    writeFileSync(doc, JSON.stringify(DOC));
+    const out = join(dir, "payments");
+    const env = isolatedEnv();
+    const init = await hcp(["init", "--from-openapi", doc, "--out", out], { env });
+    assert.equal(init.code, 0, init.stderr);
+    assert.match(init.stderr, /note: 1 operation is left out, as each requires a request body hcp cannot send \(it sends JSON, a form or plain text\): POST \/files \(multipart\/form-data\)/);
+    const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, unknown> };
+    assert.deepEqual(Object.keys(surface.verbs).sort(), ["get-charges", "post-customers"]);
+    const policy = JSON.parse(readFileSync(join(out, "policy.json"), "utf8")) as Record<string, unknown>;
+    writeFileSync(join(out, "policy.json"), JSON.stringify({ ...policy, openapi: { base_url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1` } }));
+
+    const calls = [
+      { id: 1, pack: "payments", verb: "post-customers", args: { body: { email: "ann@example.com", metadata: { plan: "pro" }, expand: ["a", "b"] } } },
+      { id: 2, pack: "payments", verb: "get-charges", args: { created: { gte: 1700000000 }, $select: ["id", "amount"] } },
+    ].map((c) => JSON.stringify(c));
+    const s = await execSession([out], calls, ["--allow-write", "--concurrency", "1"], { env });
+    assert.deepEqual(s.responses.map((r) => r.ok), [true, true], JSON.stringify(s.responses));
+    assert.deepEqual(seen, [
+      { method: "POST", url: "/v1/customers", type: "application/x-www-form-urlencoded", body: "email=ann%40example.com&metadata%5Bplan%5D=pro&expand=a&expand=b" },
+      { method: "GET", url: "/v1/charges?created%5Bgte%5D=1700000000&%24select=id%2Camount", type: undefined, body: "" },
+    ]);
+
+    // A pack written by hand that binds the multipart operation: refused before anything is sent, dry run included.
+    writeFileSync(join(out, "surface.json"), JSON.stringify({ ...surface, verbs: { ...surface.verbs, upload: { description: "Upload a file.", cli: ["POST", "/files"] } } }));
+    const upload = JSON.stringify({ id: 3, pack: "payments", verb: "upload", args: {} });
+    const dry = JSON.stringify({ id: 4, pack: "payments", verb: "upload", args: {}, dry_run: true });
+    const refused = await execSession([out], [upload, dry], ["--allow-write"], { env });
+    for (const r of refused.responses) {
+      assert.equal(r.error?.code, "not_executable", JSON.stringify(r));
+      assert.match(r.error!.message, /POST \/files requires a request body as multipart\/form-data, which hcp cannot send/);
+    }
+    assert.equal(seen.length, 2, "nothing more reached the API");
+  } finally {
+    api.closeAllConnections();
+    await new Promise<void>((resolve) => api.close(() => resolve()));
+  }
+});
