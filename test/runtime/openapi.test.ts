@@ -61,6 +61,14 @@ const DOC = {
       },
     },
     "/render": { post: { operationId: "render", requestBody: { content: { "text/plain": {} } }, responses: { "200": { description: "ok" } } } },
+    "users/{id}": {
+      get: { operationId: "noslash", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }, { name: "X-Trace", in: "header", schema: { type: "string" } }], responses: { "200": { description: "ok" } } },
+      patch: {
+        operationId: "patchUser",
+        requestBody: { content: { "application/json-patch+json": { schema: { type: "array" } }, "application/merge-patch+json": { schema: { type: "object" } } } },
+        responses: { "200": { description: "ok" } },
+      },
+    },
     "/upload": { post: { operationId: "upload", requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object" } } } }, responses: { "200": { description: "ok" } } } },
   },
 };
@@ -123,6 +131,14 @@ test("request bodies: a form's fields written as its encoding says (deepObject, 
     () => buildRequest(byId("upload"), {}, base),
     (e: unknown) => e instanceof RuntimeError && e.code === "not_executable" && e.message === "POST /upload requires a request body as multipart/form-data, which hcp cannot send (it sends JSON, a form or plain text); nothing was sent",
   );
+});
+
+test("a document's path without its leading / is sent under the base URL; a header value with a C1 control is refused; a PATCH body is the JSON type an agent means (merge patch before JSON Patch)", async () => {
+  const { byId } = await ops();
+  const base = new URL("https://api.example.com/v2");
+  assert.equal(buildRequest(byId("noslash"), { id: "u1" }, base).url, "https://api.example.com/v2/users/u1");
+  assert.throws(() => buildRequest(byId("noslash"), { id: "u1", "X-Trace": "a\u0085b" }, base), (e: unknown) => e instanceof RuntimeError && e.code === "invalid_argument" && /control character/.test(e.message));
+  assert.equal(byId("patchUser").body?.mediaType, "application/merge-patch+json");
 });
 
 test("schemas: 3.0 nullable and boolean exclusive bounds become 2020-12; cycles and unresolved $refs become any", () => {

@@ -99,7 +99,16 @@ function bodyOf(rb: unknown): Pick<Operation, "body" | "unsentBody"> {
   if (!isObject(rb) || !isObject(rb["content"])) return {};
   const types = Object.keys(rb["content"]);
   const required = rb["required"] === true;
-  const type = (["json", "form", "text"] as const).map((form) => types.find((t) => bodyFormOf(t) === form)).find((t) => t !== undefined);
+  // JSON first, plain `application/json` before the other JSON types, and JSON Patch (an array of operations, where an
+  // agent means to send the fields it changes: Kubernetes' PATCH lists it first) after them; then a form, then text.
+  const rank = (t: string): number => {
+    const form = bodyFormOf(t);
+    if (form === undefined) return Infinity;
+    if (form !== "json") return form === "form" ? 3 : 4;
+    const base = t.split(";")[0]!.trim().toLowerCase();
+    return base === "application/json" ? 0 : base === "application/json-patch+json" ? 2 : 1;
+  };
+  const type = types.filter((t) => rank(t) !== Infinity).sort((a, b) => rank(a) - rank(b))[0];
   if (type === undefined) return types.length === 0 ? {} : { unsentBody: { required, mediaTypes: types } };
   const media = rb["content"][type];
   const form = bodyFormOf(type)!;

@@ -139,7 +139,9 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
     const types = op.unsentBody.mediaTypes.join(", ");
     throw new RuntimeError("not_executable", `${op.method} ${op.path} requires a request body as ${types}, which hcp cannot send (it sends JSON, a form or plain text); nothing was sent`);
   }
-  const path = op.path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+  // OpenAPI's paths start with `/`; a document's `users/{id}` means the same (else the URL would run into the host).
+  const template = op.path.startsWith("/") ? op.path : `/${op.path}`;
+  const path = template.replace(/\{([^}]+)\}/g, (whole, name: string) => {
     if (!Object.hasOwn(args, name)) throw new RuntimeError("missing_argument", `argument ${JSON.stringify(name)} is required: it is part of the path ${op.path}`);
     return segment(name, args[name]);
   });
@@ -160,7 +162,7 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
       if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `header parameter ${showValue(p.name)} is not a valid header name`);
       const text = scalar(p.name, v);
       if (/[\r\n\0]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value cannot contain CR, LF or NUL`);
-      if (/[\x01-\x08\x0b-\x1f\x7f]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value cannot contain a control character`);
+      if (/[\x01-\x08\x0b-\x1f\x7f-\x9f]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value cannot contain a control character`);
       // Checked here, not left to fetch: its error would come after the approval, and quote a character of the value.
       if (/[^\0-\xff]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value can only hold Latin-1 characters (U+0000 to U+00FF)`);
       headers[p.name.toLowerCase()] = text;
