@@ -1,5 +1,6 @@
 // The one error model of the transports: every failure as {code, message}, and the CLI exit code of each code.
 
+import { ApprovalError } from "../runtime/approval/store.js";
 import { RuntimeError } from "../runtime/errors.js";
 
 /** Codes the transports add to the runtime's own. */
@@ -29,10 +30,16 @@ export class TransportError extends Error {
 export interface ErrorBody {
   code: string;
   message: string;
+  /** The plan an approval error is about (approval_required: the id the retry restates once a person approved it). */
+  plan_id?: string;
 }
 
-/** Any thrown value as `{code, message}`: runtime and transport errors keep theirs; anything else is `internal`, one line, no stack. */
+/**
+ * Any thrown value as `{code, message}` (and `plan_id` of an approval error): runtime and transport errors keep theirs;
+ * anything else is `internal`, one line, no stack.
+ */
 export function errorBody(err: unknown): ErrorBody {
+  if (err instanceof ApprovalError && err.plan_id !== null) return { code: err.code, message: err.message, plan_id: err.plan_id };
   if (err instanceof RuntimeError || err instanceof TransportError) return { code: err.code, message: err.message };
   const message = err instanceof Error ? err.message : String(err);
   return { code: "internal", message: `internal error: ${message.split("\n")[0]}` };

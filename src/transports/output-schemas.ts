@@ -13,8 +13,11 @@ export function object(properties: Record<string, unknown>, optional: readonly s
   return { type: "object", required: Object.keys(properties).filter((k) => !optional.includes(k)), properties };
 }
 
-/** `{code, message}`: a machine code of docs/reference/error-codes.md and a sentence for a person. */
-export const ERROR_OBJECT = object({ code: str, message: str });
+/**
+ * `{code, message}`: a machine code of docs/reference/error-codes.md and a sentence for a person; an approval error
+ * (approval_required…) also names its plan, `plan_id`.
+ */
+export const ERROR_OBJECT = object({ code: str, message: str, plan_id: str }, ["plan_id"]);
 
 /** A failure as the transports answer it: `{error: {code, message}}`. */
 export const ERROR_RESULT = object({ error: ERROR_OBJECT });
@@ -77,4 +80,4 @@ export const EXEC_RESPONSE = {
 };
 
 /** What a failing command prints on stderr under --json: the message, the exit code and (hcp) the machine code. */
-export const CLI_ERROR = object({ error: str, exit_code: count, code: str }, ["code"]);
+export const CLI_ERROR = object({ error: str, exit_code: count, code: str, plan_id: str }, ["code", "plan_id"]);

@@ -68,13 +68,14 @@ test("after a decline or a cancel, that plan cannot run in the session, whatever
   }
 });
 
-test("without elicitation: the refusal names `hcp approve <id>`; approved at a terminal, the retry with the same id runs once", async () => {
+test("without elicitation: the refusal names `hcp approve <id>` (and carries it as plan_id); approved at a terminal, the retry with the same id runs once", async () => {
   const b = bank();
   const { client } = await b.mcp({ allowWrite: true });
   try {
     const first = await client.callTool({ name: "bank_pay", arguments: { amount: "7" } });
     assert.equal(errorCode(first), "approval_required");
     const id = /hcp approve (hcp1\.\S+)/.exec(errorOf(first).message)![1]!;
+    assert.equal((errorOf(first) as { plan_id?: string }).plan_id, id, "the plan_id is a field of the error too, not only words of its message");
     // In MCP's own terms only: hcp run's flag is no use to an agent calling a tool.
     assert.ok(errorOf(first).message.includes(`then retry with the same plan_id (MCP: "confirm": "${id}" in the tool's arguments) before `), errorOf(first).message);
     const early = await client.callTool({ name: "bank_pay", arguments: { amount: "7", confirm: id } });

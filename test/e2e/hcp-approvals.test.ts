@@ -239,6 +239,7 @@ test("without policy.json every write verb needs a person (a warning says so); M
     const r = await b.hcp([...args, "--json"]);
     assert.equal(r.code, 4, r.stderr);
     assert.equal(jsonError(r).code, "approval_required");
+    assert.match((jsonError(r) as { plan_id?: string }).plan_id ?? "", /^hcp1\./, "hcp run --json names the plan as a field");
   }
   const { client } = await b.mcp({ allowWrite: true });
   try {

@@ -9,7 +9,7 @@ function hcpError(err: unknown): RungradError {
   if (err instanceof CliError) return new DetailedError(err.exitCode, err.message, { code: err.exitCode === 1 ? "usage" : "runtime" });
   if (err instanceof RungradError) return err;
   const body = errorBody(err);
-  return new DetailedError(exitCodeOf(body.code), body.message, { code: body.code });
+  return new DetailedError(exitCodeOf(body.code), body.message, { code: body.code, ...(body.plan_id === undefined ? {} : { plan_id: body.plan_id }) });
 }
 
 /** A handler (or another of the App's hooks) whose failures reach the App already mapped. */
