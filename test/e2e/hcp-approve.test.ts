@@ -107,3 +107,23 @@ test("hcp approve --list --json and hcp audit --json write bidi and invisible ch
   const audited = (JSON.parse((await b.hcp(["audit", "--json"])).stdout) as { entries: { argv: string[] }[] }).entries;
   assert.equal(audited.at(-1)!.argv.at(-1), trick);
 });
+
+test("a plan asked for again while it waits (a call refused for approval, then a dry run; over run and exec) keeps its one plan_id: hcp approve --list lists it once, and the id the person approves runs it; another plan, or the same once approved, gets an id of its own", async () => {
+  const b = bank();
+  const refused = await b.hcp(["run", b.root, "pay", "--arg", "amount=3", "--allow-write", "--no-prompt", "--json"]);
+  assert.equal(jsonError(refused).code, "approval_required");
+  const id = (jsonError(refused) as { plan_id?: string }).plan_id!;
+  assert.equal(planIdOf(await b.hcp(["run", b.root, "pay", "--arg", "amount=3", "--dry-run", "--json"])), id);
+  const exec = await execSession([b.root], [JSON.stringify({ id: 1, pack: "bank", verb: "pay", args: { amount: "3" }, dry_run: true })], [], { env: b.env });
+  assert.equal((exec.responses[0]!.result as { plan_id: string }).plan_id, id);
+  const other = planIdOf(await b.hcp(["run", b.root, "pay", "--arg", "amount=4", "--dry-run", "--json"]));
+  assert.notEqual(other, id, "another plan, another id");
+  const listed = JSON.parse((await b.hcp(["approve", "--list", "--json"])).stdout) as { pending: { plan_id: string }[] };
+  assert.deepEqual(listed.pending.map((p) => p.plan_id).sort(), [id, other].sort(), "each plan listed once");
+  assert.equal((await b.approve(id)).code, 0);
+  const again = planIdOf(await b.hcp(["run", b.root, "pay", "--arg", "amount=3", "--dry-run", "--json"]));
+  assert.notEqual(again, id, "once approved, a new dry run is a new request");
+  const ran = await b.hcp(["run", b.root, "pay", "--arg", "amount=3", "--allow-write", "--confirm", id, "--json"]);
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.equal(b.runs().length, 1);
+});

@@ -49,6 +49,8 @@ const PENDING_MAX = 10_000;
 const PENDING_MAX_BYTES = 16 << 20;
 /** Used ids are kept a day past their expiry, in case the clock steps back. */
 const USED_GRACE_S = 86_400;
+/** The folder naming, by a plan's digest, the last id issued for it that waits for a person (ApprovalStore.waitingFor). */
+const BY_PLAN = "by-plan";
 
 export class ApprovalStore {
   private constructor(
@@ -59,7 +61,7 @@ export class ApprovalStore {
   /** The store of a state directory: its key made on first use, its folders created 0700. */
   static async open(dir: string): Promise<ApprovalStore> {
     const key = await loadKey(dir);
-    for (const sub of ["plans", "approvals", "used"]) await ensurePrivateDir(join(dir, sub));
+    for (const sub of ["plans", "approvals", "used", BY_PLAN]) await ensurePrivateDir(join(dir, sub));
     return new ApprovalStore(dir, key);
   }
 
@@ -81,7 +83,13 @@ export class ApprovalStore {
    * recorded so that `hcp approve` can show it and a changed plan can be told from a made-up id.
    */
   issue(plan: AnyPlan, ttlSeconds: number, nowMs: number, pending?: { shown: AnyPlan; stdinPreview?: string; stdinMoreBytes?: number }): PlanIdParts {
-    const parts = issuePlanId(this.key, canonicalPlanJSON(plan), Math.floor(nowMs / 1000) + ttlSeconds);
+    const canonical = canonicalPlanJSON(plan);
+    const index = join(this.dir, BY_PLAN, planDigest(plan));
+    if (pending !== undefined) {
+      const waiting = this.waitingFor(index, canonical, ttlSeconds, nowMs);
+      if (waiting !== undefined) return waiting;
+    }
+    const parts = issuePlanId(this.key, canonical, Math.floor(nowMs / 1000) + ttlSeconds);
     if (pending !== undefined) {
       this.prune(nowMs);
       const body: PendingPlan = { plan_id: parts.id, expires_at: iso(parts.expiry), subject: subjectOf(plan), plan: pending.shown };
@@ -90,8 +98,26 @@ export class ApprovalStore {
       const record = JSON.stringify({ ...body, digest: planDigest(plan), mac: recordMac(this.key, "pending", canonicalJSON(body)) }) + "\n";
       this.checkRoom(Buffer.byteLength(record));
       writePrivate(this.path("plans", parts), record);
+      writePrivate(index, parts.id);
     }
     return parts;
+  }
+
+  /**
+   * The id issued for this same plan (`index` names it by the plan's digest) that still waits, neither approved nor
+   * used, with at least half its time left: a plan asked for again (a retry without its plan_id, another dry run)
+   * keeps its id, so `hcp approve --list` lists it once and the id a person approves is the one the agent holds. The
+   * id's own MAC binds it to the plan: an index hcp did not write can only fail to match.
+   */
+  private waitingFor(index: string, canonical: string, ttlSeconds: number, nowMs: number): PlanIdParts | undefined {
+    try {
+      const parts = parsePlanId(readPrivate(index, "plan index", "approval_tampered")?.toString("latin1") ?? "");
+      if (parts === undefined || parts.expiry * 1000 - nowMs < ttlSeconds * 500) return undefined;
+      if (!planIdMatches(this.key, parts, canonical) || this.pendingOf(parts) === undefined) return undefined;
+      return this.exists("used", parts) || this.exists("approvals", parts) ? undefined : parts;
+    } catch {
+      return undefined; // unreadable or not hcp's: a new id
+    }
   }
 
   /**
@@ -253,9 +279,17 @@ export class ApprovalStore {
     }
   }
 
-  /** Removes the records of ids that can no longer be used (used ids a day later). */
+  /** Removes the records of ids that can no longer be used (used ids a day later), and index entries a day unused. */
   private prune(nowMs: number): void {
     const now = nowMs / 1000;
+    for (const name of this.names(BY_PLAN)) {
+      const path = join(this.dir, BY_PLAN, name);
+      try {
+        if (lstatSync(path).mtimeMs / 1000 + USED_GRACE_S < now) removeQuietly(path);
+      } catch {
+        // removed meanwhile
+      }
+    }
     for (const sub of ["plans", "approvals", "used"] as const) {
       for (const name of this.names(sub)) {
         const parts = partsOfName(name);
