@@ -282,6 +282,22 @@ test("attack: a command its name calls a read but whose help says it writes (rcl
   assert.equal(existsSync(join(env["HOME"]!, "cobractl-runs.log")), false, "the CLI never ran");
 });
 
+test("hcp init --from-cobra: a read whose usage line asks for a flag a read leaves out (kubectl's diff -f FILENAME) is a write that keeps it; a group of reads (kubectl's top) is no verb, its commands reads; auth can-i reads", async () => {
+  const { env, out, init, surface } = await fromCobractl({ COBRACTL_KUBECTL_READS: "1" });
+  assert.ok(
+    init.stderr.includes(`note: command "cobractl diff" is a write that a person approves, not a read: its usage line asks for -f (--filename), which a read leaves out (the agent would choose what it opens), so as a read it could never run; as a write it keeps the flag\n`),
+    init.stderr,
+  );
+  assert.equal(surface.verbs["diff"]!.policy, "write");
+  assert.ok("filename" in surface.verbs["diff"]!.args.properties, "the write keeps --filename");
+  assert.equal(surface.verbs["top"], undefined, "the group of reads, which only prints its help, is no verb");
+  assert.deepEqual([surface.verbs["top.pod"]?.policy, surface.verbs["auth.can-i"]?.policy], ["read", "read"]);
+  await trustPack(out, env);
+  const run = await hcp(["run", out, "auth.can-i", "--arg", 'args:=["get","pods"]', "--json"], { env });
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual((JSON.parse(run.stdout) as { json: { argv: string[] } }).json.argv, ["auth", "can-i", "--", "get", "pods"]);
+});
+
 test("attack: a CLI of one command (gdu's `gdu [directory_to_scan]`, whose --output-file overwrites the file it names) is a write a person approves, as every command whose name does not say it reads, with its operands and its own flags (not taken for the whole CLI's): hcp run and a server, read-only or with writes allowed, run nothing without a person, and the file is left as it was", async () => {
   const { env, out, init, surface } = await fromCobractl({ COBRACTL_ALONE: "1" });
   assert.match(init.stderr, /note: 0 of 1 verbs are read by their names alone \(none\) and it writes, each approved by a person \(confirm: true\)/);

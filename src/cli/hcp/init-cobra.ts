@@ -42,14 +42,14 @@ const READS = new Set([
   "get", "list", "ls", "view", "show", "describe", "status", "inspect", "logs", "log", "top", "version", "explain", "search", "info", "history",
   "events", "ps", "images", "api-resources", "api-versions", "cluster-info", "current-context", "whoami", "diff", "checks",
   "lsd", "lsf", "lsl", "lsjson", "listremotes", "tree", "size", "about", "md5sum", "sha1sum", "hashsum", "snapshots", "stats", "health",
-  "port", "exists", "df", "containers",
+  "port", "exists", "df", "containers", "can-i",
 ]);
 const READ_PREFIX = /^(get|list|show|describe|view)-/;
 /**
- * A group whose commands only read, each named by what it reads (gh `search issues`, helm `search repo`). Not `list`
- * (hugo's `list drafts` reads, but a `list` group is as often one of lists: `list delete NAME`).
+ * A group whose commands only read, each named by what it reads (gh `search issues`, helm `search repo`, kubectl `top
+ * pod`). Not `list` (hugo's `list drafts` reads, but a `list` group is as often one of lists: `list delete NAME`).
  */
-const READ_GROUPS = new Set(["search"]);
+const READ_GROUPS = new Set(["search", "top"]);
 /**
  * A text that says a command or flag prints a secret (gh `auth status --show-token`, "Display the auth token"; kubectl
  * `config view --raw`, "Display raw byte data and sensitive data"; rclone `config show`, "Print (decrypted) config
@@ -418,10 +418,12 @@ function ownFlags(n: Node): Flag[] {
  * A group that cobra calls runnable but that takes no operand and no flag of its own, and whose name does not say it
  * reads: running it can only print its help (lxc's `network [flags]`, kubectl's `auth`, gh's `extension`), or start a
  * session a verb cannot answer (rclone's `config`). As a verb it would be a write a person approves, to see a help. A
- * group that reads by its name stays a verb (kubectl's `cluster-info` prints the cluster's addresses).
+ * group that reads by its name stays a verb (kubectl's `cluster-info` prints the cluster's addresses), but for one whose
+ * commands are the reads (kubectl's `top`, gh's `search`), which itself only lists them.
  */
 function printsOnlyHelp(n: Node): boolean {
-  return runs(n) && n.children.length > 0 && operandsOf(n) === "" && n.help.flags.every((f) => f.name === "help") && !readsByName(n.path);
+  const name = n.path.at(-1) ?? "";
+  return runs(n) && n.children.length > 0 && operandsOf(n) === "" && n.help.flags.every((f) => f.name === "help") && (!readsByName(n.path) || READ_GROUPS.has(name));
 }
 
 /**
@@ -543,6 +545,14 @@ function whyNotRead(n: Node): string | undefined {
   }
   const writes = SAYS_IT_WRITES.exec(n.help.description);
   if (writes !== null) return `its help says it changes things ("${sentenceAround(n.help.description, writes.index)}"); make it a read in policy.json if it does not`;
+  // A flag its usage line asks for that a read leaves out (kubectl's `diff -f FILENAME`): as a read it could never run.
+  for (const word of usageWords(n).filter((w) => /^-[\w-]/.test(w))) {
+    const name = word.replace(/^-+/, "").replace(/[=[].*$/, "");
+    const flag = ownFlags(n).find((f) => (word.startsWith("--") ? f.name === name : f.shorthand === name));
+    if (flag !== undefined && whyLeftOut(flag) !== undefined) {
+      return `its usage line asks for ${word} (--${flag.name}), which a read leaves out (the agent would choose what it opens), so as a read it could never run; as a write it keeps the flag`;
+    }
+  }
   return undefined;
 }
 
