@@ -21,6 +21,7 @@ const DOC = {
     "/customers": {
       post: {
         operationId: "PostCustomers",
+        description: "<p>Creates a new customer &amp; its <code>metadata</code>.</p><p>See the guide.</p>",
         requestBody: {
           required: true,
           content: {
@@ -47,7 +48,7 @@ const DOC = {
   },
 };
 
-test("attack and reach: a form body is sent as a form (fields by their encoding), query values by their style; an operation requiring a multipart body is left out by hcp init and, in a pack written by hand, refused with nothing sent, never sent empty", async () => {
+test("attack and reach: a form body is sent as a form (fields by their encoding), query values by their style; an operation requiring a multipart body is left out by hcp init and, in a pack written by hand, refused with nothing sent, never sent empty; a description in HTML (Stripe's) reads as text", async () => {
   const seen: { method: string; url: string; type: string | undefined; body: string }[] = [];
   const api = createServer((req, res) => {
     let body = "";
@@ -68,8 +69,9 @@ test("attack and reach: a form body is sent as a form (fields by their encoding)
     const init = await hcp(["init", "--from-openapi", doc, "--out", out], { env });
     assert.equal(init.code, 0, init.stderr);
     assert.match(init.stderr, /note: 1 operation is left out, as each requires a request body hcp cannot send \(it sends JSON, a form or plain text\): POST \/files \(multipart\/form-data\)/);
-    const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, unknown> };
+    const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, { description?: string }> };
     assert.deepEqual(Object.keys(surface.verbs).sort(), ["get-charges", "post-customers"]);
+    assert.equal(surface.verbs["post-customers"]!.description, "Creates a new customer & its metadata.", "HTML reads as text");
     const policy = JSON.parse(readFileSync(join(out, "policy.json"), "utf8")) as Record<string, unknown>;
     writeFileSync(join(out, "policy.json"), JSON.stringify({ ...policy, openapi: { base_url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1` } }));
 

@@ -84,7 +84,8 @@ export class ApprovalStore {
    */
   issue(plan: AnyPlan, ttlSeconds: number, nowMs: number, pending?: { shown: AnyPlan; stdinPreview?: string; stdinMoreBytes?: number }): PlanIdParts {
     const canonical = canonicalPlanJSON(plan);
-    const index = join(this.dir, BY_PLAN, planDigest(plan));
+    const digest = planDigest(plan);
+    const index = join(this.dir, BY_PLAN, digest);
     if (pending !== undefined) {
       const waiting = this.waitingFor(index, canonical, ttlSeconds, nowMs);
       if (waiting !== undefined) return waiting;
@@ -95,7 +96,7 @@ export class ApprovalStore {
       const body: PendingPlan = { plan_id: parts.id, expires_at: iso(parts.expiry), subject: subjectOf(plan), plan: pending.shown };
       if (pending.stdinPreview !== undefined) body.stdin_preview = pending.stdinPreview;
       if (pending.stdinMoreBytes !== undefined && pending.stdinMoreBytes > 0) body.stdin_more_bytes = pending.stdinMoreBytes;
-      const record = JSON.stringify({ ...body, digest: planDigest(plan), mac: recordMac(this.key, "pending", canonicalJSON(body)) }) + "\n";
+      const record = JSON.stringify({ ...body, digest, mac: recordMac(this.key, "pending", canonicalJSON(body)) }) + "\n";
       this.checkRoom(Buffer.byteLength(record));
       writePrivate(this.path("plans", parts), record);
       writePrivate(index, parts.id);

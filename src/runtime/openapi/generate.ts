@@ -56,8 +56,21 @@ function keyOfPath(op: Operation): string {
   return [op.method.toLowerCase(), ...segments].join(".");
 }
 
+const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", apos: "'", nbsp: " " };
+
+/**
+ * A document's text as an agent reads it in a tool's description: its HTML (Stripe's descriptions are `<p>…</p>`) as
+ * plain text, a paragraph's end a blank line, the common entities decoded.
+ */
+function plainText(text: string): string {
+  return text
+    .replace(/<\/(p|div|li|h[1-6])\s*>|<br\s*\/?>/gi, "\n\n")
+    .replace(/<\/?[A-Za-z][^<>]*>/g, "")
+    .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, e: string) => ENTITIES[e]!);
+}
+
 function firstSentence(text: string): string {
-  const line = text.trim().split(/\n\s*\n/)[0]!.replace(/\s+/g, " ");
+  const line = plainText(text).trim().split(/\n\s*\n/)[0]!.replace(/\s+/g, " ");
   const end = line.search(/[.!?](\s|$)/);
   return end < 0 ? line : line.slice(0, end + 1);
 }
@@ -181,7 +194,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
     let key = base;
     for (let n = 2; Object.hasOwn(verbs, key); n++) key = fitted(`${base}-${n}`);
     const verb: SurfaceVerb = {
-      description: op.summary?.trim() || (op.description ? firstSentence(op.description) : `${op.method} ${op.path}.`),
+      description: (op.summary === undefined ? "" : plainText(op.summary).trim()) || (op.description ? firstSentence(op.description) : `${op.method} ${op.path}.`),
     };
     // The key names the operation only when it is its operationId; otherwise the verb says which one it is.
     if (key !== op.operationId) {
