@@ -7,8 +7,8 @@
 // cgroup is left behind.
 
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { cgroupFolder } from "../../src/runtime/process/run-cgroup.js";
@@ -41,14 +41,14 @@ const MOUNT = ((own) => (HOME === undefined || own === "/" ? HOME : HOME.slice(0
  * `flee`: leaves the escapee (env -i, then setsid -f: a fork whose parent exits at once; SIGTERM ignored, no pipe of the
  * run), waits for its pid file, prints ok and exits. `stay`: the same, then sleeps (its own pid written too). `nest`: the
  * same, the escapee first moving itself into a cgroup it makes inside the run's. `squat`: makes the cgroups hcp would
- * make next if their names followed the run's own (`hcp-<hcp's pid>-<n+1>`…), and prints them.
+ * make next if their names followed the run's own (`hcp-<hcp's pid>-<n+1>-p<pid namespace>`…), and prints them.
  */
 function escapeePack(): { pack: string; dir: string } {
   const pack = tempDir("hcp-pack-");
   const dir = tempDir("hcp-escapee-");
   const script = `#!/bin/sh
 C=$(sed -n 's/^0:://p' /proc/self/cgroup)
-if [ "$1" = squat ]; then N=\${C##*-}; for i in 1 2 3; do mkdir "${MOUNT}\${C%/*}/hcp-$PPID-$((N+i))" && echo "${MOUNT}\${C%/*}/hcp-$PPID-$((N+i))"; done; exit; fi
+if [ "$1" = squat ]; then B=\${C##*/}; R=\${B#hcp-*-}; N=\${R%%-*}; S=\${R#"$N"}; for i in 1 2 3; do mkdir "${MOUNT}\${C%/*}/hcp-$PPID-$((N+i))$S" && echo "${MOUNT}\${C%/*}/hcp-$PPID-$((N+i))$S"; done; exit; fi
 NEST=; [ "$1" = nest ] && NEST="mkdir ${MOUNT}$C/inner && echo \\$\\$ > ${MOUNT}$C/inner/cgroup.procs &&"
 env -i /usr/bin/setsid -f /bin/sh -c "$NEST trap '' TERM; echo \\$\\$ > ${dir}/escapee.tmp && mv ${dir}/escapee.tmp ${dir}/escapee.pid; exec sleep 300" </dev/null >/dev/null 2>&1
 while [ ! -f ${dir}/escapee.pid ]; do sleep 0.02; done
@@ -73,6 +73,9 @@ const pidIn = (dir: string, name: string): number => Number(readFileSync(join(di
 
 /** The cgroups of the hcp with this pid still in place. */
 const cgroupsOf = (hcp: number): string[] => readdirSync(HOME!).filter((name) => name.startsWith(`hcp-${hcp}-`));
+
+/** This process's pid namespace, as a run's cgroup name ends (`-p<inode>`): hcp is started in it. */
+const PID_NS = /\[(\d+)\]/.exec(readlinkSync("/proc/self/ns/pid"))![1]!;
 
 /** A sleeper of the test's, in a session of its own like a run's child: never touched. */
 const bystander = (): ChildProcess => spawn("sleep", ["300"], { detached: true, stdio: "ignore" });
@@ -221,31 +224,58 @@ test("attack: hcp is killed (SIGKILL) while the program sleeps beside the same e
   }
 });
 
-test("attack: hcp and its watchdog killed together leave a run's cgroup with its escapee in it: the next hcp that makes a cgroup kills what is in it and removes it; one whose hcp still runs is left", { skip }, async () => {
+test("attack: hcp and its watchdog killed together leave a run's cgroup with its escapee in it: the next hcp that makes a cgroup kills what is in it and removes it; one whose hcp still runs is left, and one named by another pid namespace or an earlier hcp", { skip }, async () => {
   const stranger = bystander();
   // The pid of a process gone (hcp, killed), and one that runs (another hcp's).
   const gone = spawn("true");
   await new Promise((resolve) => gone.on("close", resolve));
   const running = bystander();
-  const left = `${HOME}/hcp-${gone.pid}-1`;
-  const kept = `${HOME}/hcp-${running.pid}-1`;
-  mkdirSync(left);
-  mkdirSync(kept);
-  const escapees = [bystander(), bystander()];
+  const left = `${HOME}/hcp-${gone.pid}-1-p${PID_NS}`;
+  const kept = `${HOME}/hcp-${running.pid}-1-p${PID_NS}`;
+  // The same pid in another pid namespace (a container's hcp sharing the cgroup tree), and an earlier hcp's name: not
+  // this hcp's to judge by a pid it cannot see.
+  const foreign = [`${HOME}/hcp-${gone.pid}-2-p1`, `${HOME}/hcp-${gone.pid}-3`];
+  for (const path of [left, kept, ...foreign]) mkdirSync(path);
+  const escapees = [bystander(), bystander(), bystander(), bystander()];
   try {
-    writeFileSync(`${left}/cgroup.procs`, String(escapees[0]!.pid));
-    writeFileSync(`${kept}/cgroup.procs`, String(escapees[1]!.pid));
+    for (const [i, path] of [left, kept, ...foreign].entries()) writeFileSync(`${path}/cgroup.procs`, String(escapees[i]!.pid));
     const { env, args, input } = callOn("run", "flee");
     const done = await hcpToEnd(args, input, env);
     assert.equal(done.code, 0, done.stderr);
     assert.ok(await eventually(() => !alive(escapees[0]!.pid!), 10_000), "what the left cgroup held was killed");
     assert.ok(await eventually(() => !existsSync(left), 10_000), "the left cgroup was removed");
     assert.ok(alive(escapees[1]!.pid!) && existsSync(kept), "the cgroup of an hcp whose pid runs was left as it was");
+    assert.ok(alive(escapees[2]!.pid!) && alive(escapees[3]!.pid!), "the cgroups of another pid namespace's hcp, and of an earlier hcp, were left as they were");
     assert.ok(alive(stranger.pid!), "a process of no run was not signalled");
   } finally {
     kill(stranger.pid, running.pid, ...escapees.map((e) => e.pid));
-    await eventually(() => !alive(escapees[1]!.pid!));
-    for (const path of [left, kept]) if (existsSync(path)) rmdirSync(path);
+    await eventually(() => escapees.slice(1).every((e) => !alive(e.pid!)));
+    for (const path of [left, kept, ...foreign]) if (existsSync(path)) rmdirSync(path);
+  }
+});
+
+test("attack: an hcp in a pid namespace of its own (unshare -p as root: a container's, sharing this cgroup tree), making its first cgroup, ends no run of an hcp whose pid it cannot see", { skip: skip || (spawnSync("unshare", ["-p", "-f", "--mount-proc", "true"]).status !== 0 ? "this machine makes no pid namespace" : false) }, async () => {
+  const stranger = bystander();
+  const { dir, env, args, input } = callOn("exec", "stay");
+  const outer = spawn(process.execPath, [HCP, ...args], { env, cwd: tempDir("hcp-cwd-"), stdio: ["pipe", "ignore", "ignore"] });
+  const closed = new Promise((resolve) => outer.on("close", resolve));
+  // stdin stays open: the call goes on until the test ends it.
+  outer.stdin!.write(input);
+  const other = callOn("exec", "flee");
+  try {
+    assert.ok(await eventually(() => existsSync(join(dir, "run.pid")), 30_000), "the run sleeps beside its escapee");
+    const watched = [pidIn(dir, "run.pid"), pidIn(dir, "escapee.pid")];
+    // The other hcp runs a verb: its first cgroup, and with it its look for the cgroups of hcps gone.
+    const inner = spawnSync("unshare", ["-p", "-f", "--mount-proc", process.execPath, HCP, ...other.args], { env: other.env, input: other.input, encoding: "utf8", timeout: 60_000 });
+    assert.equal(inner.status, 0, inner.stderr);
+    assert.match(inner.stdout, /"stdout":"ok\\n"/, inner.stdout);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(watched.map(alive), [true, true], "the run of the hcp it could not see, and its escapee, were not signalled");
+    assert.equal(cgroupsOf(outer.pid!).length, 1, "that run's cgroup is in place");
+  } finally {
+    outer.kill("SIGTERM");
+    await closed;
+    kill(stranger.pid, ...["escapee.pid", "run.pid"].map((f) => (existsSync(join(dir, f)) ? pidIn(dir, f) : undefined)), existsSync(join(other.dir, "escapee.pid")) ? pidIn(other.dir, "escapee.pid") : undefined);
   }
 });
 

@@ -7,15 +7,30 @@
 // the /proc watch (descendants.ts) and the run's mark still look for it then. Where no cgroup can be had, those alone.
 
 import { randomInt } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmdirSync, writeFileSync } from "node:fs";
 import { withoutStack } from "./without-stack.js";
 
 /**
- * A run's cgroup is named `hcp-<hcp's pid>-<n>` (the pid caught): no other is ever killed. `n` is random: a run's
- * process could otherwise make the names of the next runs' cgroups first (hcp's pid is its parent's, and its own
- * cgroup's name tells `n`), and leave them born without one.
+ * A run's cgroup is named `hcp-<hcp's pid>-<n>-p<its pid namespace>` (the pid and the namespace caught; an earlier
+ * hcp's, or one that cannot read its namespace, has no `-p…`): no other is ever killed. `n` is random: a run's process
+ * could otherwise make the names of the next runs' cgroups first (hcp's pid is its parent's, and its own cgroup's name
+ * tells `n`), and leave them born without one. A pid names a process of one pid namespace only: an hcp in a container
+ * sharing the cgroup tree sees no process under another's pid, and must not take its runs for an hcp's left behind.
  */
-const RUN_CGROUP = /(?:^|\/)hcp-(\d+)-\d+$/;
+const RUN_CGROUP = /(?:^|\/)hcp-(\d+)-\d+(?:-p(\d+))?$/;
+
+/** The inode of hcp's pid namespace (`/proc/self/ns/pid` is `pid:[4026531836]`), whose pids it sees; undefined when unknown. */
+let pidNamespace: string | undefined | null = null;
+function ownPidNamespace(): string | undefined {
+  pidNamespace ??= withoutStack(() => {
+    try {
+      return /^pid:\[(\d+)\]$/.exec(readlinkSync("/proc/self/ns/pid"))?.[1];
+    } catch {
+      return undefined;
+    }
+  });
+  return pidNamespace;
+}
 
 /** The most cgroups a run's cgroup is walked for (those its processes made inside it); cgroup.kill reaches them all. */
 const MOST_INNER_CGROUPS = 1000;
@@ -117,7 +132,8 @@ export class RunCgroup {
     if (runsHome === null) return undefined;
     let tries = 0;
     for (; tries < 3; tries++) {
-      const path = `${runsHome}/hcp-${process.pid}-${randomInt(2 ** 47)}`;
+      const ns = ownPidNamespace();
+      const path = `${runsHome}/hcp-${process.pid}-${randomInt(2 ** 47)}${ns === undefined ? "" : `-p${ns}`}`;
       const failure = errorCode(() => mkdirSync(path));
       // Taken (by an earlier hcp with this pid, killed with its watchdog, as unlikely as it is): another name.
       if (failure === "EEXIST") continue;
@@ -238,10 +254,12 @@ function endLeftCgroups(home: string): void {
   } catch {
     return;
   }
+  const ours = ownPidNamespace();
   for (const name of names) {
-    const owner = RUN_CGROUP.exec(name)?.[1];
-    if (owner === undefined || Number(owner) === process.pid || errorCode(() => process.kill(Number(owner), 0)) !== "ESRCH") continue;
-    void killCgroups([`${home}/${name}`]);
+    const [, owner, ns] = RUN_CGROUP.exec(name) ?? [];
+    // Only an hcp of this pid namespace is told gone by its pid (an earlier hcp's name says none: it is left).
+    if (owner === undefined || ours === undefined || ns !== ours || Number(owner) === process.pid) continue;
+    if (errorCode(() => process.kill(Number(owner), 0)) === "ESRCH") void killCgroups([`${home}/${name}`]);
   }
 }
 
