@@ -48,7 +48,7 @@ const DOC = {
   },
 };
 
-test("attack and reach: a form body is sent as a form (fields by their encoding), query values by their style; an operation requiring a multipart body is left out by hcp init and, in a pack written by hand, refused with nothing sent, never sent empty; a description in HTML (Stripe's) reads as text", async () => {
+test("attack and reach: a form body is sent as a form (fields by their encoding) and planned as it is sent, a field an object would send again beside its own refused; query values by their style; an operation requiring a multipart body is left out by hcp init and, in a pack written by hand, refused with nothing sent, never sent empty; a description in HTML (Stripe's) reads as text", async () => {
   const seen: { method: string; url: string; type: string | undefined; body: string }[] = [];
   const api = createServer((req, res) => {
     let body = "";
@@ -85,6 +85,15 @@ test("attack and reach: a form body is sent as a form (fields by their encoding)
       { method: "POST", url: "/v1/customers", type: "application/x-www-form-urlencoded", body: "email=ann%40example.com&metadata%5Bplan%5D=pro&expand=a&expand=b" },
       { method: "GET", url: "/v1/charges?created%5Bgte%5D=1700000000&%24select=id%2Camount", type: undefined, body: "" },
     ]);
+
+    // What a person approves is the form as it goes out; an object whose property would be sent as another field (a second
+    // `email`, read by the server first or last as it likes) is refused, and nothing is sent.
+    const shown = await execSession([out], [JSON.stringify({ id: 5, pack: "payments", verb: "post-customers", args: { body: { email: "ann@example.com", metadata: { plan: "pro" } } }, dry_run: true })], ["--allow-write"], { env });
+    assert.equal((shown.responses[0]!.result as { plan: { body: unknown } }).plan.body, "email=ann%40example.com&metadata%5Bplan%5D=pro");
+    const smuggled = { id: 6, pack: "payments", verb: "post-customers", args: { body: { email: "ann@example.com", extra: { email: "mallory@example.com" } } } };
+    const twice = await execSession([out], [JSON.stringify(smuggled), JSON.stringify({ ...smuggled, id: 7, dry_run: true })], ["--allow-write"], { env });
+    for (const r of twice.responses) assert.match(r.error?.message ?? "", /arguments "body\.email" and "body\.extra" would both be sent as "email"/, JSON.stringify(r));
+    assert.equal(seen.length, 2, "nothing more reached the API");
 
     // A pack written by hand that binds the multipart operation: refused before anything is sent, dry run included.
     writeFileSync(join(out, "surface.json"), JSON.stringify({ ...surface, verbs: { ...surface.verbs, upload: { description: "Upload a file.", cli: ["POST", "/files"] } } }));

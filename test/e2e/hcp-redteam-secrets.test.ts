@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { SECRET_PACK, credentialFile, execSession, hcp, mcpClient, rawHttp, serveHttp } from "../transports/support.js";
 import { isolatedEnv } from "./hardening.js";
-import { notesApi } from "./notes-api.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { isolatedEnv as openapiEnv, openapiPack } from "./openapi-support.js";
 
 const SECRET = "sdk-leak-Zq8TVw3mN5";
@@ -100,7 +101,7 @@ for (const args of [[], ["--stateful"]]) {
   });
 }
 
-test("attack: a masked credential's length is not told by the byte counts beside it: stdout_bytes (hcp exec, MCP), body_bytes (an API that echoes the token) are those of the text shown, the same for a short and a long credential", async () => {
+test("attack: a masked credential's length is not told by the byte counts beside it: stdout_bytes (hcp exec, MCP), body_bytes (an API that echoes the token) are those of the text shown, the same for a short and a long credential, and the server's content-length is not shown", async () => {
   const counts: string[] = [];
   for (const secret of ["short-Zq8TVw3m", `long-${"Zq8TVw3mN5".repeat(6)}`]) {
     const env = isolatedEnv({ HCP_CREDENTIALS: credentialFile(secret) });
@@ -118,16 +119,24 @@ test("attack: a masked credential's length is not told by the byte counts beside
     } finally {
       await client.close();
     }
-    const api = await notesApi();
+    // An API that echoes its token, with the length and an ETag of what it sends, as Express does.
+    const api = createServer((req, res) => {
+      const body = JSON.stringify({ token: (req.headers.authorization ?? "").replace(/^Bearer /, "") });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), etag: `W/"${Buffer.byteLength(body).toString(16)}-x"` });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
     try {
-      const pack = openapiPack({ doc: "notes.yaml", verbs: { whoami: { description: "Who the server thinks we are." } }, policy: { openapi: { base_url: `${api.origin}/v1` } } });
+      const origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+      const pack = openapiPack({ doc: "notes.yaml", verbs: { whoami: { description: "Who the server thinks we are." } }, policy: { openapi: { base_url: `${origin}/v1` } } });
       const http = await execSession([pack], [JSON.stringify({ id: 1, pack: "notes", verb: "whoami" })], [], { env: openapiEnv({ notes: { openapi: { bearerAuth: secret } } }) });
-      const body = http.responses[0]!.result as { body: string; body_bytes: number };
+      const body = http.responses[0]!.result as { body: string; body_bytes: number; headers: Record<string, string> };
       assert.match(body.body, /"token":"\*\*\*"/, JSON.stringify(body));
       assert.equal(body.body_bytes, Buffer.byteLength(body.body), "the bytes of the body shown");
+      assert.deepEqual(Object.keys(body.headers), ["content-type"], "not the server's content-length (nor an ETag) of the body it sent");
       counts.push(`${r.stdout_bytes} ${mcpBytes} ${body.body_bytes}`);
     } finally {
-      await api.close();
+      await new Promise<void>((resolve) => api.close(() => resolve()));
     }
   }
   assert.equal(counts[0], counts[1], "the same counts whatever the credential's length");

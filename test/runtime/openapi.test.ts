@@ -120,8 +120,17 @@ test("request bodies: a form's fields written as its encoding says (deepObject, 
   const customer = byId("customer");
   assert.equal(customer.body?.form, "form");
   const body = { email: "a b@example.com", metadata: { plan: "pro", seats: 3 }, tags: ["x", "y"], expand: ["data", "more"] };
-  assert.deepEqual(buildRequest(customer, { body }, base).body, body, "the plan shows the body's fields");
-  assert.equal(decodeURIComponent(wireBody(customer.body!, body)), "email=a+b@example.com&metadata[plan]=pro&metadata[seats]=3&tags=x,y&expand=data&expand=more");
+  const wire = wireBody(customer.body!, body);
+  assert.equal(decodeURIComponent(wire), "email=a+b@example.com&metadata[plan]=pro&metadata[seats]=3&tags=x,y&expand=data&expand=more");
+  assert.equal(buildRequest(customer, { body }, base).body, wire, "the plan holds the form as it is sent");
+  // An exploded object's property beside a field of its name would be sent twice, one of them unseen as such: refused.
+  for (const [refused, message] of [
+    [{ email: "a@example.com", extra: { email: "mallory@example.com" } }, /arguments "body\.email" and "body\.extra" would both be sent as "email"/],
+    [{ metadata: { "x][y": "1" } }, /the key "x\]\[y" holds a bracket/],
+  ] as const) {
+    assert.throws(() => buildRequest(customer, { body: refused }, base), (e: unknown) => e instanceof RuntimeError && e.code === "invalid_argument" && message.test(e.message), JSON.stringify(refused));
+  }
+  assert.throws(() => buildRequest(byId("styles"), { csv: ["a"], filter: { csv: "b" } }, base), (e: unknown) => e instanceof RuntimeError && /arguments "csv" and "filter" would both be sent as "csv"/.test(e.message), "in the query too");
   assert.throws(() => buildRequest(customer, { body: "email=x" }, base), (e: unknown) => e instanceof RuntimeError && e.code === "invalid_argument" && /a form .* is an object of its fields/.test(e.message));
   const render = byId("render");
   assert.deepEqual([render.body?.form, render.body?.schema], ["text", { type: "string" }]);

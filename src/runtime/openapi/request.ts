@@ -87,10 +87,34 @@ function segment(name: string, v: unknown): string {
 /** A value inside an array or object of a query value: a scalar as text, anything else as its JSON. */
 const queryItem = (name: string, v: unknown): string => (isObject(v) || Array.isArray(v) ? JSON.stringify(v) : scalar(name, v));
 
-/** `name[key]…=value` for each scalar inside an object or array (deepObject, as Stripe reads `created[gte]=1`). */
+/**
+ * `name[key]…=value` for each scalar inside an object or array (deepObject, as Stripe reads `created[gte]=1`). A key
+ * holding a bracket is refused: `{"x][y": 1}` would be sent as `name[x][y]`, which a server reads as another nesting.
+ */
 function deepPairs(name: string, v: unknown): [string, string][] {
   if (!isObject(v) && !Array.isArray(v)) return [[name, scalar(name, v)]];
-  return Object.entries(v).flatMap(([k, x]) => deepPairs(`${name}[${k}]`, x));
+  return Object.entries(v).flatMap(([k, x]) => {
+    if (/[[\]]/.test(k)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: the key ${showValue(k)} holds a bracket, which a server would read as another level of the object`);
+    return deepPairs(`${name}[${k}]`, x);
+  });
+}
+
+/**
+ * Appends each argument's pairs, refusing a name two arguments would both send (an exploded object's property `to`
+ * beside an argument `to`): a server keeps the first or the last, whichever it likes, of what a person read as two.
+ */
+function appendPairs(into: URLSearchParams, args: Iterable<[string, [string, string][]]>): void {
+  const sentBy = new Map<string, string>();
+  for (const [argument, pairs] of args) {
+    for (const [name, text] of pairs) {
+      const other = sentBy.get(name);
+      if (other !== undefined && other !== argument) {
+        throw new RuntimeError("invalid_argument", `arguments ${JSON.stringify(other)} and ${JSON.stringify(argument)} would both be sent as ${showValue(name)}; one name is one argument's`);
+      }
+      sentBy.set(name, argument);
+      into.append(name, text);
+    }
+  }
 }
 
 /**
@@ -125,10 +149,8 @@ export function wireBody(body: RequestBody, value: unknown): string {
   if (body.form === "text") return typeof value === "string" ? value : JSON.stringify(value);
   if (!isObject(value)) throw new RuntimeError("invalid_argument", `argument "body": a form (${body.mediaType}) is an object of its fields, got ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}`);
   const form = new URLSearchParams();
-  for (const [field, v] of Object.entries(value)) {
-    if (v === undefined || v === null) continue;
-    for (const [name, text] of queryPairs(field, body.encoding?.[field], v)) form.append(name, text);
-  }
+  const fields = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
+  appendPairs(form, fields.map(([field, v]) => [`body.${field}`, queryPairs(field, body.encoding?.[field], v)]));
   return form.toString();
 }
 
@@ -152,12 +174,13 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
     throw new RuntimeError("invalid_argument", `the request path ${showValue(url.pathname)} leaves the base URL ${base.href}`);
   }
   const headers: Record<string, string> = {};
+  const query: [string, [string, string][]][] = [];
   for (const p of argumentParameters(op)) {
     if (!Object.hasOwn(args, p.name) || p.in === "path") continue;
     const v = args[p.name];
     if (v === undefined || v === null) continue;
     if (p.in === "query") {
-      for (const [name, text] of queryPairs(p.name, p, v)) url.searchParams.append(name, text);
+      query.push([p.name, queryPairs(p.name, p, v)]);
     } else {
       if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `header parameter ${showValue(p.name)} is not a valid header name`);
       const text = scalar(p.name, v);
@@ -168,12 +191,13 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
       headers[p.name.toLowerCase()] = text;
     }
   }
+  appendPairs(url.searchParams, query);
   const out: PlannedRequest = { method: op.method, url: url.href };
   if (Object.keys(headers).length > 0) out.headers = headers;
   if (op.body !== undefined && Object.hasOwn(args, "body")) {
-    out.body = sendableBody(args["body"]);
-    // Written now, for its refusal to come before any approval; again as it is sent (verb.ts).
-    wireBody(op.body, out.body);
+    const body = sendableBody(args["body"]);
+    // A form is planned as it is sent, its fields' names as the server reads them: the person approves what goes out.
+    out.body = op.body.form === "form" ? wireBody(op.body, body) : body;
   }
   return out;
 }

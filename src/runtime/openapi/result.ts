@@ -76,6 +76,9 @@ export function httpResult(
   // A cut body loses its tail whatever it holds (§12), then is masked.
   const kept = r.truncated ? cutTruncatedTail(text, secrets) : text;
   const masked = redactText(kept, secrets);
+  // The server's length and ETag are of the body it sent: beside a masked one they would tell each secret's length (and
+  // the ETag, often a hash of the body, would let a guess of it be tested).
+  if (masked !== kept) for (const name of ["content-length", "etag"]) delete headers[name];
   const result: HttpResult = {
     pack: plan.pack,
     verb: plan.verb,

@@ -60,7 +60,8 @@ export async function runRequestPlan(pack: LoadedPack, plan: RequestPlan, creden
   const headers: Record<string, string> = { accept: "application/json, */*;q=0.8", ...plan.headers };
   let body: string | undefined;
   if (plan.body !== undefined) {
-    body = operation.body === undefined ? JSON.stringify(plan.body) : wireBody(operation.body, plan.body);
+    // A form's plan holds it as it is sent (request.ts); JSON and text are written from the value planned.
+    body = operation.body?.form === "form" ? String(plan.body) : operation.body === undefined ? JSON.stringify(plan.body) : wireBody(operation.body, plan.body);
     headers["content-type"] = operation.body?.mediaType ?? "application/json";
   }
   Object.assign(headers, applied.headers);
