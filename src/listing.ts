@@ -6,6 +6,9 @@ export function firstAndMore(items: readonly string[], max: number): string {
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
 }
 
+/** `1 pack`, `3 packs`: a count and its noun, which takes an s unless there is one. */
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 /** Adds `item` to the list kept under `key`. */
 export function addTo<K, V>(groups: Map<K, V[]>, key: K, item: V): void {
   const items = groups.get(key);

@@ -34,7 +34,8 @@ export function renderPlan(d: DryRun, form: ConfirmForm, writesAllowed: boolean)
 
 /** How a finished child ended, in a few words. */
 export function outcome(r: ExecResult): string {
-  if (r.timed_out) return `timed out (killed with ${r.signal ?? "SIGKILL"})`;
+  // A program that ends itself on SIGTERM (podman's events, hugo's server) exits with a code of its own, no signal.
+  if (r.timed_out) return r.signal === null ? `timed out (sent SIGTERM, it exited with code ${r.exit_code})` : `timed out (killed by ${r.signal})`;
   if (r.signal !== null) return `killed by ${r.signal}`;
   return `exited with code ${r.exit_code}`;
 }

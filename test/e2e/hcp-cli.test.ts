@@ -5,7 +5,8 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { trustApprovers } from "./approvals-support.js";
-import { REPO, fixture, rungrad } from "./helpers.js";
+import { REPO, fixture, rungrad, trustPack } from "./helpers.js";
+import { isolatedEnv, probePack } from "./hardening.js";
 import { PROBE_PACK, hcp, pack, tempDir } from "../transports/support.js";
 
 const LEDGER = fixture("examples/hcp/ledger");
@@ -24,7 +25,7 @@ test("run: the child's output and exit code, 124 on timeout, usage and policy er
   assert.deepEqual((JSON.parse(echo.stdout) as { argv: string[] }).argv, ["echo", "a b", "--count=3"]);
   assert.deepEqual([fail.code, fail.stdout], [3, "failing\n"]);
   assert.equal(slow.code, 124);
-  assert.match(slow.stderr, /^Error: verb "slow" timed out/m);
+  assert.match(slow.stderr, /^Error: verb "slow" timed out \(killed by SIGTERM\)$/m);
   assert.deepEqual([denied.code, denied.stderr], [4, 'Error: verb "hidden" of pack "hcp-probe" is denied by policy\n']);
   assert.equal(usage.code, 1);
   assert.match(usage.stderr, /^Error: a VERB/);
@@ -32,6 +33,15 @@ test("run: the child's output and exit code, 124 on timeout, usage and policy er
   assert.match(badJson.stderr, /^Error: --args is not valid JSON/);
   assert.equal(refused.code, 4);
   assert.match(refused.stderr, /--allow-write/);
+});
+
+test("run: a program that ends itself on SIGTERM at its timeout timed out and exited with its own code (124), not killed by SIGKILL as was said", async () => {
+  const root = probePack("serverish", { serve: { description: "Serve until stopped.", cli: ["probe", "run", "term-exit:0", "sleep:10000"], policy: "read" } }, {}, { verbs: { serve: { policy: "read", timeout_ms: 300 } } });
+  const env = isolatedEnv();
+  await trustPack(root, env);
+  const r = await hcp(["run", root, "serve"], { env });
+  assert.equal(r.code, 124, r.stderr);
+  assert.match(r.stderr, /^Error: verb "serve" timed out \(sent SIGTERM, it exited with code 0\)$/m);
 });
 
 test("run: --arg NAME=VALUE given for a number is refused saying how to give it as JSON (:=); given as JSON, no such hint", async () => {

@@ -18,6 +18,7 @@ import { boundDocument, loadOpenApiDocuments } from "../../runtime/openapi/packs
 import { baseUrlOf } from "../../runtime/openapi/request.js";
 import { RuntimeError } from "../../runtime/errors.js";
 import { refuseWithheldDocument } from "../../runtime/trust/trust.js";
+import { plural } from "../../listing.js";
 import { serveOptions } from "./flags.js";
 
 /** A path for messages: relative to the working directory when inside it. */
@@ -35,7 +36,6 @@ export async function listHandler(ctx: Context): Promise<void> {
   await ctx.writeResult(listing, () => renderList(listing));
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Every issue of every pack, then a summary; exit 1 when any pack has an error. */
 export async function validateHandler(ctx: Context): Promise<void> {

@@ -18,7 +18,7 @@ import { operationsOf, type Operation } from "./operations.js";
 import { deriveOperationSchema } from "./schema.js";
 import { serverChoice } from "./server-choice.js";
 import { namedChange, pathChange } from "./named-change.js";
-import { firstAndMore } from "../../listing.js";
+import { firstAndMore, plural } from "../../listing.js";
 
 export interface OpenApiPack {
   surface: {
@@ -114,6 +114,23 @@ function writesByNameNote(writes: readonly WriteByName[]): string {
     `${writes.length} ${one ? "operation is a write" : "operations are writes"} by ${kinds}, though ${one ? "its" : "their"} method reads (${firstAndMore(writes.map((w) => w.name), 3)}): ` +
     "an operation named for a change is taken at its word, and one named for a deletion needs a person's approval, as DELETE does; make one a read in policy.json if it only reads"
   );
+}
+
+/**
+ * What policy.json lets run without a person once writes are allowed (as hcp init says of a cobra CLI's verbs): the
+ * writes not gated are the person's to narrow before they trust the pack. None when every write is gated.
+ */
+function policyNote(verbs: Readonly<Record<string, PolicyVerbEntry | "read" | "write">>): string[] {
+  const entries = Object.values(verbs);
+  const writes = entries.filter((p) => p === "write").length;
+  if (writes === 0) return [];
+  const reads = entries.filter((p) => p === "read").length;
+  const gated = entries.length - writes - reads;
+  return [
+    `${writes} of ${entries.length} verbs write and run without a person wherever writes are allowed (hcp serve --allow-write), beside ` +
+      `${plural(reads, "read")} and ${plural(gated, "write")} a person approves (DELETE, and those named for a deletion): check ` +
+      `policy.json before you trust the pack, and make a write {"policy": "write", "confirm": true} where a person must approve each run`,
+  ];
 }
 
 /** The notes of what the generator changed or left out of the document, one each or one for each kind. */
@@ -226,6 +243,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   if (server.baseUrl !== undefined) policy.openapi = { base_url: server.baseUrl };
   if (server.note !== undefined) notes.push(server.note);
   if (writesByName.length > 0) notes.push(writesByNameNote(writesByName));
+  notes.push(...policyNote(policyVerbs));
   notes.push(...generatorNotes(renamed, leftOut, skipped, unsent), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...packToolsNote({ id, name: title, verbs: shown }, policy));
   const harness = (inForce: PolicyDocument) =>
     renderPackHarness({
