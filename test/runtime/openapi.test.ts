@@ -111,7 +111,10 @@ test("query values as their style and explode say: form arrays repeated or joine
   assert.equal(query({ created: { range: { gte: 1 } } }), "?created[range][gte]=1", "deeper objects nest their brackets");
   assert.equal(query({ filter: { name: "n", size: 2 } }), "?name=n&size=2");
   assert.equal(query({ color: { R: 100, G: 200 } }), "?color=R,100,G,200");
-  assert.equal(buildRequest(byId("styles"), { csv: ["a,b", "c&d"] }, base).url, "https://api.example.com/styles?csv=a%2Cb%2Cc%26d", "each value encoded, & never a new parameter");
+  assert.equal(buildRequest(byId("styles"), { csv: ["a b", "c&d"] }, base).url, "https://api.example.com/styles?csv=a+b%2Cc%26d", "each value encoded, & never a new parameter");
+  for (const args of [{ csv: ["a,b", "c"] }, { piped: ["a|b"] }, { color: { "R,G": 1 } }]) {
+    assert.throws(() => buildRequest(byId("styles"), args, base), (e: unknown) => e instanceof RuntimeError && e.code === "invalid_argument" && /which separates its items here/.test(e.message), JSON.stringify(args));
+  }
 });
 
 test("request bodies: a form's fields written as its encoding says (deepObject, not exploded), plain text as it is; a required body hcp cannot send (multipart) refused before anything is planned", async () => {

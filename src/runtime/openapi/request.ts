@@ -130,14 +130,24 @@ function queryPairs(name: string, how: Pick<Parameter, "style" | "explode"> | un
   if (isObject(v)) {
     if (style === "deepObject") return deepPairs(name, v);
     const entries = Object.entries(v).map(([k, x]): [string, string] => [k, queryItem(name, x)]);
-    return explode ? entries : [[name, entries.flat().join(",")]];
+    return explode ? entries : [[name, joined(name, entries.flat(), ",")]];
   }
   if (Array.isArray(v)) {
     const items = v.map((x) => queryItem(name, x));
     if (explode) return items.map((x) => [name, x]);
-    return [[name, items.join(style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ",")]];
+    return [[name, joined(name, items, style === "spaceDelimited" ? " " : style === "pipeDelimited" ? "|" : ",")]];
   }
   return [[name, scalar(name, v)]];
+}
+
+/**
+ * Items joined into one value by `delimiter`, refused when one holds it: encoded with the rest, `["a,b"]` would reach the
+ * server as the two items `a` and `b`, one of them a value nobody gave.
+ */
+function joined(name: string, items: readonly string[], delimiter: string): string {
+  const holding = items.find((item) => item.includes(delimiter));
+  if (holding !== undefined) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: ${showValue(holding)} holds ${JSON.stringify(delimiter)}, which separates its items here`);
+  return items.join(delimiter);
 }
 
 /**
