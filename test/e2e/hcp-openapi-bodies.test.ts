@@ -44,6 +44,7 @@ const DOC = {
         responses: ok,
       },
     },
+    "/markdown": { post: { operationId: "PostMarkdown", requestBody: { required: true, content: { "text/plain": { schema: { type: "string" } } } }, responses: ok } },
     "/files": { post: { operationId: "PostFiles", requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object" } } } }, responses: ok } },
   },
 };
@@ -68,10 +69,10 @@ test("attack and reach: a form body is sent as a form (fields by their encoding)
     const env = isolatedEnv();
     const init = await hcp(["init", "--from-openapi", doc, "--out", out], { env });
     assert.equal(init.code, 0, init.stderr);
-    assert.ok(init.stderr.includes(`note: 1 of 2 verbs write and run without a person wherever writes are allowed (hcp serve --allow-write), beside 1 read and 0 writes a person approves (DELETE, and those named for a deletion): check policy.json before you trust the pack, and make a write {"policy": "write", "confirm": true} where a person must approve each run\n`), init.stderr);
+    assert.ok(init.stderr.includes(`note: 2 of 3 verbs write and run without a person wherever writes are allowed (hcp serve --allow-write), beside 1 read and 0 writes a person approves (DELETE, and those named for a deletion): check policy.json before you trust the pack, and make a write {"policy": "write", "confirm": true} where a person must approve each run\n`), init.stderr);
     assert.match(init.stderr, /note: 1 operation is left out, as each requires a request body hcp cannot send \(it sends JSON, a form or plain text\): POST \/files \(multipart\/form-data\)/);
     const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, { description?: string }> };
-    assert.deepEqual(Object.keys(surface.verbs).sort(), ["get-charges", "post-customers"]);
+    assert.deepEqual(Object.keys(surface.verbs).sort(), ["get-charges", "post-customers", "post-markdown"]);
     assert.equal(surface.verbs["post-customers"]!.description, "Creates a new customer & its metadata.", "HTML reads as text");
     const policy = JSON.parse(readFileSync(join(out, "policy.json"), "utf8")) as Record<string, unknown>;
     writeFileSync(join(out, "policy.json"), JSON.stringify({ ...policy, openapi: { base_url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1` } }));
@@ -79,12 +80,14 @@ test("attack and reach: a form body is sent as a form (fields by their encoding)
     const calls = [
       { id: 1, pack: "payments", verb: "post-customers", args: { body: { email: "ann@example.com", metadata: { plan: "pro" }, expand: ["a", "b"] } } },
       { id: 2, pack: "payments", verb: "get-charges", args: { created: { gte: 1700000000 }, $select: ["id", "amount"] } },
+      { id: 3, pack: "payments", verb: "post-markdown", args: { body: '# Title\n"quoted"' } },
     ].map((c) => JSON.stringify(c));
     const s = await execSession([out], calls, ["--allow-write", "--concurrency", "1"], { env });
-    assert.deepEqual(s.responses.map((r) => r.ok), [true, true], JSON.stringify(s.responses));
+    assert.deepEqual(s.responses.map((r) => r.ok), [true, true, true], JSON.stringify(s.responses));
     assert.deepEqual(seen, [
       { method: "POST", url: "/v1/customers", type: "application/x-www-form-urlencoded", body: "email=ann%40example.com&metadata%5Bplan%5D=pro&expand=a&expand=b" },
       { method: "GET", url: "/v1/charges?created%5Bgte%5D=1700000000&%24select=id%2Camount", type: undefined, body: "" },
+      { method: "POST", url: "/v1/markdown", type: "text/plain", body: '# Title\n"quoted"' },
     ]);
 
     // What a person approves is the form as it goes out; an object whose property would be sent as another field (a second
@@ -94,7 +97,7 @@ test("attack and reach: a form body is sent as a form (fields by their encoding)
     const smuggled = { id: 6, pack: "payments", verb: "post-customers", args: { body: { email: "ann@example.com", extra: { email: "mallory@example.com" } } } };
     const twice = await execSession([out], [JSON.stringify(smuggled), JSON.stringify({ ...smuggled, id: 7, dry_run: true })], ["--allow-write"], { env });
     for (const r of twice.responses) assert.match(r.error?.message ?? "", /arguments "body\.email" and "body\.extra" would both be sent as "email"/, JSON.stringify(r));
-    assert.equal(seen.length, 2, "nothing more reached the API");
+    assert.equal(seen.length, 3, "nothing more reached the API");
 
     // A pack written by hand that binds the multipart operation: refused before anything is sent, dry run included.
     writeFileSync(join(out, "surface.json"), JSON.stringify({ ...surface, verbs: { ...surface.verbs, upload: { description: "Upload a file.", cli: ["POST", "/files"] } } }));
@@ -105,7 +108,7 @@ test("attack and reach: a form body is sent as a form (fields by their encoding)
       assert.equal(r.error?.code, "not_executable", JSON.stringify(r));
       assert.match(r.error!.message, /POST \/files requires a request body as multipart\/form-data, which hcp cannot send/);
     }
-    assert.equal(seen.length, 2, "nothing more reached the API");
+    assert.equal(seen.length, 3, "nothing more reached the API");
   } finally {
     api.closeAllConnections();
     await new Promise<void>((resolve) => api.close(() => resolve()));

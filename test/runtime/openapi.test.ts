@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { headOf, parseDocument, type DocumentHead } from "../../src/runtime/openapi/document.js";
 import { operationsOf, type Operation } from "../../src/runtime/openapi/operations.js";
-import { buildRequest, wireBody } from "../../src/runtime/openapi/request.js";
+import { buildRequest, formBody } from "../../src/runtime/openapi/request.js";
 import { mockResult } from "../../src/runtime/openapi/result.js";
 import { toJsonSchema } from "../../src/runtime/openapi/schema.js";
 import { applyCredentials } from "../../src/runtime/openapi/security.js";
@@ -123,7 +123,7 @@ test("request bodies: a form's fields written as its encoding says (deepObject, 
   const customer = byId("customer");
   assert.equal(customer.body?.form, "form");
   const body = { email: "a b@example.com", metadata: { plan: "pro", seats: 3 }, tags: ["x", "y"], expand: ["data", "more"] };
-  const wire = wireBody(customer.body!, body);
+  const wire = formBody(customer.body!, body);
   assert.equal(decodeURIComponent(wire), "email=a+b@example.com&metadata[plan]=pro&metadata[seats]=3&tags=x,y&expand=data&expand=more");
   assert.equal(buildRequest(customer, { body }, base).body, wire, "the plan holds the form as it is sent");
   // An exploded object's property beside a field of its name would be sent twice, one of them unseen as such: refused.
@@ -137,7 +137,7 @@ test("request bodies: a form's fields written as its encoding says (deepObject, 
   assert.throws(() => buildRequest(customer, { body: "email=x" }, base), (e: unknown) => e instanceof RuntimeError && e.code === "invalid_argument" && /a form .* is an object of its fields/.test(e.message));
   const render = byId("render");
   assert.deepEqual([render.body?.form, render.body?.schema], ["text", { type: "string" }]);
-  assert.equal(wireBody(render.body!, "# Title\n"), "# Title\n");
+  assert.equal(buildRequest(render, { body: "# Title\n" }, base).body, "# Title\n", "plain text planned, and sent, as it is");
   assert.deepEqual(byId("upload").unsentBody, { required: true, mediaTypes: ["multipart/form-data"] });
   assert.throws(
     () => buildRequest(byId("upload"), {}, base),

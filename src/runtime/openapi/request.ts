@@ -151,12 +151,10 @@ function joined(name: string, items: readonly string[], delimiter: string): stri
 }
 
 /**
- * The bytes of a request body as its media type is written (operations.ts): JSON; a form's fields, each as its
- * `encoding` says (form, exploded, by default: `a=1&b=x&b=y`; deepObject `meta[k]=v`); plain text as it is.
+ * A form body (`application/x-www-form-urlencoded`) as it is sent: its fields, each as the media type's `encoding` says
+ * (form, exploded, by default: `a=1&b=x&b=y`; deepObject `meta[k]=v`).
  */
-export function wireBody(body: RequestBody, value: unknown): string {
-  if (body.form === "json") return JSON.stringify(value);
-  if (body.form === "text") return typeof value === "string" ? value : JSON.stringify(value);
+export function formBody(body: RequestBody, value: unknown): string {
   if (!isObject(value)) throw new RuntimeError("invalid_argument", `argument "body": a form (${body.mediaType}) is an object of its fields, got ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}`);
   const form = new URLSearchParams();
   const fields = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
@@ -207,7 +205,7 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
   if (op.body !== undefined && Object.hasOwn(args, "body")) {
     const body = sendableBody(args["body"]);
     // A form is planned as it is sent, its fields' names as the server reads them: the person approves what goes out.
-    out.body = op.body.form === "form" ? wireBody(op.body, body) : body;
+    out.body = op.body.form === "form" ? formBody(op.body, body) : body;
   }
   return out;
 }

@@ -8,7 +8,7 @@ import type { PlanPolicy, RequestPlan } from "../plan.js";
 import { redactText, secretSet, type SecretSet } from "../secrets/redact.js";
 import { send } from "./http.js";
 import { boundVerb } from "./packs.js";
-import { baseUrlOf, buildRequest, wireBody } from "./request.js";
+import { baseUrlOf, buildRequest } from "./request.js";
 import { httpResult, mockResult, type HttpResult } from "./result.js";
 import { deriveOperationSchema } from "./schema.js";
 import { applyCredentials } from "./security.js";
@@ -60,8 +60,8 @@ export async function runRequestPlan(pack: LoadedPack, plan: RequestPlan, creden
   const headers: Record<string, string> = { accept: "application/json, */*;q=0.8", ...plan.headers };
   let body: string | undefined;
   if (plan.body !== undefined) {
-    // A form's plan holds it as it is sent (request.ts); JSON and text are written from the value planned.
-    body = operation.body?.form === "form" ? String(plan.body) : operation.body === undefined ? JSON.stringify(plan.body) : wireBody(operation.body, plan.body);
+    // The plan holds a form as it is sent (request.ts), and text as it is; a JSON body is the value planned.
+    body = operation.body?.form !== "json" && typeof plan.body === "string" ? plan.body : JSON.stringify(plan.body);
     headers["content-type"] = operation.body?.mediaType ?? "application/json";
   }
   Object.assign(headers, applied.headers);
