@@ -99,7 +99,11 @@ export class ApprovalStore {
       const record = JSON.stringify({ ...body, digest, mac: recordMac(this.key, "pending", canonicalJSON(body)) }) + "\n";
       this.checkRoom(Buffer.byteLength(record));
       writePrivate(this.path("plans", parts), record);
-      writePrivate(index, parts.id);
+      try {
+        writePrivate(index, parts.id);
+      } catch {
+        // The index only spares a person a second entry for one plan: not written (a full disk), the plan still is.
+      }
     }
     return parts;
   }
