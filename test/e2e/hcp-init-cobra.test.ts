@@ -621,6 +621,8 @@ test("hcp init --from-cobra: a generated read takes no switch that makes the com
   // A switch on by default (kubectl's rollout status --watch) could not be turned off; the one that stops streaming is given.
   assert.deepEqual(args("item.get"), ["args", "namespace", "output", "show_labels", "wait_ready"]);
   assert.ok(surface.verbs["item.get"]!.cli.includes("--no-stream") && surface.verbs["item.list"]!.cli.includes("--stream=false"), JSON.stringify(surface.verbs["item.list"]!.cli));
+  // The description an agent reads says so, not only the CLI's own words ("Display a live stream…").
+  assert.match(surface.verbs["item.list"]!.description, /^List items \(printed once: the verb gives --stream=false\)/);
   assert.ok(!args("item.list").includes("stream") && !args("item.list").includes("watch"), args("item.list").join());
   assert.deepEqual(args("config.view"), ["minify", "namespace", "output"]);
   // A write keeps it: a person approves each run.

@@ -474,12 +474,14 @@ function commandOf(n: Node, name: string, notes: string[], opening: Opening): Ag
   const running = runs(n);
   const operands = running ? operandsOf(n) : "";
   const line = lineOf(name, n.path);
-  const short = n.short !== "" ? n.short : n.help.summary;
+  const summary = n.short !== "" ? n.short : n.help.summary;
   const byName = running && readsByName(n.path);
   const notRead = byName ? whyNotRead(n) : undefined;
   if (notRead !== undefined) notes.push(`command "${line}" is a write that a person approves, not a read: ${notRead}`);
   const mutates = running && (!byName || notRead !== undefined);
   const once = running && !mutates ? streamingOff(n) : undefined;
+  // The agent reads this description: a read pinned to print once says so (docker's stats "Display a live stream…").
+  const short = once === undefined ? summary : `${summary.replace(/\.$/, "")} (printed once: the verb gives ${once.given})`;
   if (once !== undefined) {
     notes.push(`flag --${once.flag.name} ("${once.flag.usage}") always given to its read verb "${line}", as ${once.given}: without it the command prints until it is stopped, so a call would end only at its timeout; take ${once.given} out of the verb's cli in surface.json if the agent should watch it, with the timeout_ms such a call may take`);
   }
