@@ -282,7 +282,7 @@ test("attack: a command its name calls a read but whose help says it writes (rcl
   assert.equal(existsSync(join(env["HOME"]!, "cobractl-runs.log")), false, "the CLI never ran");
 });
 
-test("hcp init --from-cobra: a read whose usage line asks for a flag a read leaves out (kubectl's diff -f FILENAME) is a write that keeps it; a group of reads (kubectl's top) is no verb, its commands reads; auth can-i reads", async () => {
+test("hcp init --from-cobra: a read whose usage line asks for a flag a read leaves out (kubectl's diff -f FILENAME) is a write that keeps it; a group of reads (kubectl's top) is no verb, its commands reads, nor one whose usage names its subcommands as <a or b> (etcdctl's auth); auth can-i reads", async () => {
   const { env, out, init, surface } = await fromCobractl({ COBRACTL_KUBECTL_READS: "1" });
   assert.ok(
     init.stderr.includes(`note: command "cobractl diff" is a write that a person approves, not a read: its usage line asks for -f (--filename), which a read leaves out (the agent would choose what it opens), so as a read it could never run; as a write it keeps the flag\n`),
@@ -291,6 +291,7 @@ test("hcp init --from-cobra: a read whose usage line asks for a flag a read leav
   assert.equal(surface.verbs["diff"]!.policy, "write");
   assert.ok("filename" in surface.verbs["diff"]!.args.properties, "the write keeps --filename");
   assert.equal(surface.verbs["top"], undefined, "the group of reads, which only prints its help, is no verb");
+  assert.equal(surface.verbs["auth"], undefined, "nor a group whose usage line names its subcommands as <can-i or whoami>");
   assert.deepEqual([surface.verbs["top.pod"]?.policy, surface.verbs["auth.can-i"]?.policy], ["read", "read"]);
   await trustPack(out, env);
   const run = await hcp(["run", out, "auth.can-i", "--arg", 'args:=["get","pods"]', "--json"], { env });

@@ -164,7 +164,8 @@ function usageNames(help: CobraHelp, name: string, path: readonly string[]): boo
  * as its operand (`kubectl create secret (docker-registry | generic | tls)`).
  */
 function usageTakesSubcommand(n: Node): boolean {
-  return usageWords(n).some((w) => SUBCOMMAND.test(w) || n.children.includes(w.replace(/^[([{]+|[)\]}]+$/g, "")));
+  // `(use | rename)`, `[list]`, etcdctl's `<enable or disable>`: a word naming a subcommand, its brackets aside.
+  return usageWords(n).some((w) => SUBCOMMAND.test(w) || n.children.includes(w.replace(/^[([{<]+|[)\]}>]+$/g, "")));
 }
 
 /**
