@@ -6,7 +6,7 @@
 import { readdirSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
-import { canonicalJSON, canonicalPlanJSON, planDigest, subjectOf, type AnyPlan } from "../plan.js";
+import { canonicalJSON, canonicalPlanJSON, sha256Hex, subjectOf, type AnyPlan } from "../plan.js";
 import { keyPath, loadKey } from "./key.js";
 import { PLAN_ID_FORM, issuePlanId, macEquals, parsePlanId, planIdMatches, recordMac, type PlanIdParts } from "./plan-id.js";
 import { ensurePrivateDir, MAX_STATE_FILE, readPrivate, removeQuietly, writePrivate } from "./state.js";
@@ -84,26 +84,24 @@ export class ApprovalStore {
    */
   issue(plan: AnyPlan, ttlSeconds: number, nowMs: number, pending?: { shown: AnyPlan; stdinPreview?: string; stdinMoreBytes?: number }): PlanIdParts {
     const canonical = canonicalPlanJSON(plan);
-    const digest = planDigest(plan);
+    const issue = () => issuePlanId(this.key, canonical, Math.floor(nowMs / 1000) + ttlSeconds);
+    if (pending === undefined) return issue();
+    const digest = sha256Hex(canonical); // planDigest, without making the canonical JSON again
     const index = join(this.dir, BY_PLAN, digest);
-    if (pending !== undefined) {
-      const waiting = this.waitingFor(index, canonical, ttlSeconds, nowMs);
-      if (waiting !== undefined) return waiting;
-    }
-    const parts = issuePlanId(this.key, canonical, Math.floor(nowMs / 1000) + ttlSeconds);
-    if (pending !== undefined) {
-      this.prune(nowMs);
-      const body: PendingPlan = { plan_id: parts.id, expires_at: iso(parts.expiry), subject: subjectOf(plan), plan: pending.shown };
-      if (pending.stdinPreview !== undefined) body.stdin_preview = pending.stdinPreview;
-      if (pending.stdinMoreBytes !== undefined && pending.stdinMoreBytes > 0) body.stdin_more_bytes = pending.stdinMoreBytes;
-      const record = JSON.stringify({ ...body, digest, mac: recordMac(this.key, "pending", canonicalJSON(body)) }) + "\n";
-      this.checkRoom(Buffer.byteLength(record));
-      writePrivate(this.path("plans", parts), record);
-      try {
-        writePrivate(index, parts.id);
-      } catch {
-        // The index only spares a person a second entry for one plan: not written (a full disk), the plan still is.
-      }
+    const waiting = this.waitingFor(index, canonical, ttlSeconds, nowMs);
+    if (waiting !== undefined) return waiting;
+    const parts = issue();
+    this.prune(nowMs);
+    const body: PendingPlan = { plan_id: parts.id, expires_at: iso(parts.expiry), subject: subjectOf(plan), plan: pending.shown };
+    if (pending.stdinPreview !== undefined) body.stdin_preview = pending.stdinPreview;
+    if (pending.stdinMoreBytes !== undefined && pending.stdinMoreBytes > 0) body.stdin_more_bytes = pending.stdinMoreBytes;
+    const record = JSON.stringify({ ...body, digest, mac: recordMac(this.key, "pending", canonicalJSON(body)) }) + "\n";
+    this.checkRoom(Buffer.byteLength(record));
+    writePrivate(this.path("plans", parts), record);
+    try {
+      writePrivate(index, parts.id);
+    } catch {
+      // The index only spares a person a second entry for one plan: not written (a full disk), the plan still is.
     }
     return parts;
   }

@@ -51,9 +51,12 @@ export interface RequestBody {
   readonly encoding?: Readonly<Record<string, { readonly style?: string; readonly explode?: boolean }>>;
 }
 
+/** A media type without its parameters, lower case: `Application/JSON; charset=utf-8` → `application/json`. */
+const baseType = (type: string): string => type.split(";")[0]!.trim().toLowerCase();
+
 /** `application/json` and every `+json` type. */
 export function isJsonMediaType(type: string): boolean {
-  const base = type.split(";")[0]!.trim().toLowerCase();
+  const base = baseType(type);
   return base === "application/json" || /^application\/[^\s/]+\+json$/.test(base);
 }
 
@@ -79,7 +82,7 @@ function parametersOf(list: unknown): Parameter[] {
 /** How hcp writes a body of a media type, when it can. */
 function bodyFormOf(type: string): BodyForm | undefined {
   if (isJsonMediaType(type)) return "json";
-  const base = type.split(";")[0]!.trim().toLowerCase();
+  const base = baseType(type);
   return base === "application/x-www-form-urlencoded" ? "form" : base === "text/plain" ? "text" : undefined;
 }
 
@@ -103,12 +106,13 @@ function bodyOf(rb: unknown): Pick<Operation, "body" | "unsentBody"> {
   // agent means to send the fields it changes: Kubernetes' PATCH lists it first) after them; then a form, then text.
   const rank = (t: string): number => {
     const form = bodyFormOf(t);
-    if (form === undefined) return Infinity;
-    if (form !== "json") return form === "form" ? 3 : 4;
-    const base = t.split(";")[0]!.trim().toLowerCase();
+    if (form !== "json") return form === "form" ? 3 : form === "text" ? 4 : Infinity;
+    const base = baseType(t);
     return base === "application/json" ? 0 : base === "application/json-patch+json" ? 2 : 1;
   };
-  const type = types.filter((t) => rank(t) !== Infinity).sort((a, b) => rank(a) - rank(b))[0];
+  // The first of the best rank, in document order.
+  let type: string | undefined;
+  for (const t of types) if (rank(t) < (type === undefined ? Infinity : rank(type))) type = t;
   if (type === undefined) return types.length === 0 ? {} : { unsentBody: { required, mediaTypes: types } };
   const media = rb["content"][type];
   const form = bodyFormOf(type)!;
