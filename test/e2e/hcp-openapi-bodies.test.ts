@@ -114,3 +114,70 @@ test("attack and reach: a form body is sent as a form (fields by their encoding)
     await new Promise<void>((resolve) => api.close(() => resolve()));
   }
 });
+
+test("attack and reach: cookie parameters are sent in the Cookie header as the plan shows them, percent-encoded so a value cannot start another cookie; a credential's cookie replaces one of its name; an array item holding the comma that joins a path's or header's items is refused", async () => {
+  const seen: { url: string; cookie: string | undefined; tag: string | undefined }[] = [];
+  const api = createServer((req, res) => {
+    seen.push({ url: req.url ?? "", cookie: req.headers.cookie, tag: req.headers["x-tags"] as string | undefined });
+    res.setHeader("content-type", "application/json");
+    res.end("{}");
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  try {
+    const dir = tempDir("hcp-openapi-cookies-");
+    const doc = join(dir, "shop.json");
+    const key = "k-7f3a9c1e5b2d4086";
+    writeFileSync(doc, JSON.stringify({
+      openapi: "3.0.3",
+      info: { title: "shop", version: "1" },
+      servers: [{ url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1` }],
+      components: { securitySchemes: { session: { type: "apiKey", in: "cookie", name: "sid" } } },
+      security: [{ session: [] }],
+      paths: {
+        "/cart/{ids}": {
+          put: {
+            operationId: "put-cart",
+            parameters: [
+              { name: "ids", in: "path", required: true, schema: { type: "array", items: { type: "string" } } },
+              { name: "lang", in: "cookie", required: true, schema: { type: "string" } },
+              { name: "sid", in: "cookie", schema: { type: "string" } },
+              { name: "X-Tags", in: "header", schema: { type: "array", items: { type: "string" } } },
+            ],
+            responses: ok,
+          },
+        },
+      },
+    }));
+    const out = join(dir, "shop");
+    const env = isolatedEnv({ shop: { openapi: { session: key } } });
+    const init = await hcp(["init", "--from-openapi", doc, "--out", out], { env });
+    assert.equal(init.code, 0, init.stderr);
+    const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { id: string };
+    const pack = surface.id;
+    const describe = await hcp(["describe", out, "put-cart", "--json"], { env });
+    assert.equal(describe.code, 0, describe.stderr);
+    const described = (JSON.parse(describe.stdout) as { verbs: { arguments: { name: string; required: boolean }[] }[] }).verbs[0]!.arguments;
+    assert.ok(described.some((a) => a.name === "lang" && a.required), `a required cookie parameter is a required argument: ${describe.stdout}`);
+
+    const call = (id: number, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => JSON.stringify({ id, pack, verb: "put-cart", args, ...extra });
+    const s = await execSession([out], [
+      call(1, { ids: ["a", "b"], lang: "fr; admin=1", "X-Tags": ["x", "y"] }),
+      call(2, { ids: ["a"], lang: "de", sid: "forged" }),
+      call(3, { ids: ["a"], lang: "de" }, { dry_run: true }),
+    ], ["--allow-write", "--concurrency", "1"], { env });
+    assert.deepEqual(s.responses.map((r) => r.ok), [true, true, true], JSON.stringify(s.responses));
+    assert.deepEqual(seen, [
+      { url: "/v1/cart/a%2Cb", cookie: `lang=fr%3B%20admin%3D1; sid=${key}`, tag: "x,y" },
+      { url: "/v1/cart/a", cookie: `lang=de; sid=${key}`, tag: undefined },
+    ], "each cookie as given, one value each; the credential's sid, never the agent's");
+    assert.deepEqual((s.responses[2]!.result as { plan: { headers?: unknown } }).plan.headers, { cookie: "lang=de" }, "the plan shows the cookies sent, without the credential");
+
+    // An item holding the comma that joins the items would reach the server as two: refused, nothing sent.
+    const refused = await execSession([out], [call(4, { ids: ["a,b", "c"], lang: "de" }), call(5, { ids: ["a"], lang: "de", "X-Tags": ["x,y"] })], ["--allow-write"], { env });
+    for (const r of refused.responses) assert.match(r.error?.message ?? "", /holds ",", which separates its items here/, JSON.stringify(r));
+    assert.equal(seen.length, 2, "nothing more reached the API");
+  } finally {
+    api.closeAllConnections();
+    await new Promise<void>((resolve) => api.close(() => resolve()));
+  }
+});

@@ -1,5 +1,5 @@
 // The request an openapi verb sends (§6.7): the base URL, then path parameters percent-encoded as one
-// segment each, query parameters encoded, header values without CR/LF, and the JSON body. Pure.
+// segment each, query parameters encoded, header values without CR/LF, cookies percent-encoded, and the body. Pure.
 
 import { isObject } from "../../pack/issues.js";
 import type { PolicyDocument } from "../../pack/types.js";
@@ -62,12 +62,15 @@ export function hasLoneSurrogate(text: string): boolean {
   return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
 
-/** A scalar argument as text (a lone surrogate refused rather than guessed at); arrays of scalars joined by commas (OpenAPI's `simple` style). */
+/**
+ * A scalar argument as text (a lone surrogate refused rather than guessed at); arrays of scalars joined by commas
+ * (OpenAPI's `simple` style), an item holding a comma refused.
+ */
 function scalar(name: string, v: unknown): string {
   let text: string;
   if (typeof v === "string") text = v;
   else if (typeof v === "number" || typeof v === "boolean") text = String(v);
-  else if (Array.isArray(v) && v.every((x) => ["string", "number", "boolean"].includes(typeof x))) text = v.map(String).join(",");
+  else if (Array.isArray(v) && v.every((x) => ["string", "number", "boolean"].includes(typeof x))) text = joined(name, v.map(String), ",");
   else throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: must be a string, number or boolean here`);
   if (hasLoneSurrogate(text)) {
     throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: holds a lone UTF-16 surrogate, which is not text that can be sent`);
@@ -183,12 +186,17 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
   }
   const headers: Record<string, string> = {};
   const query: [string, [string, string][]][] = [];
+  const cookies: string[] = [];
   for (const p of argumentParameters(op)) {
     if (!Object.hasOwn(args, p.name) || p.in === "path") continue;
     const v = args[p.name];
     if (v === undefined || v === null) continue;
     if (p.in === "query") {
       query.push([p.name, queryPairs(p.name, p, v)]);
+    } else if (p.in === "cookie") {
+      if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `cookie parameter ${showValue(p.name)} is not a valid cookie name`);
+      // Percent-encoded: a cookie's value cannot hold `;`, `,`, a space or a quote (RFC 6265), so none can start another cookie.
+      cookies.push(`${p.name}=${encodeURIComponent(scalar(p.name, v))}`);
     } else {
       if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `header parameter ${showValue(p.name)} is not a valid header name`);
       const text = scalar(p.name, v);
@@ -200,6 +208,9 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
     }
   }
   appendPairs(url.searchParams, query);
+  // Cookie parameters travel in the Cookie header, shown in the plan as they are sent (a credential's cookie is added,
+  // replacing one of its name, only when the request is sent: verb.ts).
+  if (cookies.length > 0) headers["cookie"] = cookies.join("; ");
   const out: PlannedRequest = { method: op.method, url: url.href };
   if (Object.keys(headers).length > 0) out.headers = headers;
   if (op.body !== undefined && Object.hasOwn(args, "body")) {

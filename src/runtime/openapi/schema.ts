@@ -1,5 +1,5 @@
 // The arguments of an openapi verb as one JSON Schema (2020-12), derived from the operation (§6.7):
-// one property per path, query and header parameter, and `body` for a JSON request body; a parameter or a body's field
+// one property per path, query, header and cookie parameter, and `body` for a request body; a parameter or a body's field
 // whose name says it is a secret is writeOnly. Pure.
 
 import { isObject } from "../../pack/issues.js";
@@ -48,12 +48,12 @@ const IGNORED_HEADERS = new Set([
 const DATA_KEYS = new Set(["example", "examples", "default", "enum", "const"]);
 const MAX_DEPTH = 32;
 
-/** The parameters that become arguments: path, query and header, first of a name wins. */
+/** The parameters that become arguments: path, query, header and cookie, first of a name wins. */
 export function argumentParameters(op: Operation): Parameter[] {
   const seen = new Set<string>();
   const out: Parameter[] = [];
   for (const p of op.parameters) {
-    if (p.in === "cookie" || (p.in === "header" && IGNORED_HEADERS.has(p.name.toLowerCase()))) continue;
+    if (p.in === "header" && IGNORED_HEADERS.has(p.name.toLowerCase())) continue;
     if (seen.has(p.name) || (op.body !== undefined && p.name === "body")) continue;
     seen.add(p.name);
     out.push(p);

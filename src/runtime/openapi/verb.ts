@@ -13,6 +13,9 @@ import { httpResult, mockResult, type HttpResult } from "./result.js";
 import { deriveOperationSchema } from "./schema.js";
 import { applyCredentials } from "./security.js";
 
+/** A `name=value` pair's name (the names are tokens: neither `=` nor `;` is in one). */
+const cookieName = (pair: string) => pair.slice(0, pair.indexOf("="));
+
 const schemas = new WeakMap<object, Record<string, unknown>>();
 
 /** The arguments schema derived from the verb's operation (the verb's own `args` wins, in the caller). */
@@ -65,7 +68,10 @@ export async function runRequestPlan(pack: LoadedPack, plan: RequestPlan, creden
     headers["content-type"] = operation.body?.mediaType ?? "application/json";
   }
   Object.assign(headers, applied.headers);
-  if (applied.cookies.length > 0) headers["cookie"] = applied.cookies.join("; ");
+  // As in the query, a credential's cookie replaces a cookie parameter of its name: never both, never the agent's alone.
+  const credentialCookies = new Set(applied.cookies.map(cookieName));
+  const cookies = [...(plan.headers?.["cookie"]?.split("; ") ?? []).filter((pair) => !credentialCookies.has(cookieName(pair))), ...applied.cookies];
+  if (cookies.length > 0) headers["cookie"] = cookies.join("; ");
   try {
     const r = await send({ method: plan.method, url, headers, body, timeoutMs: plan.policy.timeout_ms, maxBytes: plan.policy.max_output_bytes, signal: opts.signal });
     return httpResult(plan, r, masks);
