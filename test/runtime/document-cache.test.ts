@@ -4,10 +4,11 @@
 import assert from "node:assert/strict";
 import { chmodSync, copyFileSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { serialize } from "node:v8";
 import { test } from "node:test";
 import { loadPack } from "../../src/pack/load.js";
 import { bindableOf, loadBindable, type BindableDocument } from "../../src/runtime/openapi/bindable.js";
-import { KEPT_DOCUMENTS, keepDocument } from "../../src/runtime/openapi/document-cache.js";
+import { EACH_MAX_BYTES, KEPT_DOCUMENTS, keepDocument } from "../../src/runtime/openapi/document-cache.js";
 import { parseDocument, textDigest } from "../../src/runtime/openapi/document.js";
 import { boundVerb, loadOpenApiDocuments } from "../../src/runtime/openapi/packs.js";
 import { RuntimeError } from "../../src/runtime/errors.js";
@@ -165,4 +166,23 @@ test("a pattern hcp refuses fails the pack whether its document is parsed or tak
   await loadOpenApiDocuments([pack], { fetch: "command-line" }, stateDir);
   assert.equal(pack.ok, true, JSON.stringify(pack.issues));
   assert.equal(boundVerb(pack, "users.list").operation.path, "/users");
+});
+
+test("a document whose operations share schemas too large to write apart is kept with them together, each shared schema written once, and read back as parsing made it", async () => {
+  // 150 operations each taking a 500 KB schema: 75 MB written apart (past EACH_MAX_BYTES), under 1 MB together.
+  const properties = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`field${i}`, { type: "string", description: `The field numbered ${i}, described at some length.` }]));
+  const paths = Object.fromEntries(
+    Array.from({ length: 150 }, (_, i) => [`/things${i}`, { post: { operationId: `make${i}`, requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } } }, responses: { "200": { description: "ok" } } } }]),
+  );
+  const doc = join(tempDir("hcp-doc-cache-"), "big.json");
+  writeFileSync(doc, JSON.stringify({ openapi: "3.0.3", info: { title: "big", version: "1" }, paths, components: { schemas: { Thing: { type: "object", properties } } } }));
+  const dir = join(tempDir("hcp-doc-cache-"), "documents");
+  const parsed = contents(await loadBindable({ path: doc }, dir));
+  const kept = statSync(join(dir, entryName(doc))).size;
+  assert.ok(kept < 2 * 2 ** 20, `kept together: ${kept} bytes`);
+  const apart = parsed.operations.reduce((sum, e) => sum + serialize(e.operation).length, 0);
+  assert.ok(apart > EACH_MAX_BYTES, `written apart it passes the bound: ${apart} bytes`);
+  const cached = await loadBindable({ path: doc }, dir);
+  assert.equal(cached.operations[149]!.operation().path, "/things149");
+  assert.deepEqual(contents(cached), parsed);
 });

@@ -1,7 +1,8 @@
 // OpenAPI documents as parsed and bound, kept in the state directory under the SHA-256 of the text each was made from:
 // a one-shot `hcp run` parsed and dereferenced its pack's whole document at every call (GitHub's 13 MB: 600 ms), and
 // checked every operation's patterns. An entry holds the document's head, then each operation's keys and pattern
-// problems, then each operation serialized on its own, so that a run reads the one it runs. It is only ever read for
+// problems, then each operation serialized on its own, so that a run reads the one it runs (or, for a document whose
+// operations share too much to be written apart, all of them together: EACH_MAX_BYTES). It is only ever read for
 // the text whose digest names it, so it holds what parsing that text makes; it is as private as the trust records
 // beside it (SECURITY.md: trust holds against an agent that cannot write the state directory). Nothing here fails a
 // command: an entry that cannot be read or written is a document parsed again.
@@ -25,6 +26,13 @@ const FORMAT = 2;
 export const KEPT_DOCUMENTS = 8;
 /** The most an entry may be. */
 const MAX_ENTRY_BYTES = 512 << 20;
+/**
+ * The most a document's operations may come to written each on its own; past it they are written together, as one
+ * blob. Each operation carries its schemas dereferenced, so those its operations share are written once per operation:
+ * Microsoft Graph's 11,422 operations come to 767 MiB that way (never kept: every command parsed its 20 MB again, 8 s),
+ * and to 17 MiB together, where each shared schema is written once (read whole at the first use, 160 ms).
+ */
+export const EACH_MAX_BYTES = 64 << 20;
 
 /** The folder of the entries, in a state directory. */
 export const documentCacheOf = (stateDir: string): string => join(stateDir, "documents");
@@ -65,6 +73,8 @@ interface Entry {
   readonly head: Record<string, unknown>;
   readonly ops: readonly KeptOperation[];
   readonly blobs: Buffer;
+  /** The operations written together, as one blob (each line's `end` is then the blob's). */
+  readonly together: boolean;
 }
 
 /** The entry at `path`, when it is private, of this hcp and this text, and whole; undefined otherwise. */
@@ -82,7 +92,7 @@ function readEntry(path: string, sha256: string): Entry | undefined {
       last = op.end;
     }
     const blobs = file.subarray(4 + size);
-    return last === blobs.length ? { head, ops: ops as KeptOperation[], blobs } : undefined;
+    return last === blobs.length ? { head, ops: ops as KeptOperation[], blobs, together: head["together"] === true } : undefined;
   } catch {
     return undefined;
   }
@@ -107,16 +117,19 @@ export function cachedDocument(dir: string, sha256: string, read: Omit<DocumentB
   const entry = readEntry(path, sha256);
   if (entry === undefined) return undefined;
   markUsed(path);
-  const { head, ops, blobs } = entry;
+  const { head, ops, blobs, together } = entry;
+  let all: readonly Operation[] | undefined;
   const operations = ops.map((kept, i): OperationEntry => {
-    const blob = blobs.subarray(i === 0 ? 0 : ops[i - 1]!.end, kept.end);
     let op: Operation | undefined;
+    const operation = together
+      ? () => (all ??= operationsIn(blobs, ops.length, path, read.source))[i]!
+      : () => (op ??= operationsIn(blobs.subarray(i === 0 ? 0 : ops[i - 1]!.end, kept.end), undefined, path, read.source)[0]!);
     return {
       method: kept.method,
       path: kept.path,
       ...(kept.operationId !== undefined ? { operationId: kept.operationId } : {}),
       problems: () => kept.problems,
-      operation: () => (op ??= operationIn(blob, path, read.source)),
+      operation,
     };
   });
   const { url, source } = read;
@@ -126,11 +139,17 @@ export function cachedDocument(dir: string, sha256: string, read: Omit<DocumentB
   };
 }
 
-/** An operation's blob; a damaged one is removed (the next command parses the document again). */
-function operationIn(blob: Buffer, path: string, source: string): Operation {
+const isOperation = (op: unknown): op is Operation => isObject(op) && typeof op["method"] === "string" && typeof op["path"] === "string";
+
+/**
+ * The operations of a blob: one operation, or, with `count`, the array of them all. A damaged entry is removed (the next
+ * command parses the document again).
+ */
+function operationsIn(blob: Buffer, count: number | undefined, path: string, source: string): readonly Operation[] {
   try {
-    const op: unknown = deserialize(blob);
-    if (isObject(op) && typeof op["method"] === "string" && typeof op["path"] === "string") return op as unknown as Operation;
+    const value: unknown = deserialize(blob);
+    if (count === undefined && isOperation(value)) return [value];
+    if (count !== undefined && Array.isArray(value) && value.length === count && value.every(isOperation)) return value;
   } catch {
     // below
   }
@@ -145,13 +164,22 @@ function operationIn(blob: Buffer, path: string, source: string): Operation {
 export function keepDocument(dir: string, { head, operations }: BindableDocument): void {
   try {
     // Every operation serialized before any pattern is checked: the check reads them only, and nothing else has.
-    const blobs = operations.map((e) => serialize(e.operation()));
+    let blobs: Buffer[] = [];
+    let total = 0;
+    for (const e of operations) {
+      const blob = serialize(e.operation());
+      total += blob.length;
+      if (total > EACH_MAX_BYTES) break;
+      blobs.push(blob);
+    }
+    const together = total > EACH_MAX_BYTES;
+    if (together) blobs = [serialize(operations.map((e) => e.operation()))];
     let end = 0;
     const ops: KeptOperation[] = operations.map((e, i) => {
-      end += blobs[i]!.length;
+      if (!together || i === 0) end += blobs[i]!.length;
       return { method: e.method, path: e.path, ...(e.operationId !== undefined ? { operationId: e.operationId } : {}), problems: e.problems(), end };
     });
-    const kept = serialize({ format: FORMAT, hcp: OWN_PACKAGE.version, sha256: head.sha256, version: head.version, servers: head.servers, securitySchemes: head.securitySchemes, ops });
+    const kept = serialize({ format: FORMAT, hcp: OWN_PACKAGE.version, sha256: head.sha256, version: head.version, servers: head.servers, securitySchemes: head.securitySchemes, together, ops });
     if (4 + kept.length + end > MAX_ENTRY_BYTES) return;
     const size = Buffer.alloc(4);
     size.writeUInt32LE(kept.length);
