@@ -383,7 +383,13 @@ export class StdioLink implements Transport {
       return "none";
     }
     if ("method" in message && "id" in message && !this.admit(message.id, line.text.length)) return "none";
-    if ("method" in message && message.method === "notifications/cancelled" && isObject(message.params)) this.answer(message.params["requestId"]);
+    if ("method" in message && message.method === "notifications/cancelled" && isObject(message.params)) {
+      // The id is free once the SDK has taken the cancellation, which aborts the call by its id a microtask later: a
+      // request under that id read before then (the same write) would take its place in the SDK and be aborted instead,
+      // the cancelled call running on to answer under the id. Until then, such a request is refused as a duplicate.
+      const cancelled = message.params["requestId"];
+      setImmediate(() => this.answer(cancelled));
+    }
     try {
       this.onmessage?.(message);
     } catch {

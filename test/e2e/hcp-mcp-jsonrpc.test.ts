@@ -3,13 +3,15 @@
 // written once, and lists in one page.
 
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, EmptyResultSchema, LoggingMessageNotificationSchema, McpError, type LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { isolatedEnv, probePack } from "./hardening.js";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { PROBE_PACK, hcp, httpClient, mcpClient, rawHttp, serveHttp, tempDir } from "../transports/support.js";
+import { HCP, PROBE_PACK, hcp, httpClient, mcpClient, rawHttp, serveHttp, tempDir } from "../transports/support.js";
+import { alive, eventually } from "../runtime/support.js";
 import { marks, witnessPack } from "./witness-pack.js";
 
 type Connect = (pack?: string) => Promise<{ client: Client; end: () => Promise<unknown> }>;
@@ -234,4 +236,34 @@ test("attack: stdio: a response to an id the server never used, nested 5,000 lev
   assert.ok(called?.result !== undefined && called.result.isError !== true, `the call was answered with its result: ${JSON.stringify(called)}`);
   assert.deepEqual(answers.find((a) => a.id === 3), { jsonrpc: "2.0", id: 3, result: {} });
   assert.equal(marks(log), 2, "the call ran whole (S and E)");
+});
+
+test("attack: stdio: a cancellation and a new request under the cancelled call's id, in one write: the cancelled call is killed and never answered, the new request is refused as a duplicate (-32600), never run nor answered with the other's result", async () => {
+  const cwd = tempDir("hcp-mcp-cancel-reuse-");
+  const napping = (mark: string, ms: number) => ({ description: "Sleep.", cli: ["probe", "run", `pid:${mark}.pid`, `sleep:${ms}`, `print:slept ${mark}`], policy: "read" });
+  const root = probePack("nap", { first: napping("first", 30_000), second: napping("second", 100) });
+  const child = spawn(process.execPath, [HCP, "serve", "--mcp", root], { cwd, env: isolatedEnv(), stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
+  const closed = new Promise<number | string | null>((resolve) => child.on("close", (code, signal) => resolve(code ?? signal)));
+  const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const line = (m: object) => JSON.stringify(m) + "\n";
+  const nap = (id: number, verb: string) => rpc(id, "tools/call", { name: `nap_${verb}`, arguments: {} });
+  try {
+    child.stdin.write(line(INITIALIZE) + line({ jsonrpc: "2.0", method: "notifications/initialized" }) + line(nap(5, "first")));
+    assert.ok(await eventually(() => existsSync(join(cwd, "first.pid")), 30_000), `the first call started: ${out}`);
+    const first = Number(readFileSync(join(cwd, "first.pid"), "utf8"));
+    child.stdin.write(line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } }) + line(nap(5, "second")));
+    assert.ok(await eventually(() => !alive(first), 10_000), "the cancelled call's program is killed");
+    child.stdin.end(line(rpc(6, "ping")));
+    assert.equal(await closed, 0);
+    const answers = out.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { id?: number; error?: { code: number; message: string }; result?: unknown });
+    assert.deepEqual(answers.filter((a) => a.id === 5).map((a) => a.error?.code), [-32600], `one answer under id 5, the refusal: ${out}`);
+    assert.match(answers.find((a) => a.id === 5)!.error!.message, /still unanswered/);
+    assert.ok(!existsSync(join(cwd, "second.pid")), "the refused request never ran");
+    assert.doesNotMatch(out, /slept/, "no call's result was answered");
+  } finally {
+    clearTimeout(guard);
+    if (child.exitCode === null) child.kill("SIGKILL");
+  }
 });
