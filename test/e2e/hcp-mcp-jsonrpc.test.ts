@@ -238,17 +238,19 @@ test("attack: stdio: a response to an id the server never used, nested 5,000 lev
   assert.equal(marks(log), 2, "the call ran whole (S and E)");
 });
 
+/** A verb that writes its pid to `<mark>.pid`, sleeps `ms`, then prints `slept <mark>`. */
+const napping = (mark: string, ms: number) => ({ description: "Sleep.", cli: ["probe", "run", `pid:${mark}.pid`, `sleep:${ms}`, `print:slept ${mark}`], policy: "read" });
+const line = (m: object) => JSON.stringify(m) + "\n";
+const nap = (id: number, verb: string) => rpc(id, "tools/call", { name: `nap_${verb}`, arguments: {} });
+
 test("attack: stdio: a cancellation and a new request under the cancelled call's id, in one write: the cancelled call is killed and never answered, the new request is refused as a duplicate (-32600), never run nor answered with the other's result", async () => {
   const cwd = tempDir("hcp-mcp-cancel-reuse-");
-  const napping = (mark: string, ms: number) => ({ description: "Sleep.", cli: ["probe", "run", `pid:${mark}.pid`, `sleep:${ms}`, `print:slept ${mark}`], policy: "read" });
   const root = probePack("nap", { first: napping("first", 30_000), second: napping("second", 100) });
   const child = spawn(process.execPath, [HCP, "serve", "--mcp", root], { cwd, env: isolatedEnv(), stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
   const closed = new Promise<number | string | null>((resolve) => child.on("close", (code, signal) => resolve(code ?? signal)));
   const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const line = (m: object) => JSON.stringify(m) + "\n";
-  const nap = (id: number, verb: string) => rpc(id, "tools/call", { name: `nap_${verb}`, arguments: {} });
   try {
     child.stdin.write(line(INITIALIZE) + line({ jsonrpc: "2.0", method: "notifications/initialized" }) + line(nap(5, "first")));
     assert.ok(await eventually(() => existsSync(join(cwd, "first.pid")), 30_000), `the first call started: ${out}`);
