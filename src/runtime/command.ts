@@ -41,7 +41,7 @@ export function verbCommand(pack: LoadedPack, verbKey: string, args: unknown, op
   const valid = validateArgs(pack, verbKey, verb, args, opts.oneCall === true);
   const hidden = maskedArgs(argsSchemaOf(pack, verbKey), valid) as Args | undefined;
   if (surface.kind === "openapi") {
-    const request = requestPlan(pack, verbKey, valid, planPolicy(policy));
+    const request = requestPlan(pack, verbKey, valid, planPolicy(policy), hidden);
     return { policy, request, shownRequest: hidden && madeOrNot(() => requestPlan(pack, verbKey, hidden, planPolicy(policy))) };
   }
   const { bin, template, allowVerb } = commandOf(surface, verbKey, verb);

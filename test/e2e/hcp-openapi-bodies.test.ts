@@ -181,3 +181,55 @@ test("attack and reach: cookie parameters are sent in the Cookie header as the p
     await new Promise<void>((resolve) => api.close(() => resolve()));
   }
 });
+
+test("attack: a secret field given an object whose properties a form or query would send as fields of their own is refused, nothing sent: a person would approve `amount=***`, a field the schema never marked secret; given as a string, it is sent and shown as `client_secret=***`", async () => {
+  const seen: string[] = [];
+  const api = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8").on("data", (c: string) => (body += c));
+    req.on("end", () => {
+      seen.push(`${req.url} ${body}`);
+      res.setHeader("content-type", "application/json");
+      res.end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  try {
+    const dir = tempDir("hcp-openapi-secret-form-");
+    const doc = join(dir, "pay.json");
+    writeFileSync(doc, JSON.stringify({
+      openapi: "3.0.3",
+      info: { title: "pay", version: "1" },
+      servers: [{ url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1` }],
+      paths: {
+        "/pay": {
+          post: {
+            operationId: "pay",
+            parameters: [{ name: "api_token", in: "query", schema: {} }],
+            requestBody: { content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: { to: { type: "string" }, amount: { type: "string" }, client_secret: {} } } } } },
+            responses: ok,
+          },
+        },
+      },
+    }));
+    const out = join(dir, "pay");
+    const env = isolatedEnv();
+    assert.equal((await hcp(["init", "--from-openapi", doc, "--out", out], { env })).code, 0);
+    const call = (id: number, args: object, dryRun = false) => JSON.stringify({ id, pack: "pay", verb: "pay", args, ...(dryRun && { dry_run: true }) });
+    const smuggled = [
+      { body: { to: "alice", client_secret: { amount: "1000000" } } },
+      { api_token: { amount: "1000000" }, body: { to: "alice" } },
+    ];
+    const s = await execSession([out], smuggled.flatMap((args, i) => [call(2 * i + 1, args), call(2 * i + 2, args, true)]), ["--allow-write"], { env });
+    for (const r of s.responses) assert.match(r.error?.message ?? "", /argument "(client_secret|api_token)" is secret: an object here sends its properties as fields of their own/, JSON.stringify(r));
+    assert.deepEqual(seen, [], "nothing reached the API");
+
+    const plain = await execSession([out], [call(9, { body: { to: "alice", amount: "5", client_secret: "s3cr3t-value-17" } }, true), call(10, { body: { to: "alice", amount: "5", client_secret: "s3cr3t-value-17" } })], ["--allow-write"], { env });
+    assert.equal((plain.responses[0]!.result as { plan: { body: unknown } }).plan.body, "to=alice&amount=5&client_secret=***", JSON.stringify(plain.responses[0]));
+    assert.equal(plain.responses[1]!.ok, true, JSON.stringify(plain.responses[1]));
+    assert.deepEqual(seen, ["/v1/pay to=alice&amount=5&client_secret=s3cr3t-value-17"]);
+  } finally {
+    api.closeAllConnections();
+    await new Promise<void>((resolve) => api.close(() => resolve()));
+  }
+});

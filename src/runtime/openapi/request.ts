@@ -1,6 +1,7 @@
 // The request an openapi verb sends (§6.7): the base URL, then path parameters percent-encoded as one
 // segment each, query parameters encoded, header values without CR/LF, cookies percent-encoded, and the body. Pure.
 
+import { isDeepStrictEqual } from "node:util";
 import { isObject } from "../../pack/issues.js";
 import type { PolicyDocument } from "../../pack/types.js";
 import { RuntimeError, showValue } from "../errors.js";
@@ -127,11 +128,14 @@ function appendPairs(into: URLSearchParams, args: Iterable<[string, [string, str
  * when exploded (form), `name[key]=value` (deepObject), else `key,value,…` in one value. A query's credentials are set
  * after, replacing any pair of their name (verb.ts).
  */
-function queryPairs(name: string, how: Pick<Parameter, "style" | "explode"> | undefined, v: unknown): [string, string][] {
+function queryPairs(name: string, how: Pick<Parameter, "style" | "explode"> | undefined, v: unknown, hidden = false): [string, string][] {
   const style = how?.style ?? "form";
   const explode = how?.explode ?? style === "form";
   if (isObject(v)) {
     if (style === "deepObject") return deepPairs(name, v);
+    if (explode && hidden) {
+      throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)} is secret: an object here sends its properties as fields of their own, which the plan a person approves would show masked under names of the agent's; give it as a string`);
+    }
     const entries = Object.entries(v).map(([k, x]): [string, string] => [k, queryItem(name, x)]);
     return explode ? entries : [[name, joined(name, entries.flat(), ",")]];
   }
@@ -154,19 +158,28 @@ function joined(name: string, items: readonly string[], delimiter: string): stri
 }
 
 /**
- * A form body (`application/x-www-form-urlencoded`) as it is sent: its fields, each as the media type's `encoding` says
- * (form, exploded, by default: `a=1&b=x&b=y`; deepObject `meta[k]=v`).
+ * Whether the value of `key` is one the plan a person approves shows masked (`shown`: the arguments as maskedArgs makes
+ * them, when any is secret): it is, where masking changed it.
  */
-export function formBody(body: RequestBody, value: unknown): string {
+const hides = (shown: unknown, key: string, value: unknown): boolean => isObject(shown) && !isDeepStrictEqual(shown[key], value);
+
+/**
+ * A form body (`application/x-www-form-urlencoded`) as it is sent: its fields, each as the media type's `encoding` says
+ * (form, exploded, by default: `a=1&b=x&b=y`; deepObject `meta[k]=v`). `shown`: the body as a person is shown it.
+ */
+export function formBody(body: RequestBody, value: unknown, shown?: unknown): string {
   if (!isObject(value)) throw new RuntimeError("invalid_argument", `argument "body": a form (${body.mediaType}) is an object of its fields, got ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}`);
   const form = new URLSearchParams();
   const fields = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
-  appendPairs(form, fields.map(([field, v]) => [`body.${field}`, queryPairs(field, body.encoding?.[field], v)]));
+  appendPairs(form, fields.map(([field, v]) => [`body.${field}`, queryPairs(field, body.encoding?.[field], v, hides(shown, field, v))]));
   return form.toString();
 }
 
-/** Builds the request from validated arguments. Throws RuntimeError (invalid_argument). */
-export function buildRequest(op: Operation, args: Readonly<Record<string, unknown>>, base: URL): PlannedRequest {
+/**
+ * Builds the request from validated arguments; `shown`, the arguments as the plan a person approves shows them (each
+ * secret masked in its own place), when any is secret. Throws RuntimeError (invalid_argument).
+ */
+export function buildRequest(op: Operation, args: Readonly<Record<string, unknown>>, base: URL, shown?: Readonly<Record<string, unknown>>): PlannedRequest {
   if (op.unsentBody?.required === true) {
     // Sent without it, the request would be a write the API takes as asked for with nothing (Stripe's blank customer).
     const types = op.unsentBody.mediaTypes.join(", ");
@@ -192,7 +205,7 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
     const v = args[p.name];
     if (v === undefined || v === null) continue;
     if (p.in === "query") {
-      query.push([p.name, queryPairs(p.name, p, v)]);
+      query.push([p.name, queryPairs(p.name, p, v, hides(shown, p.name, v))]);
     } else if (p.in === "cookie") {
       if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `cookie parameter ${showValue(p.name)} is not a valid cookie name`);
       // Percent-encoded: a cookie's value cannot hold `;`, `,`, a space or a quote (RFC 6265), so none can start another cookie.
@@ -216,7 +229,7 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
   if (op.body !== undefined && Object.hasOwn(args, "body")) {
     const body = sendableBody(args["body"]);
     // A form is planned as it is sent, its fields' names as the server reads them: the person approves what goes out.
-    out.body = op.body.form === "form" ? formBody(op.body, body) : body;
+    out.body = op.body.form === "form" ? formBody(op.body, body, shown?.["body"]) : body;
   }
   return out;
 }

@@ -35,10 +35,13 @@ export function operationTemplate(pack: LoadedPack, verbKey: string): string[] {
   return [operation.method, operation.path];
 }
 
-/** The exact plan of an openapi verb from validated arguments. Throws RuntimeError. */
-export function requestPlan(pack: LoadedPack, verbKey: string, args: Readonly<Record<string, unknown>>, policy: PlanPolicy): RequestPlan {
+/**
+ * The exact plan of an openapi verb from validated arguments (`shown`: as a person is shown them, when any is secret).
+ * Throws RuntimeError.
+ */
+export function requestPlan(pack: LoadedPack, verbKey: string, args: Readonly<Record<string, unknown>>, policy: PlanPolicy, shown?: Readonly<Record<string, unknown>>): RequestPlan {
   const { document, operation } = boundVerb(pack, verbKey);
-  const request = buildRequest(operation, args, baseUrlOf(pack.policy, document));
+  const request = buildRequest(operation, args, baseUrlOf(pack.policy, document), shown);
   return { pack: pack.surface!.id, verb: verbKey, ...request, policy };
 }
 
