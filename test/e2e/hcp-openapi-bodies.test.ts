@@ -182,6 +182,9 @@ test("attack and reach: cookie parameters are sent in the Cookie header as the p
   }
 });
 
+/** An exec request line calling the pay pack's verb. */
+const pay = (id: number, args: object, dryRun = false) => JSON.stringify({ id, pack: "pay", verb: "pay", args, ...(dryRun && { dry_run: true }) });
+
 test("attack: a secret field given an object whose properties a form or query would send as fields of their own is refused, nothing sent: a person would approve `amount=***`, a field the schema never marked secret; given as a string, it is sent and shown as `client_secret=***`", async () => {
   const seen: string[] = [];
   const api = createServer((req, res) => {
@@ -215,16 +218,15 @@ test("attack: a secret field given an object whose properties a form or query wo
     const out = join(dir, "pay");
     const env = isolatedEnv();
     assert.equal((await hcp(["init", "--from-openapi", doc, "--out", out], { env })).code, 0);
-    const call = (id: number, args: object, dryRun = false) => JSON.stringify({ id, pack: "pay", verb: "pay", args, ...(dryRun && { dry_run: true }) });
     const smuggled = [
       { body: { to: "alice", client_secret: { amount: "1000000" } } },
       { api_token: { amount: "1000000" }, body: { to: "alice" } },
     ];
-    const s = await execSession([out], smuggled.flatMap((args, i) => [call(2 * i + 1, args), call(2 * i + 2, args, true)]), ["--allow-write"], { env });
+    const s = await execSession([out], smuggled.flatMap((args, i) => [pay(2 * i + 1, args), pay(2 * i + 2, args, true)]), ["--allow-write"], { env });
     for (const r of s.responses) assert.match(r.error?.message ?? "", /argument "(client_secret|api_token)" is secret: an object here sends its properties as fields of their own/, JSON.stringify(r));
     assert.deepEqual(seen, [], "nothing reached the API");
 
-    const plain = await execSession([out], [call(9, { body: { to: "alice", amount: "5", client_secret: "s3cr3t-value-17" } }, true), call(10, { body: { to: "alice", amount: "5", client_secret: "s3cr3t-value-17" } })], ["--allow-write"], { env });
+    const plain = await execSession([out], [pay(9, { body: { to: "alice", amount: "5", client_secret: "s3cr3t-value-17" } }, true), pay(10, { body: { to: "alice", amount: "5", client_secret: "s3cr3t-value-17" } })], ["--allow-write"], { env });
     assert.equal((plain.responses[0]!.result as { plan: { body: unknown } }).plan.body, "to=alice&amount=5&client_secret=***", JSON.stringify(plain.responses[0]));
     assert.equal(plain.responses[1]!.ok, true, JSON.stringify(plain.responses[1]));
     assert.deepEqual(seen, ["/v1/pay to=alice&amount=5&client_secret=s3cr3t-value-17"]);
