@@ -219,7 +219,7 @@ test("hcp init: a failed generation leaves no folder behind, and an existing pac
   assert.equal(readFileSync(join(root, "mine", "surface.json"), "utf8"), "{}");
 });
 
-test("hcp init --force --keep-policy: the person's policy.json kept byte for byte, HARNESS.md made to say what it does; refused, nothing written, without --force, without a policy.json, or when it names a verb the CLI no longer has", async () => {
+test("hcp init --force --keep-policy: the person's policy.json kept byte for byte, HARNESS.md made to say what it does; refused, nothing written, without --force, without a policy.json, when it names a verb the CLI no longer has, or when it gives a verb that changed fewer checks than hcp gives it now", async () => {
   const env = isolatedEnv();
   const pack = join(tempDir(), "taskr");
   const init = (...extra: string[]) => hcp(["init", "--from-manifest", TASKR, "--bin", PROBE, "--out", pack, ...extra], { env });
@@ -259,6 +259,26 @@ test("hcp init --force --keep-policy: the person's policy.json kept byte for byt
   assert.equal(refused.code, 2);
   assert.match(refused.stderr, /the policy\.json kept \(--keep-policy\) does not fit the pack made now: .*task\.archive/);
   assert.deepEqual(files(), stale);
+
+  // The CLI changed: `task list` now deletes what it lists (mutates, destructive, asks for confirmation). The policy.json
+  // kept names it "read", as hcp made it when it only listed: refused, nothing written, rather than run as a read.
+  delete policy.verbs["task.archive"];
+  writeFileSync(join(pack, "policy.json"), JSON.stringify(policy));
+  const manifest = JSON.parse(readFileSync(TASKR, "utf8")) as { commands: { path: string[]; mutates: boolean; destructive: boolean; requires_confirmation: boolean }[] };
+  Object.assign(manifest.commands.find((c) => c.path.join(" ") === "task list")!, { mutates: true, destructive: true, requires_confirmation: true });
+  const changed = join(tempDir(), "taskr-changed.json");
+  writeFileSync(changed, JSON.stringify(manifest));
+  const unchanged = files();
+  const widened = await hcp(["init", "--from-manifest", changed, "--bin", PROBE, "--out", pack, "--force", "--keep-policy"], { env });
+  assert.equal(widened.code, 2, widened.stderr);
+  assert.match(widened.stderr, /--keep-policy: policy\.json gives 1 verb fewer checks than hcp gives it now, and each changed since the pack was made: "task\.list" \(policy\.json: read; hcp now: a person approves each run\); make its entry in policy\.json at least as strict/);
+  assert.deepEqual(files(), unchanged, "nothing written");
+  // Made at least as strict, the pack is made; the verbs that did not change keep what the person made of them.
+  policy.verbs["task.list"] = { policy: "write", confirm: true };
+  writeFileSync(join(pack, "policy.json"), JSON.stringify(policy));
+  const strict = await hcp(["init", "--from-manifest", changed, "--bin", PROBE, "--out", pack, "--force", "--keep-policy"], { env });
+  assert.equal(strict.code, 0, strict.stderr);
+  assert.equal(readFileSync(join(pack, "policy.json"), "utf8"), JSON.stringify(policy));
 
   const empty = join(tempDir(), "empty");
   mkdirSync(empty);

@@ -4,6 +4,7 @@
 import { systemReason } from "../../errno.js";
 import { shellWord } from "../../shell-word.js";
 import { existsSync, readdirSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { FileWriteError, writeFiles } from "../../files.js";
 import type { Context } from "../../framework/index.js";
@@ -12,12 +13,12 @@ import { isPackId } from "../../pack/fields.js";
 import { parseHarness } from "../../pack/harness.js";
 import { PACK_FILE_MAX_BYTES } from "../../pack/load.js";
 import { readRegularFile } from "../../read-regular.js";
-import { formatIssue } from "../../pack/issues.js";
-import { effectivePolicy, parsePolicy } from "../../pack/policy.js";
+import { formatIssue, isObject } from "../../pack/issues.js";
+import { POLICY_CLASSES, effectivePolicy, parsePolicy, policyClasses, type PolicyClass } from "../../pack/policy.js";
 import { policyMarks } from "../../pack/harness-policy.js";
 import { packFromAgentMeta } from "../../pack/from-agentmeta.js";
 import { parseSurface } from "../../pack/surface.js";
-import type { Issue, PolicyDocument, SurfaceVerb } from "../../pack/types.js";
+import type { Issue, PolicyDocument, Surface, SurfaceVerb } from "../../pack/types.js";
 import type { AgentMetaDocument } from "../../agentmeta/types.js";
 import type { AuthChoice } from "../../runtime/openapi/auth-scheme.js";
 import type { DocumentText } from "../../runtime/openapi/document.js";
@@ -28,7 +29,7 @@ import { optionalString } from "../flags.js";
 import { NotRungradError } from "../input.js";
 import { projectText, readManifestText } from "../rungrad/documents.js";
 import { isVariableName } from "../../runtime/env.js";
-import { firstAndMore } from "../../listing.js";
+import { firstAndMore, plural } from "../../listing.js";
 import { refuseWhereAgentRuns } from "./flags.js";
 
 interface InitOptions {
@@ -178,6 +179,8 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
 interface KeptPolicy {
   text: string;
   policy: PolicyDocument;
+  /** The verbs of the surface.json it was kept beside (none when that could not be read). */
+  before: Readonly<Record<string, unknown>>;
 }
 
 /** --keep-policy: the policy.json of the pack folder `out` (`shown` as given). */
@@ -197,7 +200,18 @@ function keptPolicy(out: string, shown: string): KeptPolicy {
     throw new CliError(`--keep-policy: ${file} is not JSON: hcp validate ${shellWord(shown)} says where`);
   }
   if (typeof policy !== "object" || policy === null || Array.isArray(policy)) throw new CliError(`--keep-policy: ${file} must be a JSON object`);
-  return { text, policy: policy as PolicyDocument };
+  return { text, policy: policy as PolicyDocument, before: surfaceVerbsIn(out) };
+}
+
+/** The verbs of the pack's surface.json as it is; none when it cannot be read (every verb then counts as changed). */
+function surfaceVerbsIn(out: string): Readonly<Record<string, unknown>> {
+  try {
+    const surface: unknown = JSON.parse(readRegularFile(join(out, "surface.json"), PACK_FILE_MAX_BYTES).toString("utf8"));
+    const verbs = isObject(surface) ? surface["verbs"] : undefined;
+    return isObject(verbs) ? verbs : {};
+  } catch {
+    return {};
+  }
 }
 
 /** What the generators give: the files' documents, HARNESS.md for a policy, and notes for the person. */
@@ -219,10 +233,38 @@ function packContent(pack: GeneratedDocuments, kept: KeptPolicy | undefined): Re
     return content;
   }
   checked(content, "kept");
+  refuseWidened(pack, kept);
   content["HARNESS.md"] = pack.harness(kept.policy);
   checked(content);
   pack.notes.unshift(keptNote(pack.surface, kept.policy));
   return content;
+}
+
+const CLASS_SAID: Record<PolicyClass, string> = { read: "read", write: "write", person: "a person approves each run", deny: "denied" };
+/** How many checks a class gives a verb: read fewest, deny most. */
+const strictness = (c: PolicyClass) => POLICY_CLASSES.indexOf(c);
+
+/**
+ * --keep-policy: refuses a kept policy.json that gives a verb fewer checks than hcp gives it now, where the verb changed
+ * since the pack was made (anything of its surface.json entry: an API's verb names its operation, whose method may be
+ * all that changed; or it is new): the person decided for what it did then. A GET become DELETE, or a listing become
+ * destructive, ran as the read the policy.json kept said it was, with no person. A verb that did not change keeps
+ * whatever the person made of it (a gated write made a read on purpose).
+ */
+function refuseWidened(pack: GeneratedDocuments, kept: KeptPolicy): void {
+  const surface = pack.surface as Surface;
+  const now = policyClasses({ surface, policy: pack.policy });
+  const keeps = policyClasses({ surface, policy: kept.policy });
+  const widened = Object.entries(surface.verbs).filter(([key, verb]) => {
+    const before = Object.hasOwn(kept.before, key) ? kept.before[key] : undefined;
+    return !isDeepStrictEqual(before, verb) && strictness(keeps[key]!) < strictness(now[key]!);
+  });
+  if (widened.length === 0) return;
+  const shown = widened.map(([key]) => `"${key}" (policy.json: ${CLASS_SAID[keeps[key]!]}; hcp now: ${CLASS_SAID[now[key]!]})`);
+  throw new CliError(
+    `--keep-policy: policy.json gives ${plural(widened.length, "verb")} fewer checks than hcp gives ${widened.length === 1 ? "it" : "them"} now, and each changed since the pack was made: ${firstAndMore(shown, 10)}; make ${widened.length === 1 ? "its entry" : "their entries"} in policy.json at least as strict (or remove ${widened.length === 1 ? "it" : "them"}) and run this again (once the pack is made, loosen ${widened.length === 1 ? "it" : "them"} there if you mean to); nothing was written`,
+    2,
+  );
 }
 
 /** What --keep-policy did, and what the kept policy.json makes of the verbs it does not name (new in the CLI). */
