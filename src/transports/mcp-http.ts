@@ -22,13 +22,17 @@ import { Load, type Ticket } from "./http-load.js";
 import { boundConnections, SERVER_DEADLINES } from "./http-connections.js";
 import type { ServedPack } from "./packs.js";
 import { systemReason } from "../errno.js";
+import { KILL_GRACE_MS } from "../runtime/process/process.js";
 
 /** The largest request body read; a longer one is refused with 413. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** A refusal for load: the client may retry in a second (the calls ahead of it take about that long or more). */
 const BUSY_HEADERS = { "retry-after": "1" };
-/** How long a stop waits for the answers in flight before closing every connection. */
-const DRAIN_MS = 2000;
+/**
+ * How long a stop waits for the answers in flight before closing every connection: past the kill grace, so that a call
+ * whose program ignores SIGTERM is answered (cancelled, once SIGKILLed) before its connection closes, as on stdio.
+ */
+const DRAIN_MS = KILL_GRACE_MS + 1000;
 export const MCP_PATH = "/mcp";
 
 export interface Listen {

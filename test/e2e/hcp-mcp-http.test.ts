@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { isolatedEnv } from "./hardening.js";
+import { isolatedEnv, probePack } from "./hardening.js";
 import { alive } from "../runtime/support.js";
 import { marks, peakOverlap, witnessPack } from "./witness-pack.js";
 import { FAULTS, assertFaultReported, faultWhenRunning } from "./fault.js";
@@ -308,6 +308,27 @@ for (const fault of FAULTS) {
     for (let i = 0; i < 400 && pids.some(alive); i++) await sleep(25);
     assert.deepEqual(pids.map(alive), [false, false]);
     await client.close();
+  });
+}
+
+for (const mode of ["stateless", "--stateful"]) {
+  test(`attack: SIGTERM over HTTP (${mode}) while a call's program ignores SIGTERM: the call is answered cancelled once its group is SIGKILLed, before the connections close (it went unanswered: the drain ended with the kill grace)`, async () => {
+    const pack = probePack("stubborn", { hold: { description: "Hold.", cli: ["probe", "run", "ignore-term", "pid:hold.pid", "sleep:60000"], policy: "read" } });
+    const dir = tempDir();
+    const s = await serveHttp([pack], { args: mode === "stateless" ? [] : [mode], cwd: dir, env: isolatedEnv() });
+    const client = await connect(s.url);
+    const call = client.callTool({ name: "stubborn_hold", arguments: {} });
+    call.catch(() => {});
+    const pidFile = join(dir, "hold.pid");
+    for (let i = 0; i < 2400 && !(existsSync(pidFile) && readFileSync(pidFile, "utf8") !== ""); i++) await sleep(25);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    s.child.kill("SIGTERM");
+    const answered = await call;
+    assert.equal(answered.isError, true);
+    assert.match(JSON.stringify(answered.structuredContent ?? answered.content), /cancel/, JSON.stringify(answered));
+    assert.equal(await s.exited, 143);
+    assert.equal(alive(pid), false, "its program was killed");
+    await client.close().catch(() => {});
   });
 }
 

@@ -11,6 +11,9 @@ import { RunCgroup } from "./run-cgroup.js";
 import { RUN_MARK_VARIABLE, newRunMark } from "./run-mark.js";
 import { guardCgroup, markSpawn, spawnFailed, startWatchdog } from "./watchdog.js";
 
+/** How long a program has between SIGTERM and SIGKILL to its group, by default. */
+export const KILL_GRACE_MS = 2000;
+
 export interface ProcessRequest {
   /** The program: a path (absolute, or relative to cwd) or a bare name resolved on env.PATH. */
   readonly file: string;
@@ -26,7 +29,7 @@ export interface ProcessRequest {
   /** Bytes kept per stream; the rest is counted and dropped. */
   readonly maxOutputBytes: number;
   readonly signal?: AbortSignal;
-  /** Time between SIGTERM and SIGKILL to the group; 2000 ms by default. */
+  /** Time between SIGTERM and SIGKILL to the group; KILL_GRACE_MS by default. */
   readonly killGraceMs?: number;
   /** Called as output arrives: the part of the chunk that is kept (empty past the cap) and the stream's bytes so far. */
   readonly onOutput?: (stream: "stdout" | "stderr", kept: Buffer, totalBytes: number) => void;
@@ -159,7 +162,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       return;
     }
     const started = monotonicMs();
-    const grace = req.killGraceMs ?? 2000;
+    const grace = req.killGraceMs ?? KILL_GRACE_MS;
     const mark = req.unmarked === true ? undefined : newRunMark();
     // Where one can be had, the run's child is born in a cgroup of its own, which the watchdog knows before the fork.
     const cgroup = RunCgroup.make();
