@@ -101,7 +101,8 @@ interface ToolResult {
 }
 
 /**
- * What the agent reads: the child's stdout as is, with its stderr and how it ended appended when it failed;
+ * What the agent reads: the child's stdout as is, with its stderr and how it ended appended when it failed, or its
+ * stderr when it succeeded printing nothing on stdout (rclone's check and a `--dry-run`'s preview say everything there);
  * a dry run's plan in words. The §6.5 result (or the plan) is the structuredContent.
  */
 function resultOf(r: ExecResult | HttpResult | DryRun, writesAllowed: boolean): ToolResult {
@@ -110,12 +111,16 @@ function resultOf(r: ExecResult | HttpResult | DryRun, writesAllowed: boolean): 
   if (isHttpResult(r)) return { content: [{ type: "text", text: httpText(r) }], structuredContent, ...(failed(r) ? { isError: true } : {}) };
   const notes: string[] = [];
   if (r.stdout_truncated) notes.push(`[stdout truncated: ${r.stdout_bytes} bytes written, the rest dropped]`);
+  const stderrNotes = () => {
+    if (r.stderr !== "") notes.push(`[stderr]\n${r.stderr.replace(/\n$/, "")}`);
+    if (r.stderr_truncated) notes.push(`[stderr truncated: ${r.stderr_bytes} bytes written, the rest dropped]`);
+  };
   if (!failed(r)) {
-    const text = r.stdout === "" && notes.length === 0 ? "(no output)" : r.stdout + notes.map((n) => `\n${n}`).join("");
-    return { content: [{ type: "text", text }], structuredContent };
+    if (r.stdout !== "") return { content: [{ type: "text", text: r.stdout + notes.map((n) => `\n${n}`).join("") }], structuredContent };
+    stderrNotes();
+    return { content: [{ type: "text", text: notes.length === 0 ? "(no output)" : notes.join("\n") }], structuredContent };
   }
-  if (r.stderr !== "") notes.push(`[stderr]\n${r.stderr.replace(/\n$/, "")}`);
-  if (r.stderr_truncated) notes.push(`[stderr truncated: ${r.stderr_bytes} bytes written, the rest dropped]`);
+  stderrNotes();
   notes.push(`[${outcome(r)}]`);
   const head = r.stdout === "" ? "" : r.stdout.endsWith("\n") ? r.stdout : `${r.stdout}\n`;
   return { content: [{ type: "text", text: head + notes.join("\n") }], structuredContent, isError: true };

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { test } from "node:test";
 import { alive } from "../runtime/support.js";
+import { probePack } from "./hardening.js";
 import { PROBE_PACK, hcp, mcpClient, pack, tempDir } from "../transports/support.js";
 
 type Structured = Record<string, unknown> & { error?: { code: string; message: string } };
@@ -83,6 +84,27 @@ test("tools/call: results, validation errors and refusals are isError results; H
     const skill = (read.contents[0] as { text: string }).text;
     assert.equal(skill, readFileSync(join(PROBE_PACK, "HARNESS.md"), "utf8"));
     assert.equal(resources[0]!.size, Buffer.byteLength(skill), "its size in bytes, as MCP's Resource.size");
+  } finally {
+    await client.close();
+  }
+});
+
+test("a call that succeeds printing only on stderr (rclone's check, a CLI's own --dry-run preview) gives the agent its stderr in the text block; one that prints nothing says (no output); stdout alone stays as is", async () => {
+  const root = probePack("quiet", {
+    check: { description: "Check.", cli: ["probe", "run", "eprint:0 differences found", "eprint:4 matching files"], policy: "read" },
+    nothing: { description: "Nothing.", cli: ["probe", "run", "exit:0"], policy: "read" },
+    both: { description: "Both.", cli: ["probe", "run", "print:result", "eprint:progress"], policy: "read" },
+  });
+  const { client } = await mcpClient([root]);
+  try {
+    const text = async (name: string) => {
+      const r = await client.callTool({ name, arguments: {} });
+      assert.equal(r.isError, undefined, JSON.stringify(r));
+      return (r.content as { text: string }[])[0]!.text;
+    };
+    assert.equal(await text("quiet_check"), "[stderr]\n0 differences found\n4 matching files");
+    assert.equal(await text("quiet_nothing"), "(no output)");
+    assert.equal(await text("quiet_both"), "result\n");
   } finally {
     await client.close();
   }
