@@ -234,6 +234,24 @@ export function workspaceWarnings(packs: readonly ServedPack[], opts: ServeOptio
   });
 }
 
+/** The variables each pack's policy.json passes its verbs from hcp's environment (`env`), and those `env` does not hold. */
+export function passedEnv(packs: readonly ServedPack[], env: NodeJS.ProcessEnv = process.env): { pack: ServedPack; names: readonly string[]; unset: readonly string[] }[] {
+  return packs.flatMap((pack) => {
+    const names = pack.policy?.env ?? [];
+    return names.length === 0 ? [] : [{ pack, names, unset: names.filter((n) => env[n] === undefined) }];
+  });
+}
+
+/**
+ * A warning for each pack whose policy.json passes its verbs variables hcp's environment does not hold: they run without
+ * them (restic without RESTIC_PASSWORD asks for it on a terminal it has not, and fails), and nothing else said so.
+ */
+export function unsetEnvWarnings(packs: readonly ServedPack[], env: NodeJS.ProcessEnv = process.env): string[] {
+  return passedEnv(packs, env)
+    .filter((p) => p.unset.length > 0)
+    .map(({ pack, unset }) => `pack ${JSON.stringify(pack.surface.id)}'s policy.json passes its verbs ${unset.join(", ")} from hcp's environment (env), which does not hold ${unset.length === 1 ? "it" : "them"}: its verbs run without ${unset.length === 1 ? "it" : "them"}`);
+}
+
 /** A folder HCP_AGENT_FOLDERS or the MCP client's roots name, as a served pack's warning says where it lies. */
 export const namedPlace = (folder: string): string => `${JSON.stringify(folder)}, ${namedBy(folder)}, where the agent writes files`;
 

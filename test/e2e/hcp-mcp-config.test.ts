@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { PROBE_PACK, hcp, serveHttp, tempDir } from "../transports/support.js";
 import { APPROVER_BIN, bank, toolErrorOf, toolPlanIdOf } from "./approvals-support.js";
 import { trustPack } from "./helpers.js";
+import { isolatedEnv, probePack } from "./hardening.js";
 
 test("mcp-config --approver/--approver-arg/--approver-timeout/--audit: the printed server asks that approver and writes that log", async () => {
   const b = bank();
@@ -213,4 +214,23 @@ test("mcp-config --url: each client's entry reaches a running hcp serve --http w
     assert.deepEqual([r.code, r.stdout], [1, ""], args.join(" "));
     assert.match(r.stderr, message);
   }
+});
+
+test("a pack whose policy.json passes variables (env): mcp-config says to set them where the client starts hcp, warning of those unset here, and puts no value in the entry; hcp serve warns of those its environment does not hold", async () => {
+  const root = probePack("envy", { show: { description: "Show.", cli: ["probe", "run", "env:PROBE_SET", "env:PROBE_UNSET"], policy: "read" } }, {}, { verbs: { show: "read" }, env: ["PROBE_SET", "PROBE_UNSET"] });
+  const env: NodeJS.ProcessEnv = { ...isolatedEnv(), PROBE_SET: "v-4a1f0c" };
+  delete env["PROBE_UNSET"];
+  const config = await hcp(["mcp-config", root, "--client", "claude"], { env });
+  assert.equal(config.code, 0, config.stderr);
+  assert.match(config.stderr, /Warning: pack "envy"'s verbs get PROBE_SET, PROBE_UNSET \(policy\.json env\) from the environment the client starts hcp in: set them there .*; unset here: PROBE_UNSET\n/);
+  assert.ok(!config.stdout.includes("v-4a1f0c") && !config.stdout.includes("PROBE_SET"), config.stdout);
+  const quiet = await hcp(["mcp-config", root, "--client", "claude", "--quiet"], { env });
+  assert.match(quiet.stderr, /unset here: PROBE_UNSET/, "a warning, kept by --quiet");
+  const set = await hcp(["mcp-config", root, "--client", "claude"], { env: { ...env, PROBE_UNSET: "" } });
+  assert.doesNotMatch(set.stderr, /Warning: pack "envy"/, "set here (empty too): said, not warned");
+  assert.match(set.stderr, /pack "envy"'s verbs get PROBE_SET, PROBE_UNSET/);
+
+  const served = await hcp(["serve", "--mcp", root], { env, stdin: "" });
+  assert.equal(served.code, 0, served.stderr);
+  assert.match(served.stderr, /pack "envy"'s policy\.json passes its verbs PROBE_UNSET from hcp's environment \(env\), which does not hold it: its verbs run without it/);
 });

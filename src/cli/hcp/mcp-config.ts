@@ -12,7 +12,7 @@ import { withheldDocument } from "../../runtime/openapi/packs.js";
 import { shellWord } from "../../shell-word.js";
 import { TransportError } from "../../transports/errors.js";
 import { CONFIG_FILES, MCP_CLIENTS, REMOTE_CONFIG_FILES, renderMcpConfig, renderRemoteConfig, type McpClient } from "../../transports/mcp-config.js";
-import { auditLogWarnings, inStartFolder, installWarnings, loadServed, workspaceWarnings, type Served } from "../../transports/packs.js";
+import { auditLogWarnings, inStartFolder, installWarnings, loadServed, passedEnv, workspaceWarnings, type Served } from "../../transports/packs.js";
 import { toolCheck } from "../../transports/tools.js";
 import { optionalString } from "../flags.js";
 import { AUDIT, SERVED_FLAGS, serveOptions, toolSelection } from "./flags.js";
@@ -132,6 +132,14 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   // Codex under approval policy `never` answers every elicitation with a decline, unseen (docs/mcp.md).
   if (client === "codex" && !ctx.bool("no-elicitation") && optionalString(ctx, "approver") === undefined) {
     ctx.infof("Codex under approval policy never declines hcp's question about a gated plan by itself, and a declined plan cannot run again in its session: for such a Codex, add --no-elicitation and approve with hcp approve");
+  }
+  // The client starts the server in its own environment, not this shell's: a pack's variables must be set there.
+  for (const { pack, names, unset } of passedEnv(packs)) {
+    const them = names.length === 1 ? "it" : "them";
+    const line = `pack ${JSON.stringify(pack.surface.id)}'s verbs get ${names.join(", ")} (policy.json env) from the environment the client starts hcp in: set ${them} there (a secret among ${them} there, not in the entry's env, which is a file others may read)`;
+    // Unset here too: likely unset where the client starts, and the verbs would run without them. A warning, kept by --quiet.
+    if (unset.length > 0) process.stderr.write(`Warning: ${line}; unset here: ${unset.join(", ")}\n`);
+    else ctx.infof(line);
   }
   const unplaced = inStartFolder(packs, opts);
   if (unplaced.length > 0) {

@@ -12,7 +12,7 @@ import { TransportError } from "../../transports/errors.js";
 import { serveExec } from "../../transports/exec.js";
 import { exitIfNeverTaken } from "../../transports/outbox.js";
 import { isLoopback, parseAllowHost, parseListen, type HttpOptions, type Listen } from "../../transports/mcp-http.js";
-import { auditLogWarnings, inStartFolder, installWarnings, loadServed, workspaceWarnings, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
+import { auditLogWarnings, inStartFolder, installWarnings, loadServed, unsetEnvWarnings, workspaceWarnings, type PackCheck, type ServedPack, type ServeOptions } from "../../transports/packs.js";
 import { PACKAGE_VERSION } from "../version.js";
 import { operatorForbidsPrompts, refuseWhereAgentRuns, serveOptions, toolSelection } from "./flags.js";
 import { stopExitCode, untilSignal } from "../signal.js";
@@ -33,7 +33,7 @@ async function served(paths: readonly string[], transport: "json_exec" | "mcp", 
   const rewritable = workspaceWarnings(packs, opts, (folder) => `${folder}, the folder its server's verbs run in, where the agent writes files`);
   // An --approver that cannot be asked refuses every gated call: the operator hears of it now, not only the agent then.
   const approvers = (opts.gate?.approvers ?? []).flatMap((a) => a.problem?.() ?? []).map((why) => `${why}: every call that needs a person's approval is refused until it can be asked`);
-  const warnings = [...skipped.map((s) => `skipped ${s.root}: ${s.reason}`), ...rewritable, ...auditLogWarnings(opts), ...installWarnings(opts), ...approvers];
+  const warnings = [...skipped.map((s) => `skipped ${s.root}: ${s.reason}`), ...rewritable, ...auditLogWarnings(opts), ...installWarnings(opts), ...approvers, ...unsetEnvWarnings(packs)];
   for (const w of warnings) warnOperator(w);
   // Keyring values are read now, so that every call masks them from the first: a verb of another pack can print the
   // environment of a running program that holds them (runtime/secrets/keyring-read.ts).
