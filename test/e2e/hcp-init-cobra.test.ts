@@ -299,6 +299,23 @@ test("hcp init --from-cobra: a read whose usage line asks for a flag a read leav
   assert.deepEqual((JSON.parse(run.stdout) as { json: { argv: string[] } }).json.argv, ["auth", "can-i", "--", "get", "pods"]);
 });
 
+test("a CLI of commands whose root runs itself with flags of its own (hugo's, which builds the site: `hugo [flags]`) has the root as a verb, a write a person approves, with those flags and not the whole CLI's; a root whose flags are all its commands' (rclone's, kubectl's) is none", async () => {
+  const { env, out, surface } = await fromCobractl({ COBRACTL_ROOT_RUNS: "1" });
+  const verb = surface.verbs["cobractl"]!;
+  assert.equal(verb.policy, "write");
+  // --namespace is each verb's (the whole CLI's, narrowing what a command acts on); --server and --token no verb's.
+  assert.deepEqual(verb.cli, ["cobractl", "--destination={{destination}}", "--minify={{minify}}", "--namespace={{namespace}}"]);
+  assert.match(verb.description!, /^cobractl manages items; its subcommands are verbs of their own/);
+  assert.deepEqual(JSON.parse(readFileSync(join(out, "policy.json"), "utf8")).verbs["cobractl"], { policy: "write", confirm: true });
+  await trustPack(out, env);
+  const dry = await hcp(["run", out, "cobractl", "--arg", "minify:=true", "--allow-write", "--dry-run", "--json"], { env });
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.deepEqual((JSON.parse(dry.stdout) as { plan: { argv: string[] } }).plan.argv.slice(1), ["--minify=true"]);
+
+  const plain = await fromCobractl();
+  assert.equal(plain.surface.verbs["cobractl"], undefined, "without flags of its own, the root is no verb");
+});
+
 test("attack: a CLI of one command (gdu's `gdu [directory_to_scan]`, whose --output-file overwrites the file it names) is a write a person approves, as every command whose name does not say it reads, with its operands and its own flags (not taken for the whole CLI's): hcp run and a server, read-only or with writes allowed, run nothing without a person, and the file is left as it was", async () => {
   const { env, out, init, surface } = await fromCobractl({ COBRACTL_ALONE: "1" });
   assert.match(init.stderr, /note: 0 of 1 verbs are read by their names alone \(none\) and it writes, each approved by a person \(confirm: true\)/);

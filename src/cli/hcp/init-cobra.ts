@@ -126,6 +126,8 @@ interface Node {
   children: string[];
   /** A group that runs only to print its help (printsOnlyHelp): no verb. */
   helpOnly?: boolean;
+  /** The root of a CLI of commands that does something of its own (rootRunsItself): a verb. */
+  runsItself?: boolean;
 }
 
 /** The program's own commands (its completion, a help), run at most AT_ONCE at a time, whoever asks. */
@@ -319,6 +321,10 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
     notes.push(`${unread.length} of the commands its completion lists ${unread.length === 1 ? "is" : "are"} no verb (${listed}): ${why}`);
   }
   const kept = withoutAliases(nodes, name, notes);
+  const inherited = new Set(kept.flatMap((n) => n.help.inherited.map((f) => f.name)));
+  root.runsItself = rootRunsItself(root, inherited);
+  // Its flags its commands inherit are the whole CLI's, given to it as to them (not --config, where it reads from).
+  if (root.runsItself) root.help = { ...rootHelp, flags: rootHelp.flags.filter((f) => !inherited.has(f.name)), inherited: [...rootHelp.inherited, ...rootHelp.flags.filter((f) => inherited.has(f.name))] };
   // Before the whole CLI's flags are given: a group's own flags say whether it does more than print its help.
   const helpOnly = kept.filter(printsOnlyHelp);
   for (const n of helpOnly) n.helpOnly = true;
@@ -331,8 +337,8 @@ async function readCobraTree(program: string, cwd: string): Promise<{ doc: Agent
   await Promise.all(kept.filter(runs).map((n) => markRequired(call, n)));
   const listing = rootHelp.globalFlagsCommand;
   const anyCommand = listing === undefined ? [] : parseGlobalFlags((await call(listing)).stdout);
-  // A CLI of one command: its root's flags are that command's own.
-  const cliFlags = [...(runs(root) ? [] : rootHelp.flags), ...rootHelp.inherited, ...anyCommand];
+  // A CLI of one command: its root's flags are that command's own (a root that runs itself: those it keeps).
+  const cliFlags = [...(runs(root) ? [] : rootHelp.flags), ...root.help.inherited, ...anyCommand];
   const wholeCli = new Set(cliFlags.map((f) => f.name));
   const given = new Set<string>();
   for (const n of kept) withInheritedFlags(n, wholeCli, anyCommand, given);
@@ -404,10 +410,22 @@ function lineOf(name: string, path: readonly string[]): string {
 /**
  * Whether a command runs: a leaf, the root of a CLI of one command among them (gdu's `gdu [directory_to_scan]`), or a
  * group whose usage line has no word for a subcommand (`kubectl apply -f FILENAME`, not `kubectl config SUBCOMMAND`) and
- * that does more than print its help. The root of a CLI of commands is no verb: its flags are the whole CLI's.
+ * that does more than print its help. The root of a CLI of commands is no verb, its flags the whole CLI's, unless it
+ * runs itself (hugo's, which builds the site).
  */
 function runs(n: Node): boolean {
-  return n.children.length === 0 || (n.path.length > 0 && n.helpOnly !== true && !usageTakesSubcommand(n));
+  if (n.children.length === 0) return true;
+  return n.path.length === 0 ? n.runsItself === true : n.helpOnly !== true && !usageTakesSubcommand(n);
+}
+
+/**
+ * Whether the root of a CLI of commands does something of its own: its usage line runs it (`hugo [flags]`, not podman's
+ * `podman [options] [command]`) and it has flags none of its commands inherits (hugo's `--minify`, `--destination`:
+ * it builds the site). rclone's and etcdctl's roots run too, but their flags are all their commands' as well: the
+ * whole CLI's, and the root itself only prints its help. `inherited`: the names of the flags its commands inherit.
+ */
+function rootRunsItself(root: Node, inherited: ReadonlySet<string>): boolean {
+  return root.children.length > 0 && !usageTakesSubcommand(root) && ownFlags(root).some((f) => f.name !== "help" && !inherited.has(f.name));
 }
 
 /** A command's own flags: the root's `--version` says nothing of what it does. */
