@@ -188,7 +188,7 @@ test("the plan covers what runs: an approved or restated id is refused under ano
   writeBank(copy, { agentEnv: { BANK_URL: "https://production.example" } });
   const viaCopy = await b.hcp([...pay(copy), "--confirm", payId, "--json"]);
   assert.equal(viaCopy.code, 4);
-  assert.match(jsonError(viaCopy).error, /what differs: env, root/);
+  assert.match(jsonError(viaCopy).error, /what differs: env\.BANK_URL, root, surface_sha256\)/);
   assert.equal(b.runs().length, 0);
 
   // and the approved plan itself still runs, once, with what was approved

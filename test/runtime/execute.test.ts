@@ -224,7 +224,8 @@ test("a confirm: true plan needs a person: the agent's own dry run and plan_id a
   await rejects(run("transfer", args, { allowWrite: true }), "approval_required", /hcp approve hcp1\./);
   await rejects(run("transfer", args, { allowWrite: true, confirm: dry.plan_id }), "approval_required", new RegExp(`hcp approve ${dry.plan_id.replaceAll(".", "\\.")}`));
   const other = await planVerb(probePack, "transfer", { amount: "10", payee: "mallory" }, { env: ENV });
-  await rejects(run("transfer", args, { allowWrite: true, confirm: other.plan_id }), "confirmation_mismatch", /what differs: argv/);
+  // What differs is named down to the item, as the plans stand, so that the agent can tell what it changed.
+  await rejects(run("transfer", args, { allowWrite: true, confirm: other.plan_id }), "confirmation_mismatch", /\(what differs: argv\[3\]\)/);
   // Another stdin is another plan.
   await rejects(run("transfer", args, { allowWrite: true, confirm: dry.plan_id, stdin: "x" }), "confirmation_mismatch", /what differs: stdin/);
   // Without --allow-write the write is refused before any approval is asked for.

@@ -139,7 +139,7 @@ export class ApprovalStore {
       if (pending === undefined) {
         throw new ApprovalError("plan_id_unknown", `plan_id ${given} was not issued by a dry run of hcp for this user; dry-run ${what} to get one`);
       }
-      const changed = Object.keys(shown).filter((k) => canonicalJSON(shown[k as keyof AnyPlan]) !== canonicalJSON(pending.plan[k as keyof AnyPlan]));
+      const changed = differences(shown, pending.plan);
       throw new ApprovalError(
         "confirmation_mismatch",
         `plan_id ${given} was issued for another plan than this one of ${what}${changed.length > 0 ? ` (what differs: ${changed.join(", ")})` : ""}: a plan_id approves only the exact plan of its dry run; dry-run again`,
@@ -317,3 +317,25 @@ function partsOfName(name: string): { expiry: number } | undefined {
   const m = /^([0-9]{1,12})\.[A-Za-z0-9_-]{22}$/.exec(name);
   return m === null ? undefined : { expiry: Number(m[1]) };
 }
+
+/**
+ * Where the plan asked for now differs from the one its plan_id was issued for, so that the agent can tell what it
+ * changed: a field, an item of an array (`argv[3]`), a key of an object (`env.REGION`); at most 5. Never a value: the
+ * plan the id names may be another call's.
+ */
+function differences(now: AnyPlan, then: AnyPlan): string[] {
+  const out: string[] = [];
+  for (const key of Object.keys(now)) {
+    const [a, b]: unknown[] = [now[key as keyof AnyPlan], then[key as keyof AnyPlan]];
+    if (same(a, b)) continue;
+    if (Array.isArray(a) && Array.isArray(b)) {
+      for (let i = 0; i < Math.max(a.length, b.length); i++) if (!same(a[i], b[i])) out.push(`${key}[${i}]`);
+    } else if (isRecord(a) && isRecord(b)) {
+      for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) if (!same(a[k], b[k])) out.push(`${key}.${k}`);
+    } else out.push(key);
+  }
+  return out.length > 5 ? [...out.slice(0, 5), `${out.length - 5} more`] : out;
+}
+
+const same = (a: unknown, b: unknown) => canonicalJSON(a) === canonicalJSON(b);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
