@@ -4,11 +4,10 @@
 
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { execSession, hcp, tempDir } from "../transports/support.js";
+import { recorder } from "./notes-api.js";
 import { isolatedEnv } from "./openapi-support.js";
 
 const ok = { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } };
@@ -50,17 +49,8 @@ const DOC = {
 };
 
 test("attack and reach: a form body is sent as a form (fields by their encoding) and planned as it is sent, a field an object would send again beside its own refused; query values by their style; an operation requiring a multipart body is left out by hcp init and, in a pack written by hand, refused with nothing sent, never sent empty; a description in HTML (Stripe's) reads as text", async () => {
-  const seen: { method: string; url: string; type: string | undefined; body: string }[] = [];
-  const api = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8").on("data", (c: string) => (body += c));
-    req.on("end", () => {
-      seen.push({ method: req.method ?? "", url: req.url ?? "", type: req.headers["content-type"], body });
-      res.setHeader("content-type", "application/json");
-      res.end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  const api = await recorder();
+  const seen = () => api.requests.map((r) => ({ method: r.method, url: r.url, type: r.headers["content-type"], body: r.body }));
   try {
     const dir = tempDir("hcp-openapi-bodies-");
     const doc = join(dir, "payments.json");
@@ -75,7 +65,7 @@ test("attack and reach: a form body is sent as a form (fields by their encoding)
     assert.deepEqual(Object.keys(surface.verbs).sort(), ["get-charges", "post-customers", "post-markdown"]);
     assert.equal(surface.verbs["post-customers"]!.description, "Creates a new customer & its metadata.", "HTML reads as text");
     const policy = JSON.parse(readFileSync(join(out, "policy.json"), "utf8")) as Record<string, unknown>;
-    writeFileSync(join(out, "policy.json"), JSON.stringify({ ...policy, openapi: { base_url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1` } }));
+    writeFileSync(join(out, "policy.json"), JSON.stringify({ ...policy, openapi: { base_url: `${api.origin}/v1` } }));
 
     const calls = [
       { id: 1, pack: "payments", verb: "post-customers", args: { body: { email: "ann@example.com", metadata: { plan: "pro" }, expand: ["a", "b"] } } },
@@ -84,7 +74,7 @@ test("attack and reach: a form body is sent as a form (fields by their encoding)
     ].map((c) => JSON.stringify(c));
     const s = await execSession([out], calls, ["--allow-write", "--concurrency", "1"], { env });
     assert.deepEqual(s.responses.map((r) => r.ok), [true, true, true], JSON.stringify(s.responses));
-    assert.deepEqual(seen, [
+    assert.deepEqual(seen(), [
       { method: "POST", url: "/v1/customers", type: "application/x-www-form-urlencoded", body: "email=ann%40example.com&metadata%5Bplan%5D=pro&expand=a&expand=b" },
       { method: "GET", url: "/v1/charges?created%5Bgte%5D=1700000000&%24select=id%2Camount", type: undefined, body: "" },
       { method: "POST", url: "/v1/markdown", type: "text/plain", body: '# Title\n"quoted"' },
@@ -97,7 +87,7 @@ test("attack and reach: a form body is sent as a form (fields by their encoding)
     const smuggled = { id: 6, pack: "payments", verb: "post-customers", args: { body: { email: "ann@example.com", extra: { email: "mallory@example.com" } } } };
     const twice = await execSession([out], [JSON.stringify(smuggled), JSON.stringify({ ...smuggled, id: 7, dry_run: true })], ["--allow-write"], { env });
     for (const r of twice.responses) assert.match(r.error?.message ?? "", /arguments "body\.email" and "body\.extra" would both be sent as "email"/, JSON.stringify(r));
-    assert.equal(seen.length, 3, "nothing more reached the API");
+    assert.equal(api.requests.length, 3, "nothing more reached the API");
 
     // A pack written by hand that binds the multipart operation: refused before anything is sent, dry run included.
     writeFileSync(join(out, "surface.json"), JSON.stringify({ ...surface, verbs: { ...surface.verbs, upload: { description: "Upload a file.", cli: ["POST", "/files"] } } }));
@@ -108,21 +98,15 @@ test("attack and reach: a form body is sent as a form (fields by their encoding)
       assert.equal(r.error?.code, "not_executable", JSON.stringify(r));
       assert.match(r.error!.message, /POST \/files requires a request body as multipart\/form-data, which hcp cannot send/);
     }
-    assert.equal(seen.length, 3, "nothing more reached the API");
+    assert.equal(api.requests.length, 3, "nothing more reached the API");
   } finally {
-    api.closeAllConnections();
-    await new Promise<void>((resolve) => api.close(() => resolve()));
+    await api.close();
   }
 });
 
 test("attack and reach: cookie parameters are sent in the Cookie header as the plan shows them, percent-encoded so a value cannot start another cookie; a credential's cookie replaces one of its name; an array item holding the comma that joins a path's or header's items is refused", async () => {
-  const seen: { url: string; cookie: string | undefined; tag: string | undefined }[] = [];
-  const api = createServer((req, res) => {
-    seen.push({ url: req.url ?? "", cookie: req.headers.cookie, tag: req.headers["x-tags"] as string | undefined });
-    res.setHeader("content-type", "application/json");
-    res.end("{}");
-  });
-  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  const api = await recorder();
+  const seen = () => api.requests.map((r) => ({ url: r.url, cookie: r.headers.cookie, tag: r.headers["x-tags"] }));
   try {
     const dir = tempDir("hcp-openapi-cookies-");
     const doc = join(dir, "shop.json");
@@ -130,7 +114,7 @@ test("attack and reach: cookie parameters are sent in the Cookie header as the p
     writeFileSync(doc, JSON.stringify({
       openapi: "3.0.3",
       info: { title: "shop", version: "1" },
-      servers: [{ url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1` }],
+      servers: [{ url: `${api.origin}/v1` }],
       components: { securitySchemes: { session: { type: "apiKey", in: "cookie", name: "sid" } } },
       security: [{ session: [] }],
       paths: {
@@ -166,7 +150,7 @@ test("attack and reach: cookie parameters are sent in the Cookie header as the p
       call(3, { ids: ["a"], lang: "de" }, { dry_run: true }),
     ], ["--allow-write", "--concurrency", "1"], { env });
     assert.deepEqual(s.responses.map((r) => r.ok), [true, true, true], JSON.stringify(s.responses));
-    assert.deepEqual(seen, [
+    assert.deepEqual(seen(), [
       { url: "/v1/cart/a%2Cb", cookie: `lang=fr%3B%20admin%3D1; sid=${key}`, tag: "x,y" },
       { url: "/v1/cart/a", cookie: `lang=de; sid=${key}`, tag: undefined },
     ], "each cookie as given, one value each; the credential's sid, never the agent's");
@@ -175,10 +159,9 @@ test("attack and reach: cookie parameters are sent in the Cookie header as the p
     // An item holding the comma that joins the items would reach the server as two: refused, nothing sent.
     const refused = await execSession([out], [call(4, { ids: ["a,b", "c"], lang: "de" }), call(5, { ids: ["a"], lang: "de", "X-Tags": ["x,y"] })], ["--allow-write"], { env });
     for (const r of refused.responses) assert.match(r.error?.message ?? "", /holds ",", which separates its items here/, JSON.stringify(r));
-    assert.equal(seen.length, 2, "nothing more reached the API");
+    assert.equal(api.requests.length, 2, "nothing more reached the API");
   } finally {
-    api.closeAllConnections();
-    await new Promise<void>((resolve) => api.close(() => resolve()));
+    await api.close();
   }
 });
 
@@ -186,24 +169,15 @@ test("attack and reach: cookie parameters are sent in the Cookie header as the p
 const pay = (id: number, args: object, dryRun = false) => JSON.stringify({ id, pack: "pay", verb: "pay", args, ...(dryRun && { dry_run: true }) });
 
 test("attack: a secret field given an object whose properties a form or query would send as fields of their own is refused, nothing sent: a person would approve `amount=***`, a field the schema never marked secret; given as a string, it is sent and shown as `client_secret=***`", async () => {
-  const seen: string[] = [];
-  const api = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8").on("data", (c: string) => (body += c));
-    req.on("end", () => {
-      seen.push(`${req.url} ${body}`);
-      res.setHeader("content-type", "application/json");
-      res.end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  const api = await recorder();
+  const seen = () => api.requests.map((r) => `${r.url} ${r.body}`);
   try {
     const dir = tempDir("hcp-openapi-secret-form-");
     const doc = join(dir, "pay.json");
     writeFileSync(doc, JSON.stringify({
       openapi: "3.0.3",
       info: { title: "pay", version: "1" },
-      servers: [{ url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1` }],
+      servers: [{ url: `${api.origin}/v1` }],
       paths: {
         "/pay": {
           post: {
@@ -224,14 +198,13 @@ test("attack: a secret field given an object whose properties a form or query wo
     ];
     const s = await execSession([out], smuggled.flatMap((args, i) => [pay(2 * i + 1, args), pay(2 * i + 2, args, true)]), ["--allow-write"], { env });
     for (const r of s.responses) assert.match(r.error?.message ?? "", /argument "(client_secret|api_token)" is secret: an object here sends its properties as fields of their own/, JSON.stringify(r));
-    assert.deepEqual(seen, [], "nothing reached the API");
+    assert.deepEqual(seen(), [], "nothing reached the API");
 
     const plain = await execSession([out], [pay(9, { body: { to: "alice", amount: "5", client_secret: "s3cr3t-value-17" } }, true), pay(10, { body: { to: "alice", amount: "5", client_secret: "s3cr3t-value-17" } })], ["--allow-write"], { env });
     assert.equal((plain.responses[0]!.result as { plan: { body: unknown } }).plan.body, "to=alice&amount=5&client_secret=***", JSON.stringify(plain.responses[0]));
     assert.equal(plain.responses[1]!.ok, true, JSON.stringify(plain.responses[1]));
-    assert.deepEqual(seen, ["/v1/pay to=alice&amount=5&client_secret=s3cr3t-value-17"]);
+    assert.deepEqual(seen(), ["/v1/pay to=alice&amount=5&client_secret=s3cr3t-value-17"]);
   } finally {
-    api.closeAllConnections();
-    await new Promise<void>((resolve) => api.close(() => resolve()));
+    await api.close();
   }
 });

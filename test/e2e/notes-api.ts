@@ -30,12 +30,17 @@ function closing(server: Server): () => Promise<void> {
     });
 }
 
-/** A server that only records what reaches it (the target of a cross-origin redirect). */
+/** A server that only records what reaches it, body included, and answers `{}` (the target of a redirect; an API whose requests a test reads). */
 export async function recorder(): Promise<Api> {
   const requests: Recorded[] = [];
   const server = createServer((req, res) => {
-    requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: "" });
-    res.end("reached");
+    let body = "";
+    req.setEncoding("utf8").on("data", (c: string) => (body += c));
+    req.on("end", () => {
+      requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end("{}");
+    });
   });
   return { origin: await listen(server), requests, close: closing(server) };
 }
