@@ -7,6 +7,7 @@ import { OUTPUT_HELD, type DryRun, type ExecResult, type ExecuteOptions, type Pl
 import { credentialsOf, secretsOf, stillTrusted, trustAtPlan, verbArgSecrets, type CallSecrets, type CredentialLoad, type TrustAtPlan } from "./secrets/call-secrets.js";
 import { passThroughCommand, verbCommand, type Command } from "./command.js";
 import { audit, auditOrWarn, auditRefusal } from "./decision-audit.js";
+import { monotonicMs } from "./clock.js";
 import { RuntimeError } from "./errors.js";
 import { LiveOutput } from "./process/live-output.js";
 import type { HttpResult } from "./openapi/result.js";
@@ -103,7 +104,9 @@ async function decide(
       // In a slot, as a child is: its deadline starts once the request may be sent.
       const send = () => {
         progress.started = true;
-        return runRequestPlan(pack, plan, loaded.credentials, secrets, opts);
+        const since = monotonicMs();
+        // A request that fails or is cancelled still took its time: the audit line says how long.
+        return runRequestPlan(pack, plan, loaded.credentials, secrets, opts).finally(() => (progress.duration_ms = Math.round(monotonicMs() - since)));
       };
       result = await (opts.slots === undefined ? send() : opts.slots.run(send, opts.signal));
     } else {

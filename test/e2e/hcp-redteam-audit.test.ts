@@ -199,6 +199,9 @@ test("attack: a write request the API takes and then drops (the connection close
       ["notes.delete", "approved", undefined],
       ["notes.delete", "failed", undefined],
     ]);
+    // Each failed line says how long its request took, as a program's does (the unanswered one, its whole timeout).
+    const failed = logged.filter((e) => e.decision === "failed").map((e) => e.duration_ms);
+    assert.ok(failed.every((ms) => typeof ms === "number") && failed[1]! >= 900, JSON.stringify(failed));
   } finally {
     api.closeAllConnections();
     await new Promise<void>((resolve) => api.close(() => resolve()));
