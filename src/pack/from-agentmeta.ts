@@ -357,7 +357,8 @@ function commandLine(
     const name = Object.hasOwn(properties, wanted) ? free(`flag_${wanted}`) : wanted;
     if (name !== wanted) notes.push(`flag --${f.name} of "${c.path.join(" ")}" is argument "${name}"`);
     cli.push(`--${f.name}={{${name}}}`);
-    properties[name] = how.refusals === undefined ? flagSchema(f, c.path) : refusingFileChoices(flagSchema(f, c.path), f, c.path, how.refusals);
+    const schema = ownFlagOfControl(flagSchema(f, c.path), f);
+    properties[name] = how.refusals === undefined ? schema : refusingFileChoices(schema, f, c.path, how.refusals);
     if (f.required) required.push(name);
   }
   if (tail.length > 0) cli.push("--", ...tail);
@@ -365,6 +366,22 @@ function commandLine(
   if (required.length > 0) args.required = required;
   args.additionalProperties = false;
   return { cli, args };
+}
+
+/** What hcp's own arguments of a gated tool do, for the description of a CLI's flag of the same name. */
+const CONTROL_SAID: Readonly<Record<string, string>> = { dry_run: "which runs nothing and shows the plan", confirm: "which takes a plan_id" };
+
+/**
+ * A CLI's flag named as one of hcp's own arguments (rclone's and restic's `--dry-run`, beside hcp's `dry_run`): its
+ * description says which it is, since the agent meets both (`_dry_run`, `dry_run`) and a CLI's dry run still runs the
+ * CLI, a write's approval and all.
+ */
+function ownFlagOfControl(schema: JsonSchema, f: AgentFlag): JsonSchema {
+  const control = f.name.replace(/-/g, "_");
+  const said = CONTROL_SAID[control];
+  if (said === undefined) return schema;
+  const own = `The CLI's own --${f.name} (not hcp's ${control}, ${said})`;
+  return { ...schema, description: typeof schema.description === "string" && schema.description !== "" ? `${own}: ${schema.description}` : `${own}.` };
 }
 
 /** The operand's schema, refusing the subcommands' names (as the value, or as the first element of an array). */

@@ -205,7 +205,8 @@ test("hcp init --from-cobra: rclone's layout, whose helps show no global flag an
   assert.deepEqual(args("item.list"), ["all", "json", "label", "limit", "namespace", "output"]);
   // A write without a path operand: --dry-run, no filter; its own --dry-run is its own.
   assert.deepEqual(args("login"), ["_dry_run", "args", "namespace", "password", "password_file", "password_stdin", "registry_token", "username"]);
-  assert.equal(surface.verbs["item.delete"]!.args.properties["_dry_run"]!.description, "Only say what would be deleted");
+  // The agent meets both, _dry_run and dry_run: the CLI's says which it is.
+  assert.equal(surface.verbs["item.delete"]!.args.properties["_dry_run"]!.description, "The CLI's own --dry-run (not hcp's dry_run, which runs nothing and shows the plan): Only say what would be deleted");
   const all = Object.values(surface.verbs).flatMap((v) => [...Object.keys(v.args.properties), ...v.cli]);
   assert.ok(!all.some((a) => /^(--)?(server|token|files[-_]from)\b/.test(a)), all.join(" "));
   // `help flags` was asked (never `options`, which the root's help does not name); any other run is logged.
