@@ -59,7 +59,7 @@ export function parseHelp(text: string): CobraHelp {
   const at = summaryAt(lines);
   return {
     usage: usageLine(lines),
-    summary: at < 0 ? "" : lines[at]!.trim(),
+    summary: at < 0 ? "" : summaryFrom(lines, at),
     description: descriptionFrom(lines, at),
     flags: flagsIn(lines, OWN_FLAGS),
     inherited: flagsIn(lines, INHERITED_FLAGS),
@@ -161,6 +161,20 @@ function summaryAt(lines: readonly string[]): number {
  * `INHERITED FLAGS` (gh), `OPTIONS:` (etcdctl).
  */
 const SECTION = /^([A-Z][a-z]+( [A-Za-z]+){0,2}:(\s.*)?|[A-Z]+( [A-Z]+){0,2}:?)$/;
+
+/**
+ * The summary line (at `start`), with the lines its sentence runs on to when the help wraps it (restic's "… revisions of
+ * files and" / "directories in an encrypted repository …"): up to a line that ends one, a blank line or a heading.
+ */
+function summaryFrom(lines: readonly string[], start: number): string {
+  let text = lines[start]!.trim();
+  for (let i = start + 1; i < lines.length && !/[.!?:]$/.test(text); i++) {
+    const next = lines[i]!.trim();
+    if (next === "" || SECTION.test(lines[i]!.trimEnd()) || USAGE.test(next)) break;
+    text = `${text} ${next}`;
+  }
+  return text;
+}
 
 /** The summary line (at `start`) and the lines after it up to the next heading, as one line. */
 function descriptionFrom(lines: readonly string[], start: number): string {

@@ -22,6 +22,13 @@ test("pflag's layout (docker container ls): a flag without a type word is a bool
   assert.match(byName["format"]!.usage, /^Format output using a custom template: 'table': +Print output in table format with column headers \(default\) .* templates$/);
 });
 
+test("a summary the help wraps (restic's root) is its whole sentence; one that ends its line stays one line", () => {
+  const restic = parseHelp(["", "restic is a backup program which allows saving multiple revisions of files and", "directories in an encrypted repository stored on different backends.", "", "Usage:", "  restic [command]", ""].join("\n"));
+  assert.equal(restic.summary, "restic is a backup program which allows saving multiple revisions of files and directories in an encrypted repository stored on different backends.");
+  const hugo = parseHelp(["hugo is the main command, used to build your Hugo site.", "", "Hugo is a Fast and Flexible Static Site Generator", "built with love by spf13 and friends in Go.", "", "Usage:", "  hugo [flags]", ""].join("\n"));
+  assert.equal(hugo.summary, "hugo is the main command, used to build your Hugo site.");
+});
+
 test("a flag given once per value is a list: pflag's slices, arrays and maps, docker's list, map and filter, and a text flag whose help says it may be given more than once; pflag's float is a float64", () => {
   const help = parseHelp(
     [
