@@ -25,8 +25,8 @@ const DOC = {
           required: true,
           content: {
             "application/x-www-form-urlencoded": {
-              schema: { type: "object", properties: { email: { type: "string" }, metadata: { type: "object" }, expand: { type: "array", items: { type: "string" } } } },
-              encoding: { metadata: { style: "deepObject", explode: true } },
+              schema: { type: "object", properties: { email: { type: "string" }, metadata: { type: "object" }, expand: { type: "array", items: { type: "string" } }, items: { type: "array", items: { type: "object" } } } },
+              encoding: { metadata: { style: "deepObject", explode: true }, items: { style: "deepObject", explode: true } },
             },
           },
         },
@@ -45,10 +45,12 @@ const DOC = {
     },
     "/markdown": { post: { operationId: "PostMarkdown", requestBody: { required: true, content: { "text/plain": { schema: { type: "string" } } } }, responses: ok } },
     "/files": { post: { operationId: "PostFiles", requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object" } } } }, responses: ok } },
+    // Its file optional, as the document says: an empty POST would still be an upload of nothing the API answers 201.
+    "/blobs": { post: { operationId: "PostBlobs", requestBody: { content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } }, responses: ok } },
   },
 };
 
-test("attack and reach: a form body is sent as a form (fields by their encoding) and planned as it is sent, a field an object would send again beside its own refused; query values by their style; an operation requiring a multipart body is left out by hcp init and, in a pack written by hand, refused with nothing sent, never sent empty; a description in HTML (Stripe's) reads as text", async () => {
+test("attack and reach: a form body is sent as a form (fields by their encoding, a deepObject array's items indexed) and planned as it is sent, a field an object would send again beside its own refused; query values by their style; an operation requiring a multipart body is left out by hcp init and, in a pack written by hand, refused with nothing sent, never sent empty; a description in HTML (Stripe's) reads as text", async () => {
   const api = await recorder();
   const seen = () => api.requests.map((r) => ({ method: r.method, url: r.url, type: r.headers["content-type"], body: r.body }));
   try {
@@ -60,7 +62,7 @@ test("attack and reach: a form body is sent as a form (fields by their encoding)
     const init = await hcp(["init", "--from-openapi", doc, "--out", out], { env });
     assert.equal(init.code, 0, init.stderr);
     assert.ok(init.stderr.includes(`note: 2 of 3 verbs write and run without a person wherever writes are allowed (hcp serve --allow-write), beside 1 read and 0 writes a person approves (DELETE, and those named for a deletion): check policy.json before you trust the pack, and make a write {"policy": "write", "confirm": true} where a person must approve each run\n`), init.stderr);
-    assert.match(init.stderr, /note: 1 operation is left out, as each requires a request body hcp cannot send \(it sends JSON, a form or plain text\): POST \/files \(multipart\/form-data\)/);
+    assert.match(init.stderr, /note: 2 operations are left out, as each takes its request body only as a type hcp cannot send \(it sends JSON, a form or plain text\): POST \/files \(multipart\/form-data\), POST \/blobs \(application\/octet-stream\)/);
     const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, { description?: string }> };
     assert.deepEqual(Object.keys(surface.verbs).sort(), ["get-charges", "post-customers", "post-markdown"]);
     assert.equal(surface.verbs["post-customers"]!.description, "Creates a new customer & its metadata.", "HTML reads as text");
@@ -68,14 +70,14 @@ test("attack and reach: a form body is sent as a form (fields by their encoding)
     writeFileSync(join(out, "policy.json"), JSON.stringify({ ...policy, openapi: { base_url: `${api.origin}/v1` } }));
 
     const calls = [
-      { id: 1, pack: "payments", verb: "post-customers", args: { body: { email: "ann@example.com", metadata: { plan: "pro" }, expand: ["a", "b"] } } },
+      { id: 1, pack: "payments", verb: "post-customers", args: { body: { email: "ann@example.com", metadata: { plan: "pro" }, expand: ["a", "b"], items: [{ price: "p1", quantity: 2 }, { price: "p2" }] } } },
       { id: 2, pack: "payments", verb: "get-charges", args: { created: { gte: 1700000000 }, $select: ["id", "amount"] } },
       { id: 3, pack: "payments", verb: "post-markdown", args: { body: '# Title\n"quoted"' } },
     ].map((c) => JSON.stringify(c));
     const s = await execSession([out], calls, ["--allow-write", "--concurrency", "1"], { env });
     assert.deepEqual(s.responses.map((r) => r.ok), [true, true, true], JSON.stringify(s.responses));
     assert.deepEqual(seen(), [
-      { method: "POST", url: "/v1/customers", type: "application/x-www-form-urlencoded", body: "email=ann%40example.com&metadata%5Bplan%5D=pro&expand=a&expand=b" },
+      { method: "POST", url: "/v1/customers", type: "application/x-www-form-urlencoded", body: "email=ann%40example.com&metadata%5Bplan%5D=pro&expand=a&expand=b&items%5B0%5D%5Bprice%5D=p1&items%5B0%5D%5Bquantity%5D=2&items%5B1%5D%5Bprice%5D=p2" },
       { method: "GET", url: "/v1/charges?created%5Bgte%5D=1700000000&%24select=id%2Camount", type: undefined, body: "" },
       { method: "POST", url: "/v1/markdown", type: "text/plain", body: '# Title\n"quoted"' },
     ]);
@@ -125,6 +127,7 @@ test("attack and reach: cookie parameters are sent in the Cookie header as the p
               { name: "ids", in: "path", required: true, schema: { type: "array", items: { type: "string" } } },
               { name: "lang", in: "cookie", required: true, schema: { type: "string" } },
               { name: "sid", in: "cookie", schema: { type: "string" } },
+              { name: "SID", in: "cookie", schema: { type: "string" } },
               { name: "X-Tags", in: "header", schema: { type: "array", items: { type: "string" } } },
             ],
             responses: ok,
@@ -146,14 +149,14 @@ test("attack and reach: cookie parameters are sent in the Cookie header as the p
     const call = (id: number, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => JSON.stringify({ id, pack, verb: "put-cart", args, ...extra });
     const s = await execSession([out], [
       call(1, { ids: ["a", "b"], lang: "fr; admin=1", "X-Tags": ["x", "y"] }),
-      call(2, { ids: ["a"], lang: "de", sid: "forged" }),
+      call(2, { ids: ["a"], lang: "de", sid: "forged", SID: "forged too" }),
       call(3, { ids: ["a"], lang: "de" }, { dry_run: true }),
     ], ["--allow-write", "--concurrency", "1"], { env });
     assert.deepEqual(s.responses.map((r) => r.ok), [true, true, true], JSON.stringify(s.responses));
     assert.deepEqual(seen(), [
       { url: "/v1/cart/a%2Cb", cookie: `lang=fr%3B%20admin%3D1; sid=${key}`, tag: "x,y" },
       { url: "/v1/cart/a", cookie: `lang=de; sid=${key}`, tag: undefined },
-    ], "each cookie as given, one value each; the credential's sid, never the agent's");
+    ], "each cookie as given, one value each; the credential's sid, never the agent's (nor its SID, for a server that reads names in any case)");
     assert.deepEqual((s.responses[2]!.result as { plan: { headers?: unknown } }).plan.headers, { cookie: "lang=de" }, "the plan shows the cookies sent, without the credential");
 
     // An item holding the comma that joins the items would reach the server as two: refused, nothing sent.

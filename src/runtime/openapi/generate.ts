@@ -139,7 +139,7 @@ function generatorNotes(renamed: readonly string[], leftOut: readonly LeftOutPat
     ...(unsent.length === 0
       ? []
       : [
-          `${unsent.length === 1 ? "1 operation is" : `${unsent.length} operations are`} left out, as each requires a request body hcp cannot send (it sends JSON, a form or plain text): ${firstAndMore(unsent.map(unsentNote), 3)}`,
+          `${unsent.length === 1 ? "1 operation is" : `${unsent.length} operations are`} left out, as each takes its request body only as a type hcp cannot send (it sends JSON, a form or plain text): ${firstAndMore(unsent.map(unsentNote), 3)}`,
         ]),
     ...notesOf(skipped, skippedNote, (all) => `${all.length} operations are skipped, as no verb key fits them (the first: ${skippedNote(all[0]!)})`),
     ...notesOf(
@@ -197,8 +197,9 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const writesByName: WriteByName[] = [];
   const unsent: Operation[] = [];
   for (const op of operations) {
-    // Sent without its body, such an operation would be a write the API takes as asked for with nothing.
-    if (op.unsentBody?.required === true) {
+    // Sent without its body, such an operation would be a write the API takes as asked for with nothing (an upload
+    // whose file the document calls optional answered 201 to an empty POST): left out, its body required or not.
+    if (op.unsentBody !== undefined) {
       unsent.push(op);
       continue;
     }

@@ -125,14 +125,15 @@ function appendPairs(into: URLSearchParams, args: Iterable<[string, [string, str
  * A query parameter's (or a form field's) name=value pairs as its `style` and `explode` say (OpenAPI 3.0 §4.7.12.4):
  * form by default, exploded by default only when form. An array: each item its own pair when exploded, else one value,
  * its items joined by `,` (form), ` ` (spaceDelimited) or `|` (pipeDelimited). An object: each property its own pair
- * when exploded (form), `name[key]=value` (deepObject), else `key,value,…` in one value. A query's credentials are set
+ * when exploded (form), `name[key]=value` (deepObject, an array's items `name[0]=…`), else `key,value,…` in one value. A query's credentials are set
  * after, replacing any pair of their name (verb.ts).
  */
 function queryPairs(name: string, how: Pick<Parameter, "style" | "explode"> | undefined, v: unknown, hidden = false): [string, string][] {
   const style = how?.style ?? "form";
   const explode = how?.explode ?? style === "form";
+  // An array too, as deepObject's objects nest one (`items[0][price]=p`: Stripe's line items, its `expand[0]`).
+  if (style === "deepObject" && (isObject(v) || Array.isArray(v))) return deepPairs(name, v);
   if (isObject(v)) {
-    if (style === "deepObject") return deepPairs(name, v);
     if (explode && hidden) {
       throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)} is secret: an object here sends its properties as fields of their own, which the plan a person approves would show masked under names of the agent's; give it as a string`);
     }

@@ -13,8 +13,11 @@ import { httpResult, mockResult, type HttpResult } from "./result.js";
 import { deriveOperationSchema } from "./schema.js";
 import { applyCredentials } from "./security.js";
 
-/** A `name=value` pair's name (the names are tokens: neither `=` nor `;` is in one). */
-const cookieName = (pair: string) => pair.slice(0, pair.indexOf("="));
+/**
+ * A `name=value` pair's name (the names are tokens: neither `=` nor `;` is in one), in lower case: a cookie parameter
+ * `SID` beside a credential's `sid` is replaced too, for a server that reads names in any case and takes the first.
+ */
+const cookieName = (pair: string) => pair.slice(0, pair.indexOf("=")).toLowerCase();
 
 const schemas = new WeakMap<object, Record<string, unknown>>();
 
