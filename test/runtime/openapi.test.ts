@@ -153,10 +153,15 @@ test("a document's path without its leading / is sent under the base URL; a head
   assert.equal(byId("patchUser").body?.mediaType, "application/merge-patch+json");
 });
 
-test("schemas: 3.0 nullable and boolean exclusive bounds become 2020-12; cycles and unresolved $refs become any", () => {
+test("schemas: 3.0 nullable and boolean exclusive bounds become 2020-12; oneOf is anyOf; cycles and unresolved $refs become any", () => {
   assert.deepEqual(toJsonSchema({ type: "string", nullable: true }, true), { type: ["string", "null"] });
   assert.deepEqual(toJsonSchema({ type: "integer", minimum: 1, exclusiveMinimum: true }, true), { type: "integer", exclusiveMinimum: 1 });
   assert.deepEqual(toJsonSchema({ type: "integer", maximum: 9, exclusiveMaximum: false }, true), { type: "integer", maximum: 9 });
+  // oneOf accepts what any branch does: a body matching two branches that require nothing is one the API takes.
+  assert.deepEqual(toJsonSchema({ allOf: [{ type: "object" }, { oneOf: [{ properties: { a: { readOnly: true } } }, { properties: { b: { readOnly: true } } }] }] }, false), {
+    allOf: [{ type: "object" }, { anyOf: [{ properties: { a: { readOnly: true } } }, { properties: { b: { readOnly: true } } }] }],
+  });
+  assert.deepEqual(toJsonSchema({ anyOf: [{ type: "string" }], oneOf: [{ minLength: 1 }] }, false), { anyOf: [{ type: "string" }], oneOf: [{ minLength: 1 }] }, "beside an anyOf, as it is");
   const node: Record<string, unknown> = { type: "object" };
   node["properties"] = { next: node, ext: { $ref: "https://elsewhere/x.json" } };
   assert.deepEqual(toJsonSchema(node, false), { type: "object", properties: { next: {}, ext: {} } });

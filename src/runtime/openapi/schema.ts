@@ -103,7 +103,7 @@ function from30(out: Record<string, unknown>): void {
 
 /**
  * A JSON Schema 2020-12 copy of an OpenAPI schema: 3.0's `nullable` and boolean `exclusiveMinimum`/
- * `exclusiveMaximum` rewritten, a `$ref` left unresolved (external, or the back edge of a cycle)
+ * `exclusiveMaximum` rewritten, `oneOf` as `anyOf`, a `$ref` left unresolved (external, or the back edge of a cycle)
  * accepted as anything, and the copy bounded in depth and size. It is made level by level, so that past
  * SCHEMA_COPY_MAX objects the deepest levels are the ones cut: a schema copied then keeps its own keywords (type,
  * description, enum, required) and none of its subschemas, which only ever accepts more.
@@ -128,7 +128,9 @@ export function toJsonSchema(schema: unknown, v30: boolean): Record<string, unkn
       if (DATA_KEYS.has(k)) {
         if (boundedData(v)) out[k] = v;
       } else if (!whole && (SCHEMA.has(k) || SCHEMAS.has(k) || SCHEMA_MAPS.has(k) || holdsObjects(v))) continue;
-      else if (!SCHEMA_MAPS.has(k)) out[k] = copyOf(v, ancestors, depth + 1);
+      // oneOf as anyOf: an argument matching two branches (Intellifi's body, whose branches list only read-only fields
+      // and require none) is what the API means to take, not an argument no call can give.
+      else if (!SCHEMA_MAPS.has(k)) out[k === "oneOf" && !Object.hasOwn(s, "anyOf") ? "anyOf" : k] = copyOf(v, ancestors, depth + 1);
       else if (isObject(v)) {
         // A map of names to schemas: its keys are names, never keywords.
         const m: Record<string, unknown> = {};
