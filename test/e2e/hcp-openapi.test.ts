@@ -67,6 +67,9 @@ test("an openapi verb sends its request to a real server, from a 3.0 YAML and a 
     assert.deepEqual(result.request, { method: "GET", url: `${api.origin}/v1/notes?limit=1` });
     assert.deepEqual(result.json, [{ id: "n1", text: "first note" }]);
     assert.deepEqual(got.map((g) => `${g.method} ${g.url}`), ["GET /v1/notes?limit=1"]);
+    assert.match(got[0]!.headers["user-agent"] ?? "", /^hcp\/\d+\.\d+\.\d+/, "hcp names itself");
+    // How the API pages and what it still allows reach the agent; other headers do not.
+    assert.deepEqual(result.headers, { "content-type": "application/json", link: `<${api.origin}/v1/notes?page=2>; rel="next"`, "x-ratelimit-remaining": "4999" });
     // The derived schema checks arguments before anything is sent: limit is an integer of at least 1.
     const bad = await received(async () => (r = await hcp(["run", pack, "notes.list", "--arg", "limit:=0"], { env, ...HANG_GUARD })));
     assert.equal(r!.code, 1);

@@ -42,7 +42,8 @@ export async function recorder(): Promise<Api> {
       res.end("{}");
     });
   });
-  return { origin: await listen(server), requests, close: closing(server) };
+  const origin = await listen(server);
+  return { origin, requests, close: closing(server) };
 }
 
 /** The notes API. `elsewhere` is where /v1/away redirects (another origin). */
@@ -64,7 +65,8 @@ export async function notesApi(elsewhere = "http://127.0.0.1:9"): Promise<Api> {
       const route = `${req.method} ${path.replace(/^\/v1\/notes\/[^/]+$/, "/v1/notes/:id")}`;
       switch (route) {
         case "GET /v1/notes":
-          return json(200, [...notes.values()].slice(0, Number(url.searchParams.get("limit") ?? 100)));
+          // Paged as GitHub pages: the next page only in Link, with the rate limit left.
+          return json(200, [...notes.values()].slice(0, Number(url.searchParams.get("limit") ?? 100)), { link: `<${origin}/v1/notes?page=2>; rel="next"`, "x-ratelimit-remaining": "4999", "x-unlisted": "dropped" });
         case "POST /v1/notes": {
           const made = { id: `n${notes.size + 1}`, ...(JSON.parse(body) as object) };
           notes.set(made.id, made as { id: string; text: string });
@@ -116,5 +118,6 @@ export async function notesApi(elsewhere = "http://127.0.0.1:9"): Promise<Api> {
       }
     });
   });
-  return { origin: await listen(server), requests, close: closing(server) };
+  const origin = await listen(server);
+  return { origin, requests, close: closing(server) };
 }

@@ -34,8 +34,14 @@ export function isHttpResult(r: object): r is HttpResult {
   return "request" in r && "status" in r;
 }
 
-/** The response headers a result carries; never set-cookie. */
-const KEPT_HEADERS = ["content-type", "content-length", "location", "retry-after", "www-authenticate", "etag", "last-modified"];
+/**
+ * The response headers a result carries; never set-cookie. `link` and the counts and rate limits beside it are how
+ * an API pages (GitHub says there is a next page only in `link`) and how much it still allows.
+ */
+const KEPT_HEADERS = [
+  "content-type", "content-length", "location", "retry-after", "www-authenticate", "etag", "last-modified",
+  "link", "x-total-count", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit", "ratelimit-policy", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset",
+];
 
 /**
  * The value of a body that declares JSON; a 2xx body that does not parse, or nests deeper than the pack documents

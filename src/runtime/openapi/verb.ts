@@ -2,6 +2,7 @@
 // and running that plan: credentials applied, the request sent (or, in mock mode, not), the result masked.
 
 import type { LoadedPack } from "../../pack/types.js";
+import { OWN_PACKAGE } from "../../package.js";
 import { requestCredentials, type Credentials } from "../secrets/credentials.js";
 import { RuntimeError } from "../errors.js";
 import type { PlanPolicy, RequestPlan } from "../plan.js";
@@ -66,7 +67,8 @@ export async function runRequestPlan(pack: LoadedPack, plan: RequestPlan, creden
   // The credential replaces a query parameter of the same name the agent gave: never both, never the agent's alone.
   for (const [k] of applied.query) url.searchParams.delete(k);
   for (const [k, v] of applied.query) url.searchParams.append(k, v);
-  const headers: Record<string, string> = { accept: "application/json, */*;q=0.8", ...plan.headers };
+  // hcp names itself (Node's fetch says `node`; GitHub asks every client for a User-Agent of its own).
+  const headers: Record<string, string> = { accept: "application/json, */*;q=0.8", "user-agent": `hcp/${OWN_PACKAGE.version}`, ...plan.headers };
   let body: string | undefined;
   if (plan.body !== undefined) {
     // The plan holds a form as it is sent (request.ts), and text as it is; a JSON body is the value planned.
