@@ -164,6 +164,7 @@ function httpOutput(r: HttpResult, json: boolean): CliOutput {
   const notes: string[] = [];
   if (r.body_truncated) notes.push(`Warning: body truncated: the first ${Buffer.byteLength(r.body)} bytes kept, the rest not read`);
   if (!r.ok) notes.push(`Error: ${httpOutcome(r)}`);
+  if (r.note !== undefined) notes.push(`Note: ${r.note}`);
   const body = r.body === "" || r.body.endsWith("\n") ? r.body : r.body + "\n";
   return { stdout: body, stderr: notes.map((n) => n + "\n").join(""), exitCode };
 }

@@ -22,6 +22,7 @@ export const HTTP_RESULT = {
     timed_out: bool,
     json: {},
     mock: { const: true },
+    note: str,
   },
 } as const;
 

@@ -56,5 +56,6 @@ export function httpOutcome(r: HttpResult): string {
 /** What an agent reads of a request's result: the body as is, after the outcome when it was not a 2xx. */
 export function httpText(r: HttpResult): string {
   const cut = r.body_truncated ? `\n[body truncated after ${Buffer.byteLength(r.body)} bytes]` : "";
-  return r.ok ? r.body + cut : `${httpOutcome(r)}\n${r.body}${cut}`;
+  const note = r.note === undefined ? "" : `\n[${r.note}]`;
+  return r.ok ? r.body + cut : `${httpOutcome(r)}\n${r.body}${cut}${note}`;
 }

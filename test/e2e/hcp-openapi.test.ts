@@ -101,6 +101,9 @@ test("the exit code follows the status: 404 → 5, 401 → 3, 429 → 6, another
   }
   const r = await hcp(["run", pack, "limited"], { env, ...HANG_GUARD });
   assert.match(r.stderr, /answered 429/);
+  // A 401 to a request that went out with no credential says so, and who can store one: the agent could not tell.
+  const anonymous = await hcp(["run", pack, "whoami"], { env, ...HANG_GUARD });
+  assert.match(anonymous.stderr, /\nNote: hcp sent no credential: none is stored for /, anonymous.stderr);
 });
 
 test("a path parameter stays one segment: '/' is encoded, '.' and '..' are refused, CR/LF never reach a header", async () => {

@@ -27,6 +27,8 @@ export interface HttpResult {
   json?: unknown;
   /** Present (true) when the answer was made up from the document's examples (binding mode mock). */
   mock?: true;
+  /** What the agent cannot tell from the answer alone: a 401 or 403 to a request that went out with no credential. */
+  note?: string;
 }
 
 /** True for the result of an openapi verb rather than of a program. */

@@ -13,6 +13,8 @@ export interface AppliedCredentials {
   readonly cookies: string[];
   /** The values as sent (base64 of basic credentials, the password alone, a header's trimmed value): secrets too, masked in their URL forms as every secret is. */
   readonly wireForms: string[];
+  /** The schemes the operation takes when none of its requirements had values (it went out with no credential). */
+  unmet?: string[];
 }
 
 /** The schemes of the first security requirement whose schemes all have a value; none when no requirement is met. */
@@ -42,6 +44,8 @@ function headerValue(scheme: string, value: string, applied: AppliedCredentials)
 export function applyCredentials(document: DocumentHead, op: Operation, values: Readonly<Record<string, string>>): AppliedCredentials {
   const applied: AppliedCredentials = { headers: {}, query: [], cookies: [], wireForms: [] };
   const schemes = isObject(document.securitySchemes) ? document.securitySchemes : {};
+  const takes = op.security.map((r) => Object.keys(r));
+  if (takes.length > 0 && takes.every((names) => names.length > 0) && chosenSchemes(op, schemes, values).length === 0) applied.unmet = [...new Set(takes.flat())];
   for (const name of chosenSchemes(op, schemes, values)) {
     const scheme = schemes[name] as Record<string, unknown>;
     const value = values[name]!;

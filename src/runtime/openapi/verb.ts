@@ -3,6 +3,7 @@
 
 import type { LoadedPack } from "../../pack/types.js";
 import { OWN_PACKAGE } from "../../package.js";
+import { shellWord } from "../../shell-word.js";
 import { requestCredentials, type Credentials } from "../secrets/credentials.js";
 import { RuntimeError } from "../errors.js";
 import type { PlanPolicy, RequestPlan } from "../plan.js";
@@ -82,9 +83,21 @@ export async function runRequestPlan(pack: LoadedPack, plan: RequestPlan, creden
   if (cookies.length > 0) headers["cookie"] = cookies.join("; ");
   try {
     const r = await send({ method: plan.method, url, headers, body, timeoutMs: plan.policy.timeout_ms, maxBytes: plan.policy.max_output_bytes, signal: opts.signal });
-    return httpResult(plan, r, masks);
+    const result = httpResult(plan, r, masks);
+    if (applied.unmet !== undefined && (result.status === 401 || result.status === 403)) result.note = noCredential(pack, applied.unmet);
+    return result;
   } catch (err) {
     if (err instanceof RuntimeError) err.message = redactText(err.message, masks);
     throw err;
   }
+}
+
+/**
+ * Why a 401 or 403 may be hcp's doing, not the agent's: the request went out with no credential, none of the schemes
+ * the operation takes having a value, and only a person can store one.
+ */
+function noCredential(pack: LoadedPack, schemes: readonly string[]): string {
+  const family = pack.surface?.binding?.family ?? pack.surface!.id;
+  const one = schemes.length === 1 ? `its security scheme ${schemes[0]}` : `any of its security schemes (${schemes.join(", ")})`;
+  return `hcp sent no credential: none is stored for ${one} in family ${JSON.stringify(family)}; a person stores one with: hcp credentials set ${shellWord(family)} ${shellWord(schemes[0]!)} --scheme`;
 }
