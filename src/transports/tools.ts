@@ -127,7 +127,7 @@ function toolsOf(packs: readonly ServedPack[], chosen: readonly Chosen[], opts: 
     const mode = pack.surface.binding?.mode;
     const openWorld = mode !== "local" && mode !== "mock";
     const { gated, previewable } = controlsOf(policy);
-    const title = `${pack.surface.name ?? pack.surface.id}: ${key}`;
+    const title = `${titleOf(pack)}: ${key}`;
     const idempotent = isIdempotent(pack, key);
     const annotations: VerbTool["tool"]["annotations"] =
       policy.policy === "read"
@@ -249,4 +249,13 @@ export function unknownToolHint(name: string, served: readonly string[]): string
   if (close !== undefined) return `did you mean ${JSON.stringify(close)}?`;
   if (served.length === 0) return "this server serves no tools";
   return `tools/list names the ${served.length === 1 ? "one tool" : `${served.length} tools`} this server serves`;
+}
+
+/**
+ * A tool title's first part: the pack's name, or its id where the name is long (an API's title, `GitHub's official
+ * OpenAPI spec + Octokit extension`, said again before each of 1,223 tools where a client shows titles).
+ */
+function titleOf(pack: ServedPack): string {
+  const name = pack.surface.name;
+  return name !== undefined && name.length <= 32 ? name : pack.surface.id;
 }

@@ -136,11 +136,13 @@ test("the prompt of a long Skill (an API's of 200 operations) leaves out its ver
     const parameters = [{ name: "id", in: "path", required: true, description: "The record's id.", schema: { type: "string" } }];
     paths[`/records${i}/{id}`] = { get: { operationId: `get-record-${i}`, summary: `Show a record of catalogue ${i}, with its fields, its history and the records it names.`, parameters, responses: { "200": { description: "OK" } } } };
   }
-  writeFileSync(join(dir, "api.json"), JSON.stringify({ openapi: "3.0.3", info: { title: "Catalogue", version: "1" }, servers: [{ url: "https://api.example.com" }], paths }));
+  writeFileSync(join(dir, "api.json"), JSON.stringify({ openapi: "3.0.3", info: { title: "The Catalogue's official OpenAPI description", version: "1" }, servers: [{ url: "https://api.example.com" }], paths }));
   const init = await hcp(["init", "--from-openapi", join(dir, "api.json"), "--out", join(dir, "pack"), "--id", "catalogue"]);
   assert.equal(init.code, 0, init.stderr);
   const { client } = await mcpClient([join(dir, "pack")]);
   try {
+    // A long name is not said again before each of 200 tools' titles: the pack's id is.
+    assert.equal((await client.listTools()).tools[0]!.annotations?.title, "catalogue: get-record-0");
     const whole = ((await client.readResource({ uri: "hcp://catalogue/HARNESS.md" })).contents[0] as { text: string }).text;
     assert.ok(Buffer.byteLength(whole) > 32 * 1024 && whole.includes("### `get-record-199` (read)"), "the resource is the whole Skill");
     assert.ok(whole.includes("- Tool: `catalogue_get-record-199`\n- Arguments: `id` (required).\n"), "hcp init listed so many verbs with their arguments' names only");

@@ -90,7 +90,7 @@ export async function initHandler(ctx: Context): Promise<void> {
     keepPolicy: ctx.bool("keep-policy"),
     dryRun: ctx.dryRun,
   });
-  const what = `pack ${r.pack_id} (${verbs} verbs): ${r.files.join(", ")}`;
+  const what = `pack ${r.pack_id} (${plural(verbs, "verb")}): ${r.files.join(", ")}`;
   await ctx.writeResult(r, () => (r.dry_run ? `DRY RUN: would write ${what}\n  no changes were made\n` : `wrote ${what}\n`));
   for (const n of r.notes) ctx.infof(`note: ${n}`);
   if (!r.dry_run) for (const line of nextSteps(ctx.string("out"), credentials)) ctx.infof(line);
