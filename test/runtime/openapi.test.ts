@@ -69,6 +69,19 @@ const DOC = {
         responses: { "200": { description: "ok" } },
       },
     },
+    "/paint/{simple}/{label}/{matrix}": {
+      get: {
+        operationId: "paint",
+        parameters: [
+          { name: "simple", in: "path", required: true, explode: true, schema: {} },
+          { name: "label", in: "path", required: true, style: "label", schema: {} },
+          { name: "matrix", in: "path", required: true, style: "matrix", explode: true, schema: {} },
+          { name: "X-Color", in: "header", schema: {} },
+          { name: "pref", in: "cookie", schema: {} },
+        ],
+        responses: { "200": { description: "ok" } },
+      },
+    },
     "/upload": { post: { operationId: "upload", requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object" } } } }, responses: { "200": { description: "ok" } } } },
   },
 };
@@ -115,6 +128,22 @@ test("query values as their style and explode say: form arrays repeated or joine
   for (const args of [{ csv: ["a,b", "c"] }, { piped: ["a|b"] }, { color: { "R,G": 1 } }]) {
     assert.throws(() => buildRequest(byId("styles"), args, base), (e: unknown) => e instanceof RuntimeError && e.code === "invalid_argument" && /which separates its items here/.test(e.message), JSON.stringify(args));
   }
+});
+
+test("path, header and cookie values as their style and explode say: simple, label and matrix paths, objects and arrays in a header or cookie; a part holding what separates the parts refused", async () => {
+  const { byId } = await ops();
+  const base = new URL("https://api.example.com/");
+  const paint = (args: Record<string, unknown>) => buildRequest(byId("paint"), { simple: "s", label: "l", matrix: "m", ...args }, base);
+  const path = (args: Record<string, unknown>) => new URL(paint(args).url).pathname;
+  assert.equal(path({}), "/paint/s/.l/;matrix=m");
+  assert.equal(path({ simple: { R: 100, G: 200 }, label: ["blue", "black"], matrix: ["a", "b"] }), "/paint/R=100,G=200/.blue,black/;matrix=a;matrix=b");
+  assert.equal(path({ matrix: { R: 1, G: 2 } }), "/paint/s/.l/;R=1;G=2");
+  assert.equal(path({ simple: ["a/b", "c d"] }), "/paint/a%2Fb,c%20d/.l/;matrix=m", "each part percent-encoded: / cannot change the path");
+  assert.deepEqual(paint({ "X-Color": { R: 100, G: 200 }, pref: ["dark", "wide"] }).headers, { "x-color": "R,100,G,200", cookie: "pref=dark%2Cwide" });
+  for (const args of [{ simple: ["a,b"] }, { simple: { "R=": 1 } }, { label: ["a,b"] }, { matrix: ["a;b"] }, { "X-Color": ["a,b"] }, { pref: { k: "a,b" } }]) {
+    assert.throws(() => paint(args), (e: unknown) => e instanceof RuntimeError && e.code === "invalid_argument" && /which separates its items here/.test(e.message), JSON.stringify(args));
+  }
+  assert.throws(() => paint({ simple: [["nested"]] }), (e: unknown) => e instanceof RuntimeError && /must be a string, number or boolean here \(inside its array or object\)/.test(e.message));
 });
 
 test("request bodies: a form's fields written as its encoding says (deepObject, not exploded), plain text as it is; a required body hcp cannot send (multipart) refused before anything is planned", async () => {

@@ -63,29 +63,61 @@ export function hasLoneSurrogate(text: string): boolean {
   return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
 
-/**
- * A scalar argument as text (a lone surrogate refused rather than guessed at); arrays of scalars joined by commas
- * (OpenAPI's `simple` style), an item holding a comma refused.
- */
+/** A scalar argument as text (a lone surrogate refused rather than guessed at). */
 function scalar(name: string, v: unknown): string {
   let text: string;
   if (typeof v === "string") text = v;
   else if (typeof v === "number" || typeof v === "boolean") text = String(v);
-  else if (Array.isArray(v) && v.every((x) => ["string", "number", "boolean"].includes(typeof x))) text = joined(name, v.map(String), ",");
-  else throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: must be a string, number or boolean here`);
+  else throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: must be a string, number or boolean here${isObject(v) || Array.isArray(v) ? " (inside its array or object)" : ""}`);
   if (hasLoneSurrogate(text)) {
     throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: holds a lone UTF-16 surrogate, which is not text that can be sent`);
   }
   return text;
 }
 
-/** One path segment: percent-encoded so `/` cannot change the path; `.`, `..` and empty refused (URL parsers resolve them). */
-function segment(name: string, v: unknown): string {
-  const text = scalar(name, v);
-  if (text === "" || text === "." || text === "..") {
-    throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: a path parameter cannot be ${text === "" ? "empty" : JSON.stringify(text)}`);
+/**
+ * A path, header or cookie parameter's value as its `style` and `explode` say (OpenAPI 3.0 §4.7.12.4). simple, a path's
+ * and a header's default: `blue`, `blue,black`, an object `R,100,G,200` (exploded `R=100,G=200`); label: `.blue`,
+ * `.blue,black` (exploded `.blue.black`, `.R=100.G=200`); matrix: `;color=blue`, `;color=blue,black` (exploded
+ * `;color=blue;color=black`, `;R=100;G=200`); a cookie's form: `blue,black`, `R,100,G,200`. Each name and value as
+ * `encode` writes it (percent-encoded in a path); one holding a character that separates them here is refused, as the
+ * server would read it as two.
+ */
+function styledValue(p: Parameter, v: unknown, encode: (text: string) => string): string {
+  const style = p.in === "cookie" ? "form" : (p.style ?? "simple");
+  const explode = p.in !== "cookie" && p.explode === true;
+  const item = (x: unknown) => scalar(p.name, x);
+  const entries = isObject(v) ? Object.entries(v).map(([k, x]) => [k, item(x)]) : undefined;
+  const items = Array.isArray(v) ? v.map(item) : undefined;
+  if (entries === undefined && items === undefined) {
+    const one = encode(item(v));
+    return style === "label" ? `.${one}` : style === "matrix" ? `;${encode(p.name)}=${one}` : one;
   }
-  return encodeURIComponent(text);
+  // What joins the parts, and `=` between an exploded object's names and values.
+  const joins = explode && style === "label" ? "." : explode && style === "matrix" ? ";" : ",";
+  const separators = entries !== undefined && explode ? `${joins}=` : joins;
+  const holding = (entries?.flat() ?? items!).find((a) => [...separators].some((c) => a.includes(c)));
+  if (holding !== undefined) {
+    throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: ${showValue(holding)} holds ${[...separators].map((c) => JSON.stringify(c)).join(" or ")}, which separates its items here`);
+  }
+  const parts = entries !== undefined && explode ? entries.map(([k, x]) => `${encode(k!)}=${encode(x!)}`) : (entries?.flat() ?? items!).map(encode);
+  if (style === "label") return `.${parts.join(joins)}`;
+  if (style !== "matrix") return parts.join(joins);
+  // Matrix: an exploded array repeats the name; an exploded object's names are its own.
+  if (!explode) return `;${encode(p.name)}=${parts.join(",")}`;
+  return entries !== undefined ? parts.map((x) => `;${x}`).join("") : parts.map((x) => `;${encode(p.name)}=${x}`).join("");
+}
+
+/**
+ * One path segment as its style writes it, each part percent-encoded so that `/` cannot change the path; a segment
+ * that is empty, `.` or `..` is refused (URL parsers resolve them).
+ */
+function segment(p: Parameter, v: unknown): string {
+  const text = styledValue(p, v, encodeURIComponent);
+  if (text === "" || text === "." || text === "..") {
+    throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a path parameter cannot be ${text === "" ? "empty" : JSON.stringify(text)}`);
+  }
+  return text;
 }
 
 /** A value inside an array or object of a query value: a scalar as text, anything else as its JSON. */
@@ -190,7 +222,7 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
   const template = op.path.startsWith("/") ? op.path : `/${op.path}`;
   const path = template.replace(/\{([^}]+)\}/g, (whole, name: string) => {
     if (!Object.hasOwn(args, name)) throw new RuntimeError("missing_argument", `argument ${JSON.stringify(name)} is required: it is part of the path ${op.path}`);
-    return segment(name, args[name]);
+    return segment(op.parameters.find((p) => p.name === name && p.in === "path") ?? { name, in: "path", required: true }, args[name]);
   });
   const prefix = base.pathname.replace(/\/+$/, "");
   const url = new URL(base.origin + prefix + path);
@@ -210,10 +242,10 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
     } else if (p.in === "cookie") {
       if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `cookie parameter ${showValue(p.name)} is not a valid cookie name`);
       // Percent-encoded: a cookie's value cannot hold `;`, `,`, a space or a quote (RFC 6265), so none can start another cookie.
-      cookies.push(`${p.name}=${encodeURIComponent(scalar(p.name, v))}`);
+      cookies.push(`${p.name}=${encodeURIComponent(styledValue(p, v, (a) => a))}`);
     } else {
       if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `header parameter ${showValue(p.name)} is not a valid header name`);
-      const text = scalar(p.name, v);
+      const text = styledValue(p, v, (a) => a);
       if (/[\r\n\0]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value cannot contain CR, LF or NUL`);
       if (/[\x01-\x08\x0b-\x1f\x7f-\x9f]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value cannot contain a control character`);
       // Checked here, not left to fetch: its error would come after the approval, and quote a character of the value.
