@@ -106,7 +106,7 @@ test("attack and reach: a form body is sent as a form (fields by their encoding,
   }
 });
 
-test("attack and reach: cookie parameters are sent in the Cookie header as the plan shows them, percent-encoded so a value cannot start another cookie; a credential's cookie replaces one of its name; an array item holding the comma that joins a path's or header's items is refused", async () => {
+test("attack and reach: cookie parameters are sent in the Cookie header as the plan shows them, percent-encoded so a value cannot start another cookie; one named as the credential's cookie, in any case, is refused; an array item holding the comma that joins a path's or header's items is refused", async () => {
   const api = await recorder();
   const seen = () => api.requests.map((r) => ({ url: r.url, cookie: r.headers.cookie, tag: r.headers["x-tags"] }));
   try {
@@ -149,19 +149,23 @@ test("attack and reach: cookie parameters are sent in the Cookie header as the p
     const call = (id: number, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => JSON.stringify({ id, pack, verb: "put-cart", args, ...extra });
     const s = await execSession([out], [
       call(1, { ids: ["a", "b"], lang: "fr; admin=1", "X-Tags": ["x", "y"] }),
-      call(2, { ids: ["a"], lang: "de", sid: "forged", SID: "forged too" }),
+      call(2, { ids: ["a"], lang: "de" }),
       call(3, { ids: ["a"], lang: "de" }, { dry_run: true }),
     ], ["--allow-write", "--concurrency", "1"], { env });
     assert.deepEqual(s.responses.map((r) => r.ok), [true, true, true], JSON.stringify(s.responses));
     assert.deepEqual(seen(), [
       { url: "/v1/cart/a,b", cookie: `lang=fr%3B%20admin%3D1; sid=${key}`, tag: "x,y" },
       { url: "/v1/cart/a", cookie: `lang=de; sid=${key}`, tag: undefined },
-    ], "each cookie as given, one value each; the credential's sid, never the agent's (nor its SID, for a server that reads names in any case)");
+    ], "each cookie as given, one value each, and the credential's");
     assert.deepEqual((s.responses[2]!.result as { plan: { headers?: unknown } }).plan.headers, { cookie: "lang=de" }, "the plan shows the cookies sent, without the credential");
 
     // An item holding the comma that joins the items would reach the server as two: refused, nothing sent.
     const refused = await execSession([out], [call(4, { ids: ["a,b", "c"], lang: "de" }), call(5, { ids: ["a"], lang: "de", "X-Tags": ["x,y"] })], ["--allow-write"], { env });
     for (const r of refused.responses) assert.match(r.error?.message ?? "", /holds ",", which separates its items here/, JSON.stringify(r));
+    // A cookie named as the credential's, in any case: the plan would show the agent's session, and the credential's
+    // would go out. Refused, dry run too.
+    const forged = await execSession([out], [call(6, { ids: ["a"], lang: "de", sid: "forged" }), call(7, { ids: ["a"], lang: "de", SID: "test-account" }, { dry_run: true })], ["--allow-write"], { env });
+    for (const r of forged.responses) assert.match(r.error?.message ?? "", /argument "(sid|SID)" would be sent as the cookie "(sid|SID)", where hcp puts the credential of security scheme "session"/, JSON.stringify(r));
     assert.equal(api.requests.length, 2, "nothing more reached the API");
   } finally {
     await api.close();
@@ -207,6 +211,28 @@ test("attack: a secret field given an object whose properties a form or query wo
     assert.equal((plain.responses[0]!.result as { plan: { body: unknown } }).plan.body, "to=alice&amount=5&client_secret=***", JSON.stringify(plain.responses[0]));
     assert.equal(plain.responses[1]!.ok, true, JSON.stringify(plain.responses[1]));
     assert.deepEqual(seen(), ["/v1/pay to=alice&amount=5&client_secret=s3cr3t-value-17"]);
+  } finally {
+    await api.close();
+  }
+});
+
+test("attack: a deepObject array nested 60 deep with 300,000 items (a 600 KB request) is refused at once, not written out as hundreds of megabytes of names: the call after it is answered and hcp goes on", async () => {
+  const api = await recorder();
+  try {
+    const dir = tempDir("hcp-openapi-deep-");
+    const doc = join(dir, "payments.json");
+    // items: an array of anything (the document's own: of objects), so that arrays may nest in it.
+    writeFileSync(doc, JSON.stringify({ ...DOC, servers: [{ url: `${api.origin}/v1` }] }).replace('"items":{"type":"array","items":{"type":"object"}}', '"items":{"type":"array"}'));
+    const out = join(dir, "payments");
+    const env = isolatedEnv();
+    assert.equal((await hcp(["init", "--from-openapi", doc, "--out", out], { env })).code, 0);
+    const deep = `{"id":1,"pack":"payments","verb":"post-customers","args":{"body":{"email":"a@b.c","items":${"[".repeat(60)}${Array(300_000).fill(1).join(",")}${"]".repeat(60)}}},"dry_run":true}`;
+    const started = Date.now();
+    const s = await execSession([out], [deep, JSON.stringify({ id: 2, pack: "payments", verb: "get-charges", args: {} })], ["--allow-write", "--concurrency", "1"], { env });
+    assert.match(s.responses[0]!.error?.message ?? "", /argument "items": written as items\[…\]=value pairs, each value under its whole name, it comes to over 4194304 characters/, JSON.stringify(s.responses[0]).slice(0, 300));
+    assert.equal(s.responses[1]!.ok, true, JSON.stringify(s.responses[1]));
+    assert.ok(Date.now() - started < 60_000, `${Date.now() - started} ms`);
+    assert.deepEqual(api.requests.map((r) => r.url), ["/v1/charges"], "only the second call reached the API");
   } finally {
     await api.close();
   }

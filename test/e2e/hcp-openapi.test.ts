@@ -103,7 +103,12 @@ test("the exit code follows the status: 404 → 5, 401 → 3, 429 → 6, another
   assert.match(r.stderr, /answered 429/);
   // A 401 to a request that went out with no credential says so, and who can store one: the agent could not tell.
   const anonymous = await hcp(["run", pack, "whoami"], { env, ...HANG_GUARD });
-  assert.match(anonymous.stderr, /\nNote: hcp sent no credential: none is stored for /, anonymous.stderr);
+  assert.match(anonymous.stderr, /\nNote: hcp sent no credential: none is stored for its security scheme bearerAuth in family "notes"; a person stores one with: hcp credentials set notes bearerAuth --scheme\n/, anonymous.stderr);
+  // The note is masked as all output is: a credential file value equal to a word of it shows as ***.
+  const other = isolatedEnv({ notes: { env: {} }, other: { env: { OTHER_TOKEN: "bearerAuth" } } });
+  await trustPack(pack, other);
+  const masked = await hcp(["run", pack, "whoami"], { env: other, ...HANG_GUARD });
+  assert.match(masked.stderr, /none is stored for its security scheme \*\*\* in family "notes"/, masked.stderr);
 });
 
 test("a path parameter stays one segment: '/' is encoded, '.' and '..' are refused, CR/LF never reach a header", async () => {

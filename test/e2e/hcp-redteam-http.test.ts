@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { execSession, hcp, mcpClient } from "../transports/support.js";
 import { recorder, type Api } from "./notes-api.js";
-import { HEADER_KEY, METHOD_OVERRIDES, OWNED_HEADERS, QUERY_KEY, hostileApi, hostileEnv, hostilePack, leakIn, type Hostile } from "./hcp-redteam-http-support.js";
+import { METHOD_OVERRIDES, OWNED_HEADERS, QUERY_KEY, hostileApi, hostileEnv, hostilePack, leakIn, type Hostile } from "./hcp-redteam-http-support.js";
 import { trustPack } from "./helpers.js";
 
 const GUARD = { timeoutMs: 60_000 };
@@ -132,7 +132,7 @@ test("attack: a request body holding a lone UTF-16 surrogate (a plan a person ap
   assert.equal(got.length, 0, "nothing was sent");
 });
 
-test("the agent cannot set or override the credential or the target: Authorization, Cookie, hop-by-hop, framing and routing headers and a base URL are not arguments; a declared api_key or X-API-Key parameter never replaces the credential", async () => {
+test("the agent cannot set or override the credential or the target: Authorization, Cookie, hop-by-hop, framing and routing headers and a base URL are not arguments; a declared api_key or X-API-Key parameter given a value is refused, never sent beside the credential nor shown in a plan and replaced by it", async () => {
   const pack = hostilePack(api.origin);
   const env = hostileEnv();
   const refused: [string, Record<string, unknown>][] = [
@@ -156,10 +156,9 @@ test("the agent cannot set or override the credential or the target: Authorizati
     const r = s.responses.find((x) => x.id === `r${i}`);
     assert.equal(r?.error?.code, "invalid_args", JSON.stringify(r));
   }
-  assert.equal(got.length, 1, "only the keyed call was sent");
-  const sent = got[0]!;
-  assert.deepEqual(new URL(sent.url, "http://x").searchParams.getAll("api_key"), [QUERY_KEY], "the credential replaced the agent's api_key");
-  assert.equal(sent.headers["x-api-key"], HEADER_KEY, "the credential replaced the agent's X-API-Key");
+  // A value the plan would show where the credential then goes (or beside it) is refused: the person would approve it.
+  assert.match(s.responses.find((x) => x.id === "keyed")?.error?.message ?? "", /argument "(api_key|X-API-Key)" would be sent as the (query parameter "api_key"|header "X-API-Key"), where hcp puts the credential of security scheme "key(Query|Header)" when the request is sent/);
+  assert.equal(got.length, 0, "nothing was sent");
   assert.equal(elsewhere.requests.length, 0);
   assert.equal(leakIn(s.stdout + s.stderr), undefined);
   // Over MCP the tool does not even offer them.

@@ -4,6 +4,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { isObject } from "../../pack/issues.js";
 import type { PolicyDocument } from "../../pack/types.js";
+import { MAX_STATE_FILE } from "../approval/state.js";
 import { RuntimeError, showValue } from "../errors.js";
 import type { DocumentHead } from "./document.js";
 import { checkTransportSecurity } from "./http.js";
@@ -124,15 +125,36 @@ function segment(p: Parameter, v: unknown): string {
 const queryItem = (name: string, v: unknown): string => (isObject(v) || Array.isArray(v) ? JSON.stringify(v) : scalar(name, v));
 
 /**
+ * The most characters an argument's deepObject pairs may come to: each value is sent under its whole name, so 2 MB of
+ * nested arrays (`[[[…[1,1,…]]]]`) wrote hundreds of megabytes of names, and hcp died of memory with calls in flight. It
+ * is what a person can review in a plan.
+ */
+const DEEP_PAIRS_MAX_CHARS = MAX_STATE_FILE;
+
+/**
  * `name[key]…=value` for each scalar inside an object or array (deepObject, as Stripe reads `created[gte]=1`). A key
  * holding a bracket is refused: `{"x][y": 1}` would be sent as `name[x][y]`, which a server reads as another nesting.
  */
 function deepPairs(name: string, v: unknown): [string, string][] {
-  if (!isObject(v) && !Array.isArray(v)) return [[name, scalar(name, v)]];
-  return Object.entries(v).flatMap(([k, x]) => {
-    if (/[[\]]/.test(k)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: the key ${showValue(k)} holds a bracket, which a server would read as another level of the object`);
-    return deepPairs(`${name}[${k}]`, x);
-  });
+  const out: [string, string][] = [];
+  let chars = 0;
+  const walk = (at: string, x: unknown): void => {
+    if (!isObject(x) && !Array.isArray(x)) {
+      const text = scalar(name, x);
+      chars += at.length + text.length;
+      if (chars > DEEP_PAIRS_MAX_CHARS) {
+        throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: written as ${name}[…]=value pairs, each value under its whole name, it comes to over ${DEEP_PAIRS_MAX_CHARS} characters`);
+      }
+      out.push([at, text]);
+      return;
+    }
+    for (const [k, y] of Object.entries(x)) {
+      if (/[[\]]/.test(k)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: the key ${showValue(k)} holds a bracket, which a server would read as another level of the object`);
+      walk(`${at}[${k}]`, y);
+    }
+  };
+  walk(name, v);
+  return out;
 }
 
 /**
@@ -208,11 +230,25 @@ export function formBody(body: RequestBody, value: unknown, shown?: unknown): st
   return form.toString();
 }
 
-/**
- * Builds the request from validated arguments; `shown`, the arguments as the plan a person approves shows them (each
- * secret masked in its own place), when any is secret. Throws RuntimeError (invalid_argument).
- */
-export function buildRequest(op: Operation, args: Readonly<Record<string, unknown>>, base: URL, shown?: Readonly<Record<string, unknown>>): PlannedRequest {
+/** What a request is built with beside its arguments. */
+export interface BuildOptions {
+  /** The arguments as the plan a person approves shows them (each secret masked in its own place), when any is secret. */
+  readonly shown?: Readonly<Record<string, unknown>>;
+  /** Where the credentials go (security.ts credentialPlaces): no argument may be sent there. */
+  readonly credentials?: ReadonlyMap<string, string>;
+}
+
+/** Refuses an argument that would be sent where hcp puts a credential. */
+function refuseCredentialPlace(options: BuildOptions, argument: string, where: "query" | "header" | "cookie", name: string): void {
+  const scheme = options.credentials?.get(`${where}:${where === "query" ? name : name.toLowerCase()}`);
+  if (scheme === undefined) return;
+  const place = where === "query" ? "query parameter" : where;
+  throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(argument)} would be sent as the ${place} ${showValue(name)}, where hcp puts the credential of security scheme ${JSON.stringify(scheme)} when the request is sent: it is not an argument's to give`);
+}
+
+/** Builds the request from validated arguments. Throws RuntimeError (invalid_argument). */
+export function buildRequest(op: Operation, args: Readonly<Record<string, unknown>>, base: URL, options: BuildOptions = {}): PlannedRequest {
+  const { shown } = options;
   if (op.unsentBody?.required === true) {
     // Sent without it, the request would be a write the API takes as asked for with nothing (Stripe's blank customer).
     const types = op.unsentBody.mediaTypes.join(", ");
@@ -238,13 +274,17 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
     const v = args[p.name];
     if (v === undefined || v === null) continue;
     if (p.in === "query") {
-      query.push([p.name, queryPairs(p.name, p, v, hides(shown, p.name, v))]);
+      const pairs = queryPairs(p.name, p, v, hides(shown, p.name, v));
+      for (const [name] of pairs) refuseCredentialPlace(options, p.name, "query", name);
+      query.push([p.name, pairs]);
     } else if (p.in === "cookie") {
       if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `cookie parameter ${showValue(p.name)} is not a valid cookie name`);
+      refuseCredentialPlace(options, p.name, "cookie", p.name);
       // Percent-encoded: a cookie's value cannot hold `;`, `,`, a space or a quote (RFC 6265), so none can start another cookie.
       cookies.push(`${p.name}=${encodeURIComponent(styledValue(p, v, (a) => a))}`);
     } else {
       if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `header parameter ${showValue(p.name)} is not a valid header name`);
+      refuseCredentialPlace(options, p.name, "header", p.name);
       const text = styledValue(p, v, (a) => a);
       if (/[\r\n\0]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value cannot contain CR, LF or NUL`);
       if (/[\x01-\x08\x0b-\x1f\x7f-\x9f]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value cannot contain a control character`);

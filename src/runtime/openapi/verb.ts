@@ -13,7 +13,7 @@ import { boundVerb } from "./packs.js";
 import { baseUrlOf, buildRequest } from "./request.js";
 import { httpResult, mockResult, type HttpResult } from "./result.js";
 import { deriveOperationSchema } from "./schema.js";
-import { applyCredentials } from "./security.js";
+import { applyCredentials, credentialPlaces } from "./security.js";
 
 /**
  * A `name=value` pair's name (the names are tokens: neither `=` nor `;` is in one), in lower case: a cookie parameter
@@ -46,7 +46,7 @@ export function operationTemplate(pack: LoadedPack, verbKey: string): string[] {
  */
 export function requestPlan(pack: LoadedPack, verbKey: string, args: Readonly<Record<string, unknown>>, policy: PlanPolicy, shown?: Readonly<Record<string, unknown>>): RequestPlan {
   const { document, operation } = boundVerb(pack, verbKey);
-  const request = buildRequest(operation, args, baseUrlOf(pack.policy, document), shown);
+  const request = buildRequest(operation, args, baseUrlOf(pack.policy, document), { credentials: credentialPlaces(document, operation), ...(shown === undefined ? {} : { shown }) });
   return { pack: pack.surface!.id, verb: verbKey, ...request, policy };
 }
 
@@ -84,7 +84,7 @@ export async function runRequestPlan(pack: LoadedPack, plan: RequestPlan, creden
   try {
     const r = await send({ method: plan.method, url, headers, body, timeoutMs: plan.policy.timeout_ms, maxBytes: plan.policy.max_output_bytes, signal: opts.signal });
     const result = httpResult(plan, r, masks);
-    if (applied.unmet !== undefined && (result.status === 401 || result.status === 403)) result.note = noCredential(pack, applied.unmet);
+    if (applied.unmet !== undefined && (result.status === 401 || result.status === 403)) result.note = redactText(noCredential(pack, applied.unmet), masks);
     return result;
   } catch (err) {
     if (err instanceof RuntimeError) err.message = redactText(err.message, masks);
