@@ -179,8 +179,7 @@ function appendPairs(into: URLSearchParams, args: Iterable<[string, [string, str
  * A query parameter's (or a form field's) name=value pairs as its `style` and `explode` say (OpenAPI 3.0 §4.7.12.4):
  * form by default, exploded by default only when form. An array: each item its own pair when exploded, else one value,
  * its items joined by `,` (form), ` ` (spaceDelimited) or `|` (pipeDelimited). An object: each property its own pair
- * when exploded (form), `name[key]=value` (deepObject, an array's items `name[0]=…`), else `key,value,…` in one value. A query's credentials are set
- * after, replacing any pair of their name (verb.ts).
+ * when exploded (form), `name[key]=value` (deepObject, an array's items `name[0]=…`), else `key,value,…` in one value.
  */
 function queryPairs(name: string, how: Pick<Parameter, "style" | "explode"> | undefined, v: unknown, hidden = false): [string, string][] {
   const style = how?.style ?? "form";
@@ -294,8 +293,8 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
     }
   }
   appendPairs(url.searchParams, query);
-  // Cookie parameters travel in the Cookie header, shown in the plan as they are sent (a credential's cookie is added,
-  // replacing one of its name, only when the request is sent: verb.ts).
+  // Cookie parameters travel in the Cookie header, shown in the plan as they are sent (a credential's cookie is added
+  // when the request is sent: verb.ts).
   if (cookies.length > 0) headers["cookie"] = cookies.join("; ");
   const out: PlannedRequest = { method: op.method, url: url.href };
   if (Object.keys(headers).length > 0) out.headers = headers;

@@ -15,10 +15,7 @@ import { httpResult, mockResult, type HttpResult } from "./result.js";
 import { deriveOperationSchema } from "./schema.js";
 import { applyCredentials, credentialPlaces } from "./security.js";
 
-/**
- * A `name=value` pair's name (the names are tokens: neither `=` nor `;` is in one), in lower case: a cookie parameter
- * `SID` beside a credential's `sid` is replaced too, for a server that reads names in any case and takes the first.
- */
+/** A `name=value` pair's name (the names are tokens: neither `=` nor `;` is in one), in lower case. */
 const cookieName = (pair: string) => pair.slice(0, pair.indexOf("=")).toLowerCase();
 
 const schemas = new WeakMap<object, Record<string, unknown>>();
@@ -65,7 +62,7 @@ export async function runRequestPlan(pack: LoadedPack, plan: RequestPlan, creden
   const applied = applyCredentials(document, operation, requestCredentials(credentials));
   const masks = secretSet([...secrets.secrets, ...applied.wireForms]);
   const url = new URL(plan.url);
-  // The credential replaces a query parameter of the same name the agent gave: never both, never the agent's alone.
+  // No argument is planned where a credential goes (request.ts); were one there, the credential would replace it.
   for (const [k] of applied.query) url.searchParams.delete(k);
   for (const [k, v] of applied.query) url.searchParams.append(k, v);
   // hcp names itself (Node's fetch says `node`; GitHub asks every client for a User-Agent of its own).
@@ -77,7 +74,7 @@ export async function runRequestPlan(pack: LoadedPack, plan: RequestPlan, creden
     headers["content-type"] = operation.body?.mediaType ?? "application/json";
   }
   Object.assign(headers, applied.headers);
-  // As in the query, a credential's cookie replaces a cookie parameter of its name: never both, never the agent's alone.
+  // As in the query: a cookie of a credential's name, in any case, would be replaced by it.
   const credentialCookies = new Set(applied.cookies.map(cookieName));
   const cookies = [...(plan.headers?.["cookie"]?.split("; ") ?? []).filter((pair) => !credentialCookies.has(cookieName(pair))), ...applied.cookies];
   if (cookies.length > 0) headers["cookie"] = cookies.join("; ");
