@@ -35,7 +35,7 @@ test("elicitation: the person sees the plan (bidi and controls escaped) and acce
   }
 });
 
-test("after a decline or a cancel, that plan cannot run in the session, whatever id follows (even one approved in a terminal)", async () => {
+test("after a decline or a cancel, that plan cannot run in the session, whatever id follows (even one approved in a terminal); a declined plan's id is spent: not listed by hcp approve --list, not approvable", async () => {
   const b = bank();
   const p = person(["decline", "cancel", "accept"]);
   const { client } = await b.mcp({ allowWrite: true, elicit: p.elicit });
@@ -43,6 +43,12 @@ test("after a decline or a cancel, that plan cannot run in the session, whatever
     const declined = await client.callTool({ name: "bank_pay", arguments: { amount: "1" } });
     assert.equal(errorCode(declined), "confirmation_declined");
     assert.match(errorOf(declined).message, /declined by the MCP client \(its person, or the client by its own settings\); nothing was run; this plan cannot run in this session/);
+    // Its id is spent: hcp approve --list no longer offers it, and a person cannot approve it later by mistake.
+    const declinedId = (errorOf(declined) as { plan_id?: string }).plan_id!;
+    assert.doesNotMatch((await b.hcp(["approve", "--list"])).stdout, new RegExp(declinedId.replaceAll(".", "\\.")));
+    const late = await b.approve(declinedId);
+    assert.notEqual(late.code, 0);
+    assert.match(late.stdout + late.stderr, /was declined: its plan never runs; dry-run again to ask a person again/);
     // The agent's way around it: a dry run, then confirm with its id.
     const id = planIdOf(await client.callTool({ name: "bank_pay", arguments: { amount: "1", dry_run: true } }));
     const retried = await client.callTool({ name: "bank_pay", arguments: { amount: "1", confirm: id } });

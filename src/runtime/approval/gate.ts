@@ -141,6 +141,8 @@ export async function authorize(
       return { plan_id: parts.id, by: approver.by };
     }
     gate.session?.decline(plan);
+    // Declined (not dismissed): its id is spent, so that no one approves it later from hcp approve --list.
+    if (answer === "decline") store.decline(parts, now());
     const kept = gate.session === undefined ? "" : "; this plan cannot run in this session";
     throw new ApprovalError("confirmation_declined", `${what} was not approved: ${answer === "decline" ? "declined" : "dismissed"} by ${decliner[approver.by]}; nothing was run${kept}`, parts.id, approver.by);
   }

@@ -173,14 +173,26 @@ export class ApprovalStore {
     }
   }
 
-  /** Throws plan_id_used when the id has run already. */
+  /** Throws plan_id_used when the id has run already, confirmation_declined when a person declined its plan. */
   checkUnused(parts: PlanIdParts): void {
+    const path = this.path("used", parts);
     try {
-      lstatSync(this.path("used", parts));
+      lstatSync(path);
     } catch {
       return;
     }
+    if (readPrivate(path, "used plan_id", "approval_tampered")?.includes('"declined_at"') === true) {
+      throw new ApprovalError("confirmation_declined", `plan_id ${parts.id} was declined: its plan never runs; dry-run again to ask a person again`, parts.id);
+    }
     throw new ApprovalError("plan_id_used", `plan_id ${parts.id} was already used: each plan_id runs at most once; dry-run again`, parts.id);
+  }
+
+  /**
+   * Spends the id of a plan a person declined: it never runs, `hcp approve --list` no longer offers it, and a person
+   * cannot approve it later by mistake. An id used or declined already is left as it is.
+   */
+  decline(parts: PlanIdParts, nowMs: number): void {
+    writePrivate(this.path("used", parts), JSON.stringify({ plan_id: parts.id, declined_at: new Date(nowMs).toISOString() }) + "\n", true);
   }
 
   /** Marks the id used, exactly once across every process; throws plan_id_used when another got there first. */
