@@ -157,7 +157,7 @@ test("the agent cannot set or override the credential or the target: Authorizati
     assert.equal(r?.error?.code, "invalid_args", JSON.stringify(r));
   }
   // A value the plan would show where the credential then goes (or beside it) is refused: the person would approve it.
-  assert.match(s.responses.find((x) => x.id === "keyed")?.error?.message ?? "", /argument "(api_key|X-API-Key)" would be sent as the (query parameter "api_key"|header "X-API-Key"), where hcp puts the credential of security scheme "key(Query|Header)" when the request is sent/);
+  assert.match(s.responses.find((x) => x.id === "keyed")?.error?.message ?? "", /argument "(api_key|X-API-Key)" would be sent as the (query parameter "api_key"|header "X-API-Key"), where hcp puts the credential of security scheme "key(Query|Header)" \(or beside it\) when the request is sent/);
   assert.equal(got.length, 0, "nothing was sent");
   assert.equal(elsewhere.requests.length, 0);
   assert.equal(leakIn(s.stdout + s.stderr), undefined);

@@ -144,6 +144,24 @@ test("path, header and cookie values as their style and explode say: simple, lab
     assert.throws(() => paint(args), (e: unknown) => e instanceof RuntimeError && e.code === "invalid_argument" && /which separates its items here/.test(e.message), JSON.stringify(args));
   }
   assert.throws(() => paint({ simple: [["nested"]] }), (e: unknown) => e instanceof RuntimeError && /must be a string, number or boolean here \(inside its array or object\)/.test(e.message));
+  // A key that is no text (a lone surrogate) is the agent's mistake, not hcp's internal error.
+  for (const args of [{ simple: { "\ud800": "x" } }, { pref: { "\ud800": "x" } }]) {
+    assert.throws(() => paint(args), (e: unknown) => e instanceof RuntimeError && e.code === "invalid_argument" && /lone UTF-16 surrogate/.test(e.message), JSON.stringify(args));
+  }
+});
+
+test("attack: no argument is sent where a credential goes, in any case, nor as a form field under the name of a credential sent in the query; a request past 4 MiB as sent (deepObject names repeated, each `€` as 9 characters) is refused before it is built whole", async () => {
+  const { byId } = await ops();
+  const base = new URL("https://api.example.com/");
+  const credentials = new Map([["query:api_key", "qkey"]]);
+  const refused = (op: string, args: Record<string, unknown>, why: RegExp) =>
+    assert.throws(() => buildRequest(byId(op), args, base, { credentials }), (e: unknown) => e instanceof RuntimeError && e.code === "invalid_argument" && why.test(e.message), JSON.stringify(args).slice(0, 80));
+  refused("styles", { filter: { API_KEY: "test-account" } }, /would be sent as the query parameter "API_KEY", where hcp puts the credential of security scheme "qkey"/);
+  refused("customer", { body: { api_key: "test-account" } }, /argument "body\.api_key" would be sent as the form field "api_key"/);
+  const started = Date.now();
+  refused("styles", { created: { ["\u20ac".repeat(4000)]: Array(1040).fill(1) } }, /comes to over 4194304 characters/);
+  assert.ok(Date.now() - started < 5000, `${Date.now() - started} ms`);
+  refused("styles", { csv: ["\u20ac".repeat(500_000)] }, /the request's URL would be \d+ characters as sent, over the 4194304 a request may be/);
 });
 
 test("request bodies: a form's fields written as its encoding says (deepObject, not exploded), plain text as it is; a required body hcp cannot send (multipart) refused before anything is planned", async () => {

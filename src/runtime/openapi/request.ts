@@ -76,6 +76,12 @@ function scalar(name: string, v: unknown): string {
   return text;
 }
 
+/** An object's key that is text that can be sent (no lone surrogate, which encodeURIComponent cannot write). */
+function textKey(name: string, key: string): string {
+  if (hasLoneSurrogate(key)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: a key holds a lone UTF-16 surrogate, which is not text that can be sent`);
+  return key;
+}
+
 /**
  * A path, header or cookie parameter's value as its `style` and `explode` say (OpenAPI 3.0 §4.7.12.4). simple, a path's
  * and a header's default: `blue`, `blue,black`, an object `R,100,G,200` (exploded `R=100,G=200`); label: `.blue`,
@@ -88,7 +94,7 @@ function styledValue(p: Parameter, v: unknown, encode: (text: string) => string)
   const style = p.in === "cookie" ? "form" : (p.style ?? "simple");
   const explode = p.in !== "cookie" && p.explode === true;
   const item = (x: unknown) => scalar(p.name, x);
-  const entries = isObject(v) ? Object.entries(v).map(([k, x]) => [k, item(x)]) : undefined;
+  const entries = isObject(v) ? Object.entries(v).map(([k, x]) => [textKey(p.name, k), item(x)]) : undefined;
   const items = Array.isArray(v) ? v.map(item) : undefined;
   if (entries === undefined && items === undefined) {
     const one = encode(item(v));
@@ -141,7 +147,8 @@ function deepPairs(name: string, v: unknown): [string, string][] {
   const walk = (at: string, x: unknown): void => {
     if (!isObject(x) && !Array.isArray(x)) {
       const text = scalar(name, x);
-      chars += at.length + text.length;
+      // As sent: percent-encoded, a bracket as 3 characters, a `€` as 9.
+      chars += encodeURIComponent(at).length + encodeURIComponent(text).length;
       if (chars > DEEP_PAIRS_MAX_CHARS) {
         throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: written as ${name}[…]=value pairs, each value under its whole name, it comes to over ${DEEP_PAIRS_MAX_CHARS} characters`);
       }
@@ -149,6 +156,7 @@ function deepPairs(name: string, v: unknown): [string, string][] {
       return;
     }
     for (const [k, y] of Object.entries(x)) {
+      textKey(name, k);
       if (/[[\]]/.test(k)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: the key ${showValue(k)} holds a bracket, which a server would read as another level of the object`);
       walk(`${at}[${k}]`, y);
     }
@@ -221,12 +229,32 @@ const hides = (shown: unknown, key: string, value: unknown): boolean => isObject
  * A form body (`application/x-www-form-urlencoded`) as it is sent: its fields, each as the media type's `encoding` says
  * (form, exploded, by default: `a=1&b=x&b=y`; deepObject `meta[k]=v`). `shown`: the body as a person is shown it.
  */
-export function formBody(body: RequestBody, value: unknown, shown?: unknown): string {
+export function formBody(body: RequestBody, value: unknown, options: BuildOptions = {}): string {
   if (!isObject(value)) throw new RuntimeError("invalid_argument", `argument "body": a form (${body.mediaType}) is an object of its fields, got ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}`);
   const form = new URLSearchParams();
   const fields = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
-  appendPairs(form, fields.map(([field, v]) => [`body.${field}`, queryPairs(field, body.encoding?.[field], v, hides(shown, field, v))]));
-  return form.toString();
+  appendPairs(
+    form,
+    fields.map(([field, v]) => {
+      const pairs = queryPairs(field, body.encoding?.[field], v, hides(options.shown?.["body"], field, v));
+      for (const [name] of pairs) refuseCredentialPlace(options, `body.${field}`, "form", name);
+      return [`body.${field}`, pairs];
+    }),
+  );
+  return withinBound("the form body", form.toString());
+}
+
+/**
+ * The most characters a request's URL or form body may be: what a person can review in a plan (servers take far
+ * less). A value is percent-encoded as it is sent, up to 9 characters for one (`€`), so a few MB of arguments could
+ * otherwise make a URL of tens of megabytes, echoed in the result.
+ */
+const WIRE_MAX_CHARS = MAX_STATE_FILE;
+
+/** `text`, refused when longer than WIRE_MAX_CHARS. */
+function withinBound(what: string, text: string): string {
+  if (text.length > WIRE_MAX_CHARS) throw new RuntimeError("invalid_argument", `${what} would be ${text.length} characters as sent, over the ${WIRE_MAX_CHARS} a request may be`);
+  return text;
 }
 
 /** What a request is built with beside its arguments. */
@@ -237,12 +265,15 @@ export interface BuildOptions {
   readonly credentials?: ReadonlyMap<string, string>;
 }
 
-/** Refuses an argument that would be sent where hcp puts a credential. */
-function refuseCredentialPlace(options: BuildOptions, argument: string, where: "query" | "header" | "cookie", name: string): void {
-  const scheme = options.credentials?.get(`${where}:${where === "query" ? name : name.toLowerCase()}`);
+/**
+ * Refuses an argument that would be sent where hcp puts a credential, its name in any case; a form field is refused
+ * under the name of a credential sent in the query, which many servers read together with the form.
+ */
+function refuseCredentialPlace(options: BuildOptions, argument: string, where: "query" | "header" | "cookie" | "form", name: string): void {
+  const scheme = options.credentials?.get(`${where === "form" ? "query" : where}:${name.toLowerCase()}`);
   if (scheme === undefined) return;
-  const place = where === "query" ? "query parameter" : where;
-  throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(argument)} would be sent as the ${place} ${showValue(name)}, where hcp puts the credential of security scheme ${JSON.stringify(scheme)} when the request is sent: it is not an argument's to give`);
+  const place = where === "query" ? "query parameter" : where === "form" ? "form field" : where;
+  throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(argument)} would be sent as the ${place} ${showValue(name)}, where hcp puts the credential of security scheme ${JSON.stringify(scheme)} (or beside it) when the request is sent: it is not an argument's to give`);
 }
 
 /** Builds the request from validated arguments. Throws RuntimeError (invalid_argument). */
@@ -296,12 +327,12 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
   // Cookie parameters travel in the Cookie header, shown in the plan as they are sent (a credential's cookie is added
   // when the request is sent: verb.ts).
   if (cookies.length > 0) headers["cookie"] = cookies.join("; ");
-  const out: PlannedRequest = { method: op.method, url: url.href };
+  const out: PlannedRequest = { method: op.method, url: withinBound("the request's URL", url.href) };
   if (Object.keys(headers).length > 0) out.headers = headers;
   if (op.body !== undefined && Object.hasOwn(args, "body")) {
     const body = sendableBody(args["body"]);
     // A form is planned as it is sent, its fields' names as the server reads them: the person approves what goes out.
-    out.body = op.body.form === "form" ? formBody(op.body, body, shown?.["body"]) : body;
+    out.body = op.body.form === "form" ? formBody(op.body, body, options) : body;
   }
   return out;
 }

@@ -77,9 +77,9 @@ export function applyCredentials(document: DocumentHead, op: Operation, values: 
 }
 
 /**
- * Where the operation's security schemes put a credential, as `query:NAME`, `header:name` and `cookie:name` (header and
- * cookie names in lower case), each to its scheme's name: an argument sent there would be shown in the plan a person
- * approves and then replaced by the credential (or stand beside it), so none may be.
+ * Where the operation's security schemes put a credential, as `query:name`, `header:name` and `cookie:name` (in lower
+ * case: servers read some of each in any case), each to its scheme's name: an argument sent there would be shown in the
+ * plan a person approves and then replaced by the credential (or stand beside it), so none may be.
  */
 export function credentialPlaces(document: DocumentHead, op: Operation): ReadonlyMap<string, string> {
   const schemes = isObject(document.securitySchemes) ? document.securitySchemes : {};
@@ -88,8 +88,7 @@ export function credentialPlaces(document: DocumentHead, op: Operation): Readonl
     const scheme = schemes[name];
     if (!isObject(scheme) || scheme["type"] !== "apiKey" || typeof scheme["name"] !== "string") continue;
     const where = scheme["in"];
-    if (where === "query") places.set(`query:${scheme["name"]}`, name);
-    else if (where === "header" || where === "cookie") places.set(`${where}:${scheme["name"].toLowerCase()}`, name);
+    if (where === "query" || where === "header" || where === "cookie") places.set(`${where}:${scheme["name"].toLowerCase()}`, name);
   }
   return places;
 }
