@@ -62,10 +62,14 @@ test("an argument of 100,000 characters cannot push the plan out of a person's s
   assert.match(messages[0]!, /\n {4}not shown: 99\d{3} characters of argv/);
   assert.deepEqual(b.runs(), [], "nothing ran");
 
-  // Approved, the plan runs as it is: the whole value, once.
-  const yes = await b.approve(id, "y");
+  // Declined (at hcp run's prompt and over MCP), its id is spent; dry-run again, approved, the plan runs as it is: the
+  // whole value, once.
+  assert.match((await b.approve(id, "y")).stdout, /was declined: its plan never runs/);
+  const again = planIdOf(await b.hcp(["run", b.root, "pay", "--arg", `amount=${amount}`, "--allow-write", "--dry-run", "--json"]));
+  assert.notEqual(again, id);
+  const yes = await b.approve(again, "y");
   assert.match(yes.stdout, /Approved\./);
-  const ran = await b.hcp(["run", b.root, "pay", "--arg", `amount=${amount}`, "--allow-write", "--confirm", id]);
+  const ran = await b.hcp(["run", b.root, "pay", "--arg", `amount=${amount}`, "--allow-write", "--confirm", again]);
   assert.equal(ran.code, 0, ran.stderr);
   assert.deepEqual(
     b.runs().map((r) => r.argv.at(-1)),
