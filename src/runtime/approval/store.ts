@@ -175,13 +175,9 @@ export class ApprovalStore {
 
   /** Throws plan_id_used when the id has run already, confirmation_declined when a person declined its plan. */
   checkUnused(parts: PlanIdParts): void {
-    const path = this.path("used", parts);
-    try {
-      lstatSync(path);
-    } catch {
-      return;
-    }
-    if (readPrivate(path, "used plan_id", "approval_tampered")?.includes('"declined_at"') === true) {
+    const record = readPrivate(this.path("used", parts), "used plan_id", "approval_tampered");
+    if (record === undefined) return;
+    if (record.includes('"declined_at"')) {
       throw new ApprovalError("confirmation_declined", `plan_id ${parts.id} was declined: its plan never runs; dry-run again to ask a person again`, parts.id);
     }
     throw new ApprovalError("plan_id_used", `plan_id ${parts.id} was already used: each plan_id runs at most once; dry-run again`, parts.id);
@@ -192,15 +188,19 @@ export class ApprovalStore {
    * cannot approve it later by mistake. An id used or declined already is left as it is.
    */
   decline(parts: PlanIdParts, nowMs: number): void {
-    writePrivate(this.path("used", parts), JSON.stringify({ plan_id: parts.id, declined_at: new Date(nowMs).toISOString() }) + "\n", true);
+    this.spend(parts, "declined_at", nowMs);
   }
 
   /** Marks the id used, exactly once across every process; throws plan_id_used when another got there first. */
   consume(parts: PlanIdParts, nowMs: number): void {
-    const record = JSON.stringify({ plan_id: parts.id, used_at: new Date(nowMs).toISOString() }) + "\n";
-    if (!writePrivate(this.path("used", parts), record, true)) {
+    if (!this.spend(parts, "used_at", nowMs)) {
       throw new ApprovalError("plan_id_used", `plan_id ${parts.id} was already used: each plan_id runs at most once; dry-run again`, parts.id);
     }
+  }
+
+  /** Writes the id's `used` record, saying when and how it was spent; false when one is written already. */
+  private spend(parts: PlanIdParts, how: "used_at" | "declined_at", nowMs: number): boolean {
+    return writePrivate(this.path("used", parts), JSON.stringify({ plan_id: parts.id, [how]: new Date(nowMs).toISOString() }) + "\n", true);
   }
 
   /** Records a person's approval of the id (single use, expiring with it); false when one is recorded already. */

@@ -103,10 +103,7 @@ function styledValue(p: Parameter, v: unknown, encode: (text: string) => string)
   // What joins the parts, and `=` between an exploded object's names and values.
   const joins = explode && style === "label" ? "." : explode && style === "matrix" ? ";" : ",";
   const separators = entries !== undefined && explode ? `${joins}=` : joins;
-  const holding = (entries?.flat() ?? items!).find((a) => [...separators].some((c) => a.includes(c)));
-  if (holding !== undefined) {
-    throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: ${showValue(holding)} holds ${[...separators].map((c) => JSON.stringify(c)).join(" or ")}, which separates its items here`);
-  }
+  refuseHolding(p.name, entries?.flat() ?? items!, separators);
   const parts = entries !== undefined && explode ? entries.map(([k, x]) => `${encode(k!)}=${encode(x!)}`) : (entries?.flat() ?? items!).map(encode);
   if (style === "label") return `.${parts.join(joins)}`;
   if (style !== "matrix") return parts.join(joins);
@@ -131,11 +128,12 @@ function segment(p: Parameter, v: unknown): string {
 const queryItem = (name: string, v: unknown): string => (isObject(v) || Array.isArray(v) ? JSON.stringify(v) : scalar(name, v));
 
 /**
- * The most characters an argument's deepObject pairs may come to: each value is sent under its whole name, so 2 MB of
- * nested arrays (`[[[…[1,1,…]]]]`) wrote hundreds of megabytes of names, and hcp died of memory with calls in flight. It
- * is what a person can review in a plan.
+ * The most characters a request's URL or form body may be, and an argument's deepObject pairs before they are built
+ * whole: what a person can review in a plan (servers take far less). A value is percent-encoded as it is sent, up to 9
+ * characters for one (`€`), and a deepObject value is sent under its whole name: 2 MB of nested arrays
+ * (`[[[…[1,1,…]]]]`) wrote hundreds of megabytes of names, and hcp died of memory with calls in flight.
  */
-const DEEP_PAIRS_MAX_CHARS = MAX_STATE_FILE;
+const WIRE_MAX_CHARS = MAX_STATE_FILE;
 
 /**
  * `name[key]…=value` for each scalar inside an object or array (deepObject, as Stripe reads `created[gte]=1`). A key
@@ -149,8 +147,8 @@ function deepPairs(name: string, v: unknown): [string, string][] {
       const text = scalar(name, x);
       // As sent: percent-encoded, a bracket as 3 characters, a `€` as 9.
       chars += encodeURIComponent(at).length + encodeURIComponent(text).length;
-      if (chars > DEEP_PAIRS_MAX_CHARS) {
-        throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: written as ${name}[…]=value pairs, each value under its whole name, it comes to over ${DEEP_PAIRS_MAX_CHARS} characters`);
+      if (chars > WIRE_MAX_CHARS) {
+        throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: written as ${name}[…]=value pairs, each value under its whole name, it comes to over ${WIRE_MAX_CHARS} characters`);
       }
       out.push([at, text]);
       return;
@@ -210,12 +208,19 @@ function queryPairs(name: string, how: Pick<Parameter, "style" | "explode"> | un
 }
 
 /**
- * Items joined into one value by `delimiter`, refused when one holds it: encoded with the rest, `["a,b"]` would reach the
- * server as the two items `a` and `b`, one of them a value nobody gave.
+ * Refuses an item holding one of `separators`, the characters that part the items of its value: encoded with the rest,
+ * `["a,b"]` would reach the server as the two items `a` and `b`, one of them a value nobody gave.
  */
+function refuseHolding(name: string, items: readonly string[], separators: string): void {
+  const holding = items.find((item) => [...separators].some((c) => item.includes(c)));
+  if (holding !== undefined) {
+    throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: ${showValue(holding)} holds ${[...separators].map((c) => JSON.stringify(c)).join(" or ")}, which separates its items here`);
+  }
+}
+
+/** Items joined into one value by `delimiter`, an item holding it refused. */
 function joined(name: string, items: readonly string[], delimiter: string): string {
-  const holding = items.find((item) => item.includes(delimiter));
-  if (holding !== undefined) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(name)}: ${showValue(holding)} holds ${JSON.stringify(delimiter)}, which separates its items here`);
+  refuseHolding(name, items, delimiter);
   return items.join(delimiter);
 }
 
@@ -243,13 +248,6 @@ export function formBody(body: RequestBody, value: unknown, options: BuildOption
   );
   return withinBound("the form body", form.toString());
 }
-
-/**
- * The most characters a request's URL or form body may be: what a person can review in a plan (servers take far
- * less). A value is percent-encoded as it is sent, up to 9 characters for one (`€`), so a few MB of arguments could
- * otherwise make a URL of tens of megabytes, echoed in the result.
- */
-const WIRE_MAX_CHARS = MAX_STATE_FILE;
 
 /** `text`, refused when longer than WIRE_MAX_CHARS. */
 function withinBound(what: string, text: string): string {

@@ -44,9 +44,10 @@ function headerValue(scheme: string, value: string, applied: AppliedCredentials)
 export function applyCredentials(document: DocumentHead, op: Operation, values: Readonly<Record<string, string>>): AppliedCredentials {
   const applied: AppliedCredentials = { headers: {}, query: [], cookies: [], wireForms: [] };
   const schemes = isObject(document.securitySchemes) ? document.securitySchemes : {};
+  const chosen = chosenSchemes(op, schemes, values);
   const takes = op.security.map((r) => Object.keys(r));
-  if (takes.length > 0 && takes.every((names) => names.length > 0) && chosenSchemes(op, schemes, values).length === 0) applied.unmet = [...new Set(takes.flat())];
-  for (const name of chosenSchemes(op, schemes, values)) {
+  if (chosen.length === 0 && takes.length > 0 && takes.every((names) => names.length > 0)) applied.unmet = [...new Set(takes.flat())];
+  for (const name of chosen) {
     const scheme = schemes[name] as Record<string, unknown>;
     const value = values[name]!;
     if (/[\r\n\0]/.test(value)) throw new CredentialError("credentials_invalid", `the credential for security scheme ${JSON.stringify(name)} contains CR, LF or NUL`);
