@@ -237,3 +237,45 @@ test("attack: a deepObject array nested 60 deep with 300,000 items (a 600 KB req
     await api.close();
   }
 });
+
+test("attack: over hcp exec, nothing reaches the API that would stand where its query key goes (a form field api_key, a query object's API_KEY), nor an item holding the comma that joins a query value, nor a deepObject whose names come to megabytes as sent (a 15 KB key of € under 1,040 values); the call after them is answered", async () => {
+  const api = await recorder();
+  try {
+    const dir = tempDir("hcp-openapi-key-places-");
+    const doc = join(dir, "payments.json");
+    const keyed = {
+      ...DOC,
+      servers: [{ url: `${api.origin}/v1` }],
+      components: { securitySchemes: { key: { type: "apiKey", in: "query", name: "api_key" } } },
+      security: [{ key: [] }],
+    };
+    // get-charges also takes an exploded object, whose properties are query parameters of their own.
+    keyed.paths["/charges"].get.parameters.push({ name: "filter", in: "query", schema: { type: "object" } } as never);
+    writeFileSync(doc, JSON.stringify(keyed));
+    const out = join(dir, "payments");
+    const env = isolatedEnv({ payments: { openapi: { key: "k-real-5e1d9a0b7c" } } });
+    assert.equal((await hcp(["init", "--from-openapi", doc, "--out", out], { env })).code, 0);
+    const call = (id: number, verb: string, args: object) => JSON.stringify({ id, pack: "payments", verb, args });
+    const s = await execSession(
+      [out],
+      [
+        call(1, "post-customers", { body: { email: "a@b.c", api_key: "test-account" } }),
+        call(2, "get-charges", { filter: { API_KEY: "test-account" } }),
+        call(3, "get-charges", { $select: ["id,amount", "created"] }),
+        call(4, "get-charges", { created: { ["\u20ac".repeat(4000)]: Array(1040).fill(1) } }),
+        call(5, "get-charges", {}),
+      ],
+      ["--allow-write", "--concurrency", "1"],
+      { env },
+    );
+    const why = s.responses.map((r) => r.error?.message ?? "");
+    assert.match(why[0]!, /argument "body\.api_key" would be sent as the form field "api_key", where hcp puts the credential of security scheme "key"/);
+    assert.match(why[1]!, /argument "filter" would be sent as the query parameter "API_KEY", where hcp puts the credential of security scheme "key"/);
+    assert.match(why[2]!, /argument "\$select": "id,amount" holds ",", which separates its items here/);
+    assert.match(why[3]!, /argument "created": written as created\[…\]=value pairs, each value under its whole name, it comes to over 4194304 characters/);
+    assert.equal(s.responses[4]!.ok, true, JSON.stringify(s.responses[4]));
+    assert.deepEqual(api.requests.map((r) => r.url), ["/v1/charges?api_key=k-real-5e1d9a0b7c"], "only the last call reached the API, with the key");
+  } finally {
+    await api.close();
+  }
+});
