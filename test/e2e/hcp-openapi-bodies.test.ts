@@ -238,6 +238,9 @@ test("attack: a deepObject array nested 60 deep with 300,000 items (a 600 KB req
   }
 });
 
+/** An exec request line calling a verb of the payments pack. */
+const payments = (id: number, verb: string, args: object) => JSON.stringify({ id, pack: "payments", verb, args });
+
 test("attack: over hcp exec, nothing reaches the API that would stand where its query key goes (a form field api_key, a query object's API_KEY), nor an item holding the comma that joins a query value, nor a deepObject whose names come to megabytes as sent (a 15 KB key of € under 1,040 values); the call after them is answered", async () => {
   const api = await recorder();
   try {
@@ -255,15 +258,14 @@ test("attack: over hcp exec, nothing reaches the API that would stand where its 
     const out = join(dir, "payments");
     const env = isolatedEnv({ payments: { openapi: { key: "k-real-5e1d9a0b7c" } } });
     assert.equal((await hcp(["init", "--from-openapi", doc, "--out", out], { env })).code, 0);
-    const call = (id: number, verb: string, args: object) => JSON.stringify({ id, pack: "payments", verb, args });
     const s = await execSession(
       [out],
       [
-        call(1, "post-customers", { body: { email: "a@b.c", api_key: "test-account" } }),
-        call(2, "get-charges", { filter: { API_KEY: "test-account" } }),
-        call(3, "get-charges", { $select: ["id,amount", "created"] }),
-        call(4, "get-charges", { created: { ["\u20ac".repeat(4000)]: Array(1040).fill(1) } }),
-        call(5, "get-charges", {}),
+        payments(1, "post-customers", { body: { email: "a@b.c", api_key: "test-account" } }),
+        payments(2, "get-charges", { filter: { API_KEY: "test-account" } }),
+        payments(3, "get-charges", { $select: ["id,amount", "created"] }),
+        payments(4, "get-charges", { created: { ["\u20ac".repeat(4000)]: Array(1040).fill(1) } }),
+        payments(5, "get-charges", {}),
       ],
       ["--allow-write", "--concurrency", "1"],
       { env },
