@@ -116,7 +116,10 @@ export function parsePolicy(doc: unknown, surface: Surface | null): PolicyResult
   checkOpenApiPolicy(doc.openapi, sink);
   if (sink.hasErrorsSince(0)) return { policy: null, issues: sink.issues };
   const policy = doc as unknown as PolicyDocument;
-  if (surface !== null) hintContradictions(policy, surface, sink);
+  if (surface !== null) {
+    hintContradictions(policy, surface, sink);
+    passThroughReach(policy, surface, sink);
+  }
   return { policy, issues: sink.issues };
 }
 
@@ -187,6 +190,38 @@ function hintContradictions(policy: PolicyDocument, surface: Surface, sink: Issu
     sink.warn("policy", path, `surface.json hints ${JSON.stringify(verb.policy)} for verb ${JSON.stringify(key)} but policy.json says ${JSON.stringify(lvl)}`);
   }
 }
+
+/**
+ * A pass-through runs its allowed subcommands with any arguments the agent writes, under its own policy: one that
+ * reaches a verb policy.json holds tighter (a denied `remote.remove`, a `remote.set-url` a person approves, under a
+ * read pass-through of `remote`) would run that verb's very command without what its policy asks. Such a policy.json
+ * is an error, so that what a person reads of a verb (denied, approved at each run) is never untrue.
+ */
+function passThroughReach(policy: PolicyDocument, surface: Surface, sink: IssueSink): void {
+  const passing = policy.pass_through;
+  const allowed = surface.pass_through?.allowedSubcommands;
+  if (passing === undefined || passing === "deny" || allowed === undefined) return;
+  const pack = { surface, policy };
+  const reached = new Map<string, string[]>();
+  for (const [key, verb] of Object.entries(surface.verbs)) {
+    // The verb's subcommand: the first word of its command after the program that is no flag.
+    const word = verb.cli?.slice(1).find((token) => !token.startsWith("-"));
+    if (word === undefined || !allowed.includes(word)) continue;
+    const held = classOf(effectivePolicy(pack, key));
+    if (POLICY_CLASSES.indexOf(held) <= POLICY_CLASSES.indexOf(passing)) continue;
+    reached.set(word, [...(reached.get(word) ?? []), `${JSON.stringify(key)} (${CLASS_WORDS[held]})`]);
+  }
+  for (const [word, verbs] of reached) {
+    sink.error(
+      "policy",
+      "pass_through",
+      `pass_through ${JSON.stringify(passing)} runs ${JSON.stringify(word)} with any arguments the agent writes, so it would run ${verbs.length === 1 ? "verb" : "verbs"} ${verbs.join(", ")} without what policy.json asks of ${verbs.length === 1 ? "it" : "them"}: deny the pass-through, take ${JSON.stringify(word)} out of surface.json pass_through.allowedSubcommands, or give ${verbs.length === 1 ? "that verb" : "those verbs"} no more than ${JSON.stringify(passing)}`,
+    );
+  }
+}
+
+/** How a policy class reads in an error. */
+const CLASS_WORDS: Record<PolicyClass, string> = { read: "a read", write: "a write, run with --allow-write", person: "a person approves each run", deny: "denied" };
 
 /**
  * The effective policy of a verb (§4): policy.json entry, else its `default`, else the verb's

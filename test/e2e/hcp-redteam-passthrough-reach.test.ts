@@ -1,0 +1,78 @@
+// The pack's author, or a careless policy: a pass-through that allows `remote` runs `remote remove` and `remote
+// set-url` too, whatever policy.json says of the verbs that run them. Such a policy.json is an error: the pack neither
+// validates nor loads, so hcp run's pass-through runs nothing, and a review never tells the person a verb is denied
+// or approved at each run while the pass-through runs it. Spawns the built hcp; the pack's program records each run.
+
+import assert from "node:assert/strict";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { isolatedEnv } from "./hardening.js";
+import { hcp, tempDir } from "../transports/support.js";
+
+/** A git-like wrap pack whose pass-through allows `remote`, with the verbs under `remote` given `verbs` by policy.json. */
+function remotePack(passThrough: string, verbs: Record<string, unknown>): { pack: string; runs: () => string[] } {
+  const dir = join(tempDir(), "gitlike");
+  mkdirSync(dir);
+  const log = join(dir, "..", "ran.log");
+  writeFileSync(log, "");
+  writeFileSync(join(dir, "tool.sh"), `#!/bin/sh\necho "$*" >> '${log}'\n`);
+  chmodSync(join(dir, "tool.sh"), 0o755);
+  const surface = {
+    id: "gitlike",
+    kind: "wrap",
+    wrap: { bin: "./tool.sh" },
+    binding: { mode: "local", hub: "none" },
+    pass_through: { allowedSubcommands: ["remote", "status"], maxArgv: 6 },
+    verbs: {
+      "remote.list": { description: "List remotes.", cli: ["git", "remote", "-v"] },
+      "remote.remove": { description: "Remove a remote.", cli: ["git", "remote", "remove", "{{name}}"] },
+      "remote.set-url": { description: "Change a remote's URL.", cli: ["git", "--no-pager", "remote", "set-url", "{{name}}", "{{url}}"] },
+      status: { description: "Show the status.", cli: ["git", "status"] },
+      push: { description: "Push.", cli: ["git", "push"] },
+    },
+  };
+  writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
+  writeFileSync(join(dir, "HARNESS.md"), "---\nname: gitlike\ndescription: A git-like tool.\n---\n\nA git-like tool.\n");
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "gitlike", verbs: { "remote.list": "read", status: "read", push: "deny", ...verbs }, pass_through: passThrough }));
+  return { pack: dir, runs: () => readFileSync(log, "utf8").split("\n").filter((l) => l !== "") };
+}
+
+test("attack: a pass-through that reaches a verb policy.json denies, gives to a person, or holds to --allow-write is an error: the pack does not load and hcp run's pass-through runs nothing", async () => {
+  const env = { ...isolatedEnv(), HCP_NO_PROMPT: "1" };
+  const cases = [
+    // A read pass-through of `remote`: a denied verb, and one a person approves (its subcommand after a flag).
+    { passThrough: "read", verbs: { "remote.remove": "deny", "remote.set-url": { policy: "write", confirm: true } }, named: /"remote\.remove" \(denied\), "remote\.set-url" \(a person approves each run\)/ },
+    // A read pass-through of a plain write: it would run without --allow-write.
+    { passThrough: "read", verbs: { "remote.remove": "write", "remote.set-url": "read" }, named: /verb "remote\.remove" \(a write, run with --allow-write\)/ },
+    // A write pass-through of a verb a person approves: --allow-write would run it without the person.
+    { passThrough: "write", verbs: { "remote.remove": "write", "remote.set-url": { policy: "write", confirm: "person" } }, named: /verb "remote\.set-url" \(a person approves each run\)/ },
+  ];
+  for (const { passThrough, verbs, named } of cases) {
+    const w = remotePack(passThrough, verbs);
+    const v = await hcp(["validate", w.pack], { env });
+    assert.equal(v.code, 1, v.stderr);
+    assert.match(v.stdout + v.stderr, /policy\.json: pass_through: policy: pass_through "(read|write)" runs "remote" with any arguments the agent writes/);
+    assert.match(v.stdout + v.stderr, named);
+    for (const argv of [["remote", "remove", "origin"], ["remote", "set-url", "origin", "https://evil.example/x"]]) {
+      const r = await hcp(["run", w.pack, "--allow-write", "--", ...argv], { env });
+      assert.notEqual(r.code, 0, r.stderr);
+      assert.match(r.stderr, /pass_through "(read|write)" runs "remote"/);
+    }
+    assert.deepEqual(w.runs(), [], `${passThrough} pass-through, ${JSON.stringify(verbs)}: nothing ran`);
+  }
+  // The same pass-through, every verb under `remote` and `status` no tighter than it (a denied push is out of its
+  // reach): the pack loads and the pass-through runs.
+  const loose = remotePack("read", { "remote.remove": "read", "remote.set-url": "read" });
+  const ok = await hcp(["run", loose.pack, "--", "remote", "-v"], { env });
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.deepEqual(loose.runs(), ["remote -v"]);
+  const push = await hcp(["run", loose.pack, "--", "push"], { env });
+  assert.notEqual(push.code, 0);
+  assert.deepEqual(loose.runs(), ["remote -v"], "push is no allowed subcommand");
+  // Denying a verb of another allowed subcommand is the same error.
+  const status = remotePack("read", { "remote.remove": "read", "remote.set-url": "read", status: "deny" });
+  const denied = await hcp(["validate", status.pack], { env });
+  assert.equal(denied.code, 1);
+  assert.match(denied.stdout + denied.stderr, /runs "status" with any arguments the agent writes, so it would run verb "status" \(denied\)/);
+});
