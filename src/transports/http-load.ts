@@ -18,10 +18,18 @@ export const DEFAULT_MAX_REQUESTS = 256;
 /** What the bodies of the requests being answered may weigh together: as the stdio server's unanswered requests. */
 export const MAX_BODIES_BYTES = 64 * 1024 * 1024;
 
-/** A request taken on: the body bytes it holds count against the server's bound until its response closes. */
+/**
+ * A request taken on: it counts against --max-requests, and the body bytes it holds against the bodies' bound, until
+ * its response closes and whatever it was held for (holdUntil) has settled.
+ */
 export interface Ticket {
   /** Counts `bytes` more of this request's body; false (nothing counted) when the bodies held would pass the bound. */
   hold(bytes: number): boolean;
+  /**
+   * Holds the request until `work` settles too: a session's call goes on once its client's connection is gone (a
+   * disconnect is no cancellation), holding its arguments and a place behind limits.concurrency.
+   */
+  holdUntil(work: Promise<unknown>): void;
 }
 
 export class Load implements AnswerRoom {
@@ -45,10 +53,16 @@ export class Load implements AnswerRoom {
     this.requests++;
     this.open.set(res, { left: 0, since: monotonicMs() });
     let held = 0;
-    res.once("close", () => {
+    // What the request waits on before it is let go: its response's close, and each work it is held until.
+    let holding = 1;
+    const letGo = () => {
+      if (--holding > 0) return;
       this.requests--;
       this.bodies -= held;
+    };
+    res.once("close", () => {
       this.open.delete(res);
+      letGo();
     });
     return {
       hold: (bytes) => {
@@ -56,6 +70,10 @@ export class Load implements AnswerRoom {
         held += bytes;
         this.bodies += bytes;
         return true;
+      },
+      holdUntil: (work) => {
+        holding++;
+        void work.then(letGo, letGo);
       },
     };
   }

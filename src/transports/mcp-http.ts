@@ -12,7 +12,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { isObject } from "../pack/issues.js";
 import { ApprovalSession } from "../runtime/approval/gate.js";
 import { TransportError, jsonSyntax } from "./errors.js";
-import { CLIENT_ADDRESS, loadSdk, mcpServer, servedOf, servedSecrets, warmUp, type McpOptions } from "./mcp.js";
+import { CLIENT_ADDRESS, loadSdk, mcpServer, servedOf, servedSecrets, warmUp, type McpOptions, type ServerLife } from "./mcp.js";
 import { sdkStreamableHttpModule } from "./lazy-sdk.js";
 import { maskResponses } from "./mcp-http-mask.js";
 import { BATCH_REFUSED } from "./mcp-jsonrpc.js";
@@ -156,9 +156,9 @@ export async function serveMcpHttp(packs: readonly ServedPack[], given: HttpOpti
   const methods = opts.sessions === undefined ? ["POST"] : ["POST", "GET", "DELETE"];
 
   /** A server whose calls end with the process's stop (and `ended`); its declined plans are its own. */
-  const serverFor = (ended?: AbortSignal) => {
+  const serverFor = (ended?: AbortSignal, onCall?: ServerLife["onCall"]) => {
     const end = ended === undefined ? stop.signal : AbortSignal.any([stop.signal, ended]);
-    return mcpServer(sdk, served, opts, { stop: end, unanswerable: end, running, declined: new ApprovalSession(), outbox: load, dropsLongAnswers: true });
+    return mcpServer(sdk, served, opts, { stop: end, unanswerable: end, running, declined: new ApprovalSession(), outbox: load, dropsLongAnswers: true, onCall });
   };
   const sessions =
     opts.sessions === undefined
@@ -166,7 +166,7 @@ export async function serveMcpHttp(packs: readonly ServedPack[], given: HttpOpti
       : new McpSessions(opts.sessions, {
           isInitialize: (body) => sdk.isInitializeRequest(body),
           transportFor: (id) => new StreamableHTTPServerTransport({ sessionIdGenerator: () => id }),
-          connect: (transport, ended) => serverFor(ended).connect(transport),
+          connect: (transport, ended, onCall) => serverFor(ended, onCall).connect(transport),
         });
 
   /** Stateless: a fresh server and transport answer this one request, and are closed with it. */
@@ -220,7 +220,7 @@ export async function serveMcpHttp(packs: readonly ServedPack[], given: HttpOpti
     }
     // The SDK hands `auth` to every handler of this request: the calls' audit lines carry the client's address.
     (req as IncomingMessage & { auth?: AuthInfo }).auth = { token: "", clientId: "", scopes: [], extra: { [CLIENT_ADDRESS]: addressOf(req) } };
-    await (sessions === undefined ? answerAlone(req, res, parsed) : sessions.answer(req, res, parsed));
+    await (sessions === undefined ? answerAlone(req, res, parsed) : sessions.answer(req, res, parsed, ticket));
   }
 
   const http = createServer(SERVER_DEADLINES, (req, res) => {

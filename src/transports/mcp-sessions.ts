@@ -8,6 +8,7 @@ import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/se
 import { isObject } from "../pack/issues.js";
 import { DUPLICATE_ID_REFUSED } from "./mcp-jsonrpc.js";
 import { REFUSAL_CODES, badMessage, refuse } from "./mcp-refusal.js";
+import type { Ticket } from "./http-load.js";
 
 export interface SessionLimits {
   /** Sessions open at once; an initialize past it is refused (503). */
@@ -23,8 +24,11 @@ interface Session {
   end: AbortController;
   /** HTTP responses open on it (calls in flight, the client's GET stream): it is idle only when there are none. */
   open: number;
-  /** The ids of its requests still unanswered (`typeof:value`): the SDK would answer the first on the second's stream. */
-  unanswered: Set<string>;
+  /**
+   * Its requests still unanswered, by id (`typeof:value`): the SDK would answer the first on the second's stream. Each
+   * with what it waits on (its response's close, the call that answers it) and its place in the server's load.
+   */
+  unanswered: Map<string, { waits: number; ticket: Ticket | undefined }>;
   idle?: NodeJS.Timeout;
 }
 
@@ -32,8 +36,11 @@ interface Session {
 export interface SessionDeps {
   isInitialize: (body: unknown) => boolean;
   transportFor: (id: string) => StreamableHTTPServerTransport;
-  /** Connects a new server (with its own declined plans) to the transport; `ended` aborts when the session ends. */
-  connect: (transport: StreamableHTTPServerTransport, ended: AbortSignal) => Promise<void>;
+  /**
+   * Connects a new server (with its own declined plans) to the transport; `ended` aborts when the session ends, and
+   * `onCall` is told of each tools/call as it starts.
+   */
+  connect: (transport: StreamableHTTPServerTransport, ended: AbortSignal, onCall: (requestId: string | number, task: Promise<unknown>) => void) => Promise<void>;
 }
 
 export class McpSessions {
@@ -48,8 +55,8 @@ export class McpSessions {
     return this.sessions.size;
   }
 
-  /** Answers a request of an open session, or opens one for an initialize request. */
-  async answer(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  /** Answers a request of an open session, or opens one for an initialize request; `ticket` is its place in the server's load. */
+  async answer(req: IncomingMessage, res: ServerResponse, body: unknown, ticket?: Ticket): Promise<void> {
     const id = req.headers["mcp-session-id"];
     if (typeof id !== "string" || id === "") {
       if (req.method === "POST" && this.deps.isInitialize(body)) return this.open(req, res, body);
@@ -59,13 +66,14 @@ export class McpSessions {
     // The SDK's own answer to an id it does not know: the client starts a new session (it ended: DELETE, idle, restart).
     if (s === undefined) return refuse(res, 404, "Session not found", { code: REFUSAL_CODES.sessionNotFound });
     // Two requests under one id: the SDK would answer the first on the second's response, the first's never ending (a
-    // --max-requests slot held for good). Refused as on stdio.
+    // --max-requests slot held for good), or, the first's connection gone while its call goes on, the second with the
+    // first's result. Refused as on stdio, until the first is answered.
     const requestId = isObject(body) && "method" in body && (typeof body["id"] === "string" || typeof body["id"] === "number") ? body["id"] : undefined;
     if (requestId !== undefined) {
-      const key = `${typeof requestId}:${requestId}`;
+      const key = idKey(requestId);
       if (s.unanswered.has(key)) return badMessage(res, -32600, DUPLICATE_ID_REFUSED, requestId);
-      s.unanswered.add(key);
-      res.once("close", () => s.unanswered.delete(key));
+      s.unanswered.set(key, { waits: 1, ticket });
+      res.once("close", () => settled(s, key));
     }
     this.track(s, res);
     await s.transport.handleRequest(req, res, body);
@@ -83,13 +91,13 @@ export class McpSessions {
     // The id is chosen here so that the session counts against the limit while it initializes.
     const id = randomUUID();
     const transport = this.deps.transportFor(id);
-    const s: Session = { id, transport, end: new AbortController(), open: 0, unanswered: new Set() };
+    const s: Session = { id, transport, end: new AbortController(), open: 0, unanswered: new Map() };
     this.sessions.set(id, s);
     // Set before the server connects: the SDK's Protocol calls it, then its own, when the transport closes (DELETE too).
     // oxlint-disable-next-line unicorn/prefer-add-event-listener
     transport.onclose = () => this.forget(s);
     try {
-      await this.deps.connect(transport, s.end.signal);
+      await this.deps.connect(transport, s.end.signal, (requestId, task) => called(s, requestId, task));
       this.track(s, res);
       await transport.handleRequest(req, res, body);
     } finally {
@@ -120,4 +128,29 @@ export class McpSessions {
     this.forget(s);
     await s.transport.close();
   }
+}
+
+const idKey = (requestId: string | number) => `${typeof requestId}:${requestId}`;
+
+/**
+ * The session's server started the call that answers request `requestId`: its id stays taken, and the request its
+ * place in the server's load, until the call settles, even once its client's connection is gone (the call goes on: a
+ * disconnect is no cancellation, and hcp keeps no stream to resume).
+ */
+function called(s: Session, requestId: string | number, task: Promise<unknown>): void {
+  const key = idKey(requestId);
+  const request = s.unanswered.get(key);
+  if (request === undefined) return;
+  request.waits++;
+  request.ticket?.holdUntil(task);
+  void task.then(
+    () => settled(s, key),
+    () => settled(s, key),
+  );
+}
+
+/** One thing the request under `key` waited on is done; once none is left, its id serves again. */
+function settled(s: Session, key: string): void {
+  const request = s.unanswered.get(key);
+  if (request !== undefined && --request.waits === 0) s.unanswered.delete(key);
 }

@@ -337,3 +337,56 @@ test("--stateful: a request under the id of one still unanswered in its session 
     await s.stop();
   }
 });
+
+/** POSTs `body` in a session and closes the connection `afterMs` later, whatever came: a client whose network went. */
+function postAndDrop(url: string, session: string, body: string, afterMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const req = request(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" } });
+    req.on("error", () => resolve());
+    req.end(body);
+    setTimeout(() => {
+      req.destroy();
+      resolve();
+    }, afterMs);
+  });
+}
+
+test("attack: --stateful, a call whose connection dropped goes on and keeps its id: a request under that id is refused (-32600) until the call ends, never answered with the dropped call's result; and it keeps its place in --max-requests until then", async () => {
+  const dir = tempDir("hcp-dropped-");
+  const verbs = {
+    wait: { description: "Answer after a while.", cli: ["probe", "run", `pid:${join(dir, "wait.pid")}`, "sleep:2000", "print:first"], policy: "read" },
+    quick: { description: "Answer at once.", cli: ["probe", "run", "print:second"], policy: "read" },
+  };
+  const root = probePack("ids", verbs, {}, { verbs: { wait: "read", quick: "read" } });
+  const s = await serveHttp([root], { args: ["--stateful", "--max-requests", "3"], env: isolatedEnv() });
+  try {
+    const { id } = await initialize(s.url);
+    assert.equal((await inSession(s.url, id!, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))).status, 202);
+    // The call starts, then its client's connection goes.
+    await postAndDrop(s.url, id!, callK("ids_wait"), 400);
+    assert.ok(await eventually(() => existsSync(join(dir, "wait.pid"))), "the dropped call's program started");
+    const reused = await inSession(s.url, id!, callK("ids_quick"));
+    assert.equal(reused.status, 400, reused.body);
+    assert.equal((JSON.parse(reused.body) as { error: { code: number } }).error.code, -32600);
+    assert.doesNotMatch(reused.body, /first/, "never the dropped call's result");
+    const pid = Number(readFileSync(join(dir, "wait.pid"), "utf8"));
+    assert.ok(alive(pid), "a disconnect is no cancellation: the call goes on");
+    // Two more dropped calls: with the first, the three places of --max-requests are taken while they run.
+    const more = callK("ids_wait").replace('"id":"k"', '"id":"m"');
+    await postAndDrop(s.url, id!, more, 100);
+    await postAndDrop(s.url, id!, more.replace('"id":"m"', '"id":"n"'), 100);
+    const busy = await inSession(s.url, id!, LIST.replace('"id":1', '"id":"o"'));
+    assert.equal(busy.status, 503, `the dropped calls still hold their places: ${busy.body}`);
+    // Once they end, the id serves again, with its own answer.
+    assert.ok(await eventually(() => !alive(pid), 5000), "the dropped call ran to its end");
+    // The other two end a moment later: then their places are free.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal((await inSession(s.url, id!, LIST.replace('"id":1', '"id":"p"'))).status, 200, "the places are free once the calls ended");
+    const again = callStream(s.url, id!, callK("ids_quick"));
+    const answered = JSON.stringify((await again.next()).value);
+    assert.match(answered, /second/);
+    assert.doesNotMatch(answered, /first/);
+  } finally {
+    await s.stop();
+  }
+});
