@@ -13,7 +13,7 @@ import { approvalAnswer, approvalQuestion } from "./mcp-approval.js";
 import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } from "../runtime/execute.js";
 import { workingFolder } from "../runtime/command.js";
 import { maskError, packSecrets } from "../runtime/secrets/secrets.js";
-import type { SecretSet } from "../runtime/secrets/redact.js";
+import { redactStrings, redactText, type SecretSet } from "../runtime/secrets/redact.js";
 import { startWatchdog } from "../runtime/process/watchdog.js";
 import { sdkServerModule, sdkTypesModule } from "./lazy-sdk.js";
 import { linkSignals } from "./abort.js";
@@ -268,11 +268,15 @@ export interface ServedTools {
 }
 
 export function servedOf(packs: readonly ServedPack[], opts: McpOptions): ServedTools {
-  const tools = buildTools(packs, opts);
+  // A pack's text (a description, a default its CLI's help showed) may hold a credential: masked as all output is.
+  const secrets = servedSecrets(packs, opts);
+  // A tool's name and its arguments' names (properties' keys, `required`) are how the agent calls it: kept.
+  const tools = buildTools(packs, opts).map((t) => ({ ...t, tool: { ...redactStrings(t.tool, secrets, ["required"]), name: t.tool.name } }));
   // A pack whose every tool the selection hides is not spoken of at all.
   const shown = packs.filter((p) => packShown(p, tools));
-  return { packs, tools, shown, identity: serverIdentity(opts.version, instructionsOf(shown, tools, opts)) };
+  return { packs, tools, shown, identity: serverIdentity(opts.version, redactText(instructionsOf(shown, tools, opts), secrets)) };
 }
+
 
 /** What a server's calls share with the transport that runs it. */
 export interface ServerLife {
@@ -296,6 +300,8 @@ export interface ServerLife {
    * the whole process, and an HTTP server's clients would each add theirs to every other's.
    */
   learnsRoots?: boolean;
+  /** Told of each tools/call as its handler starts, with the work that answers it (an HTTP session keeps its id taken until then). */
+  onCall?: (requestId: string | number, task: Promise<unknown>) => void;
 }
 
 /** The SDK's Server with every handler (tools, resources, prompts): the one server code of every MCP transport. */
@@ -423,6 +429,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     // The runtime masks what it throws; the transport's own errors are masked with every pack's secrets.
     const task = call(t, req.params.arguments ?? {}, cancel.signal, extra as CallExtra).catch((err: unknown) => errorResult(maskError(err, secrets())));
     running.add(task);
+    life.onCall?.(extra.requestId, task);
     try {
       return await task;
     } finally {
@@ -434,14 +441,15 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   /** HARNESS.md as this server serves it: only the verbs it serves (served-harness.ts). */
   const harnessOf = (pack: ServedPack | undefined) => {
     const text = pack === undefined ? undefined : harnessText(pack);
-    return text === undefined ? undefined : servedHarness(text, pack!, tools);
+    return text === undefined ? undefined : redactText(servedHarness(text, pack!, tools), secrets());
   };
+  const summaryOf = (pack: ServedPack) => redactText(harnessSummary(pack), secrets());
   server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
     onePage(req.params);
     const resources = withHarness.map((p) => {
       const text = harnessOf(p);
       // Its size lets the client tell what reading it costs (MCP's Resource.size, in bytes).
-      return { uri: uriOf(p), name: `${p.surface.id} HARNESS.md`, description: harnessSummary(p), mimeType: "text/markdown", ...(text !== undefined && { size: Buffer.byteLength(text) }) };
+      return { uri: uriOf(p), name: `${p.surface.id} HARNESS.md`, description: summaryOf(p), mimeType: "text/markdown", ...(text !== undefined && { size: Buffer.byteLength(text) }) };
     });
     return { resources };
   });
@@ -452,13 +460,13 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
   });
   server.setRequestHandler(ListPromptsRequestSchema, async (req) => {
     onePage(req.params);
-    return { prompts: withHarness.map((p) => ({ name: p.surface.id, title: `${p.surface.name ?? p.surface.id}: HARNESS.md`, description: harnessSummary(p) })) };
+    return { prompts: withHarness.map((p) => ({ name: p.surface.id, title: redactText(`${p.surface.name ?? p.surface.id}: HARNESS.md`, secrets()), description: summaryOf(p) })) };
   });
   server.setRequestHandler(GetPromptRequestSchema, async (req) => {
     const pack = withHarness.find((p) => p.surface.id === req.params.name);
     const text = harnessOf(pack);
     if (text === undefined) throw invalidParams(`no prompt ${JSON.stringify(req.params.name)}`);
-    return { description: harnessSummary(pack!), messages: [{ role: "user" as const, content: { type: "text" as const, text: promptHarness(text, uriOf(pack!)) } }] };
+    return { description: summaryOf(pack!), messages: [{ role: "user" as const, content: { type: "text" as const, text: promptHarness(text, uriOf(pack!)) } }] };
   });
   /** What the client's roots hold, told to the operator (stderr) and the client's log. */
   const warnBoth = (w: string) => {

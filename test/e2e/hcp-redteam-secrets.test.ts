@@ -4,7 +4,9 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SECRET_PACK, credentialFile, execSession, hcp, mcpClient, rawHttp, serveHttp } from "../transports/support.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SECRET_PACK, credentialFile, execSession, hcp, mcpClient, rawHttp, serveHttp, tempDir } from "../transports/support.js";
 import { isolatedEnv } from "./hardening.js";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -140,4 +142,31 @@ test("attack: a masked credential's length is not told by the byte counts beside
     }
   }
   assert.equal(counts[0], counts[1], "the same counts whatever the credential's length");
+});
+
+test("attack: a credential written into a pack's own text (a verb's description, an argument's default, HARNESS.md, as hcp init copies a CLI's help) is masked wherever hcp shows that text: MCP's instructions, tools, resources and prompts, and hcp describe, run --help, list, meta, skill and validate; the tool is still called by its arguments' names", async () => {
+  const secret = "s3cr3tTOKENvalue9876";
+  const root = tempDir("hcp-pack-text-");
+  const who = { type: "string", description: `Whom to greet (default: ${secret}).`, default: secret };
+  const verbs = { say: { description: `Say it; the token is ${secret}.`, cli: ["echo", "{{who}}"], args: { type: "object", properties: { who }, required: ["who"] }, policy: "read" } };
+  writeFileSync(join(root, "surface.json"), JSON.stringify({ id: "texts", name: `Texts ${secret}`, kind: "wrap", cliBin: "echo", wrap: { bin: "/bin/echo" }, binding: { mode: "local", hub: "none" }, verbs }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "texts", verbs: { say: "read" } }));
+  writeFileSync(join(root, "HARNESS.md"), `---\nname: texts\ndescription: Uses the token ${secret}.\n---\n\nThe token is ${secret}.\n`);
+  const env = isolatedEnv({ HCP_CREDENTIALS: credentialFile(secret) });
+  const { client } = await mcpClient([root], { env });
+  try {
+    const uri = (await client.listResources()).resources[0]!.uri;
+    const shown = JSON.stringify([client.getInstructions(), await client.listTools(), await client.listResources(), await client.readResource({ uri }), await client.listPrompts(), await client.getPrompt({ name: "texts" })]);
+    assert.ok(shown.includes("***"), "the text is there, masked");
+    assert.ok(!shown.includes(secret), "no credential in MCP's listings");
+    const r = await client.callTool({ name: "texts_say", arguments: { who: "alice" } });
+    assert.equal((r.content as { text: string }[])[0]!.text, "alice\n", "the argument keeps its name");
+  } finally {
+    await client.close();
+  }
+  for (const command of [["describe", root], ["describe", root, "--json"], ["run", root, "say", "--help"], ["list", root], ["list", root, "--json"], ["meta", root], ["skill", root], ["validate", root], ["validate", root, "--json"]]) {
+    const r = await hcp(command, { env });
+    assert.equal(r.code, 0, `${command.join(" ")}: ${r.stderr}`);
+    assert.ok(!(r.stdout + r.stderr).includes(secret), `hcp ${command[0]} ${command.slice(2).join(" ")} shows no credential`);
+  }
 });

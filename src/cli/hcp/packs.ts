@@ -19,6 +19,8 @@ import { baseUrlOf } from "../../runtime/openapi/request.js";
 import { RuntimeError } from "../../runtime/errors.js";
 import { refuseWithheldDocument } from "../../runtime/trust/trust.js";
 import { plural } from "../../listing.js";
+import { packSecrets } from "../../runtime/secrets/secrets.js";
+import { redactStrings, redactText, type SecretSet } from "../../runtime/secrets/redact.js";
 import { serveOptions } from "./flags.js";
 
 /** A path for messages: relative to the working directory when inside it. */
@@ -32,7 +34,7 @@ export async function listHandler(ctx: Context): Promise<void> {
   const stateDir = stateDirOf(process.env);
   const { packs, skipped } = await loadServed(ctx.args, null, { ...opts, controlPlane: true }, { fetch: "trusted-only", stateDir });
   for (const s of skipped) process.stderr.write(`Warning: skipped ${s.root}: ${s.reason}\n`);
-  const listing = listPacks(packs, opts);
+  const listing = masked(listPacks(packs, opts), packs);
   await ctx.writeResult(listing, () => renderList(listing));
 }
 
@@ -46,8 +48,8 @@ export async function validateHandler(ctx: Context): Promise<void> {
     warnOfMcpRefusal(p);
     warnOfNoBaseUrl(p);
   }
-  const model = { packs: packs.map((p) => ({ path: shown(p.root), ok: p.ok, pack_id: p.surface?.id ?? null, issues: p.issues, meta: p.meta })) };
-  await ctx.writeResult(model, () => validationText(packs, colourOn(process.stdout, ctx.bool("no-color"))));
+  const model = masked({ packs: packs.map((p) => ({ path: shown(p.root), ok: p.ok, pack_id: p.surface?.id ?? null, issues: p.issues, meta: p.meta })) }, packs);
+  await ctx.writeResult(model, () => redactText(validationText(packs, colourOn(process.stdout, ctx.bool("no-color"))), secretsOf(packs)));
   ctx.setExitCode(packs.every((p) => p.ok) ? 0 : 1);
 }
 
@@ -100,7 +102,8 @@ function validationText(packs: readonly LoadedPack[], colour: boolean): string {
 
 /** The derived HarnessPackMeta as StableJSON (the same bytes with or without --json); a pack with errors is refused naming its first one. */
 export async function metaHandler(ctx: Context): Promise<void> {
-  const { meta } = servable(loadOnePack(ctx.args[0]!), null, { controlPlane: true });
+  const pack = servable(loadOnePack(ctx.args[0]!), null, { controlPlane: true });
+  const meta = masked(pack.meta, [pack]);
   await ctx.writeResult(meta, () => stableJSON(meta));
 }
 
@@ -113,7 +116,7 @@ export async function skillHandler(ctx: Context): Promise<void> {
     const url = pack.surface?.skill_url;
     throw new TransportError("no_harness", `pack at ${shown(pack.root)} has no HARNESS.md or inline harness text${url ? `; its Skill is at ${url}` : ""}`);
   }
-  const harness = text.endsWith("\n") ? text : text + "\n";
+  const harness = redactText(text.endsWith("\n") ? text : text + "\n", secretsOf([pack]));
   await ctx.writeResult({ pack_id: pack.surface.id, harness }, () => harness);
 }
 
@@ -126,10 +129,31 @@ async function describable(path: string): Promise<ServedPack> {
   return servable(loaded, null, { controlPlane: true });
 }
 
+/** The credentials hcp knows (the credential file's, the packs' policy env, the keyrings of trusted packs). */
+function secretsOf(packs: readonly LoadedPack[]): SecretSet {
+  return packSecrets(packs, process.env, stateDirOf(process.env));
+}
+
+/**
+ * What these commands print of packs, with every credential hcp knows masked in its text as in all output (§12): a
+ * pack's text may hold one (a default its CLI's help showed), and an agent runs them.
+ */
+function masked<T>(value: T, packs: readonly LoadedPack[]): T {
+  return redactStrings(value, secretsOf(packs));
+}
+
+/**
+ * describePack with every credential hcp knows masked in its text, as in all output: a pack's descriptions may hold
+ * one (a default its CLI's help showed), and an agent runs hcp describe and hcp run --help.
+ */
+function describedMasked(pack: ServedPack, verb: string | undefined): ReturnType<typeof describePack> {
+  return masked(describePack(pack, verb), [pack]);
+}
+
 /** Each verb's arguments, policy, approval and argv template: the whole pack, or one verb. */
 export async function describeHandler(ctx: Context): Promise<void> {
   const pack = await describable(ctx.args[0]!);
-  const description = describePack(pack, ctx.args[1]);
+  const description = describedMasked(pack, ctx.args[1]);
   await ctx.writeResult(description, () => renderDescription(description, programLines(pack)));
 }
 
@@ -137,6 +161,6 @@ export async function describeHandler(ctx: Context): Promise<void> {
 export async function runVerbHelp(operands: readonly string[]): Promise<string | null> {
   if (operands.length < 2) return null;
   const pack = await describable(operands[0]!);
-  const description = describePack(pack, operands[1]);
+  const description = describedMasked(pack, operands[1]);
   return renderDescription(description, programLines(pack), runUsage(operands[0]!, description.verbs[0]!));
 }

@@ -232,6 +232,22 @@ export function redact(value: unknown, secrets: SecretSet | Iterable<string>): u
 }
 
 /**
+ * Masks every secret in the strings of a JSON value hcp serves as text (a tool's description and input schema, a
+ * verb's description): object keys, and the values of the keys in `kept` (`required`, which lists keys), are kept, as
+ * they name what a caller gives. Recursive: for values of a pack's own, whose depth its files bound.
+ */
+export function redactStrings<T>(value: T, secrets: SecretSet, kept: readonly string[] = []): T {
+  if (secrets.secrets.length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return redactText(v, secrets);
+    if (Array.isArray(v)) return v.map(walk);
+    if (isContainer(v)) return Object.fromEntries(Object.entries(v).map(([k, inner]) => [k, kept.includes(k) ? inner : walk(inner)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
+/**
  * Which parts of a value hcp made itself. An object layout is an envelope of hcp's: its keys are field names hcp
  * defines, public, so never masked (a secret `exit_code` must not rename the field a client reads), and each field's
  * value is masked by the layout named for it, "foreign" when none is. "foreign" is what came from the program, the API,
