@@ -128,7 +128,7 @@ export function renderPackHarness(input: HarnessInput): string {
       ? "Pass arguments by the names listed (`body` is the JSON request body); hcp builds the request itself, so a value never changes the URL's path or adds a header."
       : "Pass arguments by the names listed; hcp builds the command line itself, so a value is never read as a flag or by a shell.",
     api
-      ? "A tool's result is the response body; when the status is not 2xx, the method, URL and status come first."
+      ? "A tool's result is the response body, then the headers by which the API pages (`[link: …]`, with the next page's URL, and `[x-total-count: …]`) when it sends them; when the status is not 2xx, the method, URL and status come first."
       : "A tool's result is the program's own output; when it fails, its stderr and exit code follow.",
     "",
     "## Policy and approval",

@@ -17,7 +17,7 @@ import { verbsHint } from "../runtime/verb-names.js";
 import { givenPackFolder, realPackPath, refuseWithheldDocument, type TrustAsker } from "../runtime/trust/trust.js";
 import { TransportError, childExitCode, httpExitCode, jsonSyntax } from "./errors.js";
 import { loadOnePack, servable, type ServedPack, type ServeOptions } from "./packs.js";
-import { httpOutcome, outcome, renderPlan } from "./render.js";
+import { httpOutcome, outcome, pagingHeaders, renderPlan } from "./render.js";
 
 export interface CliRunRequest extends ServeOptions {
   /** A pack folder or its surface.json. */
@@ -163,6 +163,7 @@ function httpOutput(r: HttpResult, json: boolean): CliOutput {
   if (json) return { stdout: stableJSON(r), stderr: "", exitCode };
   const notes: string[] = [];
   if (r.body_truncated) notes.push(`Warning: body truncated: the first ${Buffer.byteLength(r.body)} bytes kept, the rest not read`);
+  notes.push(...pagingHeaders(r).map((h) => `Note: ${h}`));
   if (!r.ok) notes.push(`Error: ${httpOutcome(r)}`);
   if (r.note !== undefined) notes.push(`Note: ${r.note}`);
   const body = r.body === "" || r.body.endsWith("\n") ? r.body : r.body + "\n";

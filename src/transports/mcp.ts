@@ -101,12 +101,27 @@ interface ToolResult {
 }
 
 /**
+ * The §6.5 (§6.7) result, or the plan, as structuredContent. Where stdout (a body) is one JSON value, it goes once, as
+ * `json`, not again as the text it was: a client that gives the model structuredContent (Claude Code does) gave it both,
+ * twice the tokens of every JSON answer, the text's quotes escaped besides.
+ */
+function structuredOf(r: ExecResult | HttpResult | DryRun): Record<string, unknown> {
+  if (isDryRun(r) || r.json === undefined) return r as unknown as Record<string, unknown>;
+  if (isHttpResult(r)) {
+    const { body: _, ...rest } = r;
+    return rest;
+  }
+  const { stdout: _, ...rest } = r;
+  return rest;
+}
+
+/**
  * What the agent reads: the child's stdout as is, with its stderr and how it ended appended when it failed, or its
  * stderr when it succeeded printing nothing on stdout (rclone's check and a `--dry-run`'s preview say everything there);
- * a dry run's plan in words. The §6.5 result (or the plan) is the structuredContent.
+ * a dry run's plan in words. The §6.5 result (or the plan) is the structuredContent (structuredOf).
  */
 function resultOf(r: ExecResult | HttpResult | DryRun, writesAllowed: boolean): ToolResult {
-  const structuredContent = r as unknown as Record<string, unknown>;
+  const structuredContent = structuredOf(r);
   if (isDryRun(r)) return { content: [{ type: "text", text: renderPlan(r, "argument", writesAllowed) }], structuredContent };
   if (isHttpResult(r)) return { content: [{ type: "text", text: httpText(r) }], structuredContent, ...(failed(r) ? { isError: true } : {}) };
   const notes: string[] = [];

@@ -1,7 +1,7 @@
 // JSON Schemas of what the transports answer: a verb's result, a dry run's plan, an error, an `hcp exec` response
 // and an MCP tool's structuredContent. The one definition: tools/list's outputSchema and docs/schemas/ both come from here.
 
-import { HTTP_OUTPUT_SCHEMA, HTTP_RESULT } from "./http-output.js";
+import { HTTP_OUTPUT_SCHEMA, HTTP_RESULT, onceAsJson } from "./http-output.js";
 
 const str = { type: "string" } as const;
 const bool = { type: "boolean" } as const;
@@ -9,7 +9,7 @@ const count = { type: "integer", minimum: 0 } as const;
 const nullable = (type: string) => ({ type: [type, "null"] });
 
 /** An object with these properties, all required but the `optional` ones; results may grow fields, so it stays open. */
-export function object(properties: Record<string, unknown>, optional: readonly string[] = []): { type: "object"; [k: string]: unknown } {
+export function object(properties: Record<string, unknown>, optional: readonly string[] = []): { type: "object"; required: string[]; [k: string]: unknown } {
   return { type: "object", required: Object.keys(properties).filter((k) => !optional.includes(k)), properties };
 }
 
@@ -54,7 +54,8 @@ const dryRun = (plan: unknown) => object({ plan, plan_id: str, expires_at: { typ
 /** A dry run of any verb: a program's argv, or an openapi verb's request. */
 export const DRY_RUN = dryRun({ anyOf: [PROGRAM_PLAN, object({ pack: str, verb: str, method: str, url: str, policy: POLICY })] });
 
-const RESULT_PART = { title: "result", ...EXEC_RESULT };
+/** The result as MCP's structuredContent carries it: stdout left out where `json` holds it (mcp.ts structuredOf). */
+const RESULT_PART = { title: "result", ...onceAsJson(EXEC_RESULT, "stdout") };
 const ERROR_PART = { title: "error", ...ERROR_RESULT };
 
 /** MCP structuredContent of a program verb's tool: the result, a dry run, or an error (an openapi verb's: HTTP_OUTPUT_SCHEMA). */

@@ -56,6 +56,15 @@ export function httpOutcome(r: HttpResult): string {
 /** What an agent reads of a request's result: the body as is, after the outcome when it was not a 2xx. */
 export function httpText(r: HttpResult): string {
   const cut = r.body_truncated ? `\n[body truncated after ${Buffer.byteLength(r.body)} bytes]` : "";
+  const paging = pagingHeaders(r).map((h) => `\n[${h}]`).join("");
   const note = r.note === undefined ? "" : `\n[${r.note}]`;
-  return r.ok ? r.body + cut : `${httpOutcome(r)}\n${r.body}${cut}${note}`;
+  return r.ok ? r.body + cut + paging : `${httpOutcome(r)}\n${r.body}${cut}${paging}${note}`;
+}
+
+/** The headers by which an API says there is more (GitHub's next page is only in `link`), as `name: value`. */
+const PAGING_HEADERS = ["link", "x-total-count"];
+
+/** The result's paging headers, `name: value` each: an agent that reads the text alone still learns of the next page. */
+export function pagingHeaders(r: HttpResult): string[] {
+  return PAGING_HEADERS.flatMap((name) => (r.headers[name] === undefined ? [] : [`${name}: ${r.headers[name]}`]));
 }

@@ -85,8 +85,9 @@ test("tools/call: the text block is the child's stdout; a failure appends stderr
   const { client } = await mcpClient([root], { env: isolatedEnv() });
   try {
     const ok = await client.callTool({ name: "tx_show", arguments: { what: "a b" } });
-    const sc = ok.structuredContent as { stdout: string; exit_code: number; argv: string[]; json: { argv: string[] } };
-    assert.equal((ok.content as Text)[0]!.text, sc.stdout);
+    const sc = ok.structuredContent as { stdout?: string; exit_code: number; argv: string[]; json: { argv: string[] } };
+    assert.deepEqual(JSON.parse((ok.content as Text)[0]!.text), sc.json, "the text block is stdout as is, structuredContent has it parsed");
+    assert.ok(!("stdout" in sc), "stdout goes once, as json, where it is JSON");
     assert.deepEqual(sc.json.argv, ["show", "a b"], "exactly this argv ran");
     assert.equal(sc.exit_code, 0);
     assert.equal(ok.isError, undefined);

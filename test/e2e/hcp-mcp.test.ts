@@ -54,10 +54,11 @@ test("tools/call: results, validation errors and refusals are isError results; H
   try {
     const ok = await client.callTool({ name: "hcp-probe_echo", arguments: { message: "hello" } });
     assert.equal(ok.isError, undefined);
-    const sc = ok.structuredContent as { json: { argv: string[] }; exit_code: number; stdout: string };
+    const sc = ok.structuredContent as { json: { argv: string[] }; exit_code: number; stdout?: string; stdout_bytes: number };
     assert.deepEqual(sc.json.argv, ["echo", "hello"]);
     const text = (ok.content as { text: string }[])[0]!.text;
-    assert.equal(text, sc.stdout, "the text block is the child's stdout as is");
+    assert.equal(Buffer.byteLength(text), sc.stdout_bytes, "the text block is the child's stdout as is");
+    assert.ok(!("stdout" in sc), "stdout goes once, as json, where it is JSON");
     assert.deepEqual((JSON.parse(text) as { argv: string[] }).argv, ["echo", "hello"]);
 
     const invalid = await client.callTool({ name: "hcp-probe_echo", arguments: { message: 1, extra: true } });

@@ -71,7 +71,7 @@ test("attack and reach: a form body is sent as a form (fields by their encoding,
 
     const calls = [
       { id: 1, pack: "payments", verb: "post-customers", args: { body: { email: "ann@example.com", metadata: { plan: "pro" }, expand: ["a", "b"], items: [{ price: "p1", quantity: 2 }, { price: "p2" }] } } },
-      { id: 2, pack: "payments", verb: "get-charges", args: { created: { gte: 1700000000 }, $select: ["id", "amount"] } },
+      { id: 2, pack: "payments", verb: "get-charges", args: { created: { gte: 1700000000 }, select: ["id", "amount"] } },
       { id: 3, pack: "payments", verb: "post-markdown", args: { body: '# Title\n"quoted"' } },
     ].map((c) => JSON.stringify(c));
     const s = await execSession([out], calls, ["--allow-write", "--concurrency", "1"], { env });
@@ -173,6 +173,8 @@ test("attack and reach: cookie parameters are sent in the Cookie header as the p
 });
 
 /** An exec request line calling the pay pack's verb. */
+const query = (name: string) => ({ name, in: "query", schema: { type: "string" } });
+
 const pay = (id: number, args: object, dryRun = false) => JSON.stringify({ id, pack: "pay", verb: "pay", args, ...(dryRun && { dry_run: true }) });
 
 test("attack: a secret field given an object whose properties a form or query would send as fields of their own is refused, nothing sent: a person would approve `amount=***`, a field the schema never marked secret; given as a string, it is sent and shown as `client_secret=***`", async () => {
@@ -263,7 +265,7 @@ test("attack: over hcp exec, nothing reaches the API that would stand where its 
       [
         payments(1, "post-customers", { body: { email: "a@b.c", api_key: "test-account" } }),
         payments(2, "get-charges", { filter: { API_KEY: "test-account" } }),
-        payments(3, "get-charges", { $select: ["id,amount", "created"] }),
+        payments(3, "get-charges", { select: ["id,amount", "created"] }),
         payments(4, "get-charges", { created: { ["\u20ac".repeat(4000)]: Array(1040).fill(1) } }),
         payments(5, "get-charges", {}),
       ],
@@ -277,6 +279,34 @@ test("attack: over hcp exec, nothing reaches the API that would stand where its 
     assert.match(why[3]!, /argument "created": written as created\[…\]=value pairs, each value under its whole name, it comes to over 4194304 characters/);
     assert.equal(s.responses[4]!.ok, true, JSON.stringify(s.responses[4]));
     assert.deepEqual(api.requests.map((r) => r.url), ["/v1/charges?api_key=k-real-5e1d9a0b7c"], "only the last call reached the API, with the key");
+  } finally {
+    await api.close();
+  }
+});
+
+test("parameter names no client takes as an argument's (Twilio's DateSent<, Graph's $select, SendGrid's {field_name}, a filter[status]) are renamed so that every tool's arguments match ^[A-Za-z0-9_.-]{1,64}$ (Anthropic's API refuses the whole tool list otherwise), and sent under the document's names; a kept name never yields", async () => {
+  const api = await recorder();
+  try {
+    const dir = tempDir("hcp-openapi-names-");
+    writeFileSync(join(dir, "odd.json"), JSON.stringify({
+      openapi: "3.0.3",
+      info: { title: "odd", version: "1" },
+      servers: [{ url: `${api.origin}/v1` }],
+      paths: { "/messages/{Account Sid}": { get: { operationId: "list", parameters: [{ name: "Account Sid", in: "path", required: true, schema: { type: "string" } }, query("DateSent<"), query("DateSent>"), query("$select"), query("select"), query("{field_name}"), query("filter[status]")], responses: ok } } },
+    }));
+    writeFileSync(join(dir, "surface.json"), JSON.stringify({ id: "odd", kind: "openapi", openapi: { path: "odd.json" }, binding: { mode: "local", hub: "none" }, verbs: { list: {} } }));
+    writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "odd", verbs: { list: "read" } }));
+    const env = isolatedEnv();
+    const described = JSON.parse((await hcp(["describe", dir, "list", "--json"], { env })).stdout) as { verbs: { arguments: { name: string; description?: string }[] }[] };
+    const names = described.verbs[0]!.arguments.map((a) => a.name);
+    assert.deepEqual(names.toSorted(), ["Account_Sid", "DateSent_gt", "DateSent_lt", "field_name", "filter_status", "select", "select_2"]);
+    for (const name of names) assert.match(name, /^[A-Za-z0-9_.-]{1,64}$/);
+    assert.match(described.verbs[0]!.arguments.find((a) => a.name === "DateSent_lt")!.description!, /Sent as the query parameter "DateSent<"/);
+    const r = await execSession([dir], [JSON.stringify({ id: 1, pack: "odd", verb: "list", args: { Account_Sid: "AC1", DateSent_lt: "2024-01-01", DateSent_gt: "2023-01-01", select: "plain", select_2: "id", field_name: "x", filter_status: "open" } })], [], { env });
+    assert.equal(r.responses[0]!.ok, true, JSON.stringify(r.responses[0]));
+    const url = new URL(api.requests[0]!.url, api.origin);
+    assert.equal(url.pathname, "/v1/messages/AC1");
+    assert.deepEqual([...url.searchParams].toSorted(), [["$select", "id"], ["DateSent<", "2024-01-01"], ["DateSent>", "2023-01-01"], ["filter[status]", "open"], ["select", "plain"], ["{field_name}", "x"]]);
   } finally {
     await api.close();
   }

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { execSession, hcp, mcpClient } from "../transports/support.js";
+import { execSession, hcp, mcpClient, tempDir } from "../transports/support.js";
 import { fixture, trustPack } from "./helpers.js";
 import { notesApi, recorder, type Api } from "./notes-api.js";
 import { closedPort, isolatedEnv, openapiPack } from "./openapi-support.js";
@@ -70,6 +70,10 @@ test("an openapi verb sends its request to a real server, from a 3.0 YAML and a 
     assert.match(got[0]!.headers["user-agent"] ?? "", /^hcp\/\d+\.\d+\.\d+/, "hcp names itself");
     // How the API pages and what it still allows reach the agent; other headers do not.
     assert.deepEqual(result.headers, { "content-type": "application/json", link: `<${api.origin}/v1/notes?page=2>; rel="next"`, "x-ratelimit-remaining": "4999" });
+    // Without --json, the next page is said on stderr, after the body on stdout.
+    const plain = await hcp(["run", pack, "notes.list", "--arg", "limit:=1"], { env, ...HANG_GUARD });
+    assert.equal(plain.stdout, '[{"id":"n1","text":"first note"}]\n');
+    assert.equal(plain.stderr, `Note: link: <${api.origin}/v1/notes?page=2>; rel="next"\n`);
     // The derived schema checks arguments before anything is sent: limit is an integer of at least 1.
     const bad = await received(async () => (r = await hcp(["run", pack, "notes.list", "--arg", "limit:=0"], { env, ...HANG_GUARD })));
     assert.equal(r!.code, 1);
@@ -322,10 +326,11 @@ test("MCP: one tool per operation with the derived input schema and the §6.7 re
     const create = tools.find((t) => t.name === "notes_notes_create")!;
     assert.deepEqual(create.inputSchema.required, ["body"]);
     const r = await client.callTool({ name: "notes_notes_list", arguments: { limit: 1 } });
-    const result = r.structuredContent as { status: number; body: string; json: unknown[] };
+    const result = r.structuredContent as { status: number; body?: string; json: unknown[] };
     assert.equal(result.status, 200);
     assert.ok(Array.isArray(result.json));
-    assert.equal((r.content as { text: string }[])[0]!.text, result.body, "the agent reads the body as is");
+    assert.ok(!("body" in result), "the body goes once, as json: a client that gives the model structuredContent gave it twice");
+    assert.equal((r.content as { text: string }[])[0]!.text, `${JSON.stringify(result.json)}\n[link: <${api.origin}/v1/notes?page=2>; rel="next"]`, "the agent reads the body as is, then how to get the next page");
     const nf = await client.callTool({ name: "notes_notes_get", arguments: { id: "nope" } });
     assert.equal(nf.isError, true);
     assert.match((nf.content as { text: string }[])[0]!.text, /answered 404/);
@@ -387,4 +392,45 @@ test("binding mode mock answers from the operation's examples, sends nothing and
     }
   });
   assert.equal(got.length, 0, "the API received nothing");
+});
+
+/** A Jira-like document on `servers`, whose one operation needs basic credentials. */
+const jiraDoc = (servers: object[]) => ({
+  openapi: "3.0.3",
+  info: { title: "jira", version: "1" },
+  servers,
+  components: { securitySchemes: { basicAuth: { type: "http", scheme: "basic" } } },
+  security: [{ basicAuth: [] }],
+  paths: { "/issue/{key}": { get: { operationId: "get-issue", parameters: [{ name: "key", in: "path", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok" } } } } },
+});
+
+test("attack: a document whose server stands for the reader's own host (Jira's https://your-domain.atlassian.net, a {tenant} left at its default) is never called as it is: the call is refused before any request (not_executable, saying to set openapi.base_url), hcp init and validate say so; once the person sets base_url, the credential goes there", async () => {
+  const site = await recorder();
+  try {
+    const dir = join(tempDir("hcp-openapi-placeholder-"));
+    const credentials = { jira: { openapi: { basicAuth: "me@example.com:tok-5e3a" } } };
+    for (const servers of [[{ url: "https://your-domain.atlassian.net/rest/api/3" }], [{ url: "https://{tenant}.service-now.com/api", variables: { tenant: { default: "instance" } } }]]) {
+      writeFileSync(join(dir, "jira.json"), JSON.stringify(jiraDoc(servers)));
+      const out = join(dir, `pack-${Math.random().toString(36).slice(2)}`);
+      const init = await hcp(["init", "--from-openapi", join(dir, "jira.json"), "--out", out, "--id", "jira"]);
+      assert.equal(init.code, 0, init.stderr);
+      assert.match(init.stderr, /note: the document's first server https:\/\/[^ ]+ stands for your own host \("(your-domain|instance)"\): no verb runs until you give the API's base URL in policy\.json/);
+      const validated = await hcp(["validate", out]);
+      assert.match(validated.stdout + validated.stderr, /stands for your own host, not one to call/);
+      const env = isolatedEnv(credentials);
+      const r = await execSession([out], [JSON.stringify({ id: 1, pack: "jira", verb: "get-issue", args: { key: "PROJ-1" } })], [], { env });
+      assert.equal(r.responses[0]!.ok, false);
+      assert.equal(r.responses[0]!.error!.code, "not_executable", "refused before any request (a request would have failed to resolve: request_failed)");
+      assert.match(r.responses[0]!.error!.message, /set|give the API's base URL in policy\.json/);
+      // The person names their own: the call goes there, with the credential.
+      const policy = JSON.parse(readFileSync(join(out, "policy.json"), "utf8")) as Record<string, unknown>;
+      writeFileSync(join(out, "policy.json"), JSON.stringify({ ...policy, openapi: { base_url: `${site.origin}/rest/api/3` } }));
+      const sent = await execSession([out], [JSON.stringify({ id: 2, pack: "jira", verb: "get-issue", args: { key: "PROJ-1" } })], [], { env });
+      assert.equal(sent.responses[0]!.ok, true, JSON.stringify(sent.responses[0]));
+      assert.equal(site.requests.at(-1)!.url, "/rest/api/3/issue/PROJ-1");
+      assert.equal(site.requests.at(-1)!.headers.authorization, `Basic ${Buffer.from("me@example.com:tok-5e3a").toString("base64")}`);
+    }
+  } finally {
+    await site.close();
+  }
 });

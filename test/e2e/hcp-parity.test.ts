@@ -95,6 +95,11 @@ async function viaMcp(c: Call): Promise<Outcome> {
     assert.equal(r.isError, true);
     return { ok: false, code: (sc["error"] as { code: string }).code };
   }
+  // stdout goes once over MCP where it is JSON, as `json`; the text block is stdout as is, the same as the others give.
+  if ("json" in sc) {
+    assert.equal(sc["stdout"], undefined);
+    return { ok: true, result: { ...sc, stdout: (r.content as { text: string }[])[0]!.text } };
+  }
   return { ok: true, result: sc };
 }
 

@@ -74,7 +74,7 @@ function warnOfNoBaseUrl(pack: LoadedPack): void {
   const document = pack.ok && pack.surface?.kind === "openapi" ? boundDocument(pack) : undefined;
   if (document === undefined) return;
   try {
-    baseUrlOf(pack.policy, document);
+    baseUrlOf(pack.policy, document, pack.surface?.binding?.mode !== "mock");
   } catch (e) {
     if (!(e instanceof RuntimeError)) throw e;
     warn(pack, "policy.json", "policy", "openapi.base_url", `no verb of this pack can run: ${e.message}`);

@@ -10,6 +10,7 @@ import type { DocumentHead } from "./document.js";
 import { checkTransportSecurity } from "./http.js";
 import type { Operation, Parameter, RequestBody } from "./operations.js";
 import { argumentParameters } from "./schema.js";
+import { placeholderLabel } from "./placeholder-host.js";
 
 /** What a request sends, before credentials (which are added only when it is sent). */
 export interface PlannedRequest {
@@ -34,7 +35,7 @@ export function serverUrl(server: Record<string, unknown>): string {
 }
 
 /** policy.json `openapi.base_url`, else the document's first server with its variables at their defaults. */
-export function baseUrlOf(policy: PolicyDocument | null, document: DocumentHead): URL {
+export function baseUrlOf(policy: PolicyDocument | null, document: DocumentHead, sends = true): URL {
   const configured = policy?.openapi?.base_url;
   let text: string | undefined = configured;
   let where = "policy.json openapi.base_url";
@@ -54,6 +55,9 @@ export function baseUrlOf(policy: PolicyDocument | null, document: DocumentHead)
   }
   const refused = checkTransportSecurity(url, `the base URL (${where})`);
   if (refused !== undefined) throw new RuntimeError("not_executable", refused);
+  // The document's server may stand for the reader's own: the person's credential would go to whoever answers for it.
+  const placeholder = configured === undefined && sends ? placeholderLabel(url.hostname) : undefined;
+  if (placeholder !== undefined) throw new RuntimeError("not_executable", `${where} is ${url.origin}, whose ${JSON.stringify(placeholder)} stands for your own host, not one to call: ${SET_BASE_URL}`);
   url.search = "";
   url.hash = "";
   return url;
@@ -284,9 +288,12 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
   }
   // OpenAPI's paths start with `/`; a document's `users/{id}` means the same (else the URL would run into the host).
   const template = op.path.startsWith("/") ? op.path : `/${op.path}`;
+  const parameters = argumentParameters(op);
   const path = template.replace(/\{([^}]+)\}/g, (whole, name: string) => {
-    if (!Object.hasOwn(args, name)) throw new RuntimeError("missing_argument", `argument ${JSON.stringify(name)} is required: it is part of the path ${op.path}`);
-    return segment(op.parameters.find((p) => p.name === name && p.in === "path") ?? { name, in: "path", required: true }, args[name]);
+    const named = parameters.find((a) => a.param.name === name && a.param.in === "path");
+    const argument = named === undefined || (!Object.hasOwn(args, named.argument) && Object.hasOwn(args, name)) ? name : named.argument;
+    if (!Object.hasOwn(args, argument)) throw new RuntimeError("missing_argument", `argument ${JSON.stringify(argument)} is required: it is part of the path ${op.path}`);
+    return segment(named?.param ?? { name, in: "path", required: true }, args[argument]);
   });
   const prefix = base.pathname.replace(/\/+$/, "");
   const url = new URL(base.origin + prefix + path);
@@ -297,27 +304,30 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
   const headers: Record<string, string> = {};
   const query: [string, [string, string][]][] = [];
   const cookies: string[] = [];
-  for (const p of argumentParameters(op)) {
-    if (!Object.hasOwn(args, p.name) || p.in === "path") continue;
-    const v = args[p.name];
+  for (const named of parameters) {
+    const { param: p } = named;
+    // A verb's own `args` (surface.json) may name a renamed parameter as the document does.
+    const argument = Object.hasOwn(args, named.argument) || !Object.hasOwn(args, p.name) ? named.argument : p.name;
+    if (!Object.hasOwn(args, argument) || p.in === "path") continue;
+    const v = args[argument];
     if (v === undefined || v === null) continue;
     if (p.in === "query") {
-      const pairs = queryPairs(p.name, p, v, hides(shown, p.name, v));
-      for (const [name] of pairs) refuseCredentialPlace(options, p.name, "query", name);
+      const pairs = queryPairs(p.name, p, v, hides(shown, argument, v));
+      for (const [name] of pairs) refuseCredentialPlace(options, argument, "query", name);
       query.push([p.name, pairs]);
     } else if (p.in === "cookie") {
       if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `cookie parameter ${showValue(p.name)} is not a valid cookie name`);
-      refuseCredentialPlace(options, p.name, "cookie", p.name);
+      refuseCredentialPlace(options, argument, "cookie", p.name);
       // Percent-encoded: a cookie's value cannot hold `;`, `,`, a space or a quote (RFC 6265), so none can start another cookie.
       cookies.push(`${p.name}=${encodeURIComponent(styledValue(p, v, (a) => a))}`);
     } else {
       if (!HEADER_NAME.test(p.name)) throw new RuntimeError("invalid_argument", `header parameter ${showValue(p.name)} is not a valid header name`);
-      refuseCredentialPlace(options, p.name, "header", p.name);
+      refuseCredentialPlace(options, argument, "header", p.name);
       const text = styledValue(p, v, (a) => a);
-      if (/[\r\n\0]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value cannot contain CR, LF or NUL`);
-      if (/[\x01-\x08\x0b-\x1f\x7f-\x9f]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value cannot contain a control character`);
+      if (/[\r\n\0]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(argument)}: a header value cannot contain CR, LF or NUL`);
+      if (/[\x01-\x08\x0b-\x1f\x7f-\x9f]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(argument)}: a header value cannot contain a control character`);
       // Checked here, not left to fetch: its error would come after the approval, and quote a character of the value.
-      if (/[^\0-\xff]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(p.name)}: a header value can only hold Latin-1 characters (U+0000 to U+00FF)`);
+      if (/[^\0-\xff]/.test(text)) throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(argument)}: a header value can only hold Latin-1 characters (U+0000 to U+00FF)`);
       headers[p.name.toLowerCase()] = text;
     }
   }

@@ -48,17 +48,56 @@ const IGNORED_HEADERS = new Set([
 const DATA_KEYS = new Set(["example", "examples", "default", "enum", "const"]);
 const MAX_DEPTH = 32;
 
-/** The parameters that become arguments: path, query, header and cookie, first of a name wins. */
-export function argumentParameters(op: Operation): Parameter[] {
+/** A parameter that becomes an argument, and the argument's name. */
+export interface ArgumentParameter {
+  readonly param: Parameter;
+  readonly argument: string;
+}
+
+/**
+ * The names an argument may have as a client gives it to a model: Anthropic's API refuses a whole tool list, every
+ * turn of the session, when one input schema has a property outside this (Twilio's `DateSent<`, Microsoft Graph's
+ * `$select`, SendGrid's `{field_name}`).
+ */
+export const ARGUMENT_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** How a character no argument name holds is written in one: the comparisons by word, the rest dropped or as `_`. */
+const NAME_WORDS: Readonly<Record<string, string>> = { "<": "_lt", ">": "_gt", "=": "_eq", "!": "_not", "@": "_at", "+": "_plus", "*": "_all" };
+
+/** `name` as an argument name: itself when it is one, else its characters outside ARGUMENT_NAME written as words or `_`. */
+function argumentNameOf(name: string): string {
+  if (ARGUMENT_NAME.test(name)) return name;
+  const written = name
+    .replace(/[^A-Za-z0-9_.-]/g, (c) => NAME_WORDS[c] ?? (/[$'"{}()]/.test(c) ? "" : "_"))
+    .replace(/_{2,}/g, "_")
+    .replace(/^_+|_+$/g, "");
+  return (written === "" ? "param" : written).slice(0, 56);
+}
+
+/**
+ * The parameters that become arguments: path, query, header and cookie, first of a name wins; each named as it is,
+ * or, where a client could not take its name, as argumentNameOf writes it (another name's taken: `_2`, `_3`…).
+ */
+export function argumentParameters(op: Operation): ArgumentParameter[] {
   const seen = new Set<string>();
-  const out: Parameter[] = [];
+  const taken = new Set(op.body === undefined ? [] : ["body"]);
+  const out: ArgumentParameter[] = [];
   for (const p of op.parameters) {
     if (p.in === "header" && IGNORED_HEADERS.has(p.name.toLowerCase())) continue;
     if (seen.has(p.name) || (op.body !== undefined && p.name === "body")) continue;
     seen.add(p.name);
-    out.push(p);
+    out.push({ param: p, argument: ARGUMENT_NAME.test(p.name) ? p.name : "" });
+    if (ARGUMENT_NAME.test(p.name)) taken.add(p.name);
   }
-  return out;
+  // Renamed after every name kept as it is is known: a kept name never yields to a renamed one.
+  return out.map((a) => {
+    if (a.argument !== "") return a;
+    const base = argumentNameOf(a.param.name);
+    let argument = base;
+    for (let n = 2; taken.has(argument); n++) argument = `${base}_${n}`;
+    taken.add(argument);
+    return { ...a, argument };
+  });
 }
 
 /**
@@ -161,12 +200,14 @@ export function deriveOperationSchema(op: Operation, version: "3.0" | "3.1"): Re
   const v30 = version === "3.0";
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
-  for (const p of argumentParameters(op)) {
+  for (const { param: p, argument } of argumentParameters(op)) {
     const schema = toJsonSchema(p.schema ?? { type: "string" }, v30);
     if (p.description !== undefined && schema["description"] === undefined) schema["description"] = p.description;
+    // A renamed argument says what it is sent as: the document's description speaks of the parameter.
+    if (argument !== p.name) schema["description"] = `${schema["description"] === undefined ? "" : `${String(schema["description"])} `}(Sent as the ${p.in} parameter ${JSON.stringify(p.name)}.)`;
     if (namedSecret(p.name, schema)) schema["writeOnly"] = true;
-    setOwn(properties, p.name, schema);
-    if (p.required) required.push(p.name);
+    setOwn(properties, argument, schema);
+    if (p.required) required.push(argument);
   }
   if (op.body !== undefined) {
     const schema = toJsonSchema(op.body.schema ?? {}, v30);

@@ -7,6 +7,7 @@ import { isObject } from "../../pack/issues.js";
 import type { DocumentHead } from "./document.js";
 import { checkTransportSecurity } from "./http.js";
 import { SET_BASE_URL, serverUrl } from "./request.js";
+import { placeholderLabel } from "./placeholder-host.js";
 
 export interface ServerChoice {
   /** policy.json `openapi.base_url`; undefined when the first server serves as it is, or none does. */
@@ -33,6 +34,8 @@ export function serverChoice(doc: Pick<DocumentHead, "servers" | "source" | "url
   const first = servers[0];
   if (first === undefined) return { note: NO_ABSOLUTE };
   const own = absolute(first);
+  const placeholder = own === undefined ? undefined : placeholderLabel(own.hostname);
+  if (placeholder !== undefined) return { note: `the document's first server ${own!.origin} stands for your own host (${JSON.stringify(placeholder)}): no verb runs until you ${SET_BASE_URL.replace(/^give/, "give")}` };
   if (own !== undefined && usable(own)) return {};
   if (own === undefined) {
     // Relative: the document's own URL says where it is; a file says nothing but `//host`, which https completes.

@@ -43,7 +43,7 @@ export function operationTemplate(pack: LoadedPack, verbKey: string): string[] {
  */
 export function requestPlan(pack: LoadedPack, verbKey: string, args: Readonly<Record<string, unknown>>, policy: PlanPolicy, shown?: Readonly<Record<string, unknown>>): RequestPlan {
   const { document, operation } = boundVerb(pack, verbKey);
-  const request = buildRequest(operation, args, baseUrlOf(pack.policy, document), { credentials: credentialPlaces(document, operation), shown });
+  const request = buildRequest(operation, args, baseUrlOf(pack.policy, document, pack.surface?.binding?.mode !== "mock"), { credentials: credentialPlaces(document, operation), shown });
   return { pack: pack.surface!.id, verb: verbKey, ...request, policy };
 }
 

@@ -150,7 +150,7 @@ function reviewVerbs(pack: LoadedPack, surface: Surface, env: Env, binding: Pack
     try {
       if (surface.kind === "openapi") {
         const { document, operation } = boundVerb(pack, key);
-        base ??= shown(baseUrlOf(pack.policy, document).href.replace(/\/$/, ""));
+        base ??= shown(baseUrlOf(pack.policy, document, false).href.replace(/\/$/, ""));
         lines.push(`    ${name}: ${operation.method} ${base}${shown(operation.path)}`);
         addTo(byMethod, operation.method, key);
         continue;
