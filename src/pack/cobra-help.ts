@@ -268,8 +268,15 @@ function pflagType(word: string | undefined): string {
   if (word === "strings") return "stringSlice";
   if (LIST_TYPE.test(word)) return "stringArray";
   if (word === "float") return "float64";
+  // pflag's type word is the name its usage quotes (restic's "keep the last `n` snapshots"): a count, which a CLI
+  // may also take as a word (restic's `unlimited`).
+  if (COUNT_WORD.test(word)) return COUNT_OR_TEXT;
   return word;
 }
+
+const COUNT_WORD = /^(n|num|number|count)$/i;
+/** The type of a flag whose usage names its value a count: an integer, or text. */
+export const COUNT_OR_TEXT = "countOrText";
 
 /** Whether a flag of this type takes one value that is text (not a bool, a number or a list). */
 function takesText(type: string): boolean {

@@ -7,7 +7,8 @@ import { renderPackHarness } from "./harness-render.js";
 import { MCP_CONTROL_ARGUMENTS, cutToolNames, mcpToolProblems } from "./mcp-names.js";
 import { packToolsNote } from "./mcp-weight.js";
 import { isPlaceholderName } from "./placeholders.js";
-import type { JsonSchema, PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "./types.js";
+import { COUNT_OR_TEXT } from "./cobra-help.js";
+import { GENERATED_MAX_OUTPUT_BYTES, type JsonSchema, type PolicyDocument, type PolicyVerbEntry, type SurfaceVerb } from "./types.js";
 import { PACK_POLICY_NAMESPACE, packPolicyOf } from "./person-gate.js";
 import { namedSecret } from "./secret-arguments.js";
 import { fileChoices, refusingChoices } from "./file-flags.js";
@@ -109,7 +110,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
     wrap: { bin: options.bin },
     verbs,
   };
-  const policy: PolicyDocument = { surface_id: id, default: "deny", verbs: policyVerbs };
+  const policy: PolicyDocument = { surface_id: id, default: "deny", verbs: policyVerbs, limits: { max_output_bytes: GENERATED_MAX_OUTPUT_BYTES } };
   if (auth) policy.credentials = [credential];
   if (root !== undefined) {
     const asked = packPolicyOf(root.extensions);
@@ -417,6 +418,7 @@ function flagSchema(f: AgentFlag, path: readonly string[]): JsonSchema {
   const schema: JsonSchema = { type: "string" };
   if (f.type === "bool") schema.type = "boolean";
   else if (INTEGER_TYPES.has(f.type)) schema.type = "integer";
+  else if (f.type === COUNT_OR_TEXT) schema.type = ["integer", "string"];
   else if (f.type === "float32" || f.type === "float64") schema.type = "number";
   // pflag's slices, arrays and maps (intSlice, stringToString): one value each time the flag is given, as text.
   else if (/(Slice|Array)$|^stringTo/.test(f.type)) Object.assign(schema, { type: "array", items: { type: "string" } });

@@ -34,7 +34,8 @@ export function toolDescription(own: string | undefined, packName: string, verb:
         ? "needs its plan_id restated (call with dry_run: true, then again with the same arguments and confirm: <plan_id>)"
         : undefined;
   if (policy.policy === "read") return `${first} Read-only: it changes nothing${approval ? `, but ${approval}` : ""}.`;
-  const effect = [`It writes (changes things)`];
+  // What the policy makes it, not what hcp knows it does: a generated pack classes a verb by its name and help.
+  const effect = [`A write (it may change things)`];
   if (approval) effect.push(approval);
   if (!allowWrite) effect.push("and is refused: this server was started without --allow-write");
   return `${first} ${effect.join(", ")}.`;

@@ -170,6 +170,12 @@ export interface EffectivePolicy {
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
+/**
+ * What the policy.json of a pack hcp init makes keeps of each stream: about what an MCP client takes in one answer
+ * (Claude Code refuses one past 25,000 tokens, and gives the model structuredContent, which holds the output too). A
+ * longer output is cut, with a note saying so, rather than the whole answer refused; a person raises it in policy.json.
+ */
+export const GENERATED_MAX_OUTPUT_BYTES = 65_536;
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_APPROVAL_TTL_S = 900;
 

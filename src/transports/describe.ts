@@ -106,7 +106,7 @@ function argumentLines(a: ArgumentDescription, indent = "    "): string[] {
   if (a.not_said !== undefined) parts.push(`not ${a.not_said}`);
   if (a.default !== undefined) parts.push(`default ${JSON.stringify(a.default)}`);
   if (a.secret === true) parts.push(SECRET_NOTE);
-  const line = `${indent}${a.name} (${parts.join(", ")})${a.description === undefined ? "" : `: ${a.description}`}`;
+  const line = `${indent}${a.name} (${parts.join(", ")})${a.description === undefined ? "" : `: ${oneLine(a.description)}`}`;
   return [line, ...(a.fields ?? []).flatMap((f) => argumentLines(f, `${indent}  `))];
 }
 
@@ -134,7 +134,7 @@ export function renderDescription(d: ReturnType<typeof describePack>, header: re
   for (const v of d.verbs) {
     const marks = policyMarks(v.policy, v.approval === "none" ? false : v.approval);
     lines.push("", `${v.verb} (${marks.join(", ")}); MCP tool ${v.tool}`);
-    if (v.description !== null && v.description !== "") lines.push(`  ${v.description}`);
+    if (v.description !== null && v.description !== "") lines.push(`  ${oneLine(v.description)}`);
     if (v.argv_template !== null) lines.push(`  runs: ${v.argv_template.join(" ")}`);
     lines.push(v.arguments.length === 0 ? "  arguments: none" : "  arguments:", ...v.arguments.flatMap((a) => argumentLines(a)));
   }
@@ -143,6 +143,12 @@ export function renderDescription(d: ReturnType<typeof describePack>, header: re
   // `runs:` line of its own for the person deciding what may run; it shows as \u{000A}, as other controls do.
   return lines.map(escapeForPerson).join("\n") + "\n";
 }
+
+/**
+ * A description's line breaks as spaces: prose to read, joined into the one line it stands on (an API's descriptions
+ * are paragraphs). A break anywhere else (a path, an argv token) is exact, and shows as \u{000A}.
+ */
+const oneLine = (text: string): string => text.replace(/[ \t]*(?:\r\n|[\r\n\u2028\u2029])+[ \t]*/g, " ").trim();
 
 /** Given as --arg NAME=VALUE (a string, or a string or null), not as NAME:=JSON. */
 const isString = (a: ArgumentDescription): boolean => a.type.startsWith("string");

@@ -44,7 +44,7 @@ test("tools/list: two-sentence descriptions (a fallback when empty), outputSchem
     assert.equal(byName.get("taskr_project_list")!.description, "Runs `taskr project list`. Read-only: it changes nothing.");
     assert.equal(
       byName.get("taskr_task_comment_delete")!.description,
-      "Delete a comment. It writes (changes things), needs a person's approval of each run (call with dry_run: true to see the plan first), and is refused: this server was started without --allow-write.",
+      "Delete a comment. A write (it may change things), needs a person's approval of each run (call with dry_run: true to see the plan first), and is refused: this server was started without --allow-write.",
     );
     for (const t of tools) {
       assert.match(t.description ?? "", /^[A-Z`].*[.] [A-Z].*[.]$/, `${t.name}: two sentences`);

@@ -61,7 +61,7 @@ test("attack and reach: a form body is sent as a form (fields by their encoding,
     const env = isolatedEnv();
     const init = await hcp(["init", "--from-openapi", doc, "--out", out], { env });
     assert.equal(init.code, 0, init.stderr);
-    assert.ok(init.stderr.includes(`note: 2 of 3 verbs write and run without a person wherever writes are allowed (hcp serve --allow-write), beside 1 read and 0 writes a person approves (DELETE, and those named for a deletion): check policy.json before you trust the pack, and make a write {"policy": "write", "confirm": true} where a person must approve each run\n`), init.stderr);
+    assert.ok(init.stderr.includes(`note: 2 of 3 verbs write and run without a person wherever writes are allowed (hcp serve --allow-write), beside 1 read and 0 writes a person approves (DELETE, those named for a deletion, and batches): check policy.json before you trust the pack, and make a write {"policy": "write", "confirm": true} where a person must approve each run\n`), init.stderr);
     assert.match(init.stderr, /note: 2 operations are left out, as each takes its request body only as a type hcp cannot send \(it sends JSON, a form or plain text\): POST \/files \(multipart\/form-data\), POST \/blobs \(application\/octet-stream\)/);
     const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { verbs: Record<string, { description?: string }> };
     assert.deepEqual(Object.keys(surface.verbs).sort(), ["get-charges", "post-customers", "post-markdown"]);

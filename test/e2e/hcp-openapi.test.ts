@@ -414,6 +414,7 @@ test("attack: a document whose server stands for the reader's own host (Jira's h
       const out = join(dir, `pack-${Math.random().toString(36).slice(2)}`);
       const init = await hcp(["init", "--from-openapi", join(dir, "jira.json"), "--out", out, "--id", "jira"]);
       assert.equal(init.code, 0, init.stderr);
+      assert.match(init.stderr, /^note: store each credential as the API takes it: basicAuth: user:password \(hcp sends it base64-encoded\)$/m, "the person learns the value's form");
       assert.match(init.stderr, /note: the document's first server https:\/\/[^ ]+ stands for your own host \("(your-domain|instance)"\): no verb runs until you give the API's base URL in policy\.json/);
       const validated = await hcp(["validate", out]);
       assert.match(validated.stdout + validated.stderr, /stands for your own host, not one to call/);

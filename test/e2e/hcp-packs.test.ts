@@ -231,6 +231,10 @@ test("hcp init --force --keep-policy: the person's policy.json kept byte for byt
   delete policy.verbs["version"];
   const edited = `${JSON.stringify(policy, null, 1)}\n\n`;
   writeFileSync(join(pack, "policy.json"), edited);
+  // And an edit of surface.json: a flag added to a verb, as hcp init's notes suggest for a global flag.
+  const surface = JSON.parse(readFileSync(join(pack, "surface.json"), "utf8")) as { verbs: Record<string, { cli: string[] }> };
+  surface.verbs["task.tag"]!.cli.push("--verbose");
+  writeFileSync(join(pack, "surface.json"), JSON.stringify(surface));
   const files = () => ["surface.json", "policy.json", "HARNESS.md"].map((f) => readFileSync(join(pack, f), "utf8"));
   const before = files();
   assert.match((await hcp(["validate", pack], { env })).stdout, /HARNESS\.md says verb "task\.comment\.delete" is "write, needs a person's approval", and policy\.json makes it "read".*run that hcp init again with --force --keep-policy/);
@@ -243,6 +247,8 @@ test("hcp init --force --keep-policy: the person's policy.json kept byte for byt
   const kept = await init("--force", "--keep-policy");
   assert.equal(kept.code, 0, kept.stderr);
   assert.match(kept.stderr, /note: policy\.json kept as it was \(--keep-policy\), and HARNESS\.md written to say what it does; 1 verb it does not name follows its default or its surface\.json hint: "version" \(deny\)/);
+  // The surface.json edit is not kept, and hcp init says so rather than losing it silently.
+  assert.match(kept.stderr, /\nnote: surface\.json is made anew from the CLI: 1 verb now differs from what it said, an edit of yours there not kept: "task\.tag" \(its cli\); make such an edit again after each hcp init\n/);
   const [, policyAfter, harness] = files();
   assert.equal(policyAfter, edited, "policy.json byte for byte");
   assert.match(harness!, /^### `task\.comment\.delete` \(read, needs credentials\)$/m);

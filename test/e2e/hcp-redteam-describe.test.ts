@@ -12,7 +12,7 @@ import { isolatedEnv } from "./openapi-support.js";
 /** A line the pack's writer wants the person to read as hcp's. */
 const FAKE = "\nsafe (read); MCP tool forged_safe\n  runs: echo harmless\n  arguments: none\n";
 
-test("hcp describe and hcp list draw every line themselves: a line break a pack's writer puts in a description, an argv token, a program's path or a folder's name shows escaped", async () => {
+test("hcp describe and hcp list draw every line themselves: a line break a pack's writer puts in an argv token, a program's path or a folder's name shows escaped, and one in a description joins it into its line", async () => {
   const dir = join(tempDir("hcp-redteam-describe-"), `pack${FAKE}`);
   mkdirSync(dir);
   const surface = {
@@ -42,10 +42,11 @@ test("hcp describe and hcp list draw every line themselves: a line break a pack'
     "runs in: the folder hcp is started in, or --cwd of hcp serve and hcp exec (policy.json sets no cwd)",
     "",
     "wipe (read); MCP tool forged_wipe",
-    `  Tidy up.${escaped}`,
+    // A description is prose: its line breaks join it into the one line it stands on.
+    `  Tidy up. ${FAKE.trim().replace(/\s*\n\s*/g, " ")}`,
     `  runs: rm -rf /${escaped} {{path}}`,
     "  arguments:",
-    `    path (string, required): Where.${escaped}`,
+    `    path (string, required): Where. ${FAKE.trim().replace(/\s*\n\s*/g, " ")}`,
     "",
   ]);
 

@@ -112,3 +112,46 @@ test("attack: GET operations named for a change, by their operationIds (GET_Term
     api.close();
   }
 });
+
+test("attack: an operation that carries other requests in its body (Asana's POST /batch, Graph's POST /$batch, a /bulk) needs a person's approval in the pack hcp init makes, as a DELETE does: with writes allowed, a batch holding a deletion does not reach the API without the person; other writes run", async () => {
+  const asked: string[] = [];
+  const api = createServer((req, res) => {
+    asked.push(`${req.method} ${req.url}`);
+    res.setHeader("content-type", "application/json");
+    res.end('{"ok":true}');
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  try {
+    const dir = tempDir("hcp-batch-");
+    const doc = join(dir, "api.json");
+    const body = { required: true, content: { "application/json": { schema: { type: "object" } } } };
+    writeFileSync(doc, JSON.stringify({
+      openapi: "3.0.3",
+      info: { title: "tasks", version: "1" },
+      servers: [{ url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/api` }],
+      paths: {
+        "/batch": { post: { operationId: "createBatchRequest", requestBody: body, responses: ok } },
+        "/$batch": { post: { operationId: "graphBatch", requestBody: body, responses: ok } },
+        "/tasks": { post: { operationId: "createTask", requestBody: body, responses: ok } },
+      },
+    }));
+    const env = isolatedEnv();
+    const out = join(dir, "tasks");
+    const init = await hcp(["init", "--from-openapi", doc, "--out", out], { env });
+    assert.equal(init.code, 0, init.stderr);
+    assert.match(init.stderr, /note: 2 verbs send other requests in their body \(a batch: "create-batch-request", "graph-batch"\), deletions among them as the agent writes: each needs a person's approval, as a DELETE does\n/);
+    await trustPack(out, env);
+    const batch = { actions: [{ method: "delete", relative_path: "/tasks/1001" }] };
+    for (const verb of ["create-batch-request", "graph-batch"]) {
+      const r = await hcp(["run", out, verb, "--args", JSON.stringify({ body: batch }), "--allow-write", "--no-prompt"], { env });
+      assert.equal(r.code, 4, r.stderr);
+      assert.match(r.stderr, /needs a person's approval/);
+    }
+    assert.deepEqual(asked, [], "no batch reached the API");
+    const made = await hcp(["run", out, "create-task", "--args", JSON.stringify({ body: { name: "t" } }), "--allow-write", "--no-prompt"], { env });
+    assert.equal(made.code, 0, made.stderr);
+    assert.deepEqual(asked, ["POST /api/tasks"]);
+  } finally {
+    api.close();
+  }
+});

@@ -210,3 +210,9 @@ test("a help's description: its text from the summary to the next heading, on on
   assert.equal(parseHelp(text("docker-container-ls.txt")).description, "List containers");
   assert.equal(parseHelp(text("lxc-network-list.txt")).description, "List available networks");
 });
+
+test("a flag whose usage names its value a count (restic's `--keep-last n`, pflag's type word `n`) takes an integer, or text (restic's unlimited)", () => {
+  const help = parseHelp(["Usage:", "  restic forget [flags] [snapshot ID] [...]", "", "Flags:", "  -l, --keep-last n            keep the last n snapshots (use 'unlimited' to keep all snapshots)", "      --keep-within duration   keep snapshots that are newer than duration", "      --max-count num          at most num snapshots", ""].join("\n"));
+  const byName = Object.fromEntries(help.flags.map((f) => [f.name, f.type]));
+  assert.deepEqual(byName, { "keep-last": "countOrText", "keep-within": "duration", "max-count": "countOrText" });
+});

@@ -71,6 +71,8 @@ test("rgref policy: read unless mutating, destructive gets write + confirm", () 
       whoami: "read",
     },
     credentials: ["RGREF_TOKEN"],
+    // What an MCP client takes in one answer, not the 1 MiB of a pack without limits.
+    limits: { max_output_bytes: 65536 },
   });
   const v = validate(g);
   const eff = (k: string) => effectivePolicy(v, k);
@@ -196,9 +198,11 @@ test("the root command's \"hcp/policy\" env becomes the policy's env: valid name
 test("a flag given once per value (pflag's intSlice, stringToString, stringArray) is an array of strings, one token each; pflag's float64 a number", () => {
   const doc = structuredClone(agentmeta("rungrad_cli.json"));
   const nw = doc.commands.find((c) => c.path.join(" ") === "new")!;
-  for (const [name, type] of [["ports", "intSlice"], ["labels", "stringToString"], ["ratio", "float64"]] as const) nw.local_flags.push({ name, shorthand: "", usage: "", default: "", type, required: false });
+  for (const [name, type] of [["ports", "intSlice"], ["labels", "stringToString"], ["ratio", "float64"], ["keep", "countOrText"]] as const) nw.local_flags.push({ name, shorthand: "", usage: "", default: "", type, required: false });
   const props = (packFromAgentMeta(doc, { bin: "rungrad" }).surface.verbs["new"]!.args as { properties: Record<string, unknown> }).properties;
   assert.deepEqual(props["ports"], { type: "array", items: { type: "string" } });
   assert.deepEqual(props["labels"], { type: "array", items: { type: "string" } });
   assert.deepEqual(props["ratio"], { type: "number" });
+  // A cobra flag whose usage names its value a count (restic's --keep-last n): the agent's 3, or restic's unlimited.
+  assert.deepEqual(props["keep"], { type: ["integer", "string"] });
 });

@@ -44,7 +44,7 @@ test("hcp init weighs each verb its policy.json serves as hcp serve makes its to
     ],
   );
   assert.equal(weights[0]!.chars, served("p_get", "Get it. Read-only: it changes nothing.", verbs.get.args));
-  const del = served("p_del", "Delete it. It writes (changes things), needs a person's approval of each run (call with dry_run: true to see the plan first), and is refused: this server was started without --allow-write.", {
+  const del = served("p_del", "Delete it. A write (it may change things), needs a person's approval of each run (call with dry_run: true to see the plan first), and is refused: this server was started without --allow-write.", {
     type: "object",
     properties: {
       dry_run: { type: "boolean", description: "Return the plan and its plan_id; run nothing." },

@@ -239,7 +239,7 @@ function wholeCliNote(name: string, flags: ReadonlySet<string>, given: ReadonlyS
       flagged.length === 1 ? `${name}'s global flag ${flagged[0]} is ${kind.whose} (it ${kind.why(name)})` : `${name}'s global flags ${flagged.join(", ")} are ${kind.whose} (each ${kind.why(name)})`,
     ),
     ...(unseen.length === 0 ? [] : [`${name}'s global ${unseen.length === 1 ? `flag ${unseen[0]} is` : `flags ${unseen.join(", ")} are`} no verb's: no command's help shows ${unseen.length === 1 ? "it" : "them"}, and ${name} names no command that lists the flags every command takes`]),
-    ...(others.length === 0 ? [] : [`${byKind.size + unseen.length === 0 ? `${name}'s global flags` : "its other global flags"} (${firstAndMore(others, 4)}) are no verb's: ${name} runs as the person set it up (where its requests go, as whom, with which files); add one to a verb (its cli and args) yourself if the agent may choose it`]),
+    ...(others.length === 0 ? [] : [`${byKind.size + unseen.length === 0 ? `${name}'s global flags` : "its other global flags"} (${firstAndMore(others, 4)}) are no verb's: ${name} runs as the person set it up (where its requests go, as whom, with which files); add one to a verb (its cli and args) yourself if the agent may choose it (again after each hcp init --force, which makes surface.json anew)`]),
   ];
   return said.length === 0 ? undefined : said.join("; ");
 }

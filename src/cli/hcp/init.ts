@@ -236,8 +236,23 @@ function packContent(pack: GeneratedDocuments, kept: KeptPolicy | undefined): Re
   refuseWidened(pack, kept);
   content["HARNESS.md"] = pack.harness(kept.policy);
   checked(content);
-  pack.notes.unshift(keptNote(pack.surface, kept.policy));
+  pack.notes.unshift(keptNote(pack.surface, kept.policy), ...remadeNote(pack.surface, kept.before));
   return content;
+}
+
+/**
+ * The verbs whose command or arguments surface.json said otherwise before it was made anew: an edit the person made
+ * there (a flag added to a verb, as hcp init's notes suggest) is gone, and is said to be, not lost silently.
+ */
+function remadeNote(surface: GeneratedDocuments["surface"], before: Readonly<Record<string, unknown>>): string[] {
+  const remade = Object.entries(surface.verbs).flatMap(([key, verb]) => {
+    const was = Object.hasOwn(before, key) ? before[key] : undefined;
+    if (!isObject(was)) return [];
+    const parts = (["cli", "args"] as const).filter((part) => !isDeepStrictEqual(was[part], verb[part]));
+    return parts.length === 0 ? [] : [`"${key}" (its ${parts.join(" and ")})`];
+  });
+  if (remade.length === 0) return [];
+  return [`surface.json is made anew from the CLI: ${plural(remade.length, "verb")} now ${remade.length === 1 ? "differs" : "differ"} from what it said, an edit of yours there not kept: ${firstAndMore(remade, 10)}; make such an edit again after each hcp init`];
 }
 
 const CLASS_SAID: Record<PolicyClass, string> = { read: "read", write: "write", person: "a person approves each run", deny: "denied" };

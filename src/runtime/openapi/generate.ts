@@ -12,7 +12,7 @@ import { packToolsNote } from "../../pack/mcp-weight.js";
 import { isPlaceholderName } from "../../pack/placeholders.js";
 import { cutWhole } from "../../pack/sentence.js";
 import { withoutRefusedPatterns, type PatternProblem } from "../../pack/schema-patterns.js";
-import type { PolicyDocument, PolicyVerbEntry, SurfaceVerb } from "../../pack/types.js";
+import { GENERATED_MAX_OUTPUT_BYTES, type PolicyDocument, type PolicyVerbEntry, type SurfaceVerb } from "../../pack/types.js";
 import { headOf, type OpenApiDocument } from "./document.js";
 import { operationsOf, type Operation } from "./operations.js";
 import { deriveOperationSchema } from "./schema.js";
@@ -128,7 +128,7 @@ function policyNote(verbs: Readonly<Record<string, PolicyVerbEntry | "read" | "w
   const gated = entries.length - writes - reads;
   return [
     `${writes} of ${entries.length} verbs write and run without a person wherever writes are allowed (hcp serve --allow-write), beside ` +
-      `${plural(reads, "read")} and ${plural(gated, "write")} a person approves (DELETE, and those named for a deletion): check ` +
+      `${plural(reads, "read")} and ${plural(gated, "write")} a person approves (DELETE, those named for a deletion, and batches): check ` +
       `policy.json before you trust the pack, and make a write {"policy": "write", "confirm": true} where a person must approve each run`,
   ];
 }
@@ -175,6 +175,33 @@ function schemesUsed(doc: OpenApiDocument, operations: readonly Operation[]): st
 }
 
 /**
+ * Whether an operation at `path` takes other requests in its body (Asana's `POST /batch`, Graph's `POST /$batch`, a
+ * `/bulk`): the agent would write a DELETE into it, which the pack's gate on DELETE never sees.
+ */
+function carriesRequests(path: string): boolean {
+  const last = path.split("/").findLast((segment) => segment !== "" && !segment.startsWith("{"));
+  return last !== undefined && /^\$?(batch|bulk)$/i.test(last);
+}
+
+/**
+ * What the person stores for each scheme whose value is more than a token hcp completes: basic's `user:password`, and
+ * an API key sent as the whole Authorization header, its scheme word included (SendGrid's `Bearer SG.…`). A value
+ * stored as a bare token there goes out as it is, and the API answers 401 with nothing to say why.
+ */
+function credentialFormats(doc: OpenApiDocument, schemes: readonly string[]): string[] {
+  const components = isObject(doc.doc["components"]) ? doc.doc["components"] : {};
+  const declared = isObject(components["securitySchemes"]) ? components["securitySchemes"] : {};
+  const formats = schemes.flatMap((name) => {
+    const s = declared[name];
+    if (!isObject(s)) return [];
+    if (s["type"] === "http" && String(s["scheme"]).toLowerCase() === "basic") return [`${name}: user:password (hcp sends it base64-encoded)`];
+    if (s["type"] === "apiKey" && s["in"] === "header" && String(s["name"]).toLowerCase() === "authorization") return [`${name}: the whole Authorization header, its scheme word too (Bearer …, Token …)`];
+    return [];
+  });
+  return formats.length === 0 ? [] : [`store each credential as the API takes it: ${formats.join("; ")}`];
+}
+
+/**
  * Generates the pack. `fileName` is the document's name in the pack (openapi.json or openapi.yaml); `id` the pack id,
  * by default the document's title in id form (`GitHub's REST API` is `github-s-rest-api`).
  */
@@ -195,6 +222,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
   const schemes = schemesUsed(doc, operations);
   const authVerbs: string[] = [];
   const writesByName: WriteByName[] = [];
+  const batches: string[] = [];
   const unsent: Operation[] = [];
   for (const op of operations) {
     // Sent without its body, such an operation would be a write the API takes as asked for with nothing (an upload
@@ -230,20 +258,24 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
       for (const r of removed) leftOut.push({ verb: key, ...r });
     }
     verbs[key] = verb;
-    policyVerbs[key] = op.method === "DELETE" || written?.change === "removes" ? { policy: "write", confirm: true } : verb.policy;
+    const carries = !READ.has(op.method) && carriesRequests(op.path);
+    if (carries) batches.push(key);
+    policyVerbs[key] = op.method === "DELETE" || written?.change === "removes" || carries ? { policy: "write", confirm: true } : verb.policy;
     // HARNESS.md shows every verb's request, as hcp describe does, however the verb is bound.
     shown[key] = { ...verb, cli: [op.method, op.path], args };
     if (op.security.some((r) => Object.keys(r).length > 0)) authVerbs.push(key);
   }
   const binding: OpenApiPack["surface"]["binding"] = schemes.length > 0 ? { mode: "user", hub: "local-credential", family: id } : { mode: "public", hub: "none" };
-  const policy: PolicyDocument = { surface_id: id, verbs: policyVerbs };
+  const policy: PolicyDocument = { surface_id: id, verbs: policyVerbs, limits: { max_output_bytes: GENERATED_MAX_OUTPUT_BYTES } };
   const named = schemes.filter((s) => isPlaceholderName(s));
   if (named.length > 0) policy.credentials = named;
+  notes.push(...credentialFormats(doc, schemes));
   if (named.length < schemes.length) notes.push(`security schemes ${schemes.filter((s) => !isPlaceholderName(s)).join(", ")} are not listed in policy.json credentials (not a variable-style name)`);
   const server = serverChoice(headOf(doc));
   if (server.baseUrl !== undefined) policy.openapi = { base_url: server.baseUrl };
   if (server.note !== undefined) notes.push(server.note);
   if (writesByName.length > 0) notes.push(writesByNameNote(writesByName));
+  if (batches.length > 0) notes.push(`${plural(batches.length, "verb")} send${batches.length === 1 ? "s" : ""} other requests in ${batches.length === 1 ? "its" : "their"} body (a batch: ${firstAndMore(batches.map((k) => JSON.stringify(k)), 5)}), deletions among them as the agent writes: each needs a person's approval, as a DELETE does`);
   notes.push(...policyNote(policyVerbs));
   notes.push(...generatorNotes(renamed, leftOut, skipped, unsent), ...mcpToolProblems(id, shown), ...cutToolNames(id, Object.keys(shown)), ...packToolsNote({ id, name: title, verbs: shown }, policy));
   const harness = (inForce: PolicyDocument) =>
