@@ -244,7 +244,7 @@ const initCommand: CommandSpec = {
     },
     { name: "from-openapi", usage: "An OpenAPI 3.0 or 3.1 document (JSON or YAML): a file, or an https (or loopback http) URL", type: "string" },
     { name: "bin", usage: "wrap.bin of the pack: an absolute path, a path relative to the pack folder, or a name looked up on PATH when a verb runs (default: the --from-exe or --from-cobra program, else the tool name)", type: "string" },
-    { name: "credential-env", usage: "The variable holding the CLI's credential, when its commands require auth (default: <TOOL>_TOKEN)", type: "string" },
+    { name: "credential-env", usage: "The variable holding the CLI's credential, when its commands require auth (default: <TOOL>_TOKEN); with --from-cobra, every verb gets it from the credential file (restic's RESTIC_PASSWORD)", type: "string" },
     { name: "out", usage: "The pack folder to write", type: "string", required: true },
     { name: "id", usage: "The pack id, the start of each MCP tool name (default: the tool name, or the document's title, in id form)", type: "string" },
     {

@@ -37,7 +37,10 @@ export interface GeneratedPack {
 export interface FromAgentMetaOptions {
   /** The executable, as wrap.bin (a `.`-prefixed path resolves against the pack root). */
   bin: string;
-  /** The variable holding the CLI's credential when a command requires auth; default `<TOOL>_TOKEN`. */
+  /**
+   * The variable holding the CLI's credential when a command requires auth; default `<TOOL>_TOKEN`. For a foreign CLI
+   * (which says nothing of its credentials: restic's RESTIC_PASSWORD), every verb is given it from the credential file.
+   */
   credentialEnv?: string;
   /** The pack id; default the tool name in id form (packIdOf). */
   id?: string;
@@ -87,7 +90,8 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
       }
       verbs[draft.key] = draft.verb;
       policyVerbs[draft.key] = draft.confirm ? { policy: "write", confirm: true } : draft.verb.policy!;
-      if (c.requires_auth) authVerbs.push(draft.key);
+      // A CLI that says nothing of its credentials (cobra's) reads the one --credential-env names in every command.
+      if (c.requires_auth || (options.foreign === true && options.credentialEnv !== undefined)) authVerbs.push(draft.key);
       if (draft.key === key) verbOf.set(c.path.join(" "), key);
     }
   }
@@ -98,7 +102,7 @@ export function packFromAgentMeta(doc: AgentMetaDocument, options: FromAgentMeta
     notes.push(`${said} ${on}: ${reads[0]!.why}, and a read runs without a person`);
   }
 
-  const auth = doc.commands.some((c) => c.requires_auth);
+  const auth = authVerbs.length > 0;
   const family = doc.tool_name.slice(0, 128);
   const credential = options.credentialEnv ?? tokenVariable(doc.tool_name);
   const surface: SurfaceDocument = {

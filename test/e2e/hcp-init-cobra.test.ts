@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { hcp, mcpClient, tempDir } from "../transports/support.js";
+import { execSession, hcp, mcpClient, tempDir } from "../transports/support.js";
 import { fixture, trustPack } from "./helpers.js";
 import { isolatedEnv } from "./openapi-support.js";
 import { approverScript, trustApprovers } from "./approvals-support.js";
@@ -682,7 +682,7 @@ test("hcp init --from-cobra: a completion that lists a command twice (mender-cli
   assert.equal(twice.init.stderr.replaceAll(twice.out, "OUT"), once.init.stderr.replaceAll(once.out, "OUT"));
 });
 
-test("hcp init --from-cobra refuses a program that does not answer cobra's completion or cannot start (exit 2, writing nothing) and --credential-env", async () => {
+test("hcp init --from-cobra refuses a program that does not answer cobra's completion or cannot start (exit 2, writing nothing)", async () => {
   const env = isolatedEnv();
   const out = join(tempDir(), "echo");
   const r = await hcp(["init", "--from-cobra", "/bin/echo", "--out", out], { env });
@@ -694,9 +694,23 @@ test("hcp init --from-cobra refuses a program that does not answer cobra's compl
   assert.equal(missing.code, 2, missing.stderr);
   assert.match(missing.stderr, /run no-such-cobra-cli: not found \(a name without a \/ is looked up on PATH/);
   assert.equal(existsSync(out), false);
-  const cred = await hcp(["init", "--from-cobra", COBRACTL, "--credential-env", "X_TOKEN", "--out", out], { env });
-  assert.equal(cred.code, 1, cred.stderr);
-  assert.match(cred.stderr, /--credential-env is for packs from a rungrad manifest/);
+});
+
+test("hcp init --from-cobra --credential-env X_TOKEN: a CLI that reads its secret from a variable (restic's RESTIC_PASSWORD) gets it from hcp's credential file in every verb, and HARNESS.md and init say how the person stores it", async () => {
+  const out = join(tempDir(), "cobractl");
+  const init = await hcp(["init", "--from-cobra", COBRACTL, "--credential-env", "X_TOKEN", "--out", out], { env: isolatedEnv() });
+  assert.equal(init.code, 0, init.stderr);
+  assert.match(init.stdout + init.stderr, /hcp credentials set cobractl X_TOKEN/);
+  const surface = JSON.parse(readFileSync(join(out, "surface.json"), "utf8")) as { binding: unknown };
+  assert.deepEqual(surface.binding, { mode: "user", hub: "local-credential", family: "cobractl" });
+  assert.deepEqual((JSON.parse(readFileSync(join(out, "policy.json"), "utf8")) as { credentials: string[] }).credentials, ["X_TOKEN"]);
+  assert.match(readFileSync(join(out, "HARNESS.md"), "utf8"), /hcp credentials set cobractl X_TOKEN/);
+  const secret = "restic-repo-pass-9c1e";
+  const env = isolatedEnv({ cobractl: { env: { X_TOKEN: secret } } });
+  const r = await execSession([out], [JSON.stringify({ id: 1, pack: "cobractl", verb: "item.list", args: {} })], [], { env });
+  assert.equal(r.responses[0]!.ok, true, JSON.stringify(r.responses[0]));
+  assert.equal((r.responses[0]!.result as { json: { x_token_length: number } }).json.x_token_length, secret.length, "the program got the stored value");
+  assert.ok(!r.stdout.includes(secret));
 });
 
 test("hcp init --from-cobra says which of the CLI's commands did not answer in time (killed at 10 s): the pack lacks what they would have said", async () => {

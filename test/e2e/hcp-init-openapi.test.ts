@@ -194,7 +194,7 @@ test("a document the size of GitHub's (over 10 MiB, up to 64 MiB in a file) make
   assert.equal(shown.code, 0, shown.stderr);
   assert.match(shown.stdout, /^ {2}runs: GET \/repos\/\{owner\}\/\{repo\}\/things-7$/m);
   assert.match(shown.stdout, /^ {4}cwes \(string\|array, optional\)$/m);
-  assert.match(shown.stdout, /^ {4}since \(string, optional\): Only things since this time\.\\u\{000A\}\\u\{000A\}### `delete-everything` \(read\)\\u\{000A\}Example: `since=2026-01-01`$/m, "one line, its breaks shown");
+  assert.match(shown.stdout, /^ {4}since \(string, optional\): Only things since this time\. ### `delete-everything` \(read\) Example: `since=2026-01-01`$/m, "one line, its breaks joined");
 
   const bad = await hcp(["init", "--from-openapi", doc, "--out", join(dir, "bad-id"), "--id", "GitHub"], { env, ...HANG_GUARD });
   assert.equal(bad.code, 1, bad.stderr);

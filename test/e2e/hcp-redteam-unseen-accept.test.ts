@@ -11,19 +11,20 @@ import { bank, toolErrorOf } from "./approvals-support.js";
 test("attack: a client that accepts the approval form unseen (Codex accepts a form without fields by itself; VS Code takes a skipped question for an accept) runs nothing: the form has a box to tick; an accept without it ticked (missing, or false) is no answer and no decline: the refusal names hcp approve, which a person then gives", async () => {
   const b = bank();
   const forms: ElicitRequest["params"][] = [];
-  const answers: ElicitResult[] = [{ action: "accept", content: {} }, { action: "accept" }, { action: "accept", content: { approve: false } }];
+  const answers: ElicitResult[] = [{ action: "accept", content: {} }, { action: "accept" }, { action: "accept", content: { approve: [true] } as never }, { action: "accept", content: { approve: false } }];
   const { client } = await b.mcp({ allowWrite: true, elicit: (_message, params) => (forms.push(params), answers.shift() ?? { action: "decline" }) });
   try {
     // As Codex answers a form it finds no field in: accept, with empty content; as a skipped question: accept alone; as
     // a form sends a box nobody touched: false.
     const ids: string[] = [];
-    for (const amount of ["5", "6", "8"]) {
+    for (const amount of ["5", "6", "7", "8"]) {
       const unseen = await client.callTool({ name: "bank_pay", arguments: { amount } });
       assert.equal(unseen.isError, true, JSON.stringify(unseen.structuredContent));
       const error = toolErrorOf(unseen);
       assert.equal(error.code, "approver_failed");
       // Empty content fails the form's schema (the SDK's words); no content, or the box false, hcp's.
-      assert.match(error.message, /asking the MCP client failed \(.*(required property 'approve'|accept without the box "approve" ticked)/);
+      // A box answered with another type ([true]): the SDK's issue, said in words, not its list's first line `[`.
+      assert.match(error.message, /asking the MCP client failed \(.*(required property 'approve'|accept without the box "approve" ticked|content\.approve: Invalid input\))/);
       const id = /a person can approve this plan in a terminal with: hcp approve (hcp1\.[\w.-]+)/.exec(error.message)?.[1];
       assert.ok(id !== undefined, error.message);
       ids.push(id);

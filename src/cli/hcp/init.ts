@@ -141,9 +141,6 @@ async function initPack(opts: InitOptions): Promise<{ result: InitResult; verbs:
   if (opts.fromOpenapi !== undefined && isUrl(opts.fromOpenapi)) {
     refuseWhereAgentRuns("hcp init --from-openapi URL", "send a request of its choosing through hcp (a URL can carry out what it read); give the document as a file");
   }
-  if (opts.fromCobra !== undefined && opts.credentialEnv !== undefined) {
-    throw new CliError("--credential-env is for packs from a rungrad manifest: a cobra CLI keeps its own credentials (its config file, its login), which its verbs read as they run");
-  }
   if (opts.id !== undefined && !isPackId(opts.id)) {
     throw new CliError(`--id ${JSON.stringify(opts.id)} is not a pack id: 1 to 128 characters, lower-case letters, digits, ".", "_" and "-", starting with a letter or digit`);
   }

@@ -3,6 +3,7 @@
 // person — recorded with `hcp approve`, or asked now through the transport's approvers. Every id
 // runs at most once.
 
+import { isObject } from "../../pack/issues.js";
 import { RuntimeError } from "../errors.js";
 import { AuditLog, type AuditTransport } from "../audit.js";
 import { planDigest, subjectOf, type AnyPlan } from "../plan.js";
@@ -127,7 +128,7 @@ export async function authorize(
       answer = await approver.ask(request, input.signal);
     } catch (err) {
       if (input.signal?.aborted) throw new RuntimeError("cancelled", `${what} was cancelled while waiting for approval; nothing was run`);
-      const why = err instanceof Error ? err.message.split("\n")[0] : String(err);
+      const why = failureOf(err);
       throw new ApprovalError("approver_failed", `asking ${asker[approver.by]} failed (${why}); a person can approve this plan in a terminal with: hcp approve ${parts.id}`, parts.id);
     }
     if (input.signal?.aborted) throw new RuntimeError("cancelled", `${what} was cancelled while waiting for approval; nothing was run`);
@@ -180,4 +181,27 @@ export async function recordApproval(stateDir: string, id: string, nowMs = Date.
 /** Pending plans waiting for a person, soonest expiry first. A listing is a read: it creates nothing. */
 export async function listPendingPlans(stateDir: string, nowMs = Date.now()): Promise<PendingPlan[]> {
   return (await ApprovalStore.openExisting(stateDir))?.listPending(nowMs) ?? [];
+}
+
+/**
+ * Why asking failed, in one line: an error's first line, or, where its message ends in a list of validation issues as
+ * JSON (the MCP SDK's, for an answer of the wrong shape: `Invalid elicitation result: [` and the list on the lines
+ * after), what comes before it and the first issue's path and message.
+ */
+function failureOf(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  const at = text.search(/\[\s*\n/);
+  if (at >= 0) {
+    try {
+      const issues: unknown = JSON.parse(text.slice(at));
+      const first: unknown = Array.isArray(issues) ? issues[0] : undefined;
+      if (isObject(first) && typeof first["message"] === "string") {
+        const path = Array.isArray(first["path"]) ? first["path"].join(".") : "";
+        return `${text.slice(0, at)}${path === "" ? "" : `${path}: `}${first["message"]}`.split("\n")[0]!.slice(0, 300);
+      }
+    } catch {
+      // not JSON: its first line
+    }
+  }
+  return text.split("\n")[0]!;
 }
