@@ -69,6 +69,8 @@ export class McpSessions {
     // --max-requests slot held for good), or, the first's connection gone while its call goes on, the second with the
     // first's result. Refused as on stdio, until the first is answered.
     const requestId = isObject(body) && "method" in body && (typeof body["id"] === "string" || typeof body["id"] === "number") ? body["id"] : undefined;
+    // Gone while its body was read: nothing would take the answer, and its close, passed, would never free the id.
+    if (res.destroyed) return;
     if (requestId !== undefined) {
       const key = idKey(requestId);
       if (s.unanswered.has(key)) return badMessage(res, -32600, DUPLICATE_ID_REFUSED, requestId);

@@ -1,6 +1,6 @@
 // Shared by the hcp-hardening-* tests: an isolated environment for every spawned hcp, and throwaway packs.
 
-import { existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixture } from "./helpers.js";
 import { tempDir } from "../transports/support.js";
@@ -35,4 +35,18 @@ export function probePack(id: string, verbs: Record<string, object>, extra: Reco
 export function witness(): { path: string; ran: () => boolean } {
   const path = join(tempDir("hcp-witness-"), "ran");
   return { path, ran: () => existsSync(path) };
+}
+
+/**
+ * A new pack folder `name` holding `tool.sh`, a program that appends its arguments to a log outside the folder, one
+ * run a line: `runs()` lists what really ran.
+ */
+export function recordingPackFolder(name: string): { dir: string; runs: () => string[] } {
+  const dir = join(tempDir(), name);
+  mkdirSync(dir);
+  const log = join(dir, "..", "ran.log");
+  writeFileSync(log, "");
+  writeFileSync(join(dir, "tool.sh"), `#!/bin/sh\necho "$*" >> '${log}'\n`);
+  chmodSync(join(dir, "tool.sh"), 0o755);
+  return { dir, runs: () => readFileSync(log, "utf8").split("\n").filter((l) => l !== "") };
 }

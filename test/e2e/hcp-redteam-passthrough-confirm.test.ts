@@ -3,20 +3,15 @@
 // built hcp; the pack's program appends each real run to a witness file.
 
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { isolatedEnv } from "./hardening.js";
-import { hcp, tempDir } from "../transports/support.js";
+import { isolatedEnv, recordingPackFolder } from "./hardening.js";
+import { hcp } from "../transports/support.js";
 
 /** A wrap pack whose pass-through allows `hello` (read, or write) and whose program records each run. */
 function passThroughPack(policy: "read" | "write"): { pack: string; runs: () => string[] } {
-  const dir = join(tempDir(), "pt");
-  mkdirSync(dir);
-  const log = join(dir, "..", "ran.log");
-  writeFileSync(log, "");
-  writeFileSync(join(dir, "tool.sh"), `#!/bin/sh\necho "$*" >> '${log}'\n`);
-  chmodSync(join(dir, "tool.sh"), 0o755);
+  const { dir, runs } = recordingPackFolder("pt");
   const surface = {
     id: "pt",
     kind: "wrap",
@@ -27,7 +22,7 @@ function passThroughPack(policy: "read" | "write"): { pack: string; runs: () => 
   };
   writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
   writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "pt", verbs: { hello: "read" }, pass_through: policy }));
-  return { pack: dir, runs: () => readFileSync(log, "utf8").split("\n").filter((l) => l !== "") };
+  return { pack: dir, runs };
 }
 
 test("hcp run: a plan_id given to a pass-through (which takes no confirmation) is refused, not ignored; nothing runs", async () => {

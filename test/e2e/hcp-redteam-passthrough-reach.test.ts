@@ -4,20 +4,15 @@
 // or approved at each run while the pass-through runs it. Spawns the built hcp; the pack's program records each run.
 
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { isolatedEnv } from "./hardening.js";
-import { hcp, tempDir } from "../transports/support.js";
+import { isolatedEnv, recordingPackFolder } from "./hardening.js";
+import { hcp } from "../transports/support.js";
 
 /** A git-like wrap pack whose pass-through allows `remote`, with the verbs under `remote` given `verbs` by policy.json. */
 function remotePack(passThrough: string, verbs: Record<string, unknown>): { pack: string; runs: () => string[] } {
-  const dir = join(tempDir(), "gitlike");
-  mkdirSync(dir);
-  const log = join(dir, "..", "ran.log");
-  writeFileSync(log, "");
-  writeFileSync(join(dir, "tool.sh"), `#!/bin/sh\necho "$*" >> '${log}'\n`);
-  chmodSync(join(dir, "tool.sh"), 0o755);
+  const { dir, runs } = recordingPackFolder("gitlike");
   const surface = {
     id: "gitlike",
     kind: "wrap",
@@ -35,7 +30,7 @@ function remotePack(passThrough: string, verbs: Record<string, unknown>): { pack
   writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
   writeFileSync(join(dir, "HARNESS.md"), "---\nname: gitlike\ndescription: A git-like tool.\n---\n\nA git-like tool.\n");
   writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "gitlike", verbs: { "remote.list": "read", status: "read", push: "deny", ...verbs }, pass_through: passThrough }));
-  return { pack: dir, runs: () => readFileSync(log, "utf8").split("\n").filter((l) => l !== "") };
+  return { pack: dir, runs };
 }
 
 test("attack: a pass-through that reaches a verb policy.json denies, gives to a person, or holds to --allow-write is an error: the pack does not load and hcp run's pass-through runs nothing", async () => {

@@ -136,24 +136,16 @@ function secretsOf(packs: readonly LoadedPack[]): SecretSet {
 
 /**
  * What these commands print of packs, with every credential hcp knows masked in its text as in all output (§12): a
- * pack's text may hold one (a default its CLI's help showed), and an agent runs them.
+ * pack's text may hold one (a default its CLI's help showed), and an agent runs them (hcp describe, run --help too).
  */
 function masked<T>(value: T, packs: readonly LoadedPack[]): T {
   return redactStrings(value, secretsOf(packs));
 }
 
-/**
- * describePack with every credential hcp knows masked in its text, as in all output: a pack's descriptions may hold
- * one (a default its CLI's help showed), and an agent runs hcp describe and hcp run --help.
- */
-function describedMasked(pack: ServedPack, verb: string | undefined): ReturnType<typeof describePack> {
-  return masked(describePack(pack, verb), [pack]);
-}
-
 /** Each verb's arguments, policy, approval and argv template: the whole pack, or one verb. */
 export async function describeHandler(ctx: Context): Promise<void> {
   const pack = await describable(ctx.args[0]!);
-  const description = describedMasked(pack, ctx.args[1]);
+  const description = masked(describePack(pack, ctx.args[1]), [pack]);
   await ctx.writeResult(description, () => renderDescription(description, programLines(pack)));
 }
 
@@ -161,6 +153,6 @@ export async function describeHandler(ctx: Context): Promise<void> {
 export async function runVerbHelp(operands: readonly string[]): Promise<string | null> {
   if (operands.length < 2) return null;
   const pack = await describable(operands[0]!);
-  const description = describedMasked(pack, operands[1]);
+  const description = masked(describePack(pack, operands[1]), [pack]);
   return renderDescription(description, programLines(pack), runUsage(operands[0]!, description.verbs[0]!));
 }
