@@ -43,7 +43,12 @@ export function cutToolNames(packId: string, verbs: readonly string[]): string[]
   const cut = verbs.filter((v) => uncutToolName(packId, v).length > MAX_TOOL_NAME);
   if (cut.length === 0) return [];
   const example = cut[0]!;
-  return [
-    `${cut.length} of ${verbs.length} MCP tool names (<pack>_<verb>) are longer than ${MAX_TOOL_NAME} characters and end in a hash instead (verb "${example}" is tool ${toolName(packId, example)}); a shorter pack id (hcp init --id NAME) keeps more of them whole`,
-  ];
+  // Those a pack id of one character would keep whole: for the others only a shorter verb key does (Jira's, whose id
+  // is already `jira`).
+  const byId = cut.filter((v) => uncutToolName("x", v).length <= MAX_TOOL_NAME).length;
+  const advice =
+    byId === 0
+      ? "their verbs' keys are too long for any pack id: give such a verb a shorter key (in surface.json and policy.json) to keep its tool's name whole"
+      : `a shorter pack id (hcp init --id NAME) keeps ${byId === cut.length ? "them" : `${byId} of them`} whole${byId === cut.length ? "" : "; the others' verb keys are too long for any pack id"}`;
+  return [`${cut.length} of ${verbs.length} MCP tool names (<pack>_<verb>) are longer than ${MAX_TOOL_NAME} characters and end in a hash instead (verb "${example}" is tool ${toolName(packId, example)}); ${advice}`];
 }

@@ -170,7 +170,7 @@ test("a document the size of GitHub's (over 10 MiB, up to 64 MiB in a file) make
   assert.match(byTitle.stderr, /^note: 200 operations are verbs of other names, as their operationIds are not verb keys \(operation "repos\/list-repository-things-for-the-authenticated-user-0" is verb "repos-list-repository-things-for-the-authenticated-user-0", .*, …\); surface\.json binds each to its method and path$/m);
   assert.match(
     byTitle.stderr,
-    new RegExp(`^note: 200 of 200 MCP tool names \\(<pack>_<verb>\\) are longer than 64 characters and end in a hash instead \\(verb "repos-list-repository-things-for-the-authenticated-user-0" is tool ${id}_repos-_[0-9a-f]{8}\\); a shorter pack id \\(hcp init --id NAME\\) keeps more of them whole$`, "m"),
+    new RegExp(`^note: 200 of 200 MCP tool names \\(<pack>_<verb>\\) are longer than 64 characters and end in a hash instead \\(verb "repos-list-repository-things-for-the-authenticated-user-0" is tool ${id}_repos-_[0-9a-f]{8}\\); a shorter pack id \\(hcp init --id NAME\\) keeps them whole$`, "m"),
   );
 
   const out = join(dir, "gh");

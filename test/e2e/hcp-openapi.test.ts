@@ -310,7 +310,7 @@ test("an openapi document served by URL is loaded once and its verbs run; http t
   }
   const clear = openapiPack({ ref: { url: "http://example.invalid/notes.json" }, verbs: { "notes.list": { description: "ok" } } });
   const c = await hcp(["validate", clear], { ...HANG_GUARD, env: isolatedEnv() });
-  assert.match(c.stdout, /uses http: to a host that is not loopback; use https:/);
+  assert.match(c.stdout, /the OpenAPI document URL http:\/\/example\.invalid\/notes\.json uses http: to a host that is not loopback; use https:/, "its path said too");
 });
 
 test("MCP: one tool per operation with the derived input schema and the §6.7 result as structuredContent", async () => {

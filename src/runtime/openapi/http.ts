@@ -156,6 +156,7 @@ function isLoopback(url: URL): boolean {
 /** Refuses a URL that is not https, or http to a loopback host: nothing secret crosses a network in clear. */
 export function checkTransportSecurity(url: URL, what: string): string | undefined {
   if (url.protocol === "https:") return undefined;
-  if (url.protocol === "http:") return isLoopback(url) ? undefined : `${what} ${url.origin} uses http: to a host that is not loopback; use https:`;
+  // Its path too (a base URL's `/v3`, which an operator copying it to https would lose), never its query.
+  if (url.protocol === "http:") return isLoopback(url) ? undefined : `${what} ${url.origin}${url.pathname === "/" ? "" : url.pathname} uses http: to a host that is not loopback; use https:`;
   return `${what} ${JSON.stringify(url.href.slice(0, 80))} must be an http: or https: URL`;
 }
