@@ -16,7 +16,8 @@ export interface HarnessInput {
   /** What the program is, in a few words (the CLI's own short description); may be empty. */
   summary: string;
   /** Set when some verbs need a credential: the binding's family, the variables (an API's security schemes), and those verbs. */
-  credentials?: { family: string; variables: readonly string[]; verbs: readonly string[] };
+  /** `alternatives`: an API's schemes of which each verb takes any one (Asana's token or OAuth): one stored is enough. */
+  credentials?: { family: string; variables: readonly string[]; verbs: readonly string[]; alternatives?: boolean };
   /** An openapi pack: the verbs are HTTP requests and the credential is a security scheme's value (§9, §11). */
   api?: boolean;
 }
@@ -156,7 +157,7 @@ export function renderPackHarness(input: HarnessInput): string {
       "## Credentials",
       "",
       api
-        ? `Verbs marked **needs credentials** call the API as the person, with ${one ? `the ${listed} credential` : `the credentials of the document's security schemes ${listed} (each verb uses those its operation names)`}; hcp adds ${one ? "it" : "them"} to the request itself, and ${one ? "it is" : "they are"} never shown to you. The person stores ${one ? "it" : "each"} once for hcp:`
+        ? `Verbs marked **needs credentials** call the API as the person, with ${one ? `the ${listed} credential` : credentials.alternatives === true ? `one of the credentials of the document's security schemes ${listed} (each verb takes any one its operation names)` : `the credentials of the document's security schemes ${listed} (each verb uses those its operation names)`}; hcp adds ${one ? "it" : "them"} to the request itself, and ${one ? "it is" : "they are"} never shown to you. The person stores ${one ? "it" : credentials.alternatives === true ? "one of them" : "each"} once for hcp:`
         : `Verbs marked **needs credentials** call a service as the person: the program reads ${listed}. hcp gives the program a clean environment, so a variable exported in a shell does not reach it; the person stores ${one ? "it" : "each"} once for hcp:`,
       "",
       "```sh",

@@ -204,20 +204,48 @@ function passThroughReach(policy: PolicyDocument, surface: Surface, sink: IssueS
   const pack = { surface, policy };
   const reached = new Map<string, string[]>();
   for (const [key, verb] of Object.entries(surface.verbs)) {
-    // The verb's subcommand: the first word of its command after the program that is no flag.
-    const word = verb.cli?.slice(1).find((token) => !token.startsWith("-"));
-    if (word === undefined || !allowed.includes(word)) continue;
     const held = classOf(effectivePolicy(pack, key));
     if (POLICY_CLASSES.indexOf(held) <= POLICY_CLASSES.indexOf(passing)) continue;
-    reached.set(word, [...(reached.get(word) ?? []), `${JSON.stringify(key)} (${CLASS_WORDS[held]})`]);
+    const words = subcommandsOf(verb.cli?.slice(1) ?? (surface.wrap?.argv_template ?? ["{{verb}}"]).flatMap((t) => (t === "{{verb}}" ? key.split(".") : [t])));
+    const via = words.includes(ANY) ? ANY : words.find((w) => allowed.includes(w));
+    if (via !== undefined) reached.set(via, [...(reached.get(via) ?? []), `${JSON.stringify(key)} (${CLASS_WORDS[held]})`]);
   }
   for (const [word, verbs] of reached) {
+    const them = verbs.length === 1 ? "it" : "them";
+    const those = verbs.length === 1 ? "that verb" : "those verbs";
+    const named = `${verbs.length === 1 ? "verb" : "verbs"} ${verbs.join(", ")}`;
     sink.error(
       "policy",
       "pass_through",
-      `pass_through ${JSON.stringify(passing)} runs ${JSON.stringify(word)} with any arguments the agent writes, so it would run ${verbs.length === 1 ? "verb" : "verbs"} ${verbs.join(", ")} without what policy.json asks of ${verbs.length === 1 ? "it" : "them"}: deny the pass-through, take ${JSON.stringify(word)} out of surface.json pass_through.allowedSubcommands, or give ${verbs.length === 1 ? "that verb" : "those verbs"} no more than ${JSON.stringify(passing)}`,
+      word === ANY
+        ? `pass_through ${JSON.stringify(passing)} runs ${allowed.map((w) => JSON.stringify(w)).join(", ")} with any arguments the agent writes, and the subcommand of ${named} is a placeholder (or may be), which any of them may stand for: it would run ${them} without what policy.json asks of ${them}: deny the pass-through, or give ${those} no more than ${JSON.stringify(passing)}`
+        : `pass_through ${JSON.stringify(passing)} runs ${JSON.stringify(word)} with any arguments the agent writes, so it would run ${named} without what policy.json asks of ${them}: deny the pass-through, take ${JSON.stringify(word)} out of surface.json pass_through.allowedSubcommands, or give ${those} no more than ${JSON.stringify(passing)}`,
     );
   }
+}
+
+/** A subcommand word no literal names: a placeholder stands where the command's subcommand may be. */
+const ANY = "{{…}}";
+
+/**
+ * The words that may be a command's subcommand, as a pass-through names it: the first token after the program that is
+ * no flag, and before it each token that follows a flag without `=` (`git -c core.pager=cat remote`: `core.pager=cat`
+ * may be that flag's value, or the subcommand); ANY where a placeholder stands in such a place.
+ */
+function subcommandsOf(tokens: readonly string[]): string[] {
+  const words: string[] = [];
+  let afterFlag = false;
+  for (const token of tokens) {
+    if (token.includes("{{")) return [...words, ANY];
+    if (token.startsWith("-")) {
+      afterFlag = token !== "--" && !token.includes("=");
+      continue;
+    }
+    words.push(token);
+    if (!afterFlag) return words;
+    afterFlag = false;
+  }
+  return words;
 }
 
 /** How a policy class reads in an error. */

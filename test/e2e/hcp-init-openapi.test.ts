@@ -391,3 +391,27 @@ test("an operationId too long for a verb key (Microsoft Graph's reach 138 charac
   assert.deepEqual(keys.map((k) => verbs[k]!.cli), [["POST", "/a"], ["POST", "/b"]], "each bound to its operation");
   assert.equal((await hcp(["validate", join(dir, "pack")], { env, ...HANG_GUARD })).code, 0);
 });
+
+/** A one-operation document whose security is `security`, of two bearer schemes. */
+const tasksDoc = (security: object[]) => ({
+  openapi: "3.0.3",
+  info: { title: "tasks", version: "1" },
+  servers: [{ url: "https://app.tasks.test/api" }],
+  components: { securitySchemes: { personalAccessToken: { type: "http", scheme: "bearer" }, oauth2: { type: "http", scheme: "bearer" } } },
+  security,
+  paths: { "/tasks": { get: { operationId: "get-tasks", responses: { "200": { description: "ok" } } } } },
+});
+
+test("a document whose operations each take any one of several schemes (Asana's token or OAuth) has HARNESS.md ask the person for one of them, not each; schemes an operation needs together are asked for each", async () => {
+  const dir = tempDir("hcp-init-alternatives-");
+  const harnessOf = async (security: object[], name: string) => {
+    writeFileSync(join(dir, `${name}.json`), JSON.stringify(tasksDoc(security)));
+    const r = await hcp(["init", "--from-openapi", join(dir, `${name}.json`), "--out", join(dir, name)], { env: isolatedEnv() });
+    assert.equal(r.code, 0, r.stderr);
+    return readFileSync(join(dir, name, "HARNESS.md"), "utf8");
+  };
+  const either = await harnessOf([{ personalAccessToken: [] }, { oauth2: [] }], "either");
+  assert.match(either, /with one of the credentials of the document's security schemes `personalAccessToken`, `oauth2` \(each verb takes any one its operation names\); .* The person stores one of them once for hcp:/);
+  const both = await harnessOf([{ personalAccessToken: [], oauth2: [] }], "both");
+  assert.match(both, /with the credentials of the document's security schemes `(personalAccessToken|oauth2)`, `(personalAccessToken|oauth2)` \(each verb uses those its operation names\); .* The person stores each once for hcp:/);
+});

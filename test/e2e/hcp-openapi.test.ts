@@ -409,20 +409,29 @@ test("attack: a document whose server stands for the reader's own host (Jira's h
   try {
     const dir = join(tempDir("hcp-openapi-placeholder-"));
     const credentials = { jira: { openapi: { basicAuth: "me@example.com:tok-5e3a" } } };
-    for (const servers of [[{ url: "https://your-domain.atlassian.net/rest/api/3" }], [{ url: "https://{tenant}.service-now.com/api", variables: { tenant: { default: "instance" } } }]]) {
+    const placeholders = [
+      [{ url: "https://your-domain.atlassian.net/rest/api/3" }],
+      [{ url: "https://{tenant}.service-now.com/api", variables: { tenant: { default: "instance" } } }],
+      // Where hcp init would write a base URL of its own: a server without a scheme, an http server's https sibling.
+      [{ url: "//your-domain.atlassian.net/rest/api/3" }],
+      [{ url: "http://api.jiraish.example.org/rest/api/3" }, { url: "https://your-domain.atlassian.net/rest/api/3" }],
+    ];
+    for (const servers of placeholders) {
       writeFileSync(join(dir, "jira.json"), JSON.stringify(jiraDoc(servers)));
       const out = join(dir, `pack-${Math.random().toString(36).slice(2)}`);
       const init = await hcp(["init", "--from-openapi", join(dir, "jira.json"), "--out", out, "--id", "jira"]);
       assert.equal(init.code, 0, init.stderr);
       assert.match(init.stderr, /^note: store each credential as the API takes it: basicAuth: user:password \(hcp sends it base64-encoded\)$/m, "the person learns the value's form");
-      assert.match(init.stderr, /note: the document's first server https:\/\/[^ ]+ stands for your own host \("(your-domain|instance)"\): no verb runs until you give the API's base URL in policy\.json/);
+      assert.match(init.stderr, /note: the document's server https:\/\/[^ ]+ stands for your own host \("(your-domain|instance)"\): no verb runs until you give the API's base URL in policy\.json/);
+      const written = JSON.parse(readFileSync(join(out, "policy.json"), "utf8")) as { openapi?: unknown };
+      assert.equal(written.openapi, undefined, "hcp init writes no base URL that stands for your own host");
       const validated = await hcp(["validate", out]);
-      assert.match(validated.stdout + validated.stderr, /stands for your own host, not one to call/);
+      assert.match(validated.stdout + validated.stderr, /no verb of this pack can run: .*(stands for your own host, not one to call|uses http: to a host that is not loopback|is not an absolute URL)/);
       const env = isolatedEnv(credentials);
       const r = await execSession([out], [JSON.stringify({ id: 1, pack: "jira", verb: "get-issue", args: { key: "PROJ-1" } })], [], { env });
       assert.equal(r.responses[0]!.ok, false);
       assert.equal(r.responses[0]!.error!.code, "not_executable", "refused before any request (a request would have failed to resolve: request_failed)");
-      assert.match(r.responses[0]!.error!.message, /set|give the API's base URL in policy\.json/);
+      assert.match(r.responses[0]!.error!.message, /give the API's base URL in policy\.json|use https:/);
       // The person names their own: the call goes there, with the credential.
       const policy = JSON.parse(readFileSync(join(out, "policy.json"), "utf8")) as Record<string, unknown>;
       writeFileSync(join(out, "policy.json"), JSON.stringify({ ...policy, openapi: { base_url: `${site.origin}/rest/api/3` } }));

@@ -133,13 +133,24 @@ test("attack: an operation that carries other requests in its body (Asana's POST
         "/batch": { post: { operationId: "createBatchRequest", requestBody: body, responses: ok } },
         "/$batch": { post: { operationId: "graphBatch", requestBody: body, responses: ok } },
         "/tasks": { post: { operationId: "createTask", requestBody: body, responses: ok } },
+        // Elasticsearch's, Google's custom methods, Salesforce's, OpenAI's, and by name.
+        "/{index}/_bulk": { post: { operationId: "bulk", parameters: [{ name: "index", in: "path", required: true, schema: { type: "string" } }], requestBody: body, responses: ok } },
+        "/v4/spreadsheets/{spreadsheetId}:batchUpdate": { post: { operationId: "sheetsBatchUpdate", parameters: [{ name: "spreadsheetId", in: "path", required: true, schema: { type: "string" } }], requestBody: body, responses: ok } },
+        "/v1/{database}/documents:batchWrite": { post: { operationId: "firestoreBatchWrite", parameters: [{ name: "database", in: "path", required: true, schema: { type: "string" } }], requestBody: body, responses: ok } },
+        "/services/data/v58.0/composite": { post: { operationId: "composite", requestBody: body, responses: ok } },
+        "/v1/batches": { post: { operationId: "createBatch", requestBody: body, responses: ok } },
+        "/tasks/bulk_delete": { post: { operationId: "bulkDelete", requestBody: body, responses: ok } },
+        "/v4/spreadsheets/{spreadsheetId}/values:batchGet": { post: { operationId: "valuesBatchGet", parameters: [{ name: "spreadsheetId", in: "path", required: true, schema: { type: "string" } }], requestBody: body, responses: ok } },
       },
     }));
     const env = isolatedEnv();
     const out = join(dir, "tasks");
     const init = await hcp(["init", "--from-openapi", doc, "--out", out], { env });
     assert.equal(init.code, 0, init.stderr);
-    assert.match(init.stderr, /note: 2 verbs send other requests in their body \(a batch: "create-batch-request", "graph-batch"\), deletions among them as the agent writes: each needs a person's approval, as a DELETE does\n/);
+    assert.match(init.stderr, /note: 8 verbs send other requests in their body \(a batch: "create-batch-request", "graph-batch", "bulk", "sheets-batch-update", "firestore-batch-write" and 3 more\), deletions among them as the agent writes: each needs a person's approval, as a DELETE does\n/);
+    const policy = JSON.parse(readFileSync(join(out, "policy.json"), "utf8")) as { verbs: Record<string, unknown> };
+    for (const verb of ["bulk", "sheets-batch-update", "firestore-batch-write", "composite", "create-batch", "bulk-delete"]) assert.deepEqual(policy.verbs[verb], { policy: "write", confirm: true }, verb);
+    assert.equal(policy.verbs["values-batch-get"], "write", "a batch of reads by POST is a plain write");
     await trustPack(out, env);
     const batch = { actions: [{ method: "delete", relative_path: "/tasks/1001" }] };
     for (const verb of ["create-batch-request", "graph-batch"]) {

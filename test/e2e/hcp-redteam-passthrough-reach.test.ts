@@ -71,3 +71,37 @@ test("attack: a pass-through that reaches a verb policy.json denies, gives to a 
   assert.equal(denied.code, 1);
   assert.match(denied.stdout + denied.stderr, /runs "status" with any arguments the agent writes, so it would run verb "status" \(denied\)/);
 });
+
+test("attack: a pass-through reaches a verb whose command names its subcommand after a flag's value, through a placeholder, or through wrap.argv_template (no cli of its own): each such policy.json is an error too, and the pass-through runs nothing", async () => {
+  const env = { ...isolatedEnv(), HCP_NO_PROMPT: "1" };
+  const shapes: { verb: Record<string, unknown>; key: string; template?: string[] }[] = [
+    // No cli: the default argv_template runs `tool remote …` for the verb `remote`.
+    { key: "remote", verb: { description: "Manage remotes." } },
+    // The subcommand after a flag whose value is a token of its own (git -c, git -C, kubectl --context).
+    { key: "remote.remove", verb: { description: "Remove a remote.", cli: ["git", "-c", "core.pager=cat", "remote", "remove", "{{name}}"] } },
+    // A placeholder where the subcommand stands: any allowed subcommand may be it.
+    { key: "remote.remove", verb: { description: "Remove a remote.", cli: ["git", "{{sub}}", "remove", "origin"] } },
+    // No cli, a template whose {{verb}} follows a flag: `--no-pager remote remove {{name}}`.
+    { key: "remote.remove", verb: { description: "Remove a remote." }, template: ["--no-pager", "{{verb}}", "{{name}}"] },
+  ];
+  for (const [n, shape] of shapes.entries()) {
+    const { dir, runs } = recordingPackFolder(`shape${n}`);
+    const surface = {
+      id: "gitlike",
+      kind: "wrap",
+      wrap: { bin: "./tool.sh", ...(shape.template === undefined ? {} : { argv_template: shape.template }) },
+      binding: { mode: "local", hub: "none" },
+      pass_through: { allowedSubcommands: ["remote", "status"], maxArgv: 6 },
+      verbs: { status: { description: "Show the status.", cli: ["git", "status"] }, [shape.key]: shape.verb },
+    };
+    writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
+    writeFileSync(join(dir, "HARNESS.md"), "---\nname: gitlike\ndescription: A git-like tool.\n---\n\nA git-like tool.\n");
+    writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "gitlike", verbs: { status: "read", [shape.key]: "deny" }, pass_through: "read" }));
+    const v = await hcp(["validate", dir], { env });
+    assert.equal(v.code, 1, `shape ${n}: ${v.stdout}`);
+    assert.match(v.stdout + v.stderr, new RegExp(`pass_through "read" runs .* with any arguments the agent writes.*"${shape.key.replace(".", "\\.")}" \\(denied\\)`), `shape ${n}`);
+    const r = await hcp(["run", dir, "--", "remote", "remove", "origin"], { env });
+    assert.notEqual(r.code, 0, r.stderr);
+    assert.deepEqual(runs(), [], `shape ${n}: nothing ran`);
+  }
+});

@@ -175,12 +175,31 @@ function schemesUsed(doc: OpenApiDocument, operations: readonly Operation[]): st
 }
 
 /**
- * Whether an operation at `path` takes other requests in its body (Asana's `POST /batch`, Graph's `POST /$batch`, a
- * `/bulk`): the agent would write a DELETE into it, which the pack's gate on DELETE never sees.
+ * Whether each of several schemes alone is enough: no requirement of any operation names two, and each operation that
+ * needs one lists them all as alternatives (Asana's `[{personalAccessToken}, {oauth2}]`). One stored then serves
+ * every verb, where the person was told to store each.
+ */
+function alternativeSchemes(operations: readonly Operation[], schemes: readonly string[]): boolean {
+  if (schemes.length < 2) return false;
+  return operations.every((op) => {
+    const needed = op.security.filter((r) => Object.keys(r).length > 0);
+    if (needed.length === 0) return true;
+    if (needed.length !== op.security.length || needed.some((r) => Object.keys(r).length !== 1)) return false;
+    return schemes.every((s) => needed.some((r) => Object.hasOwn(r, s)));
+  });
+}
+
+/**
+ * Whether an operation at `path` takes other requests in its body: Asana's `POST /batch`, Graph's `/$batch`,
+ * Elasticsearch's `/_bulk`, Salesforce's `/composite`, OpenAI's `/batches`, a `/bulk_delete` or `/batch.json`, and
+ * Google's custom methods `…:batchUpdate` and `…:batchWrite` (Sheets' `deleteSheet` rides in one); not `:batchGet`.
+ * The agent would write a deletion into it, which the pack's gate on DELETE never sees.
  */
 function carriesRequests(path: string): boolean {
-  const last = path.split("/").findLast((segment) => segment !== "" && !segment.startsWith("{"));
-  return last !== undefined && /^\$?(batch|bulk)$/i.test(last);
+  const last = path.split("/").findLast((segment) => segment !== "" && !/^\{[^}]*\}$/.test(segment));
+  if (last === undefined) return false;
+  const name = last.replace(/\{[^}]*\}/g, "");
+  return /^[$_]?(batch|batches|bulk|composite)(?:$|[-_.])/i.test(name) || /:batch(?!get)[a-z]*$/i.test(name);
 }
 
 /**
@@ -284,7 +303,7 @@ export function packFromOpenApi(doc: OpenApiDocument, fileName: string, id?: str
       policy: inForce,
       summary: typeof info["description"] === "string" ? firstSentence(info["description"]) : "",
       api: true,
-      ...(schemes.length > 0 ? { credentials: { family: id, variables: schemes, verbs: authVerbs } } : {}),
+      ...(schemes.length > 0 ? { credentials: { family: id, variables: schemes, verbs: authVerbs, alternatives: alternativeSchemes(operations, schemes) } } : {}),
     });
   return {
     surface: { id, name: title, kind: "openapi", binding, openapi: { path: fileName }, verbs },

@@ -12,6 +12,7 @@ const YOURS = /^your(?:[-_]|domain|company|site|instance|server|host|tenant|org|
 /** The label of `host` that shows it stands for the reader's own, or undefined when none does. */
 export function placeholderLabel(host: string): string | undefined {
   const labels = host.toLowerCase().split(".");
-  if (labels.length > 1 && STANDING_FOR.has(labels[0]!)) return labels[0];
+  // Only as a subdomain: `tenant.io` and `instance.ai` are names of their own.
+  if (labels.length > 2 && STANDING_FOR.has(labels[0]!)) return labels[0];
   return labels.find((label) => YOURS.test(label) || /[{}]|%7b|%7d/.test(label));
 }

@@ -29,13 +29,29 @@ function absolute(text: string, base?: URL): URL | undefined {
   }
 }
 
+/**
+ * The base URL hcp init writes, or none (the first server serves as it is; or none can), and what it says. A URL that
+ * stands for the reader's own host is never written: the runtime refuses to call it only while no base URL is set.
+ */
 export function serverChoice(doc: Pick<DocumentHead, "servers" | "source" | "url">): ServerChoice {
+  const choice = chosenServer(doc);
+  const url = choice.baseUrl === undefined ? firstServer(doc) : absolute(choice.baseUrl);
+  const placeholder = url === undefined ? undefined : placeholderLabel(url.hostname);
+  if (placeholder === undefined) return choice;
+  return { note: `the document's server ${url!.origin} stands for your own host (${JSON.stringify(placeholder)}): no verb runs until you ${SET_BASE_URL}` };
+}
+
+/** The first server's URL as written (its variables at their defaults), when absolute. */
+function firstServer(doc: Pick<DocumentHead, "servers">): URL | undefined {
+  const first = (Array.isArray(doc.servers) ? doc.servers : []).find((s) => isObject(s) && typeof s["url"] === "string");
+  return first === undefined ? undefined : absolute(serverUrl(first as Record<string, unknown>));
+}
+
+function chosenServer(doc: Pick<DocumentHead, "servers" | "source" | "url">): ServerChoice {
   const servers = (Array.isArray(doc.servers) ? doc.servers : []).filter((s) => isObject(s) && typeof s["url"] === "string").map((s) => serverUrl(s as Record<string, unknown>));
   const first = servers[0];
   if (first === undefined) return { note: NO_ABSOLUTE };
   const own = absolute(first);
-  const placeholder = own === undefined ? undefined : placeholderLabel(own.hostname);
-  if (placeholder !== undefined) return { note: `the document's first server ${own!.origin} stands for your own host (${JSON.stringify(placeholder)}): no verb runs until you ${SET_BASE_URL.replace(/^give/, "give")}` };
   if (own !== undefined && usable(own)) return {};
   if (own === undefined) {
     // Relative: the document's own URL says where it is; a file says nothing but `//host`, which https completes.
