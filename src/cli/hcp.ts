@@ -4,7 +4,7 @@
 import { NO_COLOR_FLAG } from "./colour.js";
 import { App, OutputMode, type CommandSpec, type Context, type Handler } from "../framework/index.js";
 import { FROM_EXE } from "./flags.js";
-import { mapped } from "./hcp/errors.js";
+import { mapped, maskedMessage } from "./hcp/errors.js";
 import { ALLOW_WRITE, APPROVER_FLAGS, AUDIT, CONTROL_PLANE, CWD, RUN_APPROVER_ARG_HINT, RUN_APPROVER_FLAGS, SERVED_FLAGS, STRICT } from "./hcp/flags.js";
 import { PACKAGE_VERSION } from "./version.js";
 import { PERSON_APPROVES, WRITES, passesEnv } from "../pack/person-gate.js";
@@ -320,6 +320,7 @@ export function newHcpApp(): App {
     // A pack made from hcp passes the places hcp reads to the hcp its verbs run (pack/person-gate.ts): approve --list,
     // audit and trust --list through it read the state, audit log and trust of the person serving it.
     extensions: passesEnv(PLACE_VARIABLES),
+    maskError: maskedMessage,
   }).addCommand(approveCommand, auditCommand, credentialsCommand, describeCommand, execCommand, initCommand, listCommand, mcpConfigCommand, metaCommand, runCommand, serveCommand, skillCommand, trustCommand, validateCommand);
 }
 

@@ -39,6 +39,11 @@ export interface AppConfig {
   examples?: string[];
   groups?: Group[];
   /**
+   * Not Go's: what an error's message becomes before it is written (hcp masks the credentials it knows: a message may
+   * quote what the caller wrote, or a file's text). None by default: the message as it is.
+   */
+  maskError?: (message: string) => string;
+  /**
    * A command group given an operand that names none of its subcommands: `help` prints the group's help and exits 0
    * (Cobra's behaviour, the default); `error` fails like the root does (exit 1, "Did you mean this?").
    */
@@ -442,7 +447,7 @@ export class App {
     const machine = this.surface.globalFlags === "disabled" ? false
       : rawMode ? detectMachineOutput(argv, this.machineNames(), this.config.advancedOutput ?? false, flagNames(this.root))
       : state.flags.json || ((this.config.advancedOutput ?? false) && (state.flags.jq !== null || state.flags.template !== null));
-    const msg = errorMessage(err);
+    const msg = this.config.maskError?.(errorMessage(err)) ?? errorMessage(err);
     if (machine) {
       const body = dictionary<unknown>();
       body["error"] = msg;

@@ -236,11 +236,13 @@ function subcommandsOf(tokens: readonly string[]): string[] {
   const words: string[] = [];
   let afterFlag = false;
   for (const token of tokens) {
-    if (token.includes("{{")) return [...words, ANY];
+    // A flag first, whatever its value: `--namespace={{ns}}` is never a subcommand (a placeholder is a whole token, or
+    // a flag's value after `=`).
     if (token.startsWith("-")) {
       afterFlag = token !== "--" && !token.includes("=");
       continue;
     }
+    if (token.includes("{{")) return [...words, ANY];
     words.push(token);
     if (!afterFlag) return words;
     afterFlag = false;

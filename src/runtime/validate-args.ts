@@ -77,7 +77,10 @@ export function validateArgs(pack: LoadedPack, verbKey: string, verb: SurfaceVer
     validators.set(verb, validate);
   }
   if (!judge(validate, args, verbKey)) {
-    throw new RuntimeError("invalid_args", `invalid arguments for verb ${JSON.stringify(verbKey)}: ${argumentErrors(validate.errors ?? [], validate.schema).join("; ")}`);
+    // An API's schema is its document's, which may be stricter than the API (Asana's custom fields take an array where it
+    // says a string): the agent can only tell the person, who can loosen it.
+    const whose = pack.surface?.kind === "openapi" && verb.args === undefined ? " (the schema is the OpenAPI document's: if the API takes what was sent, a person can loosen it in this verb's args in surface.json)" : "";
+    throw new RuntimeError("invalid_args", `invalid arguments for verb ${JSON.stringify(verbKey)}: ${argumentErrors(validate.errors ?? [], validate.schema).join("; ")}${whose}`);
   }
   return args;
 }

@@ -14,6 +14,7 @@ import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } fro
 import { workingFolder } from "../runtime/command.js";
 import { maskError, packSecrets } from "../runtime/secrets/secrets.js";
 import { redactStrings, redactText, type SecretSet } from "../runtime/secrets/redact.js";
+import { firstDuplicateKey } from "../json/literal.js";
 import { startWatchdog } from "../runtime/process/watchdog.js";
 import { sdkServerModule, sdkTypesModule } from "./lazy-sdk.js";
 import { linkSignals } from "./abort.js";
@@ -106,13 +107,22 @@ interface ToolResult {
  * twice the tokens of every JSON answer, the text's quotes escaped besides.
  */
 function structuredOf(r: ExecResult | HttpResult | DryRun): Record<string, unknown> {
-  if (isDryRun(r) || r.json === undefined) return r as unknown as Record<string, unknown>;
+  if (isDryRun(r) || r.json === undefined || !jsonSaysAll(isHttpResult(r) ? r.body : r.stdout)) return r as unknown as Record<string, unknown>;
   if (isHttpResult(r)) {
     const { body: _, ...rest } = r;
     return rest;
   }
   const { stdout: _, ...rest } = r;
   return rest;
+}
+
+/**
+ * Whether a client that parses `json` as JavaScript does reads all the text says: not where it holds a run of 16 digits
+ * or more (an integer past 2^53, a snowflake id, which such a parser rounds to a neighbouring number; in a string too,
+ * to be sure), nor a key twice (such a parser keeps the last). There the text goes too.
+ */
+function jsonSaysAll(text: string): boolean {
+  return !/\d{16}/.test(text) && firstDuplicateKey(text) === undefined;
 }
 
 /**

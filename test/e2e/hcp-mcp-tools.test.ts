@@ -212,6 +212,28 @@ test("structuredContent keeps a big integer's literal on the wire (9007199254740
   child.stdin.end();
   await new Promise((resolve) => child.on("close", resolve));
   assert.match(answer, /"json":\{"n":9007199254740993\}/);
+  // A client that parses it as JavaScript reads 9007199254740992: the exact text goes beside it, as stdout.
+  assert.match(answer, /"stdout":"\{\\"n\\":9007199254740993\}\\n"/);
+});
+
+test("attack: structuredContent never leaves an agent only a JSON value that says less than the output: an id past 2^53 (a snowflake) or a key given twice keeps stdout beside json, as an API's body keeps body", async () => {
+  const verbs = {
+    id: { description: "A snowflake id.", cli: ["probe", "run", 'print:{"id": 1234567890123456789}'], policy: "read" },
+    twice: { description: "A key twice.", cli: ["probe", "run", 'print:{"to": "alice", "to": "mallory"}'], policy: "read" },
+    plain: { description: "Plain JSON.", cli: ["probe", "run", 'print:{"id": 12345}'], policy: "read" },
+  };
+  const root = probePack("ids", verbs, {}, { verbs: { id: "read", twice: "read", plain: "read" } });
+  const { client } = await mcpClient([root], { env: isolatedEnv() });
+  try {
+    for (const [verb, shown] of [["id", '{"id": 1234567890123456789}\n'], ["twice", '{"to": "alice", "to": "mallory"}\n']] as const) {
+      const r = await client.callTool({ name: `ids_${verb}`, arguments: {} });
+      assert.equal((r.structuredContent as { stdout?: string }).stdout, shown, `${verb}: the exact text beside json`);
+    }
+    const plain = await client.callTool({ name: "ids_plain", arguments: {} });
+    assert.equal((plain.structuredContent as { stdout?: string }).stdout, undefined, "JSON that says all: once, as json");
+  } finally {
+    await client.close();
+  }
 });
 
 test("hcp mcp-config prints a configuration per client; the json one starts a working server", async () => {

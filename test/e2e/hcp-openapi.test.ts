@@ -78,6 +78,8 @@ test("an openapi verb sends its request to a real server, from a 3.0 YAML and a 
     const bad = await received(async () => (r = await hcp(["run", pack, "notes.list", "--arg", "limit:=0"], { env, ...HANG_GUARD })));
     assert.equal(r!.code, 1);
     assert.match(r!.stderr, /invalid_args|limit/);
+    // The schema is the document's, which may be stricter than the API: the agent is told who can loosen it.
+    assert.match(r!.stderr, /\(the schema is the OpenAPI document's: if the API takes what was sent, a person can loosen it in this verb's args in surface\.json\)/);
     assert.equal(bad.length, 0);
     // A verb bound by cli: [METHOD, path]; its header parameter is sent.
     const one = await received(async () => (r = await hcp(["run", pack, "notes.get", "--arg", "id=n1", "--arg", "X-Trace=t-1"], { env, ...HANG_GUARD })));

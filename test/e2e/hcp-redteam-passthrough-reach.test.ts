@@ -105,3 +105,23 @@ test("attack: a pass-through reaches a verb whose command names its subcommand a
     assert.deepEqual(runs(), [], `shape ${n}: nothing ran`);
   }
 });
+
+test("a verb whose command sets a flag's value by a placeholder before its subcommand (kubectl --namespace={{ns}} delete) is not taken for one the pass-through reaches: a pass-through of get and describe loads beside it", async () => {
+  const { dir } = recordingPackFolder("kubelike");
+  const surface = {
+    id: "kubelike",
+    kind: "wrap",
+    wrap: { bin: "./tool.sh" },
+    binding: { mode: "local", hub: "none" },
+    pass_through: { allowedSubcommands: ["get", "describe"], maxArgv: 6 },
+    verbs: {
+      get: { description: "Get pods.", cli: ["kubectl", "get", "pods"] },
+      delete: { description: "Delete a pod.", cli: ["kubectl", "--namespace={{ns}}", "delete", "pod", "{{pod}}"] },
+    },
+  };
+  writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "kubelike", verbs: { get: "read", delete: { policy: "write", confirm: true } }, pass_through: "read" }));
+  const v = await hcp(["validate", dir], { env: isolatedEnv() });
+  assert.equal(v.code, 0, v.stdout);
+  assert.match(v.stdout, /1 pack: 1 valid, 0 invalid; 0 errors/);
+});

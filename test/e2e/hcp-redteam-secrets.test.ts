@@ -171,13 +171,15 @@ test("attack: a credential written into a pack's own text (a verb's description,
   }
 });
 
-test("attack: a pack that does not load is named with the text it holds (a verb's policy value, its key) by every command an agent runs on it: the credential written there is masked in each error, --json too", async () => {
+test("attack: a pack that does not load is named with the text it holds (a verb's policy value, its key) by every command an agent runs on it, and a command line's error quotes what it was given: the credential written there is masked in each error, --json too", async () => {
   const secret = "s3cr3ttokenvalue9876";
   const root = tempDir("hcp-pack-bad-text-");
   const verbs = { say: { description: "Say.", cli: ["echo", "hi"], policy: secret }, [`k${secret}`]: { description: "Odd.", cli: ["echo", "{{"] } };
   writeFileSync(join(root, "surface.json"), JSON.stringify({ id: "bad", kind: "wrap", cliBin: "echo", wrap: { bin: "/bin/echo" }, binding: { mode: "local", hub: "none" }, verbs }));
   const env = isolatedEnv({ HCP_CREDENTIALS: credentialFile(secret) });
-  for (const command of [["validate", root], ["describe", root], ["describe", root, "--json"], ["run", root, "say", "--help"], ["run", root, "say"], ["list", root, "--json"], ["meta", root], ["skill", root]]) {
+  // And the errors of the command line itself, which quote what the caller wrote: an unknown flag, command or value.
+  const parsing = [["run", root, "say", `--${secret}`], ["describe", root, "say", `--json=${secret}`], [secret], [`--${secret}`], ["exec", root, `--${secret}`]];
+  for (const command of [["validate", root], ["describe", root], ["describe", root, "--json"], ["run", root, "say", "--help"], ["run", root, "say"], ["list", root, "--json"], ["meta", root], ["skill", root], ...parsing]) {
     const r = await hcp(command, { env });
     assert.notEqual(r.code, 0, `hcp ${command[0]} refuses the pack`);
     assert.ok(!(r.stdout + r.stderr).includes(secret), `hcp ${command.filter((w) => w !== root).join(" ")}: ${r.stdout}${r.stderr}`);
