@@ -203,11 +203,13 @@ function passThroughReach(policy: PolicyDocument, surface: Surface, sink: IssueS
   if (passing === undefined || passing === "deny" || allowed === undefined) return;
   const pack = { surface, policy };
   const reached = new Map<string, string[]>();
+  // A flag allowed as a "subcommand" (`--no-pager`, `-C`) lets the agent write any subcommand after it: it reaches all.
+  const flag = allowed.find((word) => word.startsWith("-"));
   for (const [key, verb] of Object.entries(surface.verbs)) {
     const held = classOf(effectivePolicy(pack, key));
     if (POLICY_CLASSES.indexOf(held) <= POLICY_CLASSES.indexOf(passing)) continue;
     const words = subcommandsOf(verb.cli?.slice(1) ?? (surface.wrap?.argv_template ?? ["{{verb}}"]).flatMap((t) => (t === "{{verb}}" ? key.split(".") : [t])));
-    const via = words.includes(ANY) ? ANY : words.find((w) => allowed.includes(w));
+    const via = flag ?? (words.includes(ANY) ? ANY : words.find((w) => allowed.includes(w)));
     if (via !== undefined) reached.set(via, [...(reached.get(via) ?? []), `${JSON.stringify(key)} (${CLASS_WORDS[held]})`]);
   }
   for (const [word, verbs] of reached) {

@@ -15,6 +15,7 @@ import { workingFolder } from "../runtime/command.js";
 import { maskError, packSecrets } from "../runtime/secrets/secrets.js";
 import { redactStrings, redactText, type SecretSet } from "../runtime/secrets/redact.js";
 import { firstDuplicateKey } from "../json/literal.js";
+import { hasLoneSurrogate } from "../runtime/openapi/request.js";
 import { startWatchdog } from "../runtime/process/watchdog.js";
 import { sdkServerModule, sdkTypesModule } from "./lazy-sdk.js";
 import { linkSignals } from "./abort.js";
@@ -117,12 +118,26 @@ function structuredOf(r: ExecResult | HttpResult | DryRun): Record<string, unkno
 }
 
 /**
- * Whether a client that parses `json` as JavaScript does reads all the text says: not where it holds a run of 16 digits
- * or more (an integer past 2^53, a snowflake id, which such a parser rounds to a neighbouring number; in a string too,
- * to be sure), nor a key twice (such a parser keeps the last). There the text goes too.
+ * Whether a client that parses `json` as JavaScript does reads all the text says. Not where a number of it does not
+ * survive as a double (an integer past 2^53, a snowflake id rounded to a neighbour; more than 15 significant digits;
+ * `1e400`, written as null; `1e-400`, as 0; `-0`, as 0), nor where a key is given twice (such a parser keeps the last),
+ * nor where a surrogate is escaped or stands alone (a lone one is written as U+FFFD). Numbers are looked for in the
+ * whole text, strings too, to be sure. There the text goes beside `json`.
  */
 function jsonSaysAll(text: string): boolean {
-  return !/\d{16}/.test(text) && firstDuplicateKey(text) === undefined;
+  if (/\\u[dD][89a-fA-F]/.test(text) || hasLoneSurrogate(text) || firstDuplicateKey(text) !== undefined) return false;
+  for (const [token] of text.matchAll(NUMBER)) if (!survives(token)) return false;
+  return true;
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/** Whether a JSON number reads back as written through a double: finite, not -0, at most 15 significant digits. */
+function survives(token: string): boolean {
+  const n = Number(token);
+  if (!Number.isFinite(n) || Object.is(n, -0)) return false;
+  const digits = token.replace(/^-/, "").replace(/[eE].*$/, "").replace(".", "").replace(/^0+/, "").replace(/0+$/, "");
+  return n === 0 ? digits === "" : digits.length <= 15;
 }
 
 /**

@@ -216,16 +216,23 @@ test("structuredContent keeps a big integer's literal on the wire (9007199254740
   assert.match(answer, /"stdout":"\{\\"n\\":9007199254740993\}\\n"/);
 });
 
-test("attack: structuredContent never leaves an agent only a JSON value that says less than the output: an id past 2^53 (a snowflake) or a key given twice keeps stdout beside json, as an API's body keeps body", async () => {
+test("attack: structuredContent never leaves an agent only a JSON value that says less than the output: an id past 2^53 (a snowflake), a key given twice, a number a double does not keep (1e400, 1e-400, -0, 19 digits) or a lone surrogate keeps stdout beside json, as an API's body keeps body", async () => {
   const verbs = {
     id: { description: "A snowflake id.", cli: ["probe", "run", 'print:{"id": 1234567890123456789}'], policy: "read" },
+    // Numbers a double does not keep (written as null, 0, 0, rounded) and a lone surrogate (written as U+FFFD).
+    huge: { description: "Overflow.", cli: ["probe", "run", 'print:{"a": 1e400}'], policy: "read" },
+    tiny: { description: "Underflow.", cli: ["probe", "run", 'print:{"a": 1e-400}'], policy: "read" },
+    minus: { description: "Minus zero.", cli: ["probe", "run", 'print:{"a": -0}'], policy: "read" },
+    digits: { description: "19 significant digits.", cli: ["probe", "run", 'print:{"a": 123456789012345.6789}'], policy: "read" },
+    lone: { description: "A lone surrogate.", cli: ["probe", "run", 'print:{"a": "\\ud800"}'], policy: "read" },
     twice: { description: "A key twice.", cli: ["probe", "run", 'print:{"to": "alice", "to": "mallory"}'], policy: "read" },
     plain: { description: "Plain JSON.", cli: ["probe", "run", 'print:{"id": 12345}'], policy: "read" },
   };
-  const root = probePack("ids", verbs, {}, { verbs: { id: "read", twice: "read", plain: "read" } });
+  const root = probePack("ids", verbs, {}, { verbs: Object.fromEntries(Object.keys(verbs).map((v) => [v, "read"])) });
   const { client } = await mcpClient([root], { env: isolatedEnv() });
   try {
-    for (const [verb, shown] of [["id", '{"id": 1234567890123456789}\n'], ["twice", '{"to": "alice", "to": "mallory"}\n']] as const) {
+    const lost = [["id", '{"id": 1234567890123456789}\n'], ["twice", '{"to": "alice", "to": "mallory"}\n'], ["huge", '{"a": 1e400}\n'], ["tiny", '{"a": 1e-400}\n'], ["minus", '{"a": -0}\n'], ["digits", '{"a": 123456789012345.6789}\n'], ["lone", '{"a": "\\ud800"}\n']] as const;
+    for (const [verb, shown] of lost) {
       const r = await client.callTool({ name: `ids_${verb}`, arguments: {} });
       assert.equal((r.structuredContent as { stdout?: string }).stdout, shown, `${verb}: the exact text beside json`);
     }

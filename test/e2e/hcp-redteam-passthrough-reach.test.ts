@@ -72,9 +72,9 @@ test("attack: a pass-through that reaches a verb policy.json denies, gives to a 
   assert.match(denied.stdout + denied.stderr, /runs "status" with any arguments the agent writes, so it would run verb "status" \(denied\)/);
 });
 
-test("attack: a pass-through reaches a verb whose command names its subcommand after a flag's value, through a placeholder, or through wrap.argv_template (no cli of its own): each such policy.json is an error too, and the pass-through runs nothing", async () => {
+test("attack: a pass-through reaches a verb whose command names its subcommand after a flag's value, through a placeholder, or through wrap.argv_template (no cli of its own), and every verb when it allows a flag (--no-pager, then any subcommand): each such policy.json is an error too, and the pass-through runs nothing", async () => {
   const env = { ...isolatedEnv(), HCP_NO_PROMPT: "1" };
-  const shapes: { verb: Record<string, unknown>; key: string; template?: string[] }[] = [
+  const shapes: { verb: Record<string, unknown>; key: string; template?: string[]; allowed?: string[] }[] = [
     // No cli: the default argv_template runs `tool remote …` for the verb `remote`.
     { key: "remote", verb: { description: "Manage remotes." } },
     // The subcommand after a flag whose value is a token of its own (git -c, git -C, kubectl --context).
@@ -83,6 +83,8 @@ test("attack: a pass-through reaches a verb whose command names its subcommand a
     { key: "remote.remove", verb: { description: "Remove a remote.", cli: ["git", "{{sub}}", "remove", "origin"] } },
     // No cli, a template whose {{verb}} follows a flag: `--no-pager remote remove {{name}}`.
     { key: "remote.remove", verb: { description: "Remove a remote." }, template: ["--no-pager", "{{verb}}", "{{name}}"] },
+    // A flag allowed as a subcommand: `-- --no-pager remote remove origin`, any subcommand after it.
+    { key: "remote.remove", verb: { description: "Remove a remote.", cli: ["git", "remote", "remove", "{{name}}"] }, allowed: ["status", "--no-pager"] },
   ];
   for (const [n, shape] of shapes.entries()) {
     const { dir, runs } = recordingPackFolder(`shape${n}`);
@@ -91,7 +93,7 @@ test("attack: a pass-through reaches a verb whose command names its subcommand a
       kind: "wrap",
       wrap: { bin: "./tool.sh", ...(shape.template === undefined ? {} : { argv_template: shape.template }) },
       binding: { mode: "local", hub: "none" },
-      pass_through: { allowedSubcommands: ["remote", "status"], maxArgv: 6 },
+      pass_through: { allowedSubcommands: shape.allowed ?? ["remote", "status"], maxArgv: 6 },
       verbs: { status: { description: "Show the status.", cli: ["git", "status"] }, [shape.key]: shape.verb },
     };
     writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
@@ -100,8 +102,10 @@ test("attack: a pass-through reaches a verb whose command names its subcommand a
     const v = await hcp(["validate", dir], { env });
     assert.equal(v.code, 1, `shape ${n}: ${v.stdout}`);
     assert.match(v.stdout + v.stderr, new RegExp(`pass_through "read" runs .* with any arguments the agent writes.*"${shape.key.replace(".", "\\.")}" \\(denied\\)`), `shape ${n}`);
-    const r = await hcp(["run", dir, "--", "remote", "remove", "origin"], { env });
-    assert.notEqual(r.code, 0, r.stderr);
+    for (const argv of [["remote", "remove", "origin"], ["--no-pager", "remote", "remove", "origin"]]) {
+      const r = await hcp(["run", dir, "--", ...argv], { env });
+      assert.notEqual(r.code, 0, r.stderr);
+    }
     assert.deepEqual(runs(), [], `shape ${n}: nothing ran`);
   }
 });
