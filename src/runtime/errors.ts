@@ -34,6 +34,8 @@ export type RuntimeErrorCode =
   | "not_a_terminal"
   // packs a person trusted with credentials (hcp run)
   | "pack_untrusted"
+  // a served pack changed since the server loaded it (hcp serve, hcp exec)
+  | "pack_changed"
   // pass-through (§6.6)
   | "subcommand_not_allowed"
   | "too_many_arguments"

@@ -16,6 +16,7 @@ import type { RunFrom } from "./trust/pack-copy.js";
 import { isRequestPlan, subjectOf, type Plan } from "./plan.js";
 import { prepare, type Prepared } from "./prepare.js";
 import { runProcess } from "./process/process.js";
+import { refuseChangedPack } from "./pack-changed.js";
 import { redactText } from "./secrets/redact.js";
 import { maskError, maskResult } from "./secrets/secrets.js";
 import { stdoutJson } from "./stdout-json.js";
@@ -37,6 +38,8 @@ const STDIN_PREVIEW = 2000;
  * (an openapi result is masked where it is made, with the credentials' wire forms too).
  */
 async function planOrRun(pack: LoadedPack, opts: ExecuteOptions, command: () => Command, args: () => string[]): Promise<ExecResult | HttpResult | DryRun> {
+  // A server's pack, loaded once, must still be what its files say (a one-shot run loaded them a moment ago).
+  if (opts.oneCall !== true) refuseChangedPack(pack);
   const gate = gateOf(opts);
   const trust = await trustAtPlan(pack, opts, gate.stateDir);
   const load = credentialsOf(pack, opts);

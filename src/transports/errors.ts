@@ -85,6 +85,7 @@ export const EXIT_CODES: Readonly<Record<string, number>> = {
   audit_unavailable: 4,
   not_a_terminal: 4,
   pack_untrusted: 4,
+  pack_changed: 4,
   transport_not_allowed: 4,
   plane_not_allowed: 4,
   unknown_pack: 5,
