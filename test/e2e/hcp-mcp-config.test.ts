@@ -222,7 +222,7 @@ test("a pack whose policy.json passes variables (env): mcp-config says to set th
   delete env["PROBE_UNSET"];
   const config = await hcp(["mcp-config", root, "--client", "claude"], { env });
   assert.equal(config.code, 0, config.stderr);
-  assert.match(config.stderr, /Warning: pack "envy"'s verbs get PROBE_SET, PROBE_UNSET \(policy\.json env\) from the environment the client starts hcp in: set them there .*; unset here: PROBE_UNSET\n/);
+  assert.match(config.stderr, /Warning: pack "envy"'s verbs get PROBE_SET, PROBE_UNSET \(policy\.json env\) from the environment the client starts hcp in: set them there \(a client started from a menu has not your shell's\); a plain value may go in this entry's "env", a secret not .*; unset here: PROBE_UNSET\n/);
   assert.ok(!config.stdout.includes("v-4a1f0c") && !config.stdout.includes("PROBE_SET"), config.stdout);
   const quiet = await hcp(["mcp-config", root, "--client", "claude", "--quiet"], { env });
   assert.match(quiet.stderr, /unset here: PROBE_UNSET/, "a warning, kept by --quiet");

@@ -172,26 +172,25 @@ test("arguments are validated against the verb's schema or the derived one", asy
   });
 });
 
-test("a plan names the pack files as they were loaded: their SHA-256, even when they change on disk afterwards", async () => {
+test("a plan names the pack files as they were loaded: their SHA-256; once they change on disk, the pack loaded before runs nothing more (pack_changed), and a plan of it confirms no call of the pack loaded again", async () => {
   const surface = { id: "stamp", kind: "wrap", cliBin: "probe", binding: { mode: "local", hub: "none" }, wrap: { bin: PROBE }, verbs: { show: { description: "Echo.", cli: ["probe", "show"] } } };
   const root = writePack(surface, { surface_id: "stamp", default: "read", verbs: { show: { policy: "read", confirm: "plan" } } });
   const sha256 = (file: string) => createHash("sha256").update(readFileSync(join(root, file))).digest("hex");
   const loaded = { surface: sha256("surface.json"), policy: sha256("policy.json") };
   const pack = load(root);
-  // Swapped after loading: the plan still names (and confirms only) what was loaded, which is what would run.
-  writeFileSync(join(root, "surface.json"), JSON.stringify({ ...surface, name: "swapped" }));
-  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "stamp", default: "read", verbs: { show: { policy: "read", confirm: "plan" } } }));
   const dry = await planVerb(pack, "show", {}, { env: ENV });
   assert.equal(dry.plan.root, root);
   assert.equal(dry.plan.surface_sha256, loaded.surface);
   assert.equal(dry.plan.policy_sha256, loaded.policy);
   assert.deepEqual(JSON.parse(JSON.stringify(dry.plan)), { ...dry.plan }, "the stamp is in the plan's JSON");
+  // Swapped after loading: the pack as loaded runs nothing more, its plan_id given or not.
+  writeFileSync(join(root, "surface.json"), JSON.stringify({ ...surface, name: "swapped" }));
+  writeFileSync(join(root, "policy.json"), JSON.stringify({ surface_id: "stamp", default: "read", verbs: { show: { policy: "read", confirm: "plan" } } }));
+  await rejects(executeVerb(pack, "show", {}, { env: ENV, confirm: dry.plan_id }), "pack_changed", /changed since this server loaded it \(surface\.json\)/);
   const reloaded = await planVerb(load(root), "show", {}, { env: ENV });
   assert.notEqual(reloaded.plan.surface_sha256, loaded.surface);
   assert.notEqual(reloaded.plan.policy_sha256, loaded.policy);
   await rejects(executeVerb(load(root), "show", {}, { env: ENV, confirm: dry.plan_id }), "confirmation_mismatch", /what differs: surface_sha256, policy_sha256\)/);
-  const ran = await executeVerb(pack, "show", {}, { env: ENV, confirm: dry.plan_id });
-  assert.ok(!isDryRun(ran) && "exit_code" in ran && ran.exit_code === 0);
 });
 
 test("policy: deny never runs, write needs allowWrite, unknown verbs are refused", async () => {

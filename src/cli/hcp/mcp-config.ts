@@ -136,7 +136,7 @@ export async function mcpConfigHandler(ctx: Context): Promise<void> {
   // The client starts the server in its own environment, not this shell's: a pack's variables must be set there.
   for (const { pack, names, unset } of passedEnv(packs)) {
     const them = names.length === 1 ? "it" : "them";
-    const line = `pack ${JSON.stringify(pack.surface.id)}'s verbs get ${names.join(", ")} (policy.json env) from the environment the client starts hcp in: set ${them} there (a secret among ${them} there, not in the entry's env, which is a file others may read)`;
+    const line = `pack ${JSON.stringify(pack.surface.id)}'s verbs get ${names.join(", ")} (policy.json env) from the environment the client starts hcp in: set ${them} there (a client started from a menu has not your shell's); a plain value may go in this entry's "env", a secret not (the client's configuration is a file others may read)`;
     // Unset here too: likely unset where the client starts, and the verbs would run without them. A warning, kept by --quiet.
     if (unset.length > 0) process.stderr.write(`Warning: ${line}; unset here: ${unset.join(", ")}\n`);
     else ctx.infof(line);
