@@ -147,25 +147,38 @@ function survives(token: string): boolean {
  * stderr when it succeeded printing nothing on stdout (rclone's check and a `--dry-run`'s preview say everything there);
  * a dry run's plan in words. The §6.5 result (or the plan) is the structuredContent (structuredOf).
  */
-function resultOf(r: ExecResult | HttpResult | DryRun, writesAllowed: boolean): ToolResult {
+function resultOf(r: ExecResult | HttpResult | DryRun, writesAllowed: boolean, keeps?: number): ToolResult {
   const structuredContent = structuredOf(r);
   if (isDryRun(r)) return { content: [{ type: "text", text: renderPlan(r, "argument", writesAllowed) }], structuredContent };
   if (isHttpResult(r)) return { content: [{ type: "text", text: httpText(r) }], structuredContent, ...(failed(r) ? { isError: true } : {}) };
   const notes: string[] = [];
-  if (r.stdout_truncated) notes.push(`[stdout truncated: ${r.stdout_bytes} bytes written, the rest dropped]`);
+  // Cut, the output ends with its whole lines: a line cut short (a path half written) would read as a real one.
+  const stdout = r.stdout_truncated ? wholeLines(r.stdout) : r.stdout;
+  if (r.stdout_truncated) {
+    const cap = keeps === undefined ? "" : ` (the verb keeps ${keeps} bytes of each stream)`;
+    notes.push(`[stdout truncated: ${r.stdout_bytes} bytes written, the first ${Buffer.byteLength(stdout)} shown${cap}; narrow the call (a filter, a page, a path) for the rest]`);
+  }
   const stderrNotes = () => {
     if (r.stderr !== "") notes.push(`[stderr]\n${r.stderr.replace(/\n$/, "")}`);
     if (r.stderr_truncated) notes.push(`[stderr truncated: ${r.stderr_bytes} bytes written, the rest dropped]`);
   };
   if (!failed(r)) {
-    if (r.stdout !== "") return { content: [{ type: "text", text: r.stdout + notes.map((n) => `\n${n}`).join("") }], structuredContent };
+    if (stdout !== "") return { content: [{ type: "text", text: notes.length === 0 ? stdout : endLine(stdout) + notes.join("\n") }], structuredContent };
     stderrNotes();
     return { content: [{ type: "text", text: notes.length === 0 ? "(no output)" : notes.join("\n") }], structuredContent };
   }
   stderrNotes();
   notes.push(`[${outcome(r)}]`);
-  const head = r.stdout === "" ? "" : r.stdout.endsWith("\n") ? r.stdout : `${r.stdout}\n`;
-  return { content: [{ type: "text", text: head + notes.join("\n") }], structuredContent, isError: true };
+  return { content: [{ type: "text", text: (stdout === "" ? "" : endLine(stdout)) + notes.join("\n") }], structuredContent, isError: true };
+}
+
+/** `text` ending with a line break: the notes after it start a line of their own. */
+const endLine = (text: string): string => (text.endsWith("\n") ? text : `${text}\n`);
+
+/** `text` up to its last line break; all of it when it has none (one long line is shown as cut). */
+function wholeLines(text: string): string {
+  const end = text.lastIndexOf("\n");
+  return end < 0 ? text : text.slice(0, end + 1);
 }
 
 /** The one mapping of a failed call to MCP: an isError result carrying {error: {code, message}}. */
@@ -433,7 +446,7 @@ export function mcpServer(sdk: McpSdk, served: ServedTools, opts: McpOptions, li
     if (!isDryRun(r) && !isHttpResult(r) && (r.stdout_truncated || r.stderr_truncated)) {
       warn(extra, `${t.name}: output past ${t.policy.max_output_bytes} bytes per stream was dropped (stdout ${r.stdout_bytes} bytes, stderr ${r.stderr_bytes} bytes)`);
     }
-    return resultOf(r, opts.allowWrite === true);
+    return resultOf(r, opts.allowWrite === true, t.policy.max_output_bytes);
   }
 
   // One Server is one session (stdio, an HTTP session, a stateless request): the level its client set is this one.

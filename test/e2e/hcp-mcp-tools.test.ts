@@ -284,3 +284,19 @@ test("hcp mcp-config prints a configuration per client; the json one starts a wo
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /--client must be one of claude, vscode, cursor, codex, json/);
 });
+
+test("an output past max_output_bytes ends, in the text the agent reads, with its whole lines, then how much was written, shown and kept, and to narrow the call: a line cut short is never shown as if whole", async () => {
+  const prints = Array.from({ length: 10 }, (_, i) => `print:/data/many/file_${i}.txt`);
+  const root = probePack("cut", { ls: { description: "List.", cli: ["probe", "run", ...prints], policy: "read" } }, {}, { verbs: { ls: { policy: "read", max_output_bytes: 60 } } });
+  const { client } = await mcpClient([root], { env: isolatedEnv() });
+  try {
+    const r = await client.callTool({ name: "cut_ls", arguments: {} });
+    const text = (r.content as { text: string }[])[0]!.text;
+    const sc = r.structuredContent as { stdout: string; stdout_bytes: number; stdout_truncated: boolean };
+    assert.equal(sc.stdout_truncated, true);
+    assert.equal(sc.stdout.length, 60, "the result keeps what the pack keeps");
+    assert.equal(text, `/data/many/file_0.txt\n/data/many/file_1.txt\n[stdout truncated: ${sc.stdout_bytes} bytes written, the first 44 shown (the verb keeps 60 bytes of each stream); narrow the call (a filter, a page, a path) for the rest]`);
+  } finally {
+    await client.close();
+  }
+});
