@@ -214,3 +214,8 @@ export function checkPassThrough(v: unknown, path: string, sink: IssueSink): Har
   }
   return sink.hasErrorsSince(start) ? undefined : { allowedSubcommands: subs as string[], maxArgv: max as number };
 }
+
+/** The argv template a wrap verb runs after the program: its cli's words after the first, else wrap.argv_template, else `{{verb}}` (§6.1). */
+export function wrapTemplate(wrap: { argv_template?: string[] } | undefined, verb: { cli?: string[] }): string[] {
+  return verb.cli?.slice(1) ?? wrap?.argv_template ?? ["{{verb}}"];
+}

@@ -2,6 +2,7 @@
 
 import { IssueSink, isObject, keyed, prop, show } from "./issues.js";
 import { PLACEHOLDER_NAME } from "./placeholders.js";
+import { wrapTemplate } from "./fields.js";
 import { firstDuplicateKey } from "../json/literal.js";
 import {
   DEFAULT_APPROVAL_TTL_S,
@@ -208,7 +209,8 @@ function passThroughReach(policy: PolicyDocument, surface: Surface, sink: IssueS
   for (const [key, verb] of Object.entries(surface.verbs)) {
     const held = classOf(effectivePolicy(pack, key));
     if (POLICY_CLASSES.indexOf(held) <= POLICY_CLASSES.indexOf(passing)) continue;
-    const words = subcommandsOf(verb.cli?.slice(1) ?? (surface.wrap?.argv_template ?? ["{{verb}}"]).flatMap((t) => (t === "{{verb}}" ? key.split(".") : [t])));
+    // As it runs: `{{verb}}` is the key's segments (runtime/argv.ts).
+    const words = subcommandsOf(wrapTemplate(surface.wrap, verb).flatMap((t) => (t === "{{verb}}" ? key.split(".") : [t])));
     const via = flag ?? (words.includes(ANY) ? ANY : words.find((w) => allowed.includes(w)));
     if (via !== undefined) reached.set(via, [...(reached.get(via) ?? []), `${JSON.stringify(key)} (${CLASS_WORDS[held]})`]);
   }

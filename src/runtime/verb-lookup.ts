@@ -1,6 +1,7 @@
 // Which verb a call names and what it would run (§6.1): the pack's usable surface, the verb, whether it can run
 // or is denied, and its program and argv template.
 
+import { wrapTemplate } from "../pack/fields.js";
 import { effectivePolicy } from "../pack/policy.js";
 import type { EffectivePolicy, LoadedPack, Surface, SurfaceVerb } from "../pack/types.js";
 import { RuntimeError } from "./errors.js";
@@ -48,8 +49,7 @@ export function checkDenied(policy: EffectivePolicy, what: string): void {
 /** The program and argv template of a verb (§6.1). */
 export function commandOf(surface: Surface, verbKey: string, verb: SurfaceVerb): { bin: string; template: string[]; allowVerb: boolean } {
   if (surface.kind === "wrap" && surface.wrap !== undefined) {
-    if (verb.cli !== undefined) return { bin: surface.wrap.bin, template: verb.cli.slice(1), allowVerb: false };
-    return { bin: surface.wrap.bin, template: surface.wrap.argv_template ?? ["{{verb}}"], allowVerb: true };
+    return { bin: surface.wrap.bin, template: wrapTemplate(surface.wrap, verb), allowVerb: verb.cli === undefined };
   }
   const program = verb.cli?.[0];
   if (program === undefined) {

@@ -14,8 +14,7 @@ import { argsSchemaOf, executeVerb, isDryRun, type DryRun, type ExecResult } fro
 import { workingFolder } from "../runtime/command.js";
 import { maskError, packSecrets } from "../runtime/secrets/secrets.js";
 import { redactStrings, redactText, type SecretSet } from "../runtime/secrets/redact.js";
-import { firstDuplicateKey } from "../json/literal.js";
-import { hasLoneSurrogate } from "../runtime/openapi/request.js";
+import { readsAsWritten } from "../json/reads-as-written.js";
 import { startWatchdog } from "../runtime/process/watchdog.js";
 import { sdkServerModule, sdkTypesModule } from "./lazy-sdk.js";
 import { linkSignals } from "./abort.js";
@@ -108,38 +107,14 @@ interface ToolResult {
  * twice the tokens of every JSON answer, the text's quotes escaped besides.
  */
 function structuredOf(r: ExecResult | HttpResult | DryRun): Record<string, unknown> {
-  if (isDryRun(r) || r.json === undefined || !jsonSaysAll(isHttpResult(r) ? r.body : r.stdout)) return r as unknown as Record<string, unknown>;
+  // Not where the text says more than a JavaScript client reads in `json` (a snowflake id it rounds, a key twice).
+  if (isDryRun(r) || r.json === undefined || !readsAsWritten(isHttpResult(r) ? r.body : r.stdout)) return r as unknown as Record<string, unknown>;
   if (isHttpResult(r)) {
     const { body: _, ...rest } = r;
     return rest;
   }
   const { stdout: _, ...rest } = r;
   return rest;
-}
-
-/**
- * Whether a client that parses `json` as JavaScript does reads all the text says. Not where a number of it does not
- * survive as a double (an integer past 2^53, a snowflake id rounded to a neighbour; more than 15 significant digits;
- * `1e400`, written as null; `1e-400`, as 0; `-0`, as 0), nor where a key is given twice (such a parser keeps the last),
- * nor where a surrogate is escaped or stands alone (a lone one is written as U+FFFD). There the text goes beside `json`.
- */
-function jsonSaysAll(text: string): boolean {
-  if (/\\u[dD][89a-fA-F]/.test(text) || hasLoneSurrogate(text) || firstDuplicateKey(text) !== undefined) return false;
-  // The numbers outside its strings: a string's `-0` or digits are text (a run's id holds such), which no parser rounds.
-  for (const [token] of text.replace(STRING, '""').matchAll(NUMBER)) if (!survives(token)) return false;
-  return true;
-}
-
-const STRING = /"(?:[^"\\]|\\.)*"/g;
-
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
-
-/** Whether a JSON number reads back as written through a double: finite, not -0, at most 15 significant digits. */
-function survives(token: string): boolean {
-  const n = Number(token);
-  if (!Number.isFinite(n) || Object.is(n, -0)) return false;
-  const digits = token.replace(/^-/, "").replace(/[eE].*$/, "").replace(".", "").replace(/^0+/, "").replace(/0+$/, "");
-  return n === 0 ? digits === "" : digits.length <= 15;
 }
 
 /**

@@ -10,26 +10,28 @@ import { test } from "node:test";
 import { isolatedEnv, recordingPackFolder } from "./hardening.js";
 import { hcp } from "../transports/support.js";
 
+/**
+ * Writes the wrap pack `id` into `dir`, whose tool.sh it runs: a pass-through allowing `allowed`, `verbs`, `policy` as
+ * its policy.json (beside surface_id), and `wrap`'s more fields (an argv_template).
+ */
+function writeWrapPack(dir: string, id: string, allowed: string[], verbs: Record<string, unknown>, policy: Record<string, unknown>, wrap: Record<string, unknown> = {}): void {
+  const surface = { id, kind: "wrap", wrap: { bin: "./tool.sh", ...wrap }, binding: { mode: "local", hub: "none" }, pass_through: { allowedSubcommands: allowed, maxArgv: 6 }, verbs };
+  writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
+  writeFileSync(join(dir, "HARNESS.md"), `---\nname: ${id}\ndescription: A ${id} tool.\n---\n\nA ${id} tool.\n`);
+  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: id, ...policy }));
+}
+
 /** A git-like wrap pack whose pass-through allows `remote`, with the verbs under `remote` given `verbs` by policy.json. */
 function remotePack(passThrough: string, verbs: Record<string, unknown>): { pack: string; runs: () => string[] } {
   const { dir, runs } = recordingPackFolder("gitlike");
-  const surface = {
-    id: "gitlike",
-    kind: "wrap",
-    wrap: { bin: "./tool.sh" },
-    binding: { mode: "local", hub: "none" },
-    pass_through: { allowedSubcommands: ["remote", "status"], maxArgv: 6 },
-    verbs: {
-      "remote.list": { description: "List remotes.", cli: ["git", "remote", "-v"] },
-      "remote.remove": { description: "Remove a remote.", cli: ["git", "remote", "remove", "{{name}}"] },
-      "remote.set-url": { description: "Change a remote's URL.", cli: ["git", "--no-pager", "remote", "set-url", "{{name}}", "{{url}}"] },
-      status: { description: "Show the status.", cli: ["git", "status"] },
-      push: { description: "Push.", cli: ["git", "push"] },
-    },
+  const gitVerbs = {
+    "remote.list": { description: "List remotes.", cli: ["git", "remote", "-v"] },
+    "remote.remove": { description: "Remove a remote.", cli: ["git", "remote", "remove", "{{name}}"] },
+    "remote.set-url": { description: "Change a remote's URL.", cli: ["git", "--no-pager", "remote", "set-url", "{{name}}", "{{url}}"] },
+    status: { description: "Show the status.", cli: ["git", "status"] },
+    push: { description: "Push.", cli: ["git", "push"] },
   };
-  writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
-  writeFileSync(join(dir, "HARNESS.md"), "---\nname: gitlike\ndescription: A git-like tool.\n---\n\nA git-like tool.\n");
-  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "gitlike", verbs: { "remote.list": "read", status: "read", push: "deny", ...verbs }, pass_through: passThrough }));
+  writeWrapPack(dir, "gitlike", ["remote", "status"], gitVerbs, { verbs: { "remote.list": "read", status: "read", push: "deny", ...verbs }, pass_through: passThrough });
   return { pack: dir, runs };
 }
 
@@ -88,17 +90,9 @@ test("attack: a pass-through reaches a verb whose command names its subcommand a
   ];
   for (const [n, shape] of shapes.entries()) {
     const { dir, runs } = recordingPackFolder(`shape${n}`);
-    const surface = {
-      id: "gitlike",
-      kind: "wrap",
-      wrap: { bin: "./tool.sh", ...(shape.template === undefined ? {} : { argv_template: shape.template }) },
-      binding: { mode: "local", hub: "none" },
-      pass_through: { allowedSubcommands: shape.allowed ?? ["remote", "status"], maxArgv: 6 },
-      verbs: { status: { description: "Show the status.", cli: ["git", "status"] }, [shape.key]: shape.verb },
-    };
-    writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
-    writeFileSync(join(dir, "HARNESS.md"), "---\nname: gitlike\ndescription: A git-like tool.\n---\n\nA git-like tool.\n");
-    writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "gitlike", verbs: { status: "read", [shape.key]: "deny" }, pass_through: "read" }));
+    const verbs = { status: { description: "Show the status.", cli: ["git", "status"] }, [shape.key]: shape.verb };
+    const wrap = shape.template === undefined ? {} : { argv_template: shape.template };
+    writeWrapPack(dir, "gitlike", shape.allowed ?? ["remote", "status"], verbs, { verbs: { status: "read", [shape.key]: "deny" }, pass_through: "read" }, wrap);
     const v = await hcp(["validate", dir], { env });
     assert.equal(v.code, 1, `shape ${n}: ${v.stdout}`);
     assert.match(v.stdout + v.stderr, new RegExp(`pass_through "read" runs .* with any arguments the agent writes.*"${shape.key.replace(".", "\\.")}" \\(denied\\)`), `shape ${n}`);
@@ -112,19 +106,11 @@ test("attack: a pass-through reaches a verb whose command names its subcommand a
 
 test("a verb whose command sets a flag's value by a placeholder before its subcommand (kubectl --namespace={{ns}} delete) is not taken for one the pass-through reaches: a pass-through of get and describe loads beside it", async () => {
   const { dir } = recordingPackFolder("kubelike");
-  const surface = {
-    id: "kubelike",
-    kind: "wrap",
-    wrap: { bin: "./tool.sh" },
-    binding: { mode: "local", hub: "none" },
-    pass_through: { allowedSubcommands: ["get", "describe"], maxArgv: 6 },
-    verbs: {
-      get: { description: "Get pods.", cli: ["kubectl", "get", "pods"] },
-      delete: { description: "Delete a pod.", cli: ["kubectl", "--namespace={{ns}}", "delete", "pod", "{{pod}}"] },
-    },
+  const verbs = {
+    get: { description: "Get pods.", cli: ["kubectl", "get", "pods"] },
+    delete: { description: "Delete a pod.", cli: ["kubectl", "--namespace={{ns}}", "delete", "pod", "{{pod}}"] },
   };
-  writeFileSync(join(dir, "surface.json"), JSON.stringify(surface));
-  writeFileSync(join(dir, "policy.json"), JSON.stringify({ surface_id: "kubelike", verbs: { get: "read", delete: { policy: "write", confirm: true } }, pass_through: "read" }));
+  writeWrapPack(dir, "kubelike", ["get", "describe"], verbs, { verbs: { get: "read", delete: { policy: "write", confirm: true } }, pass_through: "read" });
   const v = await hcp(["validate", dir], { env: isolatedEnv() });
   assert.equal(v.code, 0, v.stdout);
   assert.match(v.stdout, /1 pack: 1 valid, 0 invalid; 0 errors/);

@@ -48,8 +48,9 @@ export async function validateHandler(ctx: Context): Promise<void> {
     warnOfMcpRefusal(p);
     warnOfNoBaseUrl(p);
   }
-  const model = masked({ packs: packs.map((p) => ({ path: shown(p.root), ok: p.ok, pack_id: p.surface?.id ?? null, issues: p.issues, meta: p.meta })) }, packs);
-  await ctx.writeResult(model, () => redactText(validationText(packs, colourOn(process.stdout, ctx.bool("no-color"))), secretsOf(packs)));
+  const secrets = secretsOf(packs);
+  const model = redactStrings({ packs: packs.map((p) => ({ path: shown(p.root), ok: p.ok, pack_id: p.surface?.id ?? null, issues: p.issues, meta: p.meta })) }, secrets);
+  await ctx.writeResult(model, () => redactText(validationText(packs, colourOn(process.stdout, ctx.bool("no-color"))), secrets));
   ctx.setExitCode(packs.every((p) => p.ok) ? 0 : 1);
 }
 

@@ -165,10 +165,15 @@ function fitted(key: string): string {
   return `${key.slice(0, MAX_VERB_KEY - 9).replace(/[._-]+$/, "")}-${shortHash(key)}`;
 }
 
+/** The document's `components.securitySchemes`, by name; none when it declares none. */
+function declaredSchemes(doc: OpenApiDocument): Record<string, unknown> {
+  const components = isObject(doc.doc["components"]) ? doc.doc["components"] : {};
+  return isObject(components["securitySchemes"]) ? components["securitySchemes"] : {};
+}
+
 /** The security scheme names the operations use, most used first. */
 function schemesUsed(doc: OpenApiDocument, operations: readonly Operation[]): string[] {
-  const components = isObject(doc.doc["components"]) ? doc.doc["components"] : {};
-  const declared = isObject(components["securitySchemes"]) ? components["securitySchemes"] : {};
+  const declared = declaredSchemes(doc);
   const uses = new Map<string, number>();
   for (const op of operations) for (const req of op.security) for (const name of Object.keys(req)) if (Object.hasOwn(declared, name)) uses.set(name, (uses.get(name) ?? 0) + 1);
   return [...uses.entries()].sort((a, b) => b[1] - a[1]).map(([name]) => name);
@@ -208,8 +213,7 @@ function carriesRequests(path: string): boolean {
  * stored as a bare token there goes out as it is, and the API answers 401 with nothing to say why.
  */
 function credentialFormats(doc: OpenApiDocument, schemes: readonly string[]): string[] {
-  const components = isObject(doc.doc["components"]) ? doc.doc["components"] : {};
-  const declared = isObject(components["securitySchemes"]) ? components["securitySchemes"] : {};
+  const declared = declaredSchemes(doc);
   const formats = schemes.flatMap((name) => {
     const s = declared[name];
     if (!isObject(s)) return [];

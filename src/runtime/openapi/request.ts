@@ -9,7 +9,7 @@ import { RuntimeError, showValue } from "../errors.js";
 import type { DocumentHead } from "./document.js";
 import { checkTransportSecurity } from "./http.js";
 import type { Operation, Parameter, RequestBody } from "./operations.js";
-import { argumentParameters } from "./schema.js";
+import { argumentParameters, type ArgumentParameter } from "./schema.js";
 import { placeholderLabel } from "./placeholder-host.js";
 
 /** What a request sends, before credentials (which are added only when it is sent). */
@@ -278,6 +278,14 @@ function refuseCredentialPlace(options: BuildOptions, argument: string, where: "
   throw new RuntimeError("invalid_argument", `argument ${JSON.stringify(argument)} would be sent as the ${place} ${showValue(name)}, where hcp puts the credential of security scheme ${JSON.stringify(scheme)} (or beside it) when the request is sent: it is not an argument's to give`);
 }
 
+/**
+ * The key `args` give a parameter under: its argument's name, or, where a verb's own `args` (surface.json) name a
+ * renamed parameter as the document does and not by that name, the document's.
+ */
+function givenAs(args: Readonly<Record<string, unknown>>, named: ArgumentParameter): string {
+  return Object.hasOwn(args, named.argument) || !Object.hasOwn(args, named.param.name) ? named.argument : named.param.name;
+}
+
 /** Builds the request from validated arguments. Throws RuntimeError (invalid_argument). */
 export function buildRequest(op: Operation, args: Readonly<Record<string, unknown>>, base: URL, options: BuildOptions = {}): PlannedRequest {
   const { shown } = options;
@@ -291,7 +299,7 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
   const parameters = argumentParameters(op);
   const path = template.replace(/\{([^}]+)\}/g, (whole, name: string) => {
     const named = parameters.find((a) => a.param.name === name && a.param.in === "path");
-    const argument = named === undefined || (!Object.hasOwn(args, named.argument) && Object.hasOwn(args, name)) ? name : named.argument;
+    const argument = named === undefined ? name : givenAs(args, named);
     if (!Object.hasOwn(args, argument)) throw new RuntimeError("missing_argument", `argument ${JSON.stringify(argument)} is required: it is part of the path ${op.path}`);
     return segment(named?.param ?? { name, in: "path", required: true }, args[argument]);
   });
@@ -306,8 +314,7 @@ export function buildRequest(op: Operation, args: Readonly<Record<string, unknow
   const cookies: string[] = [];
   for (const named of parameters) {
     const { param: p } = named;
-    // A verb's own `args` (surface.json) may name a renamed parameter as the document does.
-    const argument = Object.hasOwn(args, named.argument) || !Object.hasOwn(args, p.name) ? named.argument : p.name;
+    const argument = givenAs(args, named);
     if (!Object.hasOwn(args, argument) || p.in === "path") continue;
     const v = args[argument];
     if (v === undefined || v === null) continue;

@@ -64,9 +64,8 @@ export const ARGUMENT_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 /** How a character no argument name holds is written in one: the comparisons by word, the rest dropped or as `_`. */
 const NAME_WORDS: Readonly<Record<string, string>> = { "<": "_lt", ">": "_gt", "=": "_eq", "!": "_not", "@": "_at", "+": "_plus", "*": "_all" };
 
-/** `name` as an argument name: itself when it is one, else its characters outside ARGUMENT_NAME written as words or `_`. */
+/** A name no argument may have as one that may: its characters outside ARGUMENT_NAME written as words or `_`. */
 function argumentNameOf(name: string): string {
-  if (ARGUMENT_NAME.test(name)) return name;
   const written = name
     .replace(/[^A-Za-z0-9_.-]/g, (c) => NAME_WORDS[c] ?? (/[$'"{}()]/.test(c) ? "" : "_"))
     .replace(/_{2,}/g, "_")
@@ -86,8 +85,9 @@ export function argumentParameters(op: Operation): ArgumentParameter[] {
     if (p.in === "header" && IGNORED_HEADERS.has(p.name.toLowerCase())) continue;
     if (seen.has(p.name) || (op.body !== undefined && p.name === "body")) continue;
     seen.add(p.name);
-    out.push({ param: p, argument: ARGUMENT_NAME.test(p.name) ? p.name : "" });
-    if (ARGUMENT_NAME.test(p.name)) taken.add(p.name);
+    const kept = ARGUMENT_NAME.test(p.name);
+    out.push({ param: p, argument: kept ? p.name : "" });
+    if (kept) taken.add(p.name);
   }
   // Renamed after every name kept as it is is known: a kept name never yields to a renamed one.
   return out.map((a) => {
